@@ -1,0 +1,39 @@
+/* bl-diagnostic.h: a message about the model, tied to a file, line and element. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  BL_SEVERITY_INFO,
+  BL_SEVERITY_WARNING,
+  BL_SEVERITY_ERROR,
+} BlSeverity;
+
+typedef struct
+{
+  BlSeverity  severity;
+  char       *code;     /* "D1"…"D10" for libsdformat's diagnostics, else a short tag; may be NULL */
+  char       *file;     /* path of the file the element is in; may be NULL */
+  int         line;     /* 1-based; 0 when unknown */
+  char       *element;  /* scoped element path, e.g. "model::link/collision[name]" */
+  char       *message;
+} BlDiagnostic;
+
+BlDiagnostic *bl_diagnostic_new      (BlSeverity   severity,
+                                      const char  *code,
+                                      const char  *file,
+                                      int          line,
+                                      const char  *element,
+                                      const char  *format,
+                                      ...) G_GNUC_PRINTF (6, 7);
+void          bl_diagnostic_free     (BlDiagnostic *diagnostic);
+const char   *bl_severity_to_string  (BlSeverity severity);
+/* "file:line: severity: element: message" */
+char         *bl_diagnostic_to_string (const BlDiagnostic *diagnostic);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlDiagnostic, bl_diagnostic_free)
+
+G_END_DECLS

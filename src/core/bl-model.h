@@ -1,0 +1,142 @@
+/* bl-model.h: the parsed SDF model tree that a BlDocument owns.
+ *
+ * Every element keeps the libxml2 node it came from, so edits and export work
+ * on the original tree.  Poses are already resolved through the frame graph:
+ * a link's pose is in its model's frame, a collision's pose in its link's
+ * frame.  The structures are plain data, owned and freed by the document. */
+#pragma once
+
+#include <libxml/tree.h>
+
+#include "bl-diagnostic.h"
+#include "bl-inertial.h"
+
+G_BEGIN_DECLS
+
+typedef struct _BlModel     BlModel;
+typedef struct _BlLink      BlLink;
+typedef struct _BlCollision BlCollision;
+
+typedef enum
+{
+  BL_GEOMETRY_EMPTY,
+  BL_GEOMETRY_BOX,
+  BL_GEOMETRY_SPHERE,
+  BL_GEOMETRY_CYLINDER,
+  BL_GEOMETRY_CAPSULE,
+  BL_GEOMETRY_ELLIPSOID,
+  BL_GEOMETRY_CONE,
+  BL_GEOMETRY_MESH,
+  BL_GEOMETRY_PLANE,
+  BL_GEOMETRY_HEIGHTMAP,
+  BL_GEOMETRY_POLYLINE,
+  BL_GEOMETRY_IMAGE,
+} BlGeometryType;
+
+const char *bl_geometry_type_to_string (BlGeometryType type);
+
+typedef struct
+{
+  BlGeometryType type;
+  /* box: x y z; sphere: r; cylinder, capsule, cone: r, length;
+   * ellipsoid: a b c; plane: normal x y z (size in plane_size). */
+  double         size[3];
+  double         plane_size[2];
+  /* mesh */
+  char          *uri;
+  char          *resolved_path;  /* NULL when it could not be found */
+  BlVec3         scale;
+  char          *submesh;        /* //mesh/submesh/name, or NULL */
+  gboolean       center;         /* //mesh/submesh/center */
+  char          *optimization;   /* //mesh/@optimization, or NULL */
+  xmlNode       *node;           /* the <geometry> element */
+} BlGeometry;
+
+struct _BlCollision
+{
+  char           *name;
+  BlLink         *link;
+  xmlNode        *node;
+  int             line;
+  BlPose          pose;          /* X_LK: collision frame in the link frame */
+  gboolean        has_density;
+  double          density;       /* //collision/density when has_density */
+  BlGeometry      geometry;
+
+  /* Computed by the resolver (auto links). */
+  gboolean        contributes;   /* gave a valid shape inertial */
+  double          used_density;  /* after the precedence rules */
+  BlInertial      inertial;      /* in the link frame, before any mass rescale */
+  double          volume;        /* displaced volume, 0 when none */
+};
+
+typedef struct
+{
+  double      mass;
+  BlVec3      com;               /* in the link frame */
+  BlMat3      inertia;           /* about com, link axes (SDF products) */
+  /* gz-math's MassMatrix3 in the inertial frame C, for IsValid parity. */
+  BlMat3      inertia_c;
+  BlQuat      rotation_c;        /* rotation of C in L */
+  double      principal_moments[3];   /* ascending */
+  BlMat3      principal_axes;         /* columns are unit axes in link axes */
+  gboolean    valid;                  /* gz-math IsValid(10) */
+  gboolean    has_equivalent;         /* box/ellipsoid exist */
+  double      equivalent_ellipsoid[3];
+  double      equivalent_box[3];
+  gboolean    resolved;               /* FALSE: auto resolution failed */
+} BlMassProperties;
+
+struct _BlLink
+{
+  char           *name;          /* local name */
+  char           *scoped_name;   /* model::nested::link */
+  BlModel        *model;
+  xmlNode        *node;
+  int             line;
+  BlPose          pose;          /* X_ML: link frame in its model's frame */
+  BlPose          world_pose;    /* link frame in the top model's (or world's) frame */
+
+  /* //inertial as written */
+  xmlNode        *inertial_node;       /* NULL: no <inertial> */
+  gboolean        auto_inertia;
+  gboolean        has_mass;
+  double          mass;
+  gboolean        has_density;
+  double          density;
+  gboolean        has_inertial_pose;
+  BlPose          inertial_pose;       /* X_LC */
+  gboolean        has_inertia;
+  double          inertia[6];          /* ixx iyy izz ixy ixz iyz as written */
+  gboolean        has_added_mass;
+  double          added_mass[21];      /* spec order xx xy xz xp xq xr yy … rr */
+
+  GPtrArray      *collisions;          /* BlCollision*, document order */
+
+  /* Computed */
+  BlMassProperties props;
+  GPtrArray      *diagnostics;         /* BlDiagnostic*: load-time and computed */
+  guint           n_load_diagnostics;  /* the first n are from loading */
+};
+
+struct _BlModel
+{
+  char           *name;
+  char           *scoped_name;
+  BlModel        *parent;        /* NULL for a top-level model */
+  xmlNode        *node;
+  char           *file;          /* the file this model's element is in */
+  int             line;
+  gboolean        is_static;
+  BlPose          pose;          /* in the parent model (or world) frame */
+  BlPose          world_pose;
+  GPtrArray      *links;         /* BlLink* */
+  GPtrArray      *models;        /* BlModel*, nested */
+};
+
+/* The 21 added-mass keys in spec order, and their (row, col) in the 6×6. */
+extern const char * const bl_added_mass_keys[21];
+void          bl_added_mass_index       (guint key, guint *row, guint *col);
+int           bl_added_mass_key_lookup  (const char *key);
+
+G_END_DECLS
