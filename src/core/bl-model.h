@@ -10,6 +10,7 @@
 
 #include "bl-diagnostic.h"
 #include "bl-inertial.h"
+#include "bl-mesh.h"
 
 G_BEGIN_DECLS
 
@@ -68,6 +69,9 @@ struct _BlCollision
   double          used_density;  /* after the precedence rules */
   BlInertial      inertial;      /* in the link frame, before any mass rescale */
   double          volume;        /* displaced volume, 0 when none */
+  BlMesh         *mesh;          /* loaded mesh, or NULL */
+  gboolean        has_mesh_properties;
+  BlMeshProperties mesh_properties; /* unit density; warnings owned by mesh */
 };
 
 typedef struct
@@ -112,6 +116,7 @@ struct _BlLink
   double          added_mass[21];      /* spec order xx xy xz xp xq xr yy … rr */
 
   GPtrArray      *collisions;          /* BlCollision*, document order */
+  gboolean        input_errors;        /* a value of the inertial could not be read */
 
   /* Computed */
   BlMassProperties props;

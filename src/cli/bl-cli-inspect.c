@@ -1,0 +1,382 @@
+/* bl-cli-inspect.c: `ballast-cli inspect` and `ballast-cli check`. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "bl-cli.h"
+#include "bl-json.h"
+#include "bl-number.h"
+
+BlDocument *
+bl_cli_load_document (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  BlDocument *doc;
+
+  if (path == NULL)
+    return bl_document_new_sample ();
+
+  doc = bl_document_new_from_file (path, &error);
+  if (doc == NULL)
+    g_printerr ("ballast-cli: %s\n", error->message);
+
+  return doc;
+}
+
+gboolean
+bl_cli_parse_options (GOptionContext  *context,
+                      int             *argc,
+                      char          ***argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_option_context_parse (context, argc, argv, &error))
+    return TRUE;
+
+  g_printerr ("ballast-cli: %s\n", error->message);
+  g_printerr ("Try “%s --help”.\n", g_get_prgname ());
+  return FALSE;
+}
+
+static void
+json_diagnostic (BlJson             *json,
+                 const BlDiagnostic *diagnostic)
+{
+  bl_json_begin_object (json);
+  bl_json_key (json, "severity");
+  bl_json_string (json, bl_severity_to_string (diagnostic->severity));
+  bl_json_key (json, "code");
+  bl_json_string (json, diagnostic->code);
+  bl_json_key (json, "file");
+  bl_json_string (json, diagnostic->file);
+  bl_json_key (json, "line");
+  bl_json_int (json, diagnostic->line);
+  bl_json_key (json, "element");
+  bl_json_string (json, diagnostic->element);
+  bl_json_key (json, "message");
+  bl_json_string (json, diagnostic->message);
+  bl_json_end_object (json);
+}
+
+static void
+json_diagnostics (BlJson    *json,
+                  GPtrArray *diagnostics)
+{
+  bl_json_begin_array (json);
+  for (guint i = 0; i < diagnostics->len; i++)
+    json_diagnostic (json, g_ptr_array_index (diagnostics, i));
+  bl_json_end_array (json);
+}
+
+static void
+json_collision (BlJson      *json,
+                BlCollision *collision)
+{
+  bl_json_begin_object (json);
+  bl_json_key (json, "name");
+  bl_json_string (json, collision->name);
+  bl_json_key (json, "geometry");
+  bl_json_string (json, bl_geometry_type_to_string (collision->geometry.type));
+  bl_json_key (json, "density");
+  if (collision->has_density)
+    bl_json_number (json, collision->density);
+  else
+    bl_json_null (json);
+  bl_json_key (json, "contributes");
+  bl_json_bool (json, collision->contributes);
+  if (collision->contributes)
+    {
+      bl_json_key (json, "used_density");
+      bl_json_number (json, collision->used_density);
+      bl_json_key (json, "mass");
+      bl_json_number (json, collision->inertial.mass);
+    }
+  if (collision->geometry.type == BL_GEOMETRY_MESH)
+    {
+      bl_json_key (json, "uri");
+      bl_json_string (json, collision->geometry.uri);
+    }
+  if (collision->has_mesh_properties)
+    {
+      const BlMeshProperties *mesh = &collision->mesh_properties;
+
+      bl_json_key (json, "mesh");
+      bl_json_begin_object (json);
+      bl_json_key (json, "triangles");
+      bl_json_int (json, mesh->n_triangles);
+      bl_json_key (json, "volume");
+      bl_json_number (json, mesh->volume);
+      bl_json_key (json, "watertight");
+      bl_json_bool (json, mesh->watertight);
+      bl_json_key (json, "warnings");
+      bl_json_begin_array (json);
+      for (guint i = 0; i < mesh->warnings->len; i++)
+        bl_json_string (json, g_ptr_array_index (mesh->warnings, i));
+      bl_json_end_array (json);
+      bl_json_end_object (json);
+    }
+  bl_json_end_object (json);
+}
+
+static void
+json_link (BlJson *json,
+           BlLink *link)
+{
+  const BlMassProperties *p = &link->props;
+  const BlMat3 *a = &p->principal_axes;
+  double inertia[6] = {
+    p->inertia.m[0][0], p->inertia.m[1][1], p->inertia.m[2][2],
+    p->inertia.m[0][1], p->inertia.m[0][2], p->inertia.m[1][2],
+  };
+
+  bl_json_begin_object (json);
+  bl_json_key (json, "name");
+  bl_json_string (json, link->scoped_name);
+  bl_json_key (json, "line");
+  bl_json_int (json, link->line);
+  bl_json_key (json, "auto");
+  bl_json_bool (json, link->inertial_node != NULL && link->auto_inertia);
+  bl_json_key (json, "static");
+  bl_json_bool (json, link->model->is_static);
+  bl_json_key (json, "mass");
+  bl_json_number (json, p->mass);
+  bl_json_key (json, "com");
+  bl_json_numbers (json, (const double[3]) { p->com.x, p->com.y, p->com.z }, 3);
+  bl_json_key (json, "inertia");
+  bl_json_numbers (json, inertia, 6);
+  bl_json_key (json, "principal_moments");
+  bl_json_numbers (json, p->principal_moments, 3);
+  bl_json_key (json, "principal_axes");
+  bl_json_begin_array (json);
+  for (guint i = 0; i < 3; i++)
+    bl_json_numbers (json, (const double[3]) { a->m[0][i], a->m[1][i], a->m[2][i] }, 3);
+  bl_json_end_array (json);
+  bl_json_key (json, "equivalent_ellipsoid");
+  if (p->has_equivalent)
+    bl_json_numbers (json, p->equivalent_ellipsoid, 3);
+  else
+    bl_json_null (json);
+  bl_json_key (json, "equivalent_box");
+  if (p->has_equivalent)
+    bl_json_numbers (json, p->equivalent_box, 3);
+  else
+    bl_json_null (json);
+  bl_json_key (json, "valid");
+  bl_json_bool (json, p->valid);
+  bl_json_key (json, "added_mass");
+  if (link->has_added_mass)
+    bl_json_numbers (json, link->added_mass, 21);
+  else
+    bl_json_null (json);
+  bl_json_key (json, "collisions");
+  bl_json_begin_array (json);
+  for (guint i = 0; i < link->collisions->len; i++)
+    json_collision (json, g_ptr_array_index (link->collisions, i));
+  bl_json_end_array (json);
+  bl_json_key (json, "diagnostics");
+  json_diagnostics (json, link->diagnostics);
+  bl_json_end_object (json);
+}
+
+static void
+print_json (BlDocument *doc)
+{
+  g_autoptr(GString) out = g_string_sized_new (4096);
+  g_autoptr(GPtrArray) diagnostics = bl_document_collect_diagnostics (doc);
+  GPtrArray *links = bl_document_get_links (doc);
+  BlJson json;
+
+  bl_json_init (&json, out);
+  bl_json_begin_object (&json);
+  bl_json_key (&json, "file");
+  bl_json_string (&json, bl_document_get_path (doc));
+  bl_json_key (&json, "sdf_version");
+  bl_json_string (&json, bl_document_get_sdf_version (doc));
+  bl_json_key (&json, "links");
+  bl_json_begin_array (&json);
+  for (guint i = 0; i < links->len; i++)
+    {
+      bl_json_newline (&json);
+      json_link (&json, g_ptr_array_index (links, i));
+      if (out->len > 1 << 20)
+        {
+          fwrite (out->str, 1, out->len, stdout);
+          g_string_truncate (out, 0);
+        }
+    }
+  bl_json_end_array (&json);
+  bl_json_newline (&json);
+  bl_json_key (&json, "diagnostics");
+  json_diagnostics (&json, diagnostics);
+  bl_json_end_object (&json);
+  bl_json_newline (&json);
+
+  fwrite (out->str, 1, out->len, stdout);
+}
+
+static const char *
+fmt (double value,
+     char   buf[BL_DOUBLE_BUF_SIZE])
+{
+  g_snprintf (buf, BL_DOUBLE_BUF_SIZE, "%.6g", value);
+  return buf;
+}
+
+static void
+print_diagnostic (FILE               *stream,
+                  const BlDiagnostic *diagnostic)
+{
+  g_autofree char *text = bl_diagnostic_to_string (diagnostic);
+
+  fprintf (stream, "%s\n", text);
+}
+
+static void
+print_table (BlDocument *doc)
+{
+  g_autoptr(GPtrArray) diagnostics = bl_document_collect_diagnostics (doc);
+  GPtrArray *links = bl_document_get_links (doc);
+  char b[6][BL_DOUBLE_BUF_SIZE];
+
+  printf ("%s  (SDF %s, %u link%s)\n", bl_document_get_path (doc),
+          bl_document_get_sdf_version (doc) != NULL ? bl_document_get_sdf_version (doc) : "?",
+          links->len, links->len == 1 ? "" : "s");
+
+  for (guint i = 0; i < links->len; i++)
+    {
+      BlLink *link = g_ptr_array_index (links, i);
+      const BlMassProperties *p = &link->props;
+      gboolean is_auto = link->inertial_node != NULL && link->auto_inertia;
+
+      printf ("\n%s  [%s%s, %u collision%s]%s\n", link->scoped_name,
+              is_auto ? "auto" : (link->inertial_node != NULL ? "explicit" : "default"),
+              link->model->is_static ? ", static" : "",
+              link->collisions->len, link->collisions->len == 1 ? "" : "s",
+              p->valid ? "" : "  INVALID");
+      printf ("  mass       %s kg\n", fmt (p->mass, b[0]));
+      printf ("  com        %s %s %s m\n", fmt (p->com.x, b[0]), fmt (p->com.y, b[1]), fmt (p->com.z, b[2]));
+      printf ("  inertia    ixx %s  iyy %s  izz %s  ixy %s  ixz %s  iyz %s kg·m²\n",
+              fmt (p->inertia.m[0][0], b[0]), fmt (p->inertia.m[1][1], b[1]), fmt (p->inertia.m[2][2], b[2]),
+              fmt (p->inertia.m[0][1], b[3]), fmt (p->inertia.m[0][2], b[4]), fmt (p->inertia.m[1][2], b[5]));
+      printf ("  principal  %s %s %s kg·m²\n", fmt (p->principal_moments[0], b[0]),
+              fmt (p->principal_moments[1], b[1]), fmt (p->principal_moments[2], b[2]));
+      if (p->has_equivalent)
+        printf ("  ellipsoid  semi-axes %s %s %s m\n", fmt (p->equivalent_ellipsoid[0], b[0]),
+                fmt (p->equivalent_ellipsoid[1], b[1]), fmt (p->equivalent_ellipsoid[2], b[2]));
+      if (link->has_added_mass)
+        printf ("  added mass xx %s  yy %s  zz %s  pp %s  qq %s  rr %s (+ couplings)\n",
+                fmt (link->added_mass[0], b[0]), fmt (link->added_mass[6], b[1]),
+                fmt (link->added_mass[11], b[2]), fmt (link->added_mass[15], b[3]),
+                fmt (link->added_mass[18], b[4]), fmt (link->added_mass[20], b[5]));
+    }
+
+  if (diagnostics->len > 0)
+    {
+      printf ("\n%u diagnostic%s:\n", diagnostics->len, diagnostics->len == 1 ? "" : "s");
+      for (guint i = 0; i < diagnostics->len; i++)
+        print_diagnostic (stdout, g_ptr_array_index (diagnostics, i));
+    }
+}
+
+int
+bl_cli_inspect (int    argc,
+                char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new ("[FILE] — print every link's mass properties");
+  g_option_context_set_description (context,
+    "Without FILE, the built-in sample model is inspected.\n"
+    "Exit status: 0 when the file loaded (warnings and errors inside the\n"
+    "model are reported, not fatal), 1 when it could not be read or\n"
+    "parsed, 2 on a usage error.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!bl_cli_parse_options (context, &argc, &argv))
+    return BL_EXIT_USAGE;
+  if (argc > 2)
+    {
+      g_printerr ("ballast-cli: inspect takes one FILE\n");
+      return BL_EXIT_USAGE;
+    }
+
+  doc = bl_cli_load_document (argc == 2 ? argv[1] : NULL);
+  if (doc == NULL)
+    return BL_EXIT_FAILURE;
+
+  if (json)
+    print_json (doc);
+  else
+    print_table (doc);
+
+  return BL_EXIT_OK;
+}
+
+int
+bl_cli_check (int    argc,
+              char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  GPtrArray *links;
+  guint n_problems = 0;
+  const GOptionEntry entries[] = { { NULL } };
+
+  context = g_option_context_new ("FILE — fail when a link's inertia is invalid or an error was found");
+  g_option_context_set_description (context,
+    "For pre-commit hooks and CI of model repositories.\n"
+    "Exit status: 0 when every link is valid and there is no error,\n"
+    "1 otherwise (or when FILE cannot be read), 2 on a usage error.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!bl_cli_parse_options (context, &argc, &argv))
+    return BL_EXIT_USAGE;
+  if (argc != 2)
+    {
+      g_printerr ("ballast-cli: check takes one FILE\n");
+      return BL_EXIT_USAGE;
+    }
+
+  doc = bl_cli_load_document (argv[1]);
+  if (doc == NULL)
+    return BL_EXIT_FAILURE;
+
+  diagnostics = bl_document_collect_diagnostics (doc);
+  for (guint i = 0; i < diagnostics->len; i++)
+    {
+      BlDiagnostic *diagnostic = g_ptr_array_index (diagnostics, i);
+
+      if (diagnostic->severity == BL_SEVERITY_ERROR)
+        {
+          print_diagnostic (stdout, diagnostic);
+          n_problems++;
+        }
+    }
+
+  links = bl_document_get_links (doc);
+  for (guint i = 0; i < links->len; i++)
+    {
+      BlLink *link = g_ptr_array_index (links, i);
+
+      if (!link->props.valid)
+        {
+          printf ("%s:%d: invalid inertia: %s\n", link->model->file, link->line, link->scoped_name);
+          n_problems++;
+        }
+    }
+
+  if (n_problems == 0)
+    {
+      printf ("%s: %u link%s, all valid\n", bl_document_get_path (doc), links->len,
+              links->len == 1 ? "" : "s");
+      return BL_EXIT_OK;
+    }
+
+  printf ("%s: %u problem%s\n", bl_document_get_path (doc), n_problems, n_problems == 1 ? "" : "s");
+  return BL_EXIT_FAILURE;
+}

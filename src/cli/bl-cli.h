@@ -1,0 +1,30 @@
+/* bl-cli.h: the subcommands of ballast-cli. */
+#pragma once
+
+#include <glib.h>
+
+#include "bl-document.h"
+
+G_BEGIN_DECLS
+
+/* Exit statuses, as documented in the README. */
+enum
+{
+  BL_EXIT_OK = 0,
+  BL_EXIT_FAILURE = 1,  /* unreadable or unparsable input; check found problems */
+  BL_EXIT_USAGE = 2,
+};
+
+int         bl_cli_inspect       (int argc, char **argv);
+int         bl_cli_check         (int argc, char **argv);
+
+/* Loads FILE, or the built-in sample when path is NULL; prints the error
+ * and returns NULL when it cannot be read. */
+BlDocument *bl_cli_load_document (const char *path);
+
+/* Parses options; on failure prints the message and a hint. */
+gboolean    bl_cli_parse_options (GOptionContext *context,
+                                  int            *argc,
+                                  char         ***argv);
+
+G_END_DECLS

@@ -1,0 +1,32 @@
+/* bl-json.h: a minimal streaming JSON writer for the command line's output. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  GString *out;
+  guint    depth;
+  guint64  need_comma;   /* bit d: a value was already written at depth d */
+  gboolean after_key;
+} BlJson;
+
+void bl_json_init         (BlJson *json, GString *out);
+void bl_json_begin_object (BlJson *json);
+void bl_json_end_object   (BlJson *json);
+void bl_json_begin_array  (BlJson *json);
+void bl_json_end_array    (BlJson *json);
+void bl_json_key          (BlJson *json, const char *key);
+void bl_json_string       (BlJson *json, const char *value);
+/* Shortest round-trip form; non-finite numbers become null. */
+void bl_json_number       (BlJson *json, double value);
+void bl_json_int          (BlJson *json, gint64 value);
+void bl_json_bool         (BlJson *json, gboolean value);
+void bl_json_null         (BlJson *json);
+void bl_json_numbers      (BlJson *json, const double *values, guint n);
+/* A line break before the next value, for readability of long arrays. */
+void bl_json_newline      (BlJson *json);
+
+G_END_DECLS

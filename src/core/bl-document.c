@@ -1,0 +1,1887 @@
+/* bl-document.c: reads an SDF file with libxml2 into the model tree. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include <gio/gio.h>
+#include <libxml/parser.h>
+
+#include "bl-document-private.h"
+#include "bl-number.h"
+#include "bl-sample-resources.h"
+#include "bl-resource.h"
+
+#define MAX_MODEL_DEPTH 64
+
+struct _BlDocument
+{
+  GObject     parent_instance;
+
+  char       *path;
+  char       *sdf_version;
+  GBytes     *source;
+  xmlDoc     *xml;
+  GPtrArray  *included_xml;   /* xmlDoc* of <include>d files */
+  GPtrArray  *models;         /* BlModel*, top level */
+  GPtrArray  *links;          /* BlLink*, borrowed from the models */
+  GHashTable *links_by_name;  /* scoped name → BlLink* */
+  GPtrArray  *diagnostics;    /* BlDiagnostic* not tied to a link */
+};
+
+G_DEFINE_FINAL_TYPE (BlDocument, bl_document, G_TYPE_OBJECT)
+
+G_DEFINE_QUARK (bl-document-error-quark, bl_document_error)
+
+enum {
+  LINK_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* ------------------------------------------------------------------------ */
+/* Frame graph of one model scope                                            */
+
+typedef enum
+{
+  FRAME_LINK,
+  FRAME_FRAME,
+  FRAME_JOINT,
+  FRAME_MODEL,
+} FrameKind;
+
+typedef enum
+{
+  FRAME_UNRESOLVED,
+  FRAME_VISITING,
+  FRAME_RESOLVED,
+} FrameState;
+
+typedef struct _FrameScope FrameScope;
+
+typedef struct
+{
+  FrameKind   kind;
+  const char *name;          /* borrowed from the XML attribute copy below */
+  char       *name_owned;
+  xmlNode    *node;
+  int         line;
+  BlPose      raw;           /* as written */
+  char       *relative_to;   /* explicit @relative_to, or NULL */
+  char       *implicit_base; /* attached_to for frames, child for joints */
+  FrameState  state;
+  BlPose      pose;          /* X_MF once resolved */
+  FrameScope *nested;        /* FRAME_MODEL */
+} FrameEntry;
+
+struct _FrameScope
+{
+  GHashTable *frames;        /* name → FrameEntry* */
+  BlModel    *model;
+  const char *file;
+};
+
+typedef struct
+{
+  BlDocument *doc;
+  GPtrArray  *include_stack; /* char* paths being included */
+} LoadContext;
+
+static void
+frame_entry_free (FrameEntry *entry)
+{
+  g_free (entry->name_owned);
+  g_free (entry->relative_to);
+  g_free (entry->implicit_base);
+  g_free (entry);
+}
+
+static void frame_scope_free (FrameScope *scope);
+
+static void
+frame_entry_free_full (gpointer data)
+{
+  FrameEntry *entry = data;
+
+  if (entry->nested != NULL)
+    frame_scope_free (entry->nested);
+  frame_entry_free (entry);
+}
+
+static FrameScope *
+frame_scope_new (BlModel *model)
+{
+  FrameScope *scope = g_new0 (FrameScope, 1);
+
+  scope->frames = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, frame_entry_free_full);
+  scope->model = model;
+  scope->file = model->file;
+
+  return scope;
+}
+
+static void
+frame_scope_free (FrameScope *scope)
+{
+  if (scope == NULL)
+    return;
+  g_hash_table_unref (scope->frames);
+  g_free (scope);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Diagnostics                                                               */
+
+void
+bl_diagnostics_add (GPtrArray   *list,
+                    BlSeverity   severity,
+                    const char  *code,
+                    const char  *file,
+                    int          line,
+                    const char  *element,
+                    const char  *format,
+                    ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_ptr_array_add (list, bl_diagnostic_new (severity, code, file, line, element, "%s", message));
+}
+
+static int
+node_line (xmlNode *node)
+{
+  return node != NULL ? (int) xmlGetLineNo (node) : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* XML helpers                                                               */
+
+static gboolean
+is_element (xmlNode    *node,
+            const char *name)
+{
+  return node->type == XML_ELEMENT_NODE &&
+         node->ns == NULL &&
+         (name == NULL || strcmp ((const char *) node->name, name) == 0);
+}
+
+static xmlNode *
+first_child (xmlNode    *parent,
+             const char *name)
+{
+  if (parent == NULL)
+    return NULL;
+
+  for (xmlNode *child = parent->children; child != NULL; child = child->next)
+    {
+      if (is_element (child, name))
+        return child;
+    }
+
+  return NULL;
+}
+
+static char *
+node_text (xmlNode *node)
+{
+  xmlChar *content = xmlNodeGetContent (node);
+  char *text = g_strdup ((const char *) content);
+
+  xmlFree (content);
+  return text;
+}
+
+static char *
+node_attribute (xmlNode    *node,
+                const char *name)
+{
+  xmlChar *value = xmlGetNoNsProp (node, (const xmlChar *) name);
+  char *text;
+
+  if (value == NULL)
+    return NULL;
+
+  text = g_strdup ((const char *) value);
+  xmlFree (value);
+  return text;
+}
+
+static char *
+element_path (const char *owner,
+              xmlNode    *node)
+{
+  return g_strdup_printf ("%s/%s", owner, (const char *) node->name);
+}
+
+/* Reads a child holding one number.  Returns TRUE and sets *value when the
+ * child exists and parses; FALSE when absent (silently) or broken (with an
+ * error diagnostic, *failed set). */
+static gboolean
+read_number (xmlNode    *parent,
+             const char *name,
+             const char *owner,
+             const char *file,
+             GPtrArray  *diagnostics,
+             double     *value,
+             gboolean   *failed)
+{
+  xmlNode *child = first_child (parent, name);
+  g_autofree char *text = NULL;
+  g_autofree char *path = NULL;
+
+  if (child == NULL)
+    return FALSE;
+
+  text = node_text (child);
+  if (bl_number_parse (text, value))
+    return TRUE;
+
+  path = g_strdup_printf ("%s/%s", owner, name);
+  g_strstrip (text);
+  bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
+                      "<%s> holds “%s”, which is not a finite number", name, text);
+  if (failed != NULL)
+    *failed = TRUE;
+
+  return FALSE;
+}
+
+static gboolean
+read_vector (xmlNode    *child,
+             guint       n,
+             const char *owner,
+             const char *file,
+             GPtrArray  *diagnostics,
+             double     *values)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *path = NULL;
+
+  text = node_text (child);
+  if (bl_number_parse_vector (text, values, n))
+    return TRUE;
+
+  path = element_path (owner, child);
+  g_strstrip (text);
+  bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
+                      "<%s> holds “%s”; expected %u finite numbers",
+                      (const char *) child->name, text, n);
+  return FALSE;
+}
+
+static gboolean
+parse_bool (const char *text,
+            gboolean   *value)
+{
+  g_autofree char *copy = g_strstrip (g_strdup (text));
+
+  if (g_ascii_strcasecmp (copy, "true") == 0 || strcmp (copy, "1") == 0)
+    *value = TRUE;
+  else if (g_ascii_strcasecmp (copy, "false") == 0 || strcmp (copy, "0") == 0)
+    *value = FALSE;
+  else
+    return FALSE;
+
+  return TRUE;
+}
+
+/* Parses <pose> with @degrees and @rotation_format; *relative_to gets
+ * @relative_to (or NULL).  Broken poses give a diagnostic and identity. */
+static BlPose
+parse_pose (xmlNode     *pose_node,
+            const char  *owner,
+            const char  *file,
+            GPtrArray   *diagnostics,
+            char       **relative_to)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *format = NULL;
+  g_autofree char *degrees_attr = NULL;
+  g_autofree char *path = NULL;
+  gboolean degrees = FALSE;
+  double v[7];
+  guint n;
+
+  if (relative_to != NULL)
+    *relative_to = NULL;
+  if (pose_node == NULL)
+    return BL_POSE_IDENTITY;
+
+  path = element_path (owner, pose_node);
+  text = node_text (pose_node);
+  format = node_attribute (pose_node, "rotation_format");
+  degrees_attr = node_attribute (pose_node, "degrees");
+
+  if (relative_to != NULL)
+    {
+      char *rel = node_attribute (pose_node, "relative_to");
+
+      if (rel != NULL && *g_strstrip (rel) == '\0')
+        g_clear_pointer (&rel, g_free);
+      *relative_to = rel;
+    }
+
+  if (degrees_attr != NULL && !parse_bool (degrees_attr, &degrees))
+    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "pose", file, node_line (pose_node), path,
+                        "@degrees is “%s”; expected true or false", degrees_attr);
+
+  n = (format != NULL && strcmp (format, "quat_xyzw") == 0) ? 7 : 6;
+  if (format != NULL && n == 6 && strcmp (format, "euler_rpy") != 0)
+    {
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "pose", file, node_line (pose_node), path,
+                          "unknown @rotation_format “%s”; expected euler_rpy or quat_xyzw", format);
+      return BL_POSE_IDENTITY;
+    }
+
+  /* An empty <pose/> is the identity. */
+  if (bl_number_count_tokens (text) == 0)
+    return BL_POSE_IDENTITY;
+
+  if (!bl_number_parse_vector (text, v, n))
+    {
+      g_strstrip (text);
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "pose", file, node_line (pose_node), path,
+                          "pose “%s” is not %u finite numbers (%s)", text, n,
+                          n == 7 ? "x y z qx qy qz qw" : "x y z roll pitch yaw");
+      return BL_POSE_IDENTITY;
+    }
+
+  if (n == 7)
+    {
+      BlQuat q = { v[6], v[3], v[4], v[5] };
+      double norm = sqrt (q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+
+      if (norm < 1e-12)
+        {
+          bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "pose", file, node_line (pose_node), path,
+                              "quaternion has zero length");
+          return BL_POSE_IDENTITY;
+        }
+      if (fabs (norm - 1.0) > 1e-6)
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "pose", file, node_line (pose_node), path,
+                            "quaternion length is %g; normalised", norm);
+
+      return (BlPose) { { v[0], v[1], v[2] }, bl_quat_normalize (q) };
+    }
+
+  if (degrees)
+    {
+      for (guint i = 3; i < 6; i++)
+        v[i] *= G_PI / 180.0;
+    }
+
+  return bl_pose_from_euler (v[0], v[1], v[2], v[3], v[4], v[5]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Links: <inertial> and collision densities (re-read on every reload)      */
+
+static void
+parse_inertial (BlLink    *link,
+                GPtrArray *diagnostics)
+{
+  const char *file = link->model->file;
+  g_autofree char *owner = g_strdup_printf ("%s/inertial", link->scoped_name);
+  xmlNode *inertial = first_child (link->node, "inertial");
+  xmlNode *child;
+  gboolean failed = FALSE;
+
+  link->inertial_node = inertial;
+  link->auto_inertia = FALSE;
+  link->has_mass = FALSE;
+  link->mass = 1.0;
+  link->has_density = FALSE;
+  link->density = 1000.0;
+  link->has_inertial_pose = FALSE;
+  link->inertial_pose = BL_POSE_IDENTITY;
+  link->has_inertia = FALSE;
+  link->inertia[0] = link->inertia[1] = link->inertia[2] = 1.0;
+  link->inertia[3] = link->inertia[4] = link->inertia[5] = 0.0;
+  link->has_added_mass = FALSE;
+  memset (link->added_mass, 0, sizeof link->added_mass);
+  link->input_errors = FALSE;
+
+  if (inertial == NULL)
+    return;
+
+  {
+    g_autofree char *auto_attr = node_attribute (inertial, "auto");
+
+    if (auto_attr != NULL && !parse_bool (auto_attr, &link->auto_inertia))
+      {
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (inertial), owner,
+                            "@auto is “%s”; expected true or false", auto_attr);
+        failed = TRUE;
+      }
+  }
+
+  link->has_mass = read_number (inertial, "mass", owner, file, diagnostics, &link->mass, &failed);
+  link->has_density = read_number (inertial, "density", owner, file, diagnostics, &link->density, &failed);
+
+  if (link->has_mass && link->mass <= 0.0)
+    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", file,
+                        node_line (first_child (inertial, "mass")), owner,
+                        "mass %g is not positive", link->mass);
+  if (link->has_density && link->density <= 0.0)
+    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", file,
+                        node_line (first_child (inertial, "density")), owner,
+                        "density %g is not positive", link->density);
+
+  child = first_child (inertial, "pose");
+  if (child != NULL)
+    {
+      g_autofree char *relative_to = NULL;
+      guint before = diagnostics->len;
+
+      link->has_inertial_pose = TRUE;
+      link->inertial_pose = parse_pose (child, owner, file, diagnostics, &relative_to);
+      if (diagnostics->len > before)
+        failed = TRUE;
+      if (relative_to != NULL)
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "pose", file, node_line (child), owner,
+                            "//inertial/pose has no @relative_to in the SDF spec; "
+                            "libsdformat ignores “%s” and so does Ballast", relative_to);
+    }
+
+  child = first_child (inertial, "inertia");
+  if (child != NULL)
+    {
+      static const char * const names[6] = { "ixx", "iyy", "izz", "ixy", "ixz", "iyz" };
+      g_autofree char *inertia_owner = g_strdup_printf ("%s/inertia", owner);
+
+      link->has_inertia = TRUE;
+      for (guint i = 0; i < 6; i++)
+        read_number (child, names[i], inertia_owner, file, diagnostics, &link->inertia[i], &failed);
+    }
+
+  child = first_child (inertial, "fluid_added_mass");
+  if (child != NULL)
+    {
+      g_autofree char *am_owner = g_strdup_printf ("%s/fluid_added_mass", owner);
+
+      link->has_added_mass = TRUE;
+      for (xmlNode *value = child->children; value != NULL; value = value->next)
+        {
+          int key;
+
+          if (!is_element (value, NULL))
+            continue;
+
+          key = bl_added_mass_key_lookup ((const char *) value->name);
+          if (key < 0)
+            {
+              bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "unknown", file, node_line (value), am_owner,
+                                  "<%s> is not one of the 21 added-mass coefficients; ignored",
+                                  (const char *) value->name);
+              continue;
+            }
+          read_number (child, (const char *) value->name, am_owner, file, diagnostics,
+                       &link->added_mass[key], &failed);
+        }
+    }
+
+  link->input_errors = failed;
+}
+
+static void
+parse_collision_density (BlCollision *collision,
+                         GPtrArray   *diagnostics)
+{
+  BlLink *link = collision->link;
+  g_autofree char *owner = g_strdup_printf ("%s/collision[%s]", link->scoped_name, collision->name);
+
+  collision->density = 1000.0;
+  collision->has_density = read_number (collision->node, "density", owner, link->model->file,
+                                        diagnostics, &collision->density, &link->input_errors);
+  if (collision->has_density && collision->density <= 0.0)
+    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", link->model->file,
+                        node_line (first_child (collision->node, "density")), owner,
+                        "density %g is not positive", collision->density);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Geometry                                                                  */
+
+typedef struct
+{
+  const char     *element;
+  BlGeometryType  type;
+} GeometryName;
+
+static const GeometryName geometry_names[] = {
+  { "box", BL_GEOMETRY_BOX },
+  { "sphere", BL_GEOMETRY_SPHERE },
+  { "cylinder", BL_GEOMETRY_CYLINDER },
+  { "capsule", BL_GEOMETRY_CAPSULE },
+  { "ellipsoid", BL_GEOMETRY_ELLIPSOID },
+  { "cone", BL_GEOMETRY_CONE },
+  { "mesh", BL_GEOMETRY_MESH },
+  { "plane", BL_GEOMETRY_PLANE },
+  { "heightmap", BL_GEOMETRY_HEIGHTMAP },
+  { "polyline", BL_GEOMETRY_POLYLINE },
+  { "image", BL_GEOMETRY_IMAGE },
+  { "empty", BL_GEOMETRY_EMPTY },
+};
+
+/* What libsdformat 15.3+ substitutes for a non-positive size. */
+static const char *
+libsdformat_size_default (BlGeometryType type,
+                          const char    *element)
+{
+  switch (type)
+    {
+    case BL_GEOMETRY_BOX:
+    case BL_GEOMETRY_ELLIPSOID:
+      return "1 1 1";
+    case BL_GEOMETRY_SPHERE:
+      return "1";
+    default:
+      return strcmp (element, "radius") == 0 ? "0.5" : "1";
+    }
+}
+
+static void
+check_positive (BlGeometry  *geometry,
+                xmlNode     *node,
+                const char  *element,
+                const double *values,
+                guint        n,
+                const char  *owner,
+                const char  *file,
+                GPtrArray   *diagnostics)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      if (values[i] > 0.0)
+        continue;
+
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "D10", file, node_line (node), owner,
+                          "%s <%s> has a non-positive value %g; this geometry cannot have "
+                          "mass (libsdformat 15.3+ silently uses %s instead)",
+                          bl_geometry_type_to_string (geometry->type), element, values[i],
+                          libsdformat_size_default (geometry->type, element));
+      return;
+    }
+}
+
+/* Reads a size child with n values into dest, keeping the default when
+ * it is absent or broken. */
+static void
+read_size (BlGeometry *geometry,
+           xmlNode    *shape,
+           const char *element,
+           guint       n,
+           double     *dest,
+           const char *owner,
+           const char *file,
+           GPtrArray  *diagnostics)
+{
+  xmlNode *child = first_child (shape, element);
+  double values[3];
+
+  if (child == NULL)
+    return;
+
+  if (!read_vector (child, n, owner, file, diagnostics, values))
+    {
+      /* A broken size cannot give a mass: poison it rather than guess. */
+      for (guint i = 0; i < n; i++)
+        dest[i] = NAN;
+      return;
+    }
+
+  check_positive (geometry, child, element, values, n, owner, file, diagnostics);
+  memcpy (dest, values, n * sizeof (double));
+}
+
+static void
+parse_geometry (BlCollision *collision,
+                GPtrArray   *diagnostics,
+                const char  *base_dir)
+{
+  BlGeometry *geometry = &collision->geometry;
+  const char *file = collision->link->model->file;
+  g_autofree char *owner = g_strdup_printf ("%s/collision[%s]/geometry",
+                                            collision->link->scoped_name, collision->name);
+  xmlNode *node = first_child (collision->node, "geometry");
+  xmlNode *shape = NULL;
+
+  geometry->node = node;
+  geometry->type = BL_GEOMETRY_EMPTY;
+  geometry->scale = bl_vec3 (1.0, 1.0, 1.0);
+
+  if (node == NULL)
+    {
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "geometry", file, collision->line, owner,
+                          "collision “%s” has no <geometry>", collision->name);
+      return;
+    }
+
+  for (xmlNode *child = node->children; child != NULL && shape == NULL; child = child->next)
+    {
+      if (!is_element (child, NULL))
+        continue;
+      for (guint i = 0; i < G_N_ELEMENTS (geometry_names); i++)
+        {
+          if (strcmp ((const char *) child->name, geometry_names[i].element) == 0)
+            {
+              shape = child;
+              geometry->type = geometry_names[i].type;
+              break;
+            }
+        }
+      if (shape == NULL)
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "geometry", file, node_line (child), owner,
+                            "unknown geometry <%s>; treated as empty", (const char *) child->name);
+    }
+
+  if (shape == NULL)
+    return;
+
+  switch (geometry->type)
+    {
+    case BL_GEOMETRY_BOX:
+      geometry->size[0] = geometry->size[1] = geometry->size[2] = 1.0;
+      read_size (geometry, shape, "size", 3, geometry->size, owner, file, diagnostics);
+      break;
+
+    case BL_GEOMETRY_SPHERE:
+      geometry->size[0] = 1.0;
+      read_size (geometry, shape, "radius", 1, &geometry->size[0], owner, file, diagnostics);
+      break;
+
+    case BL_GEOMETRY_CYLINDER:
+    case BL_GEOMETRY_CONE:
+    case BL_GEOMETRY_CAPSULE:
+      geometry->size[0] = geometry->type == BL_GEOMETRY_CAPSULE ? 0.5 : 1.0;
+      geometry->size[1] = 1.0;
+      read_size (geometry, shape, "radius", 1, &geometry->size[0], owner, file, diagnostics);
+      read_size (geometry, shape, "length", 1, &geometry->size[1], owner, file, diagnostics);
+      break;
+
+    case BL_GEOMETRY_ELLIPSOID:
+      geometry->size[0] = geometry->size[1] = geometry->size[2] = 1.0;
+      read_size (geometry, shape, "radii", 3, geometry->size, owner, file, diagnostics);
+      break;
+
+    case BL_GEOMETRY_PLANE:
+      {
+        xmlNode *child;
+
+        geometry->size[0] = geometry->size[1] = 0.0;
+        geometry->size[2] = 1.0;
+        geometry->plane_size[0] = geometry->plane_size[1] = 1.0;
+        if ((child = first_child (shape, "normal")) != NULL)
+          read_vector (child, 3, owner, file, diagnostics, geometry->size);
+        if ((child = first_child (shape, "size")) != NULL)
+          read_vector (child, 2, owner, file, diagnostics, geometry->plane_size);
+      }
+      break;
+
+    case BL_GEOMETRY_MESH:
+      {
+        xmlNode *uri = first_child (shape, "uri");
+        xmlNode *scale = first_child (shape, "scale");
+        xmlNode *submesh = first_child (shape, "submesh");
+
+        geometry->optimization = node_attribute (shape, "optimization");
+        if (scale != NULL)
+          {
+            double s[3];
+
+            if (read_vector (scale, 3, owner, file, diagnostics, s))
+              geometry->scale = bl_vec3 (s[0], s[1], s[2]);
+          }
+        if (submesh != NULL)
+          {
+            xmlNode *name = first_child (submesh, "name");
+            xmlNode *center = first_child (submesh, "center");
+
+            if (name != NULL)
+              geometry->submesh = g_strstrip (node_text (name));
+            if (center != NULL)
+              {
+                g_autofree char *text = node_text (center);
+
+                parse_bool (text, &geometry->center);
+              }
+          }
+        if (uri == NULL)
+          {
+            bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "mesh", file, node_line (shape), owner,
+                                "<mesh> has no <uri>");
+            break;
+          }
+
+        geometry->uri = g_strstrip (node_text (uri));
+        {
+          g_autoptr(GError) error = NULL;
+
+          geometry->resolved_path = bl_resource_resolve_uri (geometry->uri, base_dir, &error);
+          if (geometry->resolved_path == NULL)
+            bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "mesh", file, node_line (uri), owner,
+                                "%s", error->message);
+        }
+      }
+      break;
+
+    case BL_GEOMETRY_EMPTY:
+    case BL_GEOMETRY_HEIGHTMAP:
+    case BL_GEOMETRY_POLYLINE:
+    case BL_GEOMETRY_IMAGE:
+    default:
+      break;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Models                                                                    */
+
+static const char *
+nonempty (const char *s)
+{
+  return (s != NULL && *s != '\0') ? s : NULL;
+}
+
+static FrameEntry *
+frame_scope_add (FrameScope  *scope,
+                 FrameKind    kind,
+                 xmlNode     *node,
+                 const char  *name,
+                 GPtrArray   *diagnostics,
+                 const char  *owner)
+{
+  FrameEntry *entry;
+
+  if (name == NULL || *name == '\0')
+    {
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "name", scope->file, node_line (node), owner,
+                          "<%s> has no name", (const char *) node->name);
+      return NULL;
+    }
+  if (strcmp (name, "__model__") == 0 || strcmp (name, "world") == 0 || strstr (name, "::") != NULL)
+    {
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "name", scope->file, node_line (node), owner,
+                          "“%s” is a reserved name for a <%s>", name, (const char *) node->name);
+      return NULL;
+    }
+  if (g_hash_table_contains (scope->frames, name))
+    {
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "name", scope->file, node_line (node), owner,
+                          "another frame of this model is already named “%s”", name);
+      return NULL;
+    }
+
+  entry = g_new0 (FrameEntry, 1);
+  entry->kind = kind;
+  entry->name_owned = g_strdup (name);
+  entry->name = entry->name_owned;
+  entry->node = node;
+  entry->line = node_line (node);
+  g_hash_table_insert (scope->frames, (gpointer) entry->name, entry);
+
+  return entry;
+}
+
+static gboolean frame_resolve (FrameScope *scope,
+                               const char *name,
+                               GPtrArray  *diagnostics,
+                               const char *owner,
+                               int         line,
+                               BlPose     *pose);
+
+static void
+frame_entry_resolve (FrameScope *scope,
+                     FrameEntry *entry,
+                     GPtrArray  *diagnostics)
+{
+  const char *base = entry->relative_to != NULL ? entry->relative_to : entry->implicit_base;
+  g_autofree char *owner = NULL;
+  BlPose base_pose = BL_POSE_IDENTITY;
+
+  if (entry->state == FRAME_RESOLVED)
+    return;
+
+  owner = scope->model->scoped_name != NULL
+    ? g_strdup_printf ("%s::%s", scope->model->scoped_name, entry->name)
+    : g_strdup (entry->name);
+
+  if (entry->state == FRAME_VISITING)
+    {
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "frame-cycle", scope->file, entry->line, owner,
+                          "the pose of “%s” is defined through a cycle of relative_to/attached_to "
+                          "frames; taken relative to the model frame", entry->name);
+      entry->pose = entry->raw;
+      entry->state = FRAME_RESOLVED;
+      return;
+    }
+
+  entry->state = FRAME_VISITING;
+
+  if (base != NULL && strcmp (base, entry->name) == 0)
+    {
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "frame-cycle", scope->file, entry->line, owner,
+                          "“%s” is placed relative to itself; taken relative to the model frame",
+                          entry->name);
+    }
+  else if (base != NULL)
+    {
+      if (!frame_resolve (scope, base, diagnostics, owner, entry->line, &base_pose))
+        base_pose = BL_POSE_IDENTITY;
+    }
+
+  /* A cycle found deeper down may already have settled this entry. */
+  if (entry->state == FRAME_RESOLVED)
+    return;
+
+  entry->pose = bl_pose_mul (base_pose, entry->raw);
+  entry->state = FRAME_RESOLVED;
+}
+
+/* X_MF of the frame `name` in scope's model frame M. */
+static gboolean
+frame_resolve (FrameScope *scope,
+               const char *name,
+               GPtrArray  *diagnostics,
+               const char *owner,
+               int         line,
+               BlPose     *pose)
+{
+  const char *sep;
+  FrameEntry *entry;
+
+  if (strcmp (name, "__model__") == 0)
+    {
+      *pose = BL_POSE_IDENTITY;
+      return TRUE;
+    }
+
+  sep = strstr (name, "::");
+  if (sep != NULL)
+    {
+      g_autofree char *head = g_strndup (name, sep - name);
+      BlPose inner;
+
+      entry = g_hash_table_lookup (scope->frames, head);
+      if (entry == NULL || entry->kind != FRAME_MODEL)
+        goto unknown;
+
+      frame_entry_resolve (scope, entry, diagnostics);
+      if (!frame_resolve (entry->nested, sep + 2, diagnostics, owner, line, &inner))
+        return FALSE;
+
+      *pose = bl_pose_mul (entry->pose, inner);
+      return TRUE;
+    }
+
+  entry = g_hash_table_lookup (scope->frames, name);
+  if (entry == NULL)
+    goto unknown;
+
+  if (entry->state == FRAME_VISITING)
+    {
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "frame-cycle", scope->file, line, owner,
+                          "relative_to “%s” closes a cycle of frames; taken relative to the model frame",
+                          name);
+      return FALSE;
+    }
+
+  frame_entry_resolve (scope, entry, diagnostics);
+  *pose = entry->pose;
+  return TRUE;
+
+unknown:
+  bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "frame", scope->file, line, owner,
+                      "unknown frame “%s” (not a link, frame, joint or nested model of “%s”); "
+                      "taken relative to the model frame", name,
+                      scope->model->scoped_name);
+  return FALSE;
+}
+
+static BlModel *parse_model (LoadContext *ctx,
+                             xmlNode     *node,
+                             BlModel     *parent,
+                             const char  *file,
+                             const char  *name_override,
+                             int          depth,
+                             FrameScope **scope_out);
+
+static BlModel *parse_include (LoadContext *ctx,
+                               xmlNode     *node,
+                               BlModel     *parent,
+                               const char  *file,
+                               int          depth,
+                               FrameScope **scope_out,
+                               xmlNode    **pose_node_out,
+                               gboolean    *has_static,
+                               gboolean    *is_static);
+
+static char *
+scoped (BlModel    *model,
+        const char *name)
+{
+  return g_strdup_printf ("%s::%s", model->scoped_name, name);
+}
+
+static BlLink *
+parse_link (BlModel    *model,
+            xmlNode    *node,
+            const char *name,
+            GPtrArray  *diagnostics)
+{
+  BlLink *link = g_new0 (BlLink, 1);
+
+  link->name = g_strdup (name);
+  link->scoped_name = scoped (model, name);
+  link->model = model;
+  link->node = node;
+  link->line = node_line (node);
+  link->collisions = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_collision_free);
+  link->diagnostics = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
+
+  return link;
+}
+
+static void
+parse_link_collisions (BlLink     *link,
+                       FrameScope *scope,
+                       const char *base_dir)
+{
+  GHashTable *names = g_hash_table_new (g_str_hash, g_str_equal);
+  BlPose link_inverse = bl_pose_inverse (link->pose);
+
+  for (xmlNode *child = link->node->children; child != NULL; child = child->next)
+    {
+      BlCollision *collision;
+      g_autofree char *relative_to = NULL;
+      g_autofree char *owner = NULL;
+      BlPose raw;
+
+      if (!is_element (child, "collision"))
+        continue;
+
+      collision = g_new0 (BlCollision, 1);
+      collision->link = link;
+      collision->node = child;
+      collision->line = node_line (child);
+      collision->name = node_attribute (child, "name");
+      if (collision->name == NULL)
+        {
+          collision->name = g_strdup_printf ("collision_%u", link->collisions->len);
+          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->model->file,
+                              collision->line, link->scoped_name,
+                              "a <collision> has no name; shown as “%s”", collision->name);
+        }
+      else if (!g_hash_table_add (names, collision->name))
+        {
+          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->model->file,
+                              collision->line, link->scoped_name,
+                              "two collisions are named “%s”", collision->name);
+        }
+
+      owner = g_strdup_printf ("%s/collision[%s]", link->scoped_name, collision->name);
+      raw = parse_pose (first_child (child, "pose"), owner, link->model->file,
+                        link->diagnostics, &relative_to);
+
+      if (relative_to == NULL || strcmp (relative_to, link->name) == 0)
+        {
+          collision->pose = raw;
+        }
+      else
+        {
+          BlPose frame;
+
+          if (frame_resolve (scope, relative_to, link->diagnostics, owner, collision->line, &frame))
+            collision->pose = bl_pose_mul (link_inverse, bl_pose_mul (frame, raw));
+          else
+            collision->pose = raw;
+        }
+
+      parse_geometry (collision, link->diagnostics, base_dir);
+      g_ptr_array_add (link->collisions, collision);
+    }
+
+  g_hash_table_unref (names);
+}
+
+static void
+report_version_features (BlDocument *doc,
+                         BlLink     *link)
+{
+  double version = g_ascii_strtod (doc->sdf_version != NULL ? doc->sdf_version : "0", NULL);
+  gboolean needs_1_11 = link->auto_inertia || link->has_density;
+
+  for (guint i = 0; i < link->collisions->len && !needs_1_11; i++)
+    {
+      BlCollision *collision = g_ptr_array_index (link->collisions, i);
+
+      needs_1_11 = collision->has_density || collision->geometry.type == BL_GEOMETRY_CONE;
+    }
+
+  if (needs_1_11 && version < 1.105)
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->model->file, link->line,
+                        link->scoped_name,
+                        "uses automatic inertia, densities or cones (SDF 1.11) in a file that "
+                        "declares %s; read as libsdformat 15 does", doc->sdf_version);
+  else if (link->has_added_mass && version < 1.095)
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->model->file, link->line,
+                        link->scoped_name,
+                        "has <fluid_added_mass> (SDF 1.10) in a file that declares %s; "
+                        "read as libsdformat 15 does", doc->sdf_version);
+}
+
+/* The first pass registers every frame of the scope; nested models and
+ * includes are parsed depth first so that "nested::frame" resolves. */
+static BlModel *
+parse_model (LoadContext *ctx,
+             xmlNode     *node,
+             BlModel     *parent,
+             const char  *file,
+             const char  *name_override,
+             int          depth,
+             FrameScope **scope_out)
+{
+  BlDocument *doc = ctx->doc;
+  g_autofree char *name_attr = node_attribute (node, "name");
+  const char *name = name_override != NULL ? name_override : name_attr;
+  g_autofree char *base_dir = g_path_get_dirname (file);
+  BlModel *model;
+  FrameScope *scope;
+  GPtrArray *pending_links;
+  xmlNode *static_node;
+
+  model = g_new0 (BlModel, 1);
+  model->name = g_strdup (name != NULL ? name : "");
+  model->scoped_name = parent != NULL ? scoped (parent, model->name) : g_strdup (model->name);
+  model->parent = parent;
+  model->node = node;
+  model->file = g_strdup (file);
+  model->line = node_line (node);
+  model->links = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_link_free);
+  model->models = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
+  model->is_static = parent != NULL ? parent->is_static : FALSE;
+
+  if (name == NULL || *name == '\0')
+    bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "name", file, model->line, "model",
+                        "a <model> has no name");
+
+  static_node = first_child (node, "static");
+  if (static_node != NULL)
+    {
+      g_autofree char *text = node_text (static_node);
+      gboolean value;
+
+      if (parse_bool (text, &value))
+        model->is_static = value || model->is_static;
+      else
+        bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (static_node),
+                            model->scoped_name, "<static> is “%s”; expected true or false",
+                            g_strstrip (text));
+    }
+
+  scope = frame_scope_new (model);
+  pending_links = g_ptr_array_new ();
+
+  for (xmlNode *child = node->children; child != NULL; child = child->next)
+    {
+      g_autofree char *child_name = NULL;
+      FrameEntry *entry;
+
+      if (!is_element (child, NULL))
+        continue;
+
+      if (strcmp ((const char *) child->name, "model") == 0 ||
+          strcmp ((const char *) child->name, "include") == 0)
+        {
+          FrameScope *nested_scope = NULL;
+          xmlNode *pose_node = NULL;
+          BlModel *nested;
+          gboolean has_static = FALSE, is_static = FALSE;
+
+          if (depth + 1 > MAX_MODEL_DEPTH)
+            {
+              bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "depth", file, node_line (child),
+                                  model->scoped_name,
+                                  "models are nested more than %d deep; the deeper ones are not loaded",
+                                  MAX_MODEL_DEPTH);
+              continue;
+            }
+
+          if (strcmp ((const char *) child->name, "model") == 0)
+            {
+              nested = parse_model (ctx, child, model, file, NULL, depth + 1, &nested_scope);
+              pose_node = first_child (child, "pose");
+            }
+          else
+            {
+              nested = parse_include (ctx, child, model, file, depth + 1, &nested_scope,
+                                      &pose_node, &has_static, &is_static);
+            }
+
+          if (nested == NULL)
+            continue;
+
+          if (has_static)
+            nested->is_static = is_static;
+
+          entry = frame_scope_add (scope, FRAME_MODEL, child, nested->name, doc->diagnostics,
+                                   model->scoped_name);
+          if (entry != NULL)
+            {
+              entry->nested = nested_scope;
+              entry->raw = parse_pose (pose_node, nested->scoped_name, file, doc->diagnostics,
+                                       &entry->relative_to);
+            }
+          else
+            {
+              frame_scope_free (nested_scope);
+            }
+          g_ptr_array_add (model->models, nested);
+          continue;
+        }
+
+      child_name = node_attribute (child, "name");
+
+      if (strcmp ((const char *) child->name, "link") == 0)
+        {
+          entry = frame_scope_add (scope, FRAME_LINK, child, child_name, doc->diagnostics, model->scoped_name);
+          if (entry == NULL)
+            continue;
+          g_ptr_array_add (pending_links, entry);
+        }
+      else if (strcmp ((const char *) child->name, "frame") == 0)
+        {
+          entry = frame_scope_add (scope, FRAME_FRAME, child, child_name, doc->diagnostics, model->scoped_name);
+          if (entry == NULL)
+            continue;
+          entry->implicit_base = node_attribute (child, "attached_to");
+          if (entry->implicit_base != NULL && *entry->implicit_base == '\0')
+            g_clear_pointer (&entry->implicit_base, g_free);
+        }
+      else if (strcmp ((const char *) child->name, "joint") == 0)
+        {
+          xmlNode *child_link = first_child (child, "child");
+
+          entry = frame_scope_add (scope, FRAME_JOINT, child, child_name, doc->diagnostics, model->scoped_name);
+          if (entry == NULL)
+            continue;
+          if (child_link != NULL)
+            {
+              entry->implicit_base = g_strstrip (node_text (child_link));
+              if (strcmp (entry->implicit_base, "world") == 0)
+                g_clear_pointer (&entry->implicit_base, g_free);
+            }
+        }
+      else
+        {
+          continue;
+        }
+
+      {
+        g_autofree char *owner = scoped (model, entry->name);
+
+        entry->raw = parse_pose (first_child (child, "pose"), owner, file, doc->diagnostics,
+                                 &entry->relative_to);
+      }
+    }
+
+  /* Poses of everything in this scope, then the links' contents. */
+  {
+    GHashTableIter iter;
+    gpointer value;
+
+    g_hash_table_iter_init (&iter, scope->frames);
+    while (g_hash_table_iter_next (&iter, NULL, &value))
+      frame_entry_resolve (scope, value, doc->diagnostics);
+  }
+
+  for (guint i = 0; i < model->models->len; i++)
+    {
+      BlModel *nested = g_ptr_array_index (model->models, i);
+      FrameEntry *entry = g_hash_table_lookup (scope->frames, nested->name);
+
+      if (entry != NULL && entry->kind == FRAME_MODEL)
+        nested->pose = entry->pose;
+    }
+
+  for (guint i = 0; i < pending_links->len; i++)
+    {
+      FrameEntry *entry = g_ptr_array_index (pending_links, i);
+      BlLink *link = parse_link (model, entry->node, entry->name, doc->diagnostics);
+
+      link->pose = entry->pose;
+      parse_link_collisions (link, scope, base_dir);
+      link->n_load_diagnostics = link->diagnostics->len;
+      g_ptr_array_add (model->links, link);
+    }
+
+  g_ptr_array_unref (pending_links);
+
+  if (scope_out != NULL)
+    *scope_out = scope;
+  else
+    frame_scope_free (scope);
+
+  return model;
+}
+
+/* model.config names the SDF file; prefer the newest version we read. */
+static char *
+find_model_sdf (const char *dir)
+{
+  g_autofree char *config = g_build_filename (dir, "model.config", NULL);
+  xmlDoc *xml;
+  char *best = NULL;
+  double best_version = -1.0;
+
+  xml = xmlReadFile (config, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  if (xml != NULL)
+    {
+      xmlNode *root = xmlDocGetRootElement (xml);
+
+      for (xmlNode *child = root != NULL ? root->children : NULL; child != NULL; child = child->next)
+        {
+          g_autofree char *version = NULL;
+          g_autofree char *text = NULL;
+          double v;
+
+          if (!is_element (child, "sdf"))
+            continue;
+
+          version = node_attribute (child, "version");
+          text = g_strstrip (node_text (child));
+          v = version != NULL ? g_ascii_strtod (version, NULL) : 0.0;
+          if (*text != '\0' && v <= 1.12 + 1e-9 && v > best_version)
+            {
+              g_free (best);
+              best = g_build_filename (dir, text, NULL);
+              best_version = v;
+            }
+        }
+      xmlFreeDoc (xml);
+    }
+
+  if (best == NULL)
+    {
+      char *fallback = g_build_filename (dir, "model.sdf", NULL);
+
+      if (g_file_test (fallback, G_FILE_TEST_IS_REGULAR))
+        return fallback;
+      g_free (fallback);
+    }
+
+  return best;
+}
+
+/* An <include> names a model directory (model://NAME, or a folder) or an
+ * SDF file. */
+static char *
+resolve_include_uri (const char  *uri,
+                     const char  *base_dir,
+                     GError     **error)
+{
+  g_autofree char *local = NULL;
+
+  if (g_str_has_prefix (uri, "model://") && strchr (uri + 8, '/') == NULL)
+    {
+      g_autoptr(GPtrArray) search = bl_resource_model_search_path ();
+      g_autoptr(GString) places = g_string_new (NULL);
+      char *dir = bl_resource_find_model (uri + 8, base_dir);
+
+      if (dir != NULL)
+        return dir;
+
+      for (guint i = 0; i < search->len; i++)
+        g_string_append_printf (places, "%s, ", (const char *) g_ptr_array_index (search, i));
+      g_string_append (places, base_dir);
+      g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
+                   "model “%s” was not found in the model path (GZ_SIM_RESOURCE_PATH, "
+                   "IGN_GAZEBO_RESOURCE_PATH, SDF_PATH, GAZEBO_MODEL_PATH) or beside the file; "
+                   "searched %s", uri + 8, places->str);
+      return NULL;
+    }
+
+  if (!strstr (uri, "://"))
+    local = g_path_is_absolute (uri) ? g_strdup (uri) : g_build_filename (base_dir, uri, NULL);
+  else if (g_str_has_prefix (uri, "file://"))
+    local = g_filename_from_uri (uri, NULL, NULL);
+
+  if (local != NULL && g_file_test (local, G_FILE_TEST_IS_DIR))
+    return g_canonicalize_filename (local, NULL);
+
+  return bl_resource_resolve_uri (uri, base_dir, error);
+}
+
+static xmlDoc *read_xml (const char  *data,
+                         gsize        length,
+                         const char  *path,
+                         GError     **error);
+
+static BlModel *
+parse_include (LoadContext *ctx,
+               xmlNode     *node,
+               BlModel     *parent,
+               const char  *file,
+               int          depth,
+               FrameScope **scope_out,
+               xmlNode    **pose_node_out,
+               gboolean    *has_static,
+               gboolean    *is_static)
+{
+  BlDocument *doc = ctx->doc;
+  g_autofree char *base_dir = g_path_get_dirname (file);
+  g_autofree char *uri = NULL;
+  g_autofree char *target = NULL;
+  g_autofree char *sdf_path = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *owner = parent != NULL ? parent->scoped_name : "world";
+  xmlNode *uri_node = first_child (node, "uri");
+  xmlNode *name_node = first_child (node, "name");
+  xmlNode *static_node = first_child (node, "static");
+  xmlNode *root, *model_node;
+  xmlDoc *xml;
+  gsize length;
+  BlModel *model;
+
+  *pose_node_out = first_child (node, "pose");
+
+  if (uri_node == NULL)
+    {
+      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (node), owner,
+                          "<include> has no <uri>");
+      return NULL;
+    }
+  uri = g_strstrip (node_text (uri_node));
+
+  target = resolve_include_uri (uri, base_dir, &error);
+  if (target == NULL)
+    {
+      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
+                          "cannot include “%s”: %s", uri, error->message);
+      return NULL;
+    }
+
+  if (g_file_test (target, G_FILE_TEST_IS_DIR))
+    {
+      sdf_path = find_model_sdf (target);
+      if (sdf_path == NULL)
+        {
+          bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
+                              "cannot include “%s”: %s has no model.config naming an SDF file, "
+                              "and no model.sdf", uri, target);
+          return NULL;
+        }
+    }
+  else
+    {
+      sdf_path = g_steal_pointer (&target);
+    }
+
+  for (guint i = 0; i < ctx->include_stack->len; i++)
+    {
+      if (strcmp (g_ptr_array_index (ctx->include_stack, i), sdf_path) == 0)
+        {
+          bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include-cycle", file, node_line (uri_node),
+                              owner, "including “%s” again would never end (include cycle through %s)",
+                              uri, sdf_path);
+          return NULL;
+        }
+    }
+
+  if (!g_file_get_contents (sdf_path, &contents, &length, &error) ||
+      (xml = read_xml (contents, length, sdf_path, &error)) == NULL)
+    {
+      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
+                          "cannot include “%s”: %s", uri, error->message);
+      return NULL;
+    }
+  g_ptr_array_add (doc->included_xml, xml);
+
+  root = xmlDocGetRootElement (xml);
+  model_node = root != NULL && is_element (root, "sdf") ? first_child (root, "model") : NULL;
+  if (model_node == NULL)
+    {
+      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
+                          "cannot include “%s”: %s has no <sdf><model>", uri, sdf_path);
+      return NULL;
+    }
+
+  if (name_node != NULL)
+    name = g_strstrip (node_text (name_node));
+
+  if (static_node != NULL)
+    {
+      g_autofree char *text = node_text (static_node);
+
+      *has_static = parse_bool (text, is_static);
+    }
+
+  g_ptr_array_add (ctx->include_stack, g_strdup (sdf_path));
+  model = parse_model (ctx, model_node, parent, sdf_path, nonempty (name), depth, scope_out);
+  g_ptr_array_remove_index (ctx->include_stack, ctx->include_stack->len - 1);
+
+  /* Without an <include><pose>, the included model keeps its own. */
+  if (*pose_node_out == NULL)
+    *pose_node_out = first_child (model_node, "pose");
+
+  return model;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Document                                                                  */
+
+static void
+collect_links (BlDocument *self,
+               BlModel    *model,
+               BlPose      parent_world)
+{
+  model->world_pose = bl_pose_mul (parent_world, model->pose);
+
+  for (guint i = 0; i < model->links->len; i++)
+    {
+      BlLink *link = g_ptr_array_index (model->links, i);
+
+      link->world_pose = bl_pose_mul (model->world_pose, link->pose);
+      g_ptr_array_add (self->links, link);
+      if (!g_hash_table_insert (self->links_by_name, link->scoped_name, link))
+        bl_diagnostics_add (self->diagnostics, BL_SEVERITY_WARNING, "name", model->file, link->line,
+                            link->scoped_name, "two links are named “%s”", link->scoped_name);
+    }
+
+  for (guint i = 0; i < model->models->len; i++)
+    collect_links (self, g_ptr_array_index (model->models, i), model->world_pose);
+}
+
+static void
+compute_link (BlDocument *self,
+              BlLink     *link)
+{
+  g_ptr_array_set_size (link->diagnostics, link->n_load_diagnostics);
+  parse_inertial (link, link->diagnostics);
+  for (guint i = 0; i < link->collisions->len; i++)
+    parse_collision_density (g_ptr_array_index (link->collisions, i), link->diagnostics);
+  report_version_features (self, link);
+  bl_link_compute_mass_properties (link);
+}
+
+static xmlDoc *
+read_xml (const char  *data,
+          gsize        length,
+          const char  *path,
+          GError     **error)
+{
+  const xmlError *xml_error;
+  xmlDoc *xml;
+
+  if (length > G_MAXINT)
+    {
+      g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ,
+                   "%s: the file is too large", path);
+      return NULL;
+    }
+
+  xmlResetLastError ();
+  /* No network, no DTD loading, no entity substitution: a model file must
+   * never make us read another file. */
+  xml = xmlReadMemory (data, (int) length, path, NULL,
+                       XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                       XML_PARSE_BIG_LINES);
+  if (xml == NULL)
+    {
+      xml_error = xmlGetLastError ();
+      if (length == 0)
+        g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+                     "%s: the file is empty", path);
+      else if (xml_error != NULL && xml_error->message != NULL)
+        {
+          g_autofree char *message = g_strchomp (g_strdup (xml_error->message));
+
+          g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+                       "%s:%d: not well-formed XML: %s", path, xml_error->line, message);
+        }
+      else
+        g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+                     "%s: not well-formed XML", path);
+      return NULL;
+    }
+
+  return xml;
+}
+
+static gboolean
+bl_document_load (BlDocument  *self,
+                  GError     **error)
+{
+  LoadContext ctx = { self, g_ptr_array_new_with_free_func (g_free) };
+  const char *data;
+  gsize length;
+  xmlNode *root;
+
+  data = g_bytes_get_data (self->source, &length);
+  self->xml = read_xml (data, length, self->path, error);
+  if (self->xml == NULL)
+    {
+      g_ptr_array_unref (ctx.include_stack);
+      return FALSE;
+    }
+
+  root = xmlDocGetRootElement (self->xml);
+  if (root == NULL || !is_element (root, "sdf"))
+    {
+      g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_NOT_SDF,
+                   "%s:%d: the root element is <%s>, not <sdf>: this is not an SDF file",
+                   self->path, node_line (root), root != NULL ? (const char *) root->name : "");
+      g_ptr_array_unref (ctx.include_stack);
+      return FALSE;
+    }
+
+  self->sdf_version = node_attribute (root, "version");
+  if (self->sdf_version == NULL)
+    {
+      bl_diagnostics_add (self->diagnostics, BL_SEVERITY_WARNING, "version", self->path, node_line (root),
+                          "sdf", "<sdf> has no version attribute; read as 1.12");
+    }
+  else
+    {
+      static const char * const known[] = {
+        "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10", "1.11", "1.12",
+      };
+      gboolean ok = FALSE;
+
+      for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+        ok |= strcmp (self->sdf_version, known[i]) == 0;
+      if (!ok)
+        bl_diagnostics_add (self->diagnostics, BL_SEVERITY_WARNING, "version", self->path, node_line (root),
+                            "sdf", "SDF version “%s” is not one of 1.4 to 1.12; read as 1.12",
+                            self->sdf_version);
+    }
+
+  g_ptr_array_add (ctx.include_stack, g_strdup (self->path));
+
+  for (xmlNode *child = root->children; child != NULL; child = child->next)
+    {
+      if (is_element (child, "world"))
+        {
+          for (xmlNode *item = child->children; item != NULL; item = item->next)
+            {
+              BlModel *model = NULL;
+
+              if (is_element (item, "model"))
+                {
+                  model = parse_model (&ctx, item, NULL, self->path, NULL, 0, NULL);
+                  model->pose = parse_pose (first_child (item, "pose"), model->scoped_name,
+                                            self->path, self->diagnostics, NULL);
+                }
+              else if (is_element (item, "include"))
+                {
+                  FrameScope *scope = NULL;
+                  xmlNode *pose_node = NULL;
+                  gboolean has_static = FALSE, is_static = FALSE;
+
+                  model = parse_include (&ctx, item, NULL, self->path, 0, &scope, &pose_node,
+                                         &has_static, &is_static);
+                  frame_scope_free (scope);
+                  if (model != NULL)
+                    {
+                      if (has_static)
+                        model->is_static = is_static;
+                      model->pose = parse_pose (pose_node, model->scoped_name, self->path,
+                                                self->diagnostics, NULL);
+                    }
+                }
+              if (model != NULL)
+                g_ptr_array_add (self->models, model);
+            }
+        }
+      else if (is_element (child, "model"))
+        {
+          BlModel *model = parse_model (&ctx, child, NULL, self->path, NULL, 0, NULL);
+
+          model->pose = parse_pose (first_child (child, "pose"), model->scoped_name,
+                                    self->path, self->diagnostics, NULL);
+          g_ptr_array_add (self->models, model);
+        }
+    }
+
+  g_ptr_array_unref (ctx.include_stack);
+
+  if (self->models->len == 0)
+    bl_diagnostics_add (self->diagnostics, BL_SEVERITY_WARNING, "empty", self->path, node_line (root),
+                        "sdf", "the file has no <model>");
+
+  for (guint i = 0; i < self->models->len; i++)
+    collect_links (self, g_ptr_array_index (self->models, i), BL_POSE_IDENTITY);
+
+  for (guint i = 0; i < self->links->len; i++)
+    compute_link (self, g_ptr_array_index (self->links, i));
+
+  return TRUE;
+}
+
+static void
+bl_document_finalize (GObject *object)
+{
+  BlDocument *self = (BlDocument *) object;
+
+  g_clear_pointer (&self->links_by_name, g_hash_table_unref);
+  g_clear_pointer (&self->links, g_ptr_array_unref);
+  g_clear_pointer (&self->models, g_ptr_array_unref);
+  g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
+  g_clear_pointer (&self->included_xml, g_ptr_array_unref);
+  g_clear_pointer (&self->xml, xmlFreeDoc);
+  g_clear_pointer (&self->source, g_bytes_unref);
+  g_free (self->sdf_version);
+  g_free (self->path);
+
+  G_OBJECT_CLASS (bl_document_parent_class)->finalize (object);
+}
+
+static void
+bl_document_class_init (BlDocumentClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = bl_document_finalize;
+
+  /**
+   * BlDocument::link-changed:
+   * @link: (type gpointer): the BlLink whose values were recomputed
+   */
+  signals[LINK_CHANGED] =
+    g_signal_new ("link-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_POINTER);
+}
+
+static void
+bl_document_init (BlDocument *self)
+{
+  self->models = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
+  self->links = g_ptr_array_new ();
+  self->links_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  self->diagnostics = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
+  self->included_xml = g_ptr_array_new_with_free_func ((GDestroyNotify) xmlFreeDoc);
+}
+
+static BlDocument *
+bl_document_new_from_bytes (GBytes      *bytes,
+                            const char  *path,
+                            GError     **error)
+{
+  g_autoptr(BlDocument) self = g_object_new (BL_TYPE_DOCUMENT, NULL);
+
+  self->path = g_strdup (path);
+  self->source = g_bytes_ref (bytes);
+
+  if (!bl_document_load (self, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+BlDocument *
+bl_document_new_from_file (const char  *path,
+                           GError     **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) read_error = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ,
+                   "%s: is a directory, not an SDF file", path);
+      return NULL;
+    }
+
+  if (!g_file_get_contents (path, &contents, &length, &read_error))
+    {
+      /* GLib's message already names the file. */
+      g_set_error_literal (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ, read_error->message);
+      return NULL;
+    }
+
+  bytes = g_bytes_new_take (contents, length);
+
+  return bl_document_new_from_bytes (bytes, path, error);
+}
+
+BlDocument *
+bl_document_new_from_data (const char  *data,
+                           gsize        length,
+                           const char  *path,
+                           GError     **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  bytes = g_bytes_new (data, length);
+  return bl_document_new_from_bytes (bytes, path, error);
+}
+
+GBytes *
+bl_document_get_sample_bytes (void)
+{
+  /* Through the resource itself: a static library drops an object file
+   * that nothing references, and its constructor with it. */
+  return g_resource_lookup_data (bl_sample_get_resource (),
+                                 "/app/ballast/Ballast/models/sample.sdf",
+                                 G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+}
+
+BlDocument *
+bl_document_new_sample (void)
+{
+  g_autoptr(GBytes) bytes = bl_document_get_sample_bytes ();
+  g_autoptr(GError) error = NULL;
+  BlDocument *self;
+
+  g_assert (bytes != NULL);
+  self = bl_document_new_from_bytes (bytes, "sample.sdf", &error);
+  g_assert_no_error (error);
+
+  return self;
+}
+
+const char *
+bl_document_get_path (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  return self->path;
+}
+
+const char *
+bl_document_get_sdf_version (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  return self->sdf_version;
+}
+
+GBytes *
+bl_document_get_source (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  return self->source;
+}
+
+xmlDoc *
+bl_document_get_xml (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  return self->xml;
+}
+
+GPtrArray *
+bl_document_get_models (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  return self->models;
+}
+
+GPtrArray *
+bl_document_get_links (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  return self->links;
+}
+
+BlLink *
+bl_document_find_link (BlDocument *self,
+                       const char *scoped_name)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  g_return_val_if_fail (scoped_name != NULL, NULL);
+  return g_hash_table_lookup (self->links_by_name, scoped_name);
+}
+
+BlCollision *
+bl_document_find_collision (BlDocument *self,
+                            const char *link_scoped_name,
+                            const char *collision_name)
+{
+  BlLink *link = bl_document_find_link (self, link_scoped_name);
+
+  if (link == NULL)
+    return NULL;
+
+  for (guint i = 0; i < link->collisions->len; i++)
+    {
+      BlCollision *collision = g_ptr_array_index (link->collisions, i);
+
+      if (strcmp (collision->name, collision_name) == 0)
+        return collision;
+    }
+
+  return NULL;
+}
+
+GPtrArray *
+bl_document_get_diagnostics (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  return self->diagnostics;
+}
+
+GPtrArray *
+bl_document_collect_diagnostics (BlDocument *self)
+{
+  GPtrArray *all;
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+
+  all = g_ptr_array_new ();
+  for (guint i = 0; i < self->diagnostics->len; i++)
+    g_ptr_array_add (all, g_ptr_array_index (self->diagnostics, i));
+  for (guint i = 0; i < self->links->len; i++)
+    {
+      BlLink *link = g_ptr_array_index (self->links, i);
+
+      for (guint j = 0; j < link->diagnostics->len; j++)
+        g_ptr_array_add (all, g_ptr_array_index (link->diagnostics, j));
+    }
+
+  return all;
+}
+
+gboolean
+bl_document_has_errors (BlDocument *self)
+{
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (self);
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      BlDiagnostic *diagnostic = g_ptr_array_index (all, i);
+
+      if (diagnostic->severity == BL_SEVERITY_ERROR)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+void
+bl_document_reload_link (BlDocument *self,
+                         BlLink     *link)
+{
+  g_return_if_fail (BL_IS_DOCUMENT (self));
+  g_return_if_fail (link != NULL);
+
+  compute_link (self, link);
+  g_signal_emit (self, signals[LINK_CHANGED], 0, link);
+}

@@ -1,0 +1,72 @@
+/* bl-document.h: an SDF document, its libxml2 tree and its computed model. */
+#pragma once
+
+#include <glib-object.h>
+#include <libxml/tree.h>
+
+#include "bl-model.h"
+
+G_BEGIN_DECLS
+
+#define BL_DOCUMENT_ERROR (bl_document_error_quark ())
+
+typedef enum
+{
+  BL_DOCUMENT_ERROR_READ,      /* the file could not be read */
+  BL_DOCUMENT_ERROR_PARSE,     /* not well-formed XML */
+  BL_DOCUMENT_ERROR_NOT_SDF,   /* well-formed, but not an <sdf> document */
+} BlDocumentError;
+
+GQuark bl_document_error_quark (void);
+
+#define BL_TYPE_DOCUMENT (bl_document_get_type ())
+G_DECLARE_FINAL_TYPE (BlDocument, bl_document, BL, DOCUMENT, GObject)
+
+/* NULL with an error only when the file cannot be read or is not an SDF
+ * document; anything wrong inside the model is a diagnostic instead. */
+BlDocument   *bl_document_new_from_file      (const char  *path,
+                                              GError     **error);
+/* `path` names the document in diagnostics and anchors relative URIs; it
+ * need not exist. */
+BlDocument   *bl_document_new_from_data      (const char  *data,
+                                              gsize        length,
+                                              const char  *path,
+                                              GError     **error);
+/* The built-in sample model (data/sample.sdf, bundled as a GResource). */
+BlDocument   *bl_document_new_sample         (void);
+GBytes       *bl_document_get_sample_bytes   (void);
+
+const char   *bl_document_get_path           (BlDocument  *self);
+const char   *bl_document_get_sdf_version    (BlDocument  *self);
+/* The original bytes, as read. */
+GBytes       *bl_document_get_source         (BlDocument  *self);
+xmlDoc       *bl_document_get_xml            (BlDocument  *self);
+
+/* Top-level models (in a world or directly under <sdf>). */
+GPtrArray    *bl_document_get_models         (BlDocument  *self);
+/* Every link of every model, nested ones included, in document order. */
+GPtrArray    *bl_document_get_links          (BlDocument  *self);
+BlLink       *bl_document_find_link          (BlDocument  *self,
+                                              const char  *scoped_name);
+BlCollision  *bl_document_find_collision     (BlDocument  *self,
+                                              const char  *link_scoped_name,
+                                              const char  *collision_name);
+
+/* Diagnostics that belong to no link (parse, frames, includes). */
+GPtrArray    *bl_document_get_diagnostics    (BlDocument  *self);
+/* Every diagnostic: the document's, then each link's, in document order.
+ * Free the container with g_ptr_array_unref; the items are borrowed. */
+GPtrArray    *bl_document_collect_diagnostics (BlDocument *self);
+gboolean      bl_document_has_errors         (BlDocument  *self);
+
+/* The model's mass properties in its own frame: every link's, nested
+ * models' included, summed with the parallel-axis theorem. */
+BlInertial    bl_model_compute_total         (BlModel     *model);
+
+/* Re-reads the link's <inertial> and its collisions' <density> from the XML
+ * tree, recomputes that link alone and emits ::link-changed.  Edits change
+ * the tree, then call this. */
+void          bl_document_reload_link        (BlDocument  *self,
+                                              BlLink      *link);
+
+G_END_DECLS

@@ -1,0 +1,69 @@
+/* bl-model.c: names and destruction of the parsed model tree. */
+#include "config.h"
+
+#include "bl-document-private.h"
+
+const char *
+bl_geometry_type_to_string (BlGeometryType type)
+{
+  static const char * const names[] = {
+    [BL_GEOMETRY_EMPTY] = "empty",
+    [BL_GEOMETRY_BOX] = "box",
+    [BL_GEOMETRY_SPHERE] = "sphere",
+    [BL_GEOMETRY_CYLINDER] = "cylinder",
+    [BL_GEOMETRY_CAPSULE] = "capsule",
+    [BL_GEOMETRY_ELLIPSOID] = "ellipsoid",
+    [BL_GEOMETRY_CONE] = "cone",
+    [BL_GEOMETRY_MESH] = "mesh",
+    [BL_GEOMETRY_PLANE] = "plane",
+    [BL_GEOMETRY_HEIGHTMAP] = "heightmap",
+    [BL_GEOMETRY_POLYLINE] = "polyline",
+    [BL_GEOMETRY_IMAGE] = "image",
+  };
+
+  g_return_val_if_fail ((guint) type < G_N_ELEMENTS (names), "empty");
+
+  return names[type];
+}
+
+void
+bl_collision_free (BlCollision *collision)
+{
+  if (collision == NULL)
+    return;
+
+  g_free (collision->name);
+  g_free (collision->geometry.uri);
+  g_free (collision->geometry.resolved_path);
+  g_free (collision->geometry.submesh);
+  g_free (collision->geometry.optimization);
+  g_clear_pointer (&collision->mesh, bl_mesh_unref);
+  g_free (collision);
+}
+
+void
+bl_link_free (BlLink *link)
+{
+  if (link == NULL)
+    return;
+
+  g_free (link->name);
+  g_free (link->scoped_name);
+  g_clear_pointer (&link->collisions, g_ptr_array_unref);
+  g_clear_pointer (&link->diagnostics, g_ptr_array_unref);
+  g_free (link);
+}
+
+void
+bl_model_free (BlModel *model)
+{
+  if (model == NULL)
+    return;
+
+  g_free (model->name);
+  g_free (model->scoped_name);
+  g_free (model->file);
+  g_clear_pointer (&model->links, g_ptr_array_unref);
+  g_clear_pointer (&model->models, g_ptr_array_unref);
+  g_free (model);
+}

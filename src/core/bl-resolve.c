@@ -1,0 +1,328 @@
+/* bl-resolve.c: a link's mass properties, as libsdformat 15 resolves them. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bl-document-private.h"
+
+#define DEFAULT_DENSITY 1000.0
+
+static const char *
+link_file (BlLink *link)
+{
+  return link->model->file;
+}
+
+static char *
+collision_path (BlCollision *collision)
+{
+  return g_strdup_printf ("%s/collision[%s]", collision->link->scoped_name, collision->name);
+}
+
+/* Unit-density mesh result scaled to `density`, in the collision frame. */
+static gboolean
+mesh_inertial (BlCollision *collision,
+               double       density,
+               BlInertial  *out)
+{
+  BlLink *link = collision->link;
+  BlGeometry *geometry = &collision->geometry;
+  g_autofree char *path = collision_path (collision);
+  g_autoptr(GError) error = NULL;
+  gboolean convex_hull;
+
+  collision->has_mesh_properties = FALSE;
+
+  if (geometry->resolved_path == NULL)
+    return FALSE; /* already reported when the URI was resolved */
+
+  if (collision->mesh == NULL ||
+      g_strcmp0 (bl_mesh_get_path (collision->mesh), geometry->resolved_path) != 0)
+    {
+      g_clear_pointer (&collision->mesh, bl_mesh_unref);
+      collision->mesh = bl_mesh_cache_lookup (geometry->resolved_path, geometry->scale,
+                                              geometry->submesh, geometry->center, &error);
+      if (collision->mesh == NULL)
+        {
+          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "mesh", link_file (link),
+                              collision->line, path, "%s", error->message);
+          return FALSE;
+        }
+    }
+
+  convex_hull = g_strcmp0 (geometry->optimization, "convex_hull") == 0;
+  if (geometry->optimization != NULL && *geometry->optimization != '\0' && !convex_hull)
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "mesh", link_file (link),
+                        collision->line, path,
+                        "@optimization=“%s” is not supported; the mesh itself is integrated",
+                        geometry->optimization);
+
+  if (!bl_mesh_get_mass_properties (collision->mesh, convex_hull, &collision->mesh_properties, &error))
+    {
+      bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "mesh", link_file (link),
+                          collision->line, path, "%s", error->message);
+      return FALSE;
+    }
+  collision->has_mesh_properties = TRUE;
+
+  for (guint i = 0; i < collision->mesh_properties.warnings->len; i++)
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "mesh", link_file (link),
+                        collision->line, path, "%s",
+                        (const char *) g_ptr_array_index (collision->mesh_properties.warnings, i));
+
+  if (!(collision->mesh_properties.volume > 0.0) || !(density > 0.0))
+    return FALSE;
+
+  out->mass = density * collision->mesh_properties.volume;
+  out->com = collision->mesh_properties.centroid;
+  out->inertia = bl_mat3_scale (&collision->mesh_properties.inertia, density);
+
+  return bl_mass_is_valid (out->mass, &out->inertia, BL_MASS_DEFAULT_TOLERANCE);
+}
+
+/* The collision's inertial in its own frame K; FALSE when it cannot
+ * contribute, with the reason reported. */
+static gboolean
+shape_inertial (BlCollision *collision,
+                double       density,
+                BlInertial  *out)
+{
+  const double *s = collision->geometry.size;
+
+  switch (collision->geometry.type)
+    {
+    case BL_GEOMETRY_BOX:
+      return bl_inertial_box (s[0], s[1], s[2], density, out);
+    case BL_GEOMETRY_SPHERE:
+      return bl_inertial_sphere (s[0], density, out);
+    case BL_GEOMETRY_CYLINDER:
+      return bl_inertial_cylinder (s[0], s[1], density, out);
+    case BL_GEOMETRY_CAPSULE:
+      return bl_inertial_capsule (s[0], s[1], density, out);
+    case BL_GEOMETRY_ELLIPSOID:
+      return bl_inertial_ellipsoid (s[0], s[1], s[2], density, out);
+    case BL_GEOMETRY_CONE:
+      return bl_inertial_cone (s[0], s[1], density, out);
+    case BL_GEOMETRY_MESH:
+      return mesh_inertial (collision, density, out);
+    case BL_GEOMETRY_EMPTY:
+    case BL_GEOMETRY_PLANE:
+    case BL_GEOMETRY_HEIGHTMAP:
+    case BL_GEOMETRY_POLYLINE:
+    case BL_GEOMETRY_IMAGE:
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+geometry_is_solid (BlGeometryType type)
+{
+  return type != BL_GEOMETRY_EMPTY && type != BL_GEOMETRY_PLANE &&
+         type != BL_GEOMETRY_HEIGHTMAP && type != BL_GEOMETRY_POLYLINE &&
+         type != BL_GEOMETRY_IMAGE;
+}
+
+static void
+resolve_auto (BlLink     *link,
+              BlInertial *total,
+              gboolean   *resolved)
+{
+  BlInertial sum = { 0.0, BL_VEC3_ZERO, bl_mat3_zero () };
+
+  *resolved = FALSE;
+
+  if (link->has_inertial_pose || link->has_inertia)
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "D2", link_file (link),
+                        (int) xmlGetLineNo (link->inertial_node), link->scoped_name,
+                        "the inertial is automatic, so the <pose> and <inertia> written here "
+                        "are overwritten by the values computed from the collisions");
+
+  if (link->collisions->len == 0)
+    {
+      bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D1", link_file (link),
+                          (int) xmlGetLineNo (link->inertial_node), link->scoped_name,
+                          "the inertial is automatic but the link has no <collision>; "
+                          "libsdformat keeps mass 1 and a unit inertia");
+      return;
+    }
+
+  for (guint i = 0; i < link->collisions->len; i++)
+    {
+      BlCollision *collision = g_ptr_array_index (link->collisions, i);
+      g_autofree char *path = collision_path (collision);
+      BlInertial own;
+
+      collision->contributes = FALSE;
+      collision->volume = 0.0;
+
+      if (collision->has_density)
+        collision->used_density = collision->density;
+      else if (link->has_density)
+        collision->used_density = link->density;
+      else
+        {
+          collision->used_density = DEFAULT_DENSITY;
+          if (!link->has_mass && geometry_is_solid (collision->geometry.type))
+            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "D3", link_file (link),
+                                collision->line, path,
+                                "no <density> here or in the link's <inertial>: the default "
+                                "1000 kg/m³ (water) is used");
+        }
+
+      if (!geometry_is_solid (collision->geometry.type))
+        {
+          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "D4", link_file (link),
+                              collision->line, path,
+                              "a %s has no volume and adds nothing to the automatic inertia",
+                              bl_geometry_type_to_string (collision->geometry.type));
+          continue;
+        }
+
+      if (!shape_inertial (collision, collision->used_density, &own))
+        {
+          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D5", link_file (link),
+                              collision->line, path,
+                              "this collision gives no valid inertia (%s) and adds nothing to the link",
+                              collision->used_density > 0.0 ? "its size or mesh is invalid"
+                                                            : "its density is not positive");
+          continue;
+        }
+
+      collision->contributes = TRUE;
+      collision->volume = own.mass / collision->used_density;
+      collision->inertial = bl_inertial_transform (&own, collision->pose);
+      sum = bl_inertial_add (&sum, &collision->inertial);
+    }
+
+  if (!(sum.mass > 0.0))
+    {
+      bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D5", link_file (link),
+                          (int) xmlGetLineNo (link->inertial_node), link->scoped_name,
+                          "no collision gave a valid inertia, so the automatic inertial "
+                          "cannot be computed");
+      return;
+    }
+
+  if (link->has_mass)
+    {
+      if (!(link->mass > 0.0))
+        return; /* reported while reading <mass> */
+      sum = bl_inertial_scale (&sum, link->mass / sum.mass);
+    }
+
+  *total = sum;
+  *resolved = TRUE;
+}
+
+void
+bl_link_compute_mass_properties (BlLink *link)
+{
+  BlMassProperties *props = &link->props;
+  BlInertial total;
+  gboolean resolved = TRUE;
+
+  memset (props, 0, sizeof *props);
+
+  if (link->inertial_node != NULL && link->auto_inertia)
+    {
+      resolve_auto (link, &total, &resolved);
+      if (!resolved)
+        {
+          /* libsdformat's fallback: mass 1, unit inertia at the link origin. */
+          total.mass = 1.0;
+          total.com = BL_VEC3_ZERO;
+          total.inertia = bl_mat3_identity ();
+        }
+      props->inertia_c = total.inertia;
+      props->rotation_c = BL_QUAT_IDENTITY;
+
+      if (link->has_added_mass)
+        bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "A9", link_file (link),
+                            (int) xmlGetLineNo (link->inertial_node), link->scoped_name,
+                            "libsdformat (up to at least 15) discards <fluid_added_mass> on links "
+                            "with automatic inertia; Ballast keeps it, Gazebo will not see it");
+    }
+  else
+    {
+      BlMat3 r;
+
+      for (guint i = 0; i < link->collisions->len; i++)
+        {
+          BlCollision *collision = g_ptr_array_index (link->collisions, i);
+
+          collision->contributes = FALSE;
+          collision->used_density = 0.0;
+        }
+
+      total.mass = link->mass;
+      total.com = link->inertial_pose.p;
+      props->inertia_c = bl_inertia_from_sdf (link->inertia[0], link->inertia[1], link->inertia[2],
+                                              link->inertia[3], link->inertia[4], link->inertia[5]);
+      props->rotation_c = link->inertial_pose.q;
+      r = bl_mat3_from_quat (link->inertial_pose.q);
+      total.inertia = bl_mat3_rotate (&props->inertia_c, &r);
+      resolved = !link->input_errors;
+    }
+
+  props->mass = total.mass;
+  props->com = total.com;
+  props->inertia = total.inertia;
+  props->resolved = resolved;
+  props->valid = resolved && bl_mass_is_valid (total.mass, &props->inertia_c, BL_MASS_DEFAULT_TOLERANCE);
+
+  bl_mass_principal_axes (&props->inertia, props->principal_moments, &props->principal_axes);
+  {
+    BlMat3 axes;
+
+    props->has_equivalent =
+      bl_mass_equivalent_ellipsoid (total.mass, &props->inertia, props->equivalent_ellipsoid, &axes) &&
+      bl_mass_equivalent_box (total.mass, &props->inertia, props->equivalent_box, &axes);
+  }
+
+  if (resolved && !props->valid)
+    {
+      if (link->inertial_node != NULL && link->auto_inertia)
+        bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D8", link_file (link), link->line,
+                            link->scoped_name, "the computed inertia is not valid (mass %g, principal "
+                            "moments %g %g %g)", total.mass, props->principal_moments[0],
+                            props->principal_moments[1], props->principal_moments[2]);
+      else
+        bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D8", link_file (link),
+                            (int) xmlGetLineNo (link->inertial_node != NULL ? link->inertial_node : link->node),
+                            link->scoped_name,
+                            "invalid inertia: %s", !(total.mass > 0.0)
+                              ? "the mass is not positive"
+                              : "the tensor is not positive definite or its principal moments "
+                                "break the triangle inequality");
+    }
+}
+
+BlInertial
+bl_model_compute_total (BlModel *model)
+{
+  BlInertial total = { 0.0, BL_VEC3_ZERO, bl_mat3_zero () };
+
+  g_return_val_if_fail (model != NULL, total);
+
+  for (guint i = 0; i < model->links->len; i++)
+    {
+      BlLink *link = g_ptr_array_index (model->links, i);
+      BlInertial own = { link->props.mass, link->props.com, link->props.inertia };
+      BlInertial placed = bl_inertial_transform (&own, link->pose);
+
+      total = bl_inertial_add (&total, &placed);
+    }
+
+  for (guint i = 0; i < model->models->len; i++)
+    {
+      BlModel *nested = g_ptr_array_index (model->models, i);
+      BlInertial own = bl_model_compute_total (nested);
+      BlInertial placed = bl_inertial_transform (&own, nested->pose);
+
+      total = bl_inertial_add (&total, &placed);
+    }
+
+  return total;
+}

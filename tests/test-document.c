@@ -1,0 +1,743 @@
+/* test-document.c: SDF loading, frames, diagnostics and resolved mass properties.
+ *
+ * Expected values are closed forms worked by hand or the reference values of
+ * libsdformat's and gz-math's own tests (shared/reference/sdf-inertia.md §8). */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bl-document.h"
+
+#define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
+
+static void
+assert_close (double actual,
+              double expected,
+              double rel)
+{
+  double tol = rel * MAX (fabs (expected), 1.0);
+
+  if (fabs (actual - expected) > tol)
+    g_error ("expected %.17g, got %.17g (tolerance %.3g)", expected, actual, tol);
+}
+
+static BlDocument *
+load_string (const char *sdf)
+{
+  g_autoptr(GError) error = NULL;
+  BlDocument *doc = bl_document_new_from_data (sdf, strlen (sdf), "/nonexistent/test.sdf", &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  return doc;
+}
+
+static BlDocument *
+load_fixture (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (g_getenv ("BALLAST_FIXTURES"), name, NULL);
+  BlDocument *doc = bl_document_new_from_file (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  return doc;
+}
+
+static BlLink *
+link_of (BlDocument *doc,
+         const char *name)
+{
+  BlLink *link = bl_document_find_link (doc, name);
+
+  if (link == NULL)
+    g_error ("no link %s", name);
+  return link;
+}
+
+static guint
+count_code (GPtrArray  *diagnostics,
+            const char *code)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < diagnostics->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (diagnostics, i);
+
+      if (g_strcmp0 (d->code, code) == 0)
+        n++;
+    }
+  return n;
+}
+
+static guint
+count_document_code (BlDocument *doc,
+                     const char *code)
+{
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+
+  return count_code (all, code);
+}
+
+static const BlDiagnostic *
+find_code (BlDocument *doc,
+           const char *code)
+{
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (all, i);
+
+      if (g_strcmp0 (d->code, code) == 0)
+        return d;
+    }
+  g_error ("no diagnostic %s", code);
+  return NULL;
+}
+
+static void
+assert_diag (BlLink *link,
+             double  ixx,
+             double  iyy,
+             double  izz,
+             double  rel)
+{
+  assert_close (link->props.inertia.m[0][0], ixx, rel);
+  assert_close (link->props.inertia.m[1][1], iyy, rel);
+  assert_close (link->props.inertia.m[2][2], izz, rel);
+}
+
+static void
+assert_com (BlLink *link,
+            double  x,
+            double  y,
+            double  z,
+            double  rel)
+{
+  assert_close (link->props.com.x, x, rel);
+  assert_close (link->props.com.y, y, rel);
+  assert_close (link->props.com.z, z, rel);
+}
+
+/* A model with one link "l" holding `inertial` and `collisions`. */
+static BlDocument *
+load_link (const char *link_pose,
+           const char *inertial,
+           const char *collisions)
+{
+  g_autofree char *sdf = g_strdup_printf (SDF_HEAD
+                                          "<model name=\"m\"><link name=\"l\"><pose>%s</pose>\n"
+                                          "%s\n%s\n</link></model></sdf>\n",
+                                          link_pose, inertial, collisions);
+  return load_string (sdf);
+}
+
+#define BOX(pose, density, size) \
+  "<collision name=\"c" pose "\"><pose>" pose "</pose>" density \
+  "<geometry><box><size>" size "</size></box></geometry></collision>\n"
+
+/* sdformat Link_TEST: box 1³ ρ 2 at z −0.5, cylinder r 0.5 l 1 ρ 4 at z +0.5. */
+static void
+test_multiple_collisions (void)
+{
+  g_autoptr(BlDocument) doc = load_link ("0 0 0 0 0 0", "<inertial auto=\"true\"/>",
+    BOX ("0 0 -0.5 0 0 0", "<density>2</density>", "1 1 1")
+    "<collision name=\"cyl\"><pose>0 0 0.5 0 0 0</pose><density>4</density>"
+    "<geometry><cylinder><radius>0.5</radius><length>1</length></cylinder></geometry></collision>");
+  BlLink *link = link_of (doc, "m::l");
+  double m = 2.0 + G_PI;
+
+  g_assert_true (link->auto_inertia);
+  assert_close (link->props.mass, m, 1e-12);
+  /* COM z = (2·(−0.5) + π·0.5)/(2 + π) */
+  assert_com (link, 0, 0, (-1.0 + 0.5 * G_PI) / m, 1e-12);
+  assert_close (link->props.com.z, 0.1110154704, 1e-9);
+  assert_diag (link, 2.013513203, 2.013513203, 0.726032415, 1e-9);
+  g_assert_true (link->props.valid);
+  g_assert_cmpuint (count_document_code (doc, "D3"), ==, 0);
+}
+
+/* Box 1×2×3 ρ 1 rotated by yaw π/4: ixy = +0.75 (derived). */
+static void
+test_rotated_collision (void)
+{
+  g_autoptr(BlDocument) doc = load_link ("0 0 0 0 0 0", "<inertial auto=\"true\"/>",
+    BOX ("1 2 3 0 0 0.78539816339744828", "<density>1</density>", "1 2 3"));
+  BlLink *link = link_of (doc, "m::l");
+
+  assert_close (link->props.mass, 6.0, 1e-12);
+  assert_com (link, 1, 2, 3, 1e-12);
+  assert_diag (link, 5.75, 5.75, 2.5, 1e-12);
+  assert_close (link->props.inertia.m[0][1], 0.75, 1e-12);
+  assert_close (link->props.inertia.m[0][2], 0.0, 1e-12);
+  assert_close (link->props.inertia.m[1][2], 0.0, 1e-12);
+}
+
+/* The same box with a quaternion and with degrees. */
+static void
+test_pose_notations (void)
+{
+  const double s = sin (G_PI / 8), c = cos (G_PI / 8);
+  g_autofree char *quat = g_strdup_printf (
+    "<collision name=\"c\"><pose rotation_format=\"quat_xyzw\">1 2 3 0 0 %.17g %.17g</pose>"
+    "<density>1</density><geometry><box><size>1 2 3</size></box></geometry></collision>", s, c);
+  const char *degrees =
+    "<collision name=\"c\"><pose degrees=\"true\">1 2 3 0 0 45</pose>"
+    "<density>1</density><geometry><box><size>1 2 3</size></box></geometry></collision>";
+  const char *sources[] = { quat, degrees };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      g_autoptr(BlDocument) doc = load_link ("", "<inertial auto=\"true\"/>", sources[i]);
+      BlLink *link = link_of (doc, "m::l");
+
+      assert_diag (link, 5.75, 5.75, 2.5, 1e-12);
+      assert_close (link->props.inertia.m[0][1], 0.75, 1e-12);
+      g_assert_cmpuint (link->diagnostics->len, ==, 0);
+    }
+}
+
+/* Link_TEST ResolveAutoInertialsWithDifferentDensity. */
+static void
+test_density_precedence (void)
+{
+  struct {
+    const char *inertial;
+    const char *density;
+    double mass, moment;
+    guint n_d3;
+  } cases[] = {
+    { "<inertial auto=\"true\"><density>12</density></inertial>", "", 12, 2, 0 },
+    { "<inertial auto=\"true\"/>", "<density>24</density>", 24, 4, 0 },
+    { "<inertial auto=\"true\"><density>12</density></inertial>", "<density>24</density>", 24, 4, 0 },
+    { "<inertial auto=\"true\"/>", "", 1000, 1000.0 / 6.0, 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *collision = g_strdup_printf (
+        "<collision name=\"c\"><pose>1 0 0 0 0 0</pose>%s"
+        "<geometry><box><size>1 1 1</size></box></geometry></collision>", cases[i].density);
+      g_autoptr(BlDocument) doc = load_link ("0 1 0 0 0 0", cases[i].inertial, collision);
+      BlLink *link = link_of (doc, "m::l");
+
+      assert_close (link->props.mass, cases[i].mass, 1e-12);
+      assert_com (link, 1, 0, 0, 1e-12);
+      assert_diag (link, cases[i].moment, cases[i].moment, cases[i].moment, 1e-12);
+      g_assert_cmpuint (count_document_code (doc, "D3"), ==, cases[i].n_d3);
+      /* The link pose is in the model frame. */
+      assert_close (link->pose.p.y, 1.0, 0);
+    }
+}
+
+/* Link_TEST mass rescaling cases (sdf-inertia.md §8.4). */
+static void
+test_mass_rescaling (void)
+{
+  {
+    g_autoptr(BlDocument) doc = load_link ("",
+      "<inertial auto=\"true\"><pose>1 1 1 2 2 2</pose><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>",
+      BOX ("0 0 0 0 0 0", "<density>2</density>", "1 1 1"));
+    BlLink *link = link_of (doc, "m::l");
+
+    assert_close (link->props.mass, 2, 1e-12);
+    assert_com (link, 0, 0, 0, 1e-12);
+    assert_diag (link, 1.0 / 3, 1.0 / 3, 1.0 / 3, 1e-12);
+    g_assert_cmpuint (count_document_code (doc, "D2"), ==, 1);
+  }
+  {
+    g_autoptr(BlDocument) doc = load_link ("",
+      "<inertial auto=\"true\"><mass>4</mass><pose>1 1 1 2 2 2</pose></inertial>",
+      BOX ("0 0 0 0 0 0", "<density>2</density>", "1 1 1"));
+    BlLink *link = link_of (doc, "m::l");
+
+    assert_close (link->props.mass, 4, 1e-12);
+    assert_diag (link, 2.0 / 3, 2.0 / 3, 2.0 / 3, 1e-12);
+  }
+  {
+    g_autoptr(BlDocument) doc = load_link ("",
+      "<inertial auto=\"true\"><mass>12</mass></inertial>",
+      BOX ("0 0 0.5 0 0 0", "<density>4</density>", "1 1 1")
+      BOX ("0 0 -1 0 0 0", "<density>1</density>", "1 1 2"));
+    BlLink *link = link_of (doc, "m::l");
+
+    assert_close (link->props.mass, 12, 1e-12);
+    assert_com (link, 0, 0, 0, 1e-12);
+    assert_diag (link, 9, 9, 2, 1e-12);
+  }
+  {
+    /* No D3 for the collision without density: <mass> is given. */
+    g_autoptr(BlDocument) doc = load_link ("",
+      "<inertial auto=\"true\"><mass>12000</mass></inertial>",
+      BOX ("0 0 0.5 0 0 0", "<density>4000</density>", "1 1 1")
+      BOX ("0 0 -1 0 0 0", "", "1 1 2"));
+    BlLink *link = link_of (doc, "m::l");
+
+    assert_close (link->props.mass, 12000, 1e-12);
+    assert_diag (link, 9000, 9000, 2000, 1e-12);
+    g_assert_cmpuint (count_document_code (doc, "D3"), ==, 0);
+  }
+  {
+    g_autoptr(BlDocument) doc = load_link ("", "<inertial auto='false'/>",
+                                           BOX ("0 0 0 0 0 0", "", "1 1 1"));
+    BlLink *link = link_of (doc, "m::l");
+
+    g_assert_false (link->auto_inertia);
+    assert_close (link->props.mass, 1, 0);
+    assert_diag (link, 1, 1, 1, 0);
+  }
+  {
+    g_autoptr(BlDocument) doc = load_link ("", "<inertial auto=\"true\"/>", "");
+
+    g_assert_cmpuint (count_document_code (doc, "D1"), ==, 1);
+    g_assert_true (bl_document_has_errors (doc));
+  }
+}
+
+/* sdf-inertia.md §8.11, gz-sim auto_inertia_pendulum.sdf (derived values). */
+static void
+test_pendulum_fixture (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("gzsim_examples_worlds_auto_inertia_pendulum.sdf");
+  BlLink *upper = link_of (doc, "pendulum::upper_link");
+  BlLink *upper2 = link_of (doc, "pendulum2::upper_link");
+
+  assert_close (upper->props.mass, 113.0973355, 1e-9);
+  assert_com (upper, -1.0 / 30.0, 0, 0.2083333333, 2e-9);
+  assert_diag (upper, 13.98794129, 14.47488815, 1.052433539, 1e-9);
+  assert_close (upper->props.inertia.m[0][2], -0.785396606, 1e-9);
+  assert_close (upper->props.inertia.m[0][1], 0, 1e-9);
+  assert_close (upper->props.inertia.m[1][2], 0, 1e-9);
+  g_assert_true (upper->props.valid);
+
+  assert_close (upper2->props.mass, 98.01769079, 1e-9);
+  assert_com (upper2, -0.000480769, 0, 0.975961538, 1e-9);
+  assert_diag (upper2, 2.26656848, 2.7448533, 0.96837328, 1e-8);
+  assert_close (upper2->props.inertia.m[0][2], -0.0459893557, 1e-9);
+}
+
+/* gz-sim shapes.sdf: the cone with //inertial/density 1. */
+static void
+test_shapes_fixture (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("gzsim_examples_worlds_shapes.sdf");
+  BlLink *cone = link_of (doc, "cone::cone_link");
+
+  assert_close (cone->props.mass, G_PI / 12.0, 1e-12);
+  assert_com (cone, 0, 0, -0.25, 1e-12);
+  /* 3m(4r² + l²)/80 and 3mr²/10 with r 0.5, l 1 */
+  assert_diag (cone, 3 * (G_PI / 12) * 2.0 / 80, 3 * (G_PI / 12) * 2.0 / 80, 3 * (G_PI / 12) * 0.25 / 10, 1e-12);
+  assert_close (cone->props.inertia.m[0][0], 0.0196350, 1e-6);
+}
+
+/* sdformat link_dom InertialComplete. */
+static void
+test_inertial_complete_fixture (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_complete.sdf");
+  GPtrArray *links = bl_document_get_links (doc);
+  BlLink *link;
+
+  g_assert_cmpuint (links->len, ==, 1);
+  link = g_ptr_array_index (links, 0);
+  assert_close (link->props.mass, 17.982, 1e-12);
+  assert_com (link, 0.01, 0, 0.02, 1e-12);
+  assert_close (link->props.inertia.m[0][0], 0.125569, 1e-12);
+  assert_close (link->props.inertia.m[0][1], 0.0008, 1e-12);
+  assert_close (link->props.inertia.m[0][2], -0.000499757, 1e-12);
+  assert_close (link->props.inertia.m[1][1], 0.0972062, 1e-12);
+  assert_close (link->props.inertia.m[1][2], -0.0005, 1e-12);
+  assert_close (link->props.inertia.m[2][2], 0.117937, 1e-12);
+  g_assert_true (link->has_added_mass);
+
+  /* (i, j) = 10·i + j for 1-based i ≤ j, in spec order. */
+  {
+    guint k = 0;
+
+    for (guint i = 1; i <= 6; i++)
+      for (guint j = i; j <= 6; j++)
+        assert_close (link->added_mass[k++], 10.0 * i + j, 0);
+  }
+}
+
+/* sdformat gz_TEST --inertial-stats: every link m 6, I 1 at ±5 m. */
+static void
+test_inertial_stats_fixtures (void)
+{
+  const char *files[] = {
+    "sdformat_test_sdf_inertial_stats.sdf",
+    "sdformat_test_sdf_inertial_stats_auto.sdf",
+    "sdformat_test_sdf_inertial_stats_auto_mass.sdf",
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autoptr(BlDocument) doc = load_fixture (files[f]);
+      GPtrArray *links = bl_document_get_links (doc);
+      BlModel *model = g_ptr_array_index (bl_document_get_models (doc), 0);
+      BlInertial total = bl_model_compute_total (model);
+
+      g_assert_cmpuint (links->len, ==, 4);
+      for (guint i = 0; i < links->len; i++)
+        {
+          BlLink *link = g_ptr_array_index (links, i);
+
+          assert_close (link->props.mass, 6, 1e-12);
+          assert_diag (link, 1, 1, 1, 1e-12);
+          assert_com (link, 0, 0, 0, 1e-12);
+          g_assert_true (link->props.valid);
+          assert_close (bl_vec3_length (link->pose.p), 5, 1e-12);
+        }
+      g_assert_cmpuint (count_document_code (doc, "D3"), ==, 0);
+
+      assert_close (total.mass, 24, 1e-12);
+      assert_close (bl_vec3_length (total.com), 0, 1e-12);
+      assert_close (total.inertia.m[0][0], 304, 1e-12);
+      assert_close (total.inertia.m[1][1], 304, 1e-12);
+      assert_close (total.inertia.m[2][2], 604, 1e-12);
+      assert_close (total.inertia.m[0][1], 0, 1e-12);
+    }
+}
+
+/* A frame at z = +1 and a collision at z = −1 relative to it: the centre
+ * of mass is the link origin (CalculateInertialPoseNotRelativeToLink). */
+static void
+test_relative_to_frame (void)
+{
+  g_autoptr(BlDocument) doc = load_string (SDF_HEAD
+    "<model name=\"m\">"
+    "<frame name=\"f\"><pose>0 0 1 0 0 0</pose></frame>"
+    "<link name=\"l\"><inertial auto=\"true\"/>"
+    "<collision name=\"c\"><pose relative_to=\"f\">0 0 -1 0 0 0</pose><density>1</density>"
+    "<geometry><box><size>1 1 1</size></box></geometry></collision></link>"
+    "</model></sdf>");
+  BlLink *link = link_of (doc, "m::l");
+
+  assert_com (link, 0, 0, 0, 1e-15);
+  g_assert_cmpuint (link->diagnostics->len, ==, 0);
+}
+
+/* Links, frames, joints and nested models as relative_to targets. */
+static void
+test_frame_graph (void)
+{
+  g_autoptr(BlDocument) doc = load_string (SDF_HEAD
+    "<model name=\"m\">"
+    "<link name=\"base\"><pose>1 0 0 0 0 1.5707963267948966</pose></link>"
+    "<link name=\"child\"><pose relative_to=\"base\">1 0 0 0 0 0</pose></link>"
+    "<joint name=\"j\" type=\"fixed\"><parent>base</parent><child>child</child>"
+    "<pose>0 0 2 0 0 0</pose></joint>"
+    "<frame name=\"on_joint\" attached_to=\"j\"><pose>0 0 1 0 0 0</pose></frame>"
+    "<link name=\"at_frame\"><pose relative_to=\"on_joint\"/></link>"
+    "<model name=\"inner\"><pose>0 0 10 0 0 0</pose>"
+    "<link name=\"deep\"><pose>0 5 0 0 0 0</pose></link></model>"
+    "<link name=\"at_deep\"><pose relative_to=\"inner::deep\">0 0 1 0 0 0</pose></link>"
+    "<link name=\"at_model\"><pose relative_to=\"__model__\">3 0 0 0 0 0</pose></link>"
+    "</model></sdf>");
+  BlLink *child = link_of (doc, "m::child");
+  BlLink *at_frame = link_of (doc, "m::at_frame");
+  BlLink *deep = link_of (doc, "m::inner::deep");
+  BlLink *at_deep = link_of (doc, "m::at_deep");
+  BlLink *at_model = link_of (doc, "m::at_model");
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+
+  /* base at (1,0,0) yawed 90°: its x axis is the model's y. */
+  assert_close (child->pose.p.x, 1, 1e-12);
+  assert_close (child->pose.p.y, 1, 1e-12);
+  /* the joint is relative to its child link by default: (1,1,2); the
+   * frame is 1 above it, and at_frame sits on the frame. */
+  assert_close (at_frame->pose.p.x, 1, 1e-12);
+  assert_close (at_frame->pose.p.y, 1, 1e-12);
+  assert_close (at_frame->pose.p.z, 3, 1e-12);
+  /* nested: the link pose in its own model, the world pose composed */
+  assert_close (deep->pose.p.y, 5, 0);
+  assert_close (deep->world_pose.p.z, 10, 0);
+  assert_close (at_deep->pose.p.y, 5, 1e-12);
+  assert_close (at_deep->pose.p.z, 11, 1e-12);
+  assert_close (at_model->pose.p.x, 3, 0);
+  g_assert_cmpuint (all->len, ==, 0);
+}
+
+static void
+test_frame_errors (void)
+{
+  g_autoptr(BlDocument) doc = load_string (SDF_HEAD
+    "<model name=\"m\">\n"
+    "<frame name=\"a\" attached_to=\"b\"/>\n"
+    "<frame name=\"b\" attached_to=\"a\"/>\n"
+    "<link name=\"l\"><pose relative_to=\"nowhere\">0 0 1 0 0 0</pose>\n"
+    "<collision name=\"c\"><pose relative_to=\"missing\">0 0 0 0 0 0</pose>"
+    "<geometry><box><size>1 1 1</size></box></geometry></collision></link>\n"
+    "</model></sdf>");
+  const BlDiagnostic *cycle = find_code (doc, "frame-cycle");
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+  BlLink *link = link_of (doc, "m::l");
+  guint unknown = count_code (all, "frame");
+
+  g_assert_nonnull (strstr (cycle->message, "cycle"));
+  g_assert_cmpint (cycle->line, >=, 4);
+  g_assert_cmpint (cycle->line, <=, 5);
+  g_assert_cmpuint (unknown, ==, 2);
+  /* Unknown frames fall back to the model frame. */
+  assert_close (link->pose.p.z, 1, 0);
+}
+
+static void
+test_bad_numbers (void)
+{
+  g_autoptr(BlDocument) doc = load_string (SDF_HEAD
+    "<model name=\"m\">\n"
+    "<link name=\"l\">\n"
+    "<inertial>\n"
+    "<mass>abc</mass>\n"
+    "</inertial>\n"
+    "</link>\n"
+    "<link name=\"nan\"><inertial><mass>nan</mass></inertial></link>\n"
+    "<link name=\"neg\"><inertial auto=\"true\"/>\n"
+    "<collision name=\"c\"><geometry><box><size>1 -1 1</size></box></geometry></collision></link>\n"
+    "</model></sdf>");
+  BlLink *link = link_of (doc, "m::l");
+  BlDiagnostic *d = g_ptr_array_index (link->diagnostics, 0);
+  BlLink *neg = link_of (doc, "m::neg");
+
+  g_assert_cmpint (d->severity, ==, BL_SEVERITY_ERROR);
+  g_assert_cmpint (d->line, ==, 6);
+  g_assert_cmpstr (d->file, ==, "/nonexistent/test.sdf");
+  g_assert_cmpstr (d->element, ==, "m::l/inertial/mass");
+  g_assert_nonnull (strstr (d->message, "abc"));
+  g_assert_false (link->props.valid);
+  g_assert_false (link_of (doc, "m::nan")->props.valid);
+
+  /* A non-positive size is reported, and that collision adds nothing. */
+  g_assert_cmpuint (count_document_code (doc, "D10"), ==, 1);
+  g_assert_cmpuint (count_code (neg->diagnostics, "D5"), >=, 1);
+  g_assert_false (neg->props.resolved);
+}
+
+static void
+test_unsupported_geometry (void)
+{
+  g_autoptr(BlDocument) doc = load_link ("", "<inertial auto=\"true\"/>",
+    "<collision name=\"ground\"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision>"
+    BOX ("0 0 0 0 0 0", "<density>3</density>", "1 1 1"));
+  BlLink *link = link_of (doc, "m::l");
+
+  g_assert_cmpuint (count_document_code (doc, "D4"), ==, 1);
+  assert_close (link->props.mass, 3, 1e-12);
+}
+
+static void
+test_broken_files (void)
+{
+  struct {
+    const char *text;
+    int code;
+  } cases[] = {
+    { "", BL_DOCUMENT_ERROR_PARSE },
+    { "<?xml version=\"1.0\"?><sdf version=\"1.11\"><model name=\"m\">", BL_DOCUMENT_ERROR_PARSE },
+    { "<?xml version=\"1.0\"?><robot name=\"urdf\"/>", BL_DOCUMENT_ERROR_NOT_SDF },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_data (cases[i].text, strlen (cases[i].text),
+                                                             "/x/broken.sdf", &error);
+
+      g_assert_null (doc);
+      g_assert_error (error, BL_DOCUMENT_ERROR, cases[i].code);
+      g_assert_nonnull (strstr (error->message, "/x/broken.sdf"));
+    }
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(BlDocument) doc = bl_document_new_from_file (g_getenv ("BALLAST_FIXTURES"), &error);
+
+    g_assert_null (doc);
+    g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(BlDocument) doc = bl_document_new_from_file ("/nonexistent/file.sdf", &error);
+
+    g_assert_null (doc);
+    g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ);
+    g_assert_nonnull (strstr (error->message, "/nonexistent/file.sdf"));
+  }
+}
+
+static void
+write_file (const char *dir,
+            const char *name,
+            const char *contents)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_mkdir_with_parents (parent, 0755);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_include (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-include-XXXXXX", NULL);
+  g_autofree char *models = g_build_filename (dir, "models", NULL);
+  g_autofree char *main_path = g_build_filename (dir, "world.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  BlLink *first, *second;
+
+  write_file (models, "cube/model.config",
+              "<?xml version=\"1.0\"?><model><name>cube</name>"
+              "<sdf version=\"1.6\">old.sdf</sdf><sdf version=\"1.11\">cube.sdf</sdf></model>");
+  write_file (models, "cube/cube.sdf", SDF_HEAD
+              "<model name=\"cube\"><pose>0 0 7 0 0 0</pose><link name=\"body\">"
+              "<inertial auto=\"true\"><density>2</density></inertial>"
+              "<collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision>"
+              "</link></model></sdf>");
+  write_file (dir, "world.sdf", SDF_HEAD
+              "<world name=\"w\">\n"
+              "<include><uri>model://cube</uri></include>\n"
+              "<include><uri>model://cube</uri><name>second</name><pose>5 0 0 0 0 0</pose>"
+              "<static>true</static></include>\n"
+              "<include><uri>model://absent</uri></include>\n"
+              "<include><uri>https://fuel.gazebosim.org/1.0/OpenRobotics/models/Cube</uri></include>\n"
+              "</world></sdf>");
+
+  g_setenv ("GZ_SIM_RESOURCE_PATH", models, TRUE);
+  doc = bl_document_new_from_file (main_path, &error);
+  g_unsetenv ("GZ_SIM_RESOURCE_PATH");
+  g_assert_no_error (error);
+
+  first = link_of (doc, "cube::body");
+  second = link_of (doc, "second::body");
+  assert_close (first->props.mass, 2, 1e-12);
+  assert_close (first->world_pose.p.z, 7, 0);
+  assert_close (second->world_pose.p.x, 5, 0);
+  assert_close (second->world_pose.p.z, 0, 0);
+  g_assert_false (first->model->is_static);
+  g_assert_true (second->model->is_static);
+
+  {
+    g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+    gboolean absent = FALSE, offline = FALSE;
+
+    for (guint i = 0; i < all->len; i++)
+      {
+        BlDiagnostic *d = g_ptr_array_index (all, i);
+
+        absent |= d->line == 6 && strstr (d->message, "absent") != NULL;
+        offline |= d->line == 7 && strstr (d->message, "not available offline") != NULL;
+      }
+    g_assert_true (absent);
+    g_assert_true (offline);
+  }
+}
+
+static void
+test_include_cycle (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-cycle-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "a.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+
+  write_file (dir, "a.sdf", SDF_HEAD "<model name=\"a\"><include><uri>b.sdf</uri></include></model></sdf>");
+  write_file (dir, "b.sdf", SDF_HEAD "<model name=\"b\"><include><uri>a.sdf</uri></include>"
+              "<link name=\"l\"/></model></sdf>");
+
+  doc = bl_document_new_from_file (a, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_document_code (doc, "include-cycle"), ==, 1);
+  g_assert_nonnull (bl_document_find_link (doc, "a::b::l"));
+}
+
+static void
+test_sample (void)
+{
+  g_autoptr(BlDocument) doc = bl_document_new_sample ();
+  BlLink *hull = link_of (doc, "sample_auv::hull");
+
+  g_assert_false (bl_document_has_errors (doc));
+  g_assert_true (hull->auto_inertia);
+  g_assert_true (hull->has_added_mass);
+  g_assert_true (hull->props.valid);
+  g_assert_cmpuint (hull->collisions->len, ==, 4);
+  for (guint i = 0; i < bl_document_get_links (doc)->len; i++)
+    g_assert_true (((BlLink *) g_ptr_array_index (bl_document_get_links (doc), i))->props.valid);
+}
+
+/* An edit of the tree followed by a reload recomputes that link alone. */
+static void
+on_link_changed (BlDocument *doc,
+                 BlLink     *link,
+                 gpointer    user_data)
+{
+  BlLink **changed = user_data;
+
+  *changed = link;
+}
+
+static void
+test_reload_link (void)
+{
+  g_autoptr(BlDocument) doc = load_link ("", "<inertial auto=\"true\"/>",
+                                         BOX ("0 0 0 0 0 0", "<density>2</density>", "1 1 1"));
+  BlLink *link = link_of (doc, "m::l");
+  BlCollision *collision = g_ptr_array_index (link->collisions, 0);
+  xmlNode *density = NULL;
+  BlLink *changed = NULL;
+
+  for (xmlNode *n = collision->node->children; n != NULL; n = n->next)
+    if (n->type == XML_ELEMENT_NODE && strcmp ((const char *) n->name, "density") == 0)
+      density = n;
+  g_assert_nonnull (density);
+
+  g_signal_connect (doc, "link-changed", G_CALLBACK (on_link_changed), &changed);
+  xmlNodeSetContent (density, (const xmlChar *) "5");
+  bl_document_reload_link (doc, link);
+
+  g_assert_true (changed == link);
+  assert_close (link->props.mass, 5, 0);
+  assert_diag (link, 5.0 / 6, 5.0 / 6, 5.0 / 6, 1e-12);
+
+  xmlNodeSetContent (density, (const xmlChar *) "-1");
+  bl_document_reload_link (doc, link);
+  g_assert_true (bl_document_has_errors (doc));
+  g_assert_false (link->props.resolved);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/core/resolve/multiple-collisions", test_multiple_collisions);
+  g_test_add_func ("/core/resolve/rotated-collision", test_rotated_collision);
+  g_test_add_func ("/core/resolve/density-precedence", test_density_precedence);
+  g_test_add_func ("/core/resolve/mass-rescaling", test_mass_rescaling);
+  g_test_add_func ("/core/resolve/unsupported-geometry", test_unsupported_geometry);
+  g_test_add_func ("/core/document/pose-notations", test_pose_notations);
+  g_test_add_func ("/core/document/relative-to-frame", test_relative_to_frame);
+  g_test_add_func ("/core/document/frame-graph", test_frame_graph);
+  g_test_add_func ("/core/document/frame-errors", test_frame_errors);
+  g_test_add_func ("/core/document/bad-numbers", test_bad_numbers);
+  g_test_add_func ("/core/document/broken-files", test_broken_files);
+  g_test_add_func ("/core/document/include", test_include);
+  g_test_add_func ("/core/document/include-cycle", test_include_cycle);
+  g_test_add_func ("/core/document/sample", test_sample);
+  g_test_add_func ("/core/document/reload-link", test_reload_link);
+  g_test_add_func ("/core/fixtures/pendulum", test_pendulum_fixture);
+  g_test_add_func ("/core/fixtures/shapes", test_shapes_fixture);
+  g_test_add_func ("/core/fixtures/inertial-complete", test_inertial_complete_fixture);
+  g_test_add_func ("/core/fixtures/inertial-stats", test_inertial_stats_fixtures);
+
+  return g_test_run ();
+}
