@@ -1,0 +1,1693 @@
+/* bl-mesh.c: triangle meshes loaded with assimp, their health and exact mass properties. */
+#include "config.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include <assimp/cimport.h>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include "bl-mesh.h"
+#include "bl-mesh-private.h"
+
+G_DEFINE_QUARK (bl-mesh-error-quark, bl_mesh_error)
+
+#define EMPTY32 G_MAXUINT32
+#define EMPTY64 G_MAXUINT64
+
+/* Below this many triangles one thread integrates everything. */
+#define PARALLEL_THRESHOLD 65536
+
+typedef struct
+{
+  char    *name;           /* the node's name: gz-common's submesh name */
+  char    *mesh_name;      /* the aiMesh's own name */
+  double  *vertices;       /* xyz, welded by exact position */
+  guint    n_vertices;
+  guint32 *indices;        /* three per triangle */
+  guint    n_triangles;
+  gboolean node_mirrored;  /* the node transform mirrors: winding reversed */
+} Submesh;
+
+typedef struct
+{
+  gboolean          computed;
+  gboolean          ok;
+  GError           *error;
+  BlMeshProperties  props;
+} PropsSlot;
+
+struct _BlMesh
+{
+  guint       ref_count;
+  char       *path;
+  gboolean    mirrored;       /* <scale> mirrors: winding reversed */
+  GArray     *submeshes;      /* Submesh */
+  BlVec3      min;
+  BlVec3      max;
+  guint       n_triangles;
+  PropsSlot   slots[2];       /* [0] the mesh, [1] its convex hull */
+  BlMeshProperties *submesh_props;  /* filled with slots[0] */
+};
+
+/* ---------------------------------------------------------------------- */
+/* Hashing                                                                  */
+
+static inline guint64
+mix64 (guint64 x)
+{
+  x ^= x >> 33;
+  x *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  x ^= x >> 33;
+  x *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  x ^= x >> 33;
+  return x;
+}
+
+static inline guint64
+hash_position (const double *p)
+{
+  guint64 a, b, c;
+
+  memcpy (&a, &p[0], 8);
+  memcpy (&b, &p[1], 8);
+  memcpy (&c, &p[2], 8);
+  return mix64 (a ^ mix64 (b ^ mix64 (c + 0x9e3779b97f4a7c15)));
+}
+
+static gsize
+table_size_for (gsize n)
+{
+  gsize size = 16;
+
+  while (size < 2 * n)
+    size <<= 1;
+  return size;
+}
+
+/* Welds IN (n_in xyz points) by exact position: writes the distinct points to
+ * OUT (room for n_in) in first-seen order, REMAP[i] the new index of point i.
+ * Returns the number of distinct points. */
+static guint
+weld_positions (const double *in,
+                guint         n_in,
+                double       *out,
+                guint32      *remap)
+{
+  gsize size = table_size_for (n_in);
+  gsize mask = size - 1;
+  g_autofree guint32 *table = g_new (guint32, size);
+  guint n_out = 0;
+
+  memset (table, 0xff, size * sizeof (guint32));
+
+  for (guint i = 0; i < n_in; i++)
+    {
+      /* + 0.0 turns −0 into +0 so that both weld together */
+      double p[3] = { in[3 * i] + 0.0, in[3 * i + 1] + 0.0, in[3 * i + 2] + 0.0 };
+      gsize h = hash_position (p) & mask;
+
+      for (;;)
+        {
+          guint32 k = table[h];
+
+          if (k == EMPTY32)
+            {
+              table[h] = n_out;
+              memcpy (&out[3 * n_out], p, sizeof p);
+              remap[i] = n_out++;
+              break;
+            }
+          if (out[3 * k] == p[0] && out[3 * k + 1] == p[1] && out[3 * k + 2] == p[2])
+            {
+              remap[i] = k;
+              break;
+            }
+          h = (h + 1) & mask;
+        }
+    }
+
+  return n_out;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Submeshes                                                                */
+
+static void
+submesh_clear (gpointer data)
+{
+  Submesh *s = data;
+
+  g_clear_pointer (&s->name, g_free);
+  g_clear_pointer (&s->mesh_name, g_free);
+  g_clear_pointer (&s->vertices, g_free);
+  g_clear_pointer (&s->indices, g_free);
+}
+
+static void
+reverse_winding (guint32 *indices,
+                 guint    n_triangles)
+{
+  for (guint t = 0; t < n_triangles; t++)
+    {
+      guint32 tmp = indices[3 * t + 1];
+
+      indices[3 * t + 1] = indices[3 * t + 2];
+      indices[3 * t + 2] = tmp;
+    }
+}
+
+static void
+props_clear (BlMeshProperties *props)
+{
+  g_clear_pointer (&props->warnings, g_ptr_array_unref);
+}
+
+static BlMesh *
+mesh_alloc (const char *path)
+{
+  BlMesh *mesh = g_new0 (BlMesh, 1);
+
+  mesh->ref_count = 1;
+  mesh->path = g_strdup (path);
+  mesh->submeshes = g_array_new (FALSE, TRUE, sizeof (Submesh));
+  g_array_set_clear_func (mesh->submeshes, submesh_clear);
+  return mesh;
+}
+
+BlMesh *
+bl_mesh_ref (BlMesh *mesh)
+{
+  g_return_val_if_fail (mesh != NULL, NULL);
+
+  mesh->ref_count++;
+  return mesh;
+}
+
+void
+bl_mesh_unref (BlMesh *mesh)
+{
+  g_return_if_fail (mesh != NULL);
+  g_return_if_fail (mesh->ref_count > 0);
+
+  if (--mesh->ref_count > 0)
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (mesh->slots); i++)
+    {
+      props_clear (&mesh->slots[i].props);
+      g_clear_error (&mesh->slots[i].error);
+    }
+  if (mesh->submesh_props != NULL)
+    {
+      for (guint i = 0; i < mesh->submeshes->len; i++)
+        props_clear (&mesh->submesh_props[i]);
+      g_free (mesh->submesh_props);
+    }
+  g_array_unref (mesh->submeshes);
+  g_free (mesh->path);
+  g_free (mesh);
+}
+
+static void
+update_bounds (BlMesh *mesh)
+{
+  double lo[3] = { DBL_MAX, DBL_MAX, DBL_MAX };
+  double hi[3] = { -DBL_MAX, -DBL_MAX, -DBL_MAX };
+
+  mesh->n_triangles = 0;
+  for (guint i = 0; i < mesh->submeshes->len; i++)
+    {
+      const Submesh *s = &g_array_index (mesh->submeshes, Submesh, i);
+
+      mesh->n_triangles += s->n_triangles;
+      for (guint v = 0; v < s->n_vertices; v++)
+        for (int k = 0; k < 3; k++)
+          {
+            lo[k] = MIN (lo[k], s->vertices[3 * v + k]);
+            hi[k] = MAX (hi[k], s->vertices[3 * v + k]);
+          }
+    }
+
+  if (lo[0] > hi[0])
+    lo[0] = lo[1] = lo[2] = hi[0] = hi[1] = hi[2] = 0.0;
+
+  mesh->min = bl_vec3 (lo[0], lo[1], lo[2]);
+  mesh->max = bl_vec3 (hi[0], hi[1], hi[2]);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Loading with assimp                                                      */
+
+/* A 3×4 affine transform in double, row-major. */
+typedef struct
+{
+  double m[3][4];
+} Affine;
+
+static Affine
+affine_from_ai (const struct aiMatrix4x4 *a)
+{
+  return (Affine) { {
+    { a->a1, a->a2, a->a3, a->a4 },
+    { a->b1, a->b2, a->b3, a->b4 },
+    { a->c1, a->c2, a->c3, a->c4 },
+  } };
+}
+
+static Affine
+affine_mul (const Affine *a,
+            const Affine *b)
+{
+  Affine r;
+
+  for (int i = 0; i < 3; i++)
+    {
+      for (int j = 0; j < 4; j++)
+        {
+          r.m[i][j] = a->m[i][0] * b->m[0][j] + a->m[i][1] * b->m[1][j] + a->m[i][2] * b->m[2][j];
+          if (j == 3)
+            r.m[i][j] += a->m[i][3];
+        }
+    }
+  return r;
+}
+
+static double
+affine_det (const Affine *a)
+{
+  const double (*m)[4] = a->m;
+
+  return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+       - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+       + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+}
+
+/* gz-common's AssimpLoader keeps the root node's scale and translation but
+ * drops its rotation (assimp#849: up-axis conversions), except for glTF. */
+static Affine
+root_transform_without_rotation (const Affine *root)
+{
+  Affine r = { { { 0 } } };
+  double s[3];
+  double sign = affine_det (root) < 0.0 ? -1.0 : 1.0;
+
+  for (int j = 0; j < 3; j++)
+    s[j] = sign * sqrt (root->m[0][j] * root->m[0][j]
+                        + root->m[1][j] * root->m[1][j]
+                        + root->m[2][j] * root->m[2][j]);
+
+  for (int i = 0; i < 3; i++)
+    {
+      r.m[i][i] = s[i];
+      r.m[i][3] = root->m[i][3];
+    }
+  return r;
+}
+
+static char *
+ai_string_dup (const struct aiString *s)
+{
+  return g_strndup (s->data, s->length);
+}
+
+static void
+add_submesh (BlMesh                *mesh,
+             const struct aiNode   *node,
+             const struct aiMesh   *ai_mesh,
+             const Affine          *t)
+{
+  Submesh s = { 0 };
+  g_autofree double *raw = NULL;
+  g_autofree guint32 *remap = NULL;
+  guint n_tri = 0;
+  guint nv = ai_mesh->mNumVertices;
+
+  for (guint f = 0; f < ai_mesh->mNumFaces; f++)
+    if (ai_mesh->mFaces[f].mNumIndices == 3)
+      n_tri++;
+
+  if (n_tri == 0 || nv == 0)
+    return;   /* points or lines only */
+
+  raw = g_new (double, 3 * (gsize) nv);
+  for (guint v = 0; v < nv; v++)
+    {
+      const struct aiVector3D *p = &ai_mesh->mVertices[v];
+
+      for (int i = 0; i < 3; i++)
+        raw[3 * v + i] = t->m[i][0] * p->x + t->m[i][1] * p->y + t->m[i][2] * p->z + t->m[i][3];
+    }
+
+  s.vertices = g_new (double, 3 * (gsize) nv);
+  remap = g_new (guint32, nv);
+  s.n_vertices = weld_positions (raw, nv, s.vertices, remap);
+  if (s.n_vertices < nv)
+    s.vertices = g_renew (double, s.vertices, 3 * (gsize) s.n_vertices);
+
+  s.indices = g_new (guint32, 3 * (gsize) n_tri);
+  for (guint f = 0; f < ai_mesh->mNumFaces; f++)
+    {
+      const struct aiFace *face = &ai_mesh->mFaces[f];
+
+      if (face->mNumIndices != 3)
+        continue;
+      for (int i = 0; i < 3; i++)
+        {
+          guint idx = face->mIndices[i];
+
+          s.indices[3 * s.n_triangles + i] = idx < nv ? remap[idx] : 0;
+        }
+      s.n_triangles++;
+    }
+
+  if (affine_det (t) < 0.0)
+    {
+      reverse_winding (s.indices, s.n_triangles);
+      s.node_mirrored = TRUE;
+    }
+
+  s.name = ai_string_dup (&node->mName);
+  s.mesh_name = ai_string_dup (&ai_mesh->mName);
+  g_array_append_val (mesh->submeshes, s);
+}
+
+static void
+walk_nodes (BlMesh                *mesh,
+            const struct aiScene  *scene,
+            const struct aiNode   *node,
+            const Affine          *t,
+            guint                  depth)
+{
+  if (node == NULL || depth > 1024)
+    return;
+
+  for (guint i = 0; i < node->mNumMeshes; i++)
+    {
+      guint m = node->mMeshes[i];
+
+      if (m < scene->mNumMeshes && scene->mMeshes[m] != NULL)
+        add_submesh (mesh, node, scene->mMeshes[m], t);
+    }
+
+  for (guint i = 0; i < node->mNumChildren; i++)
+    {
+      const struct aiNode *child = node->mChildren[i];
+      Affine local;
+      Affine child_t;
+
+      if (child == NULL)
+        continue;
+      local = affine_from_ai (&child->mTransformation);
+      child_t = affine_mul (t, &local);
+      walk_nodes (mesh, scene, child, &child_t, depth + 1);
+    }
+}
+
+static gboolean
+has_extension (const char *path,
+               const char *ext)
+{
+  const char *dot = strrchr (path, '.');
+
+  return dot != NULL && g_ascii_strcasecmp (dot + 1, ext) == 0;
+}
+
+static gboolean
+select_submesh (BlMesh      *mesh,
+                const char  *name,
+                gboolean     center,
+                GError     **error)
+{
+  guint found = G_MAXUINT;
+
+  for (guint i = 0; i < mesh->submeshes->len && found == G_MAXUINT; i++)
+    if (g_strcmp0 (g_array_index (mesh->submeshes, Submesh, i).name, name) == 0)
+      found = i;
+  for (guint i = 0; i < mesh->submeshes->len && found == G_MAXUINT; i++)
+    if (g_strcmp0 (g_array_index (mesh->submeshes, Submesh, i).mesh_name, name) == 0)
+      found = i;
+
+  if (found == G_MAXUINT)
+    {
+      g_autoptr(GString) names = g_string_new (NULL);
+
+      for (guint i = 0; i < mesh->submeshes->len; i++)
+        g_string_append_printf (names, "%s“%s”", i > 0 ? ", " : "",
+                                g_array_index (mesh->submeshes, Submesh, i).name);
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_NO_SUBMESH,
+                   "Mesh “%s” has no submesh named “%s” (it has %s)",
+                   mesh->path, name, names->len > 0 ? names->str : "none");
+      return FALSE;
+    }
+
+  if (found > 0)
+    g_array_remove_range (mesh->submeshes, 0, found);
+  if (mesh->submeshes->len > 1)
+    g_array_remove_range (mesh->submeshes, 1, mesh->submeshes->len - 1);
+
+  /* gz-common SubMesh::Center: move the bounding-box centre to the origin. */
+  if (center)
+    {
+      Submesh *s = &g_array_index (mesh->submeshes, Submesh, 0);
+      double c[3];
+
+      update_bounds (mesh);
+      c[0] = 0.5 * (mesh->min.x + mesh->max.x);
+      c[1] = 0.5 * (mesh->min.y + mesh->max.y);
+      c[2] = 0.5 * (mesh->min.z + mesh->max.z);
+      for (guint v = 0; v < s->n_vertices; v++)
+        for (int k = 0; k < 3; k++)
+          s->vertices[3 * v + k] -= c[k];
+    }
+
+  return TRUE;
+}
+
+static void
+apply_scale (BlMesh *mesh,
+             BlVec3  scale)
+{
+  double k[3] = { scale.x, scale.y, scale.z };
+
+  if (k[0] == 1.0 && k[1] == 1.0 && k[2] == 1.0)
+    return;
+
+  mesh->mirrored = k[0] * k[1] * k[2] < 0.0;
+  for (guint i = 0; i < mesh->submeshes->len; i++)
+    {
+      Submesh *s = &g_array_index (mesh->submeshes, Submesh, i);
+
+      for (guint v = 0; v < s->n_vertices; v++)
+        for (int j = 0; j < 3; j++)
+          s->vertices[3 * v + j] *= k[j];
+      /* A mirror turns an outward winding inward: put it back. */
+      if (mesh->mirrored)
+        reverse_winding (s->indices, s->n_triangles);
+    }
+}
+
+BlMesh *
+bl_mesh_new_from_file (const char  *path,
+                       BlVec3       scale,
+                       const char  *submesh,
+                       gboolean     center,
+                       GError     **error)
+{
+  g_autoptr(BlMesh) mesh = NULL;
+  struct aiPropertyStore *store;
+  const struct aiScene *scene;
+  Affine root;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
+                   "Cannot load mesh “%s”: no such file", path);
+      return NULL;
+    }
+
+  store = aiCreatePropertyStore ();
+  /* The root transform's rotation is dropped below anyway; keeping assimp
+   * from adding one leaves only the <unit> scale in it. */
+  aiSetImportPropertyInteger (store, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
+  scene = aiImportFileExWithProperties (path, aiProcess_Triangulate, NULL, store);
+  aiReleasePropertyStore (store);
+
+  if (scene == NULL || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || scene->mRootNode == NULL)
+    {
+      const char *why = aiGetErrorString ();
+
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
+                   "Cannot load mesh “%s”: %s", path,
+                   why != NULL && *why != '\0' ? why : "the file is incomplete or corrupt");
+      if (scene != NULL)
+        aiReleaseImport (scene);
+      return NULL;
+    }
+
+  mesh = mesh_alloc (path);
+  root = affine_from_ai (&scene->mRootNode->mTransformation);
+  if (!has_extension (path, "gltf") && !has_extension (path, "glb"))
+    root = root_transform_without_rotation (&root);
+  walk_nodes (mesh, scene, scene->mRootNode, &root, 0);
+  aiReleaseImport (scene);
+
+  if (mesh->submeshes->len == 0)
+    {
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_EMPTY,
+                   "Mesh “%s” has no triangles", path);
+      return NULL;
+    }
+
+  if (submesh != NULL && *submesh != '\0')
+    {
+      if (!select_submesh (mesh, submesh, center, error))
+        return NULL;
+    }
+
+  apply_scale (mesh, scale);
+  update_bounds (mesh);
+
+  return g_steal_pointer (&mesh);
+}
+
+BlMesh *
+bl_mesh_new_from_triangles (const double   *vertices,
+                            guint           n_vertices,
+                            const guint32  *indices,
+                            guint           n_triangles,
+                            GError        **error)
+{
+  g_autoptr(BlMesh) mesh = NULL;
+  Submesh s = { 0 };
+
+  g_return_val_if_fail (vertices != NULL || n_vertices == 0, NULL);
+  g_return_val_if_fail (indices != NULL || n_triangles == 0, NULL);
+
+  if (n_triangles == 0 || n_vertices == 0)
+    {
+      g_set_error_literal (error, BL_MESH_ERROR, BL_MESH_ERROR_EMPTY, "Mesh has no triangles");
+      return NULL;
+    }
+
+  for (gsize i = 0; i < 3 * (gsize) n_triangles; i++)
+    {
+      if (indices[i] >= n_vertices)
+        {
+          g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
+                       "Triangle %" G_GSIZE_FORMAT " refers to vertex %u of %u",
+                       i / 3, indices[i], n_vertices);
+          return NULL;
+        }
+    }
+
+  mesh = mesh_alloc (NULL);
+  s.name = g_strdup ("");
+  s.mesh_name = g_strdup ("");
+  s.n_vertices = n_vertices;
+  s.vertices = g_memdup2 (vertices, 3 * sizeof (double) * n_vertices);
+  s.n_triangles = n_triangles;
+  s.indices = g_memdup2 (indices, 3 * sizeof (guint32) * n_triangles);
+  g_array_append_val (mesh->submeshes, s);
+  update_bounds (mesh);
+
+  return g_steal_pointer (&mesh);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Cache                                                                    */
+
+static GHashTable *mesh_cache;   /* key string → BlMesh (a reference) */
+
+static char *
+cache_key (const char *path,
+           gint64      mtime_ns,
+           gint64      size,
+           BlVec3      scale,
+           const char *submesh,
+           gboolean    center)
+{
+  /* %a keeps every bit of the scale. */
+  return g_strdup_printf ("%s\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT "\n%a %a %a\n%s\n%d",
+                          path, mtime_ns, size, scale.x, scale.y, scale.z,
+                          submesh != NULL ? submesh : "",
+                          submesh != NULL && *submesh != '\0' ? !!center : 0);
+}
+
+static gboolean
+is_stale_entry (gpointer key,
+                gpointer value,
+                gpointer user_data)
+{
+  const char *prefix = user_data;
+
+  return g_str_has_prefix (key, prefix);
+}
+
+BlMesh *
+bl_mesh_cache_lookup (const char  *path,
+                      BlVec3       scale,
+                      const char  *submesh,
+                      gboolean     center,
+                      GError     **error)
+{
+  GStatBuf st;
+  gint64 mtime_ns;
+  g_autofree char *key = NULL;
+  g_autofree char *path_prefix = NULL;
+  BlMesh *mesh;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (g_stat (path, &st) != 0)
+    {
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
+                   "Cannot load mesh “%s”: %s", path, g_strerror (errno));
+      return NULL;
+    }
+
+  mtime_ns = (gint64) st.st_mtime * G_GINT64_CONSTANT (1000000000);
+#ifdef __linux__
+  mtime_ns += st.st_mtim.tv_nsec;
+#endif
+
+  if (mesh_cache == NULL)
+    mesh_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                        (GDestroyNotify) bl_mesh_unref);
+
+  key = cache_key (path, mtime_ns, st.st_size, scale, submesh, center);
+  mesh = g_hash_table_lookup (mesh_cache, key);
+  if (mesh != NULL)
+    return bl_mesh_ref (mesh);
+
+  /* Whatever was cached for an older version of this file is stale. */
+  path_prefix = g_strdup_printf ("%s\n", path);
+  g_hash_table_foreach_remove (mesh_cache, is_stale_entry, path_prefix);
+
+  mesh = bl_mesh_new_from_file (path, scale, submesh, center, error);
+  if (mesh == NULL)
+    return NULL;
+
+  g_hash_table_insert (mesh_cache, g_steal_pointer (&key), bl_mesh_ref (mesh));
+  return mesh;
+}
+
+void
+bl_mesh_cache_clear (void)
+{
+  if (mesh_cache != NULL)
+    g_hash_table_remove_all (mesh_cache);
+}
+
+guint
+bl_mesh_cache_size (void)
+{
+  return mesh_cache != NULL ? g_hash_table_size (mesh_cache) : 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Accessors                                                                */
+
+const char *
+bl_mesh_get_path (BlMesh *mesh)
+{
+  g_return_val_if_fail (mesh != NULL, NULL);
+  return mesh->path;
+}
+
+void
+bl_mesh_get_bounds (BlMesh *mesh,
+                    BlVec3 *min,
+                    BlVec3 *max)
+{
+  g_return_if_fail (mesh != NULL);
+  if (min != NULL)
+    *min = mesh->min;
+  if (max != NULL)
+    *max = mesh->max;
+}
+
+guint
+bl_mesh_get_n_triangles (BlMesh *mesh)
+{
+  g_return_val_if_fail (mesh != NULL, 0);
+  return mesh->n_triangles;
+}
+
+guint
+bl_mesh_get_n_submeshes (BlMesh *mesh)
+{
+  g_return_val_if_fail (mesh != NULL, 0);
+  return mesh->submeshes->len;
+}
+
+const char *
+bl_mesh_get_submesh_name (BlMesh *mesh,
+                          guint   submesh)
+{
+  g_return_val_if_fail (mesh != NULL, NULL);
+  g_return_val_if_fail (submesh < mesh->submeshes->len, NULL);
+  return g_array_index (mesh->submeshes, Submesh, submesh).name;
+}
+
+const double *
+bl_mesh_get_submesh_vertices (BlMesh *mesh,
+                              guint   submesh,
+                              guint  *n_vertices)
+{
+  const Submesh *s;
+
+  g_return_val_if_fail (mesh != NULL, NULL);
+  g_return_val_if_fail (submesh < mesh->submeshes->len, NULL);
+
+  s = &g_array_index (mesh->submeshes, Submesh, submesh);
+  if (n_vertices != NULL)
+    *n_vertices = s->n_vertices;
+  return s->vertices;
+}
+
+const guint32 *
+bl_mesh_get_submesh_indices (BlMesh *mesh,
+                             guint   submesh,
+                             guint  *n_triangles)
+{
+  const Submesh *s;
+
+  g_return_val_if_fail (mesh != NULL, NULL);
+  g_return_val_if_fail (submesh < mesh->submeshes->len, NULL);
+
+  s = &g_array_index (mesh->submeshes, Submesh, submesh);
+  if (n_triangles != NULL)
+    *n_triangles = s->n_triangles;
+  return s->indices;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Integration (Eberly, "Polyhedral Mass Properties (Revisited)")           */
+
+/* Accumulates one triangle's unscaled terms, in the order
+ * 1, x, y, z, x², y², z², xy, yz, zx. */
+static inline void
+integrate_one (const double a[3],
+               const double b[3],
+               const double c[3],
+               double       acc[BL_MESH_N_MOMENTS])
+{
+  double e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
+  double e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
+  double n[3] = {
+    e1[1] * e2[2] - e1[2] * e2[1],
+    e1[2] * e2[0] - e1[0] * e2[2],
+    e1[0] * e2[1] - e1[1] * e2[0],
+  };
+  double f1[3], f2[3], f3[3], g0[3], g1[3], g2[3];
+
+  for (int k = 0; k < 3; k++)
+    {
+      double w0 = a[k], w1 = b[k], w2 = c[k];
+      double t0 = w0 + w1;
+      double t1 = w0 * w0;
+      double t2 = t1 + w1 * t0;
+
+      f1[k] = t0 + w2;
+      f2[k] = t2 + w2 * f1[k];
+      f3[k] = w0 * t1 + w1 * t2 + w2 * f2[k];
+      g0[k] = f2[k] + w0 * (f1[k] + w0);
+      g1[k] = f2[k] + w1 * (f1[k] + w1);
+      g2[k] = f2[k] + w2 * (f1[k] + w2);
+    }
+
+  acc[0] += n[0] * f1[0];
+  acc[1] += n[0] * f2[0];
+  acc[2] += n[1] * f2[1];
+  acc[3] += n[2] * f2[2];
+  acc[4] += n[0] * f3[0];
+  acc[5] += n[1] * f3[1];
+  acc[6] += n[2] * f3[2];
+  acc[7] += n[0] * (a[1] * g0[0] + b[1] * g1[0] + c[1] * g2[0]);
+  acc[8] += n[1] * (a[2] * g0[1] + b[2] * g1[1] + c[2] * g2[1]);
+  acc[9] += n[2] * (a[0] * g0[2] + b[0] * g1[2] + c[0] * g2[2]);
+}
+
+static void
+scale_moments (double acc[BL_MESH_N_MOMENTS])
+{
+  acc[0] /= 6.0;
+  for (int i = 1; i <= 3; i++)
+    acc[i] /= 24.0;
+  for (int i = 4; i <= 6; i++)
+    acc[i] /= 60.0;
+  for (int i = 7; i <= 9; i++)
+    acc[i] /= 120.0;
+}
+
+static void
+integrate_range (const double  *vertices,
+                 const guint32 *indices,
+                 gsize          first,
+                 gsize          last,
+                 const double   ref[3],
+                 double         acc[BL_MESH_N_MOMENTS])
+{
+  double sum[BL_MESH_N_MOMENTS] = { 0 };
+
+  for (gsize t = first; t < last; t++)
+    {
+      const double *pa = &vertices[3 * (gsize) indices[3 * t]];
+      const double *pb = &vertices[3 * (gsize) indices[3 * t + 1]];
+      const double *pc = &vertices[3 * (gsize) indices[3 * t + 2]];
+      double a[3] = { pa[0] - ref[0], pa[1] - ref[1], pa[2] - ref[2] };
+      double b[3] = { pb[0] - ref[0], pb[1] - ref[1], pb[2] - ref[2] };
+      double c[3] = { pc[0] - ref[0], pc[1] - ref[1], pc[2] - ref[2] };
+
+      integrate_one (a, b, c, sum);
+    }
+
+  for (int i = 0; i < BL_MESH_N_MOMENTS; i++)
+    acc[i] += sum[i];
+}
+
+typedef struct
+{
+  const double  *vertices;
+  const guint32 *indices;
+  gsize          first;
+  gsize          last;
+  const double  *ref;
+  double         acc[BL_MESH_N_MOMENTS];
+} IntegrateJob;
+
+static gpointer
+integrate_job_run (gpointer data)
+{
+  IntegrateJob *job = data;
+
+  integrate_range (job->vertices, job->indices, job->first, job->last, job->ref, job->acc);
+  return NULL;
+}
+
+void
+bl_mesh_integrate_moments (const double  *vertices,
+                           const guint32 *indices,
+                           gsize          n_triangles,
+                           const double   ref[3],
+                           double         moments[BL_MESH_N_MOMENTS])
+{
+  guint n_threads = 1;
+
+  memset (moments, 0, BL_MESH_N_MOMENTS * sizeof (double));
+
+  if (n_triangles >= PARALLEL_THRESHOLD)
+    n_threads = CLAMP (g_get_num_processors (), 1, 16);
+
+  if (n_threads == 1)
+    {
+      integrate_range (vertices, indices, 0, n_triangles, ref, moments);
+    }
+  else
+    {
+      IntegrateJob jobs[16];
+      GThread *threads[16];
+
+      for (guint i = 0; i < n_threads; i++)
+        {
+          jobs[i] = (IntegrateJob) {
+            vertices, indices,
+            n_triangles * i / n_threads, n_triangles * (i + 1) / n_threads,
+            ref, { 0 }
+          };
+        }
+      for (guint i = 1; i < n_threads; i++)
+        threads[i] = g_thread_new ("bl-mesh-integrate", integrate_job_run, &jobs[i]);
+      integrate_job_run (&jobs[0]);
+      for (guint i = 1; i < n_threads; i++)
+        g_thread_join (threads[i]);
+      for (guint i = 0; i < n_threads; i++)
+        for (int k = 0; k < BL_MESH_N_MOMENTS; k++)
+          moments[k] += jobs[i].acc[k];
+    }
+
+  scale_moments (moments);
+}
+
+/* Volume, centroid and central tensor (unit density) from moments taken
+ * about REF.  FALSE when the volume is zero. */
+static gboolean
+moments_to_props (const double  m[BL_MESH_N_MOMENTS],
+                  const double  ref[3],
+                  double       *volume,
+                  BlVec3       *centroid,
+                  BlMat3       *inertia)
+{
+  double v = m[0];
+  double cx, cy, cz;
+  double ixx, iyy, izz, ixy, iyz, ixz;
+
+  if (v == 0.0 || !isfinite (v))
+    {
+      *volume = 0.0;
+      *centroid = bl_vec3 (ref[0], ref[1], ref[2]);
+      memset (inertia, 0, sizeof *inertia);
+      return FALSE;
+    }
+
+  cx = m[1] / v;
+  cy = m[2] / v;
+  cz = m[3] / v;
+  ixx = m[5] + m[6] - v * (cy * cy + cz * cz);
+  iyy = m[6] + m[4] - v * (cz * cz + cx * cx);
+  izz = m[4] + m[5] - v * (cx * cx + cy * cy);
+  ixy = -(m[7] - v * cx * cy);
+  iyz = -(m[8] - v * cy * cz);
+  ixz = -(m[9] - v * cz * cx);
+
+  *volume = v;
+  *centroid = bl_vec3 (cx + ref[0], cy + ref[1], cz + ref[2]);
+  *inertia = (BlMat3) { {
+    { ixx, ixy, ixz },
+    { ixy, iyy, iyz },
+    { ixz, iyz, izz },
+  } };
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Health                                                                   */
+
+typedef struct
+{
+  guint64 key;   /* lo << 32 | hi, lo < hi */
+  guint32 uses;
+  guint32 forward;  /* uses that go lo → hi */
+} EdgeSlot;
+
+typedef struct
+{
+  guint32 v[3];  /* sorted */
+  guint32 parity;
+} TriSlot;
+
+typedef struct
+{
+  guint  boundary_edges;
+  guint  n_holes;
+  guint  non_manifold_edges;
+  guint  inconsistent_edges;
+  guint  duplicate_triangles;
+  guint  degenerate_triangles;
+  gboolean is_cycle;   /* every edge crossed as often each way: the result is translation invariant */
+  double cap_moments[BL_MESH_N_MOMENTS];   /* flat caps over the holes */
+  double dup_volume;                       /* same-winding duplicates' share */
+} Health;
+
+static guint32
+uf_find (GHashTable *parent,
+         guint32     v)
+{
+  for (;;)
+    {
+      gpointer p;
+
+      if (!g_hash_table_lookup_extended (parent, GUINT_TO_POINTER (v), NULL, &p))
+        {
+          g_hash_table_insert (parent, GUINT_TO_POINTER (v), GUINT_TO_POINTER (v));
+          return v;
+        }
+      if (GPOINTER_TO_UINT (p) == v)
+        return v;
+      /* path halving */
+      {
+        gpointer gp = g_hash_table_lookup (parent, p);
+
+        g_hash_table_insert (parent, GUINT_TO_POINTER (v), gp);
+        v = GPOINTER_TO_UINT (gp);
+      }
+    }
+}
+
+typedef struct
+{
+  double sum[3];
+  guint  count;
+} LoopCentre;
+
+/* Caps each boundary loop with a fan from the mean of its vertices, so
+ * that the moments of the open surface plus these give a closed one. */
+static void
+cap_holes (const double   *vertices,
+           const EdgeSlot *edges,
+           gsize           n_slots,
+           const double    ref[3],
+           Health         *h)
+{
+  g_autoptr(GHashTable) parent = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) centres = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  for (gsize i = 0; i < n_slots; i++)
+    {
+      if (edges[i].key == EMPTY64 || edges[i].uses != 1)
+        continue;
+
+      {
+        guint32 a = uf_find (parent, (guint32) (edges[i].key >> 32));
+        guint32 b = uf_find (parent, (guint32) edges[i].key);
+
+        if (a != b)
+          g_hash_table_insert (parent, GUINT_TO_POINTER (a), GUINT_TO_POINTER (b));
+      }
+    }
+
+  for (gsize i = 0; i < n_slots; i++)
+    {
+      if (edges[i].key == EMPTY64 || edges[i].uses != 1)
+        continue;
+
+      for (int end = 0; end < 2; end++)
+        {
+          guint32 v = end == 0 ? (guint32) (edges[i].key >> 32) : (guint32) edges[i].key;
+          guint32 root = uf_find (parent, v);
+          LoopCentre *c = g_hash_table_lookup (centres, GUINT_TO_POINTER (root));
+
+          if (c == NULL)
+            {
+              c = g_new0 (LoopCentre, 1);
+              g_hash_table_insert (centres, GUINT_TO_POINTER (root), c);
+            }
+          /* each loop vertex is met twice (once per edge end); the mean is the same */
+          for (int k = 0; k < 3; k++)
+            c->sum[k] += vertices[3 * (gsize) v + k] - ref[k];
+          c->count++;
+        }
+    }
+
+  h->n_holes = g_hash_table_size (centres);
+
+  for (gsize i = 0; i < n_slots; i++)
+    {
+      guint32 lo, hi, from, to;
+      const LoopCentre *c;
+      double p[3], a[3], b[3];
+
+      if (edges[i].key == EMPTY64 || edges[i].uses != 1)
+        continue;
+
+      lo = (guint32) (edges[i].key >> 32);
+      hi = (guint32) edges[i].key;
+      from = edges[i].forward ? lo : hi;
+      to = edges[i].forward ? hi : lo;
+      c = g_hash_table_lookup (centres, GUINT_TO_POINTER (uf_find (parent, lo)));
+      for (int k = 0; k < 3; k++)
+        {
+          p[k] = c->sum[k] / c->count;
+          a[k] = vertices[3 * (gsize) from + k] - ref[k];
+          b[k] = vertices[3 * (gsize) to + k] - ref[k];
+        }
+      /* the open surface runs from → to; the cap runs to → from */
+      integrate_one (b, a, p, h->cap_moments);
+    }
+
+  scale_moments (h->cap_moments);
+}
+
+static inline double
+tet_volume (const double *vertices,
+            const guint32 *t,
+            const double   ref[3])
+{
+  double a[3], b[3], c[3];
+
+  for (int k = 0; k < 3; k++)
+    {
+      a[k] = vertices[3 * (gsize) t[0] + k] - ref[k];
+      b[k] = vertices[3 * (gsize) t[1] + k] - ref[k];
+      c[k] = vertices[3 * (gsize) t[2] + k] - ref[k];
+    }
+
+  return (a[0] * (b[1] * c[2] - b[2] * c[1])
+          - a[1] * (b[0] * c[2] - b[2] * c[0])
+          + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6.0;
+}
+
+static gboolean
+is_zero_area (const double  *vertices,
+              const guint32 *t)
+{
+  const double *a = &vertices[3 * (gsize) t[0]];
+  const double *b = &vertices[3 * (gsize) t[1]];
+  const double *c = &vertices[3 * (gsize) t[2]];
+  double e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
+  double e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
+
+  return e1[1] * e2[2] - e1[2] * e2[1] == 0.0
+      && e1[2] * e2[0] - e1[0] * e2[2] == 0.0
+      && e1[0] * e2[1] - e1[1] * e2[0] == 0.0;
+}
+
+/* Edge and triangle bookkeeping over welded indices: O(n) with hashing. */
+static void
+analyse_health (const double  *vertices,
+                const guint32 *indices,
+                gsize          n_triangles,
+                const double   ref[3],
+                Health        *h)
+{
+  gsize edge_size = table_size_for (3 * n_triangles / 2 + 1);
+  gsize edge_mask = edge_size - 1;
+  gsize tri_size = table_size_for (n_triangles);
+  gsize tri_mask = tri_size - 1;
+  g_autofree EdgeSlot *edges = g_new (EdgeSlot, edge_size);
+  g_autofree TriSlot *tris = g_new (TriSlot, tri_size);
+
+  memset (h, 0, sizeof *h);
+  for (gsize i = 0; i < edge_size; i++)
+    edges[i].key = EMPTY64;
+  memset (tris, 0xff, tri_size * sizeof (TriSlot));
+
+  for (gsize t = 0; t < n_triangles; t++)
+    {
+      const guint32 *v = &indices[3 * t];
+      guint32 s[3];
+      guint32 parity = 0;
+      gsize slot;
+
+      if (v[0] == v[1] || v[1] == v[2] || v[2] == v[0])
+        {
+          h->degenerate_triangles++;
+          continue;
+        }
+      if (is_zero_area (vertices, v))
+        h->degenerate_triangles++;   /* a sliver still joins its edges */
+
+      for (int e = 0; e < 3; e++)
+        {
+          guint32 from = v[e], to = v[(e + 1) % 3];
+          guint32 lo = MIN (from, to), hi = MAX (from, to);
+          guint64 key = ((guint64) lo << 32) | hi;
+
+          slot = mix64 (key) & edge_mask;
+          while (edges[slot].key != EMPTY64 && edges[slot].key != key)
+            slot = (slot + 1) & edge_mask;
+          if (edges[slot].key == EMPTY64)
+            edges[slot] = (EdgeSlot) { key, 0, 0 };
+          edges[slot].uses++;
+          if (from == lo)
+            edges[slot].forward++;
+        }
+
+      /* sort the three indices, tracking the permutation's parity */
+      memcpy (s, v, sizeof s);
+      if (s[0] > s[1]) { guint32 x = s[0]; s[0] = s[1]; s[1] = x; parity ^= 1; }
+      if (s[1] > s[2]) { guint32 x = s[1]; s[1] = s[2]; s[2] = x; parity ^= 1; }
+      if (s[0] > s[1]) { guint32 x = s[0]; s[0] = s[1]; s[1] = x; parity ^= 1; }
+
+      slot = mix64 (((guint64) s[0] << 32 | s[1]) ^ mix64 (s[2])) & tri_mask;
+      for (;;)
+        {
+          TriSlot *ts = &tris[slot];
+
+          if (ts->v[0] == EMPTY32)
+            {
+              *ts = (TriSlot) { { s[0], s[1], s[2] }, parity };
+              break;
+            }
+          if (ts->v[0] == s[0] && ts->v[1] == s[1] && ts->v[2] == s[2])
+            {
+              h->duplicate_triangles++;
+              if (ts->parity == parity)
+                h->dup_volume += tet_volume (vertices, v, ref);
+              break;
+            }
+          slot = (slot + 1) & tri_mask;
+        }
+    }
+
+  h->is_cycle = TRUE;
+  for (gsize i = 0; i < edge_size; i++)
+    {
+      if (edges[i].key == EMPTY64)
+        continue;
+      if (edges[i].uses != 2 * edges[i].forward)
+        h->is_cycle = FALSE;
+      if (edges[i].uses == 1)
+        h->boundary_edges++;
+      else if (edges[i].uses > 2)
+        h->non_manifold_edges++;
+      else if (edges[i].forward != 1)
+        h->inconsistent_edges++;
+    }
+
+  if (h->boundary_edges > 0)
+    cap_holes (vertices, edges, edge_size, ref, h);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Mass properties                                                          */
+
+static void G_GNUC_PRINTF (2, 3)
+add_warning (BlMeshProperties *props,
+             const char       *format,
+             ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (props->warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+static void
+negate_moments (double m[BL_MESH_N_MOMENTS])
+{
+  for (int i = 0; i < BL_MESH_N_MOMENTS; i++)
+    m[i] = -m[i];
+}
+
+static double
+vec3_distance (BlVec3 a,
+               BlVec3 b)
+{
+  return sqrt ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z));
+}
+
+static double
+mat3_norm (const BlMat3 *a)
+{
+  double s = 0.0;
+
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      s += a->m[i][j] * a->m[i][j];
+  return sqrt (s);
+}
+
+static void
+health_to_props (const Health     *h,
+                 BlMeshProperties *props)
+{
+  props->n_degenerate_triangles = h->degenerate_triangles;
+  props->boundary_edges = h->boundary_edges;
+  props->n_holes = h->n_holes;
+  props->non_manifold_edges = h->non_manifold_edges;
+  props->inconsistent_edges = h->inconsistent_edges;
+  props->duplicate_triangles = h->duplicate_triangles;
+  props->watertight = h->boundary_edges == 0 && h->non_manifold_edges == 0;
+  props->hole_volume = h->cap_moments[0];
+}
+
+/* Health warnings, given the (final, positive) result and the moments about REF. */
+static void
+warn_health (BlMeshProperties *props,
+             const Health     *h,
+             const double      moments[BL_MESH_N_MOMENTS],
+             const double      ref[3],
+             double            flip)
+{
+  double v = fabs (props->volume);
+
+  if (h->boundary_edges > 0)
+    {
+      double closed[BL_MESH_N_MOMENTS];
+      double cv;
+      BlVec3 cc;
+      BlMat3 ci, diff;
+
+      for (int i = 0; i < BL_MESH_N_MOMENTS; i++)
+        closed[i] = moments[i] + flip * h->cap_moments[i];
+
+      if (moments_to_props (closed, ref, &cv, &cc, &ci) && cv > 0.0)
+        {
+          for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+              diff.m[i][j] = ci.m[i][j] - props->inertia.m[i][j];
+          add_warning (props,
+                       "The mesh is open: %u boundary edges around %u hole%s. "
+                       "Closing %s with flat caps changes the volume by %.3g %%, "
+                       "moves the centroid by %.3g m and changes the inertia by %.3g %%, "
+                       "so the result may be off by that much or more. gz-sim integrates "
+                       "the open surface as it is. Close the mesh, or use "
+                       "optimization=\"convex_hull\".",
+                       h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s",
+                       h->n_holes == 1 ? "it" : "them",
+                       v > 0.0 ? 100.0 * fabs (cv - v) / v : 100.0,
+                       vec3_distance (cc, props->centroid),
+                       100.0 * mat3_norm (&diff) / MAX (mat3_norm (&ci), DBL_MIN));
+        }
+      else
+        {
+          add_warning (props,
+                       "The mesh is open: %u boundary edges around %u hole%s, and "
+                       "closing them gives no volume: the result is meaningless. "
+                       "Close the mesh, or use optimization=\"convex_hull\".",
+                       h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s");
+        }
+    }
+
+  if (h->non_manifold_edges > 0)
+    add_warning (props,
+                 "%u edges are shared by more than two triangles (non-manifold): "
+                 "touching or overlapping shells are each integrated whole, so volume "
+                 "they share is counted more than once.",
+                 h->non_manifold_edges);
+
+  if (h->inconsistent_edges > 0)
+    add_warning (props,
+                 "%u edges join triangles wound in opposite directions: part of the "
+                 "surface faces inward and subtracts its volume instead of adding it, "
+                 "so the volume, centroid and inertia are unreliable (gz-sim integrates "
+                 "it as it is). Fix the face orientation of the mesh.",
+                 h->inconsistent_edges);
+
+  if (h->duplicate_triangles > 0)
+    add_warning (props,
+                 "%u triangles repeat an earlier triangle's vertices; those wound the "
+                 "same way count their part of the volume twice (%.3g %% of the volume).",
+                 h->duplicate_triangles,
+                 v > 0.0 ? 100.0 * fabs (h->dup_volume) / v : 0.0);
+}
+
+static void
+props_init (BlMeshProperties *props)
+{
+  memset (props, 0, sizeof *props);
+  props->warnings = g_ptr_array_new_with_free_func (g_free);
+}
+
+/* Global vertex ids across submeshes, so that the union's health can be
+ * checked where submeshes share edges. */
+static void
+weld_all (BlMesh    *mesh,
+          double   **vertices_out,
+          guint32  **indices_out,
+          gsize     *n_triangles_out)
+{
+  gsize nv = 0, nt = 0, vo = 0, to = 0;
+  g_autofree double *all = NULL;
+  g_autofree guint32 *remap = NULL;
+  double *welded;
+  guint32 *indices;
+
+  for (guint i = 0; i < mesh->submeshes->len; i++)
+    {
+      const Submesh *s = &g_array_index (mesh->submeshes, Submesh, i);
+
+      nv += s->n_vertices;
+      nt += s->n_triangles;
+    }
+
+  all = g_new (double, 3 * nv);
+  indices = g_new (guint32, 3 * nt);
+  for (guint i = 0; i < mesh->submeshes->len; i++)
+    {
+      const Submesh *s = &g_array_index (mesh->submeshes, Submesh, i);
+
+      memcpy (&all[3 * vo], s->vertices, 3 * sizeof (double) * s->n_vertices);
+      for (gsize t = 0; t < 3 * (gsize) s->n_triangles; t++)
+        indices[to++] = s->indices[t] + vo;
+      vo += s->n_vertices;
+    }
+
+  welded = g_new (double, 3 * nv);
+  remap = g_new (guint32, nv);
+  weld_positions (all, nv, welded, remap);
+  for (gsize t = 0; t < 3 * nt; t++)
+    indices[t] = remap[indices[t]];
+
+  *vertices_out = welded;
+  *indices_out = indices;
+  *n_triangles_out = nt;
+}
+
+static gboolean
+compute_mesh_props (BlMesh            *mesh,
+                    BlMeshProperties  *props,
+                    GError           **error)
+{
+  /* Closed surfaces are integrated about the bounding-box centre, which
+   * avoids cancellation; for a surface that does not close (holes,
+   * mixed winding) the result depends on that point, so it is integrated
+   * about the mesh origin exactly as gz-sim does. */
+  double ref_box[3] = {
+    0.5 * (mesh->min.x + mesh->max.x),
+    0.5 * (mesh->min.y + mesh->max.y),
+    0.5 * (mesh->min.z + mesh->max.z),
+  };
+  static const double origin[3] = { 0.0, 0.0, 0.0 };
+  guint n_sub = mesh->submeshes->len;
+  double total_box[BL_MESH_N_MOMENTS] = { 0 };
+  double total_origin[BL_MESH_N_MOMENTS] = { 0 };
+  const double *ref;
+  double *total;
+  double gz_volume = 0.0;
+  gboolean flipped = FALSE;
+  Health union_health;
+  gboolean any_inside_out = FALSE;
+  double size = vec3_distance (mesh->max, mesh->min);
+
+  mesh->submesh_props = g_new0 (BlMeshProperties, n_sub);
+  for (guint i = 0; i < n_sub; i++)
+    props_init (&mesh->submesh_props[i]);
+
+  /* the union's health decides the reference point */
+  if (n_sub == 1)
+    {
+      const Submesh *s = &g_array_index (mesh->submeshes, Submesh, 0);
+
+      analyse_health (s->vertices, s->indices, s->n_triangles, ref_box, &union_health);
+    }
+  else
+    {
+      g_autofree double *vertices = NULL;
+      g_autofree guint32 *indices = NULL;
+      gsize nt;
+
+      weld_all (mesh, &vertices, &indices, &nt);
+      analyse_health (vertices, indices, nt, ref_box, &union_health);
+    }
+
+  for (guint i = 0; i < n_sub; i++)
+    {
+      const Submesh *s = &g_array_index (mesh->submeshes, Submesh, i);
+      BlMeshProperties *sp = &mesh->submesh_props[i];
+      double m_box[BL_MESH_N_MOMENTS];
+      double m_origin[BL_MESH_N_MOMENTS];
+      gboolean gz_reversed = s->node_mirrored != mesh->mirrored;
+      Health h;
+
+      if (n_sub == 1)
+        h = union_health;
+      else
+        analyse_health (s->vertices, s->indices, s->n_triangles, ref_box, &h);
+      health_to_props (&h, sp);
+      sp->n_triangles = s->n_triangles;
+      sp->mirrored = mesh->mirrored;
+
+      bl_mesh_integrate_moments (s->vertices, s->indices, s->n_triangles, ref_box, m_box);
+      if (h.is_cycle)
+        {
+          moments_to_props (m_box, ref_box, &sp->volume, &sp->centroid, &sp->inertia);
+        }
+      else
+        {
+          bl_mesh_integrate_moments (s->vertices, s->indices, s->n_triangles, origin, m_origin);
+          moments_to_props (m_origin, origin, &sp->volume, &sp->centroid, &sp->inertia);
+        }
+      sp->gz_volume = gz_reversed ? -sp->volume : sp->volume;
+      gz_volume += sp->gz_volume;
+
+      /* A closed submesh with negative volume is inside-out as a whole. */
+      if (n_sub > 1 && h.is_cycle && m_box[0] < 0.0)
+        {
+          negate_moments (m_box);
+          sp->inside_out = TRUE;
+          any_inside_out = TRUE;
+          add_warning (props,
+                       "Submesh “%s” is inside-out (its triangles face inward, volume %.6g m³): "
+                       "Ballast flips it; gz-sim would integrate a negative volume for it.",
+                       s->name, sp->volume);
+        }
+
+      if (n_sub > 1 && !sp->watertight && union_health.boundary_edges == 0)
+        add_warning (props,
+                     "Submesh “%s” is not closed on its own (%u boundary edges), though the "
+                     "whole mesh is: gz-sim integrates each submesh separately and may find "
+                     "this one invalid.",
+                     s->name, sp->boundary_edges);
+
+      for (int k = 0; k < BL_MESH_N_MOMENTS; k++)
+        total_box[k] += m_box[k];
+      if (!union_health.is_cycle)
+        {
+          if (h.is_cycle)
+            bl_mesh_integrate_moments (s->vertices, s->indices, s->n_triangles, origin, m_origin);
+          for (int k = 0; k < BL_MESH_N_MOMENTS; k++)
+            total_origin[k] += m_origin[k];
+        }
+    }
+
+  health_to_props (&union_health, props);
+  props->n_triangles = mesh->n_triangles;
+  props->mirrored = mesh->mirrored;
+  props->gz_volume = gz_volume;
+
+  if (union_health.is_cycle)
+    {
+      ref = ref_box;
+      total = total_box;
+    }
+  else
+    {
+      ref = origin;
+      total = total_origin;
+    }
+
+  if (total[0] < 0.0)
+    {
+      negate_moments (total);
+      negate_moments (total_box);
+      flipped = TRUE;
+      any_inside_out = TRUE;
+    }
+  props->inside_out = any_inside_out;
+
+  if (!moments_to_props (total, ref, &props->volume, &props->centroid, &props->inertia)
+      || props->volume <= 1e-12 * size * size * size)
+    {
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE,
+                   "Mesh “%s” encloses no volume (%.3g m³): it is flat or not a closed surface",
+                   mesh->path != NULL ? mesh->path : "(arrays)", props->volume);
+      return FALSE;
+    }
+
+  if (flipped)
+    add_warning (props,
+                 "The mesh is inside-out: its triangles face inward (signed volume %.6g m³). "
+                 "Ballast flips it; gz-sim would compute a negative mass and reject this "
+                 "collision's inertia.",
+                 -props->volume);
+
+  if (mesh->mirrored)
+    add_warning (props,
+                 "The negative <scale> mirrors the mesh: Ballast reverses the triangles to keep "
+                 "them facing outward, but gz-sim does not, so it would get a negative volume "
+                 "(%.6g m³) and reject this collision's inertia.",
+                 gz_volume);
+
+  for (guint i = 0; i < n_sub; i++)
+    if (g_array_index (mesh->submeshes, Submesh, i).node_mirrored)
+      {
+        add_warning (props,
+                     "Submesh “%s” is placed by a mirroring node transform: Ballast reverses its "
+                     "triangles; gz-sim does not and integrates it inside-out.",
+                     g_array_index (mesh->submeshes, Submesh, i).name);
+      }
+
+  warn_health (props, &union_health, total_box, ref_box, flipped ? -1.0 : 1.0);
+
+  return TRUE;
+}
+
+static gboolean
+compute_hull_props (BlMesh            *mesh,
+                    BlMeshProperties  *props,
+                    GError           **error)
+{
+  g_autofree double *points = NULL;
+  g_autofree guint32 *triangles = NULL;
+  gsize n_points = 0, o = 0;
+  gsize n_tri = 0;
+  g_autoptr(BlMesh) hull = NULL;
+  PropsSlot *slot;
+
+  for (guint i = 0; i < mesh->submeshes->len; i++)
+    n_points += g_array_index (mesh->submeshes, Submesh, i).n_vertices;
+
+  points = g_new (double, 3 * n_points);
+  for (guint i = 0; i < mesh->submeshes->len; i++)
+    {
+      const Submesh *s = &g_array_index (mesh->submeshes, Submesh, i);
+
+      memcpy (&points[3 * o], s->vertices, 3 * sizeof (double) * s->n_vertices);
+      o += s->n_vertices;
+    }
+
+  triangles = bl_mesh_convex_hull (points, n_points, &n_tri, error);
+  if (triangles == NULL)
+    {
+      g_prefix_error (error, "Cannot compute the convex hull of mesh “%s”: ",
+                      mesh->path != NULL ? mesh->path : "(arrays)");
+      return FALSE;
+    }
+
+  hull = bl_mesh_new_from_triangles (points, n_points, triangles, n_tri, error);
+  if (hull == NULL)
+    return FALSE;
+  g_free (hull->path);
+  hull->path = g_strdup (mesh->path);
+
+  if (!compute_mesh_props (hull, &hull->slots[0].props, error))
+    return FALSE;
+
+  slot = &hull->slots[0];
+  *props = slot->props;
+  slot->props.warnings = NULL;
+  props->mirrored = mesh->mirrored;
+  props->n_triangles = n_tri;
+  props->gz_volume = props->volume;
+  return TRUE;
+}
+
+gboolean
+bl_mesh_get_mass_properties (BlMesh            *mesh,
+                             gboolean           convex_hull,
+                             BlMeshProperties  *out,
+                             GError           **error)
+{
+  PropsSlot *slot;
+
+  g_return_val_if_fail (mesh != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  slot = &mesh->slots[convex_hull ? 1 : 0];
+  if (!slot->computed)
+    {
+      props_init (&slot->props);
+      if (convex_hull)
+        {
+          g_clear_pointer (&slot->props.warnings, g_ptr_array_unref);
+          slot->ok = compute_hull_props (mesh, &slot->props, &slot->error);
+          if (slot->props.warnings == NULL)
+            slot->props.warnings = g_ptr_array_new_with_free_func (g_free);
+        }
+      else
+        {
+          slot->ok = compute_mesh_props (mesh, &slot->props, &slot->error);
+        }
+      slot->computed = TRUE;
+    }
+
+  if (!slot->ok)
+    {
+      if (error != NULL)
+        *error = g_error_copy (slot->error);
+      return FALSE;
+    }
+
+  *out = slot->props;
+  return TRUE;
+}
+
+gboolean
+bl_mesh_get_submesh_mass_properties (BlMesh           *mesh,
+                                     guint             submesh,
+                                     BlMeshProperties *out)
+{
+  g_return_val_if_fail (mesh != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (submesh >= mesh->submeshes->len)
+    return FALSE;
+
+  if (!mesh->slots[0].computed)
+    {
+      BlMeshProperties unused;
+
+      bl_mesh_get_mass_properties (mesh, FALSE, &unused, NULL);
+    }
+
+  if (mesh->submesh_props == NULL)
+    return FALSE;
+
+  *out = mesh->submesh_props[submesh];
+  return TRUE;
+}
