@@ -507,26 +507,24 @@ key_name (guint  row,
   name[2] = '\0';
 }
 
-/* "0.707·x − 0.707·y": the components of a unit vector that matter. */
+/* "0.707·x − 0.707·y": the components of a unit eigenvector that matter,
+ * signed so that the largest one is positive. */
 static char *
 describe_direction (const BlMat6 *vectors,
                     int           column)
 {
   GString *s = g_string_new (NULL);
-  double mx = 0.0;
+  int largest = 0;
+  double sign;
+
+  for (int i = 1; i < 6; i++)
+    if (fabs (vectors->m[i][column]) > fabs (vectors->m[largest][column]))
+      largest = i;
+  sign = vectors->m[largest][column] < 0.0 ? -1.0 : 1.0;
 
   for (int i = 0; i < 6; i++)
-    mx = MAX (mx, fabs (vectors->m[i][column]));
-  /* Sign so the largest component is positive. */
-  for (int i = 0; i < 6; i++)
-    if (fabs (vectors->m[i][column]) == mx)
-      {
-        mx = vectors->m[i][column] < 0.0 ? -1.0 : 1.0;
-        break;
-      }
-  for (int i = 0; i < 6; i++)
     {
-      double c = mx * vectors->m[i][column];
+      double c = sign * vectors->m[i][column];
 
       if (fabs (c) < 0.1)
         continue;
@@ -770,7 +768,7 @@ parse_dot_name (const char *name,
     return FALSE;
   r = strchr (rows, name[0]);
   c = strchr (cols, name[4]);
-  if (r == NULL || c == NULL || name[0] == '\0' || name[4] == '\0')
+  if (r == NULL || c == NULL)
     return FALSE;
   *row = (guint) (r - rows);
   *col = (guint) (c - cols);
@@ -828,6 +826,7 @@ typedef struct
   const char *name[6][6];
   gboolean    given[6][6];
   guint       n_terms;
+  double      source_sign;  /* value as written = source_sign × value here */
 } TermTable;
 
 static void
@@ -871,8 +870,9 @@ term_table_finish (const TermTable *t,
           if (fabs (a - b) > 1e-9 * mx)
             add_finding (notes, "A2", BL_SEVERITY_WARNING,
                          g_strdup_printf ("%s = %.6g and %s = %.6g disagree; %s set to "
-                                          "their mean %.6g",
-                                          t->name[r][c], a, t->name[c][r], b,
+                                          "%.6g from their mean",
+                                          t->name[r][c], t->source_sign * a,
+                                          t->name[c][r], t->source_sign * b,
                                           bl_added_mass_keys[k], out[k]));
         }
       else if (up)
@@ -898,6 +898,7 @@ bl_added_mass_import_hydrodynamics (const char * const *names,
   g_return_val_if_fail (out != NULL, FALSE);
 
   memset (&t, 0, sizeof t);
+  t.source_sign = -1.0;
   for (gsize i = 0; i < n_terms; i++)
     {
       guint r, c;
@@ -950,6 +951,7 @@ bl_added_mass_import_dsros (const char * const *names,
   g_return_val_if_fail (out != NULL, FALSE);
 
   memset (&t, 0, sizeof t);
+  t.source_sign = 1.0;
   for (gsize i = 0; i < n_terms; i++)
     {
       const char *r, *c;
@@ -1100,6 +1102,13 @@ bl_ellipsoid_shape_factors (double a,
   return TRUE;
 }
 
+static const char ellipsoid_method[] =
+  "ellipsoid: Lamb's shape integrals via Carlson's R_D (potential flow, exact)";
+static const char spheroid_method[] =
+  "spheroid: Lamb's shape integrals via Carlson's R_D (potential flow, exact)";
+static const char disk_method[] =
+  "thin circular disk: 8ρa³/3 normal, 16ρa⁵/45 tilting (potential flow, exact)";
+
 static void
 estimate_init (BlAddedMassEstimate *e,
                BlEstimateQuality    translation,
@@ -1217,8 +1226,7 @@ bl_added_mass_estimate_ellipsoid (double               a,
   if (n_flat > 1 || mx == 0.0)
     return FALSE;
 
-  estimate_init (out, BL_ESTIMATE_EXACT, BL_ESTIMATE_EXACT,
-                 "ellipsoid: Lamb's shape integrals via Carlson's R_D (potential flow, exact)");
+  estimate_init (out, BL_ESTIMATE_EXACT, BL_ESTIMATE_EXACT, ellipsoid_method);
   out->volume = 4.0 / 3.0 * G_PI * a * b * c;
 
   if (flat >= 0)
@@ -1228,7 +1236,7 @@ bl_added_mass_estimate_ellipsoid (double               a,
       if (fabs (u - v) <= 1e-12 * (u + v))
         {
           disk_diagonal (u, rho, flat, diag);
-          out->method = "thin circular disk: 8ρa³/3 normal, 16ρa⁵/45 tilting (potential flow, exact)";
+          out->method = disk_method;
         }
       else
         {
@@ -1254,8 +1262,8 @@ bl_added_mass_estimate_spheroid (double               axial,
 {
   if (!bl_added_mass_estimate_ellipsoid (equatorial, equatorial, axial, rho, out))
     return FALSE;
-  if (out->method[0] == 'e')
-    out->method = "spheroid: Lamb's shape integrals via Carlson's R_D (potential flow, exact)";
+  if (out->method == ellipsoid_method)
+    out->method = spheroid_method;
   return TRUE;
 }
 
@@ -1270,8 +1278,7 @@ bl_added_mass_estimate_disk (double               radius,
   if (!(radius > 0.0 && rho > 0.0))
     return FALSE;
 
-  estimate_init (out, BL_ESTIMATE_EXACT, BL_ESTIMATE_EXACT,
-                 "thin circular disk: 8ρa³/3 normal, 16ρa⁵/45 tilting (potential flow, exact)");
+  estimate_init (out, BL_ESTIMATE_EXACT, BL_ESTIMATE_EXACT, disk_method);
   disk_diagonal (radius, rho, 2, diag);
   set_diagonal (&out->matrix, diag);
   return TRUE;
