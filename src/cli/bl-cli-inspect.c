@@ -1,6 +1,7 @@
 /* bl-cli-inspect.c: `ballast-cli inspect` and `ballast-cli check`. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "bl-cli.h"
@@ -218,8 +219,24 @@ static const char *
 fmt (double value,
      char   buf[BL_DOUBLE_BUF_SIZE])
 {
-  g_snprintf (buf, BL_DOUBLE_BUF_SIZE, "%.6g", value);
+  g_snprintf (buf, BL_DOUBLE_BUF_SIZE, "%.6g", value + 0.0);
   return buf;
+}
+
+/* For reading: rounding noise (|v| below 1e-12 of the largest component,
+ * e.g. 1e-17 from a rotation by an inexact π/2) is shown as 0.  The JSON
+ * output keeps every bit. */
+static void
+denoise (double *values,
+         guint   n)
+{
+  double scale = 0.0;
+
+  for (guint i = 0; i < n; i++)
+    scale = MAX (scale, fabs (values[i]));
+  for (guint i = 0; i < n; i++)
+    if (fabs (values[i]) < 1e-12 * scale)
+      values[i] = 0.0;
 }
 
 static void
@@ -253,11 +270,19 @@ print_table (BlDocument *doc)
               link->model->is_static ? ", static" : "",
               link->collisions->len, link->collisions->len == 1 ? "" : "s",
               p->valid ? "" : "  INVALID");
+      double com[3] = { p->com.x, p->com.y, p->com.z };
+      double inertia[6] = {
+        p->inertia.m[0][0], p->inertia.m[1][1], p->inertia.m[2][2],
+        p->inertia.m[0][1], p->inertia.m[0][2], p->inertia.m[1][2],
+      };
+
+      denoise (com, 3);
+      denoise (inertia, 6);
       printf ("  mass       %s kg\n", fmt (p->mass, b[0]));
-      printf ("  com        %s %s %s m\n", fmt (p->com.x, b[0]), fmt (p->com.y, b[1]), fmt (p->com.z, b[2]));
+      printf ("  com        %s %s %s m\n", fmt (com[0], b[0]), fmt (com[1], b[1]), fmt (com[2], b[2]));
       printf ("  inertia    ixx %s  iyy %s  izz %s  ixy %s  ixz %s  iyz %s kg·m²\n",
-              fmt (p->inertia.m[0][0], b[0]), fmt (p->inertia.m[1][1], b[1]), fmt (p->inertia.m[2][2], b[2]),
-              fmt (p->inertia.m[0][1], b[3]), fmt (p->inertia.m[0][2], b[4]), fmt (p->inertia.m[1][2], b[5]));
+              fmt (inertia[0], b[0]), fmt (inertia[1], b[1]), fmt (inertia[2], b[2]),
+              fmt (inertia[3], b[3]), fmt (inertia[4], b[4]), fmt (inertia[5], b[5]));
       printf ("  principal  %s %s %s kg·m²\n", fmt (p->principal_moments[0], b[0]),
               fmt (p->principal_moments[1], b[1]), fmt (p->principal_moments[2], b[2]));
       if (p->has_equivalent)

@@ -1011,11 +1011,24 @@ parse_link_collisions (BlLink     *link,
   g_hash_table_unref (names);
 }
 
+/* "1.10" → 10; an absent or unknown version reads as the newest, 12. */
+static guint
+sdf_minor_version (const char *version)
+{
+  guint64 minor;
+
+  if (version == NULL || !g_str_has_prefix (version, "1.") ||
+      !g_ascii_string_to_unsigned (version + 2, 10, 0, 99, &minor, NULL))
+    return 12;
+
+  return (guint) minor;
+}
+
 static void
 report_version_features (BlDocument *doc,
                          BlLink     *link)
 {
-  double version = g_ascii_strtod (doc->sdf_version != NULL ? doc->sdf_version : "0", NULL);
+  guint version = sdf_minor_version (doc->sdf_version);
   gboolean needs_1_11 = link->auto_inertia || link->has_density;
 
   for (guint i = 0; i < link->collisions->len && !needs_1_11; i++)
@@ -1025,12 +1038,12 @@ report_version_features (BlDocument *doc,
       needs_1_11 = collision->has_density || collision->geometry.type == BL_GEOMETRY_CONE;
     }
 
-  if (needs_1_11 && version < 1.105)
+  if (needs_1_11 && version < 11)
     bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->model->file, link->line,
                         link->scoped_name,
                         "uses automatic inertia, densities or cones (SDF 1.11) in a file that "
                         "declares %s; read as libsdformat 15 does", doc->sdf_version);
-  else if (link->has_added_mass && version < 1.095)
+  else if (link->has_added_mass && version < 10)
     bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->model->file, link->line,
                         link->scoped_name,
                         "has <fluid_added_mass> (SDF 1.10) in a file that declares %s; "

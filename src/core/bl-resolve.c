@@ -180,13 +180,27 @@ resolve_auto (BlLink     *link,
           continue;
         }
 
-      if (!shape_inertial (collision, collision->used_density, &own))
+      /* gz-math lets some shapes through with a zero density (a zero-mass
+       * capsule is "valid"), so refuse it here, as sdformat #1328 does. */
+      if (!(collision->used_density > 0.0))
         {
           bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D5", link_file (link),
                               collision->line, path,
-                              "this collision gives no valid inertia (%s) and adds nothing to the link",
-                              collision->used_density > 0.0 ? "its size or mesh is invalid"
-                                                            : "its density is not positive");
+                              "density %g is not positive, so this collision adds nothing to the link",
+                              collision->used_density);
+          continue;
+        }
+
+      if (!shape_inertial (collision, collision->used_density, &own) || !(own.mass > 0.0) ||
+          !isfinite (own.mass))
+        {
+          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D5", link_file (link),
+                              collision->line, path,
+                              "this collision gives no valid inertia (its %s is invalid) and adds "
+                              "nothing to the link",
+                              collision->geometry.type != BL_GEOMETRY_MESH ? "size"
+                              : collision->mesh == NULL ? "mesh file could not be loaded"
+                              : "mesh");
           continue;
         }
 
