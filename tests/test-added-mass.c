@@ -389,6 +389,15 @@ test_check_mbari (void)
   values_one (v, "pp", 780);
   values_one (v, "qq", 780);
   check_expect (v, &b, &e);
+
+  {
+    g_autoptr(BlAddedMassReport) rep = bl_added_mass_check (v, &b, 0);
+
+    /* zz 3080 / 1400; rr 0 / 670; pp 780 / (7000 + 1400·2.03²). */
+    assert_near (rep->ratios[2], 2.2, 1e-12);
+    assert_near (rep->ratios[5], 0, 0);
+    assert_near (rep->ratios[3], 780 / (7000 + 1400 * 2.03 * 2.03), 1e-12);
+  }
 }
 
 static void
@@ -423,6 +432,8 @@ test_check_issue_3246 (void)
   g_assert_nonnull (find (rep, "A3"));
   g_assert_false (rep->has_body);
   g_assert_true (isnan (rep->total_eigenvalues[0]));
+  g_assert_true (isnan (rep->ratios[0]));
+  g_assert_cmpint (rep->max_ratio_index, ==, -1);
 }
 
 static void

@@ -563,6 +563,7 @@ bl_added_mass_check_matrix (const BlMat6          *a,
   rep->max_ratio_index = -1;
   fill_nan (rep->eigenvalues);
   fill_nan (rep->total_eigenvalues);
+  fill_nan (rep->ratios);
 
   /* A1 */
   bad = g_string_new (NULL);
@@ -676,7 +677,7 @@ bl_added_mass_check_matrix (const BlMat6          *a,
 
           if (!(d > 0.0))
             continue;
-          ri = rep->added_mass.m[i][i] / d;
+          ri = rep->ratios[i] = rep->added_mass.m[i][i] / d;
           if (rep->max_ratio_index < 0 || ri > rep->max_ratio)
             {
               rep->max_ratio = ri;

@@ -140,7 +140,8 @@ typedef struct
   double     eigenvalues[6];       /* of A, ascending; NAN if !finite */
   double     total_eigenvalues[6]; /* of M_RB + A, ascending; NAN if !finite or no body */
   gboolean   total_positive_definite;  /* A4 passed */
-  double     max_ratio;            /* max Aii / M_RB,ii (A6); 0 without a body */
+  double     ratios[6];            /* Aii / M_RB,ii (A6); NAN without a body or where M_RB,ii ≤ 0 */
+  double     max_ratio;            /* the largest of them; 0 without a body */
   int        max_ratio_index;      /* 0…5 (x y z p q r), −1 when none */
   GPtrArray *findings;             /* BlAddedMassFinding*, failed checks only, in ID order */
 } BlAddedMassReport;
