@@ -623,14 +623,15 @@ cache_key (const char *path,
                           submesh != NULL && *submesh != '\0' ? !!center : 0);
 }
 
+/* prefixes[0] is "PATH\n", prefixes[1] "PATH\nMTIME\nSIZE\n" of the file now. */
 static gboolean
 is_stale_entry (gpointer key,
                 gpointer value,
                 gpointer user_data)
 {
-  const char *prefix = user_data;
+  char **prefixes = user_data;
 
-  return g_str_has_prefix (key, prefix);
+  return g_str_has_prefix (key, prefixes[0]) && !g_str_has_prefix (key, prefixes[1]);
 }
 
 BlMesh *
@@ -643,7 +644,7 @@ bl_mesh_cache_lookup (const char  *path,
   GStatBuf st;
   gint64 mtime_ns;
   g_autofree char *key = NULL;
-  g_autofree char *path_prefix = NULL;
+  char *prefixes[2];
   BlMesh *mesh;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -671,8 +672,12 @@ bl_mesh_cache_lookup (const char  *path,
     return bl_mesh_ref (mesh);
 
   /* Whatever was cached for an older version of this file is stale. */
-  path_prefix = g_strdup_printf ("%s\n", path);
-  g_hash_table_foreach_remove (mesh_cache, is_stale_entry, path_prefix);
+  prefixes[0] = g_strdup_printf ("%s\n", path);
+  prefixes[1] = g_strdup_printf ("%s\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT "\n",
+                                 path, mtime_ns, (gint64) st.st_size);
+  g_hash_table_foreach_remove (mesh_cache, is_stale_entry, prefixes);
+  g_free (prefixes[0]);
+  g_free (prefixes[1]);
 
   mesh = bl_mesh_new_from_file (path, scale, submesh, center, error);
   if (mesh == NULL)
@@ -1166,7 +1171,11 @@ analyse_health (const double  *vertices,
           continue;
         }
       if (is_zero_area (vertices, v))
-        h->degenerate_triangles++;   /* a sliver still joins its edges */
+        {
+          /* contributes nothing, and its edges would only report a crack */
+          h->degenerate_triangles++;
+          continue;
+        }
 
       for (int e = 0; e < 3; e++)
         {
@@ -1306,21 +1315,31 @@ warn_health (BlMeshProperties *props,
 
       if (moments_to_props (closed, ref, &cv, &cc, &ci) && cv > 0.0)
         {
+          double dv, dc, di;
+
           for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++)
               diff.m[i][j] = ci.m[i][j] - props->inertia.m[i][j];
-          add_warning (props,
-                       "The mesh is open: %u boundary edges around %u hole%s. "
-                       "Closing %s with flat caps changes the volume by %.3g %%, "
-                       "moves the centroid by %.3g m and changes the inertia by %.3g %%, "
-                       "so the result may be off by that much or more. gz-sim integrates "
-                       "the open surface as it is. Close the mesh, or use "
-                       "optimization=\"convex_hull\".",
-                       h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s",
-                       h->n_holes == 1 ? "it" : "them",
-                       v > 0.0 ? 100.0 * fabs (cv - v) / v : 100.0,
-                       vec3_distance (cc, props->centroid),
-                       100.0 * mat3_norm (&diff) / MAX (mat3_norm (&ci), DBL_MIN));
+          dv = v > 0.0 ? fabs (cv - v) / v : 1.0;
+          dc = vec3_distance (cc, props->centroid);
+          di = mat3_norm (&diff) / MAX (mat3_norm (&ci), DBL_MIN);
+
+          if (dv < 1e-9 && di < 1e-9 && dc < 1e-9 * MAX (cbrt (v), DBL_MIN))
+            add_warning (props,
+                         "The mesh has %u boundary edges around %u crack%s of no area "
+                         "(e.g. T-junctions): the result is unaffected.",
+                         h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s");
+          else
+            add_warning (props,
+                         "The mesh is open: %u boundary edges around %u hole%s. "
+                         "Closing %s with flat caps changes the volume by %.3g %%, "
+                         "moves the centroid by %.3g m and changes the inertia by %.3g %%, "
+                         "so the result may be off by that much or more. gz-sim integrates "
+                         "the open surface as it is. Close the mesh, or use "
+                         "optimization=\"convex_hull\".",
+                         h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s",
+                         h->n_holes == 1 ? "it" : "them",
+                         100.0 * dv, dc, 100.0 * di);
         }
       else
         {
@@ -1338,14 +1357,6 @@ warn_health (BlMeshProperties *props,
                  "touching or overlapping shells are each integrated whole, so volume "
                  "they share is counted more than once.",
                  h->non_manifold_edges);
-
-  if (h->inconsistent_edges > 0)
-    add_warning (props,
-                 "%u edges join triangles wound in opposite directions: part of the "
-                 "surface faces inward and subtracts its volume instead of adding it, "
-                 "so the volume, centroid and inertia are unreliable (gz-sim integrates "
-                 "it as it is). Fix the face orientation of the mesh.",
-                 h->inconsistent_edges);
 
   if (h->duplicate_triangles > 0)
     add_warning (props,
@@ -1365,8 +1376,9 @@ props_init (BlMeshProperties *props)
 /* Global vertex ids across submeshes, so that the union's health can be
  * checked where submeshes share edges. */
 static void
-weld_all (BlMesh    *mesh,
-          double   **vertices_out,
+weld_all (BlMesh          *mesh,
+          const guint32  **work,
+          double         **vertices_out,
           guint32  **indices_out,
           gsize     *n_triangles_out)
 {
@@ -1392,7 +1404,7 @@ weld_all (BlMesh    *mesh,
 
       memcpy (&all[3 * vo], s->vertices, 3 * sizeof (double) * s->n_vertices);
       for (gsize t = 0; t < 3 * (gsize) s->n_triangles; t++)
-        indices[to++] = s->indices[t] + vo;
+        indices[to++] = work[i][t] + vo;
       vo += s->n_vertices;
     }
 
@@ -1407,15 +1419,147 @@ weld_all (BlMesh    *mesh,
   *n_triangles_out = nt;
 }
 
+typedef struct
+{
+  guint64 key;
+  guint32 t[2];
+  guint32 uses;
+} AdjSlot;
+
+/* Mixed winding: turns the triangles of each edge-connected piece so that
+ * every manifold edge is crossed once each way, then turns each piece
+ * outward (positive volume about REF).  Returns a new index array. */
+static guint32 *
+reorient (const double  *vertices,
+          const guint32 *indices,
+          gsize          n_triangles,
+          const double   ref[3])
+{
+  gsize size = table_size_for (3 * n_triangles / 2 + 1);
+  gsize mask = size - 1;
+  g_autofree AdjSlot *adj = g_new (AdjSlot, size);
+  g_autofree guint32 *component = g_new (guint32, n_triangles);
+  g_autoptr(GArray) queue = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) volumes = g_array_new (FALSE, FALSE, sizeof (double));
+  guint32 *out = g_memdup2 (indices, 3 * sizeof (guint32) * n_triangles);
+
+  for (gsize i = 0; i < size; i++)
+    adj[i].key = EMPTY64;
+  memset (component, 0xff, n_triangles * sizeof (guint32));
+
+  for (gsize t = 0; t < n_triangles; t++)
+    for (int e = 0; e < 3; e++)
+      {
+        guint32 a = out[3 * t + e], b = out[3 * t + (e + 1) % 3];
+        guint64 key = ((guint64) MIN (a, b) << 32) | MAX (a, b);
+        gsize slot;
+
+        if (a == b)
+          continue;
+        slot = mix64 (key) & mask;
+        while (adj[slot].key != EMPTY64 && adj[slot].key != key)
+          slot = (slot + 1) & mask;
+        if (adj[slot].key == EMPTY64)
+          adj[slot] = (AdjSlot) { key, { EMPTY32, EMPTY32 }, 0 };
+        if (adj[slot].uses < 2)
+          adj[slot].t[adj[slot].uses] = t;
+        adj[slot].uses++;
+      }
+
+  for (gsize seed = 0; seed < n_triangles; seed++)
+    {
+      guint32 id = volumes->len;
+      double volume = 0.0;
+
+      if (component[seed] != EMPTY32)
+        continue;
+
+      component[seed] = id;
+      g_array_set_size (queue, 0);
+      g_array_append_val (queue, seed);
+      for (guint q = 0; q < queue->len; q++)
+        {
+          guint32 t = g_array_index (queue, guint32, q);
+
+          volume += tet_volume (vertices, &out[3 * t], ref);
+          for (int e = 0; e < 3; e++)
+            {
+              guint32 a = out[3 * t + e], b = out[3 * t + (e + 1) % 3];
+              guint64 key = ((guint64) MIN (a, b) << 32) | MAX (a, b);
+              gsize slot;
+              guint32 other;
+
+              if (a == b)
+                continue;
+              slot = mix64 (key) & mask;
+              while (adj[slot].key != key)
+                slot = (slot + 1) & mask;
+              if (adj[slot].uses != 2)
+                continue;   /* only manifold edges say how to turn */
+              other = adj[slot].t[0] == t ? adj[slot].t[1] : adj[slot].t[0];
+              if (component[other] != EMPTY32)
+                continue;
+
+              /* OTHER must cross the edge b → a; if it crosses a → b, turn it */
+              for (int k = 0; k < 3; k++)
+                if (out[3 * other + k] == a && out[3 * other + (k + 1) % 3] == b)
+                  {
+                    guint32 x = out[3 * other + 1];
+
+                    out[3 * other + 1] = out[3 * other + 2];
+                    out[3 * other + 2] = x;
+                    break;
+                  }
+              component[other] = id;
+              g_array_append_val (queue, other);
+            }
+        }
+      g_array_append_val (volumes, volume);
+    }
+
+  for (gsize t = 0; t < n_triangles; t++)
+    if (g_array_index (volumes, double, component[t]) < 0.0)
+      {
+        guint32 x = out[3 * t + 1];
+
+        out[3 * t + 1] = out[3 * t + 2];
+        out[3 * t + 2] = x;
+      }
+
+  return out;
+}
+
+static void
+union_health (BlMesh         *mesh,
+              const guint32 **work,
+              const double    ref[3],
+              Health         *h)
+{
+  g_autofree double *vertices = NULL;
+  g_autofree guint32 *indices = NULL;
+  gsize nt;
+
+  if (mesh->submeshes->len == 1)
+    {
+      const Submesh *s = &g_array_index (mesh->submeshes, Submesh, 0);
+
+      analyse_health (s->vertices, work[0], s->n_triangles, ref, h);
+      return;
+    }
+
+  weld_all (mesh, work, &vertices, &indices, &nt);
+  analyse_health (vertices, indices, nt, ref, h);
+}
+
 static gboolean
 compute_mesh_props (BlMesh            *mesh,
                     BlMeshProperties  *props,
                     GError           **error)
 {
   /* Closed surfaces are integrated about the bounding-box centre, which
-   * avoids cancellation; for a surface that does not close (holes,
-   * mixed winding) the result depends on that point, so it is integrated
-   * about the mesh origin exactly as gz-sim does. */
+   * avoids cancellation; for a surface that does not close (holes) the
+   * result depends on that point, so it is integrated about the mesh
+   * origin exactly as gz-sim does. */
   double ref_box[3] = {
     0.5 * (mesh->min.x + mesh->max.x),
     0.5 * (mesh->min.y + mesh->max.y),
@@ -1429,30 +1573,25 @@ compute_mesh_props (BlMesh            *mesh,
   double *total;
   double gz_volume = 0.0;
   gboolean flipped = FALSE;
-  Health union_health;
+  gboolean any_reoriented = FALSE;
   gboolean any_inside_out = FALSE;
+  Health reported;   /* the union as stored */
+  Health fixed;      /* the union as integrated (mixed winding repaired) */
   double size = vec3_distance (mesh->max, mesh->min);
+  g_autofree const guint32 **work = g_new0 (const guint32 *, n_sub);
+  g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
 
   mesh->submesh_props = g_new0 (BlMeshProperties, n_sub);
   for (guint i = 0; i < n_sub; i++)
-    props_init (&mesh->submesh_props[i]);
-
-  /* the union's health decides the reference point */
-  if (n_sub == 1)
     {
-      const Submesh *s = &g_array_index (mesh->submeshes, Submesh, 0);
+      const Submesh *s = &g_array_index (mesh->submeshes, Submesh, i);
 
-      analyse_health (s->vertices, s->indices, s->n_triangles, ref_box, &union_health);
+      props_init (&mesh->submesh_props[i]);
+      work[i] = s->indices;
     }
-  else
-    {
-      g_autofree double *vertices = NULL;
-      g_autofree guint32 *indices = NULL;
-      gsize nt;
 
-      weld_all (mesh, &vertices, &indices, &nt);
-      analyse_health (vertices, indices, nt, ref_box, &union_health);
-    }
+  union_health (mesh, work, ref_box, &reported);
+  fixed = reported;
 
   for (guint i = 0; i < n_sub; i++)
     {
@@ -1464,25 +1603,32 @@ compute_mesh_props (BlMesh            *mesh,
       Health h;
 
       if (n_sub == 1)
-        h = union_health;
+        h = reported;
       else
         analyse_health (s->vertices, s->indices, s->n_triangles, ref_box, &h);
       health_to_props (&h, sp);
       sp->n_triangles = s->n_triangles;
       sp->mirrored = mesh->mirrored;
 
-      bl_mesh_integrate_moments (s->vertices, s->indices, s->n_triangles, ref_box, m_box);
-      if (h.is_cycle)
-        {
-          moments_to_props (m_box, ref_box, &sp->volume, &sp->centroid, &sp->inertia);
-        }
-      else
-        {
-          bl_mesh_integrate_moments (s->vertices, s->indices, s->n_triangles, origin, m_origin);
-          moments_to_props (m_origin, origin, &sp->volume, &sp->centroid, &sp->inertia);
-        }
+      /* gz-sim's numbers for this submesh, as stored */
+      bl_mesh_integrate_moments (s->vertices, s->indices, s->n_triangles,
+                                 h.is_cycle ? ref_box : origin, m_origin);
+      moments_to_props (m_origin, h.is_cycle ? ref_box : origin,
+                        &sp->volume, &sp->centroid, &sp->inertia);
       sp->gz_volume = gz_reversed ? -sp->volume : sp->volume;
       gz_volume += sp->gz_volume;
+
+      if (h.inconsistent_edges > 0)
+        {
+          guint32 *turned = reorient (s->vertices, s->indices, s->n_triangles, ref_box);
+
+          g_ptr_array_add (owned, turned);
+          work[i] = turned;
+          any_reoriented = TRUE;
+          analyse_health (s->vertices, turned, s->n_triangles, ref_box, &h);
+        }
+
+      bl_mesh_integrate_moments (s->vertices, work[i], s->n_triangles, ref_box, m_box);
 
       /* A closed submesh with negative volume is inside-out as a whole. */
       if (n_sub > 1 && h.is_cycle && m_box[0] < 0.0)
@@ -1496,7 +1642,7 @@ compute_mesh_props (BlMesh            *mesh,
                        s->name, sp->volume);
         }
 
-      if (n_sub > 1 && !sp->watertight && union_health.boundary_edges == 0)
+      if (n_sub > 1 && !sp->watertight && reported.boundary_edges == 0)
         add_warning (props,
                      "Submesh “%s” is not closed on its own (%u boundary edges), though the "
                      "whole mesh is: gz-sim integrates each submesh separately and may find "
@@ -1505,21 +1651,32 @@ compute_mesh_props (BlMesh            *mesh,
 
       for (int k = 0; k < BL_MESH_N_MOMENTS; k++)
         total_box[k] += m_box[k];
-      if (!union_health.is_cycle)
+    }
+
+  if (any_reoriented)
+    union_health (mesh, work, ref_box, &fixed);
+
+  if (!fixed.is_cycle)
+    {
+      for (guint i = 0; i < n_sub; i++)
         {
-          if (h.is_cycle)
-            bl_mesh_integrate_moments (s->vertices, s->indices, s->n_triangles, origin, m_origin);
+          const Submesh *s = &g_array_index (mesh->submeshes, Submesh, i);
+          double m[BL_MESH_N_MOMENTS];
+
+          bl_mesh_integrate_moments (s->vertices, work[i], s->n_triangles, origin, m);
+          if (mesh->submesh_props[i].inside_out)
+            negate_moments (m);
           for (int k = 0; k < BL_MESH_N_MOMENTS; k++)
-            total_origin[k] += m_origin[k];
+            total_origin[k] += m[k];
         }
     }
 
-  health_to_props (&union_health, props);
+  health_to_props (&reported, props);
   props->n_triangles = mesh->n_triangles;
   props->mirrored = mesh->mirrored;
   props->gz_volume = gz_volume;
 
-  if (union_health.is_cycle)
+  if (fixed.is_cycle)
     {
       ref = ref_box;
       total = total_box;
@@ -1533,7 +1690,8 @@ compute_mesh_props (BlMesh            *mesh,
   if (total[0] < 0.0)
     {
       negate_moments (total);
-      negate_moments (total_box);
+      if (total != total_box)
+        negate_moments (total_box);
       flipped = TRUE;
       any_inside_out = TRUE;
     }
@@ -1571,7 +1729,16 @@ compute_mesh_props (BlMesh            *mesh,
                      g_array_index (mesh->submeshes, Submesh, i).name);
       }
 
-  warn_health (props, &union_health, total_box, ref_box, flipped ? -1.0 : 1.0);
+  if (reported.inconsistent_edges > 0)
+    add_warning (props,
+                 "%u edges join triangles wound in opposite directions, so part of the "
+                 "surface faces inward. Ballast turns those triangles to match their "
+                 "neighbours (volume %.6g m³); gz-sim integrates them as they are "
+                 "(volume %.6g m³, %.3g %% off). Fix the face orientation of the mesh.",
+                 reported.inconsistent_edges, props->volume, gz_volume,
+                 100.0 * fabs (gz_volume - props->volume) / props->volume);
+
+  warn_health (props, &fixed, total_box, ref_box, flipped ? -1.0 : 1.0);
 
   return TRUE;
 }

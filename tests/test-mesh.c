@@ -1,0 +1,1190 @@
+/* test-mesh.c: mesh loading, health checks, exact mass properties and convex hulls. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "bl-mesh.h"
+#include "bl-mesh-private.h"
+
+/* Expected values are closed forms worked by hand (sdf-inertia.md §8.9,
+ * §8.10 for the COLLADA fixtures). Meshes are written by this file. */
+
+static char *tmp_dir;
+
+static void
+assert_near_at (const char *file,
+                int         line,
+                const char *expr,
+                double      got,
+                double      want,
+                double      tol)
+{
+  g_autofree char *msg = NULL;
+
+  if (fabs (got - want) <= tol)
+    return;
+
+  msg = g_strdup_printf ("%s: got %.17g, want %.17g, tolerance %g", expr, got, want, tol);
+  g_assertion_message (G_LOG_DOMAIN, file, line, G_STRFUNC, msg);
+}
+
+#define assert_near(got, want, tol) \
+  assert_near_at (__FILE__, __LINE__, #got, (got), (want), (tol))
+#define assert_rel(got, want, rel) \
+  assert_near_at (__FILE__, __LINE__, #got, (got), (want), (rel) * fabs (want))
+
+/* ---------------------------------------------------------------------- */
+/* Shapes                                                                   */
+
+typedef struct
+{
+  GArray *v;   /* double xyz */
+  GArray *t;   /* guint32 × 3 */
+} Shape;
+
+static void
+shape_init (Shape *s)
+{
+  s->v = g_array_new (FALSE, FALSE, sizeof (double));
+  s->t = g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
+static void
+shape_clear (Shape *s)
+{
+  g_clear_pointer (&s->v, g_array_unref);
+  g_clear_pointer (&s->t, g_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Shape, shape_clear)
+
+static guint
+shape_n_vertices (const Shape *s)
+{
+  return s->v->len / 3;
+}
+
+static guint
+shape_n_triangles (const Shape *s)
+{
+  return s->t->len / 3;
+}
+
+static guint32
+shape_vertex (Shape *s, double x, double y, double z)
+{
+  double p[3] = { x, y, z };
+
+  g_array_append_vals (s->v, p, 3);
+  return shape_n_vertices (s) - 1;
+}
+
+static void
+shape_triangle (Shape *s, guint32 a, guint32 b, guint32 c)
+{
+  guint32 t[3] = { a, b, c };
+
+  g_array_append_vals (s->t, t, 3);
+}
+
+/* Vertex i of the unit cube is (i & 1, i >> 1 & 1, i >> 2 & 1); these
+ * twelve triangles face outward (checked by hand, one cross product each). */
+static const guint32 cube_triangles[12][3] = {
+  { 0, 2, 3 }, { 0, 3, 1 },   /* z = 0 */
+  { 4, 5, 7 }, { 4, 7, 6 },   /* z = 1 */
+  { 0, 1, 5 }, { 0, 5, 4 },   /* y = 0 */
+  { 2, 6, 7 }, { 2, 7, 3 },   /* y = 1 */
+  { 0, 4, 6 }, { 0, 6, 2 },   /* x = 0 */
+  { 1, 3, 7 }, { 1, 7, 5 },   /* x = 1 */
+};
+
+/* A box of SIZE centred at CENTER, turned by R (row-major) about its centre;
+ * SKIP triangles of the cube list left out from the end (for open meshes). */
+static void
+shape_add_box (Shape        *s,
+               const double  center[3],
+               const double  size[3],
+               const double  r[3][3],
+               guint         first_triangle,
+               guint         n_triangles)
+{
+  guint32 base = shape_n_vertices (s);
+
+  for (guint i = 0; i < 8; i++)
+    {
+      double local[3] = {
+        ((i & 1) - 0.5) * size[0],
+        ((i >> 1 & 1) - 0.5) * size[1],
+        ((i >> 2 & 1) - 0.5) * size[2],
+      };
+      double p[3];
+
+      for (int k = 0; k < 3; k++)
+        p[k] = center[k] + r[k][0] * local[0] + r[k][1] * local[1] + r[k][2] * local[2];
+      shape_vertex (s, p[0], p[1], p[2]);
+    }
+
+  for (guint t = first_triangle; t < first_triangle + n_triangles; t++)
+    shape_triangle (s, base + cube_triangles[t][0], base + cube_triangles[t][1],
+                    base + cube_triangles[t][2]);
+}
+
+static const double identity[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
+
+static void
+shape_unit_cube (Shape *s)
+{
+  shape_init (s);
+  shape_add_box (s, (double[]) { 0.5, 0.5, 0.5 }, (double[]) { 1, 1, 1 }, identity, 0, 12);
+}
+
+static void
+shape_tetrahedron (Shape *s)
+{
+  shape_init (s);
+  shape_vertex (s, 0, 0, 0);
+  shape_vertex (s, 1, 0, 0);
+  shape_vertex (s, 0, 1, 0);
+  shape_vertex (s, 0, 0, 1);
+  shape_triangle (s, 0, 2, 1);   /* z = 0, normal −z */
+  shape_triangle (s, 0, 1, 3);   /* y = 0, normal −y */
+  shape_triangle (s, 0, 3, 2);   /* x = 0, normal −x */
+  shape_triangle (s, 1, 2, 3);   /* slanted face, normal (1,1,1) */
+}
+
+static void
+shape_reverse (Shape *s)
+{
+  for (guint t = 0; t < shape_n_triangles (s); t++)
+    {
+      guint32 *tri = &g_array_index (s->t, guint32, 3 * t);
+      guint32 x = tri[1];
+
+      tri[1] = tri[2];
+      tri[2] = x;
+    }
+}
+
+/* Rotation by ANGLE about the unit axis (ux, uy, uz), Rodrigues' formula. */
+static void
+axis_angle (double ux, double uy, double uz, double angle, double r[3][3])
+{
+  double n = sqrt (ux * ux + uy * uy + uz * uz);
+  double c = cos (angle), s = sin (angle), C = 1.0 - c;
+
+  ux /= n; uy /= n; uz /= n;
+  r[0][0] = c + ux * ux * C;      r[0][1] = ux * uy * C - uz * s; r[0][2] = ux * uz * C + uy * s;
+  r[1][0] = uy * ux * C + uz * s; r[1][1] = c + uy * uy * C;      r[1][2] = uy * uz * C - ux * s;
+  r[2][0] = uz * ux * C - uy * s; r[2][1] = uz * uy * C + ux * s; r[2][2] = c + uz * uz * C;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Writers                                                                  */
+
+static char *
+tmp_path (const char *name)
+{
+  return g_build_filename (tmp_dir, name, NULL);
+}
+
+static void
+normal_of (const Shape *s, guint t, float n[3])
+{
+  const guint32 *tri = &g_array_index (s->t, guint32, 3 * t);
+  const double *a = &g_array_index (s->v, double, 3 * tri[0]);
+  const double *b = &g_array_index (s->v, double, 3 * tri[1]);
+  const double *c = &g_array_index (s->v, double, 3 * tri[2]);
+  double e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
+  double e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
+  double x = e1[1] * e2[2] - e1[2] * e2[1];
+  double y = e1[2] * e2[0] - e1[0] * e2[2];
+  double z = e1[0] * e2[1] - e1[1] * e2[0];
+  double l = sqrt (x * x + y * y + z * z);
+
+  if (l == 0.0)
+    l = 1.0;
+  n[0] = x / l;
+  n[1] = y / l;
+  n[2] = z / l;
+}
+
+static char *
+write_binary_stl (const Shape *s, const char *name)
+{
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  guint8 header[80] = { 0 };
+  guint32 count = GUINT32_TO_LE (shape_n_triangles (s));
+  char *path = tmp_path (name);
+  g_autoptr(GError) error = NULL;
+
+  /* must not start with "solid", or readers take it for ASCII */
+  memcpy (header, "ballast test mesh", 17);
+  g_byte_array_append (bytes, header, sizeof header);
+  g_byte_array_append (bytes, (guint8 *) &count, 4);
+  for (guint t = 0; t < shape_n_triangles (s); t++)
+    {
+      float rec[12];
+      guint16 attr = 0;
+
+      normal_of (s, t, rec);
+      for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 3; j++)
+          rec[3 + 3 * k + j] = g_array_index (s->v, double,
+                                              3 * g_array_index (s->t, guint32, 3 * t + k) + j);
+      g_byte_array_append (bytes, (guint8 *) rec, sizeof rec);
+      g_byte_array_append (bytes, (guint8 *) &attr, 2);
+    }
+
+  g_file_set_contents (path, (const char *) bytes->data, bytes->len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static char *
+write_ascii_stl (const Shape *s, const char *name)
+{
+  g_autoptr(GString) text = g_string_new ("solid ballast\n");
+  char *path = tmp_path (name);
+  g_autoptr(GError) error = NULL;
+
+  for (guint t = 0; t < shape_n_triangles (s); t++)
+    {
+      float n[3];
+
+      normal_of (s, t, n);
+      g_string_append_printf (text, "  facet normal %.9g %.9g %.9g\n    outer loop\n",
+                              n[0], n[1], n[2]);
+      for (int k = 0; k < 3; k++)
+        {
+          const double *p = &g_array_index (s->v, double,
+                                            3 * g_array_index (s->t, guint32, 3 * t + k));
+
+          /* %.9g round-trips a float, so ASCII and binary agree exactly */
+          g_string_append_printf (text, "      vertex %.9g %.9g %.9g\n",
+                                  (float) p[0], (float) p[1], (float) p[2]);
+        }
+      g_string_append (text, "    endloop\n  endfacet\n");
+    }
+  g_string_append (text, "endsolid ballast\n");
+
+  g_file_set_contents (path, text->str, text->len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static void
+append_obj_object (GString *text, const Shape *s, const char *object, guint vertex_base)
+{
+  if (object != NULL)
+    g_string_append_printf (text, "o %s\n", object);
+  for (guint v = 0; v < shape_n_vertices (s); v++)
+    {
+      const double *p = &g_array_index (s->v, double, 3 * v);
+
+      g_string_append_printf (text, "v %.9g %.9g %.9g\n",
+                              (float) p[0], (float) p[1], (float) p[2]);
+    }
+  for (guint t = 0; t < shape_n_triangles (s); t++)
+    {
+      const guint32 *tri = &g_array_index (s->t, guint32, 3 * t);
+
+      g_string_append_printf (text, "f %u %u %u\n", vertex_base + tri[0] + 1,
+                              vertex_base + tri[1] + 1, vertex_base + tri[2] + 1);
+    }
+}
+
+static char *
+write_text (const char *name, const char *contents)
+{
+  char *path = tmp_path (name);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static char *
+write_obj (const Shape *s, const char *name)
+{
+  g_autoptr(GString) text = g_string_new ("# ballast test mesh\n");
+
+  append_obj_object (text, s, "body", 0);
+  return write_text (name, text->str);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Helpers                                                                  */
+
+static const BlVec3 unit_scale = { 1.0, 1.0, 1.0 };
+
+static BlMesh *
+load (const char *path, BlVec3 scale)
+{
+  g_autoptr(GError) error = NULL;
+  BlMesh *mesh = bl_mesh_new_from_file (path, scale, NULL, FALSE, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (mesh);
+  return mesh;
+}
+
+static void
+props_of (BlMesh *mesh, gboolean hull, BlMeshProperties *props)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean ok = bl_mesh_get_mass_properties (mesh, hull, props, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  for (guint i = 0; i < props->warnings->len; i++)
+    g_test_message ("warning: %s", (const char *) g_ptr_array_index (props->warnings, i));
+}
+
+static void
+assert_inertia (const BlMat3 *got, const double want[6], double tol)
+{
+  /* want: ixx, iyy, izz, ixy, ixz, iyz */
+  assert_near (got->m[0][0], want[0], tol);
+  assert_near (got->m[1][1], want[1], tol);
+  assert_near (got->m[2][2], want[2], tol);
+  assert_near (got->m[0][1], want[3], tol);
+  assert_near (got->m[0][2], want[4], tol);
+  assert_near (got->m[1][2], want[5], tol);
+  assert_near (got->m[1][0], want[3], tol);
+  assert_near (got->m[2][0], want[4], tol);
+  assert_near (got->m[2][1], want[5], tol);
+}
+
+static gboolean
+warnings_mention (const BlMeshProperties *props, const char *needle)
+{
+  for (guint i = 0; i < props->warnings->len; i++)
+    if (strstr (g_ptr_array_index (props->warnings, i), needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+assert_clean (const BlMeshProperties *props)
+{
+  g_assert_true (props->watertight);
+  g_assert_cmpuint (props->boundary_edges, ==, 0);
+  g_assert_cmpuint (props->non_manifold_edges, ==, 0);
+  g_assert_cmpuint (props->inconsistent_edges, ==, 0);
+  g_assert_cmpuint (props->duplicate_triangles, ==, 0);
+  g_assert_false (props->inside_out);
+  g_assert_cmpuint (props->warnings->len, ==, 0);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Tests                                                                    */
+
+static void
+test_unit_cube (void)
+{
+  g_auto(Shape) cube = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+
+  shape_unit_cube (&cube);
+  path = write_binary_stl (&cube, "cube.stl");
+  mesh = load (path, unit_scale);
+
+  g_assert_cmpuint (bl_mesh_get_n_submeshes (mesh), ==, 1);
+  g_assert_cmpuint (bl_mesh_get_n_triangles (mesh), ==, 12);
+  {
+    guint nv, nt;
+
+    g_assert_nonnull (bl_mesh_get_submesh_vertices (mesh, 0, &nv));
+    g_assert_nonnull (bl_mesh_get_submesh_indices (mesh, 0, &nt));
+    g_assert_cmpuint (nv, ==, 8);   /* welded */
+    g_assert_cmpuint (nt, ==, 12);
+  }
+
+  props_of (mesh, FALSE, &p);
+  assert_near (p.volume, 1.0, 1e-12);
+  assert_near (p.gz_volume, 1.0, 1e-12);
+  assert_near (p.centroid.x, 0.5, 1e-12);
+  assert_near (p.centroid.y, 0.5, 1e-12);
+  assert_near (p.centroid.z, 0.5, 1e-12);
+  assert_inertia (&p.inertia, (double[]) { 1.0 / 6, 1.0 / 6, 1.0 / 6, 0, 0, 0 }, 1e-12);
+  g_assert_cmpuint (p.n_triangles, ==, 12);
+  assert_clean (&p);
+}
+
+static void
+test_box_offset (void)
+{
+  g_auto(Shape) box = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+  const double density = 1000.0;
+
+  shape_init (&box);
+  shape_add_box (&box, (double[]) { 5, -2, 1 }, (double[]) { 1, 2, 3 }, identity, 0, 12);
+  path = write_ascii_stl (&box, "box-offset.stl");
+  mesh = load (path, unit_scale);
+  props_of (mesh, FALSE, &p);
+
+  /* m = 1000·6; Ixx = m(2² + 3²)/12, Iyy = m(1 + 9)/12, Izz = m(1 + 4)/12 */
+  assert_rel (density * p.volume, 6000.0, 1e-12);
+  assert_near (p.centroid.x, 5.0, 1e-12);
+  assert_near (p.centroid.y, -2.0, 1e-12);
+  assert_near (p.centroid.z, 1.0, 1e-12);
+  assert_near (density * p.inertia.m[0][0], 6500.0, 1e-8);
+  assert_near (density * p.inertia.m[1][1], 5000.0, 1e-8);
+  assert_near (density * p.inertia.m[2][2], 2500.0, 1e-8);
+  assert_near (density * p.inertia.m[0][1], 0.0, 1e-8);
+  assert_near (density * p.inertia.m[0][2], 0.0, 1e-8);
+  assert_near (density * p.inertia.m[1][2], 0.0, 1e-8);
+  assert_clean (&p);
+}
+
+/* A 1×2×3 box turned 40° about (1, 2, 3) and centred at (3, 4, −7). */
+static void
+rotated_box (Shape *box, double r[3][3])
+{
+  axis_angle (1, 2, 3, 40.0 * G_PI / 180.0, r);
+  shape_init (box);
+  shape_add_box (box, (double[]) { 3, 4, -7 }, (double[]) { 1, 2, 3 }, (const double (*)[3]) r, 0, 12);
+}
+
+static void
+check_rotated_box (const BlMeshProperties *p, double r[3][3], double tol)
+{
+  /* I' = R diag(Ixx, Iyy, Izz) Rᵀ with the box moments at unit density, V 6 */
+  double d[3] = { 6.0 * (4 + 9) / 12.0, 6.0 * (1 + 9) / 12.0, 6.0 * (1 + 4) / 12.0 };
+  double want[3][3];
+
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      want[i][j] = r[i][0] * d[0] * r[j][0] + r[i][1] * d[1] * r[j][1] + r[i][2] * d[2] * r[j][2];
+
+  assert_near (p->volume, 6.0, tol);
+  assert_near (p->centroid.x, 3.0, tol);
+  assert_near (p->centroid.y, 4.0, tol);
+  assert_near (p->centroid.z, -7.0, tol);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      assert_near (p->inertia.m[i][j], want[i][j], tol);
+  /* a real rotation: the products are not all zero */
+  g_assert_cmpfloat (fabs (want[0][1]) + fabs (want[0][2]) + fabs (want[1][2]), >, 0.1);
+}
+
+static void
+test_box_rotated (void)
+{
+  g_auto(Shape) box = { 0 };
+  g_autofree char *stl = NULL;
+  g_autofree char *obj = NULL;
+  g_autoptr(BlMesh) mesh_stl = NULL;
+  g_autoptr(BlMesh) mesh_obj = NULL;
+  BlMeshProperties a, b;
+  double r[3][3];
+
+  rotated_box (&box, r);
+  stl = write_binary_stl (&box, "box-rotated.stl");
+  obj = write_obj (&box, "box-rotated.obj");
+  mesh_stl = load (stl, unit_scale);
+  mesh_obj = load (obj, unit_scale);
+  props_of (mesh_stl, FALSE, &a);
+  props_of (mesh_obj, FALSE, &b);
+
+  /* the files hold single-precision vertices */
+  check_rotated_box (&a, r, 1e-5);
+  check_rotated_box (&b, r, 1e-5);
+  assert_clean (&a);
+  assert_clean (&b);
+
+  /* STL and OBJ of the same shape: the same numbers */
+  assert_near (a.volume, b.volume, 1e-12);
+  assert_near (a.centroid.x, b.centroid.x, 1e-12);
+  assert_near (a.centroid.y, b.centroid.y, 1e-12);
+  assert_near (a.centroid.z, b.centroid.z, 1e-12);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      assert_near (a.inertia.m[i][j], b.inertia.m[i][j], 1e-12);
+}
+
+static void
+test_stl_ascii_binary_obj (void)
+{
+  g_auto(Shape) tet = { 0 };
+  g_autofree char *bin = NULL;
+  g_autofree char *ascii = NULL;
+  g_autofree char *obj = NULL;
+  BlMeshProperties p[3];
+  BlMesh *meshes[3];
+
+  shape_tetrahedron (&tet);
+  bin = write_binary_stl (&tet, "tet.stl");
+  ascii = write_ascii_stl (&tet, "tet-ascii.stl");
+  obj = write_obj (&tet, "tet.obj");
+  meshes[0] = load (bin, unit_scale);
+  meshes[1] = load (ascii, unit_scale);
+  meshes[2] = load (obj, unit_scale);
+
+  for (int i = 0; i < 3; i++)
+    props_of (meshes[i], FALSE, &p[i]);
+  for (int i = 1; i < 3; i++)
+    {
+      assert_near (p[i].volume, p[0].volume, 1e-15);
+      assert_near (p[i].centroid.x, p[0].centroid.x, 1e-15);
+      assert_near (p[i].inertia.m[0][1], p[0].inertia.m[0][1], 1e-15);
+      assert_near (p[i].inertia.m[2][2], p[0].inertia.m[2][2], 1e-15);
+    }
+  for (int i = 0; i < 3; i++)
+    bl_mesh_unref (meshes[i]);
+}
+
+static void
+check_tetrahedron (const BlMeshProperties *p, double sx)
+{
+  /* V 1/6, COM ¼, Ixx = ∫(y² + z²) − V(cy² + cz²) = 1/30 − 1/48 = 1/80;
+   * ∫xy = 1/120, so ixy = −(1/120 − (1/6)(1/16)) = +1/480.  Mirroring x
+   * negates x: ixy and ixz change sign, iyz does not. */
+  assert_near (p->volume, 1.0 / 6.0, 1e-15);
+  assert_near (p->centroid.x, sx * 0.25, 1e-15);
+  assert_near (p->centroid.y, 0.25, 1e-15);
+  assert_near (p->centroid.z, 0.25, 1e-15);
+  assert_inertia (&p->inertia,
+                  (double[]) { 0.0125, 0.0125, 0.0125, sx / 480.0, sx / 480.0, 1.0 / 480.0 },
+                  1e-15);
+}
+
+static void
+test_tetrahedron (void)
+{
+  g_auto(Shape) tet = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+
+  shape_tetrahedron (&tet);
+  path = write_binary_stl (&tet, "tetrahedron.stl");
+  mesh = load (path, unit_scale);
+  props_of (mesh, FALSE, &p);
+  check_tetrahedron (&p, 1.0);
+  assert_near (0.00208333, p.inertia.m[0][1], 1e-8);
+  assert_clean (&p);
+}
+
+static void
+test_scale (void)
+{
+  g_auto(Shape) cube = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+
+  shape_unit_cube (&cube);
+  path = write_binary_stl (&cube, "cube-to-scale.stl");
+  mesh = load (path, bl_vec3 (2, 1, 0.5));
+  props_of (mesh, FALSE, &p);
+
+  /* a 2 × 1 × 0.5 box, V 1: Ixx = (1 + 0.25)/12, Iyy = (4 + 0.25)/12, Izz = (4 + 1)/12 */
+  assert_near (p.volume, 1.0, 1e-12);
+  assert_near (p.centroid.x, 1.0, 1e-12);
+  assert_near (p.centroid.y, 0.5, 1e-12);
+  assert_near (p.centroid.z, 0.25, 1e-12);
+  assert_inertia (&p.inertia, (double[]) { 1.25 / 12, 4.25 / 12, 5.0 / 12, 0, 0, 0 }, 1e-12);
+  assert_near (p.inertia.m[0][0], 0.1041667, 1e-7);
+  assert_near (p.inertia.m[1][1], 0.3541667, 1e-7);
+  assert_near (p.inertia.m[2][2], 0.4166667, 1e-7);
+  g_assert_false (p.mirrored);
+  assert_clean (&p);
+}
+
+static void
+test_mirror (void)
+{
+  g_auto(Shape) tet = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  g_autoptr(BlMesh) mesh3 = NULL;
+  BlMeshProperties p;
+
+  shape_tetrahedron (&tet);
+  path = write_binary_stl (&tet, "tet-mirror.stl");
+
+  /* one negative component mirrors */
+  mesh = load (path, bl_vec3 (-1, 1, 1));
+  props_of (mesh, FALSE, &p);
+  check_tetrahedron (&p, -1.0);
+  g_assert_true (p.mirrored);
+  g_assert_false (p.inside_out);
+  g_assert_true (p.watertight);
+  assert_near (p.gz_volume, -1.0 / 6.0, 1e-15);
+  g_assert_true (warnings_mention (&p, "gz-sim"));
+
+  /* three negative components mirror too: (−x, −y, −z) */
+  mesh3 = load (path, bl_vec3 (-1, -1, -1));
+  props_of (mesh3, FALSE, &p);
+  assert_near (p.volume, 1.0 / 6.0, 1e-15);
+  assert_near (p.centroid.z, -0.25, 1e-15);
+  /* products are even in each pair of coordinates: unchanged */
+  assert_near (p.inertia.m[0][1], 1.0 / 480.0, 1e-15);
+  g_assert_true (p.mirrored);
+  assert_near (p.gz_volume, -1.0 / 6.0, 1e-15);
+}
+
+static void
+test_inward (void)
+{
+  g_auto(Shape) cube = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+
+  shape_unit_cube (&cube);
+  shape_reverse (&cube);
+  path = write_binary_stl (&cube, "cube-inward.stl");
+  mesh = load (path, unit_scale);
+  props_of (mesh, FALSE, &p);
+
+  assert_near (p.volume, 1.0, 1e-12);
+  assert_near (p.gz_volume, -1.0, 1e-12);
+  assert_near (p.centroid.x, 0.5, 1e-12);
+  assert_inertia (&p.inertia, (double[]) { 1.0 / 6, 1.0 / 6, 1.0 / 6, 0, 0, 0 }, 1e-12);
+  g_assert_true (p.inside_out);
+  g_assert_true (p.watertight);
+  g_assert_cmpuint (p.inconsistent_edges, ==, 0);
+  g_assert_true (warnings_mention (&p, "inside-out"));
+}
+
+static void
+test_open (void)
+{
+  g_auto(Shape) open = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+
+  /* the unit cube without its two z = 1 triangles */
+  shape_init (&open);
+  shape_add_box (&open, (double[]) { 0.5, 0.5, 0.5 }, (double[]) { 1, 1, 1 }, identity, 0, 2);
+  shape_add_box (&open, (double[]) { 0.5, 0.5, 0.5 }, (double[]) { 1, 1, 1 }, identity, 4, 8);
+  path = write_binary_stl (&open, "cube-open.stl");
+  mesh = load (path, unit_scale);
+  props_of (mesh, FALSE, &p);
+
+  g_assert_false (p.watertight);
+  g_assert_cmpuint (p.boundary_edges, ==, 4);
+  g_assert_cmpuint (p.n_holes, ==, 1);
+  g_assert_cmpuint (p.non_manifold_edges, ==, 0);
+  g_assert_cmpuint (p.n_triangles, ==, 10);
+
+  /* gz-sim's numbers (§8.9): integrated about the mesh origin, V 1,
+   * COM (0.5, 0.5, 0), iyz −0.25 — plausible-looking but wrong */
+  assert_near (p.volume, 1.0, 1e-12);
+  assert_near (p.centroid.x, 0.5, 1e-12);
+  assert_near (p.centroid.y, 0.5, 1e-12);
+  assert_near (p.centroid.z, 0.0, 1e-12);
+  assert_near (p.inertia.m[1][2], -0.25, 1e-12);
+
+  /* the cap over the hole is a unit square at z = 1 */
+  g_assert_cmpuint (p.warnings->len, >=, 1);
+  g_assert_true (warnings_mention (&p, "open"));
+  g_assert_true (warnings_mention (&p, "4 boundary edges"));
+}
+
+static void
+test_non_manifold (void)
+{
+  g_auto(Shape) two = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+
+  /* two unit cubes touching along the edge x = y = 1 */
+  shape_init (&two);
+  shape_add_box (&two, (double[]) { 0.5, 0.5, 0.5 }, (double[]) { 1, 1, 1 }, identity, 0, 12);
+  shape_add_box (&two, (double[]) { 1.5, 1.5, 0.5 }, (double[]) { 1, 1, 1 }, identity, 0, 12);
+  path = write_binary_stl (&two, "non-manifold.stl");
+  mesh = load (path, unit_scale);
+  props_of (mesh, FALSE, &p);
+
+  g_assert_cmpuint (p.non_manifold_edges, ==, 1);
+  g_assert_cmpuint (p.boundary_edges, ==, 0);
+  g_assert_false (p.watertight);
+  g_assert_true (warnings_mention (&p, "non-manifold"));
+  /* each cube is whole: V 2, centroid (1, 1, 0.5) */
+  assert_near (p.volume, 2.0, 1e-12);
+  assert_near (p.centroid.x, 1.0, 1e-12);
+  assert_near (p.centroid.y, 1.0, 1e-12);
+  assert_near (p.centroid.z, 0.5, 1e-12);
+}
+
+static void
+test_inconsistent (void)
+{
+  g_auto(Shape) cube = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+  guint32 *tri;
+  guint32 x;
+
+  /* one triangle of the x = 1 side turned inward */
+  shape_unit_cube (&cube);
+  tri = &g_array_index (cube.t, guint32, 3 * 11);
+  x = tri[1];
+  tri[1] = tri[2];
+  tri[2] = x;
+  path = write_binary_stl (&cube, "cube-mixed.stl");
+  mesh = load (path, unit_scale);
+  props_of (mesh, FALSE, &p);
+
+  g_assert_cmpuint (p.inconsistent_edges, ==, 3);
+  g_assert_cmpuint (p.boundary_edges, ==, 0);
+  g_assert_true (warnings_mention (&p, "opposite directions"));
+}
+
+static void
+test_duplicate_and_degenerate (void)
+{
+  g_auto(Shape) cube = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+
+  shape_unit_cube (&cube);
+  /* a zero-area sliver along an edge of the cube: contributes nothing */
+  shape_vertex (&cube, 0.5, 0.0, 0.0);
+  shape_triangle (&cube, 0, 1, 8);
+  path = write_binary_stl (&cube, "cube-sliver.stl");
+  mesh = load (path, unit_scale);
+  props_of (mesh, FALSE, &p);
+  g_assert_cmpuint (p.n_degenerate_triangles, ==, 1);
+  assert_clean (&p);
+  assert_near (p.volume, 1.0, 1e-12);
+  assert_inertia (&p.inertia, (double[]) { 1.0 / 6, 1.0 / 6, 1.0 / 6, 0, 0, 0 }, 1e-12);
+  g_clear_pointer (&mesh, bl_mesh_unref);
+  g_clear_pointer (&path, g_free);
+
+  /* a repeated triangle counts twice */
+  shape_clear (&cube);
+  shape_unit_cube (&cube);
+  shape_triangle (&cube, 1, 3, 7);
+  path = write_binary_stl (&cube, "cube-duplicate.stl");
+  mesh = load (path, unit_scale);
+  props_of (mesh, FALSE, &p);
+  g_assert_cmpuint (p.duplicate_triangles, ==, 1);
+  g_assert_true (warnings_mention (&p, "repeat"));
+}
+
+static const char *
+fixtures_dir (void)
+{
+  const char *dir = g_getenv ("BALLAST_FIXTURES");
+
+  return dir != NULL ? dir : "tests/fixtures/public";
+}
+
+static void
+check_cylinder (const char *model, const char *file, double cz)
+{
+  g_autofree char *path = g_build_filename (fixtures_dir (), "models", model, "meshes", file, NULL);
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+  const double rho = 1240.0;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("fixture missing");
+      return;
+    }
+
+  mesh = load (path, unit_scale);
+  props_of (mesh, FALSE, &p);
+
+  /* §8.10: 8192 vertices, 16380 triangles */
+  g_assert_cmpuint (p.n_triangles, ==, 16380);
+  assert_rel (p.volume, 6.28318296, 1e-6);
+  assert_rel (rho * p.volume, 7791.14687, 1e-6);
+  assert_near (p.centroid.x, 0.0, 1e-6);
+  assert_near (p.centroid.y, 0.0, 1e-6);
+  assert_near (p.centroid.z, cz, 1e-6);
+  assert_rel (rho * p.inertia.m[0][0], 4544.83494, 1e-6);
+  assert_rel (rho * p.inertia.m[1][1], 4544.83494, 1e-6);
+  assert_rel (rho * p.inertia.m[2][2], 3895.57198, 1e-6);
+  /* within 0.1 % of the ideal cylinder (m 7791.149781, 4544.837372, 3895.57489) */
+  assert_rel (rho * p.volume, 7791.149781, 1e-3);
+  assert_rel (rho * p.inertia.m[0][0], 4544.837372, 1e-3);
+  assert_rel (rho * p.inertia.m[2][2], 3895.57489, 1e-3);
+  assert_near (p.inertia.m[0][1], 0.0, 1e-6);
+  assert_near (p.inertia.m[0][2], 0.0, 1e-6);
+  assert_near (p.inertia.m[1][2], 0.0, 1e-6);
+  assert_clean (&p);
+}
+
+static void
+test_cylinder_dae (void)
+{
+  check_cylinder ("cylinder_dae", "cylinder.dae", 0.0);
+}
+
+static void
+test_cylinder_dae_bottom_origin (void)
+{
+  check_cylinder ("cylinder_dae_bottom_origin", "cylinder_bottom_origin.dae", 1.0);
+}
+
+static void
+test_hull_point_cloud (void)
+{
+  g_auto(Shape) cloud = { 0 };
+  g_autoptr(BlMesh) mesh = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+  BlMeshProperties p;
+  guint n;
+
+  /* the cube's corners, its face and edge midpoints (coplanar with hull
+   * faces) and 500 interior points, tied into arbitrary triangles */
+  shape_init (&cloud);
+  for (guint i = 0; i < 27; i++)
+    shape_vertex (&cloud, (i % 3) * 0.5, (i / 3 % 3) * 0.5, (i / 9) * 0.5);
+  for (guint i = 0; i < 500; i++)
+    shape_vertex (&cloud, g_rand_double_range (rand, 0.01, 0.99),
+                  g_rand_double_range (rand, 0.01, 0.99), g_rand_double_range (rand, 0.01, 0.99));
+  n = shape_n_vertices (&cloud);
+  for (guint i = 0; i + 2 < n; i += 3)
+    shape_triangle (&cloud, i, i + 1, i + 2);
+
+  mesh = bl_mesh_new_from_triangles ((const double *) cloud.v->data, n,
+                                     (const guint32 *) cloud.t->data, shape_n_triangles (&cloud),
+                                     NULL);
+  g_assert_nonnull (mesh);
+  props_of (mesh, TRUE, &p);
+
+  assert_near (p.volume, 1.0, 1e-12);
+  assert_near (p.centroid.x, 0.5, 1e-12);
+  assert_near (p.centroid.y, 0.5, 1e-12);
+  assert_near (p.centroid.z, 0.5, 1e-12);
+  assert_inertia (&p.inertia, (double[]) { 1.0 / 6, 1.0 / 6, 1.0 / 6, 0, 0, 0 }, 1e-12);
+  g_assert_true (p.watertight);
+  g_assert_false (p.inside_out);
+}
+
+static void
+test_hull_sphere (void)
+{
+  const guint n = 4000;
+  g_autofree double *points = g_new (double, 3 * n);
+  g_autofree guint32 *tris = g_new (guint32, 3);
+  g_autofree guint32 *hull = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize n_hull = 0;
+  BlMeshProperties p;
+  double golden = G_PI * (3.0 - sqrt (5.0));
+
+  /* Fibonacci points on the unit sphere */
+  for (guint i = 0; i < n; i++)
+    {
+      double z = 1.0 - 2.0 * (i + 0.5) / n;
+      double r = sqrt (1.0 - z * z);
+
+      points[3 * i] = 3.0 + r * cos (golden * i);
+      points[3 * i + 1] = -1.0 + r * sin (golden * i);
+      points[3 * i + 2] = 2.0 + z;
+    }
+  tris[0] = 0; tris[1] = 1; tris[2] = 2;
+
+  hull = bl_mesh_convex_hull (points, n, &n_hull, &error);
+  g_assert_no_error (error);
+  /* every point is a vertex: Euler's formula gives 2n − 4 triangles */
+  g_assert_cmpuint (n_hull, ==, 2 * n - 4);
+
+  mesh = bl_mesh_new_from_triangles (points, n, tris, 1, NULL);
+  props_of (mesh, TRUE, &p);
+  g_assert_cmpfloat (p.volume, <, 4.0 / 3.0 * G_PI);
+  assert_rel (p.volume, 4.0 / 3.0 * G_PI, 2e-3);
+  assert_near (p.centroid.x, 3.0, 1e-3);
+  assert_near (p.centroid.y, -1.0, 1e-3);
+  assert_near (p.centroid.z, 2.0, 1e-3);
+  /* solid sphere: 2/5 V r² */
+  assert_rel (p.inertia.m[0][0], 0.4 * 4.0 / 3.0 * G_PI, 5e-3);
+  g_assert_true (p.watertight);
+  g_assert_cmpuint (p.inconsistent_edges, ==, 0);
+}
+
+static void
+test_hull_degenerate (void)
+{
+  double flat[5 * 3] = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0.3, 0.2, 0 };
+  double line[4 * 3] = { 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3 };
+  guint32 tri[3] = { 0, 1, 2 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  gsize n = 0;
+  BlMeshProperties p;
+  guint32 *hull;
+
+  hull = bl_mesh_convex_hull (flat, 5, &n, &error);
+  g_assert_null (hull);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE);
+  g_clear_error (&error);
+
+  hull = bl_mesh_convex_hull (line, 4, &n, &error);
+  g_assert_null (hull);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE);
+  g_clear_error (&error);
+
+  /* a flat mesh: no volume either way */
+  mesh = bl_mesh_new_from_triangles (flat, 5, tri, 1, NULL);
+  g_assert_false (bl_mesh_get_mass_properties (mesh, TRUE, &p, &error));
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE);
+  g_clear_error (&error);
+  g_assert_false (bl_mesh_get_mass_properties (mesh, FALSE, &p, &error));
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE);
+}
+
+static void
+test_hull_of_file (void)
+{
+  g_auto(Shape) open = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+
+  /* the open cube's hull is the closed cube */
+  shape_init (&open);
+  shape_add_box (&open, (double[]) { 0.5, 0.5, 0.5 }, (double[]) { 1, 1, 1 }, identity, 0, 10);
+  path = write_binary_stl (&open, "cube-open-hull.stl");
+  mesh = load (path, unit_scale);
+  props_of (mesh, TRUE, &p);
+  assert_near (p.volume, 1.0, 1e-12);
+  assert_near (p.centroid.z, 0.5, 1e-12);
+  assert_inertia (&p.inertia, (double[]) { 1.0 / 6, 1.0 / 6, 1.0 / 6, 0, 0, 0 }, 1e-12);
+  assert_clean (&p);
+}
+
+static void
+test_submesh (void)
+{
+  g_auto(Shape) a = { 0 };
+  g_auto(Shape) b = { 0 };
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) whole = NULL;
+  g_autoptr(BlMesh) part = NULL;
+  g_autoptr(BlMesh) centred = NULL;
+  g_autoptr(BlMesh) missing = NULL;
+  g_autoptr(GError) error = NULL;
+  BlMeshProperties p, sp;
+  gboolean found_a = FALSE, found_b = FALSE;
+
+  shape_init (&a);
+  shape_add_box (&a, (double[]) { 0.5, 0.5, 0.5 }, (double[]) { 1, 1, 1 }, identity, 0, 12);
+  shape_init (&b);
+  shape_add_box (&b, (double[]) { 10, 0, 0 }, (double[]) { 2, 1, 1 }, identity, 0, 12);
+  append_obj_object (text, &a, "part_a", 0);
+  append_obj_object (text, &b, "part_b", shape_n_vertices (&a));
+  path = write_text ("two-parts.obj", text->str);
+
+  whole = load (path, unit_scale);
+  g_assert_cmpuint (bl_mesh_get_n_submeshes (whole), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      found_a |= g_strcmp0 (bl_mesh_get_submesh_name (whole, i), "part_a") == 0;
+      found_b |= g_strcmp0 (bl_mesh_get_submesh_name (whole, i), "part_b") == 0;
+    }
+  g_assert_true (found_a && found_b);
+
+  /* both parts: V 3, centroid (1·0.5 + 2·10)/3 */
+  props_of (whole, FALSE, &p);
+  assert_near (p.volume, 3.0, 1e-12);
+  assert_near (p.centroid.x, (0.5 + 20.0) / 3.0, 1e-12);
+  assert_clean (&p);
+  g_assert_true (bl_mesh_get_submesh_mass_properties (whole, 0, &sp));
+  g_assert_true (sp.watertight);
+  g_assert_false (bl_mesh_get_submesh_mass_properties (whole, 2, &sp));
+
+  part = bl_mesh_new_from_file (path, unit_scale, "part_b", FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_mesh_get_n_submeshes (part), ==, 1);
+  props_of (part, FALSE, &p);
+  assert_near (p.volume, 2.0, 1e-12);
+  assert_near (p.centroid.x, 10.0, 1e-12);
+
+  centred = bl_mesh_new_from_file (path, unit_scale, "part_b", TRUE, &error);
+  g_assert_no_error (error);
+  props_of (centred, FALSE, &p);
+  assert_near (p.volume, 2.0, 1e-12);
+  assert_near (p.centroid.x, 0.0, 1e-12);
+  assert_near (p.centroid.y, 0.0, 1e-12);
+  /* Ixx = 2(1 + 1)/12, Iyy = Izz = 2(4 + 1)/12 */
+  assert_inertia (&p.inertia, (double[]) { 4.0 / 12, 10.0 / 12, 10.0 / 12, 0, 0, 0 }, 1e-12);
+
+  missing = bl_mesh_new_from_file (path, unit_scale, "part_c", FALSE, &error);
+  g_assert_null (missing);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_NO_SUBMESH);
+  g_assert_nonnull (strstr (error->message, "part_c"));
+}
+
+static void
+test_errors (void)
+{
+  g_autofree char *missing = tmp_path ("no-such-mesh.stl");
+  g_autofree char *corrupt = write_text ("corrupt.stl", "this is not a mesh at all\n\x01\x02\x03");
+  g_autofree char *lines = write_text ("lines.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nl 1 2\nl 2 3\n");
+  g_autoptr(GError) error = NULL;
+  BlMesh *mesh;
+
+  mesh = bl_mesh_new_from_file (missing, unit_scale, NULL, FALSE, &error);
+  g_assert_null (mesh);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+  g_clear_error (&error);
+
+  mesh = bl_mesh_cache_lookup (missing, unit_scale, NULL, FALSE, &error);
+  g_assert_null (mesh);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+  g_clear_error (&error);
+
+  mesh = bl_mesh_new_from_file (corrupt, unit_scale, NULL, FALSE, &error);
+  g_assert_null (mesh);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+  g_test_message ("corrupt: %s", error->message);
+  g_clear_error (&error);
+
+  mesh = bl_mesh_new_from_file (lines, unit_scale, NULL, FALSE, &error);
+  g_assert_null (mesh);
+  g_assert_true (g_error_matches (error, BL_MESH_ERROR, BL_MESH_ERROR_EMPTY)
+                 || g_error_matches (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD));
+  g_clear_error (&error);
+}
+
+static void
+test_cache (void)
+{
+  g_auto(Shape) cube = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) a = NULL;
+  g_autoptr(BlMesh) b = NULL;
+  g_autoptr(BlMesh) c = NULL;
+  g_autoptr(BlMesh) d = NULL;
+  g_autoptr(GError) error = NULL;
+  BlMeshProperties pa, pb, pd;
+  guint before;
+
+  bl_mesh_cache_clear ();
+  shape_unit_cube (&cube);
+  path = write_binary_stl (&cube, "cached.stl");
+
+  a = bl_mesh_cache_lookup (path, unit_scale, NULL, FALSE, &error);
+  g_assert_no_error (error);
+  props_of (a, FALSE, &pa);
+  b = bl_mesh_cache_lookup (path, unit_scale, NULL, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_true (a == b);
+  props_of (b, FALSE, &pb);
+  /* computed once: the very same warnings array */
+  g_assert_true (pa.warnings == pb.warnings);
+  g_assert_cmpuint (bl_mesh_cache_size (), ==, 1);
+
+  c = bl_mesh_cache_lookup (path, bl_vec3 (2, 2, 2), NULL, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_true (c != a);
+  g_assert_cmpuint (bl_mesh_cache_size (), ==, 2);
+
+  /* a new version of the file (another size) is reloaded, old entries dropped */
+  shape_vertex (&cube, 0.5, 0.5, 0.5);
+  shape_triangle (&cube, 0, 0, 8);   /* degenerate: same volume, bigger file */
+  g_free (write_binary_stl (&cube, "cached.stl"));
+  before = bl_mesh_cache_size ();
+  d = bl_mesh_cache_lookup (path, unit_scale, NULL, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_true (d != a);
+  g_assert_cmpuint (bl_mesh_cache_size (), <, before + 1);
+  g_assert_cmpuint (bl_mesh_get_n_triangles (d), ==, 13);
+  props_of (d, FALSE, &pd);
+  assert_near (pd.volume, 1.0, 1e-12);
+
+  /* references held outside survive clearing */
+  bl_mesh_cache_clear ();
+  g_assert_cmpuint (bl_mesh_cache_size (), ==, 0);
+  assert_near (pa.volume, 1.0, 1e-12);
+  g_assert_cmpuint (bl_mesh_get_n_triangles (a), ==, 12);
+}
+
+static void
+test_integrator_threads (void)
+{
+  /* many copies of the tetrahedron's faces, enough to split over threads,
+   * give exactly many times its moments */
+  const guint copies = 40000;
+  double v[12] = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+  guint32 faces[12] = { 0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3 };
+  g_autofree guint32 *indices = g_new (guint32, 12 * copies);
+  double ref[3] = { 0.5, 0.5, 0.5 };
+  double m[BL_MESH_N_MOMENTS];
+
+  for (guint i = 0; i < copies; i++)
+    memcpy (&indices[12 * i], faces, sizeof faces);
+
+  bl_mesh_integrate_moments (v, indices, 4 * copies, ref, m);
+  assert_rel (m[0], copies / 6.0, 1e-12);
+  /* ∫(x − ½) = V(¼ − ½) */
+  assert_rel (m[1], copies / 6.0 * -0.25, 1e-12);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+
+  tmp_dir = g_dir_make_tmp ("ballast-test-mesh-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/core/mesh/unit-cube", test_unit_cube);
+  g_test_add_func ("/core/mesh/box-offset", test_box_offset);
+  g_test_add_func ("/core/mesh/box-rotated", test_box_rotated);
+  g_test_add_func ("/core/mesh/formats", test_stl_ascii_binary_obj);
+  g_test_add_func ("/core/mesh/tetrahedron", test_tetrahedron);
+  g_test_add_func ("/core/mesh/scale", test_scale);
+  g_test_add_func ("/core/mesh/mirror", test_mirror);
+  g_test_add_func ("/core/mesh/inward", test_inward);
+  g_test_add_func ("/core/mesh/open", test_open);
+  g_test_add_func ("/core/mesh/non-manifold", test_non_manifold);
+  g_test_add_func ("/core/mesh/inconsistent", test_inconsistent);
+  g_test_add_func ("/core/mesh/duplicate-degenerate", test_duplicate_and_degenerate);
+  g_test_add_func ("/core/mesh/cylinder-dae", test_cylinder_dae);
+  g_test_add_func ("/core/mesh/cylinder-dae-bottom-origin", test_cylinder_dae_bottom_origin);
+  g_test_add_func ("/core/mesh/hull/point-cloud", test_hull_point_cloud);
+  g_test_add_func ("/core/mesh/hull/sphere", test_hull_sphere);
+  g_test_add_func ("/core/mesh/hull/degenerate", test_hull_degenerate);
+  g_test_add_func ("/core/mesh/hull/open-file", test_hull_of_file);
+  g_test_add_func ("/core/mesh/submesh", test_submesh);
+  g_test_add_func ("/core/mesh/errors", test_errors);
+  g_test_add_func ("/core/mesh/cache", test_cache);
+  g_test_add_func ("/core/mesh/integrator-threads", test_integrator_threads);
+
+  ret = g_test_run ();
+
+  bl_mesh_cache_clear ();
+  {
+    g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);
+    const char *name;
+
+    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *p = g_build_filename (tmp_dir, name, NULL);
+
+        g_unlink (p);
+      }
+  }
+  g_rmdir (tmp_dir);
+  g_free (tmp_dir);
+
+  return ret;
+}

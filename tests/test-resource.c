@@ -1,0 +1,258 @@
+/* test-resource.c: resource URI resolution (relative, file://, model://, package://). */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "bl-resource.h"
+
+static char *tmp_dir;
+
+static char *
+make_file (const char *relative)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, relative, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (path, "solid x\nendsolid x\n", -1, &error);
+  g_assert_no_error (error);
+  return g_canonicalize_filename (path, NULL);
+}
+
+static char *
+resolve_ok (const char *uri,
+            const char *base_dir)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = bl_resource_resolve_uri (uri, base_dir, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (path);
+  g_assert_true (g_path_is_absolute (path));
+  return path;
+}
+
+static void
+clear_path_variables (void)
+{
+  g_unsetenv ("GZ_SIM_RESOURCE_PATH");
+  g_unsetenv ("IGN_GAZEBO_RESOURCE_PATH");
+  g_unsetenv ("SDF_PATH");
+  g_unsetenv ("GAZEBO_MODEL_PATH");
+  g_unsetenv ("ROS_PACKAGE_PATH");
+  g_unsetenv ("AMENT_PREFIX_PATH");
+}
+
+static void
+test_relative_absolute_file (void)
+{
+  g_autofree char *want = make_file ("world/meshes/part.stl");
+  g_autofree char *base = g_build_filename (tmp_dir, "world", NULL);
+  g_autofree char *rel = resolve_ok ("meshes/part.stl", base);
+  g_autofree char *dotted = resolve_ok ("./meshes/../meshes/part.stl", base);
+  g_autofree char *abs = resolve_ok (want, NULL);
+  g_autofree char *file_uri = g_filename_to_uri (want, NULL, NULL);
+  g_autofree char *via_uri = resolve_ok (file_uri, "/nonexistent");
+  g_autofree char *spaced_want = make_file ("world/meshes/with space.stl");
+  g_autofree char *spaced_uri = g_filename_to_uri (spaced_want, NULL, NULL);
+  g_autofree char *spaced = resolve_ok (spaced_uri, NULL);
+
+  g_assert_cmpstr (rel, ==, want);
+  g_assert_cmpstr (dotted, ==, want);
+  g_assert_cmpstr (abs, ==, want);
+  g_assert_cmpstr (via_uri, ==, want);
+  g_assert_cmpstr (spaced, ==, spaced_want);
+  g_assert_nonnull (strstr (spaced_uri, "%20"));
+}
+
+static void
+test_search_path (void)
+{
+  g_autoptr(GPtrArray) path = NULL;
+
+  clear_path_variables ();
+  g_setenv ("GAZEBO_MODEL_PATH", "/d", TRUE);
+  g_setenv ("SDF_PATH", "/c1:/c2", TRUE);
+  g_setenv ("IGN_GAZEBO_RESOURCE_PATH", "", TRUE);
+  g_setenv ("GZ_SIM_RESOURCE_PATH", "/a::/b", TRUE);
+
+  path = bl_resource_model_search_path ();
+  g_assert_cmpuint (path->len, ==, 5);
+  g_assert_cmpstr (g_ptr_array_index (path, 0), ==, "/a");
+  g_assert_cmpstr (g_ptr_array_index (path, 1), ==, "/b");
+  g_assert_cmpstr (g_ptr_array_index (path, 2), ==, "/c1");
+  g_assert_cmpstr (g_ptr_array_index (path, 3), ==, "/c2");
+  g_assert_cmpstr (g_ptr_array_index (path, 4), ==, "/d");
+  clear_path_variables ();
+}
+
+static void
+test_model_uri (void)
+{
+  g_autofree char *want = make_file ("models/boat/meshes/hull.dae");
+  g_autofree char *models = g_build_filename (tmp_dir, "models", NULL);
+  g_autofree char *search = g_strdup_printf ("/nonexistent-ballast:%s", models);
+  g_autofree char *got = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *near = NULL;
+  g_autofree char *sibling_base = g_build_filename (tmp_dir, "models", "harbour", NULL);
+  g_autoptr(GError) error = NULL;
+
+  clear_path_variables ();
+
+  /* not on the search path and no base dir: an error naming the model */
+  g_assert_null (bl_resource_resolve_uri ("model://boat/meshes/hull.dae", NULL, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "model://boat/meshes/hull.dae"));
+  g_assert_nonnull (strstr (error->message, "GZ_SIM_RESOURCE_PATH"));
+  g_clear_error (&error);
+
+  g_setenv ("GZ_SIM_RESOURCE_PATH", search, TRUE);
+  got = resolve_ok ("model://boat/meshes/hull.dae", NULL);
+  g_assert_cmpstr (got, ==, want);
+
+  dir = bl_resource_find_model ("boat", NULL);
+  g_assert_nonnull (dir);
+  g_assert_true (g_str_has_suffix (dir, "/models/boat"));
+  g_assert_null (bl_resource_find_model ("no_such_model", NULL));
+
+  /* the model exists but the file does not: names the URI and the path tried */
+  g_assert_null (bl_resource_resolve_uri ("model://boat/meshes/missing.dae", NULL, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "model://boat/meshes/missing.dae"));
+  g_assert_nonnull (strstr (error->message, "missing.dae"));
+  g_clear_error (&error);
+
+  /* found next to the including file (its parent folder) without the path */
+  clear_path_variables ();
+  g_assert_cmpint (g_mkdir_with_parents (sibling_base, 0755), ==, 0);
+  near = resolve_ok ("model://boat/meshes/hull.dae", sibling_base);
+  g_assert_cmpstr (near, ==, want);
+}
+
+static void
+test_package_uri (void)
+{
+  g_autofree char *ros_want = make_file ("ros/src/my_robot/meshes/base.stl");
+  g_autofree char *ament_want = make_file ("install/share/other_robot/meshes/arm.stl");
+  g_autofree char *ros = g_build_filename (tmp_dir, "ros", "src", NULL);
+  g_autofree char *ament = g_build_filename (tmp_dir, "install", NULL);
+  g_autofree char *ros_path = g_strdup_printf ("/nonexistent-ballast:%s", ros);
+  g_autofree char *pkg_itself = g_build_filename (tmp_dir, "ros", "src", "my_robot", NULL);
+  g_autofree char *got = NULL;
+  g_autofree char *got2 = NULL;
+  g_autofree char *got3 = NULL;
+  g_autoptr(GError) error = NULL;
+
+  clear_path_variables ();
+  g_assert_null (bl_resource_resolve_uri ("package://my_robot/meshes/base.stl", NULL, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "package://my_robot/meshes/base.stl"));
+  g_assert_nonnull (strstr (error->message, "ROS_PACKAGE_PATH"));
+  g_clear_error (&error);
+
+  g_setenv ("ROS_PACKAGE_PATH", ros_path, TRUE);
+  g_setenv ("AMENT_PREFIX_PATH", ament, TRUE);
+  got = resolve_ok ("package://my_robot/meshes/base.stl", NULL);
+  g_assert_cmpstr (got, ==, ros_want);
+  got2 = resolve_ok ("package://other_robot/meshes/arm.stl", NULL);
+  g_assert_cmpstr (got2, ==, ament_want);
+
+  /* an entry may be the package folder itself */
+  g_setenv ("ROS_PACKAGE_PATH", pkg_itself, TRUE);
+  got3 = resolve_ok ("package://my_robot/meshes/base.stl", NULL);
+  g_assert_cmpstr (got3, ==, ros_want);
+
+  g_assert_null (bl_resource_resolve_uri ("package://my_robot/meshes/nope.stl", NULL, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "nope.stl"));
+  clear_path_variables ();
+}
+
+static void
+test_offline_and_errors (void)
+{
+  const char *uri = "https://fuel.gazebosim.org/1.0/OpenRobotics/models/Boat/1/files/meshes/hull.dae";
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (bl_resource_resolve_uri (uri, NULL, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OFFLINE);
+  g_assert_nonnull (strstr (error->message, "not available offline"));
+  g_assert_nonnull (strstr (error->message, uri));
+  g_clear_error (&error);
+
+  g_assert_null (bl_resource_resolve_uri ("http://example.com/a.stl", NULL, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OFFLINE);
+  g_clear_error (&error);
+
+  g_assert_null (bl_resource_resolve_uri ("meshes/absent.stl", tmp_dir, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "meshes/absent.stl"));
+  g_assert_nonnull (strstr (error->message, tmp_dir));
+  g_clear_error (&error);
+
+  g_assert_null (bl_resource_resolve_uri ("", NULL, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_INVALID_URI);
+  g_clear_error (&error);
+
+  g_assert_null (bl_resource_resolve_uri ("model://", NULL, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_INVALID_URI);
+  g_clear_error (&error);
+
+  g_assert_null (bl_resource_resolve_uri ("ftp://example.com/a.stl", NULL, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_UNSUPPORTED_SCHEME);
+  g_clear_error (&error);
+
+  /* a folder is not a mesh */
+  g_assert_null (bl_resource_resolve_uri (tmp_dir, NULL, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
+}
+
+static void
+remove_tree (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          remove_tree (child);
+        }
+      g_rmdir (path);
+    }
+  else
+    {
+      g_unlink (path);
+    }
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+
+  tmp_dir = g_dir_make_tmp ("ballast-test-resource-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/core/resource/relative-absolute-file", test_relative_absolute_file);
+  g_test_add_func ("/core/resource/search-path", test_search_path);
+  g_test_add_func ("/core/resource/model", test_model_uri);
+  g_test_add_func ("/core/resource/package", test_package_uri);
+  g_test_add_func ("/core/resource/offline-and-errors", test_offline_and_errors);
+
+  ret = g_test_run ();
+
+  remove_tree (tmp_dir);
+  g_free (tmp_dir);
+  return ret;
+}
