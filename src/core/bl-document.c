@@ -198,6 +198,27 @@ node_text (xmlNode *node)
   return text;
 }
 
+typedef xmlChar *BlXmlString;
+G_DEFINE_AUTO_CLEANUP_FREE_FUNC (BlXmlString, xmlFree, NULL)
+
+/* The text of an element without copying it when it is one text node,
+ * the common case; otherwise a copy in *owned (free with xmlFree). */
+static const char *
+node_text_peek (xmlNode  *node,
+                xmlChar **owned)
+{
+  xmlNode *child = node->children;
+
+  *owned = NULL;
+  if (child == NULL)
+    return "";
+  if (child->next == NULL && child->type == XML_TEXT_NODE && child->content != NULL)
+    return (const char *) child->content;
+
+  *owned = xmlNodeGetContent (node);
+  return *owned != NULL ? (const char *) *owned : "";
+}
+
 static char *
 node_attribute (xmlNode    *node,
                 const char *name)
@@ -235,14 +256,18 @@ read_number (xmlNode    *parent,
   xmlNode *child = first_child (parent, name);
   g_autofree char *text = NULL;
   g_autofree char *path = NULL;
+  xmlChar *owned;
+  gboolean ok;
 
   if (child == NULL)
     return FALSE;
 
-  text = node_text (child);
-  if (bl_number_parse (text, value))
+  ok = bl_number_parse (node_text_peek (child, &owned), value);
+  xmlFree (owned);
+  if (ok)
     return TRUE;
 
+  text = node_text (child);
   path = g_strdup_printf ("%s/%s", owner, name);
   g_strstrip (text);
   bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
@@ -263,11 +288,15 @@ read_vector (xmlNode    *child,
 {
   g_autofree char *text = NULL;
   g_autofree char *path = NULL;
+  xmlChar *owned;
+  gboolean ok;
 
-  text = node_text (child);
-  if (bl_number_parse_vector (text, values, n))
+  ok = bl_number_parse_vector (node_text_peek (child, &owned), values, n);
+  xmlFree (owned);
+  if (ok)
     return TRUE;
 
+  text = node_text (child);
   path = element_path (owner, child);
   g_strstrip (text);
   bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
@@ -292,6 +321,9 @@ parse_bool (const char *text,
   return TRUE;
 }
 
+/* The element path, built only when a diagnostic needs it. */
+#define POSE_PATH() (path != NULL ? path : (path = element_path (owner, pose_node)))
+
 /* Parses <pose> with @degrees and @rotation_format; *relative_to gets
  * @relative_to (or NULL).  Broken poses give a diagnostic and identity. */
 static BlPose
@@ -301,11 +333,12 @@ parse_pose (xmlNode     *pose_node,
             GPtrArray   *diagnostics,
             char       **relative_to)
 {
-  g_autofree char *text = NULL;
   g_autofree char *format = NULL;
   g_autofree char *degrees_attr = NULL;
   g_autofree char *path = NULL;
   gboolean degrees = FALSE;
+  g_auto(BlXmlString) owned = NULL;
+  const char *text;
   double v[7];
   guint n;
 
@@ -314,8 +347,7 @@ parse_pose (xmlNode     *pose_node,
   if (pose_node == NULL)
     return BL_POSE_IDENTITY;
 
-  path = element_path (owner, pose_node);
-  text = node_text (pose_node);
+  text = node_text_peek (pose_node, &owned);
   format = node_attribute (pose_node, "rotation_format");
   degrees_attr = node_attribute (pose_node, "degrees");
 
@@ -329,13 +361,13 @@ parse_pose (xmlNode     *pose_node,
     }
 
   if (degrees_attr != NULL && !parse_bool (degrees_attr, &degrees))
-    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "pose", file, node_line (pose_node), path,
+    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "pose", file, node_line (pose_node), POSE_PATH (),
                         "@degrees is “%s”; expected true or false", degrees_attr);
 
   n = (format != NULL && strcmp (format, "quat_xyzw") == 0) ? 7 : 6;
   if (format != NULL && n == 6 && strcmp (format, "euler_rpy") != 0)
     {
-      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "pose", file, node_line (pose_node), path,
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "pose", file, node_line (pose_node), POSE_PATH (),
                           "unknown @rotation_format “%s”; expected euler_rpy or quat_xyzw", format);
       return BL_POSE_IDENTITY;
     }
@@ -346,9 +378,10 @@ parse_pose (xmlNode     *pose_node,
 
   if (!bl_number_parse_vector (text, v, n))
     {
-      g_strstrip (text);
-      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "pose", file, node_line (pose_node), path,
-                          "pose “%s” is not %u finite numbers (%s)", text, n,
+      g_autofree char *copy = g_strstrip (g_strdup (text));
+
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "pose", file, node_line (pose_node), POSE_PATH (),
+                          "pose “%s” is not %u finite numbers (%s)", copy, n,
                           n == 7 ? "x y z qx qy qz qw" : "x y z roll pitch yaw");
       return BL_POSE_IDENTITY;
     }
@@ -360,12 +393,12 @@ parse_pose (xmlNode     *pose_node,
 
       if (norm < 1e-12)
         {
-          bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "pose", file, node_line (pose_node), path,
+          bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "pose", file, node_line (pose_node), POSE_PATH (),
                               "quaternion has zero length");
           return BL_POSE_IDENTITY;
         }
       if (fabs (norm - 1.0) > 1e-6)
-        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "pose", file, node_line (pose_node), path,
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "pose", file, node_line (pose_node), POSE_PATH (),
                             "quaternion length is %g; normalised", norm);
 
       return (BlPose) { { v[0], v[1], v[2] }, bl_quat_normalize (q) };
@@ -495,7 +528,7 @@ parse_collision_density (BlCollision *collision,
                          GPtrArray   *diagnostics)
 {
   BlLink *link = collision->link;
-  g_autofree char *owner = g_strdup_printf ("%s/collision[%s]", link->scoped_name, collision->name);
+  const char *owner = collision->path;
 
   collision->density = 1000.0;
   collision->has_density = read_number (collision->node, "density", owner, link->model->file,
@@ -608,8 +641,7 @@ parse_geometry (BlCollision *collision,
 {
   BlGeometry *geometry = &collision->geometry;
   const char *file = collision->link->model->file;
-  g_autofree char *owner = g_strdup_printf ("%s/collision[%s]/geometry",
-                                            collision->link->scoped_name, collision->name);
+  const char *owner = collision->path;
   xmlNode *node = first_child (collision->node, "geometry");
   xmlNode *shape = NULL;
 
@@ -961,7 +993,7 @@ parse_link_collisions (BlLink     *link,
     {
       BlCollision *collision;
       g_autofree char *relative_to = NULL;
-      g_autofree char *owner = NULL;
+      const char *owner;
       BlPose raw;
 
       if (!is_element (child, "collision"))
@@ -986,7 +1018,8 @@ parse_link_collisions (BlLink     *link,
                               "two collisions are named “%s”", collision->name);
         }
 
-      owner = g_strdup_printf ("%s/collision[%s]", link->scoped_name, collision->name);
+      collision->path = g_strdup_printf ("%s/collision[%s]", link->scoped_name, collision->name);
+      owner = collision->path;
       raw = parse_pose (first_child (child, "pose"), owner, link->model->file,
                         link->diagnostics, &relative_to);
 

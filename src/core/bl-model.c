@@ -33,6 +33,7 @@ bl_collision_free (BlCollision *collision)
     return;
 
   g_free (collision->name);
+  g_free (collision->path);
   g_free (collision->geometry.uri);
   g_free (collision->geometry.resolved_path);
   g_free (collision->geometry.submesh);

@@ -56,6 +56,7 @@ typedef struct
 struct _BlCollision
 {
   char           *name;
+  char           *path;          /* "model::link/collision[name]", for messages */
   BlLink         *link;
   xmlNode        *node;
   int             line;

@@ -14,12 +14,6 @@ link_file (BlLink *link)
   return link->model->file;
 }
 
-static char *
-collision_path (BlCollision *collision)
-{
-  return g_strdup_printf ("%s/collision[%s]", collision->link->scoped_name, collision->name);
-}
-
 /* Unit-density mesh result scaled to `density`, in the collision frame. */
 static gboolean
 mesh_inertial (BlCollision *collision,
@@ -28,7 +22,7 @@ mesh_inertial (BlCollision *collision,
 {
   BlLink *link = collision->link;
   BlGeometry *geometry = &collision->geometry;
-  g_autofree char *path = collision_path (collision);
+  const char *path = collision->path;
   g_autoptr(GError) error = NULL;
   gboolean convex_hull;
 
@@ -151,7 +145,7 @@ resolve_auto (BlLink     *link,
   for (guint i = 0; i < link->collisions->len; i++)
     {
       BlCollision *collision = g_ptr_array_index (link->collisions, i);
-      g_autofree char *path = collision_path (collision);
+      const char *path = collision->path;
       BlInertial own;
 
       collision->contributes = FALSE;
