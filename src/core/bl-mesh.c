@@ -100,7 +100,9 @@ weld_positions (const double *in,
                 double       *out,
                 guint32      *remap)
 {
-  gsize size = table_size_for (n_in);
+  /* The table grows with the distinct points, not the input: a mesh that
+   * repeats each vertex six times keeps a table that stays in cache. */
+  gsize size = table_size_for (MIN (n_in, 1024));
   gsize mask = size - 1;
   g_autofree guint32 *table = g_new (guint32, size);
   guint n_out = 0;
@@ -130,6 +132,23 @@ weld_positions (const double *in,
               break;
             }
           h = (h + 1) & mask;
+        }
+
+      if (2 * (gsize) n_out > size)
+        {
+          size *= 2;
+          mask = size - 1;
+          g_free (table);
+          table = g_new (guint32, size);
+          memset (table, 0xff, size * sizeof (guint32));
+          for (guint k = 0; k < n_out; k++)
+            {
+              gsize slot = hash_position (&out[3 * k]) & mask;
+
+              while (table[slot] != EMPTY32)
+                slot = (slot + 1) & mask;
+              table[slot] = k;
+            }
         }
     }
 
