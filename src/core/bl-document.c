@@ -1560,6 +1560,25 @@ read_xml (const char  *data,
       return NULL;
     }
 
+  /* SDF has no use for entities; expanding them is how a "billion laughs"
+   * file exhausts memory and how an external entity reads another file. */
+  for (xmlDtd *dtd = xml->intSubset; dtd != NULL; dtd = dtd == xml->intSubset ? xml->extSubset : NULL)
+    {
+      for (xmlNode *decl = dtd->children; decl != NULL; decl = decl->next)
+        {
+          if (decl->type != XML_ENTITY_DECL)
+            continue;
+
+          g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+                       "%s:%d: the file declares the XML entity “%s”; Ballast does not read "
+                       "files with entity declarations, which SDF never needs",
+                       path, (int) xmlGetLineNo ((xmlNode *) dtd) > 0 ? (int) xmlGetLineNo ((xmlNode *) dtd) : 1,
+                       (const char *) decl->name);
+          xmlFreeDoc (xml);
+          return NULL;
+        }
+    }
+
   return xml;
 }
 
