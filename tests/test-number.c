@@ -1,0 +1,151 @@
+/* test-number.c: strict number parsing and shortest round-trip formatting. */
+#include "config.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bl-number.h"
+
+/* The reference: the shortest %.Ng (N = 1…17) that reads back. */
+static int
+shortest_digits (double value)
+{
+  char buf[40];
+
+  for (int precision = 1; precision <= 17; precision++)
+    {
+      snprintf (buf, sizeof buf, "%.*g", precision, value);
+      if (g_ascii_strtod (buf, NULL) == value)
+        return precision;
+    }
+  g_assert_not_reached ();
+}
+
+static int
+significant_digits (const char *text)
+{
+  int n = 0;
+  gboolean leading = TRUE;
+  int trailing_zeros = 0;
+
+  for (const char *p = text; *p != '\0' && *p != 'e'; p++)
+    {
+      if (!g_ascii_isdigit (*p))
+        continue;
+      if (leading && *p == '0')
+        continue;
+      leading = FALSE;
+      n++;
+      trailing_zeros = *p == '0' ? trailing_zeros + 1 : 0;
+    }
+  /* integers like "1000" have trailing zeros that are not significant */
+  return MAX (n - trailing_zeros, 1);
+}
+
+static void
+check_value (double value)
+{
+  char buf[BL_DOUBLE_BUF_SIZE];
+  double back;
+
+  bl_number_format (value, buf);
+  g_assert_true (bl_number_parse (buf, &back));
+  if (back != value)
+    g_error ("%.17g formatted as %s reads back as %.17g", value, buf, back);
+  if (significant_digits (buf) > shortest_digits (value))
+    g_error ("%.17g formatted as %s: %d digits, %d would do", value, buf,
+             significant_digits (buf), shortest_digits (value));
+}
+
+static void
+test_format_known (void)
+{
+  char buf[BL_DOUBLE_BUF_SIZE];
+
+  g_assert_cmpstr (bl_number_format (0.1, buf), ==, "0.1");
+  g_assert_cmpstr (bl_number_format (-0.25, buf), ==, "-0.25");
+  g_assert_cmpstr (bl_number_format (1000, buf), ==, "1000");
+  g_assert_cmpstr (bl_number_format (17.982, buf), ==, "17.982");
+  g_assert_cmpstr (bl_number_format (1e-9, buf), ==, "1e-09");
+  g_assert_cmpstr (bl_number_format (0.0001, buf), ==, "0.0001");
+  g_assert_cmpstr (bl_number_format (1.5e20, buf), ==, "1.5e+20");
+  g_assert_cmpstr (bl_number_format (0.1 + 0.2, buf), ==, "0.30000000000000004");
+  g_assert_cmpstr (bl_number_format (-0.0, buf), ==, "-0");
+  g_assert_cmpstr (bl_number_format (G_PI, buf), ==, "3.141592653589793");
+  /* 9.999999999999999e22 and 1e23 are the same double */
+  g_assert_cmpstr (bl_number_format (9.999999999999999e22, buf), ==, "1e+23");
+}
+
+static void
+test_format_round_trip (void)
+{
+  GRand *rand = g_rand_new_with_seed (20261122);
+  const double specials[] = {
+    DBL_MAX, DBL_MIN, DBL_TRUE_MIN, -DBL_MAX, 5e-324, 1.7976931348623157e308,
+    0.5, 2.0 / 3.0, 1e15, 1e16, 1e17, 123456789012345678.0, 9.5, 0.95, 99.99999999999999,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (specials); i++)
+    check_value (specials[i]);
+
+  for (guint i = 0; i < 50000; i++)
+    {
+      guint64 bits = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+      double value;
+
+      memcpy (&value, &bits, sizeof value);
+      if (!isfinite (value))
+        continue;
+      check_value (value);
+      /* values of everyday size, and short decimals */
+      check_value (g_rand_double_range (rand, -1e4, 1e4));
+      check_value (g_rand_int_range (rand, -100000, 100000) / 1000.0);
+    }
+
+  g_rand_free (rand);
+}
+
+static void
+test_parse (void)
+{
+  double v, vec[3];
+
+  g_assert_true (bl_number_parse (" 1.5 ", &v));
+  g_assert_cmpfloat (v, ==, 1.5);
+  g_assert_true (bl_number_parse ("-2e3", &v));
+  g_assert_cmpfloat (v, ==, -2000);
+  g_assert_true (bl_number_parse ("1e308", &v));
+  g_assert_cmpfloat (v, ==, 1e308);
+
+  g_assert_false (bl_number_parse ("", &v));
+  g_assert_false (bl_number_parse ("abc", &v));
+  g_assert_false (bl_number_parse ("1.5kg", &v));
+  g_assert_false (bl_number_parse ("nan", &v));
+  g_assert_false (bl_number_parse ("inf", &v));
+  g_assert_false (bl_number_parse ("-inf", &v));
+  g_assert_false (bl_number_parse ("1e999", &v));
+  g_assert_false (bl_number_parse ("0x10", &v));
+  g_assert_false (bl_number_parse ("1 2", &v));
+
+  g_assert_true (bl_number_parse_vector ("1 2\n\t3", vec, 3));
+  g_assert_cmpfloat (vec[2], ==, 3);
+  g_assert_false (bl_number_parse_vector ("1 2", vec, 3));
+  g_assert_false (bl_number_parse_vector ("1 2 3 4", vec, 3));
+  g_assert_cmpuint (bl_number_count_tokens ("  a b  c "), ==, 3);
+  g_assert_cmpuint (bl_number_count_tokens ("   "), ==, 0);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/core/number/format-known", test_format_known);
+  g_test_add_func ("/core/number/format-round-trip", test_format_round_trip);
+  g_test_add_func ("/core/number/parse", test_parse);
+
+  return g_test_run ();
+}
