@@ -438,6 +438,7 @@ parse_inertial (BlLink    *link,
   link->inertia[0] = link->inertia[1] = link->inertia[2] = 1.0;
   link->inertia[3] = link->inertia[4] = link->inertia[5] = 0.0;
   link->has_added_mass = FALSE;
+  link->added_mass_node = NULL;
   memset (link->added_mass, 0, sizeof link->added_mass);
   link->input_errors = FALSE;
 
@@ -500,6 +501,7 @@ parse_inertial (BlLink    *link,
       g_autofree char *am_owner = g_strdup_printf ("%s/fluid_added_mass", owner);
 
       link->has_added_mass = TRUE;
+      link->added_mass_node = child;
       for (xmlNode *value = child->children; value != NULL; value = value->next)
         {
           int key;

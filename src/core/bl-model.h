@@ -8,6 +8,7 @@
 
 #include <libxml/tree.h>
 
+#include "bl-added-mass.h"
 #include "bl-diagnostic.h"
 #include "bl-inertial.h"
 #include "bl-mesh.h"
@@ -69,7 +70,9 @@ struct _BlCollision
   gboolean        contributes;   /* gave a valid shape inertial */
   double          used_density;  /* after the precedence rules */
   BlInertial      inertial;      /* in the link frame, before any mass rescale */
-  double          volume;        /* displaced volume, 0 when none */
+  /* Computed by the resolver for every link, whatever the density. */
+  double          volume;        /* displaced (geometric) volume, 0 when none */
+  BlVec3          centroid;      /* volume centroid in the link frame */
   BlMesh         *mesh;          /* loaded mesh, or NULL */
   gboolean        has_mesh_properties;
   BlMeshProperties mesh_properties; /* unit density; warnings owned by mesh */
@@ -90,6 +93,14 @@ typedef struct
   double      equivalent_ellipsoid[3];
   double      equivalent_box[3];
   gboolean    resolved;               /* FALSE: auto resolution failed */
+
+  /* Fluid side (added-mass.md §3, §7), every link. */
+  double      volume;                 /* displaced volume of the solid collisions, m³ */
+  BlVec3      center_of_buoyancy;     /* their volume centroid in L; origin when volume is 0 */
+  BlMat6      spatial_inertia;        /* M_RB about the link origin, link axes */
+  gboolean    has_added_mass_eigenvalues; /* the link has a finite fluid_added_mass */
+  double      added_mass_eigenvalues[6];  /* of μ, ascending */
+  double      total_eigenvalues[6];       /* of M_RB + μ, ascending */
 } BlMassProperties;
 
 struct _BlLink
@@ -114,6 +125,7 @@ struct _BlLink
   gboolean        has_inertia;
   double          inertia[6];          /* ixx iyy izz ixy ixz iyz as written */
   gboolean        has_added_mass;
+  xmlNode        *added_mass_node;     /* <fluid_added_mass>, or NULL */
   double          added_mass[21];      /* spec order xx xy xz xp xq xr yy … rr */
 
   GPtrArray      *collisions;          /* BlCollision*, document order */

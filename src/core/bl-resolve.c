@@ -14,6 +14,34 @@ link_file (BlLink *link)
   return link->model->file;
 }
 
+/* Loads the collision's mesh through the cache and its unit-density
+ * properties into the collision. */
+static gboolean
+load_mesh_properties (BlCollision  *collision,
+                      gboolean      convex_hull,
+                      GError      **error)
+{
+  BlGeometry *geometry = &collision->geometry;
+
+  collision->has_mesh_properties = FALSE;
+
+  if (collision->mesh == NULL ||
+      g_strcmp0 (bl_mesh_get_path (collision->mesh), geometry->resolved_path) != 0)
+    {
+      g_clear_pointer (&collision->mesh, bl_mesh_unref);
+      collision->mesh = bl_mesh_cache_lookup (geometry->resolved_path, geometry->scale,
+                                              geometry->submesh, geometry->center, error);
+      if (collision->mesh == NULL)
+        return FALSE;
+    }
+
+  if (!bl_mesh_get_mass_properties (collision->mesh, convex_hull, &collision->mesh_properties, error))
+    return FALSE;
+
+  collision->has_mesh_properties = TRUE;
+  return TRUE;
+}
+
 /* Unit-density mesh result scaled to `density`, in the collision frame. */
 static gboolean
 mesh_inertial (BlCollision *collision,
@@ -31,34 +59,19 @@ mesh_inertial (BlCollision *collision,
   if (geometry->resolved_path == NULL)
     return FALSE; /* already reported when the URI was resolved */
 
-  if (collision->mesh == NULL ||
-      g_strcmp0 (bl_mesh_get_path (collision->mesh), geometry->resolved_path) != 0)
-    {
-      g_clear_pointer (&collision->mesh, bl_mesh_unref);
-      collision->mesh = bl_mesh_cache_lookup (geometry->resolved_path, geometry->scale,
-                                              geometry->submesh, geometry->center, &error);
-      if (collision->mesh == NULL)
-        {
-          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "mesh", link_file (link),
-                              collision->line, path, "%s", error->message);
-          return FALSE;
-        }
-    }
-
   convex_hull = g_strcmp0 (geometry->optimization, "convex_hull") == 0;
-  if (geometry->optimization != NULL && *geometry->optimization != '\0' && !convex_hull)
-    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "mesh", link_file (link),
-                        collision->line, path,
-                        "@optimization=“%s” is not supported; the mesh itself is integrated",
-                        geometry->optimization);
-
-  if (!bl_mesh_get_mass_properties (collision->mesh, convex_hull, &collision->mesh_properties, &error))
+  if (!load_mesh_properties (collision, convex_hull, &error))
     {
       bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "mesh", link_file (link),
                           collision->line, path, "%s", error->message);
       return FALSE;
     }
-  collision->has_mesh_properties = TRUE;
+
+  if (geometry->optimization != NULL && *geometry->optimization != '\0' && !convex_hull)
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "mesh", link_file (link),
+                        collision->line, path,
+                        "@optimization=“%s” is not supported; the mesh itself is integrated",
+                        geometry->optimization);
 
   for (guint i = 0; i < collision->mesh_properties.warnings->len; i++)
     bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "mesh", link_file (link),
@@ -116,6 +129,132 @@ geometry_is_solid (BlGeometryType type)
   return type != BL_GEOMETRY_EMPTY && type != BL_GEOMETRY_PLANE &&
          type != BL_GEOMETRY_HEIGHTMAP && type != BL_GEOMETRY_POLYLINE &&
          type != BL_GEOMETRY_IMAGE;
+}
+
+/* A mesh's unit-density properties for its displaced volume, when the
+ * automatic inertia did not load them.  On an auto link a failure was
+ * already reported (or the collision was skipped for a reported reason);
+ * on an explicit link only the buoyancy is affected, so it is a warning. */
+static gboolean
+mesh_volume_properties (BlCollision *collision,
+                        gboolean     is_auto)
+{
+  BlLink *link = collision->link;
+  g_autoptr(GError) error = NULL;
+
+  if (collision->has_mesh_properties)
+    return TRUE;
+  if (collision->geometry.resolved_path == NULL)
+    return FALSE; /* reported when the URI was resolved */
+
+  if (!load_mesh_properties (collision, FALSE, &error))
+    {
+      if (!is_auto)
+        bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "volume", link_file (link),
+                            collision->line, collision->path,
+                            "%s; its displaced volume is unknown and left out of the buoyancy",
+                            error->message);
+      return FALSE;
+    }
+
+  if (!is_auto)
+    for (guint i = 0; i < collision->mesh_properties.warnings->len; i++)
+      bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "volume", link_file (link),
+                          collision->line, collision->path, "displaced volume: %s",
+                          (const char *) g_ptr_array_index (collision->mesh_properties.warnings, i));
+
+  return TRUE;
+}
+
+/* Every collision's geometric volume and centroid in L, whatever its
+ * density (added-mass.md §7.1–7.2), summed into the link's displaced volume
+ * and centre of buoyancy. */
+static void
+compute_volumes (BlLink  *link,
+                 gboolean is_auto)
+{
+  BlMassProperties *props = &link->props;
+  BlVec3 moment = BL_VEC3_ZERO;
+
+  props->volume = 0.0;
+  props->center_of_buoyancy = BL_VEC3_ZERO;
+
+  for (guint i = 0; i < link->collisions->len; i++)
+    {
+      BlCollision *collision = g_ptr_array_index (link->collisions, i);
+      BlInertial own = { 0.0, BL_VEC3_ZERO, bl_mat3_zero () };
+      gboolean ok = FALSE;
+
+      collision->volume = 0.0;
+      collision->centroid = collision->pose.p;
+
+      if (!geometry_is_solid (collision->geometry.type))
+        continue;
+
+      if (collision->geometry.type == BL_GEOMETRY_MESH)
+        {
+          if (mesh_volume_properties (collision, is_auto))
+            {
+              own.mass = collision->mesh_properties.volume;
+              own.com = collision->mesh_properties.centroid;
+              ok = TRUE;
+            }
+        }
+      else
+        ok = shape_inertial (collision, 1.0, &own); /* unit density: mass = volume */
+
+      if (!ok || !(own.mass > 0.0) || !isfinite (own.mass))
+        continue;
+
+      collision->volume = own.mass;
+      collision->centroid = bl_pose_apply (collision->pose, own.com);
+      props->volume += collision->volume;
+      moment = bl_vec3_add (moment, bl_vec3_scale (collision->centroid, collision->volume));
+    }
+
+  if (props->volume > 0.0)
+    props->center_of_buoyancy = bl_vec3_scale (moment, 1.0 / props->volume);
+}
+
+/* M_RB, and the checks of fluid_added_mass (A1–A6, A9, A10) as the link's
+ * diagnostics on the <fluid_added_mass> line. */
+static void
+check_added_mass (BlLink  *link,
+                  gboolean is_auto)
+{
+  BlMassProperties *props = &link->props;
+  BlInertial body = { props->mass, props->com, props->inertia };
+  g_autoptr(BlAddedMassReport) report = NULL;
+  g_autofree char *element = NULL;
+  int line;
+
+  props->spatial_inertia = bl_spatial_inertia_from_inertial (&body);
+  props->has_added_mass_eigenvalues = FALSE;
+
+  if (!link->has_added_mass)
+    return;
+
+  report = bl_added_mass_check (link->added_mass, &body,
+                                is_auto ? BL_ADDED_MASS_CHECK_AUTO : BL_ADDED_MASS_CHECK_NONE);
+  if (report->finite)
+    {
+      props->has_added_mass_eigenvalues = TRUE;
+      memcpy (props->added_mass_eigenvalues, report->eigenvalues, sizeof report->eigenvalues);
+      memcpy (props->total_eigenvalues, report->total_eigenvalues, sizeof report->total_eigenvalues);
+    }
+
+  element = g_strdup_printf ("%s/inertial/fluid_added_mass", link->scoped_name);
+  line = (int) xmlGetLineNo (link->added_mass_node != NULL ? link->added_mass_node : link->inertial_node);
+  for (guint i = 0; i < report->findings->len; i++)
+    {
+      const BlAddedMassFinding *finding = g_ptr_array_index (report->findings, i);
+
+      /* An invalid body is D8 already. */
+      if (strcmp (finding->id, "A5") == 0 && props->resolved && !props->valid)
+        continue;
+      bl_diagnostics_add (link->diagnostics, finding->severity, finding->id, link_file (link),
+                          line, element, "%s", finding->message);
+    }
 }
 
 static void
@@ -245,12 +384,6 @@ bl_link_compute_mass_properties (BlLink *link)
         }
       props->inertia_c = total.inertia;
       props->rotation_c = BL_QUAT_IDENTITY;
-
-      if (link->has_added_mass)
-        bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "A9", link_file (link),
-                            (int) xmlGetLineNo (link->inertial_node), link->scoped_name,
-                            "libsdformat (up to at least 15) discards <fluid_added_mass> on links "
-                            "with automatic inertia; Ballast keeps it, Gazebo will not see it");
     }
   else
     {
@@ -305,6 +438,9 @@ bl_link_compute_mass_properties (BlLink *link)
                               : "the tensor is not positive definite or its principal moments "
                                 "break the triangle inequality");
     }
+
+  compute_volumes (link, link->inertial_node != NULL && link->auto_inertia);
+  check_added_mass (link, link->inertial_node != NULL && link->auto_inertia);
 }
 
 BlInertial
