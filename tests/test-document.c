@@ -752,6 +752,180 @@ test_reload_link (void)
   g_assert_false (link->props.resolved);
 }
 
+/* Every diagnostic code, with the line and element it names.  Each SDF
+ * body is placed after SDF_HEAD (2 lines), so its first line is line 3. */
+static void
+test_diagnostic_table (void)
+{
+  struct {
+    const char *body;
+    const char *code;
+    BlSeverity severity;
+    int line;
+    const char *element;
+  } cases[] = {
+    { "<model name=\"m\"><link name=\"l\">\n<inertial>\n<mass>-2</mass></inertial></link></model>",
+      "non-positive", BL_SEVERITY_ERROR, 5, "m::l/inertial" },
+    { "<model name=\"m\"><link name=\"l\"><inertial auto=\"true\">\n<density>0</density></inertial>\n"
+      "<collision name=\"c\"><geometry><box/></geometry></collision></link></model>",
+      "non-positive", BL_SEVERITY_ERROR, 4, "m::l/inertial" },
+    { "<model name=\"m\"><link name=\"l\">\n<pose>1 2 3</pose></link></model>",
+      "pose", BL_SEVERITY_ERROR, 4, "m::l/pose" },
+    { "<model name=\"m\"><link name=\"l\">\n<pose rotation_format=\"matrix\">0 0 0 0 0 0</pose></link></model>",
+      "pose", BL_SEVERITY_ERROR, 4, "m::l/pose" },
+    { "<model name=\"m\"><link name=\"l\">\n<pose rotation_format=\"quat_xyzw\">0 0 0 0 0 0 0</pose></link></model>",
+      "pose", BL_SEVERITY_ERROR, 4, "m::l/pose" },
+    { "<model name=\"m\"><link name=\"l\">\n<pose rotation_format=\"quat_xyzw\">0 0 0 0 0 0 2</pose></link></model>",
+      "pose", BL_SEVERITY_WARNING, 4, "m::l/pose" },
+    { "<model name=\"m\"><link name=\"l\"><inertial>\n<pose relative_to=\"l\">0 0 0 0 0 0</pose></inertial></link></model>",
+      "pose", BL_SEVERITY_WARNING, 4, "m::l/inertial" },
+    { "<model name=\"m\">\n<link/></model>",
+      "name", BL_SEVERITY_ERROR, 4, "m" },
+    { "<model name=\"m\"><link name=\"l\"/>\n<frame name=\"l\"/></model>",
+      "name", BL_SEVERITY_ERROR, 4, "m" },
+    { "<model name=\"m\">\n<link name=\"__model__\"/></model>",
+      "name", BL_SEVERITY_ERROR, 4, "m" },
+    { "<model name=\"m\"><link name=\"l\">\n<collision name=\"c\"/></link></model>",
+      "geometry", BL_SEVERITY_ERROR, 4, "m::l/collision[c]" },
+    { "<model name=\"m\"><link name=\"l\"><collision name=\"c\"><geometry>\n<torus/></geometry>"
+      "</collision></link></model>",
+      "geometry", BL_SEVERITY_WARNING, 4, "m::l/collision[c]" },
+    { "<model name=\"m\"><link name=\"l\"><collision name=\"c\"><geometry><sphere>\n<radius>0</radius>"
+      "</sphere></geometry></collision></link></model>",
+      "D10", BL_SEVERITY_ERROR, 4, "m::l/collision[c]" },
+    { "<model name=\"m\"><link name=\"l\">\n<inertial auto=\"maybe\"/></link></model>",
+      "number", BL_SEVERITY_ERROR, 4, "m::l/inertial" },
+    { "<model name=\"m\"><link name=\"l\"><inertial><inertia>\n<ixx>1,5</ixx></inertia></inertial>"
+      "</link></model>",
+      "number", BL_SEVERITY_ERROR, 4, "m::l/inertial/inertia/ixx" },
+    { "<model name=\"m\"><link name=\"l\"><inertial><fluid_added_mass>\n<yx>1</yx>"
+      "</fluid_added_mass></inertial></link></model>",
+      "unknown", BL_SEVERITY_WARNING, 4, "m::l/inertial/fluid_added_mass" },
+    { "<model name=\"m\"><link name=\"l\">\n<inertial auto=\"true\"><pose>0 0 1 0 0 0</pose></inertial>"
+      "<collision name=\"c\"><density>1</density><geometry><box/></geometry></collision></link></model>",
+      "D2", BL_SEVERITY_WARNING, 4, "m::l" },
+    { "<model name=\"m\"><link name=\"l\"><inertial auto=\"true\"/>\n<collision name=\"c\">"
+      "<geometry><box/></geometry></collision></link></model>",
+      "D3", BL_SEVERITY_WARNING, 4, "m::l/collision[c]" },
+    { "<model name=\"m\"><link name=\"l\"><inertial auto=\"true\"/>\n<collision name=\"c\">"
+      "<geometry><heightmap/></geometry></collision></link></model>",
+      "D4", BL_SEVERITY_WARNING, 4, "m::l/collision[c]" },
+    { "<model name=\"m\"><link name=\"l\"><inertial auto=\"true\"/>\n<collision name=\"c\">"
+      "<density>-1</density><geometry><box/></geometry></collision></link></model>",
+      "D5", BL_SEVERITY_ERROR, 4, "m::l/collision[c]" },
+    { "<model name=\"m\">\n<link name=\"l\"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy>"
+      "<izz>5</izz></inertia></inertial></link></model>",
+      "D8", BL_SEVERITY_ERROR, 4, "m::l" },
+    { "<model name=\"m\">\n<include><name>x</name></include></model>",
+      "include", BL_SEVERITY_ERROR, 4, "m" },
+    { "<model name=\"m\"><static>\nsometimes</static></model>",
+      "number", BL_SEVERITY_ERROR, 3, "m" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *sdf = g_strconcat (SDF_HEAD, cases[i].body, "\n</sdf>\n", NULL);
+      g_autoptr(BlDocument) doc = load_string (sdf);
+      g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+      gboolean found = FALSE;
+
+      for (guint j = 0; j < all->len && !found; j++)
+        {
+          BlDiagnostic *d = g_ptr_array_index (all, j);
+
+          found = g_strcmp0 (d->code, cases[i].code) == 0 &&
+                  d->severity == cases[i].severity &&
+                  d->line == cases[i].line &&
+                  g_strcmp0 (d->element, cases[i].element) == 0 &&
+                  g_strcmp0 (d->file, "/nonexistent/test.sdf") == 0 &&
+                  d->message != NULL && *d->message != '\0';
+        }
+
+      if (!found)
+        {
+          g_autoptr(GString) got = g_string_new (NULL);
+
+          for (guint j = 0; j < all->len; j++)
+            {
+              g_autofree char *text = bl_diagnostic_to_string (g_ptr_array_index (all, j));
+
+              g_string_append_printf (got, "\n  %s", text);
+            }
+          g_error ("case %u: no %s %s at line %d on %s; got:%s", i, cases[i].code,
+                   bl_severity_to_string (cases[i].severity), cases[i].line, cases[i].element, got->str);
+        }
+    }
+}
+
+/* gz-math MOI_Diagonal: m 12, diag (2,3,4); a rotated //inertial/pose is
+ * reported about the centre of mass in link axes. */
+static void
+test_rotated_inertial_pose (void)
+{
+  struct {
+    const char *rpy;
+    double expected[6]; /* ixx iyy izz ixy ixz iyz */
+  } cases[] = {
+    { "1.5707963267948966 0 0", { 2, 4, 3, 0, 0, 0 } },
+    { "0 1.5707963267948966 0", { 4, 3, 2, 0, 0, 0 } },
+    { "0 0 1.5707963267948966", { 3, 2, 4, 0, 0, 0 } },
+    { "0 0 0.78539816339744828", { 2.5, 2.5, 4, -0.5, 0, 0 } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *inertial = g_strdup_printf (
+        "<inertial><pose>1 2 3 %s</pose><mass>12</mass><inertia><ixx>2</ixx><iyy>3</iyy><izz>4</izz>"
+        "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>", cases[i].rpy);
+      g_autoptr(BlDocument) doc = load_link ("", inertial, "");
+      BlLink *link = link_of (doc, "m::l");
+      const BlMat3 *t = &link->props.inertia;
+
+      assert_com (link, 1, 2, 3, 0);
+      assert_close (t->m[0][0], cases[i].expected[0], 1e-12);
+      assert_close (t->m[1][1], cases[i].expected[1], 1e-12);
+      assert_close (t->m[2][2], cases[i].expected[2], 1e-12);
+      assert_close (t->m[0][1], cases[i].expected[3], 1e-12);
+      assert_close (t->m[0][2], cases[i].expected[4], 1e-12);
+      assert_close (t->m[1][2], cases[i].expected[5], 1e-12);
+      g_assert_true (link->props.valid);
+      /* principal moments are the diagonal it was written with */
+      assert_close (link->props.principal_moments[0], 2, 1e-12);
+      assert_close (link->props.principal_moments[1], 3, 1e-12);
+      assert_close (link->props.principal_moments[2], 4, 1e-12);
+    }
+}
+
+static void
+test_nesting_limit (void)
+{
+  g_autoptr(GString) sdf = g_string_new (SDF_HEAD);
+  g_autoptr(BlDocument) doc = NULL;
+
+  for (guint i = 0; i < 10000; i++)
+    g_string_append_printf (sdf, "<model name=\"m%u\">", i);
+  g_string_append (sdf, "<link name=\"deepest\"/>");
+  for (guint i = 0; i < 10000; i++)
+    g_string_append (sdf, "</model>");
+  g_string_append (sdf, "</sdf>\n");
+
+  {
+    g_autoptr(GError) error = NULL;
+
+    /* libxml2 refuses trees this deep by itself; either way, a clear
+     * message and no crash. */
+    doc = bl_document_new_from_data (sdf->str, sdf->len, "/x/deep.sdf", &error);
+    if (doc == NULL)
+      {
+        g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE);
+        g_assert_nonnull (strstr (error->message, "/x/deep.sdf"));
+        return;
+      }
+  }
+
+  g_assert_cmpuint (count_document_code (doc, "depth"), ==, 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -774,6 +948,9 @@ main (int    argc,
   g_test_add_func ("/core/document/include-cycle", test_include_cycle);
   g_test_add_func ("/core/document/sample", test_sample);
   g_test_add_func ("/core/document/reload-link", test_reload_link);
+  g_test_add_func ("/core/document/diagnostics", test_diagnostic_table);
+  g_test_add_func ("/core/document/nesting-limit", test_nesting_limit);
+  g_test_add_func ("/core/resolve/rotated-inertial-pose", test_rotated_inertial_pose);
   g_test_add_func ("/core/fixtures/pendulum", test_pendulum_fixture);
   g_test_add_func ("/core/fixtures/shapes", test_shapes_fixture);
   g_test_add_func ("/core/fixtures/inertial-complete", test_inertial_complete_fixture);
