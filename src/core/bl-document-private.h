@@ -19,6 +19,12 @@ void bl_diagnostics_add (GPtrArray   *list,
  * its diagnostics to link->diagnostics. */
 void bl_link_compute_mass_properties (BlLink *link);
 
+/* The fluid checks that need the document (bl-fluid.c): A7, a gz-sim
+ * Hydrodynamics plugin with active added-mass terms on the same link, and
+ * A8, a world engine other than dartsim.  Run after the computation. */
+void bl_document_check_link_fluid (BlDocument *self,
+                                   BlLink     *link);
+
 void bl_link_free      (BlLink      *link);
 void bl_collision_free (BlCollision *collision);
 void bl_model_free     (BlModel     *model);

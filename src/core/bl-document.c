@@ -1519,6 +1519,7 @@ compute_link (BlDocument *self,
     parse_collision_density (g_ptr_array_index (link->collisions, i), link->diagnostics);
   report_version_features (self, link);
   bl_link_compute_mass_properties (link);
+  bl_document_check_link_fluid (self, link);
 }
 
 static xmlDoc *

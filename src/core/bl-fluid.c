@@ -1,0 +1,708 @@
+/* bl-fluid.c: a document's fluid side — gravity, engine, plugins, estimates, buoyancy. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bl-document-private.h"
+#include "bl-fluid.h"
+#include "bl-number.h"
+
+/* ------------------------------------------------------------------------ */
+/* XML helpers                                                               */
+
+static gboolean
+is_element (xmlNode    *node,
+            const char *name)
+{
+  return node->type == XML_ELEMENT_NODE && node->ns == NULL &&
+         (name == NULL || strcmp ((const char *) node->name, name) == 0);
+}
+
+static xmlNode *
+first_child (xmlNode    *parent,
+             const char *name)
+{
+  if (parent == NULL)
+    return NULL;
+  for (xmlNode *child = parent->children; child != NULL; child = child->next)
+    if (is_element (child, name))
+      return child;
+  return NULL;
+}
+
+/* The element's text, stripped; never NULL. */
+static char *
+node_text (xmlNode *node)
+{
+  xmlChar *content = xmlNodeGetContent (node);
+  char *text = g_strdup (content != NULL ? (const char *) content : "");
+
+  xmlFree (content);
+  return g_strstrip (text);
+}
+
+static char *
+node_attribute (xmlNode    *node,
+                const char *name)
+{
+  xmlChar *value = xmlGetNoNsProp (node, (const xmlChar *) name);
+  char *text = value != NULL ? g_strdup ((const char *) value) : NULL;
+
+  xmlFree (value);
+  return text;
+}
+
+static gboolean
+child_number (xmlNode    *parent,
+              const char *name,
+              double     *value)
+{
+  xmlNode *child = first_child (parent, name);
+  g_autofree char *text = NULL;
+
+  if (child == NULL)
+    return FALSE;
+  text = node_text (child);
+  return bl_number_parse (text, value);
+}
+
+static gboolean
+child_true (xmlNode    *parent,
+            const char *name)
+{
+  xmlNode *child = first_child (parent, name);
+  g_autofree char *text = NULL;
+
+  if (child == NULL)
+    return FALSE;
+  text = node_text (child);
+  return g_ascii_strcasecmp (text, "true") == 0 || strcmp (text, "1") == 0;
+}
+
+static xmlNode *
+world_node (BlDocument *self)
+{
+  xmlDoc *xml = bl_document_get_xml (self);
+  xmlNode *root = xml != NULL ? xmlDocGetRootElement (xml) : NULL;
+
+  return first_child (root, "world");
+}
+
+/* Lower-case "filename name" of a <plugin>, for matching. */
+static char *
+plugin_id (xmlNode *plugin)
+{
+  g_autofree char *filename = node_attribute (plugin, "filename");
+  g_autofree char *name = node_attribute (plugin, "name");
+  g_autofree char *joined = g_strconcat (filename != NULL ? filename : "", " ",
+                                         name != NULL ? name : "", NULL);
+
+  return g_ascii_strdown (joined, -1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* World                                                                     */
+
+BlVec3
+bl_document_get_gravity (BlDocument *self,
+                         int        *line)
+{
+  xmlNode *world, *gravity;
+  double v[3];
+
+  if (line != NULL)
+    *line = 0;
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), bl_vec3 (0.0, 0.0, -BL_STANDARD_GRAVITY));
+
+  world = world_node (self);
+  if (world == NULL)
+    return bl_vec3 (0.0, 0.0, -BL_STANDARD_GRAVITY);
+
+  gravity = first_child (world, "gravity");
+  if (gravity != NULL)
+    {
+      g_autofree char *text = node_text (gravity);
+
+      if (bl_number_parse_vector (text, v, 3))
+        {
+          if (line != NULL)
+            *line = (int) xmlGetLineNo (gravity);
+          return bl_vec3 (v[0], v[1], v[2]);
+        }
+    }
+
+  return bl_vec3 (0.0, 0.0, -9.8); /* the SDF default of //world/gravity */
+}
+
+static gboolean
+is_physics_system (xmlNode *plugin)
+{
+  g_autofree char *id = plugin_id (plugin);
+
+  return strstr (id, "physics-system") != NULL || strstr (id, "systems::physics") != NULL;
+}
+
+char *
+bl_document_dup_physics_engine (BlDocument *self,
+                                int        *line)
+{
+  xmlNode *world, *physics;
+  g_autofree char *type = NULL;
+
+  if (line != NULL)
+    *line = 0;
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+
+  world = world_node (self);
+  if (world == NULL)
+    return NULL;
+
+  for (xmlNode *plugin = world->children; plugin != NULL; plugin = plugin->next)
+    {
+      xmlNode *engine, *filename;
+
+      if (!is_element (plugin, "plugin") || !is_physics_system (plugin))
+        continue;
+
+      engine = first_child (plugin, "engine");
+      filename = first_child (engine, "filename");
+      if (line != NULL)
+        *line = (int) xmlGetLineNo (filename != NULL ? filename : plugin);
+      if (filename != NULL)
+        {
+          g_autofree char *text = node_text (filename);
+
+          if (*text != '\0')
+            return g_steal_pointer (&text);
+        }
+      return g_strdup ("dartsim"); /* gz-sim's default engine */
+    }
+
+  physics = first_child (world, "physics");
+  type = physics != NULL ? node_attribute (physics, "type") : NULL;
+  /* "ignored" is what gz-sim worlds write; it names no engine. */
+  if (type == NULL || *type == '\0' || strcmp (type, "ignored") == 0)
+    return NULL;
+  if (line != NULL)
+    *line = (int) xmlGetLineNo (physics);
+  return g_steal_pointer (&type);
+}
+
+static gboolean
+engine_is_dart (const char *engine)
+{
+  g_autofree char *lower = g_ascii_strdown (engine, -1);
+
+  return strstr (lower, "dart") != NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Plugins                                                                   */
+
+static gboolean
+is_hydrodynamics (xmlNode *plugin)
+{
+  g_autofree char *id = plugin_id (plugin);
+
+  return strstr (id, "hydrodynamics") != NULL && strstr (id, "uuv") == NULL;
+}
+
+static gboolean
+is_dsros (xmlNode *plugin)
+{
+  g_autofree char *id = plugin_id (plugin);
+
+  return strstr (id, "dsros_hydro") != NULL;
+}
+
+static gboolean
+is_uuv (xmlNode *plugin)
+{
+  g_autofree char *id = plugin_id (plugin);
+
+  if (strstr (id, "uuv") != NULL)
+    return TRUE;
+  /* uuv_simulator's layout, whatever the plugin file is called. */
+  for (xmlNode *n = plugin->children; n != NULL; n = n->next)
+    if (is_element (n, "link") && first_child (n, "hydrodynamic_model") != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* A link named relative to a scope: a model (scoped name `scope`) or the
+ * world (scope NULL). */
+static BlLink *
+find_scoped_link (BlDocument *self,
+                  const char *scope,
+                  const char *name)
+{
+  g_autofree char *full = NULL;
+
+  if (name == NULL || *name == '\0')
+    return NULL;
+  if (scope == NULL)
+    return bl_document_find_link (self, name);
+  full = g_strconcat (scope, "::", name, NULL);
+  return bl_document_find_link (self, full);
+}
+
+/* Every child element whose text is one number, as names and values. */
+static void
+collect_numbers (xmlNode   *parent,
+                 GPtrArray *names,
+                 GArray    *values)
+{
+  for (xmlNode *n = parent != NULL ? parent->children : NULL; n != NULL; n = n->next)
+    {
+      g_autofree char *text = NULL;
+      double v;
+
+      if (!is_element (n, NULL))
+        continue;
+      text = node_text (n);
+      if (bl_number_parse (text, &v))
+        {
+          g_ptr_array_add (names, (gpointer) n->name);
+          g_array_append_val (values, v);
+        }
+    }
+}
+
+static BlAddedMassImport *
+import_new (BlAddedMassSource  source,
+            xmlNode           *plugin,
+            const char        *file)
+{
+  BlAddedMassImport *import = g_new0 (BlAddedMassImport, 1);
+
+  import->source = source;
+  import->node = plugin;
+  import->file = g_strdup (file);
+  import->line = (int) xmlGetLineNo (plugin);
+  import->notes = bl_added_mass_findings_new ();
+  return import;
+}
+
+void
+bl_added_mass_import_free (BlAddedMassImport *import)
+{
+  if (import == NULL)
+    return;
+  g_clear_pointer (&import->notes, g_ptr_array_unref);
+  g_free (import->link_name);
+  g_free (import->file);
+  g_free (import);
+}
+
+const char *
+bl_added_mass_source_to_string (BlAddedMassSource source)
+{
+  switch (source)
+    {
+    case BL_ADDED_MASS_SOURCE_HYDRODYNAMICS:
+      return "gz-sim Hydrodynamics";
+    case BL_ADDED_MASS_SOURCE_DSROS:
+      return "dsros_hydro";
+    case BL_ADDED_MASS_SOURCE_UUV:
+      return "uuv_simulator";
+    default:
+      return "unknown";
+    }
+}
+
+static void
+import_hydrodynamics (BlDocument *self,
+                      xmlNode    *plugin,
+                      BlModel    *scope,
+                      const char *file,
+                      GPtrArray  *out)
+{
+  g_autoptr(BlAddedMassImport) import = import_new (BL_ADDED_MASS_SOURCE_HYDRODYNAMICS, plugin, file);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  xmlNode *link_name = first_child (plugin, "link_name");
+
+  if (link_name != NULL)
+    import->link_name = node_text (link_name);
+  import->link = find_scoped_link (self, scope != NULL ? scope->scoped_name : NULL, import->link_name);
+  import->disable_added_mass = child_true (plugin, "disable_added_mass");
+
+  collect_numbers (plugin, names, values);
+  import->has_values = bl_added_mass_import_hydrodynamics ((const char * const *) names->pdata,
+                                                           (const double *) values->data, values->len,
+                                                           import->values, import->notes);
+  if (import->has_values)
+    g_ptr_array_add (out, g_steal_pointer (&import));
+}
+
+static void
+import_dsros (xmlNode    *plugin,
+              BlModel    *scope,
+              const char *file,
+              GPtrArray  *out)
+{
+  g_autoptr(BlAddedMassImport) import = import_new (BL_ADDED_MASS_SOURCE_DSROS, plugin, file);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  xmlNode *added = first_child (first_child (plugin, "drag"), "added_mass");
+  BlVec3 com = BL_VEC3_ZERO;
+
+  if (added == NULL)
+    added = first_child (plugin, "added_mass");
+  if (added == NULL)
+    return;
+  import->line = (int) xmlGetLineNo (added);
+
+  /* The plugin acts on its model's canonical link (Gazebo classic's
+   * Model::GetLink ()): @canonical_link, else the first link. */
+  if (scope != NULL)
+    {
+      g_autofree char *canonical = node_attribute (scope->node, "canonical_link");
+
+      for (guint i = 0; i < scope->links->len && import->link == NULL; i++)
+        {
+          BlLink *link = g_ptr_array_index (scope->links, i);
+
+          if (canonical == NULL || strcmp (link->name, canonical) == 0)
+            import->link = link;
+        }
+    }
+  if (import->link != NULL)
+    {
+      import->link_name = g_strdup (import->link->name);
+      com = import->link->props.com;
+    }
+  else
+    g_ptr_array_add (import->notes,
+                     bl_added_mass_finding_new ("import", BL_SEVERITY_WARNING,
+                                                "the plugin's model has no link: the values "
+                                                "stay about the centre of mass"));
+
+  collect_numbers (added, names, values);
+  import->has_values = bl_added_mass_import_dsros ((const char * const *) names->pdata,
+                                                   (const double *) values->data, values->len,
+                                                   com, import->values, import->notes);
+  if (import->has_values)
+    g_ptr_array_add (out, g_steal_pointer (&import));
+}
+
+static void
+import_uuv (BlDocument *self,
+            xmlNode    *plugin,
+            BlModel    *scope,
+            const char *file,
+            GPtrArray  *out)
+{
+  for (xmlNode *n = plugin->children; n != NULL; n = n->next)
+    {
+      g_autoptr(BlAddedMassImport) import = NULL;
+      xmlNode *model, *added;
+      g_autofree char *text = NULL;
+      double matrix[36];
+      double scaling = 1.0, offset = 0.0;
+
+      if (!is_element (n, "link"))
+        continue;
+      model = first_child (n, "hydrodynamic_model");
+      added = first_child (model, "added_mass");
+      if (added == NULL)
+        continue;
+
+      import = import_new (BL_ADDED_MASS_SOURCE_UUV, plugin, file);
+      import->line = (int) xmlGetLineNo (added);
+      import->link_name = node_attribute (n, "name");
+      import->link = find_scoped_link (self, scope != NULL ? scope->scoped_name : NULL, import->link_name);
+
+      text = node_text (added);
+      if (!bl_number_parse_vector (text, matrix, 36))
+        {
+          g_ptr_array_add (import->notes,
+                           bl_added_mass_finding_new ("import", BL_SEVERITY_ERROR,
+                                                      "the uuv_simulator <added_mass> is not 36 "
+                                                      "numbers (%u found)", bl_number_count_tokens (text)));
+          g_ptr_array_add (out, g_steal_pointer (&import));
+          continue;
+        }
+      /* The plugin reads both from <hydrodynamic_model>; accept them on <link> too. */
+      if (!child_number (model, "scaling_added_mass", &scaling))
+        child_number (n, "scaling_added_mass", &scaling);
+      if (!child_number (model, "offset_added_mass", &offset))
+        child_number (n, "offset_added_mass", &offset);
+
+      bl_added_mass_import_uuv (matrix, scaling, offset, import->values, import->notes);
+      import->has_values = TRUE;
+      g_ptr_array_add (out, g_steal_pointer (&import));
+    }
+}
+
+static void
+scan_plugins (BlDocument *self,
+              xmlNode    *scope_node,
+              BlModel    *scope,
+              const char *file,
+              GPtrArray  *out)
+{
+  for (xmlNode *plugin = scope_node->children; plugin != NULL; plugin = plugin->next)
+    {
+      if (!is_element (plugin, "plugin"))
+        continue;
+      if (is_uuv (plugin))
+        import_uuv (self, plugin, scope, file, out);
+      else if (is_dsros (plugin))
+        import_dsros (plugin, scope, file, out);
+      else if (is_hydrodynamics (plugin))
+        import_hydrodynamics (self, plugin, scope, file, out);
+    }
+}
+
+static void
+scan_model (BlDocument *self,
+            BlModel    *model,
+            GPtrArray  *out)
+{
+  scan_plugins (self, model->node, model, model->file, out);
+  for (guint i = 0; i < model->models->len; i++)
+    scan_model (self, g_ptr_array_index (model->models, i), out);
+}
+
+GPtrArray *
+bl_document_find_added_mass_imports (BlDocument *self)
+{
+  GPtrArray *out;
+  GPtrArray *models;
+  xmlNode *world;
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+
+  out = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_added_mass_import_free);
+  models = bl_document_get_models (self);
+  for (guint i = 0; i < models->len; i++)
+    scan_model (self, g_ptr_array_index (models, i), out);
+
+  world = world_node (self);
+  if (world != NULL)
+    scan_plugins (self, world, NULL, bl_document_get_path (self), out);
+
+  return out;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A7 and A8 on one link (called by the document after each computation)    */
+
+/* A7 for the Hydrodynamics plugins of one scope that name `link`. */
+static void
+check_plugins_in (BlLink     *link,
+                  xmlNode    *scope_node,
+                  const char *scope,
+                  const char *element,
+                  int         line)
+{
+  for (xmlNode *plugin = scope_node->children; plugin != NULL; plugin = plugin->next)
+    {
+      g_autoptr(GPtrArray) names = NULL;
+      g_autoptr(GArray) values = NULL;
+      g_autoptr(BlAddedMassFinding) finding = NULL;
+      g_autofree char *link_name = NULL;
+      g_autofree char *full = NULL;
+      xmlNode *link_name_node;
+
+      if (!is_element (plugin, "plugin") || !is_hydrodynamics (plugin))
+        continue;
+      link_name_node = first_child (plugin, "link_name");
+      if (link_name_node == NULL)
+        continue;
+      link_name = node_text (link_name_node);
+      full = scope != NULL ? g_strconcat (scope, "::", link_name, NULL) : g_strdup (link_name);
+      if (strcmp (full, link->scoped_name) != 0)
+        continue;
+
+      names = g_ptr_array_new ();
+      values = g_array_new (FALSE, FALSE, sizeof (double));
+      collect_numbers (plugin, names, values);
+      finding = bl_added_mass_check_plugin ((const char * const *) names->pdata,
+                                            (const double *) values->data, values->len,
+                                            child_true (plugin, "disable_added_mass"),
+                                            link->has_added_mass);
+      if (finding != NULL)
+        bl_diagnostics_add (link->diagnostics, finding->severity, finding->id, link->model->file,
+                            line, element, "%s (plugin on line %d)", finding->message,
+                            (int) xmlGetLineNo (plugin));
+    }
+}
+
+void
+bl_document_check_link_fluid (BlDocument *self,
+                              BlLink     *link)
+{
+  g_autofree char *element = NULL;
+  g_autofree char *engine = NULL;
+  xmlNode *world;
+  int line, engine_line;
+
+  if (!link->has_added_mass)
+    return;
+
+  element = g_strdup_printf ("%s/inertial/fluid_added_mass", link->scoped_name);
+  line = (int) xmlGetLineNo (link->added_mass_node != NULL ? link->added_mass_node : link->node);
+
+  /* A7: the plugin sits in the link's model, an enclosing one or the world. */
+  for (BlModel *model = link->model; model != NULL; model = model->parent)
+    check_plugins_in (link, model->node, model->scoped_name, element, line);
+  world = world_node (self);
+  if (world != NULL)
+    check_plugins_in (link, world, NULL, element, line);
+
+  /* A8 */
+  engine = bl_document_dup_physics_engine (self, &engine_line);
+  if (engine != NULL && !engine_is_dart (engine))
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "A8", link->model->file, line, element,
+                        "the world's physics engine is “%s” (line %d): only gz-physics dartsim "
+                        "applies fluid_added_mass; other engines ignore it",
+                        engine, engine_line);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Estimates                                                                 */
+
+static gboolean
+estimate_collision (BlCollision         *collision,
+                    double               rho,
+                    BlAddedMassEstimate *est)
+{
+  const BlGeometry *g = &collision->geometry;
+
+  switch (g->type)
+    {
+    case BL_GEOMETRY_BOX:
+      return bl_added_mass_estimate_box (g->size[0], g->size[1], g->size[2], rho, est);
+    case BL_GEOMETRY_SPHERE:
+      return bl_added_mass_estimate_sphere (g->size[0], rho, est);
+    case BL_GEOMETRY_CYLINDER:
+      return bl_added_mass_estimate_cylinder (g->size[0], g->size[1], rho, est);
+    case BL_GEOMETRY_CAPSULE:
+      return bl_added_mass_estimate_capsule (g->size[0], g->size[1], rho, est);
+    case BL_GEOMETRY_ELLIPSOID:
+      return bl_added_mass_estimate_ellipsoid (g->size[0], g->size[1], g->size[2], rho, est);
+    case BL_GEOMETRY_CONE:
+      return bl_added_mass_estimate_cone (g->size[0], g->size[1], rho, est);
+    case BL_GEOMETRY_MESH:
+      if (collision->has_mesh_properties && collision->mesh_properties.volume > 0.0)
+        {
+          BlInertial unit = {
+            collision->mesh_properties.volume,
+            collision->mesh_properties.centroid,
+            collision->mesh_properties.inertia,
+          };
+
+          return bl_added_mass_estimate_from_volume_inertial (&unit, rho, est);
+        }
+      return FALSE;
+    case BL_GEOMETRY_EMPTY:
+    case BL_GEOMETRY_PLANE:
+    case BL_GEOMETRY_HEIGHTMAP:
+    case BL_GEOMETRY_POLYLINE:
+    case BL_GEOMETRY_IMAGE:
+    default:
+      return FALSE;
+    }
+}
+
+guint
+bl_link_estimate_added_mass (BlLink *link,
+                             double  rho,
+                             double  out[21],
+                             GArray *estimates)
+{
+  BlMat6 sum = bl_mat6_zero ();
+  guint used = 0;
+
+  g_return_val_if_fail (link != NULL, 0);
+  g_return_val_if_fail (out != NULL, 0);
+
+  for (guint i = 0; i < link->collisions->len; i++)
+    {
+      BlCollisionEstimate item;
+
+      memset (&item, 0, sizeof item);
+      item.collision = g_ptr_array_index (link->collisions, i);
+      item.ok = estimate_collision (item.collision, rho, &item.estimate);
+      if (item.ok)
+        {
+          item.at_link = bl_added_mass_estimate_to_link (&item.estimate, item.collision->pose);
+          sum = bl_mat6_add (&sum, &item.at_link);
+          used++;
+        }
+      if (estimates != NULL)
+        g_array_append_val (estimates, item);
+    }
+
+  bl_mat6_to_values (&sum, out);
+  return used;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Buoyancy                                                                  */
+
+void
+bl_link_compute_buoyancy (BlLink     *link,
+                          double      rho,
+                          BlVec3      gravity_world,
+                          BlBuoyancy *out)
+{
+  BlVec3 gravity;
+
+  g_return_if_fail (link != NULL);
+  g_return_if_fail (out != NULL);
+
+  gravity = bl_quat_rotate (bl_quat_conjugate (link->world_pose.q), gravity_world);
+  bl_buoyancy_compute (&link->props.volume, &link->props.center_of_buoyancy, 1,
+                       link->props.mass, link->props.com, rho, gravity, out);
+}
+
+/* Volumes and centroids of every link of `model`, nested ones included,
+ * in the model's frame. */
+static void
+collect_volumes (BlModel *model,
+                 BlPose   pose,
+                 GArray  *volumes,
+                 GArray  *centroids)
+{
+  for (guint i = 0; i < model->links->len; i++)
+    {
+      BlLink *link = g_ptr_array_index (model->links, i);
+      BlVec3 c = bl_pose_apply (bl_pose_mul (pose, link->pose), link->props.center_of_buoyancy);
+
+      if (!(link->props.volume > 0.0))
+        continue;
+      g_array_append_val (volumes, link->props.volume);
+      g_array_append_val (centroids, c);
+    }
+  for (guint i = 0; i < model->models->len; i++)
+    {
+      BlModel *nested = g_ptr_array_index (model->models, i);
+
+      collect_volumes (nested, bl_pose_mul (pose, nested->pose), volumes, centroids);
+    }
+}
+
+void
+bl_model_compute_buoyancy (BlModel    *model,
+                           double      rho,
+                           BlVec3      gravity_world,
+                           BlBuoyancy *out)
+{
+  g_autoptr(GArray) volumes = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) centroids = g_array_new (FALSE, FALSE, sizeof (BlVec3));
+  BlInertial total;
+  BlVec3 gravity;
+
+  g_return_if_fail (model != NULL);
+  g_return_if_fail (out != NULL);
+
+  collect_volumes (model, BL_POSE_IDENTITY, volumes, centroids);
+  total = bl_model_compute_total (model);
+  gravity = bl_quat_rotate (bl_quat_conjugate (model->world_pose.q), gravity_world);
+  bl_buoyancy_compute ((const double *) volumes->data, (const BlVec3 *) centroids->data,
+                       volumes->len, total.mass, total.com, rho, gravity, out);
+}

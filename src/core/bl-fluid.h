@@ -1,0 +1,102 @@
+/* bl-fluid.h: a document's fluid side — world gravity and physics engine,
+ * the simulator plugins that carry added mass (imports, A7, A8), added-mass
+ * estimates per link and buoyancy per link and per model.
+ *
+ * The display-free algebra is in bl-added-mass.h; this file ties it to the
+ * document's links and XML.  shared/reference/added-mass.md has the physics. */
+#pragma once
+
+#include "bl-added-mass.h"
+#include "bl-document.h"
+
+G_BEGIN_DECLS
+
+/* Standard gravity, m/s², for a file without a <world>. */
+#define BL_STANDARD_GRAVITY 9.80665
+
+/* The gravity vector in world axes: the world's <gravity>; the SDF default
+ * (0, 0, −9.8) in a <world> without one; standard gravity (0, 0, −9.80665)
+ * in a file without a <world>.  line (nullable) receives the line of
+ * <gravity>, or 0. */
+BlVec3        bl_document_get_gravity         (BlDocument  *self,
+                                               int         *line);
+
+/* The physics engine gz-sim would run the world with: the gz-sim Physics
+ * system's <engine><filename> ("dartsim" when the system is present
+ * without one; gz-sim ignores <physics type> then), else the world's
+ * <physics type> when it names an engine.  NULL without a <world> or when
+ * nothing names an engine.  line (nullable) receives where it was read. */
+char         *bl_document_dup_physics_engine  (BlDocument  *self,
+                                               int         *line);
+
+/* ---- Imports from simulator plugins (added-mass.md §5) ------------------ */
+
+typedef enum
+{
+  BL_ADDED_MASS_SOURCE_HYDRODYNAMICS, /* gz-sim Hydrodynamics <xDotU>… */
+  BL_ADDED_MASS_SOURCE_DSROS,         /* dsros_hydro <drag><added_mass> */
+  BL_ADDED_MASS_SOURCE_UUV,           /* uuv_simulator <link><hydrodynamic_model><added_mass> */
+} BlAddedMassSource;
+
+const char   *bl_added_mass_source_to_string  (BlAddedMassSource source);
+
+typedef struct
+{
+  BlAddedMassSource  source;
+  char              *link_name;   /* as the plugin names it, or NULL (dsros: the model's canonical link) */
+  BlLink            *link;        /* the link it applies to, or NULL when none matches */
+  xmlNode           *node;        /* the <plugin> */
+  char              *file;
+  int                line;        /* of the element holding the values */
+  gboolean           has_values;  /* at least one added-mass term was read */
+  gboolean           disable_added_mass; /* Hydrodynamics <disable_added_mass>true */
+  double             values[21];  /* converted: spec order, about Lo, L axes, positive */
+  GPtrArray         *notes;       /* BlAddedMassFinding*: what the conversion did */
+} BlAddedMassImport;
+
+void          bl_added_mass_import_free       (BlAddedMassImport *import);
+
+/* Every gz-sim Hydrodynamics, dsros_hydro and uuv_simulator plugin in the
+ * document (in the models, nested and included ones, and the world), each
+ * converted into fluid_added_mass values.  A GPtrArray of
+ * BlAddedMassImport*, freed with it; plugins without any added-mass term
+ * are left out. */
+GPtrArray    *bl_document_find_added_mass_imports (BlDocument *self);
+
+/* ---- Estimates from geometry (§6) ---------------------------------------- */
+
+typedef struct
+{
+  BlCollision         *collision;
+  gboolean             ok;        /* FALSE: no estimate for this geometry (plane, failed mesh…) */
+  BlAddedMassEstimate  estimate;  /* in the collision's shape frame, about its centroid */
+  BlMat6               at_link;   /* rotated and shifted to the link origin (§6.9) */
+} BlCollisionEstimate;
+
+/* Each collision's estimated added mass at fluid density rho, summed at the
+ * link origin in link axes into out (21 spec-order values).  estimates
+ * (nullable) is a GArray of BlCollisionEstimate that receives one element
+ * per collision.  Returns how many collisions gave an estimate. */
+guint         bl_link_estimate_added_mass     (BlLink      *link,
+                                               double       rho,
+                                               double       out[21],
+                                               GArray      *estimates);
+
+/* ---- Buoyancy (§7) -------------------------------------------------------- */
+
+/* The fully submerged link in fluid density rho, in link axes, with
+ * gravity given in world axes. */
+void          bl_link_compute_buoyancy        (BlLink      *link,
+                                               double       rho,
+                                               BlVec3       gravity_world,
+                                               BlBuoyancy  *out);
+/* The same for a model in its own frame: every link, nested models'
+ * included; mass and COM from bl_model_compute_total(). */
+void          bl_model_compute_buoyancy       (BlModel     *model,
+                                               double       rho,
+                                               BlVec3       gravity_world,
+                                               BlBuoyancy  *out);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlAddedMassImport, bl_added_mass_import_free)
+
+G_END_DECLS
