@@ -1,0 +1,666 @@
+/* bl-scene.c: per-link drawing description (collision instances, overlays, bounds, picking), GL-free. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bl-added-mass.h"
+#include "bl-scene.h"
+
+void
+bl_scene_matrix_from_pose (BlPose  pose,
+                           double  m[16])
+{
+  BlMat3 r = bl_mat3_from_quat (pose.q);
+
+  memset (m, 0, 16 * sizeof (double));
+  for (int row = 0; row < 3; row++)
+    for (int col = 0; col < 3; col++)
+      m[col * 4 + row] = r.m[row][col];
+  m[12] = pose.p.x;
+  m[13] = pose.p.y;
+  m[14] = pose.p.z;
+  m[15] = 1.0;
+}
+
+void
+bl_scene_matrix_mul (const double a[16],
+                     const double b[16],
+                     double       out[16])
+{
+  double r[16];
+
+  for (int col = 0; col < 4; col++)
+    for (int row = 0; row < 4; row++)
+      {
+        double s = 0.0;
+
+        for (int k = 0; k < 4; k++)
+          s += a[k * 4 + row] * b[col * 4 + k];
+        r[col * 4 + row] = s;
+      }
+  memcpy (out, r, sizeof r);
+}
+
+void
+bl_scene_matrix_apply (const double m[16],
+                       const double p[3],
+                       double       out[3])
+{
+  double r[3];
+
+  for (int row = 0; row < 3; row++)
+    r[row] = m[row] * p[0] + m[4 + row] * p[1] + m[8 + row] * p[2] + m[12 + row];
+  memcpy (out, r, sizeof r);
+}
+
+/* The affine map x ↦ R·diag(s)·x + t, R row-major with the axes as columns. */
+static void
+matrix_from_frame (const BlMat3 *r,
+                   const double  s[3],
+                   const double  t[3],
+                   double        m[16])
+{
+  memset (m, 0, 16 * sizeof (double));
+  for (int row = 0; row < 3; row++)
+    for (int col = 0; col < 3; col++)
+      m[col * 4 + row] = r->m[row][col] * s[col];
+  m[12] = t[0];
+  m[13] = t[1];
+  m[14] = t[2];
+  m[15] = 1.0;
+}
+
+static void
+scale_matrix (double sx,
+              double sy,
+              double sz,
+              double m[16])
+{
+  memset (m, 0, 16 * sizeof (double));
+  m[0] = sx;
+  m[5] = sy;
+  m[10] = sz;
+  m[15] = 1.0;
+}
+
+static void
+shape_clear (gpointer data)
+{
+  BlSceneShape *shape = data;
+
+  g_clear_pointer (&shape->mesh, bl_mesh_unref);
+}
+
+static void
+add_shape (BlSceneLink  *self,
+           BlPrim        prim,
+           BlMesh       *mesh,
+           const double  x_wk[16],
+           const double  local[16])
+{
+  BlSceneShape shape = { 0 };
+
+  shape.prim = prim;
+  shape.mesh = mesh != NULL ? bl_mesh_ref (mesh) : NULL;
+  bl_scene_matrix_mul (x_wk, local, shape.model);
+  shape.invertible = bl_pick_affine_inverse (shape.model, shape.inverse);
+  g_array_append_val (self->shapes, shape);
+}
+
+/* A rotation taking +z to the unit vector n (the plane's normal). */
+static BlQuat
+quat_z_to (BlVec3 n)
+{
+  double len = bl_vec3_length (n);
+  BlVec3 z = { 0, 0, 1 }, axis;
+  double c;
+
+  if (!(len > 0.0))
+    return BL_QUAT_IDENTITY;
+  n = bl_vec3_scale (n, 1.0 / len);
+  c = bl_vec3_dot (z, n);
+  if (c < -1.0 + 1e-12)
+    return (BlQuat) { 0.0, 1.0, 0.0, 0.0 };   /* half turn about x */
+  axis = bl_vec3_cross (z, n);
+  return bl_quat_normalize ((BlQuat) { 1.0 + c, axis.x, axis.y, axis.z });
+}
+
+static BlMesh *
+collision_mesh (BlCollision *collision,
+                GError     **error)
+{
+  BlGeometry *g = &collision->geometry;
+
+  if (collision->mesh != NULL)
+    return bl_mesh_ref (collision->mesh);
+  if (g->resolved_path == NULL)
+    {
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD, "mesh “%s” not found",
+                   g->uri != NULL ? g->uri : "");
+      return NULL;
+    }
+  return bl_mesh_cache_lookup (g->resolved_path, g->scale, g->submesh, g->center, error);
+}
+
+static void
+add_collision (BlSceneLink *self,
+               BlCollision *collision)
+{
+  BlGeometry *g = &collision->geometry;
+  double x_wk[16], local[16];
+  BlPose pose = bl_pose_mul (self->link->world_pose, collision->pose);
+
+  bl_scene_matrix_from_pose (pose, x_wk);
+
+  switch (g->type)
+    {
+    case BL_GEOMETRY_BOX:
+      scale_matrix (g->size[0], g->size[1], g->size[2], local);
+      add_shape (self, BL_PRIM_BOX, NULL, x_wk, local);
+      break;
+    case BL_GEOMETRY_SPHERE:
+      scale_matrix (g->size[0], g->size[0], g->size[0], local);
+      add_shape (self, BL_PRIM_SPHERE, NULL, x_wk, local);
+      break;
+    case BL_GEOMETRY_ELLIPSOID:
+      scale_matrix (g->size[0], g->size[1], g->size[2], local);
+      add_shape (self, BL_PRIM_SPHERE, NULL, x_wk, local);
+      break;
+    case BL_GEOMETRY_CYLINDER:
+      scale_matrix (g->size[0], g->size[0], g->size[1], local);
+      add_shape (self, BL_PRIM_CYLINDER, NULL, x_wk, local);
+      break;
+    case BL_GEOMETRY_CONE:
+      scale_matrix (g->size[0], g->size[0], g->size[1], local);
+      add_shape (self, BL_PRIM_CONE, NULL, x_wk, local);
+      break;
+    case BL_GEOMETRY_CAPSULE:
+      /* A cylinder and two spheres: no per-size tessellation is needed. */
+      scale_matrix (g->size[0], g->size[0], g->size[1], local);
+      add_shape (self, BL_PRIM_CYLINDER, NULL, x_wk, local);
+      for (int end = -1; end <= 1; end += 2)
+        {
+          scale_matrix (g->size[0], g->size[0], g->size[0], local);
+          local[14] = 0.5 * end * g->size[1];
+          add_shape (self, BL_PRIM_SPHERE, NULL, x_wk, local);
+        }
+      break;
+    case BL_GEOMETRY_PLANE:
+      {
+        BlPose rot = { BL_VEC3_ZERO, quat_z_to (bl_vec3 (g->size[0], g->size[1], g->size[2])) };
+        double r[16], s[16];
+
+        bl_scene_matrix_from_pose (rot, r);
+        scale_matrix (g->plane_size[0] > 0 ? g->plane_size[0] : 1.0,
+                      g->plane_size[1] > 0 ? g->plane_size[1] : 1.0, 1.0, s);
+        bl_scene_matrix_mul (r, s, local);
+        add_shape (self, BL_PRIM_PLANE, NULL, x_wk, local);
+        break;
+      }
+    case BL_GEOMETRY_MESH:
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(BlMesh) mesh = collision_mesh (collision, &error);
+
+        if (mesh == NULL)
+          {
+            g_ptr_array_add (self->missing, g_strdup_printf ("%s: %s", collision->name, error->message));
+            break;
+          }
+        scale_matrix (1, 1, 1, local);
+        add_shape (self, BL_PRIM_MESH, mesh, x_wk, local);
+        break;
+      }
+    default:
+      g_ptr_array_add (self->missing, g_strdup_printf ("%s: %s geometry is not drawn", collision->name,
+                                                       bl_geometry_type_to_string (g->type)));
+      break;
+    }
+}
+
+gboolean
+bl_scene_collision_volume (BlCollision *collision,
+                           double      *volume,
+                           BlVec3      *centroid)
+{
+  BlGeometry *g = &collision->geometry;
+  BlVec3 local = BL_VEC3_ZERO;
+  double v = 0.0;
+
+  if (collision->contributes && collision->volume > 0.0)
+    {
+      *volume = collision->volume;
+      *centroid = collision->inertial.com;
+      return TRUE;
+    }
+
+  switch (g->type)
+    {
+    case BL_GEOMETRY_BOX:
+      v = g->size[0] * g->size[1] * g->size[2];
+      break;
+    case BL_GEOMETRY_SPHERE:
+      v = 4.0 / 3.0 * G_PI * pow (g->size[0], 3);
+      break;
+    case BL_GEOMETRY_ELLIPSOID:
+      v = 4.0 / 3.0 * G_PI * g->size[0] * g->size[1] * g->size[2];
+      break;
+    case BL_GEOMETRY_CYLINDER:
+      v = G_PI * g->size[0] * g->size[0] * g->size[1];
+      break;
+    case BL_GEOMETRY_CAPSULE:
+      v = G_PI * g->size[0] * g->size[0] * (g->size[1] + 4.0 / 3.0 * g->size[0]);
+      break;
+    case BL_GEOMETRY_CONE:
+      v = G_PI * g->size[0] * g->size[0] * g->size[1] / 3.0;
+      local = bl_vec3 (0, 0, -g->size[1] / 4.0);
+      break;
+    case BL_GEOMETRY_MESH:
+      {
+        g_autoptr(BlMesh) mesh = collision_mesh (collision, NULL);
+        BlMeshProperties props;
+
+        if (mesh == NULL || !bl_mesh_get_mass_properties (mesh, FALSE, &props, NULL))
+          return FALSE;
+        v = props.volume;
+        local = props.centroid;
+        break;
+      }
+    default:
+      return FALSE;
+    }
+
+  if (!(v > 0.0) || !isfinite (v))
+    return FALSE;
+  *volume = v;
+  *centroid = bl_pose_apply (collision->pose, local);
+  return TRUE;
+}
+
+gboolean
+bl_scene_added_mass_radii (const double values[21],
+                           double       fluid_density,
+                           double       radii[3],
+                           double       axes[3][3])
+{
+  BlMat3 block = bl_mat3_zero (), vectors;
+  double mu[3];
+  gboolean any = FALSE;
+
+  for (guint key = 0; key < 21; key++)
+    {
+      guint row, col;
+
+      bl_added_mass_index (key, &row, &col);
+      if (row < 3 && col < 3)
+        {
+          block.m[row][col] = values[key];
+          block.m[col][row] = values[key];
+        }
+    }
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      if (!isfinite (block.m[i][j]))
+        return FALSE;
+  if (!(fluid_density > 0.0))
+    return FALSE;
+
+  bl_mat3_sym_eigen (&block, mu, &vectors);
+  for (int i = 0; i < 3; i++)
+    {
+      radii[i] = mu[i] > 0.0 ? cbrt (3.0 * mu[i] / (2.0 * G_PI * fluid_density)) : 0.0;
+      any = any || radii[i] > 0.0;
+      for (int r = 0; r < 3; r++)
+        axes[r][i] = vectors.m[r][i];
+    }
+  return any;
+}
+
+static void
+grow_bounds (BlSceneLink  *self,
+             const double  m[16],
+             const double  lo[3],
+             const double  hi[3])
+{
+  for (int c = 0; c < 8; c++)
+    {
+      double p[3] = { c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2] };
+
+      bl_scene_matrix_apply (m, p, p);
+      for (int k = 0; k < 3; k++)
+        {
+          if (!isfinite (p[k]))
+            return;
+        }
+      for (int k = 0; k < 3; k++)
+        {
+          self->min[k] = self->has_bounds ? MIN (self->min[k], p[k]) : p[k];
+          self->max[k] = self->has_bounds ? MAX (self->max[k], p[k]) : p[k];
+        }
+      self->has_bounds = TRUE;
+    }
+}
+
+static void
+shape_bounds (BlSceneShape *shape,
+              double        lo[3],
+              double        hi[3])
+{
+  switch (shape->prim)
+    {
+    case BL_PRIM_BOX:
+      lo[0] = lo[1] = lo[2] = -0.5;
+      hi[0] = hi[1] = hi[2] = 0.5;
+      break;
+    case BL_PRIM_SPHERE:
+      lo[0] = lo[1] = lo[2] = -1;
+      hi[0] = hi[1] = hi[2] = 1;
+      break;
+    case BL_PRIM_CYLINDER:
+    case BL_PRIM_CONE:
+      lo[0] = lo[1] = -1;
+      hi[0] = hi[1] = 1;
+      lo[2] = -0.5;
+      hi[2] = 0.5;
+      break;
+    case BL_PRIM_PLANE:
+      lo[0] = lo[1] = -0.5;
+      hi[0] = hi[1] = 0.5;
+      lo[2] = hi[2] = 0.0;
+      break;
+    case BL_PRIM_MESH:
+      {
+        BlVec3 a, b;
+
+        bl_mesh_get_bounds (shape->mesh, &a, &b);
+        lo[0] = a.x; lo[1] = a.y; lo[2] = a.z;
+        hi[0] = b.x; hi[1] = b.y; hi[2] = b.z;
+        break;
+      }
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+void
+bl_scene_link_update (BlSceneLink *self,
+                      double       fluid_density)
+{
+  BlLink *link = self->link;
+  BlMassProperties *props = &link->props;
+  double x_wl[16];
+  BlMat3 r_wl = bl_mat3_from_quat (link->world_pose.q);
+  GArray *volumes = g_array_new (FALSE, FALSE, sizeof (double));
+  GArray *centroids = g_array_new (FALSE, FALSE, sizeof (BlVec3));
+  static const double unit_lo[3] = { -1, -1, -1 }, unit_hi[3] = { 1, 1, 1 };
+  double extent = 0.0;
+
+  g_array_set_size (self->shapes, 0);
+  g_ptr_array_set_size (self->missing, 0);
+  self->has_bounds = FALSE;
+  self->has_ellipsoid = self->has_box = self->has_com = FALSE;
+  self->has_buoyancy = self->has_added_mass = FALSE;
+  self->valid = props->valid;
+  bl_scene_matrix_from_pose (link->world_pose, x_wl);
+
+  for (guint i = 0; i < link->collisions->len; i++)
+    {
+      BlCollision *collision = g_ptr_array_index (link->collisions, i);
+      double v;
+      BlVec3 c;
+
+      add_collision (self, collision);
+      if (bl_scene_collision_volume (collision, &v, &c))
+        {
+          g_array_append_val (volumes, v);
+          g_array_append_val (centroids, c);
+        }
+    }
+  for (guint i = 0; i < self->shapes->len; i++)
+    {
+      BlSceneShape *shape = &g_array_index (self->shapes, BlSceneShape, i);
+      double lo[3], hi[3];
+
+      shape_bounds (shape, lo, hi);
+      grow_bounds (self, shape->model, lo, hi);
+    }
+  if (self->has_bounds)
+    for (int k = 0; k < 3; k++)
+      extent = MAX (extent, self->max[k] - self->min[k]);
+
+  /* Centre of mass and the inertia overlays (only for a valid tensor: an
+   * invalid one has no honest ellipsoid). */
+  if (props->resolved && isfinite (props->com.x) && isfinite (props->com.y) && isfinite (props->com.z))
+    {
+      BlVec3 com = bl_pose_apply (link->world_pose, props->com);
+
+      self->com[0] = com.x;
+      self->com[1] = com.y;
+      self->com[2] = com.z;
+      self->has_com = TRUE;
+    }
+  if (self->has_com && props->valid)
+    {
+      BlMat3 axes, world_axes;
+      double semi[3], size[3];
+
+      if (bl_mass_equivalent_ellipsoid (props->mass, &props->inertia, semi, &axes))
+        {
+          world_axes = bl_mat3_mul (&r_wl, &axes);
+          matrix_from_frame (&world_axes, semi, self->com, self->ellipsoid);
+          memcpy (self->semi_axes, semi, sizeof semi);
+          self->has_ellipsoid = TRUE;
+          grow_bounds (self, self->ellipsoid, unit_lo, unit_hi);
+          extent = MAX (extent, 2 * MAX (semi[0], MAX (semi[1], semi[2])));
+        }
+      if (bl_mass_equivalent_box (props->mass, &props->inertia, size, &axes))
+        {
+          world_axes = bl_mat3_mul (&r_wl, &axes);
+          matrix_from_frame (&world_axes, size, self->com, self->box);
+          memcpy (self->box_size, size, sizeof size);
+          self->has_box = TRUE;
+        }
+
+      world_axes = bl_mat3_mul (&r_wl, &props->principal_axes);
+      for (int i = 0; i < 3; i++)
+        {
+          const double *l = props->principal_moments;
+          double slack = l[(i + 1) % 3] + l[(i + 2) % 3] - l[i];
+
+          /* The equivalent ellipsoid's semi-axis along principal axis i. */
+          self->axis_length[i] = slack > 0.0 ? sqrt (5.0 * slack / (2.0 * props->mass)) : 0.0;
+          for (int r = 0; r < 3; r++)
+            self->axes[i][r] = world_axes.m[r][i];
+        }
+    }
+
+  /* Centre of buoyancy: volume-weighted centroid of the collisions. */
+  if (volumes->len > 0)
+    {
+      BlBuoyancy b;
+
+      bl_buoyancy_compute ((const double *) volumes->data, (const BlVec3 *) centroids->data,
+                           volumes->len, props->mass, props->com, fluid_density,
+                           bl_vec3 (0, 0, -9.8), &b);
+      if (b.volume > 0.0)
+        {
+          BlVec3 w = bl_pose_apply (link->world_pose, b.center);
+
+          self->buoyancy[0] = w.x;
+          self->buoyancy[1] = w.y;
+          self->buoyancy[2] = w.z;
+          self->volume = b.volume;
+          self->has_buoyancy = TRUE;
+        }
+    }
+
+  if (link->has_added_mass)
+    {
+      double axes[3][3];
+      BlMat3 a, world_axes;
+      double centre[3];
+
+      if (bl_scene_added_mass_radii (link->added_mass, fluid_density, self->added_mass_radii, axes))
+        {
+          for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++)
+              a.m[r][c] = axes[r][c];
+          world_axes = bl_mat3_mul (&r_wl, &a);
+          if (self->has_buoyancy)
+            memcpy (centre, self->buoyancy, sizeof centre);
+          else
+            {
+              centre[0] = link->world_pose.p.x;
+              centre[1] = link->world_pose.p.y;
+              centre[2] = link->world_pose.p.z;
+            }
+          matrix_from_frame (&world_axes, self->added_mass_radii, centre, self->added_mass);
+          self->has_added_mass = TRUE;
+          grow_bounds (self, self->added_mass, unit_lo, unit_hi);
+        }
+    }
+
+  if (!self->has_bounds)
+    {
+      double p[16];
+
+      /* Nothing drawn: a small region around the link origin (or COM). */
+      scale_matrix (0.05, 0.05, 0.05, p);
+      if (self->has_com)
+        {
+          p[12] = self->com[0];
+          p[13] = self->com[1];
+          p[14] = self->com[2];
+        }
+      else
+        {
+          p[12] = link->world_pose.p.x;
+          p[13] = link->world_pose.p.y;
+          p[14] = link->world_pose.p.z;
+        }
+      grow_bounds (self, p, unit_lo, unit_hi);
+    }
+  if (!(extent > 0.0))
+    extent = 0.1;
+  self->marker_size = 0.04 * extent;
+
+  g_array_unref (volumes);
+  g_array_unref (centroids);
+}
+
+BlSceneLink *
+bl_scene_link_new (BlLink *link,
+                   guint   index,
+                   double  fluid_density)
+{
+  BlSceneLink *self = g_new0 (BlSceneLink, 1);
+
+  self->link = link;
+  self->index = index;
+  self->shapes = g_array_new (FALSE, TRUE, sizeof (BlSceneShape));
+  g_array_set_clear_func (self->shapes, shape_clear);
+  self->missing = g_ptr_array_new_with_free_func (g_free);
+  bl_scene_link_update (self, fluid_density);
+  return self;
+}
+
+void
+bl_scene_link_free (BlSceneLink *self)
+{
+  if (self == NULL)
+    return;
+  g_array_unref (self->shapes);
+  g_ptr_array_unref (self->missing);
+  g_free (self);
+}
+
+static gboolean
+pick_mesh (BlMesh       *mesh,
+           const double  o[3],
+           const double  d[3],
+           double       *t)
+{
+  BlVec3 a, b;
+  double lo[3], hi[3], t_box;
+  gboolean hit = FALSE;
+  double best = 0.0;
+
+  bl_mesh_get_bounds (mesh, &a, &b);
+  lo[0] = a.x; lo[1] = a.y; lo[2] = a.z;
+  hi[0] = b.x; hi[1] = b.y; hi[2] = b.z;
+  if (!bl_pick_aabb (lo, hi, o, d, &t_box))
+    return FALSE;
+  for (guint s = 0; s < bl_mesh_get_n_submeshes (mesh); s++)
+    {
+      guint nv, nt;
+      const double *v = bl_mesh_get_submesh_vertices (mesh, s, &nv);
+      const guint32 *idx = bl_mesh_get_submesh_indices (mesh, s, &nt);
+      double ts;
+
+      if (bl_pick_triangles (v, idx, nt, o, d, &ts) && (!hit || ts < best))
+        {
+          best = ts;
+          hit = TRUE;
+        }
+    }
+  if (hit)
+    *t = best;
+  return hit;
+}
+
+static const BlPickShape prim_shapes[] = {
+  [BL_PRIM_BOX] = BL_PICK_BOX,
+  [BL_PRIM_SPHERE] = BL_PICK_SPHERE,
+  [BL_PRIM_CYLINDER] = BL_PICK_CYLINDER,
+  [BL_PRIM_CONE] = BL_PICK_CONE,
+  [BL_PRIM_PLANE] = BL_PICK_PLANE,
+};
+
+gboolean
+bl_scene_link_pick (BlSceneLink  *self,
+                    const double  origin[3],
+                    const double  direction[3],
+                    double       *t)
+{
+  gboolean hit = FALSE;
+  double best = 0.0;
+
+  for (guint i = 0; i < self->shapes->len; i++)
+    {
+      BlSceneShape *shape = &g_array_index (self->shapes, BlSceneShape, i);
+      double lo[3], ld[3], ts;
+      gboolean h;
+
+      if (!shape->invertible)
+        continue;
+      bl_pick_transform_ray (shape->inverse, origin, direction, lo, ld);
+      if (shape->prim == BL_PRIM_MESH)
+        h = pick_mesh (shape->mesh, lo, ld, &ts);
+      else
+        h = bl_pick_unit_shape (prim_shapes[shape->prim], lo, ld, &ts);
+      if (h && (!hit || ts < best))
+        {
+          best = ts;
+          hit = TRUE;
+        }
+    }
+
+  if (self->shapes->len == 0 && self->has_ellipsoid)
+    {
+      double inv[16], lo[3], ld[3], ts;
+
+      if (bl_pick_affine_inverse (self->ellipsoid, inv))
+        {
+          bl_pick_transform_ray (inv, origin, direction, lo, ld);
+          if (bl_pick_unit_shape (BL_PICK_SPHERE, lo, ld, &ts) && (!hit || ts < best))
+            {
+              best = ts;
+              hit = TRUE;
+            }
+        }
+    }
+  if (hit)
+    *t = best;
+  return hit;
+}

@@ -1,0 +1,25 @@
+/* bl-viewport-private.h: hooks for the viewport's tests and benchmark. */
+#pragma once
+
+#include "bl-viewport.h"
+
+G_BEGIN_DECLS
+
+/* Frames drawn on screen so far. */
+guint    bl_viewport_get_n_frames      (BlViewport *self);
+/* Whole-scene rebuilds of the GPU instance buffers so far (a link edit
+ * must not cause one). */
+guint    bl_viewport_get_n_rebuilds    (BlViewport *self);
+/* What a primary click at (x, y) does: pick, select, emit ::link-picked. */
+BlLink  *bl_viewport_click             (BlViewport *self,
+                                        double      x,
+                                        double      y);
+/* Milliseconds per frame over N_FRAMES offscreen frames at WIDTH×HEIGHT,
+ * each finished with glFinish; negative with an error. */
+double   bl_viewport_time_frames       (BlViewport *self,
+                                        int         width,
+                                        int         height,
+                                        guint       n_frames,
+                                        GError    **error);
+
+G_END_DECLS

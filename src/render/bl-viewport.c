@@ -1,0 +1,1129 @@
+/* bl-viewport.c: the GtkGLArea that shows a BlDocument; camera gestures, picking, actions. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <epoxy/gl.h>
+
+#include "bl-added-mass.h"
+#include "bl-renderer.h"
+#include "bl-scene.h"
+#include "bl-viewport-private.h"
+
+struct _BlViewport
+{
+  GtkGLArea        parent_instance;
+
+  BlDocument      *document;
+  gulong           link_changed_id;
+  GPtrArray       *links;            /* BlSceneLink*, owned, document order */
+  GHashTable      *by_link;          /* BlLink* → BlSceneLink* */
+  double           scene_center[3];
+  double           scene_radius;
+  double           fluid_density;
+
+  BlRenderer      *renderer;
+  BlRenderOptions  options;
+  BlCamera         camera;
+  BlLink          *selected;
+  BlLink          *hovered;
+  gboolean         pending_fit;
+  guint            n_frames;
+
+  /* Pointer and gesture state. */
+  double           pointer_x, pointer_y;
+  guint            drag_button;
+  gboolean         drag_pan;
+  double           drag_last_x, drag_last_y;
+  double           drag_travel;
+  double           zoom_distance;
+};
+
+enum
+{
+  PROP_0,
+  PROP_DOCUMENT,
+  PROP_FLUID_DENSITY,
+  PROP_SHOW_INERTIA_ELLIPSOID,
+  PROP_SHOW_INERTIA_BOX,
+  PROP_SHOW_COM,
+  PROP_SHOW_PRINCIPAL_AXES,
+  PROP_SHOW_BUOYANCY_CENTER,
+  PROP_SHOW_ADDED_MASS,
+  PROP_WIREFRAME,
+  PROP_XRAY,
+  N_PROPS
+};
+
+enum
+{
+  LINK_PICKED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+/* A click that travels further than this (pixels) is a drag. */
+#define CLICK_SLOP 4.0
+
+G_DEFINE_FINAL_TYPE (BlViewport, bl_viewport, GTK_TYPE_GL_AREA)
+
+static gboolean *
+option_for_prop (BlViewport *self,
+                 guint       prop_id)
+{
+  switch (prop_id)
+    {
+    case PROP_SHOW_INERTIA_ELLIPSOID: return &self->options.show_inertia_ellipsoid;
+    case PROP_SHOW_INERTIA_BOX: return &self->options.show_inertia_box;
+    case PROP_SHOW_COM: return &self->options.show_com;
+    case PROP_SHOW_PRINCIPAL_AXES: return &self->options.show_principal_axes;
+    case PROP_SHOW_BUOYANCY_CENTER: return &self->options.show_buoyancy_center;
+    case PROP_SHOW_ADDED_MASS: return &self->options.show_added_mass;
+    case PROP_WIREFRAME: return &self->options.wireframe;
+    case PROP_XRAY: return &self->options.xray;
+    default: return NULL;
+    }
+}
+
+static void
+set_option (BlViewport *self,
+            guint       prop_id,
+            gboolean    value)
+{
+  gboolean *option = option_for_prop (self, prop_id);
+
+  value = !!value;
+  if (*option == value)
+    return;
+  *option = value;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+/* ---- Scene ----------------------------------------------------------------- */
+
+static void
+update_scene_bounds (BlViewport *self)
+{
+  double lo[3] = { 0 }, hi[3] = { 0 };
+  gboolean any = FALSE;
+
+  for (guint i = 0; self->links != NULL && i < self->links->len; i++)
+    {
+      BlSceneLink *link = g_ptr_array_index (self->links, i);
+
+      if (!link->has_bounds)
+        continue;
+      for (int k = 0; k < 3; k++)
+        {
+          lo[k] = any ? MIN (lo[k], link->min[k]) : link->min[k];
+          hi[k] = any ? MAX (hi[k], link->max[k]) : link->max[k];
+        }
+      any = TRUE;
+    }
+  self->scene_radius = 0.0;
+  for (int k = 0; k < 3; k++)
+    {
+      self->scene_center[k] = 0.5 * (lo[k] + hi[k]);
+      self->scene_radius += 0.25 * (hi[k] - lo[k]) * (hi[k] - lo[k]);
+    }
+  self->scene_radius = sqrt (self->scene_radius);
+  if (!(self->scene_radius > 1e-6))
+    self->scene_radius = 1.0;
+}
+
+static int
+link_index (BlViewport *self,
+            BlLink     *link)
+{
+  BlSceneLink *scene_link;
+
+  if (link == NULL || self->by_link == NULL)
+    return -1;
+  scene_link = g_hash_table_lookup (self->by_link, link);
+  return scene_link != NULL ? (int) scene_link->index : -1;
+}
+
+static void
+on_link_changed (BlDocument *document,
+                 gpointer    link,
+                 gpointer    user_data)
+{
+  BlViewport *self = user_data;
+  BlSceneLink *scene_link = g_hash_table_lookup (self->by_link, link);
+
+  if (scene_link == NULL)
+    return;
+  bl_scene_link_update (scene_link, self->fluid_density);
+  if (self->renderer != NULL)
+    bl_renderer_link_changed (self->renderer, scene_link);
+  update_scene_bounds (self);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+static void
+rebuild_scene (BlViewport *self)
+{
+  g_clear_pointer (&self->links, g_ptr_array_unref);
+  g_clear_pointer (&self->by_link, g_hash_table_unref);
+
+  if (self->document != NULL)
+    {
+      GPtrArray *links = bl_document_get_links (self->document);
+
+      self->links = g_ptr_array_new_full (links->len, (GDestroyNotify) bl_scene_link_free);
+      self->by_link = g_hash_table_new (NULL, NULL);
+      for (guint i = 0; i < links->len; i++)
+        {
+          BlLink *link = g_ptr_array_index (links, i);
+          BlSceneLink *scene_link = bl_scene_link_new (link, i, self->fluid_density);
+
+          g_ptr_array_add (self->links, scene_link);
+          g_hash_table_insert (self->by_link, link, scene_link);
+        }
+    }
+  update_scene_bounds (self);
+  if (self->renderer != NULL)
+    bl_renderer_set_scene (self->renderer, self->links);
+}
+
+/* ---- Camera ---------------------------------------------------------------- */
+
+static void
+fit_sphere (BlViewport   *self,
+            const double  center[3],
+            double        radius)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (self));
+  int h = gtk_widget_get_height (GTK_WIDGET (self));
+
+  bl_camera_fit_sphere (&self->camera, center, radius, w > 0 ? w : 1, h > 0 ? h : 1);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+void
+bl_viewport_fit_all (BlViewport *self)
+{
+  g_return_if_fail (BL_IS_VIEWPORT (self));
+
+  if (gtk_widget_get_width (GTK_WIDGET (self)) <= 0)
+    self->pending_fit = TRUE;
+  fit_sphere (self, self->scene_center, self->scene_radius);
+}
+
+void
+bl_viewport_fit_selection (BlViewport *self)
+{
+  BlSceneLink *link;
+  double center[3], radius = 0.0;
+
+  g_return_if_fail (BL_IS_VIEWPORT (self));
+
+  link = self->selected != NULL && self->by_link != NULL
+         ? g_hash_table_lookup (self->by_link, self->selected) : NULL;
+  if (link == NULL || !link->has_bounds)
+    {
+      bl_viewport_fit_all (self);
+      return;
+    }
+  for (int k = 0; k < 3; k++)
+    {
+      center[k] = 0.5 * (link->min[k] + link->max[k]);
+      radius += 0.25 * (link->max[k] - link->min[k]) * (link->max[k] - link->min[k]);
+    }
+  fit_sphere (self, center, MAX (sqrt (radius), 1e-3));
+}
+
+void
+bl_viewport_set_view (BlViewport      *self,
+                      BlViewDirection  direction)
+{
+  g_return_if_fail (BL_IS_VIEWPORT (self));
+
+  bl_camera_set_view (&self->camera, direction);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+void
+bl_viewport_get_camera (BlViewport *self,
+                        BlCamera   *camera)
+{
+  g_return_if_fail (BL_IS_VIEWPORT (self));
+  g_return_if_fail (camera != NULL);
+
+  *camera = self->camera;
+}
+
+void
+bl_viewport_set_camera (BlViewport     *self,
+                        const BlCamera *camera)
+{
+  g_return_if_fail (BL_IS_VIEWPORT (self));
+  g_return_if_fail (camera != NULL);
+
+  self->camera = *camera;
+  self->pending_fit = FALSE;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+/* ---- Picking --------------------------------------------------------------- */
+
+BlLink *
+bl_viewport_pick (BlViewport *self,
+                  double      x,
+                  double      y)
+{
+  double origin[3], direction[3], best = 0.0;
+  BlLink *found = NULL;
+  int w, h;
+
+  g_return_val_if_fail (BL_IS_VIEWPORT (self), NULL);
+
+  if (self->links == NULL)
+    return NULL;
+  w = gtk_widget_get_width (GTK_WIDGET (self));
+  h = gtk_widget_get_height (GTK_WIDGET (self));
+  if (w <= 0 || h <= 0)
+    return NULL;
+  bl_camera_ray (&self->camera, x, y, w, h, origin, direction);
+
+  for (guint i = 0; i < self->links->len; i++)
+    {
+      BlSceneLink *link = g_ptr_array_index (self->links, i);
+      double t;
+
+      /* Cheap rejection by the link's world bounds first. */
+      if (!link->has_bounds || !bl_pick_aabb (link->min, link->max, origin, direction, &t))
+        continue;
+      if (found != NULL && t > best)
+        continue;
+      if (bl_scene_link_pick (link, origin, direction, &t) && (found == NULL || t < best))
+        {
+          best = t;
+          found = link->link;
+        }
+    }
+  return found;
+}
+
+static void
+set_hovered (BlViewport *self,
+             BlLink     *link)
+{
+  if (self->hovered == link)
+    return;
+  self->hovered = link;
+  self->options.hovered = link_index (self, link);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+BlLink *
+bl_viewport_click (BlViewport *self,
+                   double      x,
+                   double      y)
+{
+  BlLink *link = bl_viewport_pick (self, x, y);
+
+  bl_viewport_set_selected_link (self, link);
+  g_signal_emit (self, signals[LINK_PICKED], 0, link);
+  return link;
+}
+
+/* ---- Gestures -------------------------------------------------------------- */
+
+static void
+on_drag_begin (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               BlViewport     *self)
+{
+  GdkModifierType state;
+
+  self->drag_button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  self->drag_pan = self->drag_button == GDK_BUTTON_MIDDLE || self->drag_button == GDK_BUTTON_SECONDARY
+                   || (state & GDK_SHIFT_MASK) != 0;
+  self->drag_last_x = self->drag_last_y = 0.0;
+  self->drag_travel = 0.0;
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture,
+                double          offset_x,
+                double          offset_y,
+                BlViewport     *self)
+{
+  double dx = offset_x - self->drag_last_x, dy = offset_y - self->drag_last_y;
+
+  self->drag_last_x = offset_x;
+  self->drag_last_y = offset_y;
+  self->drag_travel = MAX (self->drag_travel, hypot (offset_x, offset_y));
+  if (self->drag_travel < CLICK_SLOP)
+    return;
+
+  if (self->drag_pan)
+    bl_camera_pan (&self->camera, dx, dy, gtk_widget_get_height (GTK_WIDGET (self)));
+  else
+    bl_camera_orbit (&self->camera, -dx * 0.01, dy * 0.01);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+static void
+on_click_pressed (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  BlViewport      *self)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+}
+
+static void
+on_click_released (GtkGestureClick *gesture,
+                   int              n_press,
+                   double           x,
+                   double           y,
+                   BlViewport      *self)
+{
+  if (self->drag_travel >= CLICK_SLOP)
+    return;
+  bl_viewport_click (self, x, y);
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           BlViewport               *self)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+  set_hovered (self, bl_viewport_pick (self, x, y));
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          BlViewport               *self)
+{
+  set_hovered (self, NULL);
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           BlViewport               *self)
+{
+  if (dy == 0.0)
+    return FALSE;
+  bl_camera_zoom_at (&self->camera, pow (1.15, dy), self->pointer_x, self->pointer_y,
+                     gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)));
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  return TRUE;
+}
+
+static void
+on_zoom_begin (GtkGesture       *gesture,
+               GdkEventSequence *sequence,
+               BlViewport       *self)
+{
+  self->zoom_distance = self->camera.distance;
+}
+
+static void
+on_zoom_scale_changed (GtkGestureZoom *gesture,
+                       double          scale,
+                       BlViewport     *self)
+{
+  double cx, cy;
+
+  if (!(scale > 0.0) || !gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
+    return;
+  bl_camera_zoom_at (&self->camera, self->zoom_distance / scale / self->camera.distance, cx, cy,
+                     gtk_widget_get_width (GTK_WIDGET (self)), gtk_widget_get_height (GTK_WIDGET (self)));
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+static gboolean
+bl_viewport_query_tooltip (GtkWidget  *widget,
+                           int         x,
+                           int         y,
+                           gboolean    keyboard,
+                           GtkTooltip *tooltip)
+{
+  BlViewport *self = BL_VIEWPORT (widget);
+  BlLink *link = keyboard ? self->selected : bl_viewport_pick (self, x, y);
+  BlSceneLink *scene_link;
+  g_autoptr(GString) text = NULL;
+
+  if (link == NULL)
+    return FALSE;
+  scene_link = g_hash_table_lookup (self->by_link, link);
+  text = g_string_new (link->scoped_name);
+  if (link->props.valid)
+    g_string_append_printf (text, "\nmass %g kg", link->props.mass);
+  else
+    {
+      gboolean said = FALSE;
+
+      g_string_append (text, "\nno inertia ellipsoid:");
+      for (guint i = 0; link->diagnostics != NULL && i < link->diagnostics->len; i++)
+        {
+          BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
+
+          if (d->severity == BL_SEVERITY_ERROR)
+            {
+              g_string_append_printf (text, "\n%s", d->message);
+              said = TRUE;
+            }
+        }
+      if (!said)
+        g_string_append (text, " the inertia is not valid");
+    }
+  for (guint i = 0; scene_link != NULL && i < scene_link->missing->len; i++)
+    g_string_append_printf (text, "\nnot drawn: %s", (const char *) g_ptr_array_index (scene_link->missing, i));
+  gtk_tooltip_set_text (tooltip, text->str);
+  return TRUE;
+}
+
+/* ---- GL life cycle --------------------------------------------------------- */
+
+static GdkGLContext *
+bl_viewport_create_context (GtkGLArea *area)
+{
+  GtkNative *native = gtk_widget_get_native (GTK_WIDGET (area));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkGLContext) context = NULL;
+
+  context = gdk_surface_create_gl_context (gtk_native_get_surface (native), &error);
+  if (context == NULL)
+    {
+      gtk_gl_area_set_error (area, error);
+      return NULL;
+    }
+  /* Desktop GL 3.3 core, or GLES 3 where desktop GL is missing. */
+  gdk_gl_context_set_allowed_apis (context, GDK_GL_API_GL | GDK_GL_API_GLES);
+  if (!gdk_gl_context_realize (context, &error))
+    {
+      gtk_gl_area_set_error (area, error);
+      return NULL;
+    }
+  return g_steal_pointer (&context);
+}
+
+static void
+bl_viewport_realize (GtkWidget *widget)
+{
+  BlViewport *self = BL_VIEWPORT (widget);
+  GtkGLArea *area = GTK_GL_AREA (widget);
+  GdkGLContext *context;
+  g_autoptr(GError) error = NULL;
+  gboolean use_es;
+  int major = 0, minor = 0;
+
+  GTK_WIDGET_CLASS (bl_viewport_parent_class)->realize (widget);
+
+  gtk_gl_area_make_current (area);
+  if (gtk_gl_area_get_error (area) != NULL)
+    return;
+
+  context = gtk_gl_area_get_context (area);
+  use_es = gdk_gl_context_get_api (context) == GDK_GL_API_GLES;
+  gdk_gl_context_get_version (context, &major, &minor);
+  if ((use_es && major < 3) || (!use_es && (major < 3 || (major == 3 && minor < 3))))
+    {
+      g_set_error (&error, GDK_GL_ERROR, GDK_GL_ERROR_NOT_AVAILABLE,
+                   "The 3D view needs OpenGL 3.3 or OpenGL ES 3.0; this system has %s %d.%d",
+                   use_es ? "OpenGL ES" : "OpenGL", major, minor);
+      gtk_gl_area_set_error (area, error);
+      return;
+    }
+
+  self->renderer = bl_renderer_new (use_es, &error);
+  if (self->renderer == NULL)
+    {
+      gtk_gl_area_set_error (area, error);
+      return;
+    }
+  bl_renderer_set_scene (self->renderer, self->links);
+}
+
+static void
+bl_viewport_unrealize (GtkWidget *widget)
+{
+  BlViewport *self = BL_VIEWPORT (widget);
+  GtkGLArea *area = GTK_GL_AREA (widget);
+
+  gtk_gl_area_make_current (area);
+  if (gtk_gl_area_get_error (area) == NULL)
+    g_clear_pointer (&self->renderer, bl_renderer_free);
+  else
+    self->renderer = NULL;   /* never created */
+
+  GTK_WIDGET_CLASS (bl_viewport_parent_class)->unrealize (widget);
+}
+
+static void
+apply_pending_fit (BlViewport *self)
+{
+  if (self->pending_fit && gtk_widget_get_width (GTK_WIDGET (self)) > 0)
+    {
+      self->pending_fit = FALSE;
+      fit_sphere (self, self->scene_center, self->scene_radius);
+    }
+}
+
+static void
+draw_frame (BlViewport *self,
+            int         width,
+            int         height)
+{
+  self->options.selected = link_index (self, self->selected);
+  self->options.hovered = link_index (self, self->hovered);
+  bl_renderer_draw (self->renderer, &self->camera, &self->options,
+                    self->scene_center, self->scene_radius, width, height);
+}
+
+static gboolean
+bl_viewport_render (GtkGLArea    *area,
+                    GdkGLContext *context)
+{
+  BlViewport *self = BL_VIEWPORT (area);
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (area));
+
+  if (gtk_gl_area_get_error (area) != NULL || self->renderer == NULL)
+    return FALSE;
+  apply_pending_fit (self);
+  draw_frame (self, gtk_widget_get_width (GTK_WIDGET (area)) * scale,
+              gtk_widget_get_height (GTK_WIDGET (area)) * scale);
+  self->n_frames++;
+  return TRUE;
+}
+
+static void
+bl_viewport_resize (GtkGLArea *area,
+                    int        width,
+                    int        height)
+{
+  apply_pending_fit (BL_VIEWPORT (area));
+}
+
+/* Binds a WIDTH×HEIGHT offscreen framebuffer; *fbo and rb[2] to delete. */
+static gboolean
+bind_offscreen (BlViewport  *self,
+                int          width,
+                int          height,
+                GLuint      *fbo,
+                GLuint       rb[2],
+                GError     **error)
+{
+  if (!gtk_widget_get_realized (GTK_WIDGET (self)) || self->renderer == NULL)
+    {
+      const GError *gl_error = gtk_gl_area_get_error (GTK_GL_AREA (self));
+
+      if (gl_error != NULL)
+        g_set_error_literal (error, gl_error->domain, gl_error->code, gl_error->message);
+      else
+        g_set_error_literal (error, GDK_GL_ERROR, GDK_GL_ERROR_NOT_AVAILABLE,
+                             "The 3D view is not realized; show it in a window first");
+      return FALSE;
+    }
+  gtk_gl_area_make_current (GTK_GL_AREA (self));
+  apply_pending_fit (self);
+
+  glGenFramebuffers (1, fbo);
+  glBindFramebuffer (GL_FRAMEBUFFER, *fbo);
+  glGenRenderbuffers (2, rb);
+  glBindRenderbuffer (GL_RENDERBUFFER, rb[0]);
+  glRenderbufferStorage (GL_RENDERBUFFER, GL_RGBA8, width, height);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+  glBindRenderbuffer (GL_RENDERBUFFER, rb[1]);
+  glRenderbufferStorage (GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, width, height);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
+  if (glCheckFramebufferStatus (GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+    {
+      glBindFramebuffer (GL_FRAMEBUFFER, 0);
+      glDeleteFramebuffers (1, fbo);
+      glDeleteRenderbuffers (2, rb);
+      g_set_error_literal (error, GDK_GL_ERROR, GDK_GL_ERROR_NOT_AVAILABLE,
+                           "Could not create an offscreen framebuffer");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+unbind_offscreen (GLuint  fbo,
+                  GLuint  rb[2])
+{
+  glBindFramebuffer (GL_FRAMEBUFFER, 0);
+  glDeleteFramebuffers (1, &fbo);
+  glDeleteRenderbuffers (2, rb);
+}
+
+GdkTexture *
+bl_viewport_render_texture (BlViewport  *self,
+                            int          width,
+                            int          height,
+                            GError     **error)
+{
+  GLuint fbo, rb[2];
+  guchar *pixels;
+  gsize stride;
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_val_if_fail (BL_IS_VIEWPORT (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (width <= 0 || height <= 0)
+    {
+      int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+
+      width = gtk_widget_get_width (GTK_WIDGET (self)) * scale;
+      height = gtk_widget_get_height (GTK_WIDGET (self)) * scale;
+    }
+  if (width <= 0 || height <= 0)
+    {
+      g_set_error_literal (error, GDK_GL_ERROR, GDK_GL_ERROR_NOT_AVAILABLE,
+                           "The 3D view has no size yet");
+      return NULL;
+    }
+  if (!bind_offscreen (self, width, height, &fbo, rb, error))
+    return NULL;
+
+  draw_frame (self, width, height);
+
+  stride = (gsize) width * 4;
+  pixels = g_malloc (stride * height);
+  glPixelStorei (GL_PACK_ALIGNMENT, 1);
+  glReadPixels (0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+  unbind_offscreen (fbo, rb);
+
+  /* GL rows go bottom-up. */
+  for (int row = 0; row < height / 2; row++)
+    {
+      guchar *a = pixels + row * stride, *b = pixels + (height - 1 - row) * stride;
+
+      for (gsize i = 0; i < stride; i++)
+        {
+          guchar t = a[i];
+
+          a[i] = b[i];
+          b[i] = t;
+        }
+    }
+  bytes = g_bytes_new_take (pixels, stride * height);
+  return gdk_memory_texture_new (width, height, GDK_MEMORY_R8G8B8A8, bytes, stride);
+}
+
+gboolean
+bl_viewport_save_png (BlViewport  *self,
+                      const char  *path,
+                      GError     **error)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+
+  g_return_val_if_fail (BL_IS_VIEWPORT (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  texture = bl_viewport_render_texture (self, 0, 0, error);
+  if (texture == NULL)
+    return FALSE;
+  if (!gdk_texture_save_to_png (texture, path))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not write “%s”", path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+double
+bl_viewport_time_frames (BlViewport  *self,
+                         int          width,
+                         int          height,
+                         guint        n_frames,
+                         GError     **error)
+{
+  GLuint fbo, rb[2];
+  gint64 start;
+
+  if (!bind_offscreen (self, width, height, &fbo, rb, error))
+    return -1.0;
+  /* One frame outside the timing: uploads and lazy buffers. */
+  draw_frame (self, width, height);
+  glFinish ();
+  start = g_get_monotonic_time ();
+  for (guint i = 0; i < n_frames; i++)
+    {
+      bl_camera_orbit (&self->camera, 0.01, 0.0);
+      draw_frame (self, width, height);
+      glFinish ();
+    }
+  unbind_offscreen (fbo, rb);
+  return (g_get_monotonic_time () - start) / 1000.0 / MAX (n_frames, 1);
+}
+
+guint
+bl_viewport_get_n_frames (BlViewport *self)
+{
+  return self->n_frames;
+}
+
+guint
+bl_viewport_get_n_rebuilds (BlViewport *self)
+{
+  return self->renderer != NULL ? bl_renderer_get_n_rebuilds (self->renderer) : 0;
+}
+
+/* ---- Public API ---------------------------------------------------------- */
+
+GtkWidget *
+bl_viewport_new (void)
+{
+  return g_object_new (BL_TYPE_VIEWPORT, NULL);
+}
+
+void
+bl_viewport_set_document (BlViewport *self,
+                          BlDocument *document)
+{
+  g_return_if_fail (BL_IS_VIEWPORT (self));
+  g_return_if_fail (document == NULL || BL_IS_DOCUMENT (document));
+
+  if (self->document == document)
+    return;
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->link_changed_id, self->document);
+  g_set_object (&self->document, document);
+  if (document != NULL)
+    self->link_changed_id = g_signal_connect (document, "link-changed", G_CALLBACK (on_link_changed), self);
+
+  self->selected = NULL;
+  self->hovered = NULL;
+  rebuild_scene (self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "viewport.fit-selection", FALSE);
+  bl_viewport_fit_all (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+}
+
+BlDocument *
+bl_viewport_get_document (BlViewport *self)
+{
+  g_return_val_if_fail (BL_IS_VIEWPORT (self), NULL);
+  return self->document;
+}
+
+void
+bl_viewport_set_selected_link (BlViewport *self,
+                               BlLink     *link)
+{
+  g_return_if_fail (BL_IS_VIEWPORT (self));
+
+  if (link != NULL && link_index (self, link) < 0)
+    link = NULL;
+  if (self->selected == link)
+    return;
+  self->selected = link;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "viewport.fit-selection", link != NULL);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+BlLink *
+bl_viewport_get_selected_link (BlViewport *self)
+{
+  g_return_val_if_fail (BL_IS_VIEWPORT (self), NULL);
+  return self->selected;
+}
+
+void
+bl_viewport_set_fluid_density (BlViewport *self,
+                               double      density)
+{
+  g_return_if_fail (BL_IS_VIEWPORT (self));
+  g_return_if_fail (density > 0.0);
+
+  if (self->fluid_density == density)
+    return;
+  self->fluid_density = density;
+  for (guint i = 0; self->links != NULL && i < self->links->len; i++)
+    {
+      BlSceneLink *link = g_ptr_array_index (self->links, i);
+
+      if (link->link->has_added_mass)
+        {
+          bl_scene_link_update (link, density);
+          if (self->renderer != NULL)
+            bl_renderer_link_changed (self->renderer, link);
+        }
+    }
+  update_scene_bounds (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLUID_DENSITY]);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+double
+bl_viewport_get_fluid_density (BlViewport *self)
+{
+  g_return_val_if_fail (BL_IS_VIEWPORT (self), 0.0);
+  return self->fluid_density;
+}
+
+/* ---- Actions --------------------------------------------------------------- */
+
+static void
+action_fit_all (GtkWidget  *widget,
+                const char *name,
+                GVariant   *parameter)
+{
+  bl_viewport_fit_all (BL_VIEWPORT (widget));
+}
+
+static void
+action_fit_selection (GtkWidget  *widget,
+                      const char *name,
+                      GVariant   *parameter)
+{
+  bl_viewport_fit_selection (BL_VIEWPORT (widget));
+}
+
+static void
+action_view (GtkWidget  *widget,
+             const char *name,
+             GVariant   *parameter)
+{
+  BlViewDirection direction = BL_VIEW_ISO;
+
+  if (g_str_equal (name, "viewport.view-front"))
+    direction = BL_VIEW_FRONT;
+  else if (g_str_equal (name, "viewport.view-top"))
+    direction = BL_VIEW_TOP;
+  else if (g_str_equal (name, "viewport.view-side"))
+    direction = BL_VIEW_SIDE;
+  bl_viewport_set_view (BL_VIEWPORT (widget), direction);
+}
+
+/* ---- GObject --------------------------------------------------------------- */
+
+static void
+bl_viewport_dispose (GObject *object)
+{
+  BlViewport *self = BL_VIEWPORT (object);
+
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->link_changed_id, self->document);
+  g_clear_object (&self->document);
+  g_clear_pointer (&self->links, g_ptr_array_unref);
+  g_clear_pointer (&self->by_link, g_hash_table_unref);
+
+  G_OBJECT_CLASS (bl_viewport_parent_class)->dispose (object);
+}
+
+static void
+bl_viewport_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  BlViewport *self = BL_VIEWPORT (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      g_value_set_object (value, self->document);
+      break;
+    case PROP_FLUID_DENSITY:
+      g_value_set_double (value, self->fluid_density);
+      break;
+    case PROP_SHOW_INERTIA_ELLIPSOID:
+    case PROP_SHOW_INERTIA_BOX:
+    case PROP_SHOW_COM:
+    case PROP_SHOW_PRINCIPAL_AXES:
+    case PROP_SHOW_BUOYANCY_CENTER:
+    case PROP_SHOW_ADDED_MASS:
+    case PROP_WIREFRAME:
+    case PROP_XRAY:
+      g_value_set_boolean (value, *option_for_prop (self, prop_id));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+bl_viewport_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  BlViewport *self = BL_VIEWPORT (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      bl_viewport_set_document (self, g_value_get_object (value));
+      break;
+    case PROP_FLUID_DENSITY:
+      bl_viewport_set_fluid_density (self, g_value_get_double (value));
+      break;
+    case PROP_SHOW_INERTIA_ELLIPSOID:
+    case PROP_SHOW_INERTIA_BOX:
+    case PROP_SHOW_COM:
+    case PROP_SHOW_PRINCIPAL_AXES:
+    case PROP_SHOW_BUOYANCY_CENTER:
+    case PROP_SHOW_ADDED_MASS:
+    case PROP_WIREFRAME:
+    case PROP_XRAY:
+      set_option (self, prop_id, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+add_view_binding (GtkWidgetClass *widget_class,
+                  guint           key,
+                  guint           keypad_key,
+                  const char     *action)
+{
+  gtk_widget_class_add_binding_action (widget_class, key, 0, action, NULL);
+  gtk_widget_class_add_binding_action (widget_class, keypad_key, 0, action, NULL);
+}
+
+static void
+bl_viewport_class_init (BlViewportClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkGLAreaClass *area_class = GTK_GL_AREA_CLASS (klass);
+  static const struct
+  {
+    guint       prop_id;
+    const char *name;
+    const char *nick;
+    gboolean    default_value;
+  } toggles[] = {
+    { PROP_SHOW_INERTIA_ELLIPSOID, "show-inertia-ellipsoid", "Inertia ellipsoid", TRUE },
+    { PROP_SHOW_INERTIA_BOX, "show-inertia-box", "Inertia box", FALSE },
+    { PROP_SHOW_COM, "show-com", "Centre of mass", TRUE },
+    { PROP_SHOW_PRINCIPAL_AXES, "show-principal-axes", "Principal axes", FALSE },
+    { PROP_SHOW_BUOYANCY_CENTER, "show-buoyancy-center", "Centre of buoyancy", FALSE },
+    { PROP_SHOW_ADDED_MASS, "show-added-mass", "Added mass", TRUE },
+    { PROP_WIREFRAME, "wireframe", "Wireframe", FALSE },
+    { PROP_XRAY, "xray", "X-ray", TRUE },
+  };
+
+  object_class->dispose = bl_viewport_dispose;
+  object_class->get_property = bl_viewport_get_property;
+  object_class->set_property = bl_viewport_set_property;
+
+  widget_class->realize = bl_viewport_realize;
+  widget_class->unrealize = bl_viewport_unrealize;
+  widget_class->query_tooltip = bl_viewport_query_tooltip;
+
+  area_class->render = bl_viewport_render;
+  area_class->resize = bl_viewport_resize;
+  area_class->create_context = bl_viewport_create_context;
+
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", "Document", "The document shown",
+                         BL_TYPE_DOCUMENT,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_FLUID_DENSITY] =
+    g_param_spec_double ("fluid-density", "Fluid density",
+                         "Density (kg/m³) that sizes the added-mass ellipsoid",
+                         1e-9, G_MAXDOUBLE, BL_FLUID_DENSITY_DEFAULT,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  for (guint i = 0; i < G_N_ELEMENTS (toggles); i++)
+    properties[toggles[i].prop_id] =
+      g_param_spec_boolean (toggles[i].name, toggles[i].nick, toggles[i].nick, toggles[i].default_value,
+                            G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * BlViewport::link-picked:
+   * @link: (type gpointer) (nullable): the BlLink clicked, or NULL for empty space
+   */
+  signals[LINK_PICKED] =
+    g_signal_new ("link-picked",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_POINTER);
+
+  gtk_widget_class_install_action (widget_class, "viewport.fit-all", NULL, action_fit_all);
+  gtk_widget_class_install_action (widget_class, "viewport.fit-selection", NULL, action_fit_selection);
+  gtk_widget_class_install_action (widget_class, "viewport.view-front", NULL, action_view);
+  gtk_widget_class_install_action (widget_class, "viewport.view-top", NULL, action_view);
+  gtk_widget_class_install_action (widget_class, "viewport.view-side", NULL, action_view);
+  gtk_widget_class_install_action (widget_class, "viewport.view-iso", NULL, action_view);
+  for (guint i = 0; i < G_N_ELEMENTS (toggles); i++)
+    {
+      g_autofree char *action = g_strconcat ("viewport.", toggles[i].name, NULL);
+
+      gtk_widget_class_install_property_action (widget_class, action, toggles[i].name);
+    }
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, 0, "viewport.fit-selection", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "viewport.fit-all", NULL);
+  add_view_binding (widget_class, GDK_KEY_1, GDK_KEY_KP_1, "viewport.view-front");
+  add_view_binding (widget_class, GDK_KEY_3, GDK_KEY_KP_3, "viewport.view-side");
+  add_view_binding (widget_class, GDK_KEY_7, GDK_KEY_KP_7, "viewport.view-top");
+  add_view_binding (widget_class, GDK_KEY_9, GDK_KEY_KP_9, "viewport.view-iso");
+
+  gtk_widget_class_set_css_name (widget_class, "viewport3d");
+}
+
+static void
+bl_viewport_init (BlViewport *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GtkGesture *drag, *click, *zoom;
+  GtkEventController *motion, *scroll;
+
+  self->fluid_density = BL_FLUID_DENSITY_DEFAULT;
+  self->options.show_inertia_ellipsoid = TRUE;
+  self->options.show_com = TRUE;
+  self->options.show_added_mass = TRUE;
+  self->options.xray = TRUE;
+  self->options.selected = self->options.hovered = -1;
+  bl_camera_init (&self->camera);
+  self->scene_radius = 1.0;
+
+  gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (self), TRUE);
+  gtk_gl_area_set_auto_render (GTK_GL_AREA (self), TRUE);
+  gtk_widget_set_focusable (widget, TRUE);
+  gtk_widget_set_has_tooltip (widget, TRUE);
+  gtk_widget_set_hexpand (widget, TRUE);
+  gtk_widget_set_vexpand (widget, TRUE);
+  gtk_widget_action_set_enabled (widget, "viewport.fit-selection", FALSE);
+
+  drag = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drag));
+
+  click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_click_pressed), self);
+  g_signal_connect (click, "released", G_CALLBACK (on_click_released), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
+
+  zoom = gtk_gesture_zoom_new ();
+  g_signal_connect (zoom, "begin", G_CALLBACK (on_zoom_begin), self);
+  g_signal_connect (zoom, "scale-changed", G_CALLBACK (on_zoom_scale_changed), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (zoom));
+
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (widget, motion);
+
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (widget, scroll);
+}

@@ -1,0 +1,72 @@
+/* bl-viewport.h: the 3D view of a BlDocument: collisions, inertia and added-mass overlays, picking. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "bl-camera.h"
+#include "bl-document.h"
+
+G_BEGIN_DECLS
+
+#define BL_TYPE_VIEWPORT (bl_viewport_get_type ())
+G_DECLARE_FINAL_TYPE (BlViewport, bl_viewport, BL, VIEWPORT, GtkGLArea)
+
+/* Widget actions (for menus and shortcuts):
+ *   viewport.fit-all (Home), viewport.fit-selection (F),
+ *   viewport.view-front (1), viewport.view-side (3), viewport.view-top (7),
+ *   viewport.view-iso (9),
+ * and a stateful action per boolean property, same name:
+ *   viewport.show-inertia-ellipsoid, viewport.show-inertia-box,
+ *   viewport.show-com, viewport.show-principal-axes,
+ *   viewport.show-buoyancy-center, viewport.show-added-mass,
+ *   viewport.wireframe, viewport.xray.
+ *
+ * Signal ::link-picked (BlLink* as G_TYPE_POINTER, may be NULL) when the
+ * user clicks in the view; the selection has already changed to it. */
+
+GtkWidget  *bl_viewport_new                 (void);
+
+/* Property "document".  Listens to ::link-changed and re-uploads only that
+ * link.  The camera fits the whole model when the first document is set. */
+void        bl_viewport_set_document        (BlViewport      *self,
+                                             BlDocument      *document);
+BlDocument *bl_viewport_get_document        (BlViewport      *self);
+
+/* NULL: none.  Emits nothing. */
+void        bl_viewport_set_selected_link   (BlViewport      *self,
+                                             BlLink          *link);
+BlLink     *bl_viewport_get_selected_link   (BlViewport      *self);
+
+void        bl_viewport_fit_all             (BlViewport      *self);
+void        bl_viewport_fit_selection       (BlViewport      *self);
+void        bl_viewport_set_view            (BlViewport      *self,
+                                             BlViewDirection  direction);
+
+/* The link under widget point (x, y), or NULL.  No side effect. */
+BlLink     *bl_viewport_pick                (BlViewport      *self,
+                                             double           x,
+                                             double           y);
+
+/* Property "fluid-density" (kg/m³, default sea water 1025): sizes the
+ * added-mass ellipsoid (see bl-scene.h). */
+void        bl_viewport_set_fluid_density   (BlViewport      *self,
+                                             double           density);
+double      bl_viewport_get_fluid_density   (BlViewport      *self);
+
+/* The camera, for tools and tests: a copy, and a setter that redraws. */
+void        bl_viewport_get_camera          (BlViewport      *self,
+                                             BlCamera        *camera);
+void        bl_viewport_set_camera          (BlViewport      *self,
+                                             const BlCamera  *camera);
+
+/* Renders one frame offscreen at WIDTH×HEIGHT (≤ 0: the widget's size) and
+ * returns it.  The widget must be realized.  The PNG variant writes it. */
+GdkTexture *bl_viewport_render_texture      (BlViewport      *self,
+                                             int              width,
+                                             int              height,
+                                             GError         **error);
+gboolean    bl_viewport_save_png            (BlViewport      *self,
+                                             const char      *path,
+                                             GError         **error);
+
+G_END_DECLS
