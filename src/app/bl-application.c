@@ -1,0 +1,366 @@
+/* bl-application.c: the Ballast GtkApplication: windows, settings, app actions. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "bl-application.h"
+#include "bl-window.h"
+
+struct _BlApplication
+{
+  GtkApplication  parent_instance;
+
+  char           *screenshot_path;
+  gboolean        failed;
+  GDBusConnection *portal_bus;
+  guint           portal_signal_id;
+};
+
+G_DEFINE_FINAL_TYPE (BlApplication, bl_application, GTK_TYPE_APPLICATION)
+
+GSettings *
+bl_application_settings_new (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source == NULL)
+    return NULL;
+  schema = g_settings_schema_source_lookup (source, BL_APPLICATION_ID, TRUE);
+  if (schema == NULL)
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+/* Dark style ---------------------------------------------------------------
+ * GTK 4.8 without libadwaita does not follow the desktop's colour scheme by
+ * itself: read org.freedesktop.appearance color-scheme from the settings
+ * portal (1 = prefer dark) and keep following it. */
+
+static void
+apply_color_scheme (GVariant *value)
+{
+  GtkSettings *settings = gtk_settings_get_default ();
+  g_autoptr(GVariant) inner = NULL;
+  guint32 scheme = 0;
+
+  while (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_VARIANT))
+    {
+      GVariant *next = g_variant_get_variant (value);
+      g_clear_pointer (&inner, g_variant_unref);
+      inner = next;
+      value = next;
+    }
+  if (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_UINT32))
+    scheme = g_variant_get_uint32 (value);
+  if (settings != NULL)
+    g_object_set (settings, "gtk-application-prefer-dark-theme", scheme == 1, NULL);
+}
+
+static void
+on_portal_read (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, NULL);
+  g_autoptr(GVariant) value = NULL;
+
+  if (reply == NULL)
+    return;  /* no portal: keep the theme's own setting */
+  g_variant_get (reply, "(v)", &value);
+  apply_color_scheme (value);
+}
+
+static void
+on_portal_setting_changed (GDBusConnection *connection,
+                           const char      *sender,
+                           const char      *path,
+                           const char      *interface,
+                           const char      *signal,
+                           GVariant        *parameters,
+                           gpointer         user_data)
+{
+  const char *ns, *key;
+  g_autoptr(GVariant) value = NULL;
+
+  if (!g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(ssv)")))
+    return;
+  g_variant_get (parameters, "(&s&sv)", &ns, &key, &value);
+  if (g_strcmp0 (ns, "org.freedesktop.appearance") == 0 && g_strcmp0 (key, "color-scheme") == 0)
+    apply_color_scheme (value);
+}
+
+static void
+follow_color_scheme (BlApplication *self)
+{
+  self->portal_bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  if (self->portal_bus == NULL)
+    return;
+  self->portal_signal_id =
+    g_dbus_connection_signal_subscribe (self->portal_bus, "org.freedesktop.portal.Desktop",
+                                        "org.freedesktop.portal.Settings", "SettingChanged",
+                                        "/org/freedesktop/portal/desktop", NULL,
+                                        G_DBUS_SIGNAL_FLAGS_NONE,
+                                        on_portal_setting_changed, NULL, NULL);
+  g_dbus_connection_call (self->portal_bus, "org.freedesktop.portal.Desktop",
+                          "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
+                          "Read", g_variant_new ("(ss)", "org.freedesktop.appearance", "color-scheme"),
+                          G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000,
+                          NULL, on_portal_read, NULL);
+}
+
+/* Screenshot mode ------------------------------------------------------- */
+
+static gboolean
+take_screenshot (gpointer data)
+{
+  BlWindow *window = data;
+  BlApplication *self = BL_APPLICATION (gtk_window_get_application (GTK_WINDOW (window)));
+  g_autoptr(GError) error = NULL;
+
+  if (!bl_window_save_screenshot (window, self->screenshot_path, &error))
+    {
+      g_printerr ("ballast: %s\n", error->message);
+      self->failed = TRUE;
+    }
+  g_application_quit (G_APPLICATION (self));
+  return G_SOURCE_REMOVE;
+}
+
+static guint screenshot_frames;
+
+static gboolean
+on_screenshot_tick (GtkWidget     *widget,
+                    GdkFrameClock *clock,
+                    gpointer       user_data)
+{
+  /* Wait a few frames: the layout settles and the viewport draws once. */
+  if (++screenshot_frames < 4)
+    return G_SOURCE_CONTINUE;
+  g_idle_add_full (G_PRIORITY_LOW, take_screenshot, widget, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+present (BlApplication *self,
+         BlWindow      *window)
+{
+  if (self->screenshot_path != NULL)
+    {
+      gtk_window_unmaximize (GTK_WINDOW (window));
+      gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+      gtk_widget_add_tick_callback (GTK_WIDGET (window), on_screenshot_tick, NULL, NULL);
+    }
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+/* Actions ---------------------------------------------------------------- */
+
+static void
+new_window_activated (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  BlApplication *self = user_data;
+  BlWindow *window = bl_window_new (GTK_APPLICATION (self));
+
+  bl_window_load_sample (window);
+  present (self, window);
+}
+
+static void
+about_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  static const char *developers[] = { "The Ballast developers", NULL };
+
+  gtk_show_about_dialog (gtk_application_get_active_window (app),
+                         "program-name", "Ballast",
+                         "logo-icon-name", BL_APPLICATION_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Mass properties and fluid added mass of SDFormat robot and marine-vehicle models"),
+                         "license-type", GTK_LICENSE_APACHE_2_0,
+                         "authors", developers,
+                         /* Translators: put your names here, one per line */
+                         "translator-credits", _("translator-credits"),
+                         "website", "https://github.com/ballast-sdf/ballast",
+                         NULL);
+}
+
+static void
+quit_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  GList *windows = g_list_copy (gtk_application_get_windows (app));
+
+  /* Each window asks about its own unsaved edits. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (GTK_WINDOW (l->data));
+  g_list_free (windows);
+}
+
+static const GActionEntry app_actions[] = {
+  { "new-window", new_window_activated, NULL, NULL, NULL, { 0 } },
+  { "about", about_activated, NULL, NULL, NULL, { 0 } },
+  { "quit", quit_activated, NULL, NULL, NULL, { 0 } },
+};
+
+/* GApplication ----------------------------------------------------------- */
+
+static int
+bl_application_handle_local_options (GApplication *app,
+                                     GVariantDict *options)
+{
+  BlApplication *self = BL_APPLICATION (app);
+  const char *path = NULL;
+
+  if (g_variant_dict_lookup (options, "version", "b", NULL))
+    {
+      g_print ("ballast %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  if (g_variant_dict_lookup (options, "screenshot", "^&ay", &path))
+    {
+      self->screenshot_path = g_strdup (path);
+      /* A one-shot render must not hand its files to a running instance. */
+      g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+    }
+  return -1;
+}
+
+static void
+bl_application_startup (GApplication *app)
+{
+  BlApplication *self = BL_APPLICATION (app);
+  static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *new_window_accels[] = { "<Control>n", NULL };
+
+  G_APPLICATION_CLASS (bl_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.new-window", new_window_accels);
+  gtk_window_set_default_icon_name (BL_APPLICATION_ID);
+  if (self->screenshot_path == NULL)
+    follow_color_scheme (self);
+}
+
+static void
+bl_application_activate (GApplication *app)
+{
+  BlApplication *self = BL_APPLICATION (app);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window != NULL)
+    {
+      gtk_window_present (window);
+      return;
+    }
+  window = GTK_WINDOW (bl_window_new (GTK_APPLICATION (app)));
+  bl_window_load_sample (BL_WINDOW (window));
+  present (self, BL_WINDOW (window));
+}
+
+static void
+bl_application_open (GApplication  *app,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  BlApplication *self = BL_APPLICATION (app);
+
+  for (int i = 0; i < n_files; i++)
+    {
+      BlWindow *window = bl_window_new (GTK_APPLICATION (app));
+      g_autoptr(GError) error = NULL;
+
+      if (!bl_window_load_file (window, files[i], &error))
+        {
+          g_autofree char *name = g_file_get_parse_name (files[i]);
+
+          g_printerr (_("ballast: could not open %s: %s\n"), name, error->message);
+          if (self->screenshot_path != NULL)
+            {
+              self->failed = TRUE;
+              gtk_window_destroy (GTK_WINDOW (window));
+              g_application_quit (app);
+              return;
+            }
+          bl_window_load_sample (window);
+        }
+      present (self, window);
+      if (self->screenshot_path != NULL)
+        break;  /* one window, one picture */
+    }
+}
+
+static void
+bl_application_shutdown (GApplication *app)
+{
+  BlApplication *self = BL_APPLICATION (app);
+
+  if (self->portal_bus != NULL && self->portal_signal_id != 0)
+    g_dbus_connection_signal_unsubscribe (self->portal_bus, self->portal_signal_id);
+  self->portal_signal_id = 0;
+  g_clear_object (&self->portal_bus);
+
+  G_APPLICATION_CLASS (bl_application_parent_class)->shutdown (app);
+}
+
+static void
+bl_application_finalize (GObject *object)
+{
+  BlApplication *self = BL_APPLICATION (object);
+
+  g_clear_pointer (&self->screenshot_path, g_free);
+
+  G_OBJECT_CLASS (bl_application_parent_class)->finalize (object);
+}
+
+static void
+bl_application_class_init (BlApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->finalize = bl_application_finalize;
+  app_class->handle_local_options = bl_application_handle_local_options;
+  app_class->startup = bl_application_startup;
+  app_class->activate = bl_application_activate;
+  app_class->open = bl_application_open;
+  app_class->shutdown = bl_application_shutdown;
+}
+
+static void
+bl_application_init (BlApplication *self)
+{
+  static const GOptionEntry entries[] = {
+    { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+      N_("Open the file, save the window as a PNG image at PATH and quit"), N_("PATH") },
+    { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and quit"), NULL },
+    { NULL }
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
+}
+
+gboolean
+bl_application_get_failed (BlApplication *self)
+{
+  g_return_val_if_fail (BL_IS_APPLICATION (self), TRUE);
+  return self->failed;
+}
+
+BlApplication *
+bl_application_new (void)
+{
+  return g_object_new (BL_TYPE_APPLICATION,
+                       "application-id", BL_APPLICATION_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       NULL);
+}

@@ -1,0 +1,43 @@
+/* bl-field.h: number fields that refuse invalid input with an inline message. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  BL_FIELD_ANY,        /* any finite number */
+  BL_FIELD_POSITIVE,   /* finite and > 0 (densities, masses) */
+} BlFieldRule;
+
+/* Parses `text` under `rule`.  On failure returns FALSE and sets *reason
+ * (nullable) to a translated, static message. */
+gboolean  bl_field_parse_text      (const char   *text,
+                                    BlFieldRule   rule,
+                                    double       *value,
+                                    const char  **reason);
+/* Parses the editable's text.  On failure the widget gets the "error" CSS
+ * class and `message` (nullable) shows the reason; on success both clear. */
+gboolean  bl_field_parse           (GtkWidget    *widget,
+                                    GtkLabel     *message,
+                                    BlFieldRule   rule,
+                                    double       *value);
+void      bl_field_show_error      (GtkWidget    *widget,
+                                    GtkLabel     *message,
+                                    const char   *reason);
+void      bl_field_clear_error     (GtkWidget    *widget,
+                                    GtkLabel     *message);
+/* Sets the editable's text to the shortest round-trip form of value. */
+void      bl_field_set_value       (GtkEditable  *editable,
+                                    double        value);
+/* Makes a spin button show shortest round-trip numbers and parse strictly
+ * under `rule`, refusing (with `message`) what does not parse. */
+void      bl_field_setup_spin      (GtkSpinButton *spin,
+                                    GtkLabel      *message,
+                                    BlFieldRule    rule);
+/* A short display form with units, e.g. "12.5 kg". */
+char     *bl_field_format_quantity (double        value,
+                                    const char   *unit);
+
+G_END_DECLS

@@ -1,0 +1,21 @@
+/* bl-inspector.h: the selected link's mass properties, inertial settings,
+ * collision densities and diagnostics. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "bl-document.h"
+
+G_BEGIN_DECLS
+
+#define BL_TYPE_INSPECTOR (bl_inspector_get_type ())
+G_DECLARE_FINAL_TYPE (BlInspector, bl_inspector, BL, INSPECTOR, GtkWidget)
+
+GtkWidget  *bl_inspector_new          (void);
+void        bl_inspector_set_document (BlInspector *self,
+                                       BlDocument  *document);
+void        bl_inspector_set_link     (BlInspector *self,
+                                       BlLink      *link);
+BlLink     *bl_inspector_get_link     (BlInspector *self);
+
+G_END_DECLS

@@ -1,0 +1,369 @@
+/* bl-outline-item.c: one row of the model outline: a model, a link or a collision. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "bl-outline-item.h"
+
+struct _BlOutlineItem
+{
+  GObject            parent_instance;
+
+  BlOutlineItemKind  kind;
+  gpointer           object;       /* BlModel*, BlLink* or BlCollision*, owned by the document */
+  char              *name;
+  char              *folded_name;
+  char              *subtitle;
+  const char        *icon_name;
+  char              *tooltip;
+  GListStore        *children;
+};
+
+G_DEFINE_FINAL_TYPE (BlOutlineItem, bl_outline_item, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_NAME,
+  PROP_SUBTITLE,
+  PROP_ICON_NAME,
+  PROP_TOOLTIP,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+bl_outline_item_finalize (GObject *object)
+{
+  BlOutlineItem *self = BL_OUTLINE_ITEM (object);
+
+  g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->folded_name, g_free);
+  g_clear_pointer (&self->subtitle, g_free);
+  g_clear_pointer (&self->tooltip, g_free);
+  g_clear_object (&self->children);
+
+  G_OBJECT_CLASS (bl_outline_item_parent_class)->finalize (object);
+}
+
+static void
+bl_outline_item_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  BlOutlineItem *self = BL_OUTLINE_ITEM (object);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    case PROP_SUBTITLE:
+      g_value_set_string (value, self->subtitle);
+      break;
+    case PROP_ICON_NAME:
+      g_value_set_string (value, self->icon_name);
+      break;
+    case PROP_TOOLTIP:
+      g_value_set_string (value, self->tooltip);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+bl_outline_item_class_init (BlOutlineItemClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = bl_outline_item_finalize;
+  object_class->get_property = bl_outline_item_get_property;
+
+  properties[PROP_NAME] =
+    g_param_spec_string ("name", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SUBTITLE] =
+    g_param_spec_string ("subtitle", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_ICON_NAME] =
+    g_param_spec_string ("icon-name", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_TOOLTIP] =
+    g_param_spec_string ("tooltip", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+bl_outline_item_init (BlOutlineItem *self)
+{
+}
+
+static BlOutlineItem *
+item_new (BlOutlineItemKind  kind,
+          gpointer           object,
+          const char        *name)
+{
+  BlOutlineItem *self = g_object_new (BL_TYPE_OUTLINE_ITEM, NULL);
+
+  self->kind = kind;
+  self->object = object;
+  self->name = g_strdup (name != NULL ? name : "");
+  self->folded_name = g_utf8_casefold (self->name, -1);
+  if (kind != BL_OUTLINE_ITEM_COLLISION)
+    self->children = g_list_store_new (BL_TYPE_OUTLINE_ITEM);
+  return self;
+}
+
+BlOutlineItem *
+bl_outline_item_new_model (BlModel *model)
+{
+  BlOutlineItem *self;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  self = item_new (BL_OUTLINE_ITEM_MODEL, model, model->name);
+  self->subtitle = g_strdup (model->is_static ? _("static model") : _("model"));
+  for (guint i = 0; i < model->links->len; i++)
+    {
+      g_autoptr(BlOutlineItem) child = bl_outline_item_new_link (g_ptr_array_index (model->links, i));
+      g_list_store_append (self->children, child);
+    }
+  for (guint i = 0; i < model->models->len; i++)
+    {
+      g_autoptr(BlOutlineItem) child = bl_outline_item_new_model (g_ptr_array_index (model->models, i));
+      g_list_store_append (self->children, child);
+    }
+  return self;
+}
+
+BlOutlineItem *
+bl_outline_item_new_link (BlLink *link)
+{
+  BlOutlineItem *self;
+
+  g_return_val_if_fail (link != NULL, NULL);
+
+  self = item_new (BL_OUTLINE_ITEM_LINK, link, link->name);
+  for (guint i = 0; i < link->collisions->len; i++)
+    {
+      g_autoptr(BlOutlineItem) child = bl_outline_item_new_collision (g_ptr_array_index (link->collisions, i));
+      g_list_store_append (self->children, child);
+    }
+  bl_outline_item_update (self);
+  return self;
+}
+
+BlOutlineItem *
+bl_outline_item_new_collision (BlCollision *collision)
+{
+  BlOutlineItem *self;
+
+  g_return_val_if_fail (collision != NULL, NULL);
+
+  self = item_new (BL_OUTLINE_ITEM_COLLISION, collision, collision->name);
+  bl_outline_item_update (self);
+  return self;
+}
+
+static gboolean
+set_string (char       **field,
+            char        *value)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    {
+      g_free (value);
+      return FALSE;
+    }
+  g_free (*field);
+  *field = value;
+  return TRUE;
+}
+
+static void
+update_link (BlOutlineItem *self)
+{
+  BlLink *link = self->object;
+  const char *icon_name = NULL;
+  const BlDiagnostic *worst = NULL;
+  g_autofree char *tooltip = NULL;
+  g_autofree char *subtitle = NULL;
+
+  for (guint i = 0; i < link->diagnostics->len; i++)
+    {
+      const BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
+
+      if (d->severity >= BL_SEVERITY_WARNING && (worst == NULL || d->severity > worst->severity))
+        worst = d;
+    }
+
+  if (!link->props.resolved || !link->props.valid || (worst != NULL && worst->severity == BL_SEVERITY_ERROR))
+    icon_name = "dialog-error-symbolic";
+  else if (worst != NULL)
+    icon_name = "dialog-warning-symbolic";
+
+  if (!link->props.resolved)
+    tooltip = g_strdup (_("The inertia could not be computed"));
+  else if (!link->props.valid)
+    tooltip = g_strdup (_("The inertia is not physically valid"));
+  if (worst != NULL)
+    {
+      char *joined = tooltip != NULL ? g_strconcat (tooltip, "\n", worst->message, NULL)
+                                     : g_strdup (worst->message);
+      g_free (tooltip);
+      tooltip = joined;
+    }
+
+  if (link->props.resolved)
+    /* Translators: a link's mass in the outline, e.g. "12.5 kg" */
+    subtitle = g_strdup_printf (_("%.4g kg"), link->props.mass);
+  else
+    subtitle = g_strdup (_("unresolved"));
+
+  if (set_string (&self->subtitle, g_steal_pointer (&subtitle)))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUBTITLE]);
+  if (set_string (&self->tooltip, g_steal_pointer (&tooltip)))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOLTIP]);
+  if (g_strcmp0 (self->icon_name, icon_name) != 0)
+    {
+      self->icon_name = icon_name;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ICON_NAME]);
+    }
+}
+
+static void
+update_collision (BlOutlineItem *self)
+{
+  BlCollision *collision = self->object;
+  g_autofree char *subtitle = NULL;
+
+  if (collision->has_density)
+    /* Translators: geometry type and density, e.g. "box · 2700 kg/m³" */
+    subtitle = g_strdup_printf (_("%s · %.6g kg/m³"),
+                                bl_geometry_type_to_string (collision->geometry.type),
+                                collision->density);
+  else
+    subtitle = g_strdup (bl_geometry_type_to_string (collision->geometry.type));
+
+  if (set_string (&self->subtitle, g_steal_pointer (&subtitle)))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUBTITLE]);
+}
+
+void
+bl_outline_item_update (BlOutlineItem *self)
+{
+  g_return_if_fail (BL_IS_OUTLINE_ITEM (self));
+
+  if (self->kind == BL_OUTLINE_ITEM_LINK)
+    {
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->children));
+
+      update_link (self);
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(BlOutlineItem) child = g_list_model_get_item (G_LIST_MODEL (self->children), i);
+          bl_outline_item_update (child);
+        }
+    }
+  else if (self->kind == BL_OUTLINE_ITEM_COLLISION)
+    update_collision (self);
+}
+
+BlOutlineItemKind
+bl_outline_item_get_kind (BlOutlineItem *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), BL_OUTLINE_ITEM_MODEL);
+  return self->kind;
+}
+
+const char *
+bl_outline_item_get_name (BlOutlineItem *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), NULL);
+  return self->name;
+}
+
+const char *
+bl_outline_item_get_subtitle (BlOutlineItem *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), NULL);
+  return self->subtitle;
+}
+
+const char *
+bl_outline_item_get_icon_name (BlOutlineItem *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), NULL);
+  return self->icon_name;
+}
+
+const char *
+bl_outline_item_get_tooltip (BlOutlineItem *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), NULL);
+  return self->tooltip;
+}
+
+BlLink *
+bl_outline_item_get_link (BlOutlineItem *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), NULL);
+
+  switch (self->kind)
+    {
+    case BL_OUTLINE_ITEM_LINK:
+      return self->object;
+    case BL_OUTLINE_ITEM_COLLISION:
+      return ((BlCollision *) self->object)->link;
+    case BL_OUTLINE_ITEM_MODEL:
+    default:
+      return NULL;
+    }
+}
+
+BlModel *
+bl_outline_item_get_model (BlOutlineItem *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), NULL);
+  return self->kind == BL_OUTLINE_ITEM_MODEL ? self->object : NULL;
+}
+
+BlCollision *
+bl_outline_item_get_collision (BlOutlineItem *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), NULL);
+  return self->kind == BL_OUTLINE_ITEM_COLLISION ? self->object : NULL;
+}
+
+GListModel *
+bl_outline_item_get_children (BlOutlineItem *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), NULL);
+  return self->children != NULL ? G_LIST_MODEL (self->children) : NULL;
+}
+
+gboolean
+bl_outline_item_matches (BlOutlineItem *self,
+                         const char    *needle)
+{
+  guint n;
+
+  g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), FALSE);
+
+  if (needle == NULL || *needle == '\0' || strstr (self->folded_name, needle) != NULL)
+    return TRUE;
+  if (self->children == NULL)
+    return FALSE;
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->children));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(BlOutlineItem) child = g_list_model_get_item (G_LIST_MODEL (self->children), i);
+      if (bl_outline_item_matches (child, needle))
+        return TRUE;
+    }
+  return FALSE;
+}

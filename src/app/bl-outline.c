@@ -1,0 +1,346 @@
+/* bl-outline.c: the searchable tree of models, links and collisions. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "bl-outline.h"
+#include "bl-outline-item.h"
+
+struct _BlOutline
+{
+  GtkWidget           parent_instance;
+
+  GtkSearchEntry     *search_entry;
+  GtkListView        *list_view;
+
+  BlDocument         *document;
+  gulong              link_changed_id;
+  GListStore         *roots;
+  GtkTreeListModel   *tree;
+  GtkCustomFilter    *filter;
+  GtkFilterListModel *filtered;
+  GtkSingleSelection *selection;
+  GHashTable         *link_items;    /* BlLink* → BlOutlineItem* (borrowed) */
+  char               *needle;
+  BlLink             *selected_link;
+  gboolean            selecting;
+};
+
+G_DEFINE_FINAL_TYPE (BlOutline, bl_outline, GTK_TYPE_WIDGET)
+
+enum {
+  LINK_SELECTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static GListModel *
+create_children (gpointer item,
+                 gpointer user_data)
+{
+  GListModel *children = bl_outline_item_get_children (BL_OUTLINE_ITEM (item));
+
+  if (children == NULL || g_list_model_get_n_items (children) == 0)
+    return NULL;
+  return g_object_ref (children);
+}
+
+static gboolean
+filter_row (gpointer item,
+            gpointer user_data)
+{
+  BlOutline *self = user_data;
+  GtkTreeListRow *row = item;
+  g_autoptr(BlOutlineItem) outline_item = gtk_tree_list_row_get_item (row);
+
+  return bl_outline_item_matches (outline_item, self->needle);
+}
+
+static void
+index_items (BlOutline  *self,
+             GListModel *items)
+{
+  guint n = g_list_model_get_n_items (items);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(BlOutlineItem) item = g_list_model_get_item (items, i);
+      GListModel *children = bl_outline_item_get_children (item);
+
+      if (bl_outline_item_get_kind (item) == BL_OUTLINE_ITEM_LINK)
+        g_hash_table_insert (self->link_items, bl_outline_item_get_link (item), item);
+      if (children != NULL)
+        index_items (self, children);
+    }
+}
+
+/* Expands every row that `expand` accepts, walking the growing tree once. */
+static void
+expand_rows (BlOutline *self,
+             gboolean   all)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->tree)); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->tree), i);
+      g_autoptr(BlOutlineItem) item = gtk_tree_list_row_get_item (row);
+
+      if (all || bl_outline_item_get_kind (item) == BL_OUTLINE_ITEM_MODEL)
+        gtk_tree_list_row_set_expanded (row, TRUE);
+    }
+}
+
+static BlLink *
+row_link (gpointer row)
+{
+  g_autoptr(BlOutlineItem) item = NULL;
+
+  if (row == NULL)
+    return NULL;
+  item = gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (row));
+  return bl_outline_item_get_link (item);
+}
+
+static void
+set_selected_link (BlOutline *self,
+                   BlLink    *link)
+{
+  if (self->selected_link == link)
+    return;
+  self->selected_link = link;
+  g_signal_emit (self, signals[LINK_SELECTED], 0, link);
+}
+
+static void
+on_selection_changed (GtkSingleSelection *selection,
+                      guint               position,
+                      guint               n_items,
+                      BlOutline          *self)
+{
+  if (self->selecting)
+    return;
+  set_selected_link (self, row_link (gtk_single_selection_get_selected_item (selection)));
+}
+
+static void
+on_link_changed (BlDocument *document,
+                 BlLink     *link,
+                 BlOutline  *self)
+{
+  BlOutlineItem *item = g_hash_table_lookup (self->link_items, link);
+
+  if (item != NULL)
+    bl_outline_item_update (item);
+}
+
+static void
+on_search_changed (GtkSearchEntry *entry,
+                   BlOutline      *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  g_free (self->needle);
+  self->needle = g_utf8_casefold (text, -1);
+  if (*self->needle != '\0')
+    expand_rows (self, TRUE);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static void
+on_stop_search (GtkSearchEntry *entry,
+                BlOutline      *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+}
+
+static void
+bl_outline_dispose (GObject *object)
+{
+  BlOutline *self = BL_OUTLINE (object);
+
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->link_changed_id, self->document);
+  g_clear_object (&self->document);
+  gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_OUTLINE);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->roots);
+  g_clear_pointer (&self->link_items, g_hash_table_unref);
+  g_clear_pointer (&self->needle, g_free);
+
+  G_OBJECT_CLASS (bl_outline_parent_class)->dispose (object);
+}
+
+static void
+bl_outline_class_init (BlOutlineClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = bl_outline_dispose;
+
+  /**
+   * BlOutline::link-selected:
+   * @link: (type gpointer) (nullable): the selected BlLink
+   */
+  signals[LINK_SELECTED] =
+    g_signal_new ("link-selected",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_POINTER);
+
+  g_type_ensure (BL_TYPE_OUTLINE_ITEM);
+  gtk_widget_class_set_template_from_resource (widget_class, "/app/ballast/Ballast/ui/bl-outline.ui");
+  gtk_widget_class_bind_template_child (widget_class, BlOutline, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, BlOutline, list_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "bl-outline");
+}
+
+static void
+bl_outline_init (BlOutline *self)
+{
+  g_autoptr(GtkListItemFactory) factory = NULL;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
+                                  GTK_ORIENTATION_VERTICAL);
+
+  self->needle = g_strdup ("");
+  self->link_items = g_hash_table_new (NULL, NULL);
+  self->roots = g_list_store_new (BL_TYPE_OUTLINE_ITEM);
+  self->tree = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->roots)),
+                                        FALSE, FALSE, create_children, NULL, NULL);
+  self->filter = gtk_custom_filter_new (filter_row, self, NULL);
+  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (self->tree), GTK_FILTER (self->filter));
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (self->filtered));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect (self->selection, "selection-changed", G_CALLBACK (on_selection_changed), self);
+
+  factory = gtk_builder_list_item_factory_new_from_resource (NULL, "/app/ballast/Ballast/ui/bl-outline-row.ui");
+  gtk_list_view_set_factory (self->list_view, factory);
+  gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
+}
+
+GtkWidget *
+bl_outline_new (void)
+{
+  return g_object_new (BL_TYPE_OUTLINE, NULL);
+}
+
+void
+bl_outline_set_document (BlOutline  *self,
+                         BlDocument *document)
+{
+  g_return_if_fail (BL_IS_OUTLINE (self));
+  g_return_if_fail (document == NULL || BL_IS_DOCUMENT (document));
+
+  if (self->document == document)
+    return;
+
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->link_changed_id, self->document);
+  g_set_object (&self->document, document);
+
+  self->selecting = TRUE;
+  g_hash_table_remove_all (self->link_items);
+  g_list_store_remove_all (self->roots);
+  if (document != NULL)
+    {
+      GPtrArray *models = bl_document_get_models (document);
+
+      for (guint i = 0; i < models->len; i++)
+        {
+          g_autoptr(BlOutlineItem) item = bl_outline_item_new_model (g_ptr_array_index (models, i));
+          g_list_store_append (self->roots, item);
+        }
+      index_items (self, G_LIST_MODEL (self->roots));
+      self->link_changed_id = g_signal_connect (document, "link-changed",
+                                                G_CALLBACK (on_link_changed), self);
+    }
+  expand_rows (self, FALSE);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  self->selecting = FALSE;
+  set_selected_link (self, NULL);
+}
+
+BlDocument *
+bl_outline_get_document (BlOutline *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE (self), NULL);
+  return self->document;
+}
+
+BlLink *
+bl_outline_get_selected_link (BlOutline *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE (self), NULL);
+  return self->selected_link;
+}
+
+static gboolean
+model_contains (BlModel *model,
+                BlLink  *link)
+{
+  for (BlModel *m = link->model; m != NULL; m = m->parent)
+    if (m == model)
+      return TRUE;
+  return FALSE;
+}
+
+void
+bl_outline_select_link (BlOutline *self,
+                        BlLink    *link)
+{
+  GListModel *rows = G_LIST_MODEL (self->filtered);
+  guint found = GTK_INVALID_LIST_POSITION;
+
+  g_return_if_fail (BL_IS_OUTLINE (self));
+
+  if (link != NULL && row_link (gtk_single_selection_get_selected_item (self->selection)) == link)
+    {
+      set_selected_link (self, link);
+      return;
+    }
+
+  if (link != NULL)
+    {
+      /* A search that hides the link would make it unselectable. */
+      g_autofree char *folded = g_utf8_casefold (link->name, -1);
+
+      if (*self->needle != '\0' && strstr (folded, self->needle) == NULL)
+        gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+
+      for (guint i = 0; i < g_list_model_get_n_items (rows) && found == GTK_INVALID_LIST_POSITION; i++)
+        {
+          g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+          g_autoptr(BlOutlineItem) item = gtk_tree_list_row_get_item (row);
+
+          switch (bl_outline_item_get_kind (item))
+            {
+            case BL_OUTLINE_ITEM_MODEL:
+              if (model_contains (bl_outline_item_get_model (item), link))
+                gtk_tree_list_row_set_expanded (row, TRUE);
+              break;
+            case BL_OUTLINE_ITEM_LINK:
+              if (bl_outline_item_get_link (item) == link)
+                found = i;
+              break;
+            case BL_OUTLINE_ITEM_COLLISION:
+            default:
+              break;
+            }
+        }
+    }
+
+  self->selecting = TRUE;
+  gtk_single_selection_set_selected (self->selection, found);
+  self->selecting = FALSE;
+  if (found != GTK_INVALID_LIST_POSITION)
+    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", found);
+  set_selected_link (self, found != GTK_INVALID_LIST_POSITION ? link : NULL);
+}

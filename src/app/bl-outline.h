@@ -1,0 +1,24 @@
+/* bl-outline.h: the searchable tree of models, links and collisions. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "bl-document.h"
+
+G_BEGIN_DECLS
+
+#define BL_TYPE_OUTLINE (bl_outline_get_type ())
+G_DECLARE_FINAL_TYPE (BlOutline, bl_outline, BL, OUTLINE, GtkWidget)
+
+GtkWidget  *bl_outline_new               (void);
+void        bl_outline_set_document      (BlOutline  *self,
+                                          BlDocument *document);
+BlDocument *bl_outline_get_document      (BlOutline  *self);
+/* The link of the selected row (a collision row gives its link), or NULL. */
+BlLink     *bl_outline_get_selected_link (BlOutline  *self);
+/* Selects the link's row, expanding its models; NULL clears the selection.
+ * Emits ::link-selected only when the selected link changes. */
+void        bl_outline_select_link       (BlOutline  *self,
+                                          BlLink     *link);
+
+G_END_DECLS

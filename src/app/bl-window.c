@@ -1,0 +1,1046 @@
+/* bl-window.c: a Ballast document window: outline, viewport, inspector, files. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "bl-added-mass-editor.h"
+#include "bl-application.h"
+#include "bl-edit-history.h"
+#include "bl-export.h"
+#include "bl-inspector.h"
+#include "bl-outline.h"
+#include "bl-window.h"
+
+struct _BlWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  GtkLabel             *title_label;
+  GtkLabel             *subtitle_label;
+  GtkMenuButton        *recent_button;
+  GtkPaned             *outer_paned;
+  GtkPaned             *inner_paned;
+  GtkBox               *viewport_box;
+  GtkStack             *side_stack;
+  BlOutline            *outline;
+  BlInspector          *inspector;
+  BlAddedMassEditor    *added_mass_editor;
+
+  GSettings            *settings;
+  BlDocument           *document;
+  GFile                *file;
+  BlEditHistory        *history;
+  GFileMonitor         *monitor;
+  GBytes               *disk_bytes;    /* what we last read or wrote */
+  GtkWidget            *dialog;        /* the question being asked, if any */
+  gboolean              close_confirmed;
+};
+
+G_DEFINE_FINAL_TYPE (BlWindow, bl_window, GTK_TYPE_APPLICATION_WINDOW)
+
+typedef void (*BlContinuation) (BlWindow *self,
+                                gpointer  data);
+
+static void update_title   (BlWindow *self);
+static void update_actions (BlWindow *self);
+static void save_to_file   (BlWindow *self,
+                            GFile    *file,
+                            gboolean  bake,
+                            BlContinuation then,
+                            gpointer  data);
+
+/* Messages ---------------------------------------------------------------- */
+
+static void
+show_error (BlWindow   *self,
+            const char *primary,
+            const char *secondary)
+{
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                              GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                              "%s", primary);
+
+  if (secondary != NULL)
+    gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static char *
+display_name (BlWindow *self)
+{
+  if (self->file == NULL)
+    return g_strdup (_("Sample AUV"));
+  return g_file_get_basename (self->file);
+}
+
+/* Asking before losing edits --------------------------------------------- */
+
+enum {
+  RESPONSE_DISCARD = 1,
+  RESPONSE_SAVE = 2,
+};
+
+typedef struct
+{
+  BlContinuation  then;
+  gpointer        data;
+  GDestroyNotify  destroy;
+} Pending;
+
+static void
+pending_free (Pending *pending)
+{
+  if (pending->destroy != NULL)
+    pending->destroy (pending->data);
+  g_free (pending);
+}
+
+static void
+run_pending (BlWindow *self,
+             gpointer  data)
+{
+  Pending *pending = data;
+
+  pending->then (self, pending->data);
+  pending_free (pending);
+}
+
+static void
+on_discard_response (GtkDialog *dialog,
+                     int        response,
+                     BlWindow  *self)
+{
+  Pending *pending = g_object_steal_data (G_OBJECT (dialog), "bl-pending");
+
+  if (self->dialog == GTK_WIDGET (dialog))
+    self->dialog = NULL;
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  switch (response)
+    {
+    case RESPONSE_DISCARD:
+      run_pending (self, pending);
+      break;
+    case RESPONSE_SAVE:
+      save_to_file (self, self->file, FALSE, run_pending, pending);
+      break;
+    default:
+      pending_free (pending);
+      break;
+    }
+}
+
+/* Runs `then` now when there is nothing to lose, or after the user chose
+ * to save or discard the edits.  `question` is the dialog's full text. */
+static void
+confirm_discard (BlWindow       *self,
+                 const char     *question,
+                 BlContinuation  then,
+                 gpointer        data,
+                 GDestroyNotify  destroy)
+{
+  Pending *pending;
+  GtkWidget *dialog;
+
+  if (!bl_window_get_modified (self))
+    {
+      then (self, data);
+      if (destroy != NULL)
+        destroy (data);
+      return;
+    }
+
+  pending = g_new0 (Pending, 1);
+  pending->then = then;
+  pending->data = data;
+  pending->destroy = destroy;
+
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   "%s", question);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("Your edits will be lost if you don’t save them."));
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Discard"), RESPONSE_DISCARD);
+  if (self->file != NULL)
+    gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Save"), RESPONSE_SAVE);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  {
+    GtkWidget *discard = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), RESPONSE_DISCARD);
+    gtk_widget_add_css_class (discard, "destructive-action");
+  }
+  g_object_set_data_full (G_OBJECT (dialog), "bl-pending", pending, NULL);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_discard_response), self);
+  self->dialog = dialog;
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* Document ---------------------------------------------------------------- */
+
+static void
+on_history_changed (BlEditHistory *history,
+                    BlWindow      *self)
+{
+  update_title (self);
+  update_actions (self);
+}
+
+static void
+on_outline_link_selected (BlOutline *outline,
+                          BlLink    *link,
+                          BlWindow  *self)
+{
+  bl_inspector_set_link (self->inspector, link);
+  bl_added_mass_editor_set_link (self->added_mass_editor, link);
+}
+
+static void
+on_edit_requested (GtkWidget *source,
+                   BlEdit    *edit,
+                   BlWindow  *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->history == NULL)
+    return;
+  if (!bl_edit_history_do (self->history, edit, &error))
+    {
+      BlLink *link = bl_edit_get_link (edit);
+
+      show_error (self, _("The edit was not applied"), error->message);
+      /* Put the widgets back to the document's values. */
+      if (link != NULL)
+        bl_document_reload_link (self->document, link);
+    }
+}
+
+static void file_monitor_start (BlWindow *self);
+
+static void
+set_document (BlWindow   *self,
+              BlDocument *document,
+              GFile      *file,
+              GBytes     *bytes)
+{
+  BlLink *selected = NULL;
+  g_autofree char *selected_name = NULL;
+
+  /* Keep the selection across reloads of the same file. */
+  if (self->document != NULL && file != NULL && self->file != NULL && g_file_equal (file, self->file))
+    {
+      BlLink *old = bl_outline_get_selected_link (self->outline);
+      if (old != NULL)
+        selected_name = g_strdup (old->scoped_name);
+    }
+
+  if (self->history != NULL)
+    g_signal_handlers_disconnect_by_data (self->history, self);
+  g_clear_object (&self->history);
+  g_set_object (&self->document, document);
+  g_set_object (&self->file, file);
+  g_clear_pointer (&self->disk_bytes, g_bytes_unref);
+  self->disk_bytes = bytes != NULL ? g_bytes_ref (bytes) : NULL;
+
+  self->history = bl_edit_history_new ();
+  g_signal_connect (self->history, "changed", G_CALLBACK (on_history_changed), self);
+
+  bl_inspector_set_document (self->inspector, document);
+  bl_added_mass_editor_set_document (self->added_mass_editor, document);
+  bl_outline_set_document (self->outline, document);
+
+  if (selected_name != NULL)
+    selected = bl_document_find_link (document, selected_name);
+  if (selected == NULL)
+    {
+      GPtrArray *links = bl_document_get_links (document);
+      if (links->len > 0)
+        selected = g_ptr_array_index (links, 0);
+    }
+  bl_outline_select_link (self->outline, selected);
+
+  file_monitor_start (self);
+  update_title (self);
+  update_actions (self);
+}
+
+gboolean
+bl_window_load_file (BlWindow  *self,
+                     GFile     *file,
+                     GError   **error)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlDocument) document = NULL;
+  gsize length;
+  const char *data;
+
+  g_return_val_if_fail (BL_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("Only local files can be opened"));
+      return FALSE;
+    }
+  bytes = g_file_load_bytes (file, NULL, NULL, error);
+  if (bytes == NULL)
+    return FALSE;
+  data = g_bytes_get_data (bytes, &length);
+  document = bl_document_new_from_data (data, length, path, error);
+  if (document == NULL)
+    return FALSE;
+
+  set_document (self, document, file, bytes);
+  {
+    g_autofree char *uri = g_file_get_uri (file);
+    gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  }
+  return TRUE;
+}
+
+void
+bl_window_load_sample (BlWindow *self)
+{
+  g_autoptr(BlDocument) document = NULL;
+
+  g_return_if_fail (BL_IS_WINDOW (self));
+
+  document = bl_document_new_sample ();
+  set_document (self, document, NULL, NULL);
+}
+
+static void
+open_now (BlWindow *self,
+          gpointer  data)
+{
+  GFile *file = data;
+  g_autoptr(GError) error = NULL;
+
+  if (!bl_window_load_file (self, file, &error))
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+      g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), name);
+
+      show_error (self, primary, error->message);
+    }
+}
+
+void
+bl_window_open (BlWindow *self,
+                GFile    *file)
+{
+  g_return_if_fail (BL_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  g_autofree char *name = display_name (self);
+  g_autofree char *question = g_strdup_printf (_("Save the edits to “%s” before opening another file?"), name);
+
+  confirm_discard (self, question, open_now, g_object_ref (file), g_object_unref);
+}
+
+BlDocument *
+bl_window_get_document (BlWindow *self)
+{
+  g_return_val_if_fail (BL_IS_WINDOW (self), NULL);
+  return self->document;
+}
+
+GFile *
+bl_window_get_file (BlWindow *self)
+{
+  g_return_val_if_fail (BL_IS_WINDOW (self), NULL);
+  return self->file;
+}
+
+gboolean
+bl_window_get_modified (BlWindow *self)
+{
+  g_return_val_if_fail (BL_IS_WINDOW (self), FALSE);
+  return self->history != NULL && bl_edit_history_is_modified (self->history);
+}
+
+void
+bl_window_select_link (BlWindow *self,
+                       BlLink   *link)
+{
+  g_return_if_fail (BL_IS_WINDOW (self));
+  bl_outline_select_link (self->outline, link);
+}
+
+/* File monitoring --------------------------------------------------------- */
+
+static void
+reload_now (BlWindow *self,
+            gpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+
+  if (self->file == NULL)
+    return;
+  file = g_object_ref (self->file);
+  if (!bl_window_load_file (self, file, &error))
+    show_error (self, _("Could not reload the file"), error->message);
+}
+
+static void
+on_file_changed (GFileMonitor      *monitor,
+                 GFile             *file,
+                 GFile             *other,
+                 GFileMonitorEvent  event,
+                 BlWindow          *self)
+{
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (event != G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT &&
+      event != G_FILE_MONITOR_EVENT_CREATED &&
+      event != G_FILE_MONITOR_EVENT_RENAMED &&
+      event != G_FILE_MONITOR_EVENT_MOVED_IN)
+    return;
+  if (self->file == NULL || self->dialog != NULL)
+    return;
+
+  /* Our own saves, and touches that change nothing, are not news. */
+  bytes = g_file_load_bytes (self->file, NULL, NULL, NULL);
+  if (bytes == NULL || (self->disk_bytes != NULL && g_bytes_equal (bytes, self->disk_bytes)))
+    return;
+  g_clear_pointer (&self->disk_bytes, g_bytes_unref);
+  self->disk_bytes = g_steal_pointer (&bytes);
+
+  {
+    g_autofree char *name = display_name (self);
+    g_autofree char *question = g_strdup_printf (_("“%s” changed on disk. Discard your edits and reload it?"), name);
+
+    confirm_discard (self, question, reload_now, NULL, NULL);
+  }
+}
+
+static void
+file_monitor_start (BlWindow *self)
+{
+  if (self->monitor != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->monitor, self);
+      g_file_monitor_cancel (self->monitor);
+      g_clear_object (&self->monitor);
+    }
+  if (self->file == NULL)
+    return;
+  self->monitor = g_file_monitor_file (self->file, G_FILE_MONITOR_WATCH_MOVES, NULL, NULL);
+  if (self->monitor != NULL)
+    g_signal_connect (self->monitor, "changed", G_CALLBACK (on_file_changed), self);
+}
+
+/* Title and actions ------------------------------------------------------- */
+
+static void
+update_title (BlWindow *self)
+{
+  g_autofree char *name = display_name (self);
+  gboolean modified = bl_window_get_modified (self);
+  g_autofree char *title = modified ? g_strdup_printf ("• %s", name) : g_strdup (name);
+  g_autofree char *window_title = g_strdup_printf ("%s — Ballast", title);
+
+  gtk_label_set_text (self->title_label, title);
+  gtk_window_set_title (GTK_WINDOW (self), window_title);
+
+  if (self->file != NULL)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (self->file);
+      g_autofree char *dir = parent != NULL ? g_file_get_parse_name (parent) : NULL;
+      const char *home = g_get_home_dir ();
+
+      if (dir != NULL && home != NULL && g_str_has_prefix (dir, home))
+        {
+          char *short_dir = g_strconcat ("~", dir + strlen (home), NULL);
+          g_free (dir);
+          dir = short_dir;
+        }
+      gtk_label_set_text (self->subtitle_label, dir != NULL ? dir : "");
+    }
+  else
+    gtk_label_set_text (self->subtitle_label, _("Built-in sample model"));
+}
+
+static void
+update_actions (BlWindow *self)
+{
+  gboolean has_history = self->history != NULL;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo",
+                                 has_history && bl_edit_history_can_undo (self->history));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.redo",
+                                 has_history && bl_edit_history_can_redo (self->history));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save", self->document != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.save-as", self->document != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-baked", self->document != NULL);
+}
+
+static void
+undo_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  BlWindow *self = BL_WINDOW (widget);
+
+  if (self->history != NULL)
+    bl_edit_history_undo (self->history);
+}
+
+static void
+redo_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  BlWindow *self = BL_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (self->history != NULL && bl_edit_history_can_redo (self->history) &&
+      !bl_edit_history_redo (self->history, &error))
+    show_error (self, _("Could not redo the edit"), error->message);
+}
+
+/* Open ------------------------------------------------------------------- */
+
+static GtkFileFilter *
+sdf_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("SDFormat files"));
+  gtk_file_filter_add_mime_type (filter, "application/x-sdformat+xml");
+  gtk_file_filter_add_suffix (filter, "sdf");
+  gtk_file_filter_add_suffix (filter, "world");
+  return filter;
+}
+
+static void
+on_open_response (GtkNativeDialog *dialog,
+                  int              response,
+                  BlWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      if (file != NULL)
+        bl_window_open (self, file);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  BlWindow *self = BL_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) filter = sdf_filter ();
+
+  dialog = gtk_file_chooser_native_new (_("Open SDF File"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  if (self->file != NULL)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (self->file);
+      if (parent != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), parent, NULL);
+    }
+  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+open_recent_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+
+  bl_window_open (BL_WINDOW (widget), file);
+}
+
+/* The recent menu is rebuilt when it is about to open. */
+static void
+update_recent_menu (BlWindow *self)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) section = g_menu_new ();
+  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+  guint n = 0;
+
+  for (GList *l = items; l != NULL && n < 10; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      const char *uri = gtk_recent_info_get_uri (info);
+      g_autoptr(GMenuItem) item = NULL;
+
+      if (!g_str_has_suffix (uri, ".sdf") && !g_str_has_suffix (uri, ".world"))
+        continue;
+      if (!gtk_recent_info_exists (info))
+        continue;
+      item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_menu_item_set_action_and_target (item, "win.open-recent", "s", uri);
+      g_menu_append_item (section, item);
+      n++;
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+
+  if (n == 0)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("No recent files"), "win.no-recent");
+      g_menu_append_item (section, item);
+    }
+  g_menu_append_section (menu, _("Recent Files"), G_MENU_MODEL (section));
+  gtk_menu_button_set_menu_model (self->recent_button, G_MENU_MODEL (menu));
+}
+
+static void
+on_recent_changed (GtkRecentManager *manager,
+                   BlWindow         *self)
+{
+  update_recent_menu (self);
+}
+
+/* Save ------------------------------------------------------------------- */
+
+typedef struct
+{
+  gboolean       bake;
+  BlContinuation then;
+  gpointer       data;
+} SaveAsData;
+
+static void
+on_save_as_response (GtkNativeDialog *dialog,
+                     int              response,
+                     BlWindow        *self)
+{
+  SaveAsData *sa = g_object_get_data (G_OBJECT (dialog), "bl-save-as");
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      if (file != NULL)
+        save_to_file (self, file, sa->bake, sa->then, sa->data);
+    }
+  else if (sa->then == run_pending)
+    pending_free (sa->data);
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+ask_save_as (BlWindow       *self,
+             gboolean        bake,
+             BlContinuation  then,
+             gpointer        data)
+{
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) filter = sdf_filter ();
+  g_autofree char *name = display_name (self);
+  SaveAsData *sa = g_new0 (SaveAsData, 1);
+
+  sa->bake = bake;
+  sa->then = then;
+  sa->data = data;
+  dialog = gtk_file_chooser_native_new (bake ? _("Export Baked SDF") : _("Save SDF File As"),
+                                        GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        bake ? _("_Export") : _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  if (bake)
+    {
+      g_autofree char *stem = g_str_has_suffix (name, ".sdf") ? g_strndup (name, strlen (name) - 4) : g_strdup (name);
+      g_autofree char *baked = g_strdup_printf ("%s-baked.sdf", stem);
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), baked);
+    }
+  else if (self->file != NULL)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  else
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "sample.sdf");
+  if (self->file != NULL)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (self->file);
+      if (parent != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), parent, NULL);
+    }
+  g_object_set_data_full (G_OBJECT (dialog), "bl-save-as", sa, g_free);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_save_as_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+save_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  BlWindow *self = BL_WINDOW (widget);
+
+  if (self->file == NULL)
+    ask_save_as (self, FALSE, NULL, NULL);
+  else
+    save_to_file (self, self->file, FALSE, NULL, NULL);
+}
+
+static void
+save_as_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  ask_save_as (BL_WINDOW (widget), FALSE, NULL, NULL);
+}
+
+static void
+export_baked_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  ask_save_as (BL_WINDOW (widget), TRUE, NULL, NULL);
+}
+
+/* Drag and drop ----------------------------------------------------------- */
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         BlWindow      *self)
+{
+  GSList *files;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  files = g_value_get_boxed (value);
+  if (files == NULL)
+    return FALSE;
+  bl_window_open (self, G_FILE (files->data));
+  return TRUE;
+}
+
+/* Closing ---------------------------------------------------------------- */
+
+static void
+close_now (BlWindow *self,
+           gpointer  data)
+{
+  self->close_confirmed = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static gboolean
+bl_window_close_request (GtkWindow *window)
+{
+  BlWindow *self = BL_WINDOW (window);
+
+  if (!self->close_confirmed && bl_window_get_modified (self))
+    {
+      if (self->dialog == NULL)
+        {
+          g_autofree char *name = display_name (self);
+          g_autofree char *question = g_strdup_printf (_("Save the edits to “%s” before closing?"), name);
+
+          confirm_discard (self, question, close_now, NULL, NULL);
+        }
+      else
+        gtk_window_present (GTK_WINDOW (self->dialog));
+      return TRUE;
+    }
+
+  if (self->settings != NULL)
+    {
+      int width, height;
+
+      gtk_window_get_default_size (window, &width, &height);
+      g_settings_set (self->settings, "window-size", "(ii)", width, height);
+      g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+      g_settings_set_double (self->settings, "fluid-density",
+                             bl_added_mass_editor_get_fluid_density (self->added_mass_editor));
+    }
+
+  return GTK_WINDOW_CLASS (bl_window_parent_class)->close_request (window);
+}
+
+/* Screenshot -------------------------------------------------------------- */
+
+gboolean
+bl_window_save_screenshot (BlWindow    *self,
+                           const char  *path,
+                           GError     **error)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer;
+  int width, height;
+
+  g_return_val_if_fail (BL_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  renderer = gtk_native_get_renderer (GTK_NATIVE (self));
+  width = gtk_widget_get_width (GTK_WIDGET (self));
+  height = gtk_widget_get_height (GTK_WIDGET (self));
+  if (renderer == NULL || width <= 0 || height <= 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("The window is not shown yet"));
+      return FALSE;
+    }
+
+  paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  if (node == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("The window drew nothing"));
+      return FALSE;
+    }
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (!gdk_texture_save_to_png (texture, path))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”"), path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* GObject ----------------------------------------------------------------- */
+
+static void
+bl_window_dispose (GObject *object)
+{
+  BlWindow *self = BL_WINDOW (object);
+
+  g_signal_handlers_disconnect_by_data (gtk_recent_manager_get_default (), self);
+  if (self->monitor != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->monitor, self);
+      g_file_monitor_cancel (self->monitor);
+      g_clear_object (&self->monitor);
+    }
+  if (self->history != NULL)
+    g_signal_handlers_disconnect_by_data (self->history, self);
+  g_clear_object (&self->history);
+  gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_WINDOW);
+  g_clear_object (&self->document);
+  g_clear_object (&self->file);
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->disk_bytes, g_bytes_unref);
+
+  G_OBJECT_CLASS (bl_window_parent_class)->dispose (object);
+}
+
+static void
+bl_window_class_init (BlWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = bl_window_dispose;
+  window_class->close_request = bl_window_close_request;
+
+  g_type_ensure (BL_TYPE_OUTLINE);
+  g_type_ensure (BL_TYPE_INSPECTOR);
+  g_type_ensure (BL_TYPE_ADDED_MASS_EDITOR);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/app/ballast/Ballast/ui/bl-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, BlWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, BlWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, BlWindow, recent_button);
+  gtk_widget_class_bind_template_child (widget_class, BlWindow, outer_paned);
+  gtk_widget_class_bind_template_child (widget_class, BlWindow, inner_paned);
+  gtk_widget_class_bind_template_child (widget_class, BlWindow, viewport_box);
+  gtk_widget_class_bind_template_child (widget_class, BlWindow, side_stack);
+  gtk_widget_class_bind_template_child (widget_class, BlWindow, outline);
+  gtk_widget_class_bind_template_child (widget_class, BlWindow, inspector);
+  gtk_widget_class_bind_template_child (widget_class, BlWindow, added_mass_editor);
+  gtk_widget_class_bind_template_callback (widget_class, on_outline_link_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_edit_requested);
+
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
+  gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
+  gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
+  gtk_widget_class_install_action (widget_class, "win.export-baked", NULL, export_baked_action);
+  gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
+  gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.save", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.save-as", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-baked", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "win.undo", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.redo", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Z, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.redo", NULL);
+}
+
+static void
+load_css (void)
+{
+  static gboolean loaded;
+  g_autoptr(GtkCssProvider) provider = NULL;
+
+  if (loaded)
+    return;
+  loaded = TRUE;
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (provider, "/app/ballast/Ballast/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+static void
+bl_window_init (BlWindow *self)
+{
+  GtkDropTarget *drop;
+
+  load_css ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  g_signal_connect (gtk_recent_manager_get_default (), "changed", G_CALLBACK (on_recent_changed), self);
+  update_recent_menu (self);
+  update_title (self);
+  update_actions (self);
+}
+
+static void
+apply_settings (BlWindow *self)
+{
+  int width, height;
+
+  if (self->settings == NULL)
+    return;
+  g_settings_get (self->settings, "window-size", "(ii)", &width, &height);
+  if (width > 0 && height > 0)
+    gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  bl_added_mass_editor_set_fluid_density (self->added_mass_editor,
+                                          g_settings_get_double (self->settings, "fluid-density"));
+}
+
+BlWindow *
+bl_window_new (GtkApplication *application)
+{
+  BlWindow *self;
+
+  g_return_val_if_fail (application == NULL || GTK_IS_APPLICATION (application), NULL);
+
+  self = g_object_new (BL_TYPE_WINDOW, "application", application, NULL);
+  self->settings = bl_application_settings_new ();
+  apply_settings (self);
+  return self;
+}
+
+/* Saving ------------------------------------------------------------------ */
+
+static gboolean
+write_document (BlWindow  *self,
+                GFile     *file,
+                GBytes   **written,
+                GError   **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be written"));
+      return FALSE;
+    }
+  bytes = bl_export_to_bytes (self->document, error);
+  if (bytes == NULL || !bl_export_write_atomic (path, bytes, error))
+    return FALSE;
+  if (written != NULL)
+    *written = g_steal_pointer (&bytes);
+  return TRUE;
+}
+
+/* Bakes a copy: the bake is applied to the tree only while writing. */
+static gboolean
+write_baked (BlWindow  *self,
+             GFile     *file,
+             GError   **error)
+{
+  g_autoptr(BlEdit) bake = NULL;
+  gboolean ok;
+
+  bake = bl_export_create_bake_edit (self->document, BL_BAKE_AUTO, NULL, NULL, error);
+  if (bake == NULL || !bl_edit_apply (bake, error))
+    return FALSE;
+  ok = write_document (self, file, NULL, error);
+  bl_edit_revert (bake);
+  return ok;
+}
+
+static void
+save_to_file (BlWindow       *self,
+              GFile          *file,
+              gboolean        bake,
+              BlContinuation  then,
+              gpointer        data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) written = NULL;
+
+  if (file == NULL)
+    {
+      ask_save_as (self, bake, then, data);
+      return;
+    }
+
+  if (bake)
+    {
+      if (!write_baked (self, file, &error))
+        {
+          show_error (self, _("Could not export the baked file"), error->message);
+          return;
+        }
+    }
+  else
+    {
+      if (!write_document (self, file, &written, &error))
+        {
+          g_autofree char *name = g_file_get_parse_name (file);
+          g_autofree char *primary = g_strdup_printf (_("Could not save “%s”"), name);
+
+          show_error (self, primary, error->message);
+          if (then == run_pending)
+            pending_free (data);
+          return;
+        }
+      if (self->file == NULL || !g_file_equal (file, self->file))
+        {
+          g_set_object (&self->file, file);
+          file_monitor_start (self);
+        }
+      g_clear_pointer (&self->disk_bytes, g_bytes_unref);
+      self->disk_bytes = g_steal_pointer (&written);
+      bl_edit_history_set_clean (self->history);
+      update_title (self);
+    }
+
+  {
+    g_autofree char *uri = g_file_get_uri (file);
+    gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  }
+  if (then != NULL)
+    then (self, data);
+}

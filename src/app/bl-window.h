@@ -1,0 +1,38 @@
+/* bl-window.h: a Ballast document window: outline, viewport, inspector, files. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "bl-document.h"
+
+G_BEGIN_DECLS
+
+#define BL_TYPE_WINDOW (bl_window_get_type ())
+G_DECLARE_FINAL_TYPE (BlWindow, bl_window, BL, WINDOW, GtkApplicationWindow)
+
+/* application may be NULL (tests). */
+BlWindow   *bl_window_new            (GtkApplication *application);
+
+/* Replaces the document without asking; on error the window is unchanged. */
+gboolean    bl_window_load_file      (BlWindow       *self,
+                                      GFile          *file,
+                                      GError        **error);
+void        bl_window_load_sample    (BlWindow       *self);
+/* Asks first when there are unsaved edits, then loads; errors are shown
+ * in a dialog. */
+void        bl_window_open           (BlWindow       *self,
+                                      GFile          *file);
+
+BlDocument *bl_window_get_document   (BlWindow       *self);
+/* NULL for the built-in sample. */
+GFile      *bl_window_get_file       (BlWindow       *self);
+gboolean    bl_window_get_modified   (BlWindow       *self);
+void        bl_window_select_link    (BlWindow       *self,
+                                      BlLink         *link);
+
+/* Renders the window as it is now into a PNG. */
+gboolean    bl_window_save_screenshot (BlWindow      *self,
+                                       const char    *path,
+                                       GError       **error);
+
+G_END_DECLS
