@@ -5,8 +5,17 @@
 #include <stdio.h>
 
 #include "bl-cli.h"
+#include "bl-fluid.h"
 #include "bl-json.h"
 #include "bl-number.h"
+
+/* What inspect needs besides the document: the fluid of the buoyancy report. */
+typedef struct
+{
+  double rho;       /* fluid density, kg/m³ */
+  BlVec3 gravity;   /* world axes */
+  int    gravity_line;
+} FluidContext;
 
 BlDocument *
 bl_cli_load_document (const char *path)
@@ -85,6 +94,14 @@ json_collision (BlJson      *json,
     bl_json_null (json);
   bl_json_key (json, "contributes");
   bl_json_bool (json, collision->contributes);
+  bl_json_key (json, "volume");
+  bl_json_number (json, collision->volume);
+  bl_json_key (json, "centroid");
+  if (collision->volume > 0.0)
+    bl_json_numbers (json, (const double[3]) { collision->centroid.x, collision->centroid.y,
+                                               collision->centroid.z }, 3);
+  else
+    bl_json_null (json);
   if (collision->contributes)
     {
       bl_json_key (json, "used_density");
@@ -120,9 +137,48 @@ json_collision (BlJson      *json,
 }
 
 static void
-json_link (BlJson *json,
-           BlLink *link)
+json_vec3 (BlJson *json,
+           BlVec3  v)
 {
+  bl_json_numbers (json, (const double[3]) { v.x, v.y, v.z }, 3);
+}
+
+static void
+json_buoyancy (BlJson             *json,
+               const FluidContext *fluid,
+               const BlBuoyancy   *b)
+{
+  bl_json_key (json, "volume");
+  bl_json_number (json, b->volume);
+  bl_json_key (json, "center_of_buoyancy");
+  if (b->volume > 0.0)
+    json_vec3 (json, b->center);
+  else
+    bl_json_null (json);
+  bl_json_key (json, "buoyancy");
+  bl_json_begin_object (json);
+  bl_json_key (json, "fluid_density");
+  bl_json_number (json, fluid->rho);
+  bl_json_key (json, "displaced_mass");
+  bl_json_number (json, b->displaced_mass);
+  bl_json_key (json, "net_mass");
+  bl_json_number (json, b->net_mass);
+  bl_json_key (json, "net_force");
+  bl_json_number (json, b->net_force);
+  bl_json_key (json, "vertical_offset");
+  if (b->volume > 0.0)
+    bl_json_number (json, b->vertical_offset);
+  else
+    bl_json_null (json);
+  bl_json_end_object (json);
+}
+
+static void
+json_link (BlJson             *json,
+           const FluidContext *fluid,
+           BlLink             *link)
+{
+  BlBuoyancy buoyancy;
   const BlMassProperties *p = &link->props;
   const BlMat3 *a = &p->principal_axes;
   double inertia[6] = {
@@ -169,6 +225,23 @@ json_link (BlJson *json,
     bl_json_numbers (json, link->added_mass, 21);
   else
     bl_json_null (json);
+  bl_json_key (json, "spatial_inertia");
+  bl_json_begin_array (json);
+  for (guint i = 0; i < 6; i++)
+    bl_json_numbers (json, p->spatial_inertia.m[i], 6);
+  bl_json_end_array (json);
+  bl_json_key (json, "added_mass_eigenvalues");
+  if (p->has_added_mass_eigenvalues)
+    bl_json_numbers (json, p->added_mass_eigenvalues, 6);
+  else
+    bl_json_null (json);
+  bl_json_key (json, "total_eigenvalues");
+  if (p->has_added_mass_eigenvalues)
+    bl_json_numbers (json, p->total_eigenvalues, 6);
+  else
+    bl_json_null (json);
+  bl_link_compute_buoyancy (link, fluid->rho, fluid->gravity, &buoyancy);
+  json_buoyancy (json, fluid, &buoyancy);
   bl_json_key (json, "collisions");
   bl_json_begin_array (json);
   for (guint i = 0; i < link->collisions->len; i++)
@@ -180,8 +253,44 @@ json_link (BlJson *json,
 }
 
 static void
-print_json (BlDocument *doc)
+json_model (BlJson             *json,
+            const FluidContext *fluid,
+            BlModel            *model)
 {
+  BlInertial total = bl_model_compute_total (model);
+  BlBuoyancy buoyancy;
+  double inertia[6] = {
+    total.inertia.m[0][0], total.inertia.m[1][1], total.inertia.m[2][2],
+    total.inertia.m[0][1], total.inertia.m[0][2], total.inertia.m[1][2],
+  };
+
+  bl_model_compute_buoyancy (model, fluid->rho, fluid->gravity, &buoyancy);
+
+  bl_json_begin_object (json);
+  bl_json_key (json, "name");
+  bl_json_string (json, model->scoped_name);
+  bl_json_key (json, "line");
+  bl_json_int (json, model->line);
+  bl_json_key (json, "mass");
+  bl_json_number (json, total.mass);
+  bl_json_key (json, "com");
+  json_vec3 (json, total.com);
+  bl_json_key (json, "inertia");
+  bl_json_numbers (json, inertia, 6);
+  json_buoyancy (json, fluid, &buoyancy);
+  bl_json_key (json, "models");
+  bl_json_begin_array (json);
+  for (guint i = 0; i < model->models->len; i++)
+    json_model (json, fluid, g_ptr_array_index (model->models, i));
+  bl_json_end_array (json);
+  bl_json_end_object (json);
+}
+
+static void
+print_json (BlDocument         *doc,
+            const FluidContext *fluid)
+{
+  GPtrArray *models = bl_document_get_models (doc);
   g_autoptr(GString) out = g_string_sized_new (4096);
   g_autoptr(GPtrArray) diagnostics = bl_document_collect_diagnostics (doc);
   GPtrArray *links = bl_document_get_links (doc);
@@ -193,12 +302,25 @@ print_json (BlDocument *doc)
   bl_json_string (&json, bl_document_get_path (doc));
   bl_json_key (&json, "sdf_version");
   bl_json_string (&json, bl_document_get_sdf_version (doc));
+  bl_json_key (&json, "fluid_density");
+  bl_json_number (&json, fluid->rho);
+  bl_json_key (&json, "gravity");
+  json_vec3 (&json, fluid->gravity);
+  bl_json_key (&json, "models");
+  bl_json_begin_array (&json);
+  for (guint i = 0; i < models->len; i++)
+    {
+      bl_json_newline (&json);
+      json_model (&json, fluid, g_ptr_array_index (models, i));
+    }
+  bl_json_end_array (&json);
+  bl_json_newline (&json);
   bl_json_key (&json, "links");
   bl_json_begin_array (&json);
   for (guint i = 0; i < links->len; i++)
     {
       bl_json_newline (&json);
-      json_link (&json, g_ptr_array_index (links, i));
+      json_link (&json, fluid, g_ptr_array_index (links, i));
       if (out->len > 1 << 20)
         {
           fwrite (out->str, 1, out->len, stdout);
@@ -248,9 +370,61 @@ print_diagnostic (FILE               *stream,
   fprintf (stream, "%s\n", text);
 }
 
+/* "  volume" and "  buoyancy" lines of a link or a model. */
 static void
-print_table (BlDocument *doc)
+print_buoyancy (const FluidContext *fluid,
+                const BlBuoyancy   *b)
 {
+  char v[4][BL_DOUBLE_BUF_SIZE];
+  double c[3] = { b->center.x, b->center.y, b->center.z };
+  double g = sqrt (fluid->gravity.x * fluid->gravity.x + fluid->gravity.y * fluid->gravity.y +
+                   fluid->gravity.z * fluid->gravity.z);
+
+  if (!(b->volume > 0.0))
+    {
+      printf ("  volume     0 m³ (no solid collision): no buoyancy\n");
+      return;
+    }
+
+  denoise (c, 3);
+  printf ("  volume     %s m³, centre of buoyancy %s %s %s m\n", fmt (b->volume, v[0]),
+          fmt (c[0], v[1]), fmt (c[1], v[2]), fmt (c[2], v[3]));
+  printf ("  buoyancy   in %s (%s kg/m³): displaces %s kg, net %s kg", bl_cli_fluid_name (fluid->rho),
+          fmt (fluid->rho, v[0]), fmt (b->displaced_mass, v[1]), fmt (b->net_mass, v[2]));
+  if (g > 0.0)
+    printf (" = %s N (%s); centre of buoyancy %s m %s the COM\n", fmt (b->net_force, v[0]),
+            fabs (b->net_mass) <= 1e-9 * MAX (b->displaced_mass, 1.0) ? "neutral"
+            : b->net_mass > 0.0 ? "rises" : "sinks",
+            fmt (fabs (b->vertical_offset), v[1]), b->vertical_offset >= 0.0 ? "above" : "below");
+  else
+    printf (" (no gravity in this world)\n");
+}
+
+static void
+print_model (const FluidContext *fluid,
+             BlModel            *model)
+{
+  BlInertial total = bl_model_compute_total (model);
+  BlBuoyancy buoyancy;
+  char b[3][BL_DOUBLE_BUF_SIZE];
+  double com[3] = { total.com.x, total.com.y, total.com.z };
+
+  bl_model_compute_buoyancy (model, fluid->rho, fluid->gravity, &buoyancy);
+  denoise (com, 3);
+  printf ("\nmodel %s\n", model->scoped_name);
+  printf ("  mass       %s kg\n", fmt (total.mass, b[0]));
+  printf ("  com        %s %s %s m (model frame)\n", fmt (com[0], b[0]), fmt (com[1], b[1]),
+          fmt (com[2], b[2]));
+  print_buoyancy (fluid, &buoyancy);
+  for (guint i = 0; i < model->models->len; i++)
+    print_model (fluid, g_ptr_array_index (model->models, i));
+}
+
+static void
+print_table (BlDocument         *doc,
+             const FluidContext *fluid)
+{
+  GPtrArray *models = bl_document_get_models (doc);
   g_autoptr(GPtrArray) diagnostics = bl_document_collect_diagnostics (doc);
   GPtrArray *links = bl_document_get_links (doc);
   char b[6][BL_DOUBLE_BUF_SIZE];
@@ -293,6 +467,26 @@ print_table (BlDocument *doc)
                 fmt (link->added_mass[0], b[0]), fmt (link->added_mass[6], b[1]),
                 fmt (link->added_mass[11], b[2]), fmt (link->added_mass[15], b[3]),
                 fmt (link->added_mass[18], b[4]), fmt (link->added_mass[20], b[5]));
+      if (p->has_added_mass_eigenvalues)
+        printf ("  eigen      λmin(μ) %s%s, λmin(M_RB + μ) %s (%s)\n",
+                fmt (p->added_mass_eigenvalues[0], b[0]),
+                p->added_mass_eigenvalues[0] < -1e-9 * MAX (p->added_mass_eigenvalues[5], 1.0)
+                  ? " NEGATIVE" : "",
+                fmt (p->total_eigenvalues[0], b[1]),
+                p->total_eigenvalues[0] > 0.0 ? "positive definite" : "NOT positive definite");
+      {
+        BlBuoyancy buoyancy;
+
+        bl_link_compute_buoyancy (link, fluid->rho, fluid->gravity, &buoyancy);
+        print_buoyancy (fluid, &buoyancy);
+      }
+    }
+
+  if (models->len > 0)
+    {
+      printf ("\nModels (totals in each model's frame):\n");
+      for (guint i = 0; i < models->len; i++)
+        print_model (fluid, g_ptr_array_index (models, i));
     }
 
   if (diagnostics->len > 0)
@@ -310,14 +504,22 @@ bl_cli_inspect (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(BlDocument) doc = NULL;
   gboolean json = FALSE;
+  g_autofree char *density = NULL;
+  FluidContext fluid = { BL_FLUID_DENSITY_DEFAULT, BL_VEC3_ZERO, 0 };
   const GOptionEntry entries[] = {
     { "json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
+    { "fluid-density", 'r', 0, G_OPTION_ARG_STRING, &density,
+      "Fluid of the buoyancy report, kg/m³ or a preset (default 1025, sea water)", "RHO" },
     { NULL }
   };
 
   context = g_option_context_new ("[FILE] — print every link's mass properties");
   g_option_context_set_description (context,
     "Without FILE, the built-in sample model is inspected.\n"
+    "The buoyancy report assumes each body fully submerged in the fluid of\n"
+    "--fluid-density: 1025 (sea-water, the default), 1000 (fresh-water) or\n"
+    "1.225 (air), or any positive number; gravity is the world's <gravity>\n"
+    "(SDF default 0 0 -9.8), or 9.80665 m/s² in a file without a world.\n"
     "Exit status: 0 when the file loaded (warnings and errors inside the\n"
     "model are reported, not fatal), 1 when it could not be read or\n"
     "parsed, 2 on a usage error.");
@@ -330,14 +532,18 @@ bl_cli_inspect (int    argc,
       return BL_EXIT_USAGE;
     }
 
+  if (density != NULL && !bl_cli_parse_fluid_density (density, &fluid.rho))
+    return BL_EXIT_USAGE;
+
   doc = bl_cli_load_document (argc == 2 ? argv[1] : NULL);
   if (doc == NULL)
     return BL_EXIT_FAILURE;
 
+  fluid.gravity = bl_document_get_gravity (doc, &fluid.gravity_line);
   if (json)
-    print_json (doc);
+    print_json (doc, &fluid);
   else
-    print_table (doc);
+    print_table (doc, &fluid);
 
   return BL_EXIT_OK;
 }

@@ -17,10 +17,19 @@ enum
 
 int         bl_cli_inspect       (int argc, char **argv);
 int         bl_cli_check         (int argc, char **argv);
+int         bl_cli_added_mass    (int argc, char **argv);
 
 /* Loads FILE, or the built-in sample when path is NULL; prints the error
  * and returns NULL when it cannot be read. */
 BlDocument *bl_cli_load_document (const char *path);
+
+/* A fluid density option: a positive number in kg/m³ or a preset name
+ * (sea-water 1025, fresh-water 1000, air 1.225).  Prints the error and
+ * returns FALSE otherwise. */
+gboolean    bl_cli_parse_fluid_density (const char *text,
+                                        double     *rho);
+/* "sea water", "fresh water", "air" or "the fluid" for a density. */
+const char *bl_cli_fluid_name    (double rho);
 
 /* Parses options; on failure prints the message and a hint. */
 gboolean    bl_cli_parse_options (GOptionContext *context,

@@ -1,0 +1,562 @@
+/* bl-cli-added-mass.c: `ballast-cli added-mass estimate|import`. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bl-cli.h"
+#include "bl-fluid.h"
+#include "bl-json.h"
+#include "bl-number.h"
+
+static const struct
+{
+  const char *name;
+  const char *label;
+  double      rho;
+} fluid_presets[] = {
+  { "sea-water", "sea water", BL_FLUID_DENSITY_SEA_WATER },
+  { "fresh-water", "fresh water", BL_FLUID_DENSITY_FRESH_WATER },
+  { "air", "air", BL_FLUID_DENSITY_AIR },
+};
+
+gboolean
+bl_cli_parse_fluid_density (const char *text,
+                            double     *rho)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (fluid_presets); i++)
+    if (g_ascii_strcasecmp (text, fluid_presets[i].name) == 0)
+      {
+        *rho = fluid_presets[i].rho;
+        return TRUE;
+      }
+
+  if (bl_number_parse (text, rho) && isfinite (*rho) && *rho > 0.0)
+    return TRUE;
+
+  g_printerr ("ballast-cli: --fluid-density “%s” is not a positive number of kg/m³ "
+              "nor one of sea-water, fresh-water, air\n", text);
+  return FALSE;
+}
+
+const char *
+bl_cli_fluid_name (double rho)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (fluid_presets); i++)
+    if (rho == fluid_presets[i].rho)
+      return fluid_presets[i].label;
+  return "the fluid";
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output helpers                                                            */
+
+static const char *
+fmt (double value,
+     char   buf[BL_DOUBLE_BUF_SIZE])
+{
+  g_snprintf (buf, BL_DOUBLE_BUF_SIZE, "%.7g", value + 0.0);
+  return buf;
+}
+
+/* The 21 values as the upper triangle of the 6×6, one row per line;
+ * rounding noise below 1e-12 of the largest value shows as 0. */
+static void
+print_values (const double values[21])
+{
+  static const char axes[] = "xyzpqr";
+  double scale = 0.0;
+  guint k = 0;
+
+  for (guint i = 0; i < 21; i++)
+    scale = MAX (scale, fabs (values[i]));
+
+  printf ("      %12s %12s %12s %12s %12s %12s\n", "x", "y", "z", "p", "q", "r");
+  for (guint row = 0; row < 6; row++)
+    {
+      printf ("    %c ", axes[row]);
+      for (guint col = 0; col < 6; col++)
+        {
+          char b[BL_DOUBLE_BUF_SIZE];
+          double v;
+
+          if (col < row)
+            {
+              printf (" %12s", "");
+              continue;
+            }
+          v = values[k++];
+          printf (" %12s", fmt (fabs (v) <= 1e-12 * scale ? 0.0 : v, b));
+        }
+      printf ("\n");
+    }
+}
+
+/* <fluid_added_mass> with the non-zero values, ready to paste. */
+static void
+print_sdf (const double values[21])
+{
+  double scale = 0.0;
+
+  for (guint i = 0; i < 21; i++)
+    scale = MAX (scale, fabs (values[i]));
+
+  printf ("  <fluid_added_mass>\n");
+  for (guint i = 0; i < 21; i++)
+    {
+      char b[BL_DOUBLE_BUF_SIZE];
+
+      if (fabs (values[i]) <= 1e-12 * scale)
+        continue;
+      printf ("    <%s>%s</%s>\n", bl_added_mass_keys[i], fmt (values[i], b), bl_added_mass_keys[i]);
+    }
+  printf ("  </fluid_added_mass>\n");
+}
+
+static void
+json_values (BlJson       *json,
+             const double  values[21])
+{
+  bl_json_begin_object (json);
+  for (guint i = 0; i < 21; i++)
+    {
+      bl_json_key (json, bl_added_mass_keys[i]);
+      bl_json_number (json, values[i]);
+    }
+  bl_json_end_object (json);
+}
+
+static void
+json_findings (BlJson    *json,
+               GPtrArray *findings)
+{
+  bl_json_begin_array (json);
+  for (guint i = 0; findings != NULL && i < findings->len; i++)
+    {
+      const BlAddedMassFinding *finding = g_ptr_array_index (findings, i);
+
+      bl_json_begin_object (json);
+      bl_json_key (json, "id");
+      bl_json_string (json, finding->id);
+      bl_json_key (json, "severity");
+      bl_json_string (json, bl_severity_to_string (finding->severity));
+      bl_json_key (json, "message");
+      bl_json_string (json, finding->message);
+      bl_json_end_object (json);
+    }
+  bl_json_end_array (json);
+}
+
+static void
+print_findings (const char *indent,
+                GPtrArray  *findings)
+{
+  for (guint i = 0; findings != NULL && i < findings->len; i++)
+    {
+      const BlAddedMassFinding *finding = g_ptr_array_index (findings, i);
+
+      printf ("%s%s [%s]: %s\n", indent, bl_severity_to_string (finding->severity), finding->id,
+              finding->message);
+    }
+}
+
+static BlLink *
+find_link (BlDocument *doc,
+           const char *name)
+{
+  GPtrArray *links = bl_document_get_links (doc);
+  BlLink *found = bl_document_find_link (doc, name);
+
+  if (found != NULL)
+    return found;
+
+  /* A local name is enough when it is unique. */
+  for (guint i = 0; i < links->len; i++)
+    {
+      BlLink *link = g_ptr_array_index (links, i);
+
+      if (strcmp (link->name, name) != 0)
+        continue;
+      if (found != NULL)
+        return NULL;
+      found = link;
+    }
+  return found;
+}
+
+/* ------------------------------------------------------------------------ */
+/* estimate                                                                  */
+
+static void
+json_estimate_link (BlJson *json,
+                    BlLink *link,
+                    double  rho)
+{
+  g_autoptr(GArray) estimates = g_array_new (FALSE, FALSE, sizeof (BlCollisionEstimate));
+  double values[21];
+  guint used = bl_link_estimate_added_mass (link, rho, values, estimates);
+
+  bl_json_begin_object (json);
+  bl_json_key (json, "name");
+  bl_json_string (json, link->scoped_name);
+  bl_json_key (json, "fluid_added_mass");
+  if (used > 0)
+    json_values (json, values);
+  else
+    bl_json_null (json);
+  bl_json_key (json, "collisions");
+  bl_json_begin_array (json);
+  for (guint i = 0; i < estimates->len; i++)
+    {
+      const BlCollisionEstimate *e = &g_array_index (estimates, BlCollisionEstimate, i);
+      double own[21];
+
+      bl_json_begin_object (json);
+      bl_json_key (json, "name");
+      bl_json_string (json, e->collision->name);
+      bl_json_key (json, "geometry");
+      bl_json_string (json, bl_geometry_type_to_string (e->collision->geometry.type));
+      bl_json_key (json, "estimated");
+      bl_json_bool (json, e->ok);
+      if (e->ok)
+        {
+          bl_json_key (json, "method");
+          bl_json_string (json, e->estimate.method);
+          bl_json_key (json, "translation_quality");
+          bl_json_string (json, bl_estimate_quality_to_string (e->estimate.translation_quality));
+          bl_json_key (json, "rotation_quality");
+          bl_json_string (json, bl_estimate_quality_to_string (e->estimate.rotation_quality));
+          bl_json_key (json, "volume");
+          bl_json_number (json, e->estimate.volume);
+          bl_mat6_to_values (&e->at_link, own);
+          bl_json_key (json, "fluid_added_mass");
+          json_values (json, own);
+        }
+      bl_json_end_object (json);
+    }
+  bl_json_end_array (json);
+  bl_json_end_object (json);
+}
+
+static void
+print_estimate_link (BlLink *link,
+                     double  rho)
+{
+  g_autoptr(GArray) estimates = g_array_new (FALSE, FALSE, sizeof (BlCollisionEstimate));
+  double values[21];
+  guint used = bl_link_estimate_added_mass (link, rho, values, estimates);
+
+  printf ("\n%s\n", link->scoped_name);
+  for (guint i = 0; i < estimates->len; i++)
+    {
+      const BlCollisionEstimate *e = &g_array_index (estimates, BlCollisionEstimate, i);
+
+      if (e->ok)
+        printf ("  %s (%s): %s — translation %s, rotation %s\n", e->collision->name,
+                bl_geometry_type_to_string (e->collision->geometry.type), e->estimate.method,
+                bl_estimate_quality_to_string (e->estimate.translation_quality),
+                bl_estimate_quality_to_string (e->estimate.rotation_quality));
+      else
+        printf ("  %s (%s): no estimate for this geometry\n", e->collision->name,
+                bl_geometry_type_to_string (e->collision->geometry.type));
+    }
+  if (used == 0)
+    {
+      printf ("  no collision gives an estimate\n");
+      return;
+    }
+  if (used > 1)
+    printf ("  the %u collisions' estimates are summed at the link origin, ignoring how the "
+            "parts shield each other\n", used);
+  printf ("  ESTIMATE about the link origin, link axes (kg, kg·m, kg·m²):\n");
+  print_values (values);
+  print_sdf (values);
+  if (link->has_added_mass)
+    printf ("  (the link already has a fluid_added_mass; this does not replace it)\n");
+}
+
+static int
+run_estimate (int    argc,
+              char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autofree char *density = NULL;
+  g_autofree char *link_name = NULL;
+  gboolean json = FALSE;
+  double rho = BL_FLUID_DENSITY_DEFAULT;
+  GPtrArray *links;
+  BlLink *only = NULL;
+  const GOptionEntry entries[] = {
+    { "fluid-density", 'r', 0, G_OPTION_ARG_STRING, &density,
+      "Fluid density in kg/m³ or a preset (default 1025, sea water)", "RHO" },
+    { "link", 'l', 0, G_OPTION_ARG_STRING, &link_name, "Only this link (scoped or unique local name)", "NAME" },
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new ("FILE — estimate fluid_added_mass from the collision geometry");
+  g_option_context_set_description (context,
+    "Potential-flow estimates per collision (sphere and ellipsoid exact,\n"
+    "cylinder by strip theory, box from the DNV-RP-H103 tables, capsule, cone\n"
+    "and mesh from an equivalent spheroid or ellipsoid: rough), rotated and\n"
+    "shifted to the link origin and summed.  They are estimates, not data.\n"
+    "Fluid density presets: sea-water 1025 (default), fresh-water 1000,\n"
+    "air 1.225; the collisions' material <density> plays no part.\n"
+    "Exit status: 0 on success, 1 when FILE cannot be read or has no such\n"
+    "link, 2 on a usage error.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!bl_cli_parse_options (context, &argc, &argv))
+    return BL_EXIT_USAGE;
+  if (argc != 2)
+    {
+      g_printerr ("ballast-cli: added-mass estimate takes one FILE\n");
+      return BL_EXIT_USAGE;
+    }
+  if (density != NULL && !bl_cli_parse_fluid_density (density, &rho))
+    return BL_EXIT_USAGE;
+
+  doc = bl_cli_load_document (argv[1]);
+  if (doc == NULL)
+    return BL_EXIT_FAILURE;
+
+  if (link_name != NULL)
+    {
+      only = find_link (doc, link_name);
+      if (only == NULL)
+        {
+          g_printerr ("ballast-cli: %s has no link “%s” (or the local name is not unique)\n",
+                      bl_document_get_path (doc), link_name);
+          return BL_EXIT_FAILURE;
+        }
+    }
+
+  links = bl_document_get_links (doc);
+  if (json)
+    {
+      g_autoptr(GString) out = g_string_new (NULL);
+      BlJson j;
+
+      bl_json_init (&j, out);
+      bl_json_begin_object (&j);
+      bl_json_key (&j, "file");
+      bl_json_string (&j, bl_document_get_path (doc));
+      bl_json_key (&j, "estimate");
+      bl_json_bool (&j, TRUE);
+      bl_json_key (&j, "fluid_density");
+      bl_json_number (&j, rho);
+      bl_json_key (&j, "links");
+      bl_json_begin_array (&j);
+      for (guint i = 0; i < links->len; i++)
+        {
+          BlLink *link = g_ptr_array_index (links, i);
+
+          if (only != NULL && link != only)
+            continue;
+          bl_json_newline (&j);
+          json_estimate_link (&j, link, rho);
+        }
+      bl_json_end_array (&j);
+      bl_json_end_object (&j);
+      bl_json_newline (&j);
+      fwrite (out->str, 1, out->len, stdout);
+      return BL_EXIT_OK;
+    }
+
+  {
+    char b[BL_DOUBLE_BUF_SIZE];
+
+    printf ("%s: ESTIMATED added mass in %s (ρ = %s kg/m³), from the collision geometry\n",
+            bl_document_get_path (doc), bl_cli_fluid_name (rho), fmt (rho, b));
+    printf ("Potential flow, fully submerged, far from walls and the surface: check before use.\n");
+  }
+  for (guint i = 0; i < links->len; i++)
+    {
+      BlLink *link = g_ptr_array_index (links, i);
+
+      if (only == NULL || link == only)
+        print_estimate_link (link, rho);
+    }
+
+  return BL_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* import                                                                    */
+
+static BlAddedMassReport *
+check_import (const BlAddedMassImport *import)
+{
+  BlLink *link = import->link;
+  BlAddedMassCheckFlags flags = BL_ADDED_MASS_CHECK_NONE;
+  BlInertial body;
+
+  if (link == NULL)
+    return bl_added_mass_check (import->values, NULL, flags);
+
+  body.mass = link->props.mass;
+  body.com = link->props.com;
+  body.inertia = link->props.inertia;
+  if (link->inertial_node != NULL && link->auto_inertia)
+    flags |= BL_ADDED_MASS_CHECK_AUTO;
+  return bl_added_mass_check (import->values, &body, flags);
+}
+
+static int
+run_import (int    argc,
+            char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(GPtrArray) imports = NULL;
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new ("FILE — convert simulator plugins' added mass into fluid_added_mass");
+  g_option_context_set_description (context,
+    "Reads, in FILE's models and world: the gz-sim Hydrodynamics plugin's\n"
+    "<xDotU>… terms (negated; k m n are p q r), a dsros_hydro <added_mass>\n"
+    "block (r p h are roll, pitch, yaw; moved from the COM to the link\n"
+    "origin) and uuv_simulator's 36-value <added_mass> (scaling and offset\n"
+    "applied, FRD axes flipped, asymmetry averaged).  Prints the 21 values,\n"
+    "what the conversion did, and the checks of the result.\n"
+    "Exit status: 0 when at least one plugin was converted, 1 when none was\n"
+    "found or FILE cannot be read, 2 on a usage error.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!bl_cli_parse_options (context, &argc, &argv))
+    return BL_EXIT_USAGE;
+  if (argc != 2)
+    {
+      g_printerr ("ballast-cli: added-mass import takes one FILE\n");
+      return BL_EXIT_USAGE;
+    }
+
+  doc = bl_cli_load_document (argv[1]);
+  if (doc == NULL)
+    return BL_EXIT_FAILURE;
+
+  imports = bl_document_find_added_mass_imports (doc);
+
+  if (json)
+    {
+      g_autoptr(GString) out = g_string_new (NULL);
+      BlJson j;
+
+      bl_json_init (&j, out);
+      bl_json_begin_object (&j);
+      bl_json_key (&j, "file");
+      bl_json_string (&j, bl_document_get_path (doc));
+      bl_json_key (&j, "imports");
+      bl_json_begin_array (&j);
+      for (guint i = 0; i < imports->len; i++)
+        {
+          const BlAddedMassImport *import = g_ptr_array_index (imports, i);
+          g_autoptr(BlAddedMassReport) report = import->has_values ? check_import (import) : NULL;
+
+          bl_json_newline (&j);
+          bl_json_begin_object (&j);
+          bl_json_key (&j, "source");
+          bl_json_string (&j, bl_added_mass_source_to_string (import->source));
+          bl_json_key (&j, "file");
+          bl_json_string (&j, import->file);
+          bl_json_key (&j, "line");
+          bl_json_int (&j, import->line);
+          bl_json_key (&j, "link_name");
+          bl_json_string (&j, import->link_name);
+          bl_json_key (&j, "link");
+          bl_json_string (&j, import->link != NULL ? import->link->scoped_name : NULL);
+          bl_json_key (&j, "fluid_added_mass");
+          if (import->has_values)
+            json_values (&j, import->values);
+          else
+            bl_json_null (&j);
+          bl_json_key (&j, "notes");
+          json_findings (&j, import->notes);
+          bl_json_key (&j, "checks");
+          json_findings (&j, report != NULL ? report->findings : NULL);
+          bl_json_key (&j, "added_mass_eigenvalues");
+          if (report != NULL && report->finite)
+            bl_json_numbers (&j, report->eigenvalues, 6);
+          else
+            bl_json_null (&j);
+          bl_json_key (&j, "total_eigenvalues");
+          if (report != NULL && report->finite && report->has_body)
+            bl_json_numbers (&j, report->total_eigenvalues, 6);
+          else
+            bl_json_null (&j);
+          bl_json_end_object (&j);
+        }
+      bl_json_end_array (&j);
+      bl_json_end_object (&j);
+      bl_json_newline (&j);
+      fwrite (out->str, 1, out->len, stdout);
+      return imports->len > 0 ? BL_EXIT_OK : BL_EXIT_FAILURE;
+    }
+
+  if (imports->len == 0)
+    {
+      printf ("%s: no gz-sim Hydrodynamics, dsros_hydro or uuv_simulator plugin with added mass\n",
+              bl_document_get_path (doc));
+      return BL_EXIT_FAILURE;
+    }
+
+  for (guint i = 0; i < imports->len; i++)
+    {
+      const BlAddedMassImport *import = g_ptr_array_index (imports, i);
+      g_autoptr(BlAddedMassReport) report = import->has_values ? check_import (import) : NULL;
+
+      printf ("%s%s:%d: %s plugin, link %s%s\n", i > 0 ? "\n" : "", import->file, import->line,
+              bl_added_mass_source_to_string (import->source),
+              import->link != NULL ? import->link->scoped_name
+              : import->link_name != NULL ? import->link_name : "(none)",
+              import->link == NULL ? " (not found in the document)" : "");
+      print_findings ("  ", import->notes);
+      if (!import->has_values)
+        continue;
+      printf ("  fluid_added_mass about the link origin, link axes (kg, kg·m, kg·m²):\n");
+      print_values (import->values);
+      print_sdf (import->values);
+      if (report->findings->len == 0)
+        printf ("  checks: all passed\n");
+      else
+        {
+          printf ("  checks:\n");
+          print_findings ("    ", report->findings);
+        }
+      if (import->link != NULL && import->link->has_added_mass)
+        printf ("  (the link already has a fluid_added_mass: keep only one of them, A7)\n");
+    }
+
+  return BL_EXIT_OK;
+}
+
+int
+bl_cli_added_mass (int    argc,
+                   char **argv)
+{
+  if (argc >= 2 && strcmp (argv[1], "estimate") == 0)
+    {
+      g_set_prgname ("ballast-cli added-mass estimate");
+      return run_estimate (argc - 1, argv + 1);
+    }
+  if (argc >= 2 && strcmp (argv[1], "import") == 0)
+    {
+      g_set_prgname ("ballast-cli added-mass import");
+      return run_import (argc - 1, argv + 1);
+    }
+
+  if (argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
+    {
+      printf ("Usage: ballast-cli added-mass estimate [--fluid-density RHO] [--link NAME] [--json] FILE\n"
+              "       ballast-cli added-mass import [--json] FILE\n");
+      return BL_EXIT_OK;
+    }
+
+  g_printerr ("Usage: ballast-cli added-mass estimate [--fluid-density RHO] [--link NAME] [--json] FILE\n"
+              "       ballast-cli added-mass import [--json] FILE\n");
+  return BL_EXIT_USAGE;
+}
