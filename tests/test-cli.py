@@ -193,5 +193,412 @@ class ExitStatus(unittest.TestCase):
         self.assertIn("m::l", invalid.stdout)
 
 
+
+# --- Fluid added mass and buoyancy (shared/reference/added-mass.md) ---------
+
+def write_sdf(test, text):
+    """A temporary SDF file removed after the test."""
+    f = tempfile.NamedTemporaryFile("w", suffix=".sdf", delete=False)
+    f.write(text)
+    f.close()
+    test.addCleanup(os.unlink, f.name)
+    return f.name
+
+
+def fixture(name):
+    return os.path.join(FIXTURES, name + ".sdf")
+
+
+def flags(link):
+    """The added-mass checks raised at warning or error level on a link."""
+    return {d["code"] for d in link["diagnostics"]
+            if d["code"] in ("A3", "A4", "A6") and d["severity"] in ("warning", "error")}
+
+
+class AddedMassChecks(unittest.TestCase):
+    """The fixture table of added-mass.md §2.1 through inspect --json."""
+
+    # model → (λmin(A), λmin(M_RB + A), flags); values as printed in §2.1.
+    TABLE = {
+        "gzsim_examples_worlds_fluid_added_mass": {
+            "sphere_in_water": (0, 0.1, {"A6"}),
+            "sphere_in_air": (0, 0.1, set()),
+            "box_diagonal": (0, 0.1, set()),
+            "box_xx_xy_xz": (-0.261666, 0.1, {"A3"}),
+            "box_xy": (-0.261666, 0.1, {"A3"}),
+        },
+        "gzsim_test_worlds_fluid_added_mass": dict(
+            [(f"box_{a}{a}", (0, 0.1, set())) for a in "xyz"]
+            + [(f"box_{a}{a}", (0, 0.1, {"A6"})) for a in "pqr"]
+            + [(f"box_{a}", (-0.261666, 0.1, {"A3"})) for a in ("xy", "xz", "yz")]
+            + [(f"box_{a}{b}", (-0.261666, 0.0294531, {"A3"})) for a in "xyz" for b in "pqr"]
+            + [(f"box_{a}", (-0.261666, -0.161666, {"A3", "A4"})) for a in ("pq", "pr", "qr")]),
+        "gzsim_test_worlds_added_mass_full_matrix": {"body": (-0.818367, 0.181633, {"A3"})},
+        "gzsim_test_worlds_added_mass_ellipsoids": {
+            "body1": (0, 107.338, set()),
+            "body2": (0, 107.338, set()),
+            "body3": (0, 107.338, {"A6"}),
+        },
+        "gzsim_test_worlds_lighter_than_air_dynamics": {"hull": (1.60094e-4, 7.14622e-3, {"A6"})},
+        "mbari_wec_singlefloatingbody_heave": {"SingleBuoy": (0, 670, {"A6"})},
+        "sdformat_test_sdf_inertial_complete": {"model": (2.37876, 3.00233, {"A6"})},
+    }
+
+    def assertSig(self, actual, expected):
+        """Agreement to the 6 significant digits §2.1 prints (absolute 1e-6 at 0)."""
+        self.assertLessEqual(abs(actual - expected), max(5e-6 * abs(expected), 1e-6),
+                             f"expected {expected}, got {actual}")
+
+    def test_fixture_table(self):
+        for name, models in self.TABLE.items():
+            doc = inspect_json(fixture(name))
+            for model, (lmin, total_min, expected_flags) in models.items():
+                with self.subTest(file=name, model=model):
+                    links = [l for l in doc["links"] if l["name"].startswith(model + "::")]
+                    self.assertEqual(len(links), 1, [l["name"] for l in doc["links"]])
+                    link = links[0]
+                    self.assertIsNotNone(link["added_mass_eigenvalues"])
+                    self.assertSig(link["added_mass_eigenvalues"][0], lmin)
+                    self.assertSig(link["total_eigenvalues"][0], total_min)
+                    self.assertEqual(flags(link), expected_flags)
+                    for d in link["diagnostics"]:
+                        if d["code"] in ("A3", "A4", "A6"):
+                            # On the <fluid_added_mass> element's line.
+                            self.assertTrue(d["element"].endswith("/inertial/fluid_added_mass"))
+                            self.assertGreater(d["line"], 0)
+
+    def test_a4_is_an_error(self):
+        doc = inspect_json(fixture("gzsim_test_worlds_fluid_added_mass"))
+        link = [l for l in doc["links"] if l["name"] == "box_pq::link"][0]
+        a4 = [d for d in link["diagnostics"] if d["code"] == "A4"]
+        self.assertEqual([d["severity"] for d in a4], ["error"])
+        self.assertEqual(run("check", fixture("gzsim_test_worlds_fluid_added_mass")).returncode, 1)
+
+    def test_spatial_inertia(self):
+        # sphere_in_water: m 1, COM at the origin, I = 0.1·E3 → M_RB = diag(1,1,1,.1,.1,.1).
+        doc = inspect_json(fixture("gzsim_examples_worlds_fluid_added_mass"))
+        link = [l for l in doc["links"] if l["name"] == "sphere_in_water::link"][0]
+        diag = [1, 1, 1, 0.1, 0.1, 0.1]
+        for r in range(6):
+            for c in range(6):
+                self.assertAlmostEqual(link["spatial_inertia"][r][c], diag[r] if r == c else 0, 12)
+        # §3.1 with the COM off the origin: inertial_complete, m 17.982,
+        # c (0.01, 0, 0.02): row x is [m 0 0 0 m·cz −m·cy].
+        doc = inspect_json(fixture("sdformat_test_sdf_inertial_complete"))
+        row = doc["links"][0]["spatial_inertia"][0]
+        expected = [17.982, 0, 0, 0, 17.982 * 0.02, 0]
+        for a, e in zip(row, expected):
+            self.assertAlmostEqual(a, e, 12)
+
+    def test_every_link_has_the_new_fields(self):
+        for path in fixtures():
+            with self.subTest(path=path):
+                doc = inspect_json(path)
+                for link in doc["links"]:
+                    self.assertEqual(len(link["spatial_inertia"]), 6)
+                    self.assertTrue(all(len(row) == 6 for row in link["spatial_inertia"]))
+                    self.assertGreaterEqual(link["volume"], 0)
+                    if link["volume"] > 0:
+                        self.assertEqual(len(link["center_of_buoyancy"]), 3)
+                    else:
+                        self.assertIsNone(link["center_of_buoyancy"])
+                    if link["added_mass"] is None:
+                        self.assertIsNone(link["added_mass_eigenvalues"])
+                for model in doc["models"]:
+                    self.assertIn("mass", model)
+                    self.assertEqual(len(model["com"]), 3)
+                    self.assertEqual(len(model["inertia"]), 6)
+
+    def test_auto_link_reports_a9_once(self):
+        # The built-in sample's hull is auto="true" with fluid_added_mass.
+        doc = json.loads(run("inspect", "--json").stdout)
+        hull = [l for l in doc["links"] if l["name"] == "sample_auv::hull"][0]
+        self.assertEqual([d["code"] for d in hull["diagnostics"]].count("A9"), 1)
+
+    def test_double_counting_and_engine(self):
+        sdf = write_sdf(self, """<?xml version="1.0"?>
+<sdf version="1.11"><world name="w">
+  <plugin filename="gz-sim-physics-system" name="gz::sim::systems::Physics">
+    <engine><filename>gz-physics-bullet-featherstone-plugin</filename></engine>
+  </plugin>
+  <model name="auv">
+    <link name="body"><inertial><mass>100</mass>
+      <inertia><ixx>10</ixx><iyy>10</iyy><izz>10</izz></inertia>
+      <fluid_added_mass><xx>5</xx></fluid_added_mass></inertial></link>
+    <link name="other"><inertial><mass>1</mass>
+      <fluid_added_mass><xx>0.1</xx></fluid_added_mass></inertial></link>
+    <plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">
+      <link_name>body</link_name><xDotU>-4.876161</xDotU>
+    </plugin>
+  </model>
+</world></sdf>""")
+        doc = inspect_json(sdf)
+        body = [l for l in doc["links"] if l["name"] == "auv::body"][0]
+        other = [l for l in doc["links"] if l["name"] == "auv::other"][0]
+        a7 = [d for d in body["diagnostics"] if d["code"] == "A7"]
+        self.assertEqual([d["severity"] for d in a7], ["error"])
+        self.assertNotIn("A7", [d["code"] for d in other["diagnostics"]])
+        for link in (body, other):
+            a8 = [d for d in link["diagnostics"] if d["code"] == "A8"]
+            self.assertEqual([d["severity"] for d in a8], ["info"])
+            self.assertIn("bullet-featherstone", a8[0]["message"])
+        # With the plugin's added mass disabled and the default engine: neither.
+        with open(sdf) as f:
+            text = f.read()
+        text = text.replace("<link_name>body</link_name>",
+                            "<link_name>body</link_name><disable_added_mass>true</disable_added_mass>")
+        text = text.replace("<engine><filename>gz-physics-bullet-featherstone-plugin</filename></engine>", "")
+        doc = inspect_json(write_sdf(self, text))
+        codes = {d["code"] for l in doc["links"] for d in l["diagnostics"]}
+        self.assertNotIn("A7", codes)
+        self.assertNotIn("A8", codes)
+
+
+class Buoyancy(unittest.TestCase):
+    """Displaced volume, centre of buoyancy and net buoyancy (added-mass.md §7)."""
+
+    def assertClose(self, actual, expected, tol=1e-9):
+        self.assertLessEqual(abs(actual - expected), tol * max(abs(expected), 1.0),
+                             f"expected {expected!r}, got {actual!r}")
+
+    def test_pendulum_upper_link(self):
+        # §7.3: V = 0.0471238898 m³, r_B = (−0.01, 0, 0.5); in water 1000,
+        # ρV = 47.1238898 kg against m = 113.0973355 kg.  The world has no
+        # <gravity>: the SDF default 9.8.
+        result = run("inspect", "--json", "--fluid-density", "1000",
+                     fixture("gzsim_examples_worlds_auto_inertia_pendulum"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        doc = json.loads(result.stdout)
+        self.assertEqual(doc["gravity"], [0, 0, -9.8])
+        upper = [l for l in doc["links"] if l["name"] == "pendulum::upper_link"][0]
+        self.assertClose(upper["volume"], 0.0471238898)
+        for a, e in zip(upper["center_of_buoyancy"], (-0.01, 0, 0.5)):
+            self.assertClose(a, e)
+        b = upper["buoyancy"]
+        self.assertEqual(b["fluid_density"], 1000)
+        self.assertClose(b["displaced_mass"], 47.1238898)
+        self.assertClose(b["net_mass"], 47.1238898 - 113.0973355)
+        self.assertClose(b["net_force"], (47.1238898 - 113.0973355) * 9.8)
+
+    def neutral_sphere(self, world):
+        # Uniform material density equal to the fluid's: exactly neutral.
+        model = ('<model name="ball"><link name="l"><inertial auto="true"><density>1000</density>'
+                 '</inertial><collision name="c"><geometry><sphere><radius>0.5</radius></sphere>'
+                 '</geometry></collision></link></model>')
+        body = f'<world name="w">{world}{model}</world>' if world is not None else model
+        return write_sdf(self, f'<?xml version="1.0"?><sdf version="1.11">{body}</sdf>')
+
+    def test_neutral_sphere(self):
+        for world in (None, "", "<gravity>0 0 -3.71</gravity>"):
+            with self.subTest(world=world):
+                result = run("inspect", "--json", "--fluid-density", "fresh-water",
+                             self.neutral_sphere(world))
+                self.assertEqual(result.returncode, 0, result.stderr)
+                doc = json.loads(result.stdout)
+                link = doc["links"][0]
+                volume = 4 / 3 * math.pi * 0.125
+                self.assertClose(link["volume"], volume)
+                self.assertClose(link["buoyancy"]["displaced_mass"], 1000 * volume)
+                self.assertLessEqual(abs(link["buoyancy"]["net_force"]), 1e-9)
+                self.assertLessEqual(abs(link["buoyancy"]["net_mass"]), 1e-9)
+                self.assertLessEqual(abs(link["buoyancy"]["vertical_offset"]), 1e-12)
+                model = doc["models"][0]
+                self.assertClose(model["volume"], volume)
+                self.assertLessEqual(abs(model["buoyancy"]["net_force"]), 1e-9)
+
+    def test_gravity(self):
+        # No world: standard gravity; a world's <gravity> is used as written.
+        cases = ((None, 9.80665), ("<gravity>0 0 -3.71</gravity>", 3.71))
+        for world, g in cases:
+            with self.subTest(world=world):
+                result = run("inspect", "--json", "--fluid-density", "1025",
+                             self.neutral_sphere(world))
+                doc = json.loads(result.stdout)
+                b = doc["links"][0]["buoyancy"]
+                volume = 4 / 3 * math.pi * 0.125
+                self.assertClose(b["net_mass"], 25 * volume)
+                self.assertClose(b["net_force"], 25 * volume * g)
+
+    def test_explicit_link_and_offset(self):
+        # An explicit link still displaces its collisions' volume: a 1×2×3 box
+        # at (0, 0, 1) and a sphere r 1 at the origin; COM at the origin.
+        sdf = write_sdf(self, """<?xml version="1.0"?><sdf version="1.11"><model name="m">
+  <link name="l"><inertial><mass>10</mass></inertial>
+    <collision name="box"><pose>0 0 1 0 0 0</pose><geometry><box><size>1 2 3</size></box></geometry></collision>
+    <collision name="ball"><geometry><sphere><radius>1</radius></sphere></geometry></collision>
+  </link></model></sdf>""")
+        doc = inspect_json(sdf)
+        link = doc["links"][0]
+        vb, vs = 6.0, 4 / 3 * math.pi
+        self.assertClose(link["volume"], vb + vs)
+        self.assertClose(link["center_of_buoyancy"][2], vb * 1 / (vb + vs))
+        self.assertClose(link["buoyancy"]["vertical_offset"], vb / (vb + vs))
+        self.assertEqual([c["volume"] for c in link["collisions"]][0], 6)
+
+    def test_table_shows_buoyancy(self):
+        result = run("inspect", "--fluid-density", "1000",
+                     fixture("gzsim_examples_worlds_auto_inertia_pendulum"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("volume     0.0471239 m³", result.stdout)
+        self.assertIn("fresh water", result.stdout)
+        self.assertIn("sinks", result.stdout)
+        self.assertIn("model pendulum", result.stdout)
+
+    def test_bad_density(self):
+        for value in ("0", "-1", "water", "nan"):
+            with self.subTest(value=value):
+                self.assertEqual(run("inspect", "--fluid-density", value).returncode, 2)
+
+
+class AddedMassEstimate(unittest.TestCase):
+    SPHERE = """<?xml version="1.0"?><sdf version="1.11"><model name="m">
+  <link name="ball"><inertial><mass>1</mass></inertial>
+    <collision name="c"><geometry><sphere><radius>0.5</radius></sphere></geometry></collision></link>
+  <link name="off"><inertial><mass>1</mass></inertial>
+    <collision name="c"><pose>1 0 0 0 0 0</pose><geometry><sphere><radius>0.5</radius></sphere></geometry></collision>
+    <collision name="ground"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link>
+</model></sdf>"""
+
+    def estimate(self, *args):
+        result = run("added-mass", "estimate", "--json", *args)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        doc = json.loads(result.stdout)
+        self.assertTrue(doc["estimate"])
+        return doc
+
+    def test_sphere(self):
+        # §6.3: r 0.5 in water 1000 → ⅔πρR³ = 261.7993878 kg on each translation.
+        doc = self.estimate("--fluid-density", "1000", "--link", "m::ball", write_sdf(self, self.SPHERE))
+        self.assertEqual(doc["fluid_density"], 1000)
+        self.assertEqual([l["name"] for l in doc["links"]], ["m::ball"])
+        values = doc["links"][0]["fluid_added_mass"]
+        for key in ("xx", "yy", "zz"):
+            self.assertAlmostEqual(values[key], 261.7993878, 6)
+        for key, value in values.items():
+            if key not in ("xx", "yy", "zz"):
+                self.assertEqual(value, 0, key)
+        collision = doc["links"][0]["collisions"][0]
+        self.assertEqual(collision["translation_quality"], "exact")
+        self.assertTrue(collision["method"])
+
+    def test_shifted_sphere(self):
+        # §4.1: a diagonal a·E3 centred at r = (d, 0, 0) gives yr = +a·d,
+        # zq = −a·d and qq = rr = a·d²; the plane adds nothing.
+        a = 2 / 3 * math.pi * 1025 * 0.125
+        doc = self.estimate("--link", "off", write_sdf(self, self.SPHERE))
+        link = doc["links"][0]
+        values = link["fluid_added_mass"]
+        expected = {"xx": a, "yy": a, "zz": a, "yr": a, "zq": -a, "qq": a, "rr": a}
+        for key, value in values.items():
+            self.assertAlmostEqual(value, expected.get(key, 0), 9, key)
+        self.assertEqual([c["estimated"] for c in link["collisions"]], [True, False])
+
+    def test_presets(self):
+        air = self.estimate("--fluid-density", "air", "--link", "m::ball", write_sdf(self, self.SPHERE))
+        self.assertAlmostEqual(air["links"][0]["fluid_added_mass"]["xx"],
+                               2 / 3 * math.pi * 1.225 * 0.125, 12)
+
+    def test_rough_labels_and_text(self):
+        sdf = write_sdf(self, """<?xml version="1.0"?><sdf version="1.11"><model name="m">
+  <link name="l"><inertial><mass>1</mass></inertial>
+    <collision name="pill"><geometry><capsule><radius>0.1</radius><length>1</length></capsule></geometry></collision>
+  </link></model></sdf>""")
+        doc = self.estimate(sdf)
+        collision = doc["links"][0]["collisions"][0]
+        self.assertEqual(collision["translation_quality"], "rough")
+        text = run("added-mass", "estimate", sdf)
+        self.assertEqual(text.returncode, 0, text.stderr)
+        self.assertIn("ESTIMATE", text.stdout)
+        self.assertIn("rough", text.stdout)
+        self.assertIn("<fluid_added_mass>", text.stdout)
+
+    def test_usage(self):
+        sdf = write_sdf(self, self.SPHERE)
+        self.assertEqual(run("added-mass").returncode, 2)
+        self.assertEqual(run("added-mass", "frobnicate", sdf).returncode, 2)
+        self.assertEqual(run("added-mass", "estimate").returncode, 2)
+        self.assertEqual(run("added-mass", "estimate", "--fluid-density", "-3", sdf).returncode, 2)
+        self.assertEqual(run("added-mass", "estimate", "--link", "nope", sdf).returncode, 1)
+
+
+class AddedMassImport(unittest.TestCase):
+    """Each import against a conversion done by hand from added-mass.md §5."""
+
+    def imports(self, text):
+        result = run("added-mass", "import", "--json", write_sdf(self, text))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return json.loads(result.stdout)["imports"]
+
+    def assertValues(self, values, expected):
+        for key, value in values.items():
+            self.assertAlmostEqual(value, expected.get(key, 0), 9, key)
+
+    def test_hydrodynamics(self):
+        # §5.1 (gz-sim Migration.md): xDotU −4.876161 → xx 4.876161, mDotQ −33.46
+        # → qq 33.46; xDotQ −1 and mDotU −1.2 are the same element: xq 1.1, A2.
+        (imp,) = self.imports("""<?xml version="1.0"?><sdf version="1.11"><model name="tethys">
+  <link name="base_link"><inertial><mass>147.8671</mass>
+    <inertia><ixx>3</ixx><iyy>41</iyy><izz>41</izz></inertia></inertial></link>
+  <plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">
+    <link_name>base_link</link_name>
+    <xDotU>-4.876161</xDotU><mDotQ>-33.46</mDotQ><xDotQ>-1</xDotQ><mDotU>-1.2</mDotU>
+    <xUabsU>-6.2282</xUabsU>
+  </plugin></model></sdf>""")
+        self.assertEqual(imp["source"], "gz-sim Hydrodynamics")
+        self.assertEqual(imp["link"], "tethys::base_link")
+        self.assertValues(imp["fluid_added_mass"], {"xx": 4.876161, "qq": 33.46, "xq": 1.1})
+        self.assertIn("A2", [n["id"] for n in imp["notes"]])
+        # qq 33.46 against M_RB,qq 41 is a ratio of 0.82: an A6 note, nothing worse.
+        self.assertEqual([(c["id"], c["severity"]) for c in imp["checks"]], [("A6", "info")])
+
+    def test_dsros(self):
+        # §5.4: r p h are roll, pitch, yaw → p q r; given at the COM (0, 0, 0.5):
+        # xx 10, yy 20, qq 3, rr 4, pq 0.5 at the COM; the shift by h = 0.5 adds
+        # xq = +10·0.5, yp = −20·0.5, pp += 20·0.25, qq += 10·0.25.
+        (imp,) = self.imports("""<?xml version="1.0"?><sdf version="1.11"><model name="veh">
+  <link name="base_link"><inertial><pose>0 0 0.5 0 0 0</pose><mass>100</mass>
+    <inertia><ixx>10</ixx><iyy>10</iyy><izz>10</izz></inertia></inertial></link>
+  <plugin filename="libdsros_hydro_plugin.so" name="hydro"><base_link>base_link</base_link>
+    <drag><added_mass><xx>10</xx><yy>20</yy><pp>3</pp><hh>4</hh><rp>0.5</rp></added_mass></drag>
+  </plugin></model></sdf>""")
+        self.assertEqual(imp["source"], "dsros_hydro")
+        self.assertEqual(imp["link"], "veh::base_link")
+        self.assertValues(imp["fluid_added_mass"],
+                          {"xx": 10, "yy": 20, "xq": 5, "yp": -10, "pp": 5, "qq": 5.5, "rr": 4, "pq": 0.5})
+
+    def test_uuv(self):
+        # §5.3: 2·(Ma + 1·E6), then F·M·F flips xy xz xq xr yp zp pq pr; xz is
+        # given as 2 and 2.002 (asymmetric): averaged to 2.001 before scaling.
+        (imp,) = self.imports("""<?xml version="1.0"?><sdf version="1.11"><model name="rov">
+  <link name="body"><inertial><mass>50</mass>
+    <inertia><ixx>5</ixx><iyy>5</iyy><izz>5</izz></inertia></inertial></link>
+  <plugin name="uuv_plugin" filename="libuuv_underwater_object_ros_plugin.so">
+    <link name="body"><hydrodynamic_model><type>fossen</type>
+      <added_mass>10 1 2 0 3 0  1 20 0 4 0 0  2.002 0 30 0 0 0  0 4 0 5 0.5 0  3 0 0 0.5 6 0  0 0 0 0 0 7</added_mass>
+      <scaling_added_mass>2</scaling_added_mass><offset_added_mass>1</offset_added_mass>
+    </hydrodynamic_model></link>
+  </plugin></model></sdf>""")
+        self.assertEqual(imp["source"], "uuv_simulator")
+        self.assertEqual(imp["link"], "rov::body")
+        self.assertValues(imp["fluid_added_mass"],
+                          {"xx": 22, "yy": 42, "zz": 62, "pp": 12, "qq": 14, "rr": 16,
+                           "xy": -2, "xz": -4.002, "xq": -6, "yp": -8, "pq": -1})
+        self.assertIn("A2", [n["id"] for n in imp["notes"]])
+        # rr 16 against M_RB,rr 5: A6.
+        self.assertIn("A6", [c["id"] for c in imp["checks"]])
+
+    def test_text_and_nothing_to_import(self):
+        sdf = write_sdf(self, """<?xml version="1.0"?><sdf version="1.11"><model name="m">
+  <link name="l"><inertial><mass>1</mass></inertial></link>
+  <plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">
+    <link_name>l</link_name><xDotU>-2</xDotU></plugin></model></sdf>""")
+        result = run("added-mass", "import", sdf)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("<xx>2</xx>", result.stdout)
+        self.assertIn("negated", result.stdout)
+        empty = run("added-mass", "import", fixture("sdformat_test_sdf_inertial_stats"))
+        self.assertEqual(empty.returncode, 1)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
