@@ -17,6 +17,7 @@ typedef struct
 static const Command commands[] = {
   { "inspect", bl_cli_inspect, "print every link's mass properties (table or --json)" },
   { "check", bl_cli_check, "exit 1 when any link's inertia is invalid or an error was found" },
+  { "export", bl_cli_export, "save a corrected copy: --set edits, --bake, --fix-invalid" },
   { "added-mass", bl_cli_added_mass, "estimate fluid_added_mass from geometry, or import it from plugins" },
 };
 

@@ -17,6 +17,7 @@ enum
 
 int         bl_cli_inspect       (int argc, char **argv);
 int         bl_cli_check         (int argc, char **argv);
+int         bl_cli_export        (int argc, char **argv);
 int         bl_cli_added_mass    (int argc, char **argv);
 
 /* Loads FILE, or the built-in sample when path is NULL; prints the error

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <gio/gio.h>
+
 #include "bl-document-private.h"
 
 #define DEFAULT_DENSITY 1000.0
@@ -469,4 +471,85 @@ bl_model_compute_total (BlModel *model)
     }
 
   return total;
+}
+
+/* The unit-density mesh result of a collision, without touching the
+ * collision's cached mesh state (explicit links never load their meshes). */
+static gboolean
+mesh_inertial_detached (BlCollision *collision,
+                        double       density,
+                        BlInertial  *out)
+{
+  BlGeometry *geometry = &collision->geometry;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties properties;
+
+  if (geometry->resolved_path == NULL)
+    return FALSE;
+  mesh = bl_mesh_cache_lookup (geometry->resolved_path, geometry->scale,
+                               geometry->submesh, geometry->center, NULL);
+  if (mesh == NULL ||
+      !bl_mesh_get_mass_properties (mesh, g_strcmp0 (geometry->optimization, "convex_hull") == 0,
+                                    &properties, NULL) ||
+      !(properties.volume > 0.0) || !(density > 0.0))
+    return FALSE;
+
+  out->mass = density * properties.volume;
+  out->com = properties.centroid;
+  out->inertia = bl_mat3_scale (&properties.inertia, density);
+  return bl_mass_is_valid (out->mass, &out->inertia, BL_MASS_DEFAULT_TOLERANCE);
+}
+
+gboolean
+bl_link_compute_auto_inertial (BlLink      *link,
+                               BlInertial  *out,
+                               GError     **error)
+{
+  BlInertial sum = { 0.0, BL_VEC3_ZERO, bl_mat3_zero () };
+
+  g_return_val_if_fail (link != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (link->collisions->len == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "%s has no <collision> to compute an inertia from", link->scoped_name);
+      return FALSE;
+    }
+
+  /* The density precedence and summation of resolve_auto, without its
+   * diagnostics or per-collision results. */
+  for (guint i = 0; i < link->collisions->len; i++)
+    {
+      BlCollision *collision = g_ptr_array_index (link->collisions, i);
+      double density = collision->has_density ? collision->density
+                     : link->has_density ? link->density : DEFAULT_DENSITY;
+      BlInertial own, placed;
+      gboolean ok;
+
+      if (!geometry_is_solid (collision->geometry.type))
+        continue;
+      if (collision->geometry.type == BL_GEOMETRY_MESH)
+        ok = mesh_inertial_detached (collision, density, &own);
+      else
+        ok = shape_inertial (collision, density, &own);
+      if (!ok)
+        continue;
+
+      placed = bl_inertial_transform (&own, collision->pose);
+      sum = bl_inertial_add (&sum, &placed);
+    }
+
+  if (!(sum.mass > 0.0))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "no collision of %s gives a valid inertia", link->scoped_name);
+      return FALSE;
+    }
+
+  if (link->has_mass && link->mass > 0.0)
+    sum = bl_inertial_scale (&sum, link->mass / sum.mass);
+
+  *out = sum;
+  return TRUE;
 }

@@ -1,0 +1,355 @@
+/* bl-export.c: lossless saving, baking and atomic writes. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "bl-export.h"
+#include "bl-source-map.h"
+
+G_DEFINE_QUARK (bl-export-error-quark, bl_export_error)
+
+GBytes *
+bl_export_to_bytes (BlDocument  *doc,
+                    GError     **error)
+{
+  g_autoptr(GError) map_error = NULL;
+  BlSourceMap *map;
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
+
+  map = bl_source_map_for_document (doc, &map_error);
+  if (map == NULL)
+    {
+      /* Edits need the map, so a document without one was never edited. */
+      return g_bytes_ref (bl_document_get_source (doc));
+    }
+
+  return bl_source_map_serialize (map);
+}
+
+static gboolean
+same_file (const char *a,
+           const char *b)
+{
+  GStatBuf sa, sb;
+
+  if (a == NULL || b == NULL)
+    return FALSE;
+  if (g_stat (a, &sa) != 0 || g_stat (b, &sb) != 0)
+    return FALSE;
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+gboolean
+bl_export_save (BlDocument     *doc,
+                const char     *path,
+                BlExportFlags   flags,
+                GError        **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (doc), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!(flags & BL_EXPORT_IN_PLACE) && same_file (path, bl_document_get_path (doc)))
+    {
+      g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_SAME_FILE,
+                   "“%s” is the file being edited; overwriting it must be asked for (in place)",
+                   path);
+      return FALSE;
+    }
+
+  bytes = bl_export_to_bytes (doc, error);
+  if (bytes == NULL)
+    return FALSE;
+
+  return bl_export_write_atomic (path, bytes, error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Atomic writes                                                             */
+
+static gboolean
+fail_errno (GError    **error,
+            int         saved_errno,
+            const char *path,
+            const char *what)
+{
+  g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE,
+               "cannot save “%s”: %s: %s", path, what, g_strerror (saved_errno));
+  return FALSE;
+}
+
+static gboolean
+write_all (int          fd,
+           const char  *data,
+           gsize        length,
+           int         *saved_errno)
+{
+  while (length > 0)
+    {
+      gssize written = write (fd, data, MIN (length, (gsize) G_MAXSSIZE));
+
+      if (written < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          *saved_errno = errno;
+          return FALSE;
+        }
+      data += written;
+      length -= (gsize) written;
+    }
+
+  return TRUE;
+}
+
+gboolean
+bl_export_write_atomic (const char  *path,
+                        GBytes      *contents,
+                        GError     **error)
+{
+  g_autofree char *target = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *temp = NULL;
+  GStatBuf st;
+  gboolean exists;
+  const char *data;
+  gsize length;
+  int fd, saved_errno = 0;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (contents != NULL, FALSE);
+
+  /* Replace what a symbolic link points to, not the link. */
+  if (g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      char *resolved = realpath (path, NULL);
+
+      if (resolved == NULL)
+        return fail_errno (error, errno, path, "the symbolic link cannot be followed");
+      target = g_strdup (resolved);
+      free (resolved);
+    }
+  else
+    target = g_strdup (path);
+
+  exists = g_stat (target, &st) == 0;
+  if (exists && S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE,
+                   "cannot save “%s”: it is a folder", path);
+      return FALSE;
+    }
+  if (exists && !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE,
+                   "cannot save “%s”: it is not a regular file", path);
+      return FALSE;
+    }
+
+  dir = g_path_get_dirname (target);
+  base = g_path_get_basename (target);
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE,
+                   "cannot save “%s”: the folder “%s” does not exist", path, dir);
+      return FALSE;
+    }
+
+  temp = g_strdup_printf ("%s%s.%s.XXXXXX", dir, G_DIR_SEPARATOR_S, base);
+  fd = g_mkstemp_full (temp, O_WRONLY | O_CLOEXEC, 0666);
+  if (fd < 0)
+    return fail_errno (error, errno, path, "cannot create a file in its folder");
+
+  data = g_bytes_get_data (contents, &length);
+  if (!write_all (fd, data, length, &saved_errno))
+    goto fail_write;
+
+  if (exists)
+    {
+      /* The temporary file was made 0666 & ~umask; give it the target's. */
+      if (fchmod (fd, st.st_mode & 07777) != 0)
+        {
+          saved_errno = errno;
+          goto fail_write;
+        }
+      /* Only root may give a file away; an ordinary user keeps ownership. */
+      if ((st.st_uid != getuid () || st.st_gid != getgid ()) &&
+          fchown (fd, st.st_uid, st.st_gid) != 0)
+        { /* not fatal: the file stays the user's */ }
+    }
+
+  if (fsync (fd) != 0)
+    {
+      saved_errno = errno;
+      goto fail_write;
+    }
+  if (close (fd) != 0)
+    {
+      saved_errno = errno;
+      fd = -1;
+      goto fail_write;
+    }
+  fd = -1;
+
+  if (g_rename (temp, target) != 0)
+    {
+      saved_errno = errno;
+      g_unlink (temp);
+      return fail_errno (error, saved_errno, path, "cannot replace it");
+    }
+
+  /* Make the rename itself durable; failing here loses nothing. */
+  {
+    int dir_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+    if (dir_fd >= 0)
+      {
+        (void) fsync (dir_fd);
+        close (dir_fd);
+      }
+  }
+
+  return TRUE;
+
+fail_write:
+  if (fd >= 0)
+    close (fd);
+  g_unlink (temp);
+  return fail_errno (error, saved_errno, path, "writing failed");
+}
+
+/* ------------------------------------------------------------------------ */
+
+gboolean
+bl_export_get_version_change (BlDocument  *doc,
+                              char       **original,
+                              char       **written)
+{
+  xmlNode *root;
+  g_autofree char *now = NULL;
+  const char *before;
+  gboolean changed;
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (doc), FALSE);
+
+  root = xmlDocGetRootElement (bl_document_get_xml (doc));
+  now = root != NULL ? (char *) xmlGetNoNsProp (root, (const xmlChar *) "version") : NULL;
+  before = bl_document_get_sdf_version (doc);
+  changed = g_strcmp0 (before, now) != 0;
+
+  if (original != NULL)
+    *original = g_strdup (before);
+  if (written != NULL)
+    *written = g_steal_pointer (&now);
+
+  return changed;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Bake                                                                      */
+
+static void
+add_inertial_edits (BlEdit     *group,
+                    BlDocument *doc,
+                    BlLink     *link,
+                    double      mass,
+                    BlVec3      com,
+                    const BlMat3 *inertia)
+{
+  const double six[6] = {
+    inertia->m[0][0], inertia->m[1][1], inertia->m[2][2],
+    inertia->m[0][1], inertia->m[0][2], inertia->m[1][2],
+  };
+  BlPose pose = { com, BL_QUAT_IDENTITY };
+  g_autoptr(BlEdit) mass_edit = bl_edit_new_mass (doc, link, mass);
+  g_autoptr(BlEdit) inertial_edit = bl_edit_new_inertial (doc, link, pose, six);
+
+  bl_edit_group_add (group, mass_edit);
+  bl_edit_group_add (group, inertial_edit);
+}
+
+BlEdit *
+bl_export_create_bake_edit (BlDocument   *doc,
+                            BlBakeFlags   flags,
+                            GPtrArray    *changed,
+                            GPtrArray    *notes,
+                            GError      **error)
+{
+  g_autoptr(BlEdit) group = NULL;
+  xmlDoc *xml;
+  GPtrArray *links;
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
+
+  group = bl_edit_new_group (doc, "Bake the inertia");
+  xml = bl_document_get_xml (doc);
+  links = bl_document_get_links (doc);
+
+  for (guint i = 0; i < links->len; i++)
+    {
+      BlLink *link = g_ptr_array_index (links, i);
+      gboolean is_auto = link->inertial_node != NULL && link->auto_inertia;
+      gboolean wanted = ((flags & BL_BAKE_AUTO) && is_auto) ||
+                        ((flags & BL_BAKE_FIX_INVALID) && !is_auto && !link->props.valid);
+
+      if (!wanted)
+        continue;
+
+      if (link->node->doc != xml)
+        {
+          if (notes != NULL)
+            g_ptr_array_add (notes, g_strdup_printf ("%s is in the included file %s; left as it is",
+                                                     link->scoped_name, link->model->file));
+          continue;
+        }
+
+      if (is_auto)
+        {
+          g_autoptr(BlEdit) explicit = NULL;
+
+          if (!link->props.resolved)
+            {
+              g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_BAKE,
+                           "cannot bake %s: its automatic inertia could not be computed "
+                           "(run “ballast-cli check” for the reason)", link->scoped_name);
+              return NULL;
+            }
+
+          /* The rescaled mass and moments and the density-based centre
+           * (sdf-inertia.md §7.2); the rotation is always identity. */
+          add_inertial_edits (group, doc, link, link->props.mass, link->props.com, &link->props.inertia);
+          explicit = bl_edit_new_auto (doc, link, FALSE);
+          bl_edit_group_add (group, explicit);
+        }
+      else
+        {
+          g_autoptr(GError) local_error = NULL;
+          BlInertial computed;
+
+          if (!bl_link_compute_auto_inertial (link, &computed, &local_error))
+            {
+              if (notes != NULL)
+                g_ptr_array_add (notes, g_strdup_printf ("%s has an invalid inertia that cannot be "
+                                                         "replaced: %s", link->scoped_name,
+                                                         local_error->message));
+              continue;
+            }
+          add_inertial_edits (group, doc, link, computed.mass, computed.com, &computed.inertia);
+        }
+
+      if (changed != NULL)
+        g_ptr_array_add (changed, link);
+    }
+
+  return g_steal_pointer (&group);
+}

@@ -1,0 +1,80 @@
+/* bl-export.h: saving a document losslessly, baking automatic inertia, atomic writes.
+ *
+ * Saving writes the source bytes with only the edited elements changed
+ * (bl-source-map.h): a document with no edits comes back byte for byte. */
+#pragma once
+
+#include <glib.h>
+
+#include "bl-document.h"
+#include "bl-edit.h"
+
+G_BEGIN_DECLS
+
+#define BL_EXPORT_ERROR (bl_export_error_quark ())
+
+typedef enum
+{
+  BL_EXPORT_ERROR_NOT_LOSSLESS, /* the file cannot be edited without rewriting it */
+  BL_EXPORT_ERROR_SAME_FILE,    /* the target is the input and in-place was not asked for */
+  BL_EXPORT_ERROR_WRITE,        /* the target could not be written; it is unchanged */
+  BL_EXPORT_ERROR_BAKE,         /* an automatic inertia could not be computed */
+} BlExportError;
+
+GQuark bl_export_error_quark (void);
+
+typedef enum
+{
+  BL_EXPORT_FLAGS_NONE = 0,
+  BL_EXPORT_IN_PLACE   = 1 << 0,  /* allow the target to be the document's own file */
+} BlExportFlags;
+
+typedef enum
+{
+  BL_BAKE_AUTO        = 1 << 0,   /* every auto link: explicit mass, pose and inertia */
+  BL_BAKE_FIX_INVALID = 1 << 1,   /* explicit links with an invalid inertia: computed from collisions */
+} BlBakeFlags;
+
+/* The document as it would be saved. */
+GBytes   *bl_export_to_bytes           (BlDocument    *doc,
+                                        GError       **error);
+
+/* Writes the document to path atomically (bl_export_write_atomic).
+ * Refuses to overwrite the document's own file unless BL_EXPORT_IN_PLACE. */
+gboolean  bl_export_save               (BlDocument    *doc,
+                                        const char    *path,
+                                        BlExportFlags  flags,
+                                        GError       **error);
+
+/* Writes a temporary file beside path, flushes it to disk and renames it
+ * over path, keeping an existing file's permissions (and owner when
+ * allowed); a symbolic link is followed.  On failure path is untouched,
+ * no temporary file is left and the error says why. */
+gboolean  bl_export_write_atomic       (const char    *path,
+                                        GBytes        *contents,
+                                        GError       **error);
+
+/* TRUE when edits raised <sdf version>: *original (nullable) gets the
+ * version the file declared, *written (nullable) the one it now declares. */
+gboolean  bl_export_get_version_change (BlDocument    *doc,
+                                        char         **original,
+                                        char         **written);
+
+/* An unapplied group edit that bakes the document for simulators without
+ * automatic inertia: each auto link gets its computed <mass>, <pose> (the
+ * centre of mass, no rotation) and <inertia>, and loses auto="true"; its
+ * densities and added mass stay.  With BL_BAKE_FIX_INVALID, each explicit
+ * link whose inertia is invalid gets the inertia computed from its
+ * collisions (bl_link_compute_auto_inertial) instead.
+ *
+ * changed (nullable) receives the BlLink* the edit changes, in document
+ * order; notes (nullable) receives a message (char*, caller frees) for
+ * each link that was left alone and why.  NULL with BL_EXPORT_ERROR_BAKE
+ * when an auto link's inertia could not be computed. */
+BlEdit   *bl_export_create_bake_edit   (BlDocument    *doc,
+                                        BlBakeFlags    flags,
+                                        GPtrArray     *changed,
+                                        GPtrArray     *notes,
+                                        GError       **error);
+
+G_END_DECLS

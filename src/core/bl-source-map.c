@@ -1,0 +1,1033 @@
+/* bl-source-map.c: splices the edited XML tree back into the source bytes. */
+#include "config.h"
+
+#include <string.h>
+
+#include "bl-export.h"
+#include "bl-source-map.h"
+
+typedef enum
+{
+  SPAN_ELEMENT,
+  SPAN_TEXT,
+  SPAN_CDATA,
+  SPAN_COMMENT,
+  SPAN_PI,
+  SPAN_ENTITY_REF,
+} SpanKind;
+
+typedef struct
+{
+  gsize lead;                  /* white space before the name */
+  gsize name_start, name_end;
+  gsize value_start, value_end; /* inside the quotes */
+  char  quote;
+  char *value;                 /* as libxml2 read it; NULL for xmlns */
+} SpanAttr;
+
+typedef struct _Span Span;
+
+struct _Span
+{
+  SpanKind   kind;
+  gsize      start, end;       /* the whole node */
+  /* Elements */
+  gsize      name_end;
+  gsize      attrs_end;        /* after the last attribute (or the name) */
+  gsize      stag_end;         /* after the start tag's '>' */
+  gsize      etag_start;       /* the end tag's '<'; == end when empty */
+  gboolean   empty;            /* written <a/> */
+  GArray    *attrs;            /* SpanAttr */
+  GPtrArray *children;         /* Span* */
+};
+
+struct _BlSourceMap
+{
+  xmlDoc     *xml;
+  GBytes     *source;
+  const char *s;
+  gsize       n;
+  Span       *root;
+  char       *encoding;        /* NULL: UTF-8 */
+  gboolean    crlf;
+};
+
+static void
+span_free (Span *span)
+{
+  if (span == NULL)
+    return;
+  g_clear_pointer (&span->attrs, g_array_unref);
+  g_clear_pointer (&span->children, g_ptr_array_unref);
+  g_free (span);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tokenizer: the file is already known to be well-formed XML.               */
+
+typedef struct
+{
+  const char *s;
+  gsize       n;
+  gsize       pos;
+  gboolean    failed;
+} Tokenizer;
+
+static gboolean
+at (Tokenizer  *t,
+    const char *prefix)
+{
+  gsize len = strlen (prefix);
+
+  return t->pos + len <= t->n && memcmp (t->s + t->pos, prefix, len) == 0;
+}
+
+/* Moves past the next occurrence of `terminator`. */
+static gboolean
+skip_past (Tokenizer  *t,
+           const char *terminator)
+{
+  gsize len = strlen (terminator);
+
+  while (t->pos + len <= t->n)
+    {
+      if (memcmp (t->s + t->pos, terminator, len) == 0)
+        {
+          t->pos += len;
+          return TRUE;
+        }
+      t->pos++;
+    }
+  t->failed = TRUE;
+  return FALSE;
+}
+
+static gboolean
+is_space (char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static void
+skip_spaces (Tokenizer *t)
+{
+  while (t->pos < t->n && is_space (t->s[t->pos]))
+    t->pos++;
+}
+
+static gboolean
+is_name_end (char c)
+{
+  return is_space (c) || c == '/' || c == '>' || c == '=';
+}
+
+static gboolean
+is_predefined_or_char_ref (Tokenizer *t)
+{
+  static const char * const predefined[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&apos;" };
+
+  if (at (t, "&#"))
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (predefined); i++)
+    if (at (t, predefined[i]))
+      return TRUE;
+  return FALSE;
+}
+
+static Span *
+span_new (SpanKind kind,
+          gsize    start)
+{
+  Span *span = g_new0 (Span, 1);
+
+  span->kind = kind;
+  span->start = start;
+  return span;
+}
+
+static Span *parse_element (Tokenizer *t);
+
+static void
+clear_attr (gpointer data)
+{
+  SpanAttr *attr = data;
+
+  g_free (attr->value);
+}
+
+/* Content up to the parent's end tag; t->pos is left on its '<'. */
+static void
+parse_content (Tokenizer *t,
+               Span      *parent)
+{
+  while (t->pos < t->n && !t->failed)
+    {
+      gsize start = t->pos;
+      Span *child = NULL;
+
+      if (at (t, "</"))
+        return;
+      else if (at (t, "<!--"))
+        {
+          child = span_new (SPAN_COMMENT, start);
+          skip_past (t, "-->");
+        }
+      else if (at (t, "<![CDATA["))
+        {
+          child = span_new (SPAN_CDATA, start);
+          skip_past (t, "]]>");
+        }
+      else if (at (t, "<?"))
+        {
+          child = span_new (SPAN_PI, start);
+          skip_past (t, "?>");
+        }
+      else if (at (t, "<"))
+        child = parse_element (t);
+      else if (at (t, "&") && !is_predefined_or_char_ref (t))
+        {
+          child = span_new (SPAN_ENTITY_REF, start);
+          skip_past (t, ";");
+        }
+      else
+        {
+          /* A text run: libxml2 merges characters, predefined entities and
+           * character references into one text node. */
+          child = span_new (SPAN_TEXT, start);
+          while (t->pos < t->n && t->s[t->pos] != '<')
+            {
+              if (t->s[t->pos] == '&')
+                {
+                  if (!is_predefined_or_char_ref (t))
+                    break;
+                  skip_past (t, ";");
+                }
+              else
+                t->pos++;
+            }
+        }
+
+      if (child == NULL)
+        {
+          t->failed = TRUE;
+          return;
+        }
+      child->end = t->pos;
+      g_ptr_array_add (parent->children, child);
+    }
+
+  t->failed = TRUE; /* the end tag is missing */
+}
+
+static Span *
+parse_element (Tokenizer *t)
+{
+  Span *span = span_new (SPAN_ELEMENT, t->pos);
+
+  span->attrs = g_array_new (FALSE, FALSE, sizeof (SpanAttr));
+  g_array_set_clear_func (span->attrs, clear_attr);
+  span->children = g_ptr_array_new_with_free_func ((GDestroyNotify) span_free);
+
+  t->pos++; /* '<' */
+  while (t->pos < t->n && !is_name_end (t->s[t->pos]))
+    t->pos++;
+  span->name_end = t->pos;
+  span->attrs_end = t->pos;
+
+  for (;;)
+    {
+      SpanAttr attr = { 0 };
+
+      attr.lead = t->pos;
+      skip_spaces (t);
+      if (t->pos >= t->n)
+        goto fail;
+      if (t->s[t->pos] == '/' || t->s[t->pos] == '>')
+        break;
+
+      attr.name_start = t->pos;
+      while (t->pos < t->n && !is_name_end (t->s[t->pos]))
+        t->pos++;
+      attr.name_end = t->pos;
+      skip_spaces (t);
+      if (t->pos >= t->n || t->s[t->pos] != '=')
+        goto fail;
+      t->pos++;
+      skip_spaces (t);
+      if (t->pos >= t->n || (t->s[t->pos] != '"' && t->s[t->pos] != '\''))
+        goto fail;
+      attr.quote = t->s[t->pos++];
+      attr.value_start = t->pos;
+      while (t->pos < t->n && t->s[t->pos] != attr.quote)
+        t->pos++;
+      if (t->pos >= t->n)
+        goto fail;
+      attr.value_end = t->pos++;
+      span->attrs_end = t->pos;
+      g_array_append_val (span->attrs, attr);
+    }
+
+  if (at (t, "/>"))
+    {
+      t->pos += 2;
+      span->empty = TRUE;
+      span->stag_end = span->etag_start = span->end = t->pos;
+      return span;
+    }
+
+  t->pos++; /* '>' */
+  span->stag_end = t->pos;
+  parse_content (t, span);
+  if (t->failed)
+    goto fail;
+
+  span->etag_start = t->pos;
+  if (!skip_past (t, ">"))
+    goto fail;
+  span->end = t->pos;
+  return span;
+
+fail:
+  t->failed = TRUE;
+  span_free (span);
+  return NULL;
+}
+
+/* Skips the prolog (XML declaration, comments, PIs, DOCTYPE with its
+ * internal subset) and parses the root element. */
+static Span *
+parse_document (const char *s,
+                gsize       n)
+{
+  Tokenizer t = { s, n, 0, FALSE };
+
+  while (t.pos < n && !t.failed)
+    {
+      if (at (&t, "<?"))
+        skip_past (&t, "?>");
+      else if (at (&t, "<!--"))
+        skip_past (&t, "-->");
+      else if (at (&t, "<!"))
+        {
+          gboolean subset = FALSE;
+
+          for (t.pos += 2; t.pos < n; t.pos++)
+            {
+              char c = s[t.pos];
+
+              if (c == '"' || c == '\'')
+                {
+                  const char *close = memchr (s + t.pos + 1, c, n - t.pos - 1);
+
+                  if (close == NULL)
+                    return NULL;
+                  t.pos = close - s;
+                }
+              else if (subset && at (&t, "<!--"))
+                {
+                  if (!skip_past (&t, "-->"))
+                    return NULL;
+                  t.pos--;
+                }
+              else if (c == '[')
+                subset = TRUE;
+              else if (c == ']')
+                subset = FALSE;
+              else if (c == '>' && !subset)
+                break;
+            }
+          t.pos++;
+        }
+      else if (at (&t, "<"))
+        {
+          Span *root = parse_element (&t);
+
+          return t.failed ? (span_free (root), NULL) : root;
+        }
+      else
+        t.pos++;
+    }
+
+  return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Matching the tree to the spans                                           */
+
+static gboolean
+attr_is_namespace_declaration (BlSourceMap    *map,
+                               const SpanAttr *attr)
+{
+  gsize len = attr->name_end - attr->name_start;
+  const char *name = map->s + attr->name_start;
+
+  return (len == 5 && memcmp (name, "xmlns", 5) == 0) ||
+         (len > 6 && memcmp (name, "xmlns:", 6) == 0);
+}
+
+static xmlAttr *
+find_attr (BlSourceMap    *map,
+           xmlNode        *node,
+           const SpanAttr *attr)
+{
+  gsize len = attr->name_end - attr->name_start;
+  const char *name = map->s + attr->name_start;
+
+  for (xmlAttr *prop = node->properties; prop != NULL; prop = prop->next)
+    {
+      g_autofree char *qname = NULL;
+
+      if (prop->ns != NULL && prop->ns->prefix != NULL)
+        qname = g_strdup_printf ("%s:%s", (const char *) prop->ns->prefix, (const char *) prop->name);
+      else
+        qname = g_strdup ((const char *) prop->name);
+      if (strlen (qname) == len && memcmp (qname, name, len) == 0)
+        return prop;
+    }
+
+  return NULL;
+}
+
+static char *
+attr_value (xmlAttr *prop)
+{
+  xmlChar *value = xmlNodeListGetString (prop->doc, prop->children, 1);
+  char *copy = g_strdup (value != NULL ? (const char *) value : "");
+
+  xmlFree (value);
+  return copy;
+}
+
+static guint
+n_properties (xmlNode *node)
+{
+  guint n = 0;
+
+  for (xmlAttr *prop = node->properties; prop != NULL; prop = prop->next)
+    n++;
+  return n;
+}
+
+static gboolean
+node_matches (xmlNode *node,
+              Span    *span)
+{
+  switch (span->kind)
+    {
+    case SPAN_ELEMENT:
+      return node->type == XML_ELEMENT_NODE;
+    case SPAN_TEXT:
+      return node->type == XML_TEXT_NODE;
+    case SPAN_CDATA:
+      return node->type == XML_CDATA_SECTION_NODE;
+    case SPAN_COMMENT:
+      return node->type == XML_COMMENT_NODE;
+    case SPAN_PI:
+      return node->type == XML_PI_NODE;
+    case SPAN_ENTITY_REF:
+      return node->type == XML_ENTITY_REF_NODE;
+    default:
+      return FALSE;
+    }
+}
+
+static char *
+node_qname (xmlNode *node)
+{
+  if (node->ns != NULL && node->ns->prefix != NULL)
+    return g_strdup_printf ("%s:%s", (const char *) node->ns->prefix, (const char *) node->name);
+  return g_strdup ((const char *) node->name);
+}
+
+static gboolean
+attach (BlSourceMap *map,
+        xmlNode     *node,
+        Span        *span)
+{
+  xmlNode *child;
+  guint i = 0;
+
+  if (!node_matches (node, span))
+    return FALSE;
+
+  node->_private = span;
+  if (span->kind != SPAN_ELEMENT)
+    return TRUE;
+
+  {
+    g_autofree char *qname = node_qname (node);
+    gsize len = span->name_end - span->start - 1;
+
+    if (strlen (qname) != len || memcmp (qname, map->s + span->start + 1, len) != 0)
+      return FALSE;
+  }
+
+  /* Attribute values are remembered as read: comparing with them needs no
+   * decoding of entity or character references. */
+  {
+    guint n_attrs = 0;
+
+    for (guint a = 0; a < span->attrs->len; a++)
+      {
+        SpanAttr *attr = &g_array_index (span->attrs, SpanAttr, a);
+        xmlAttr *prop;
+
+        if (attr_is_namespace_declaration (map, attr))
+          continue;
+        prop = find_attr (map, node, attr);
+        if (prop == NULL)
+          return FALSE;
+        attr->value = attr_value (prop);
+        n_attrs++;
+      }
+    if (n_attrs != n_properties (node))
+      return FALSE;
+  }
+
+  for (child = node->children; child != NULL; child = child->next, i++)
+    {
+      if (i >= span->children->len || !attach (map, child, g_ptr_array_index (span->children, i)))
+        return FALSE;
+    }
+
+  return i == span->children->len;
+}
+
+static void
+detach (xmlNode *node)
+{
+  for (; node != NULL; node = node->next)
+    {
+      node->_private = NULL;
+      if (node->type == XML_ELEMENT_NODE)
+        detach (node->children);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Comparing with and decoding the source                                   */
+
+/* The source bytes of [start, end) in UTF-8 with line ends normalised to
+ * \n, as the parser sees them. */
+static char *
+raw_utf8 (BlSourceMap *map,
+          gsize        start,
+          gsize        end)
+{
+  g_autofree char *converted = NULL;
+  const char *p;
+  gsize len = end - start;
+  GString *out;
+
+  p = map->s + start;
+  if (map->encoding != NULL)
+    {
+      converted = g_convert (p, len, "UTF-8", map->encoding, NULL, &len, NULL);
+      if (converted == NULL)
+        return NULL;
+      p = converted;
+    }
+
+  out = g_string_sized_new (len);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (p[i] == '\r')
+        {
+          g_string_append_c (out, '\n');
+          if (i + 1 < len && p[i + 1] == '\n')
+            i++;
+        }
+      else
+        g_string_append_c (out, p[i]);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* Decodes predefined entities and character references in text. */
+static char *
+decode (const char *raw)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = raw; *p != '\0'; p++)
+    {
+      if (*p == '&')
+        {
+          const char *semi = strchr (p, ';');
+          gsize len = semi != NULL ? (gsize) (semi - p) + 1 : 0;
+
+          if (semi == NULL)
+            goto literal;
+          if (p[1] == '#')
+            {
+              gunichar c;
+              char *end;
+
+              if (p[2] == 'x')
+                c = (gunichar) g_ascii_strtoull (p + 3, &end, 16);
+              else
+                c = (gunichar) g_ascii_strtoull (p + 2, &end, 10);
+              if (end != semi)
+                goto literal;
+              g_string_append_unichar (out, c);
+            }
+          else if (len == 5 && strncmp (p, "&amp;", 5) == 0)
+            g_string_append_c (out, '&');
+          else if (len == 4 && strncmp (p, "&lt;", 4) == 0)
+            g_string_append_c (out, '<');
+          else if (len == 4 && strncmp (p, "&gt;", 4) == 0)
+            g_string_append_c (out, '>');
+          else if (len == 6 && strncmp (p, "&quot;", 6) == 0)
+            g_string_append_c (out, '"');
+          else if (len == 6 && strncmp (p, "&apos;", 6) == 0)
+            g_string_append_c (out, '\'');
+          else
+            goto literal;
+          p = semi;
+          continue;
+        }
+
+    literal:
+      g_string_append_c (out, *p);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+text_unchanged (BlSourceMap *map,
+                xmlNode     *node,
+                Span        *span)
+{
+  g_autofree char *raw = raw_utf8 (map, span->start, span->end);
+  g_autofree char *decoded = NULL;
+
+  if (raw == NULL)
+    return FALSE;
+  decoded = decode (raw);
+  return g_strcmp0 (decoded, (const char *) node->content) == 0;
+}
+
+
+
+
+/* Does the current value of `prop` equal what the source says? */
+static gboolean
+attr_unchanged (xmlAttr        *prop,
+                const SpanAttr *attr)
+{
+  g_autofree char *current = attr_value (prop);
+
+  return g_strcmp0 (attr->value, current) == 0;
+}
+
+
+static gboolean
+start_tag_unchanged (BlSourceMap *map,
+                     xmlNode     *node,
+                     Span        *span)
+{
+  guint n_original = 0;
+
+  for (guint i = 0; i < span->attrs->len; i++)
+    {
+      const SpanAttr *attr = &g_array_index (span->attrs, SpanAttr, i);
+      xmlAttr *prop;
+
+      if (attr_is_namespace_declaration (map, attr))
+        continue;
+      n_original++;
+      prop = find_attr (map, node, attr);
+      if (prop == NULL || !attr_unchanged (prop, attr))
+        return FALSE;
+    }
+
+  return n_original == n_properties (node);
+}
+
+static gboolean
+subtree_unchanged (BlSourceMap *map,
+                   xmlNode     *node)
+{
+  Span *span = node->_private;
+  xmlNode *child;
+  guint i = 0;
+
+  if (span == NULL)
+    return FALSE;
+
+  switch (node->type)
+    {
+    case XML_TEXT_NODE:
+      return text_unchanged (map, node, span);
+    case XML_ELEMENT_NODE:
+      break;
+    default:
+      return TRUE; /* comments, PIs, CDATA and entity references are never edited */
+    }
+
+  if (!start_tag_unchanged (map, node, span))
+    return FALSE;
+
+  for (child = node->children; child != NULL; child = child->next, i++)
+    {
+      if (i >= span->children->len || child->_private != g_ptr_array_index (span->children, i) ||
+          !subtree_unchanged (map, child))
+        return FALSE;
+    }
+
+  return i == span->children->len;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing                                                                   */
+
+static void
+append_range (GString     *out,
+              BlSourceMap *map,
+              gsize        start,
+              gsize        end)
+{
+  g_string_append_len (out, map->s + start, end - start);
+}
+
+/* Escapes UTF-8 text for the file: markup characters always, line ends as
+ * the file writes them, non-ASCII as character references when the file
+ * is not UTF-8. */
+static void
+append_escaped (GString     *out,
+                BlSourceMap *map,
+                const char  *text,
+                char         quote)
+{
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      switch (c)
+        {
+        case '&':
+          g_string_append (out, "&amp;");
+          break;
+        case '<':
+          g_string_append (out, "&lt;");
+          break;
+        case '>':
+          g_string_append (out, "&gt;");
+          break;
+        case '\r':
+          g_string_append (out, "&#13;");
+          break;
+        case '"':
+          g_string_append (out, quote == '"' ? "&quot;" : "\"");
+          break;
+        case '\'':
+          g_string_append (out, quote == '\'' ? "&apos;" : "'");
+          break;
+        case '\n':
+          if (quote != '\0')
+            g_string_append (out, "&#10;");
+          else
+            g_string_append (out, map->crlf ? "\r\n" : "\n");
+          break;
+        case '\t':
+          g_string_append (out, quote != '\0' ? "&#9;" : "\t");
+          break;
+        default:
+          if (c >= 0x80 && map->encoding != NULL)
+            g_string_append_printf (out, "&#%u;", c);
+          else
+            g_string_append_len (out, p, g_utf8_next_char (p) - p);
+          break;
+        }
+    }
+}
+
+static void
+append_new_attributes (GString     *out,
+                       BlSourceMap *map,
+                       xmlNode     *node,
+                       Span        *span)
+{
+  for (xmlAttr *prop = node->properties; prop != NULL; prop = prop->next)
+    {
+      g_autofree char *value = NULL;
+      gboolean original = FALSE;
+
+      for (guint i = 0; span != NULL && i < span->attrs->len && !original; i++)
+        original = find_attr (map, node, &g_array_index (span->attrs, SpanAttr, i)) == prop;
+      if (original)
+        continue;
+
+      value = attr_value (prop);
+      g_string_append_c (out, ' ');
+      if (prop->ns != NULL && prop->ns->prefix != NULL)
+        g_string_append_printf (out, "%s:", (const char *) prop->ns->prefix);
+      g_string_append_printf (out, "%s=\"", (const char *) prop->name);
+      append_escaped (out, map, value, '"');
+      g_string_append_c (out, '"');
+    }
+}
+
+static void write_node (GString *out, BlSourceMap *map, xmlNode *node);
+
+static void
+write_children (GString     *out,
+                BlSourceMap *map,
+                xmlNode     *node)
+{
+  for (xmlNode *child = node->children; child != NULL; child = child->next)
+    write_node (out, map, child);
+}
+
+/* A node the source does not have, written as libxml2 would. */
+static void
+write_new_node (GString     *out,
+                BlSourceMap *map,
+                xmlNode     *node)
+{
+  switch (node->type)
+    {
+    case XML_ELEMENT_NODE:
+      {
+        g_autofree char *qname = node_qname (node);
+
+        g_string_append_printf (out, "<%s", qname);
+        append_new_attributes (out, map, node, NULL);
+        if (node->children == NULL)
+          {
+            g_string_append (out, "/>");
+            return;
+          }
+        g_string_append_c (out, '>');
+        write_children (out, map, node);
+        g_string_append_printf (out, "</%s>", qname);
+      }
+      break;
+
+    case XML_TEXT_NODE:
+      append_escaped (out, map, (const char *) node->content, '\0');
+      break;
+
+    case XML_COMMENT_NODE:
+      g_string_append_printf (out, "<!--%s-->", (const char *) node->content);
+      break;
+
+    default:
+      {
+        xmlBuffer *buffer = xmlBufferCreate ();
+
+        xmlNodeDump (buffer, map->xml, node, 0, 0);
+        g_string_append_len (out, (const char *) xmlBufferContent (buffer), xmlBufferLength (buffer));
+        xmlBufferFree (buffer);
+      }
+      break;
+    }
+}
+
+static void
+write_start_tag (GString     *out,
+                 BlSourceMap *map,
+                 xmlNode     *node,
+                 Span        *span)
+{
+  gsize pos = span->start;
+
+  for (guint i = 0; i < span->attrs->len; i++)
+    {
+      const SpanAttr *attr = &g_array_index (span->attrs, SpanAttr, i);
+      xmlAttr *prop;
+
+      if (attr_is_namespace_declaration (map, attr))
+        continue;
+
+      prop = find_attr (map, node, attr);
+      if (prop == NULL)
+        {
+          /* Removed: drop it with the white space before it. */
+          append_range (out, map, pos, attr->lead);
+          pos = attr->value_end + 1;
+        }
+      else if (!attr_unchanged (prop, attr))
+        {
+          g_autofree char *value = attr_value (prop);
+
+          append_range (out, map, pos, attr->value_start);
+          append_escaped (out, map, value, attr->quote);
+          pos = attr->value_end;
+        }
+    }
+
+  append_range (out, map, pos, span->attrs_end);
+  append_new_attributes (out, map, node, span);
+
+  if (!span->empty)
+    append_range (out, map, span->attrs_end, span->stag_end);
+  else if (node->children == NULL)
+    append_range (out, map, span->attrs_end, span->stag_end);
+  else
+    g_string_append_c (out, '>');
+}
+
+static void
+write_node (GString     *out,
+            BlSourceMap *map,
+            xmlNode     *node)
+{
+  Span *span = node->_private;
+
+  if (span == NULL)
+    {
+      write_new_node (out, map, node);
+      return;
+    }
+
+  if (subtree_unchanged (map, node))
+    {
+      append_range (out, map, span->start, span->end);
+      return;
+    }
+
+  if (node->type == XML_TEXT_NODE)
+    {
+      append_escaped (out, map, (const char *) node->content, '\0');
+      return;
+    }
+
+  g_assert (node->type == XML_ELEMENT_NODE);
+
+  write_start_tag (out, map, node, span);
+  write_children (out, map, node);
+  if (!span->empty)
+    append_range (out, map, span->etag_start, span->end);
+  else if (node->children != NULL)
+    {
+      g_autofree char *qname = node_qname (node);
+
+      g_string_append_printf (out, "</%s>", qname);
+    }
+}
+
+GBytes *
+bl_source_map_serialize (BlSourceMap *map)
+{
+  GString *out;
+
+  g_return_val_if_fail (map != NULL, NULL);
+
+  out = g_string_sized_new (map->n + 256);
+  append_range (out, map, 0, map->root->start);
+  write_node (out, map, xmlDocGetRootElement (map->xml));
+  append_range (out, map, map->root->end, map->n);
+
+  return g_string_free_to_bytes (out);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static gboolean
+encoding_is_ascii_compatible (const char *encoding)
+{
+  g_autofree char *lower = g_ascii_strdown (encoding, -1);
+
+  return !g_str_has_prefix (lower, "utf-16") && !g_str_has_prefix (lower, "utf16") &&
+         !g_str_has_prefix (lower, "ucs") && !g_str_has_prefix (lower, "utf-32") &&
+         !g_str_has_prefix (lower, "ebcdic");
+}
+
+BlSourceMap *
+bl_source_map_new (xmlDoc  *xml,
+                   GBytes  *source,
+                   GError **error)
+{
+  g_autoptr(BlSourceMap) map = NULL;
+  g_autoptr(GBytes) check = NULL;
+  xmlNode *root;
+
+  g_return_val_if_fail (xml != NULL, NULL);
+  g_return_val_if_fail (source != NULL, NULL);
+
+  map = g_new0 (BlSourceMap, 1);
+  map->xml = xml;
+  map->source = g_bytes_ref (source);
+  map->s = g_bytes_get_data (source, &map->n);
+
+  if (xml->encoding != NULL)
+    {
+      if (!encoding_is_ascii_compatible ((const char *) xml->encoding))
+        {
+          g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_NOT_LOSSLESS,
+                       "files in %s cannot be edited; convert the file to UTF-8",
+                       (const char *) xml->encoding);
+          return NULL;
+        }
+      if (g_ascii_strcasecmp ((const char *) xml->encoding, "UTF-8") != 0 &&
+          g_ascii_strcasecmp ((const char *) xml->encoding, "UTF8") != 0 &&
+          g_ascii_strcasecmp ((const char *) xml->encoding, "US-ASCII") != 0 &&
+          g_ascii_strcasecmp ((const char *) xml->encoding, "ASCII") != 0)
+        map->encoding = g_strdup ((const char *) xml->encoding);
+    }
+
+  {
+    const char *newline = map->n > 0 ? memchr (map->s, '\n', map->n) : NULL;
+
+    map->crlf = newline != NULL && newline > map->s && newline[-1] == '\r';
+  }
+
+  root = xmlDocGetRootElement (xml);
+  map->root = parse_document (map->s, map->n);
+  if (root == NULL || map->root == NULL || !attach (map, root, map->root))
+    {
+      if (root != NULL)
+        detach (root);
+      g_set_error_literal (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_NOT_LOSSLESS,
+                           "the file's layout could not be mapped, so it cannot be edited "
+                           "without rewriting it");
+      return NULL;
+    }
+
+  /* The promise is byte identity: prove it before anything is edited. */
+  check = bl_source_map_serialize (map);
+  if (!g_bytes_equal (check, source))
+    {
+      detach (root);
+      g_set_error_literal (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_NOT_LOSSLESS,
+                           "the file could not be reproduced byte for byte, so it cannot be "
+                           "edited without rewriting it");
+      return NULL;
+    }
+
+  return g_steal_pointer (&map);
+}
+
+void
+bl_source_map_free (BlSourceMap *map)
+{
+  if (map == NULL)
+    return;
+  span_free (map->root);
+  g_bytes_unref (map->source);
+  g_free (map->encoding);
+  g_free (map);
+}
+
+BlSourceMap *
+bl_source_map_for_document (BlDocument  *doc,
+                            GError     **error)
+{
+  BlSourceMap *map;
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
+
+  map = g_object_get_data (G_OBJECT (doc), "bl-source-map");
+  if (map != NULL)
+    return map;
+
+  map = bl_source_map_new (bl_document_get_xml (doc), bl_document_get_source (doc), error);
+  if (map != NULL)
+    g_object_set_data_full (G_OBJECT (doc), "bl-source-map", map,
+                            (GDestroyNotify) bl_source_map_free);
+
+  return map;
+}

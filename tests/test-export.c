@@ -1,0 +1,1339 @@
+/* test-export.c: lossless saving, edits and their undo, version rules, bake, atomic writes.
+ *
+ * Expected bytes are written out by hand from the fixtures; expected mass
+ * properties are closed forms (sdf-inertia.md §5.1) or the values the file
+ * states. */
+#include "config.h"
+
+#include <errno.h>
+#include <unistd.h>
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
+
+#include "bl-added-mass.h"
+#include "bl-document.h"
+#include "bl-edit-history.h"
+#include "bl-edit.h"
+#include "bl-export.h"
+#include "bl-source-map.h"
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                   */
+
+static char *
+fixture_path (const char *name)
+{
+  return g_build_filename (g_getenv ("BALLAST_FIXTURES"), name, NULL);
+}
+
+static BlDocument *
+load_fixture (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = fixture_path (name);
+  BlDocument *doc = bl_document_new_from_file (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  return doc;
+}
+
+static BlDocument *
+load_string (const char *sdf)
+{
+  g_autoptr(GError) error = NULL;
+  BlDocument *doc = bl_document_new_from_data (sdf, strlen (sdf), "/nonexistent/test.sdf", &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  return doc;
+}
+
+/* Loads bytes as if they were the file at path (relative URIs resolve
+ * from there). */
+static BlDocument *
+reload_at (GBytes     *bytes,
+           const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  gsize length;
+  const char *data = g_bytes_get_data (bytes, &length);
+  BlDocument *doc = bl_document_new_from_data (data, length, path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  return doc;
+}
+
+static BlDocument *
+reload (GBytes *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  gsize length;
+  const char *data = g_bytes_get_data (bytes, &length);
+  BlDocument *doc = bl_document_new_from_data (data, length, "/nonexistent/exported.sdf", &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  return doc;
+}
+
+static BlLink *
+link_of (BlDocument *doc,
+         const char *name)
+{
+  BlLink *link = bl_document_find_link (doc, name);
+
+  if (link == NULL)
+    g_error ("no link %s", name);
+  return link;
+}
+
+static char *
+export_string (BlDocument *doc)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = bl_export_to_bytes (doc, &error);
+  gsize length;
+  const char *data;
+
+  g_assert_no_error (error);
+  data = g_bytes_get_data (bytes, &length);
+  return g_strndup (data, length);
+}
+
+static char *
+source_string (BlDocument *doc)
+{
+  gsize length;
+  const char *data = g_bytes_get_data (bl_document_get_source (doc), &length);
+
+  return g_strndup (data, length);
+}
+
+static void
+apply (BlEdit *edit)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (bl_edit_apply (edit, &error));
+  g_assert_no_error (error);
+}
+
+static void
+assert_close (double actual,
+              double expected,
+              double rel)
+{
+  double tol = rel * MAX (fabs (expected), 1.0);
+
+  if (fabs (actual - expected) > tol)
+    g_error ("expected %.17g, got %.17g (tolerance %.3g)", expected, actual, tol);
+}
+
+/* Line diff by longest common subsequence: the lines only in a and only
+ * in b, in order. */
+static void
+diff_lines (const char *a,
+            const char *b,
+            GPtrArray  *removed,
+            GPtrArray  *added)
+{
+  g_auto(GStrv) la = g_strsplit (a, "\n", -1);
+  g_auto(GStrv) lb = g_strsplit (b, "\n", -1);
+  guint n = g_strv_length (la), m = g_strv_length (lb);
+  guint *table = g_new0 (guint, (gsize) (n + 1) * (m + 1));
+  guint i = 0, j = 0;
+
+#define T(x, y) table[(gsize) (x) * (m + 1) + (y)]
+  for (guint x = n; x-- > 0;)
+    for (guint y = m; y-- > 0;)
+      T (x, y) = strcmp (la[x], lb[y]) == 0 ? T (x + 1, y + 1) + 1 : MAX (T (x + 1, y), T (x, y + 1));
+
+  while (i < n || j < m)
+    {
+      if (i < n && j < m && strcmp (la[i], lb[j]) == 0)
+        i++, j++;
+      else if (j < m && (i == n || T (i, j + 1) >= T (i + 1, j)))
+        g_ptr_array_add (added, g_strdup (lb[j++]));
+      else
+        g_ptr_array_add (removed, g_strdup (la[i++]));
+    }
+#undef T
+
+  g_free (table);
+}
+
+/* Asserts that exported differs from source by exactly these lines. */
+static void
+assert_diff (const char         *source,
+             const char         *exported,
+             const char * const *expected_removed,
+             const char * const *expected_added)
+{
+  g_autoptr(GPtrArray) removed = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) added = g_ptr_array_new_with_free_func (g_free);
+  guint n_removed = expected_removed != NULL ? g_strv_length ((char **) expected_removed) : 0;
+  guint n_added = expected_added != NULL ? g_strv_length ((char **) expected_added) : 0;
+
+  diff_lines (source, exported, removed, added);
+
+  if (removed->len != n_removed || added->len != n_added)
+    {
+      for (guint i = 0; i < removed->len; i++)
+        g_printerr ("- %s\n", (char *) g_ptr_array_index (removed, i));
+      for (guint i = 0; i < added->len; i++)
+        g_printerr ("+ %s\n", (char *) g_ptr_array_index (added, i));
+      g_error ("expected %u removed and %u added lines, got %u and %u",
+               n_removed, n_added, removed->len, added->len);
+    }
+  for (guint i = 0; i < n_removed; i++)
+    g_assert_cmpstr (g_ptr_array_index (removed, i), ==, expected_removed[i]);
+  for (guint i = 0; i < n_added; i++)
+    g_assert_cmpstr (g_ptr_array_index (added, i), ==, expected_added[i]);
+}
+
+static GPtrArray *
+fixture_files (void)
+{
+  const char *root = g_getenv ("BALLAST_FIXTURES");
+  g_autoptr(GDir) dir = g_dir_open (root, 0, NULL);
+  g_autofree char *models = g_build_filename (root, "models", NULL);
+  g_autoptr(GDir) models_dir = g_dir_open (models, 0, NULL);
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".sdf"))
+      g_ptr_array_add (files, g_build_filename (root, name, NULL));
+
+  g_assert_nonnull (models_dir);
+  while ((name = g_dir_read_name (models_dir)) != NULL)
+    {
+      char *path = g_build_filename (models, name, "model.sdf", NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        g_ptr_array_add (files, path);
+      else
+        g_free (path);
+    }
+
+  g_assert_cmpuint (files->len, >=, 15);
+  return files;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Round trips                                                               */
+
+static void
+assert_round_trip (BlDocument *doc)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+
+  /* The splicer itself must reproduce the file, not a shortcut. */
+  g_assert_nonnull (bl_source_map_for_document (doc, &error));
+  g_assert_no_error (error);
+
+  bytes = bl_export_to_bytes (doc, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (bytes, bl_document_get_source (doc)));
+  g_assert_false (bl_export_get_version_change (doc, NULL, NULL));
+}
+
+static void
+test_round_trip_fixtures (void)
+{
+  g_autoptr(GPtrArray) files = fixture_files ();
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file (g_ptr_array_index (files, i), &error);
+      g_autofree char *contents = NULL;
+      gsize length;
+
+      g_assert_no_error (error);
+      assert_round_trip (doc);
+
+      /* …and equals the file on disk, not only what was read. */
+      g_assert_true (g_file_get_contents (g_ptr_array_index (files, i), &contents, &length, NULL));
+      g_assert_cmpmem (contents, length, g_bytes_get_data (bl_document_get_source (doc), NULL),
+                       g_bytes_get_size (bl_document_get_source (doc)));
+    }
+}
+
+static void
+test_round_trip_sample (void)
+{
+  g_autoptr(BlDocument) doc = bl_document_new_sample ();
+
+  assert_round_trip (doc);
+}
+
+/* Things libxml2's own writer would normalise: single quotes, spaces in
+ * tags, no XML declaration, CRLF line ends, character references, entity
+ * references, an internal subset, CDATA, PIs, <a/> vs <a></a>,
+ * namespaced elements, no final newline. */
+static const char quirky_sdf[] =
+  "<!DOCTYPE sdf [\r\n  <!-- an internal subset > with markup -->\r\n]>\r\n"
+  "<sdf  version = '1.6' >\r\n"
+  "  <?ballast keep this?>\r\n"
+  "  <model name='m' xmlns:gz=\"http://gazebosim.org/schema\">\r\n"
+  "    <gz:meta made_by=\"ACME&#10;Robotics\" note='a &amp; b &#x41;'/>\r\n"
+  "    <link name=\"l\" >\r\n"
+  "      <inertial>\r\n"
+  "        <mass >2.50</mass >\r\n"
+  "        <inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia>\r\n"
+  "      </inertial>\r\n"
+  "      <collision name='c'><geometry><box><size>1 2 3</size></box></geometry></collision>\r\n"
+  "      <visual name='v'><![CDATA[ <not> markup ]]>&lt;&#65;&gt;<empty></empty><also/></visual>\r\n"
+  "    </link>\r\n"
+  "  </model>\r\n"
+  "</sdf>";
+
+static void
+test_round_trip_syntax (void)
+{
+  g_autoptr(BlDocument) doc = load_string (quirky_sdf);
+  g_autoptr(BlEdit) edit = NULL;
+  g_autofree char *exported = NULL;
+  g_autofree char *reverted = NULL;
+  g_autofree char *source = source_string (doc);
+
+  assert_round_trip (doc);
+
+  /* An edit keeps every quirk around it, and writes in the file's line ends. */
+  edit = bl_edit_new_mass (doc, link_of (doc, "m::l"), 3);
+  apply (edit);
+  exported = export_string (doc);
+  assert_diff (source, exported,
+               (const char * const[]) { "        <mass >2.50</mass >\r", NULL },
+               (const char * const[]) { "        <mass >3</mass >\r", NULL });
+
+  bl_edit_revert (edit);
+  reverted = export_string (doc);
+  g_assert_cmpstr (reverted, ==, source);
+}
+
+static void
+test_round_trip_crlf_insert (void)
+{
+  g_autoptr(BlDocument) doc = load_string (quirky_sdf);
+  g_autoptr(BlEdit) edit = bl_edit_new_density (doc, link_of (doc, "m::l"), 7800);
+  g_autofree char *source = source_string (doc);
+  g_autofree char *exported = NULL;
+
+  apply (edit);
+  exported = export_string (doc);
+  /* A new element on its own CRLF line after <mass>; the single-quoted
+   * version keeps its quotes. */
+  assert_diff (source, exported,
+               (const char * const[]) { "<sdf  version = '1.6' >\r", NULL },
+               (const char * const[]) { "<sdf  version = '1.11' >\r",
+                                        "        <density>7800</density>\r", NULL });
+}
+
+/* ------------------------------------------------------------------------ */
+/* Each edit kind                                                            */
+
+static void
+test_edit_mass (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_stats.sdf");
+  g_autoptr(BlEdit) edit = bl_edit_new_mass (doc, link_of (doc, "test_model::link_2"), 0.1);
+  g_autofree char *source = source_string (doc);
+  g_autofree char *exported = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlDocument) back = NULL;
+
+  apply (edit);
+  /* The document itself is recomputed. */
+  g_assert_cmpfloat (link_of (doc, "test_model::link_2")->props.mass, ==, 0.1);
+
+  exported = export_string (doc);
+  /* Only link_2's line changes; link_1's identical line stays. Mass edits
+   * need no newer SDF, so the version stays 1.6. */
+  assert_diff (source, exported,
+               (const char * const[]) { "          <mass>6.0</mass>", NULL },
+               (const char * const[]) { "          <mass>0.1</mass>", NULL });
+  g_assert_nonnull (strstr (exported, "<mass>0.1</mass>\n          <inertia>\n            <ixx>1</ixx>"));
+
+  bytes = g_bytes_new (exported, strlen (exported));
+  back = reload (bytes);
+  g_assert_cmpfloat (link_of (back, "test_model::link_2")->props.mass, ==, 0.1);
+  g_assert_cmpfloat (link_of (back, "test_model::link_1")->props.mass, ==, 6.0);
+  g_assert_cmpstr (bl_document_get_sdf_version (back), ==, "1.6");
+}
+
+static void
+test_edit_link_density (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_stats.sdf");
+  g_autoptr(BlEdit) edit = bl_edit_new_density (doc, link_of (doc, "test_model::link_1"), 2700);
+  g_autofree char *source = source_string (doc);
+  g_autofree char *exported = NULL;
+  g_autofree char *original = NULL, *written = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlDocument) back = NULL;
+
+  apply (edit);
+  exported = export_string (doc);
+  /* Spec order puts <density> after <mass>, indented like it; a density
+   * needs SDF 1.11. */
+  assert_diff (source, exported,
+               (const char * const[]) { "<sdf version=\"1.6\">", NULL },
+               (const char * const[]) { "<sdf version=\"1.11\">",
+                                        "          <density>2700</density>", NULL });
+  g_assert_nonnull (strstr (exported, "<mass>6.0</mass>\n          <density>2700</density>\n          <inertia>"));
+  g_assert_true (bl_export_get_version_change (doc, &original, &written));
+  g_assert_cmpstr (original, ==, "1.6");
+  g_assert_cmpstr (written, ==, "1.11");
+
+  bytes = g_bytes_new (exported, strlen (exported));
+  back = reload (bytes);
+  g_assert_true (link_of (back, "test_model::link_1")->has_density);
+  g_assert_cmpfloat (link_of (back, "test_model::link_1")->density, ==, 2700);
+  g_assert_false (link_of (back, "test_model::link_2")->has_density);
+}
+
+static void
+test_edit_collision_density (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("gzsim_examples_worlds_auto_inertia_pendulum.sdf");
+  BlCollision *collision = NULL;
+  BlLink *link = link_of (doc, "pendulum::upper_link");
+  g_autofree char *source = source_string (doc);
+  g_autofree char *exported = NULL;
+  g_autoptr(BlEdit) edit = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlDocument) back = NULL;
+  BlLink *back_link;
+  double old_mass = link->props.mass;
+
+  /* The ρ 8000 cylinder r 0.1 l 0.3 (sdf-inertia.md §8.11). */
+  for (guint i = 0; i < link->collisions->len; i++)
+    {
+      BlCollision *c = g_ptr_array_index (link->collisions, i);
+
+      if (c->has_density && c->density == 8000)
+        collision = c;
+    }
+  g_assert_nonnull (collision);
+
+  edit = bl_edit_new_collision_density (doc, collision, 4000);
+  apply (edit);
+  /* Halving that cylinder's density removes ρ·π r² l / 2 = 4000·π·0.003. */
+  assert_close (link->props.mass, old_mass - 4000 * G_PI * 0.01 * 0.3, 1e-12);
+
+  exported = export_string (doc);
+  assert_diff (source, exported,
+               (const char * const[]) { "          <density>8000</density>", NULL },
+               (const char * const[]) { "          <density>4000</density>", NULL });
+
+  bytes = g_bytes_new (exported, strlen (exported));
+  back = reload (bytes);
+  back_link = link_of (back, "pendulum::upper_link");
+  assert_close (back_link->props.mass, old_mass - 4000 * G_PI * 0.01 * 0.3, 1e-12);
+  g_assert_cmpstr (bl_document_get_sdf_version (back), ==, "1.11");
+}
+
+static void
+test_edit_collision_density_insert (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_stats.sdf");
+  BlCollision *collision = bl_document_find_collision (doc, "test_model::link_3", "collision_3");
+  g_autoptr(BlEdit) edit = NULL;
+  g_autofree char *source = source_string (doc);
+  g_autofree char *exported = NULL;
+
+  g_assert_nonnull (collision);
+  edit = bl_edit_new_collision_density (doc, collision, 0.5);
+  apply (edit);
+  exported = export_string (doc);
+  /* After <geometry>, at the collision's child indentation. */
+  assert_diff (source, exported,
+               (const char * const[]) { "<sdf version=\"1.6\">", NULL },
+               (const char * const[]) { "<sdf version=\"1.11\">",
+                                        "          <density>0.5</density>", NULL });
+  g_assert_nonnull (strstr (exported, "          </geometry>\n          <density>0.5</density>\n        </collision>\n        <visual name=\"visual_3\">"));
+}
+
+static void
+test_edit_auto (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_stats.sdf");
+  g_autoptr(BlEdit) edit = bl_edit_new_auto (doc, link_of (doc, "test_model::link_4"), TRUE);
+  g_autofree char *source = source_string (doc);
+  g_autofree char *exported = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlDocument) back = NULL;
+  BlLink *link;
+
+  apply (edit);
+  exported = export_string (doc);
+  assert_diff (source, exported,
+               (const char * const[]) { "<sdf version=\"1.6\">", "        <inertial>", NULL },
+               (const char * const[]) { "<sdf version=\"1.11\">", "        <inertial auto=\"true\">", NULL });
+
+  bytes = g_bytes_new (exported, strlen (exported));
+  back = reload (bytes);
+  link = link_of (back, "test_model::link_4");
+  g_assert_true (link->auto_inertia);
+  /* <mass>6.0</mass> rescales the unit cube: I = 6·(1+1)/12 = 1. */
+  g_assert_cmpfloat (link->props.mass, ==, 6.0);
+  assert_close (link->props.inertia.m[0][0], 1.0, 1e-12);
+  assert_close (link->props.inertia.m[2][2], 1.0, 1e-12);
+
+  /* And back: auto=false removes the attribute. */
+  {
+    g_autoptr(BlEdit) off = bl_edit_new_auto (back, link, FALSE);
+    g_autofree char *again = NULL;
+    g_autofree char *expected = g_strdup (exported);
+
+    apply (off);
+    again = export_string (back);
+    assert_diff (expected, again,
+                 (const char * const[]) { "        <inertial auto=\"true\">", NULL },
+                 (const char * const[]) { "        <inertial>", NULL });
+    g_assert_false (link->auto_inertia);
+  }
+}
+
+static void
+test_edit_added_mass (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_complete.sdf");
+  g_autoptr(BlEdit) edit = NULL;
+  g_autofree char *source = source_string (doc);
+  g_autofree char *exported = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlDocument) back = NULL;
+  int key = bl_added_mass_key_lookup ("zq");
+
+  g_assert_cmpint (key, >=, 0);
+  edit = bl_edit_new_added_mass (doc, link_of (doc, "model::link"), (guint) key, -3.25);
+  apply (edit);
+  exported = export_string (doc);
+  /* Added mass is SDF 1.10. */
+  assert_diff (source, exported,
+               (const char * const[]) { "<sdf version=\"1.6\">", "          <zq>35.0</zq>", NULL },
+               (const char * const[]) { "<sdf version=\"1.10\">", "          <zq>-3.25</zq>", NULL });
+
+  bytes = g_bytes_new (exported, strlen (exported));
+  back = reload (bytes);
+  g_assert_cmpfloat (link_of (back, "model::link")->added_mass[key], ==, -3.25);
+  g_assert_cmpfloat (link_of (back, "model::link")->added_mass[bl_added_mass_key_lookup ("zr")], ==, 36.0);
+}
+
+static void
+test_edit_added_mass_new_block (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_stats.sdf");
+  g_autoptr(BlEdit) edit = NULL;
+  g_autofree char *source = source_string (doc);
+  g_autofree char *exported = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlDocument) back = NULL;
+
+  edit = bl_edit_new_added_mass (doc, link_of (doc, "test_model::link_1"),
+                                 (guint) bl_added_mass_key_lookup ("xx"), 0.1);
+  apply (edit);
+  exported = export_string (doc);
+  assert_diff (source, exported,
+               (const char * const[]) { "<sdf version=\"1.6\">", NULL },
+               (const char * const[]) { "<sdf version=\"1.10\">",
+                                        "          <fluid_added_mass>",
+                                        "            <xx>0.1</xx>",
+                                        "          </fluid_added_mass>", NULL });
+  g_assert_nonnull (strstr (exported, "          </inertia>\n          <fluid_added_mass>"));
+
+  bytes = g_bytes_new (exported, strlen (exported));
+  back = reload (bytes);
+  g_assert_true (link_of (back, "test_model::link_1")->has_added_mass);
+  g_assert_cmpfloat (link_of (back, "test_model::link_1")->added_mass[0], ==, 0.1);
+}
+
+static void
+test_edit_inertial (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_complete.sdf");
+  BlLink *link = link_of (doc, "model::link");
+  const double inertia[6] = { 2, 3, 4, 0.1, -0.2, 0.3 };
+  BlPose pose = bl_pose_from_euler (0.5, 0, -0.25, 0, 0, 0);
+  g_autoptr(BlEdit) edit = bl_edit_new_inertial (doc, link, pose, inertia);
+  g_autofree char *source = source_string (doc);
+  g_autofree char *exported = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(BlDocument) back = NULL;
+  BlLink *back_link;
+
+  apply (edit);
+  exported = export_string (doc);
+  assert_diff (source, exported,
+               (const char * const[]) {
+                 "        <pose>0.01 0 0.02 0 0 0</pose>",
+                 "          <ixx>0.125569</ixx>",
+                 "          <ixy>0.0008</ixy>",
+                 "          <ixz>-0.000499757</ixz>",
+                 "          <iyy>0.0972062</iyy>",
+                 "          <iyz>-0.0005</iyz>",
+                 "          <izz>0.117937</izz>", NULL },
+               (const char * const[]) {
+                 "        <pose>0.5 0 -0.25 0 0 0</pose>",
+                 "          <ixx>2</ixx>",
+                 "          <ixy>0.1</ixy>",
+                 "          <ixz>-0.2</ixz>",
+                 "          <iyy>3</iyy>",
+                 "          <iyz>0.3</iyz>",
+                 "          <izz>4</izz>", NULL });
+
+  bytes = g_bytes_new (exported, strlen (exported));
+  back = reload (bytes);
+  back_link = link_of (back, "model::link");
+  g_assert_cmpfloat (back_link->props.com.x, ==, 0.5);
+  g_assert_cmpfloat (back_link->props.com.z, ==, -0.25);
+  g_assert_cmpfloat (back_link->props.inertia.m[0][1], ==, 0.1);
+  g_assert_cmpfloat (back_link->props.inertia.m[1][2], ==, 0.3);
+  g_assert_cmpfloat (back_link->props.mass, ==, 17.982);
+}
+
+static void
+test_edit_unset (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("gzsim_examples_worlds_shapes.sdf");
+  BlLink *link = link_of (doc, "cone::cone_link");
+  g_autoptr(BlEdit) edit = bl_edit_new_unset_density (doc, link);
+  g_autofree char *source = source_string (doc);
+  g_autofree char *exported = NULL;
+
+  g_assert_true (link->has_density);
+  apply (edit);
+  g_assert_false (link->has_density);
+  /* Default 1000 instead of 1: m = 1000·π r² l / 3, r 0.5, l 1. */
+  assert_close (link->props.mass, 1000 * G_PI * 0.25 / 3, 1e-12);
+
+  exported = export_string (doc);
+  /* Removing never lowers the version. */
+  assert_diff (source, exported,
+               (const char * const[]) { "          <density>1</density>", NULL }, NULL);
+  g_assert_nonnull (strstr (exported, "<inertial auto=\"true\">\n        </inertial>"));
+}
+
+static void
+test_edit_create_inertial (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("gzsim_examples_worlds_auto_inertia_pendulum.sdf");
+  BlLink *link = link_of (doc, "ground_plane::link");
+  g_autoptr(BlEdit) edit = NULL;
+  g_autofree char *source = source_string (doc);
+  g_autofree char *exported = NULL;
+
+  g_assert_null (link->inertial_node);
+  edit = bl_edit_new_mass (doc, link, 12.5);
+  apply (edit);
+  g_assert_nonnull (link->inertial_node);
+  g_assert_cmpfloat (link->props.mass, ==, 12.5);
+
+  exported = export_string (doc);
+  /* <inertial> goes before <collision>, <mass> inside it one step deeper. */
+  assert_diff (source, exported, NULL,
+               (const char * const[]) { "        <inertial>",
+                                        "          <mass>12.5</mass>",
+                                        "        </inertial>", NULL });
+  g_assert_nonnull (strstr (exported, "      <link name=\"link\">\n        <inertial>\n          <mass>12.5</mass>\n        </inertial>\n        <collision name=\"collision\">"));
+}
+
+static void
+test_edit_invalid (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_stats.sdf");
+  BlLink *link = link_of (doc, "test_model::link_1");
+  BlCollision *collision = bl_document_find_collision (doc, "test_model::link_1", "collision_1");
+  g_autoptr(GBytes) before = bl_export_to_bytes (doc, NULL);
+  struct { BlEdit *edit; int code; } cases[] = {
+    { bl_edit_new_mass (doc, link, -1), BL_EDIT_ERROR_INVALID_VALUE },
+    { bl_edit_new_mass (doc, link, 0), BL_EDIT_ERROR_INVALID_VALUE },
+    { bl_edit_new_density (doc, link, NAN), BL_EDIT_ERROR_INVALID_VALUE },
+    { bl_edit_new_collision_density (doc, collision, -1000), BL_EDIT_ERROR_INVALID_VALUE },
+    { bl_edit_new_added_mass (doc, link, 3, INFINITY), BL_EDIT_ERROR_INVALID_VALUE },
+    { bl_edit_new_inertial (doc, link, BL_POSE_IDENTITY, (const double[6]) { 1, 1, NAN, 0, 0, 0 }),
+      BL_EDIT_ERROR_INVALID_VALUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) after = NULL;
+
+      g_assert_false (bl_edit_apply (cases[i].edit, &error));
+      g_assert_error (error, BL_EDIT_ERROR, cases[i].code);
+      g_assert_false (bl_edit_is_applied (cases[i].edit));
+      after = bl_export_to_bytes (doc, NULL);
+      g_assert_true (g_bytes_equal (before, after));
+      bl_edit_unref (cases[i].edit);
+    }
+  g_assert_cmpfloat (link->props.mass, ==, 6.0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Undo, redo, merge                                                         */
+
+static void
+test_undo_restores_bytes (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_stats.sdf");
+  g_autoptr(BlEditHistory) history = bl_edit_history_new ();
+  g_autoptr(GBytes) source = g_bytes_ref (bl_document_get_source (doc));
+  g_autoptr(GBytes) edited = NULL;
+  g_autoptr(GBytes) redone = NULL;
+  g_autoptr(GError) error = NULL;
+  BlLink *link_1 = link_of (doc, "test_model::link_1");
+  BlLink *link_3 = link_of (doc, "test_model::link_3");
+  BlEdit *edits[] = {
+    bl_edit_new_auto (doc, link_1, TRUE),
+    bl_edit_new_density (doc, link_1, 1000),
+    bl_edit_new_unset_mass (doc, link_1),
+    bl_edit_new_added_mass (doc, link_3, 20, 5),
+    bl_edit_new_collision_density (doc, bl_document_find_collision (doc, "test_model::link_3", "collision_3"), 10),
+    bl_edit_new_inertial (doc, link_3, bl_pose_from_euler (1, 2, 3, 0.1, 0.2, 0.3),
+                          (const double[6]) { 1, 2, 2.5, 0, 0, 0 }),
+  };
+
+  g_assert_false (bl_edit_history_is_modified (history));
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    {
+      g_assert_true (bl_edit_history_do (history, edits[i], &error));
+      g_assert_no_error (error);
+      bl_edit_unref (edits[i]);
+    }
+  g_assert_true (bl_edit_history_is_modified (history));
+  /* Auto with density 1000 and no mass: the unit cube weighs 1000 kg. */
+  g_assert_cmpfloat (link_1->props.mass, ==, 1000);
+
+  edited = bl_export_to_bytes (doc, NULL);
+  g_assert_false (g_bytes_equal (edited, source));
+
+  while (bl_edit_history_undo (history))
+    ;
+  {
+    g_autoptr(GBytes) undone = bl_export_to_bytes (doc, NULL);
+
+    g_assert_true (g_bytes_equal (undone, source));
+  }
+  g_assert_false (bl_edit_history_is_modified (history));
+  g_assert_false (link_1->auto_inertia);
+  g_assert_cmpfloat (link_1->props.mass, ==, 6.0);
+  g_assert_false (bl_edit_history_can_undo (history));
+  g_assert_true (bl_edit_history_can_redo (history));
+
+  while (bl_edit_history_can_redo (history))
+    {
+      g_assert_true (bl_edit_history_redo (history, &error));
+      g_assert_no_error (error);
+    }
+  redone = bl_export_to_bytes (doc, NULL);
+  g_assert_true (g_bytes_equal (redone, edited));
+  g_assert_cmpfloat (link_1->props.mass, ==, 1000);
+}
+
+static void
+count_changed (BlEditHistory *history,
+               guint         *count)
+{
+  (*count)++;
+}
+
+static void
+test_merge (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_stats.sdf");
+  g_autoptr(BlEditHistory) history = bl_edit_history_new ();
+  g_autoptr(GBytes) source = g_bytes_ref (bl_document_get_source (doc));
+  BlLink *link = link_of (doc, "test_model::link_1");
+  BlLink *other = link_of (doc, "test_model::link_2");
+  guint n_changed = 0;
+
+  g_signal_connect (history, "changed", G_CALLBACK (count_changed), &n_changed);
+
+  /* A drag over one field: one undo step. */
+  for (int i = 1; i <= 5; i++)
+    {
+      g_autoptr(BlEdit) edit = bl_edit_new_density (doc, link, 1000 + i);
+
+      g_assert_true (bl_edit_history_do (history, edit, NULL));
+    }
+  g_assert_cmpuint (n_changed, ==, 5);
+  g_assert_cmpfloat (link->density, ==, 1005);
+
+  /* Another field or another link starts a new step. */
+  {
+    g_autoptr(BlEdit) mass = bl_edit_new_mass (doc, link, 2);
+    g_autoptr(BlEdit) other_density = bl_edit_new_density (doc, other, 50);
+
+    g_assert_true (bl_edit_history_do (history, mass, NULL));
+    g_assert_true (bl_edit_history_do (history, other_density, NULL));
+  }
+  /* A merge break too. */
+  bl_edit_history_break_merge (history);
+  {
+    g_autoptr(BlEdit) again = bl_edit_new_density (doc, other, 60);
+
+    g_assert_true (bl_edit_history_do (history, again, NULL));
+  }
+
+  g_assert_true (bl_edit_history_undo (history));
+  g_assert_cmpfloat (other->density, ==, 50);
+  g_assert_true (bl_edit_history_undo (history));
+  g_assert_false (other->has_density);
+  g_assert_true (bl_edit_history_undo (history));
+  g_assert_cmpfloat (link->props.mass, ==, 6.0);
+  g_assert_cmpfloat (link->density, ==, 1005);
+  /* The five density edits go in one step. */
+  g_assert_true (bl_edit_history_undo (history));
+  g_assert_false (link->has_density);
+  g_assert_false (bl_edit_history_can_undo (history));
+  {
+    g_autoptr(GBytes) undone = bl_export_to_bytes (doc, NULL);
+
+    g_assert_true (g_bytes_equal (undone, source));
+  }
+
+  /* Redo of the merged step sets the last value. */
+  g_assert_true (bl_edit_history_redo (history, NULL));
+  g_assert_cmpfloat (link->density, ==, 1005);
+
+  /* A save point is never merged across. */
+  bl_edit_history_set_clean (history);
+  g_assert_false (bl_edit_history_is_modified (history));
+  {
+    g_autoptr(BlEdit) after_save = bl_edit_new_density (doc, link, 1006);
+
+    g_assert_true (bl_edit_history_do (history, after_save, NULL));
+  }
+  g_assert_true (bl_edit_history_is_modified (history));
+  g_assert_true (bl_edit_history_undo (history));
+  g_assert_false (bl_edit_history_is_modified (history));
+  g_assert_cmpfloat (link->density, ==, 1005);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Version rules                                                             */
+
+static const char *
+written_version (BlDocument *doc)
+{
+  static char version[16];
+  g_autofree char *written = NULL;
+
+  bl_export_get_version_change (doc, NULL, &written);
+  g_strlcpy (version, written != NULL ? written : "", sizeof version);
+  return version;
+}
+
+static char *
+sdf_with_version (const char *version)
+{
+  return g_strdup_printf ("<?xml version=\"1.0\"?>\n<sdf version=\"%s\">\n"
+                          "  <model name=\"m\">\n    <link name=\"l\">\n"
+                          "      <collision name=\"c\"><geometry><sphere><radius>1</radius></sphere></geometry></collision>\n"
+                          "    </link>\n  </model>\n</sdf>\n", version);
+}
+
+static void
+test_version_rules (void)
+{
+  struct {
+    const char *declared;
+    BlEditField field;
+    const char *expected;
+  } cases[] = {
+    { "1.6", BL_EDIT_FIELD_ADDED_MASS, "1.10" },
+    { "1.6", BL_EDIT_FIELD_DENSITY, "1.11" },
+    { "1.6", BL_EDIT_FIELD_COLLISION_DENSITY, "1.11" },
+    { "1.6", BL_EDIT_FIELD_AUTO, "1.11" },
+    { "1.6", BL_EDIT_FIELD_MASS, "1.6" },
+    { "1.9", BL_EDIT_FIELD_ADDED_MASS, "1.10" },
+    { "1.10", BL_EDIT_FIELD_ADDED_MASS, "1.10" },
+    { "1.10", BL_EDIT_FIELD_AUTO, "1.11" },
+    /* Never lowered. */
+    { "1.11", BL_EDIT_FIELD_ADDED_MASS, "1.11" },
+    { "1.12", BL_EDIT_FIELD_DENSITY, "1.12" },
+    { "1.12", BL_EDIT_FIELD_ADDED_MASS, "1.12" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *sdf = sdf_with_version (cases[i].declared);
+      g_autoptr(BlDocument) doc = load_string (sdf);
+      BlLink *link = link_of (doc, "m::l");
+      g_autoptr(BlEdit) edit = NULL;
+      g_autofree char *exported = NULL;
+      g_autofree char *expected_root = g_strdup_printf ("<sdf version=\"%s\">", cases[i].expected);
+
+      switch (cases[i].field)
+        {
+        case BL_EDIT_FIELD_ADDED_MASS:
+          edit = bl_edit_new_added_mass (doc, link, 0, 1);
+          break;
+        case BL_EDIT_FIELD_DENSITY:
+          edit = bl_edit_new_density (doc, link, 1);
+          break;
+        case BL_EDIT_FIELD_COLLISION_DENSITY:
+          edit = bl_edit_new_collision_density (doc, g_ptr_array_index (link->collisions, 0), 1);
+          break;
+        case BL_EDIT_FIELD_AUTO:
+          edit = bl_edit_new_auto (doc, link, TRUE);
+          break;
+        default:
+          edit = bl_edit_new_mass (doc, link, 1);
+          break;
+        }
+      apply (edit);
+      g_assert_cmpstr (written_version (doc), ==, cases[i].expected);
+      exported = export_string (doc);
+      g_assert_nonnull (strstr (exported, expected_root));
+      g_assert_cmpint (bl_export_get_version_change (doc, NULL, NULL), ==,
+                       strcmp (cases[i].declared, cases[i].expected) != 0);
+
+      /* Undo lowers it again: the raise belongs to the edit. */
+      bl_edit_revert (edit);
+      g_assert_cmpstr (written_version (doc), ==, cases[i].declared);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Bake                                                                      */
+
+static gboolean
+xmllint_accepts (GBytes *bytes)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { "xmllint", "--noout", NULL, NULL };
+  int fd = g_file_open_tmp ("ballast-bake-XXXXXX.sdf", &path, &error);
+  int status = -1;
+
+  g_assert_no_error (error);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), NULL));
+  argv[2] = path;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_unlink (path);
+  return g_spawn_check_wait_status (status, NULL);
+}
+
+static void
+assert_same_mass_properties (BlLink *a,
+                             BlLink *b)
+{
+  const double rel = 1e-12;
+  double scale = MAX (fabs (a->props.principal_moments[2]), 1e-300);
+
+  assert_close (b->props.mass, a->props.mass, rel);
+  for (int i = 0; i < 3; i++)
+    assert_close (bl_vec3_get (b->props.com, i), bl_vec3_get (a->props.com, i), rel);
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++)
+      if (fabs (b->props.inertia.m[r][c] - a->props.inertia.m[r][c]) > rel * scale)
+        g_error ("%s: inertia[%d][%d] %.17g, expected %.17g", a->scoped_name, r, c,
+                 b->props.inertia.m[r][c], a->props.inertia.m[r][c]);
+  for (guint k = 0; k < 21; k++)
+    g_assert_cmpfloat (b->added_mass[k], ==, a->added_mass[k]);
+}
+
+static void
+test_bake_fixtures (void)
+{
+  g_autoptr(GPtrArray) files = fixture_files ();
+  guint n_baked_total = 0;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file (path, &error);
+      g_autoptr(GPtrArray) changed = g_ptr_array_new ();
+      g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(BlEdit) bake = NULL;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(BlDocument) back = NULL;
+      GPtrArray *links;
+      guint n_auto = 0;
+
+      g_assert_no_error (error);
+      links = bl_document_get_links (doc);
+      for (guint j = 0; j < links->len; j++)
+        {
+          BlLink *link = g_ptr_array_index (links, j);
+
+          n_auto += link->inertial_node != NULL && link->auto_inertia;
+        }
+
+      bake = bl_export_create_bake_edit (doc, BL_BAKE_AUTO, changed, notes, &error);
+      if (bake == NULL)
+        {
+          /* Only a link whose automatic inertia fails may refuse (the mesh
+           * fixture whose box.dae is not stored). */
+          g_assert_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_BAKE);
+          g_assert_true (g_str_has_suffix (path, "sdformat_test_sdf_mesh_auto_inertial.sdf"));
+          continue;
+        }
+      g_assert_cmpuint (changed->len, ==, n_auto);
+      n_baked_total += changed->len;
+
+      /* Baking keeps the original values for comparison: snapshot first. */
+      {
+        g_autoptr(GBytes) original = g_bytes_ref (bl_document_get_source (doc));
+        g_autoptr(BlDocument) before = reload_at (original, path);
+
+        apply (bake);
+        bytes = bl_export_to_bytes (doc, &error);
+        g_assert_no_error (error);
+        back = reload_at (bytes, path);
+
+        g_assert_cmpuint (bl_document_get_links (back)->len, ==, links->len);
+        for (guint j = 0; j < links->len; j++)
+          {
+            BlLink *was = g_ptr_array_index (bl_document_get_links (before), j);
+            BlLink *now = g_ptr_array_index (bl_document_get_links (back), j);
+
+            g_assert_cmpstr (was->scoped_name, ==, now->scoped_name);
+            g_assert_false (now->inertial_node != NULL && now->auto_inertia);
+            assert_same_mass_properties (was, now);
+          }
+      }
+      g_assert_true (xmllint_accepts (bytes));
+    }
+
+  /* pendulum ×2, shapes' cone, inertial_stats_auto ×4 and _auto_mass ×4, two cylinders */
+  g_assert_cmpuint (n_baked_total, >=, 13);
+}
+
+static void
+test_bake_keeps_added_mass (void)
+{
+  static const char sdf[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<sdf version=\"1.11\">\n"
+    "  <model name=\"auv\">\n"
+    "    <link name=\"hull\">\n"
+    "      <inertial auto=\"true\">\n"
+    "        <mass>24</mass>\n"
+    "        <fluid_added_mass>\n"
+    "          <xx>3.5</xx>\n"
+    "        </fluid_added_mass>\n"
+    "      </inertial>\n"
+    "      <collision name=\"box\">\n"
+    "        <pose>1 0 0 0 0 0</pose>\n"
+    "        <density>500</density>\n"
+    "        <geometry><box><size>1 2 3</size></box></geometry>\n"
+    "      </collision>\n"
+    "    </link>\n"
+    "  </model>\n"
+    "</sdf>\n";
+  g_autoptr(BlDocument) doc = load_string (sdf);
+  g_autoptr(BlEdit) bake = bl_export_create_bake_edit (doc, BL_BAKE_AUTO, NULL, NULL, NULL);
+  g_autofree char *exported = NULL;
+
+  g_assert_nonnull (bake);
+  apply (bake);
+  exported = export_string (doc);
+  /* Box 1×2×3 rescaled to 24 kg: Ixx = 24·(4+9)/12 = 26, Iyy = 24·(9+1)/12 = 20,
+   * Izz = 24·(1+4)/12 = 10, centred on the collision at x = 1. */
+  g_assert_cmpstr (exported, ==,
+    "<?xml version=\"1.0\"?>\n"
+    "<sdf version=\"1.11\">\n"
+    "  <model name=\"auv\">\n"
+    "    <link name=\"hull\">\n"
+    "      <inertial>\n"
+    "        <mass>24</mass>\n"
+    "        <pose>1 0 0 0 0 0</pose>\n"
+    "        <inertia>\n"
+    "          <ixx>26</ixx>\n"
+    "          <ixy>0</ixy>\n"
+    "          <ixz>0</ixz>\n"
+    "          <iyy>20</iyy>\n"
+    "          <iyz>0</iyz>\n"
+    "          <izz>10</izz>\n"
+    "        </inertia>\n"
+    "        <fluid_added_mass>\n"
+    "          <xx>3.5</xx>\n"
+    "        </fluid_added_mass>\n"
+    "      </inertial>\n"
+    "      <collision name=\"box\">\n"
+    "        <pose>1 0 0 0 0 0</pose>\n"
+    "        <density>500</density>\n"
+    "        <geometry><box><size>1 2 3</size></box></geometry>\n"
+    "      </collision>\n"
+    "    </link>\n"
+    "  </model>\n"
+    "</sdf>\n");
+
+  /* Undo of the whole bake is one step. */
+  bl_edit_revert (bake);
+  g_free (exported);
+  exported = export_string (doc);
+  g_assert_cmpstr (exported, ==, sdf);
+}
+
+static void
+test_bake_fix_invalid (void)
+{
+  static const char sdf[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<sdf version=\"1.9\">\n"
+    "  <model name=\"m\">\n"
+    "    <link name=\"bad\">\n"
+    "      <inertial>\n"
+    "        <mass>2</mass>\n"
+    "        <inertia><ixx>1</ixx><iyy>1</iyy><izz>5</izz></inertia>\n"
+    "      </inertial>\n"
+    "      <collision name=\"c\">\n"
+    "        <pose>0 0 0.5 0 0 0</pose>\n"
+    "        <geometry><cylinder><radius>0.5</radius><length>2</length></cylinder></geometry>\n"
+    "      </collision>\n"
+    "    </link>\n"
+    "    <link name=\"good\">\n"
+    "      <inertial><mass>1</mass></inertial>\n"
+    "    </link>\n"
+    "    <link name=\"hopeless\">\n"
+    "      <inertial><mass>-1</mass></inertial>\n"
+    "    </link>\n"
+    "  </model>\n"
+    "</sdf>\n";
+  g_autoptr(BlDocument) doc = load_string (sdf);
+  g_autoptr(GPtrArray) changed = g_ptr_array_new ();
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlEdit) none = NULL;
+  g_autoptr(BlEdit) fix = NULL;
+  BlLink *bad = link_of (doc, "m::bad");
+
+  g_assert_false (bad->props.valid);
+
+  /* Without the flag explicit links are left alone. */
+  none = bl_export_create_bake_edit (doc, BL_BAKE_AUTO, changed, notes, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_edit_group_get_n_edits (none), ==, 0);
+  g_assert_cmpuint (changed->len, ==, 0);
+
+  fix = bl_export_create_bake_edit (doc, BL_BAKE_AUTO | BL_BAKE_FIX_INVALID, changed, notes, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (changed->len, ==, 1);
+  g_assert_true (g_ptr_array_index (changed, 0) == bad);
+  /* "hopeless" has no collision: said, not changed. */
+  g_assert_cmpuint (notes->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (notes, 0), "m::hopeless"));
+
+  apply (fix);
+  /* Cylinder r 0.5 l 2 rescaled to the link's 2 kg:
+   * Ixx = m(3r² + l²)/12 = 2·4.75/12, Izz = m r²/2 = 0.25, at the collision's z 0.5. */
+  g_assert_true (bad->props.valid);
+  g_assert_cmpfloat (bad->props.mass, ==, 2);
+  assert_close (bad->props.com.z, 0.5, 1e-15);
+  assert_close (bad->props.inertia.m[0][0], 2 * 4.75 / 12, 1e-14);
+  assert_close (bad->props.inertia.m[1][1], 2 * 4.75 / 12, 1e-14);
+  assert_close (bad->props.inertia.m[2][2], 0.25, 1e-14);
+  g_assert_false (bad->auto_inertia);
+  /* No version raise: nothing of SDF 1.10/1.11 was written. */
+  g_assert_false (bl_export_get_version_change (doc, NULL, NULL));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Saving                                                                    */
+
+static char *
+make_temp_dir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("ballast-export-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+static guint
+count_entries (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  while (d != NULL && g_dir_read_name (d) != NULL)
+    n++;
+  return n;
+}
+
+static void
+remove_tree (const char *path)
+{
+  const char *argv[] = { "rm", "-rf", path, NULL };
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
+static void
+test_save_in_place (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *path = g_build_filename (dir, "model.sdf", NULL);
+  g_autofree char *fixture = fixture_path ("sdformat_test_sdf_inertial_stats.sdf");
+  g_autofree char *contents = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(BlEdit) edit = NULL;
+  g_autoptr(GError) error = NULL;
+  GStatBuf st;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (fixture, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (path, contents, (gssize) length, NULL));
+  g_assert_cmpint (g_chmod (path, 0640), ==, 0);
+
+  doc = bl_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  edit = bl_edit_new_mass (doc, link_of (doc, "test_model::link_1"), 7);
+  apply (edit);
+
+  /* Not over the input unless asked. */
+  g_assert_false (bl_export_save (doc, path, BL_EXPORT_FLAGS_NONE, &error));
+  g_assert_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_SAME_FILE);
+  g_clear_error (&error);
+  g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, contents);
+  g_clear_pointer (&after, g_free);
+
+  g_assert_true (bl_export_save (doc, path, BL_EXPORT_IN_PLACE, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
+  g_assert_nonnull (strstr (after, "<mass>7</mass>"));
+  /* Permissions kept; no temporary file left beside it. */
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0640);
+  g_assert_cmpuint (count_entries (dir), ==, 1);
+
+  remove_tree (dir);
+}
+
+static void
+test_save_failures (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *missing = g_build_filename (dir, "no-such-folder", "out.sdf", NULL);
+  g_autofree char *folder = g_build_filename (dir, "a-folder", NULL);
+  g_autofree char *dangling = g_build_filename (dir, "dangling.sdf", NULL);
+  g_autofree char *nowhere = g_build_filename (dir, "gone", "target.sdf", NULL);
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_stats.sdf");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *link_target = NULL;
+
+  g_assert_cmpint (g_mkdir (folder, 0755), ==, 0);
+  g_assert_cmpint (symlink (nowhere, dangling), ==, 0);
+
+  /* The folder does not exist. */
+  g_assert_false (bl_export_save (doc, missing, BL_EXPORT_FLAGS_NONE, &error));
+  g_assert_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE);
+  g_assert_nonnull (strstr (error->message, "does not exist"));
+  g_clear_error (&error);
+
+  /* The target is a folder: it stays one, and empty. */
+  g_assert_false (bl_export_save (doc, folder, BL_EXPORT_FLAGS_NONE, &error));
+  g_assert_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE);
+  g_assert_nonnull (strstr (error->message, "folder"));
+  g_clear_error (&error);
+  g_assert_true (g_file_test (folder, G_FILE_TEST_IS_DIR));
+  g_assert_cmpuint (count_entries (folder), ==, 0);
+
+  /* A symbolic link into a missing folder: the link is left as it was. */
+  g_assert_false (bl_export_save (doc, dangling, BL_EXPORT_FLAGS_NONE, &error));
+  g_assert_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE);
+  g_clear_error (&error);
+  link_target = g_file_read_link (dangling, NULL);
+  g_assert_cmpstr (link_target, ==, nowhere);
+
+  /* Nothing else appeared. */
+  g_assert_cmpuint (count_entries (dir), ==, 2);
+  remove_tree (dir);
+}
+
+/* A write that fails half way (the disk fills up) must leave the target
+ * as it was.  RLIMIT_FSIZE makes write() fail with EFBIG after a few
+ * bytes, even for root; the limit is set in a subprocess. */
+static void
+test_save_disk_full (void)
+{
+  static const char old_contents[] = "the old file, which must survive\n";
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *after = NULL;
+
+  if (g_test_subprocess ())
+    {
+      struct rlimit limit = { 16, 16 };
+      g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_stats.sdf");
+      g_autoptr(GError) error = NULL;
+
+      signal (SIGXFSZ, SIG_IGN);
+      g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+      g_assert_false (bl_export_save (doc, g_getenv ("BALLAST_TEST_TARGET"), BL_EXPORT_FLAGS_NONE, &error));
+      g_assert_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE);
+      g_assert_nonnull (strstr (error->message, g_strerror (EFBIG)));
+      return;
+    }
+
+  dir = make_temp_dir ();
+  path = g_build_filename (dir, "target.sdf", NULL);
+  g_assert_true (g_file_set_contents (path, old_contents, -1, NULL));
+
+  g_setenv ("BALLAST_TEST_TARGET", path, TRUE);
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+
+  g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, old_contents);
+  g_assert_cmpuint (count_entries (dir), ==, 1);
+  remove_tree (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/core/export/round-trip/fixtures", test_round_trip_fixtures);
+  g_test_add_func ("/core/export/round-trip/sample", test_round_trip_sample);
+  g_test_add_func ("/core/export/round-trip/syntax", test_round_trip_syntax);
+  g_test_add_func ("/core/export/round-trip/crlf-insert", test_round_trip_crlf_insert);
+  g_test_add_func ("/core/export/edit/mass", test_edit_mass);
+  g_test_add_func ("/core/export/edit/link-density", test_edit_link_density);
+  g_test_add_func ("/core/export/edit/collision-density", test_edit_collision_density);
+  g_test_add_func ("/core/export/edit/collision-density-insert", test_edit_collision_density_insert);
+  g_test_add_func ("/core/export/edit/auto", test_edit_auto);
+  g_test_add_func ("/core/export/edit/added-mass", test_edit_added_mass);
+  g_test_add_func ("/core/export/edit/added-mass-new-block", test_edit_added_mass_new_block);
+  g_test_add_func ("/core/export/edit/inertial", test_edit_inertial);
+  g_test_add_func ("/core/export/edit/unset", test_edit_unset);
+  g_test_add_func ("/core/export/edit/create-inertial", test_edit_create_inertial);
+  g_test_add_func ("/core/export/edit/invalid", test_edit_invalid);
+  g_test_add_func ("/core/export/history/undo-restores-bytes", test_undo_restores_bytes);
+  g_test_add_func ("/core/export/history/merge", test_merge);
+  g_test_add_func ("/core/export/version/rules", test_version_rules);
+  g_test_add_func ("/core/export/bake/fixtures", test_bake_fixtures);
+  g_test_add_func ("/core/export/bake/keeps-added-mass", test_bake_keeps_added_mass);
+  g_test_add_func ("/core/export/bake/fix-invalid", test_bake_fix_invalid);
+  g_test_add_func ("/core/export/save/in-place", test_save_in_place);
+  g_test_add_func ("/core/export/save/failures", test_save_failures);
+  g_test_add_func ("/core/export/save/disk-full", test_save_disk_full);
+
+  return g_test_run ();
+}
