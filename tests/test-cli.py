@@ -145,6 +145,34 @@ class Inspect(unittest.TestCase):
         self.assertTrue(all(d["line"] > 0 for d in errors))
 
 
+class Meshes(unittest.TestCase):
+    """gz-sim's COLLADA cylinders (r 1, l 2, ρ 1240): sdf-inertia.md §8.10."""
+
+    def check(self, model, com_z):
+        doc = inspect_json(os.path.join(FIXTURES, "models", model, "model.sdf"))
+        link = doc["links"][0]
+        self.assertTrue(link["auto"])
+        self.assertTrue(link["valid"])
+        self.assertLess(abs(link["mass"] - 7791.14687) / 7791.14687, 1e-6)
+        ixx, iyy, izz = link["inertia"][:3]
+        for value, expected in ((ixx, 4544.83494), (iyy, 4544.83494), (izz, 3895.57198)):
+            self.assertLess(abs(value - expected) / expected, 1e-6)
+        # within 0.1 % of the ideal cylinder
+        self.assertLess(abs(link["mass"] - 1240 * math.pi * 2) / (1240 * math.pi * 2), 1e-3)
+        self.assertLess(abs(link["com"][2] - com_z), 1e-9)
+        mesh = link["collisions"][0]["mesh"]
+        self.assertEqual(mesh["triangles"], 16380)
+        self.assertTrue(mesh["watertight"])
+        self.assertLess(abs(mesh["volume"] - 6.28318296), 1e-7)
+        self.assertEqual(mesh["warnings"], [])
+
+    def test_cylinder(self):
+        self.check("cylinder_dae", 0.0)
+
+    def test_cylinder_bottom_origin(self):
+        self.check("cylinder_dae_bottom_origin", 1.0)
+
+
 class ExitStatus(unittest.TestCase):
     def test_usage_errors(self):
         self.assertEqual(run().returncode, 2)
