@@ -1,0 +1,204 @@
+/* bench-viewport.c: BlViewport frame times at 1280×800 and time to first frame.
+ *
+ * Usage (needs a display; on a headless machine run it under xvfb-run):
+ *   xvfb-run -a -s '-screen 0 1280x1024x24' bench-viewport [N-LINKS] [MESH-TRIANGLES…]
+ * Scenes: a generated model of N-LINKS links (default 10,000) with automatic
+ * inertia and a box, a cylinder and a sphere each (as bench-inspect), and one
+ * link with a torus mesh of each MESH-TRIANGLES count (default 200,000 and
+ * 1,000,000).  Each scene is shown in a fresh 1280×800 window: the time from
+ * starting to load it to the first frame on screen, then milliseconds per
+ * frame over offscreen frames finished with glFinish (the camera orbits a
+ * little every frame), with the default overlays (inertia ellipsoids, centres
+ * of mass, x-ray). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "bl-viewport-private.h"
+
+#define WIDTH 1280
+#define HEIGHT 800
+#define FRAMES 20
+
+static char *
+write_links_model (const char *dir,
+                   guint       n_links)
+{
+  g_autoptr(GString) sdf = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n<model name=\"generated\">\n");
+  g_autoptr(GError) error = NULL;
+  char *path = g_strdup_printf ("%s/links-%u.sdf", dir, n_links);
+
+  for (guint i = 0; i < n_links; i++)
+    g_string_append_printf (sdf,
+      "<link name=\"link_%u\"><pose>%u %u 0 0 0 0.%u</pose><inertial auto=\"true\"/>\n"
+      "<collision name=\"box\"><pose>0 0 0.1 0 0 0</pose><density>%u</density>"
+      "<geometry><box><size>0.4 0.3 0.2</size></box></geometry></collision>\n"
+      "<collision name=\"cylinder\"><pose>0.2 0 -0.1 0 1.5707963267948966 0</pose><density>2700</density>"
+      "<geometry><cylinder><radius>0.05</radius><length>0.3</length></cylinder></geometry></collision>\n"
+      "<collision name=\"sphere\"><pose>-0.2 0 0 0 0 0</pose><density>7800</density>"
+      "<geometry><sphere><radius>0.06</radius></sphere></geometry></collision></link>\n",
+      i, i % 100, i / 100, i % 10, 500 + i % 1000);
+  g_string_append (sdf, "</model>\n</sdf>\n");
+  g_file_set_contents (path, sdf->str, sdf->len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* A closed torus (R 1, r 0.4) of about N_TRIANGLES triangles as binary STL,
+ * and an SDF with one link colliding with it. */
+static char *
+write_mesh_model (const char *dir,
+                  guint       n_triangles)
+{
+  guint nv = (guint) MAX (8, sqrt (n_triangles / 8.0));
+  guint nu = MAX (8, n_triangles / (2 * nv));
+  guint32 n = 2 * nu * nv;
+  gsize size = 84 + 50 * (gsize) n;
+  g_autofree guint8 *stl = g_malloc0 (size);
+  g_autofree char *stl_name = g_strdup_printf ("torus-%u.stl", n);
+  g_autofree char *stl_path = g_build_filename (dir, stl_name, NULL);
+  g_autofree char *sdf = NULL;
+  g_autoptr(GError) error = NULL;
+  char *path = g_strdup_printf ("%s/mesh-%u.sdf", dir, n);
+  guint8 *rec = stl + 84;
+
+  memcpy (stl + 80, &n, 4);
+  for (guint i = 0; i < nu; i++)
+    for (guint j = 0; j < nv; j++)
+      {
+        float p[4][3];
+
+        for (int c = 0; c < 4; c++)
+          {
+            double u = 2 * G_PI * (i + (c == 1 || c == 2)) / nu;
+            double v = 2 * G_PI * (j + (c >= 2)) / nv;
+
+            p[c][0] = (float) ((1.0 + 0.4 * cos (v)) * cos (u));
+            p[c][1] = (float) ((1.0 + 0.4 * cos (v)) * sin (u));
+            p[c][2] = (float) (0.4 * sin (v));
+          }
+        /* quad 0 1 2 3 as (0 1 2) and (0 2 3), outward */
+        memcpy (rec + 12, p[0], 12); memcpy (rec + 24, p[1], 12); memcpy (rec + 36, p[2], 12);
+        rec += 50;
+        memcpy (rec + 12, p[0], 12); memcpy (rec + 24, p[2], 12); memcpy (rec + 36, p[3], 12);
+        rec += 50;
+      }
+  g_file_set_contents (stl_path, (const char *) stl, size, &error);
+  g_assert_no_error (error);
+
+  sdf = g_strdup_printf ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\"><model name=\"mesh\">"
+                         "<link name=\"hull\"><inertial auto=\"true\"/><collision name=\"c\">"
+                         "<density>500</density><geometry><mesh><uri>%s</uri></mesh></geometry>"
+                         "</collision></link></model></sdf>\n", stl_name);
+  g_file_set_contents (path, sdf, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+run_scene (const char *label,
+           const char *path,
+           guint       n_triangles_hint)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) document = NULL;
+  GtkWidget *window;
+  BlViewport *viewport;
+  gint64 start = g_get_monotonic_time ();
+  gboolean timed_out = FALSE;
+  guint id;
+  double first_ms, load_ms, frame_ms;
+
+  document = bl_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  load_ms = (g_get_monotonic_time () - start) / 1000.0;
+
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  viewport = BL_VIEWPORT (bl_viewport_new ());
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (viewport));
+  bl_viewport_set_document (viewport, document);
+  gtk_window_present (GTK_WINDOW (window));
+  id = g_timeout_add_seconds (120, timeout_cb, &timed_out);
+  while (!timed_out && bl_viewport_get_n_frames (viewport) == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (id);
+  if (timed_out)
+    g_error ("no frame within 120 s");
+  first_ms = (g_get_monotonic_time () - start) / 1000.0;
+
+  frame_ms = bl_viewport_time_frames (viewport, WIDTH, HEIGHT, FRAMES, &error);
+  g_assert_no_error (error);
+
+  printf ("%-28s %9u %9.1f %9.1f %9.2f %7.1f   (viewport %d×%d)\n", label, n_triangles_hint,
+          load_ms, first_ms, frame_ms, 1000.0 / frame_ms,
+          gtk_widget_get_width (GTK_WIDGET (viewport)), gtk_widget_get_height (GTK_WIDGET (viewport)));
+  fflush (stdout);
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ballast-bench-viewport-XXXXXX", &error);
+  guint n_links = argc > 1 ? (guint) g_ascii_strtoull (argv[1], NULL, 10) : 10000;
+  guint default_meshes[] = { 200000, 1000000 };
+  gint64 start = g_get_monotonic_time ();
+
+  g_assert_no_error (error);
+  gtk_init ();
+  printf ("GTK init %.1f ms\n", (g_get_monotonic_time () - start) / 1000.0);
+  printf ("%-28s %9s %9s %9s %9s %7s\n", "scene", "triangles", "load ms", "first ms", "ms/frame", "fps");
+
+  {
+    g_autofree char *path = write_links_model (dir, n_links);
+    g_autofree char *label = g_strdup_printf ("%u links (3 primitives)", n_links);
+
+    /* 3 primitives per link at the coarse level of detail (>500 links):
+     * box 12, cylinder 48, sphere 132 triangles, plus an ellipsoid (132)
+     * and a marker (120). */
+    run_scene (label, path, n_links * (12 + 48 + 132 + 132 + 120));
+    g_unlink (path);
+  }
+  for (int i = 2; i < MAX (argc, 2 + (int) G_N_ELEMENTS (default_meshes)); i++)
+    {
+      guint n = argc > 2 ? (guint) g_ascii_strtoull (argv[i], NULL, 10) : default_meshes[i - 2];
+      g_autofree char *path = NULL;
+      g_autofree char *label = NULL;
+
+      if (argc > 2 && i >= argc)
+        break;
+      path = write_mesh_model (dir, n);
+      label = g_strdup_printf ("torus mesh");
+      run_scene (label, path, n);
+    }
+  {
+    /* Leave nothing behind. */
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+
+    while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+      {
+        g_autofree char *p = g_build_filename (dir, name, NULL);
+
+        g_unlink (p);
+      }
+    g_rmdir (dir);
+  }
+  return 0;
+}

@@ -1,0 +1,553 @@
+/* test-render.c: the viewport's display-free parts: tessellation, camera, picking, overlay geometry.
+ *
+ * Expected values are closed forms: unit shapes, pinhole projection with a
+ * 40° vertical field of view, ray–quadric roots, the equivalent ellipsoid
+ * √(5/12)·side of a uniform box (sdf-inertia.md §5.6), the sphere's added
+ * mass ½ρV (added-mass.md §1.3) and centroids (added-mass.md §7.2). */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bl-camera.h"
+#include "bl-pick.h"
+#include "bl-scene.h"
+#include "bl-tessellate.h"
+
+#define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
+
+static void
+assert_close (double actual,
+              double expected,
+              double tol)
+{
+  if (!(fabs (actual - expected) <= tol))
+    g_error ("expected %.17g, got %.17g (tolerance %.3g)", expected, actual, tol);
+}
+
+/* Every triangle of a convex shape around the origin faces outward, and
+ * (with normals) agrees with its vertex normals. */
+static void
+assert_outward (BlTessMesh *mesh)
+{
+  guint stride = bl_tess_mesh_get_stride (mesh);
+  const float *v = (const float *) mesh->vertices->data;
+  const guint32 *idx = (const guint32 *) mesh->indices->data;
+  guint checked = 0;
+
+  for (guint t = 0; t < bl_tess_mesh_get_n_triangles (mesh); t++)
+    {
+      const float *a = v + stride * idx[3 * t], *b = v + stride * idx[3 * t + 1], *c = v + stride * idx[3 * t + 2];
+      double e1[3], e2[3], n[3], centroid[3], area2;
+
+      for (int k = 0; k < 3; k++)
+        {
+          e1[k] = b[k] - a[k];
+          e2[k] = c[k] - a[k];
+          centroid[k] = (a[k] + b[k] + c[k]) / 3.0;
+        }
+      n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+      n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+      n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+      area2 = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      if (area2 < 1e-9)
+        continue;
+      g_assert_cmpfloat (n[0] * centroid[0] + n[1] * centroid[1] + n[2] * centroid[2], >, 0.0);
+      if (mesh->has_normals)
+        for (int corner = 0; corner < 3; corner++)
+          {
+            const float *p = v + stride * idx[3 * t + corner];
+
+            g_assert_cmpfloat (n[0] * p[3] + n[1] * p[4] + n[2] * p[5], >, 0.0);
+          }
+      checked++;
+    }
+  g_assert_cmpuint (checked, >, 0);
+}
+
+static void
+test_tessellate_box (void)
+{
+  g_autoptr(BlTessMesh) box = bl_tess_box ();
+  g_autoptr(GArray) edges = NULL;
+  float lo[3], hi[3];
+
+  g_assert_cmpuint (bl_tess_mesh_get_n_vertices (box), ==, 24);
+  g_assert_cmpuint (bl_tess_mesh_get_n_triangles (box), ==, 12);
+  bl_tess_mesh_get_bounds (box, lo, hi);
+  for (int k = 0; k < 3; k++)
+    {
+      assert_close (lo[k], -0.5, 0);
+      assert_close (hi[k], 0.5, 0);
+    }
+  assert_outward (box);
+  /* Faces are unwelded, so each face's 4 sides and 1 diagonal: 6 × 5. */
+  edges = bl_tess_edges ((const guint32 *) box->indices->data, 12);
+  g_assert_cmpuint (edges->len, ==, 2 * 30);
+}
+
+static void
+test_tessellate_sphere (void)
+{
+  g_autoptr(BlTessMesh) sphere = bl_tess_sphere (16, 8);
+  guint stride = bl_tess_mesh_get_stride (sphere);
+  const float *v = (const float *) sphere->vertices->data;
+
+  /* Two triangles per quad, one per quad on the two polar stacks. */
+  g_assert_cmpuint (bl_tess_mesh_get_n_triangles (sphere), ==, 2 * 16 * (8 - 1));
+  for (guint i = 0; i < bl_tess_mesh_get_n_vertices (sphere); i++)
+    {
+      const float *p = v + stride * i;
+
+      assert_close (sqrt (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]), 1.0, 1e-6);
+      assert_close (sqrt (p[3] * p[3] + p[4] * p[4] + p[5] * p[5]), 1.0, 1e-6);
+    }
+  assert_outward (sphere);
+}
+
+static void
+test_tessellate_cylinder_cone_plane (void)
+{
+  g_autoptr(BlTessMesh) cylinder = bl_tess_cylinder (24);
+  g_autoptr(BlTessMesh) cone = bl_tess_cone (24);
+  g_autoptr(BlTessMesh) plane = bl_tess_plane ();
+  float lo[3], hi[3];
+
+  /* Side quads + two caps of 24 fans; cone: 24 sides + one cap. */
+  g_assert_cmpuint (bl_tess_mesh_get_n_triangles (cylinder), ==, 2 * 24 + 2 * 24);
+  g_assert_cmpuint (bl_tess_mesh_get_n_triangles (cone), ==, 24 + 24);
+  assert_outward (cylinder);
+  assert_outward (cone);
+  bl_tess_mesh_get_bounds (cone, lo, hi);
+  assert_close (lo[2], -0.5, 1e-7);
+  assert_close (hi[2], 0.5, 1e-7);
+  assert_close (hi[0], 1.0, 1e-7);
+  g_assert_cmpuint (bl_tess_mesh_get_n_triangles (plane), ==, 2);
+  bl_tess_mesh_get_bounds (plane, lo, hi);
+  assert_close (lo[2], 0, 0);
+  assert_close (hi[2], 0, 0);
+}
+
+static void
+test_tessellate_mesh (void)
+{
+  /* A unit right tetrahedron: 4 faces wound outward, 6 edges. */
+  static const double verts[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+  static const guint32 tris[] = { 0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlMesh) mesh = bl_mesh_new_from_triangles (verts, 4, tris, 4, &error);
+  g_autoptr(BlTessMesh) tess = NULL;
+  g_autoptr(GArray) edges = NULL;
+
+  g_assert_no_error (error);
+  tess = bl_tess_from_mesh (mesh);
+  g_assert_false (tess->has_normals);
+  g_assert_cmpuint (bl_tess_mesh_get_n_vertices (tess), ==, 4);
+  g_assert_cmpuint (bl_tess_mesh_get_n_triangles (tess), ==, 4);
+  edges = bl_tess_edges ((const guint32 *) tess->indices->data, 4);
+  g_assert_cmpuint (edges->len, ==, 12);
+}
+
+static void
+test_camera_views (void)
+{
+  BlCamera camera;
+  double f[3], r[3], u[3], x, y;
+  double half = BL_CAMERA_FOVY_DEGREES * G_PI / 360.0;
+
+  bl_camera_init (&camera);
+  camera.distance = 10.0;
+
+  /* Front: from +x, +y to the right, +z up. */
+  bl_camera_set_view (&camera, BL_VIEW_FRONT);
+  bl_camera_get_basis (&camera, f, r, u);
+  assert_close (f[0], -1, 1e-12);
+  assert_close (r[1], 1, 1e-12);
+  assert_close (u[2], 1, 1e-12);
+  {
+    /* (0, 1, 0) at depth 10 on a 400×200 viewport: x = W/2 (1 + 1 / (10 tan h · 2)). */
+    double p[3] = { 0, 1, 0 };
+
+    g_assert_true (bl_camera_project (&camera, p, 400, 200, &x, &y));
+    assert_close (x, 200.0 * (1.0 + 1.0 / (10.0 * tan (half) * 2.0)), 1e-9);
+    assert_close (y, 100.0, 1e-9);
+  }
+
+  /* Top: +x up the screen, +y to the left. */
+  bl_camera_set_view (&camera, BL_VIEW_TOP);
+  bl_camera_get_basis (&camera, f, r, u);
+  assert_close (f[2], -1, 1e-12);
+  assert_close (u[0], 1, 1e-12);
+  assert_close (r[1], -1, 1e-12);
+
+  /* Side: from −y, +x to the right. */
+  bl_camera_set_view (&camera, BL_VIEW_SIDE);
+  bl_camera_get_basis (&camera, f, r, u);
+  assert_close (f[1], 1, 1e-12);
+  assert_close (r[0], 1, 1e-12);
+  assert_close (u[2], 1, 1e-12);
+
+  /* Iso: from (1, 1, 1)/√3. */
+  bl_camera_set_view (&camera, BL_VIEW_ISO);
+  bl_camera_get_basis (&camera, f, r, u);
+  for (int k = 0; k < 3; k++)
+    assert_close (f[k], -1.0 / sqrt (3.0), 1e-12);
+}
+
+static void
+test_camera_ray_and_zoom (void)
+{
+  BlCamera camera;
+  double o[3], d[3], x, y;
+  double p[3] = { 0.3, -0.7, 0.2 };
+
+  bl_camera_init (&camera);
+  camera.distance = 6.0;
+  camera.yaw = 0.4;
+  camera.pitch = 0.3;
+
+  /* A ray through a point's projection passes through the point. */
+  g_assert_true (bl_camera_project (&camera, p, 640, 480, &x, &y));
+  bl_camera_ray (&camera, x, y, 640, 480, o, d);
+  {
+    double v[3], t = 0, dist2 = 0;
+
+    for (int k = 0; k < 3; k++)
+      t += (p[k] - o[k]) * d[k];
+    for (int k = 0; k < 3; k++)
+      {
+        v[k] = o[k] + t * d[k] - p[k];
+        dist2 += v[k] * v[k];
+      }
+    assert_close (sqrt (dist2), 0, 1e-9);
+  }
+
+  /* The ray through the centre is the view direction, from the eye at distance. */
+  bl_camera_ray (&camera, 320, 240, 640, 480, o, d);
+  assert_close (sqrt (o[0] * o[0] + o[1] * o[1] + o[2] * o[2]), 6.0, 1e-12);
+  assert_close (d[0], -cos (0.3) * cos (0.4), 1e-12);
+  assert_close (d[2], -sin (0.3), 1e-12);
+
+  /* Zooming at a pointer keeps the focal-plane point under it. */
+  {
+    double f[3], r[3], u[3], q[3], s, qx, qy;
+    double px = 500, py = 100;
+
+    bl_camera_get_basis (&camera, f, r, u);
+    s = 2.0 * camera.distance * tan (BL_CAMERA_FOVY_DEGREES * G_PI / 360.0) / 480.0;
+    for (int k = 0; k < 3; k++)
+      q[k] = camera.target[k] + (px - 320) * s * r[k] + (240 - py) * s * u[k];
+    bl_camera_zoom_at (&camera, 0.5, px, py, 640, 480);
+    assert_close (camera.distance, 3.0, 1e-12);
+    g_assert_true (bl_camera_project (&camera, q, 640, 480, &qx, &qy));
+    assert_close (qx, px, 1e-9);
+    assert_close (qy, py, 1e-9);
+  }
+
+  /* Panning by (dx, dy) pixels moves a focal-plane point by the same. */
+  {
+    double before_x, before_y, after_x, after_y;
+    double t[3] = { camera.target[0], camera.target[1], camera.target[2] };
+
+    g_assert_true (bl_camera_project (&camera, t, 640, 480, &before_x, &before_y));
+    bl_camera_pan (&camera, 30, -20, 480);
+    g_assert_true (bl_camera_project (&camera, t, 640, 480, &after_x, &after_y));
+    assert_close (after_x - before_x, 30, 1e-9);
+    assert_close (after_y - before_y, -20, 1e-9);
+  }
+}
+
+static void
+test_camera_fit (void)
+{
+  BlCamera camera;
+  double c[3] = { 1, 2, 3 };
+  double half = BL_CAMERA_FOVY_DEGREES * G_PI / 360.0;
+
+  bl_camera_init (&camera);
+  /* Landscape: the vertical field is the smaller; the sphere touches it. */
+  bl_camera_fit_sphere (&camera, c, 2.0, 800, 400);
+  assert_close (camera.distance, 2.0 / sin (half), 1e-12);
+  assert_close (camera.target[1], 2.0, 0);
+  /* Portrait 1:2: the horizontal half-angle atan(tan h / 2) is smaller. */
+  bl_camera_fit_sphere (&camera, c, 2.0, 400, 800);
+  assert_close (camera.distance, 2.0 / sin (atan (tan (half) / 2.0)), 1e-12);
+}
+
+static void
+test_pick_shapes (void)
+{
+  double t;
+  double ox[3] = { -5, 0, 0 }, dx[3] = { 1, 0, 0 };
+  double oz[3] = { 0, 0, 5 }, dz[3] = { 0, 0, -1 };
+  double oz2[3] = { 0.9, 0, 5 };
+
+  g_assert_true (bl_pick_unit_shape (BL_PICK_BOX, ox, dx, &t));
+  assert_close (t, 4.5, 1e-12);
+  g_assert_true (bl_pick_unit_shape (BL_PICK_SPHERE, ox, dx, &t));
+  assert_close (t, 4.0, 1e-12);
+  g_assert_true (bl_pick_unit_shape (BL_PICK_CYLINDER, ox, dx, &t));
+  assert_close (t, 4.0, 1e-12);
+  g_assert_true (bl_pick_unit_shape (BL_PICK_CYLINDER, oz, dz, &t));
+  assert_close (t, 4.5, 1e-12);
+  /* Cone: radius ½ − z, so at z = 0 the side is at x = −½; down the axis
+   * the apex is at z = ½; off-axis at x = 0.9 the side is at z = −0.4. */
+  g_assert_true (bl_pick_unit_shape (BL_PICK_CONE, ox, dx, &t));
+  assert_close (t, 4.5, 1e-12);
+  g_assert_true (bl_pick_unit_shape (BL_PICK_CONE, oz, dz, &t));
+  assert_close (t, 4.5, 1e-12);
+  g_assert_true (bl_pick_unit_shape (BL_PICK_CONE, oz2, dz, &t));
+  assert_close (t, 5.4, 1e-12);
+  g_assert_true (bl_pick_unit_shape (BL_PICK_PLANE, oz, dz, &t));
+  assert_close (t, 5.0, 1e-12);
+  g_assert_false (bl_pick_unit_shape (BL_PICK_PLANE, ox, dx, &t));
+  {
+    double miss[3] = { -5, 2, 0 };
+
+    g_assert_false (bl_pick_unit_shape (BL_PICK_SPHERE, miss, dx, &t));
+    g_assert_false (bl_pick_unit_shape (BL_PICK_BOX, miss, dx, &t));
+  }
+  /* Behind the origin: no hit. */
+  {
+    double back[3] = { -1, 0, 0 };
+
+    g_assert_false (bl_pick_unit_shape (BL_PICK_SPHERE, ox, back, &t));
+  }
+}
+
+static void
+test_pick_triangles_and_transform (void)
+{
+  static const double v[] = { 0, 0, 0, 2, 0, 0, 0, 2, 0 };
+  static const guint32 idx[] = { 0, 1, 2 };
+  double o[3] = { 0.5, 0.5, 3 }, d[3] = { 0, 0, -1 }, t;
+  double outside[3] = { 1.5, 1.5, 3 };
+  double m[16] = { 2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 1, 2, 3, 1 }, inv[16], lo[3], ld[3];
+
+  g_assert_true (bl_pick_triangles (v, idx, 1, o, d, &t));
+  assert_close (t, 3.0, 1e-12);
+  g_assert_false (bl_pick_triangles (v, idx, 1, outside, d, &t));
+
+  /* Scale (2, 3, 4), offset (1, 2, 3): a box of 2×3×4 at (1, 2, 3), hit
+   * from x = −10 at 1 − 1 − (−10) = 10 along x. */
+  g_assert_true (bl_pick_affine_inverse (m, inv));
+  {
+    double wo[3] = { -10, 2, 3 }, wd[3] = { 1, 0, 0 };
+
+    bl_pick_transform_ray (inv, wo, wd, lo, ld);
+    g_assert_true (bl_pick_unit_shape (BL_PICK_BOX, lo, ld, &t));
+    assert_close (t, 10.0, 1e-12);
+  }
+  {
+    double singular[16] = { 0 };
+
+    g_assert_false (bl_pick_affine_inverse (singular, inv));
+  }
+}
+
+static BlDocument *
+load_string (const char *sdf)
+{
+  g_autoptr(GError) error = NULL;
+  BlDocument *doc = bl_document_new_from_data (sdf, strlen (sdf), "/nonexistent/test.sdf", &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  return doc;
+}
+
+static double
+column_length (const double m[16],
+               int          col)
+{
+  return sqrt (m[col * 4] * m[col * 4] + m[col * 4 + 1] * m[col * 4 + 1] + m[col * 4 + 2] * m[col * 4 + 2]);
+}
+
+/* A 1×2×3 box of 12 kg: Ixx = m(b² + c²)/12 = 13, Iyy = 10, Izz = 5. */
+#define BOX_LINK(name, pose) \
+  "<link name='" name "'><pose>" pose "</pose>" \
+  "<inertial><mass>12</mass><inertia><ixx>13</ixx><iyy>10</iyy><izz>5</izz>" \
+  "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>" \
+  "<collision name='c'><geometry><box><size>1 2 3</size></box></geometry></collision></link>"
+
+static void
+test_scene_box_overlays (void)
+{
+  g_autoptr(BlDocument) doc = load_string (SDF_HEAD "<model name='m'>"
+                                           BOX_LINK ("a", "1 2 3 0 0 0")
+                                           BOX_LINK ("b", "0 0 0 0 0 1.5707963267948966")
+                                           "</model></sdf>");
+  BlLink *a = bl_document_find_link (doc, "m::a");
+  BlLink *b = bl_document_find_link (doc, "m::b");
+  g_autoptr(BlSceneLink) sa = bl_scene_link_new (a, 0, 1025.0);
+  g_autoptr(BlSceneLink) sb = bl_scene_link_new (b, 1, 1025.0);
+  double k = sqrt (5.0 / 12.0), t;
+
+  g_assert_true (sa->valid);
+  g_assert_cmpuint (sa->shapes->len, ==, 1);
+  g_assert_true (sa->has_ellipsoid);
+  /* Equivalent ellipsoid of a uniform box: √(5/12)·side along the box axes. */
+  for (int col = 0; col < 3; col++)
+    {
+      double len = column_length (sa->ellipsoid, col);
+      int axis = -1;
+
+      for (int r = 0; r < 3; r++)
+        if (fabs (sa->ellipsoid[col * 4 + r]) > 1e-9)
+          axis = r;
+      g_assert_cmpint (axis, >=, 0);
+      assert_close (len, k * (axis + 1), 1e-12);
+    }
+  assert_close (sa->ellipsoid[12], 1, 1e-12);
+  assert_close (sa->ellipsoid[13], 2, 1e-12);
+  assert_close (sa->ellipsoid[14], 3, 1e-12);
+  /* The equivalent box is the box itself. */
+  g_assert_true (sa->has_box);
+  for (int col = 0; col < 3; col++)
+    {
+      double len = column_length (sa->box, col);
+
+      g_assert_true (fabs (len - 1) < 1e-9 || fabs (len - 2) < 1e-9 || fabs (len - 3) < 1e-9);
+    }
+  /* Bounds: the box at (1, 2, 3) (x from 0.5, z to 4.5) and its ellipsoid
+   * (x from 1 − k, z to 3 + 3k), whichever reaches further. */
+  assert_close (sa->min[0], MIN (0.5, 1 - k), 1e-12);
+  assert_close (sa->max[2], MAX (4.5, 3 + 3 * k), 1e-12);
+  /* Buoyancy at the box centre, volume 6. */
+  g_assert_true (sa->has_buoyancy);
+  assert_close (sa->volume, 6.0, 1e-12);
+  assert_close (sa->buoyancy[0], 1.0, 1e-12);
+  assert_close (sa->buoyancy[2], 3.0, 1e-12);
+
+  /* Picking from above: top face at z = 3 + 1.5. */
+  {
+    double o[3] = { 1, 2, 10 }, d[3] = { 0, 0, -1 }, miss[3] = { 3, 2, 10 };
+
+    g_assert_true (bl_scene_link_pick (sa, o, d, &t));
+    assert_close (t, 5.5, 1e-12);
+    g_assert_false (bl_scene_link_pick (sa, miss, d, &t));
+  }
+
+  /* Yawed 90°: the 1 m side (semi-axis √(5/12)) lies along world y. */
+  g_assert_true (sb->has_ellipsoid);
+  for (int col = 0; col < 3; col++)
+    if (fabs (column_length (sb->ellipsoid, col) - k) < 1e-9)
+      {
+        assert_close (fabs (sb->ellipsoid[col * 4 + 1]), k, 1e-9);
+        assert_close (sb->ellipsoid[col * 4 + 0], 0, 1e-9);
+      }
+}
+
+static void
+test_scene_invalid_link (void)
+{
+  /* Triangle inequality broken: 1 + 1 < 5. */
+  g_autoptr(BlDocument) doc = load_string (SDF_HEAD "<model name='m'><link name='bad'>"
+                                           "<inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>5</izz>"
+                                           "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>"
+                                           "<collision name='c'><geometry><sphere><radius>0.5</radius></sphere></geometry></collision>"
+                                           "</link></model></sdf>");
+  BlLink *bad = bl_document_find_link (doc, "m::bad");
+  g_autoptr(BlSceneLink) s = bl_scene_link_new (bad, 0, 1025.0);
+
+  g_assert_false (s->valid);
+  g_assert_false (s->has_ellipsoid);
+  g_assert_false (s->has_box);
+  g_assert_cmpuint (s->shapes->len, ==, 1);
+}
+
+static void
+test_scene_buoyancy_centroids (void)
+{
+  /* Box of volume 1 at the origin, sphere r ½ (V = π/6) at x = 2, cone
+   * r 1 l 2 (V = 2π/3) at z = 5 with its centroid at z = 5 − l/4. */
+  g_autoptr(BlDocument) doc = load_string (SDF_HEAD "<model name='m'><link name='l'>"
+                                           "<collision name='b'><geometry><box><size>1 1 1</size></box></geometry></collision>"
+                                           "<collision name='s'><pose>2 0 0 0 0 0</pose><geometry><sphere><radius>0.5</radius></sphere></geometry></collision>"
+                                           "<collision name='k'><pose>0 0 5 0 0 0</pose><geometry><cone><radius>1</radius><length>2</length></cone></geometry></collision>"
+                                           "<collision name='p'><pose>0 0 -1 0 0 0</pose><geometry><capsule><radius>0.1</radius><length>0.4</length></capsule></geometry></collision>"
+                                           "</link></model></sdf>");
+  BlLink *l = bl_document_find_link (doc, "m::l");
+  g_autoptr(BlSceneLink) s = bl_scene_link_new (l, 0, 1025.0);
+  double vb = 1.0, vs = G_PI / 6.0, vk = 2.0 * G_PI / 3.0;
+  double vc = G_PI * 0.01 * (0.4 + 4.0 / 3.0 * 0.1);
+  double v = vb + vs + vk + vc;
+
+  /* Box, sphere, cone, and the capsule as a cylinder and two spheres. */
+  g_assert_cmpuint (s->shapes->len, ==, 6);
+  g_assert_true (s->has_buoyancy);
+  assert_close (s->volume, v, 1e-12);
+  assert_close (s->buoyancy[0], 2.0 * vs / v, 1e-12);
+  assert_close (s->buoyancy[2], (4.5 * vk - 1.0 * vc) / v, 1e-12);
+}
+
+static void
+test_scene_added_mass (void)
+{
+  double values[21] = { 0 }, radii[3], axes[3][3];
+  double rho = 1000.0, r = 0.5;
+  double mu = 0.5 * rho * 4.0 / 3.0 * G_PI * r * r * r;
+
+  /* A sphere's added mass ½ρV on each axis: the ellipsoid is the sphere. */
+  values[0] = values[6] = values[11] = mu;   /* xx yy zz */
+  g_assert_true (bl_scene_added_mass_radii (values, rho, radii, axes));
+  for (int i = 0; i < 3; i++)
+    assert_close (radii[i], r, 1e-12);
+
+  /* Twice the added mass along y only: radius × 2^⅓ on the axis that is y. */
+  values[6] = 2 * mu;
+  g_assert_true (bl_scene_added_mass_radii (values, rho, radii, axes));
+  assert_close (radii[2], r * cbrt (2.0), 1e-12);
+  assert_close (fabs (axes[1][2]), 1.0, 1e-12);
+
+  /* None positive: nothing to draw. */
+  memset (values, 0, sizeof values);
+  g_assert_false (bl_scene_added_mass_radii (values, rho, radii, axes));
+}
+
+static void
+test_scene_added_mass_link (void)
+{
+  /* Sphere r 0.5 at (0, 0, 1) in sea water with its potential-flow added
+   * mass ½ρV: the added-mass ellipsoid is that sphere, centred on it. */
+  double mu = 0.5 * 1025.0 * 4.0 / 3.0 * G_PI * 0.125;
+  g_autofree char *sdf = g_strdup_printf (SDF_HEAD "<model name='m'><link name='l'>"
+                                          "<inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz>"
+                                          "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia>"
+                                          "<fluid_added_mass><xx>%.17g</xx><yy>%.17g</yy><zz>%.17g</zz></fluid_added_mass></inertial>"
+                                          "<collision name='s'><pose>0 0 1 0 0 0</pose><geometry><sphere><radius>0.5</radius></sphere></geometry></collision>"
+                                          "</link></model></sdf>", mu, mu, mu);
+  g_autoptr(BlDocument) doc = load_string (sdf);
+  BlLink *l = bl_document_find_link (doc, "m::l");
+  g_autoptr(BlSceneLink) s = bl_scene_link_new (l, 0, 1025.0);
+
+  g_assert_true (l->has_added_mass);
+  g_assert_true (s->has_added_mass);
+  for (int col = 0; col < 3; col++)
+    assert_close (column_length (s->added_mass, col), 0.5, 1e-9);
+  assert_close (s->added_mass[14], 1.0, 1e-12);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/render/tessellate/box", test_tessellate_box);
+  g_test_add_func ("/render/tessellate/sphere", test_tessellate_sphere);
+  g_test_add_func ("/render/tessellate/cylinder-cone-plane", test_tessellate_cylinder_cone_plane);
+  g_test_add_func ("/render/tessellate/mesh", test_tessellate_mesh);
+  g_test_add_func ("/render/camera/views", test_camera_views);
+  g_test_add_func ("/render/camera/ray-zoom-pan", test_camera_ray_and_zoom);
+  g_test_add_func ("/render/camera/fit", test_camera_fit);
+  g_test_add_func ("/render/pick/shapes", test_pick_shapes);
+  g_test_add_func ("/render/pick/triangles-transform", test_pick_triangles_and_transform);
+  g_test_add_func ("/render/scene/box-overlays", test_scene_box_overlays);
+  g_test_add_func ("/render/scene/invalid-link", test_scene_invalid_link);
+  g_test_add_func ("/render/scene/buoyancy-centroids", test_scene_buoyancy_centroids);
+  g_test_add_func ("/render/scene/added-mass-radii", test_scene_added_mass);
+  g_test_add_func ("/render/scene/added-mass-link", test_scene_added_mass_link);
+
+  return g_test_run ();
+}

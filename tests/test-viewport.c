@@ -1,0 +1,446 @@
+/* test-viewport.c: pixel tests of BlViewport under Xvfb (Mesa llvmpipe).
+ *
+ * Each test shows a known SDF scene in a window, renders a frame and reads
+ * it back, then checks colours at positions computed in closed form from
+ * the pinhole camera (40° vertical field of view): a point at lateral
+ * offset s and depth z lands s / (z·tan 20°) · H/2 pixels from the centre;
+ * an ellipsoid's silhouette seen along its semi-axis a from distance d
+ * reaches b / √(d² − a²) instead.  Shading is a headlight: a face seen
+ * head-on shows its colour exactly, at angle θ it shows (0.3 + 0.7 cos θ)×. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <libxml/tree.h>
+
+#include "bl-renderer.h"
+#include "bl-viewport-private.h"
+
+#define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
+#define TAN_HALF_FOV (tan (BL_CAMERA_FOVY_DEGREES * G_PI / 360.0))
+
+typedef struct
+{
+  GtkWidget  *window;
+  BlViewport *viewport;
+  BlDocument *document;
+  int         width, height;
+  GdkTexture *texture;
+  guchar     *pixels;
+  gsize       stride;
+} Fixture;
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  gboolean *flag = data;
+
+  *flag = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until the viewport has drawn a frame on screen. */
+static void
+wait_for_frame (Fixture *f)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (20, timeout_cb, &timed_out);
+  guint frames = bl_viewport_get_n_frames (f->viewport);
+
+  gtk_gl_area_queue_render (GTK_GL_AREA (f->viewport));
+  while (!timed_out && bl_viewport_get_n_frames (f->viewport) == frames)
+    g_main_context_iteration (NULL, TRUE);
+  if (timed_out)
+    g_error ("the viewport drew no frame in 20 s (GL error: %s)",
+             gtk_gl_area_get_error (GTK_GL_AREA (f->viewport))
+               ? gtk_gl_area_get_error (GTK_GL_AREA (f->viewport))->message : "none");
+  g_source_remove (id);
+}
+
+static void
+fixture_setup (Fixture    *f,
+               const char *sdf)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->document = bl_document_new_from_data (sdf, strlen (sdf), "/nonexistent/test.sdf", &error);
+  g_assert_no_error (error);
+
+  f->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 480, 360);
+  f->viewport = BL_VIEWPORT (bl_viewport_new ());
+  gtk_window_set_child (GTK_WINDOW (f->window), GTK_WIDGET (f->viewport));
+  bl_viewport_set_document (f->viewport, f->document);
+  gtk_window_present (GTK_WINDOW (f->window));
+  wait_for_frame (f);
+  g_assert_null (gtk_gl_area_get_error (GTK_GL_AREA (f->viewport)));
+
+  f->width = gtk_widget_get_width (GTK_WIDGET (f->viewport));
+  f->height = gtk_widget_get_height (GTK_WIDGET (f->viewport));
+  g_assert_cmpint (f->width, >, 100);
+  g_assert_cmpint (f->height, >, 100);
+  g_assert_cmpint (gtk_widget_get_scale_factor (GTK_WIDGET (f->viewport)), ==, 1);
+
+  /* Plain scene: no overlays unless a test turns them on. */
+  g_object_set (f->viewport, "xray", FALSE, "show-com", FALSE, "show-inertia-ellipsoid", FALSE,
+                "show-added-mass", FALSE, NULL);
+}
+
+static void
+fixture_teardown (Fixture *f)
+{
+  g_clear_object (&f->texture);
+  g_clear_pointer (&f->pixels, g_free);
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  g_clear_object (&f->document);
+}
+
+/* The front view aimed at TARGET from DISTANCE. */
+static void
+look_front (Fixture *f,
+            double   distance)
+{
+  BlCamera camera;
+
+  bl_viewport_get_camera (f->viewport, &camera);
+  bl_camera_set_view (&camera, BL_VIEW_FRONT);
+  camera.target[0] = camera.target[1] = camera.target[2] = 0.0;
+  camera.distance = distance;
+  bl_viewport_set_camera (f->viewport, &camera);
+}
+
+static void
+capture (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  wait_for_frame (f);   /* the on-screen path draws the same state */
+  g_clear_object (&f->texture);
+  g_clear_pointer (&f->pixels, g_free);
+  f->texture = bl_viewport_render_texture (f->viewport, 0, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (f->texture), ==, f->width);
+  g_assert_cmpint (gdk_texture_get_height (f->texture), ==, f->height);
+  if (g_getenv ("BALLAST_VIEWPORT_DUMP") != NULL)
+    {
+      /* For a person checking the pictures: every captured frame as PNG. */
+      static guint n = 0;
+      g_autofree char *name = g_strdup_printf ("viewport-%02u.png", n++);
+      g_autofree char *path = g_build_filename (g_getenv ("BALLAST_VIEWPORT_DUMP"), name, NULL);
+
+      gdk_texture_save_to_png (f->texture, path);
+    }
+  f->stride = (gsize) f->width * 4;
+  f->pixels = g_malloc (f->stride * f->height);
+  /* Downloads as Cairo's ARGB32 (B G R A in memory on little-endian). */
+  gdk_texture_download (f->texture, f->pixels, f->stride);
+}
+
+static void
+pixel_at (Fixture *f,
+          double   x,
+          double   y,
+          double   rgb[3])
+{
+  int px = (int) floor (x), py = (int) floor (y);
+  const guchar *p;
+
+  g_assert_cmpint (px, >=, 0);
+  g_assert_cmpint (py, >=, 0);
+  g_assert_cmpint (px, <, f->width);
+  g_assert_cmpint (py, <, f->height);
+  p = f->pixels + py * f->stride + px * 4;
+  rgb[0] = p[2] / 255.0;
+  rgb[1] = p[1] / 255.0;
+  rgb[2] = p[0] / 255.0;
+}
+
+static void
+assert_color (Fixture     *f,
+              double       x,
+              double       y,
+              const float  expected[3],
+              double       factor)
+{
+  double rgb[3];
+
+  pixel_at (f, x, y, rgb);
+  for (int k = 0; k < 3; k++)
+    if (fabs (rgb[k] - expected[k] * factor) > 3.0 / 255.0)
+      g_error ("pixel (%g, %g): expected %.3f %.3f %.3f, got %.3f %.3f %.3f", x, y,
+               expected[0] * factor, expected[1] * factor, expected[2] * factor, rgb[0], rgb[1], rgb[2]);
+}
+
+static void
+assert_greenish (Fixture *f,
+                 double   x,
+                 double   y)
+{
+  double rgb[3];
+
+  pixel_at (f, x, y, rgb);
+  if (!(rgb[1] > rgb[0] + 0.1 && rgb[1] > rgb[2] + 0.1))
+    g_error ("pixel (%g, %g): expected the ellipsoid's green, got %.3f %.3f %.3f", x, y, rgb[0], rgb[1], rgb[2]);
+}
+
+/* Screen offset in pixels of a lateral offset S at depth Z. */
+static double
+offset_px (Fixture *f,
+           double   s,
+           double   z)
+{
+  return s / (z * TAN_HALF_FOV) * 0.5 * f->height;
+}
+
+#define BOX_LINK(name, y, size) \
+  "<link name='" name "'><pose>0 " #y " 0 0 0 0</pose>" \
+  "<inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz>" \
+  "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>" \
+  "<collision name='c'><geometry><box><size>" size "</size></box></geometry></collision></link>"
+
+static void
+test_box_at_centre (void)
+{
+  Fixture f = { 0 };
+  double cx, cy, edge;
+  float color[3];
+
+  fixture_setup (&f, SDF_HEAD "<model name='m'>" BOX_LINK ("box", 0, "1 1 1") "</model></sdf>");
+  look_front (&f, 5.0);
+  capture (&f);
+
+  cx = f.width / 2.0;
+  cy = f.height / 2.0;
+  /* The front face at depth 4.5, half-size 0.5. */
+  edge = offset_px (&f, 0.5, 4.5);
+  bl_render_link_color (0, color);
+  assert_color (&f, cx + 0.5, cy - 10.5, color, 1.0);
+  assert_color (&f, cx + edge - 3, cy - 10.5, color, 1.0);
+  assert_color (&f, cx + edge + 3, cy - 10.5, bl_render_background_color, 1.0);
+  assert_color (&f, cx - edge - 3, cy - 10.5, bl_render_background_color, 1.0);
+  assert_color (&f, cx + 0.5, cy - edge - 3, bl_render_background_color, 1.0);
+  assert_color (&f, cx + 0.5, cy + edge - 3, color, 1.0);
+  fixture_teardown (&f);
+}
+
+/* 12 kg, moments of a 1×2×3 box: equivalent ellipsoid √(5/12)·(1, 2, 3). */
+#define ELLIPSOID_LINK(mass, ixx, iyy, izz) \
+  "<link name='e'><inertial><mass>" mass "</mass><inertia><ixx>" ixx "</ixx><iyy>" iyy "</iyy>" \
+  "<izz>" izz "</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial></link>"
+
+static void
+test_ellipsoid_extent (void)
+{
+  Fixture f = { 0 };
+  double k = sqrt (5.0 / 12.0), a = k, b = 2 * k, c = 3 * k, d = 8.0;
+  double cx, cy, ey, ez;
+  guint rebuilds;
+
+  fixture_setup (&f, SDF_HEAD "<model name='m'>" ELLIPSOID_LINK ("12", "13", "10", "5") "</model></sdf>");
+  g_object_set (f.viewport, "show-inertia-ellipsoid", TRUE, NULL);
+  look_front (&f, d);
+  capture (&f);
+
+  cx = f.width / 2.0;
+  cy = f.height / 2.0;
+  /* Seen along x from d: silhouette half-widths b/√(d² − a²), c/√(d² − a²). */
+  ey = b / sqrt (d * d - a * a) / TAN_HALF_FOV * 0.5 * f.height;
+  ez = c / sqrt (d * d - a * a) / TAN_HALF_FOV * 0.5 * f.height;
+  assert_greenish (&f, cx + 0.5, cy - 10.5);
+  /* Rows off the centre line, where the edge-on grid is drawn. */
+  assert_greenish (&f, cx + ey - 3, cy - 4.5);
+  assert_greenish (&f, cx - ey + 3, cy - 4.5);
+  assert_greenish (&f, cx + 0.5, cy - ez + 3);
+  assert_color (&f, cx + ey + 3, cy - 4.5, bl_render_background_color, 1.0);
+  assert_color (&f, cx + 0.5, cy - ez - 3, bl_render_background_color, 1.0);
+
+  /* Live: four times the mass halves every semi-axis; only this link is
+   * re-uploaded, the scene is not rebuilt. */
+  rebuilds = bl_viewport_get_n_rebuilds (f.viewport);
+  {
+    BlLink *link = bl_document_find_link (f.document, "m::e");
+    xmlNode *child;
+
+    for (child = link->inertial_node->children; child != NULL; child = child->next)
+      if (child->type == XML_ELEMENT_NODE && g_str_equal ((const char *) child->name, "mass"))
+        xmlNodeSetContent (child, (const xmlChar *) "48");
+    bl_document_reload_link (f.document, link);
+  }
+  capture (&f);
+  g_assert_cmpuint (bl_viewport_get_n_rebuilds (f.viewport), ==, rebuilds);
+  ey = 0.5 * b / sqrt (d * d - 0.25 * a * a) / TAN_HALF_FOV * 0.5 * f.height;
+  assert_greenish (&f, cx + ey - 3, cy - 4.5);
+  assert_color (&f, cx + ey + 3, cy - 4.5, bl_render_background_color, 1.0);
+  fixture_teardown (&f);
+}
+
+static void
+on_link_picked (BlViewport *viewport,
+                BlLink     *link,
+                gpointer    user_data)
+{
+  BlLink **out = user_data;
+
+  *out = link;
+}
+
+static void
+test_pick_selects (void)
+{
+  Fixture f = { 0 };
+  BlLink *picked = GINT_TO_POINTER (1);
+  BlLink *right, *left;
+  double cx, cy, x, lambert;
+  double eye[3] = { 5, 0, 0 }, p[3];
+
+  fixture_setup (&f, SDF_HEAD "<model name='m'>" BOX_LINK ("left", -1, "1 1 1") BOX_LINK ("right", 1, "1 1 1")
+                 "</model></sdf>");
+  right = bl_document_find_link (f.document, "m::right");
+  left = bl_document_find_link (f.document, "m::left");
+  g_signal_connect (f.viewport, "link-picked", G_CALLBACK (on_link_picked), &picked);
+  look_front (&f, 5.0);
+  capture (&f);
+
+  cx = f.width / 2.0;
+  cy = f.height / 2.0;
+  /* +y is to the right in the front view; the right box's face centre. */
+  x = cx + offset_px (&f, 1.0, 4.5);
+  g_assert_true (bl_viewport_click (f.viewport, x, cy - 10) == right);
+  g_assert_true (picked == right);
+  g_assert_true (bl_viewport_get_selected_link (f.viewport) == right);
+  capture (&f);
+
+  /* The face point under that pixel and the headlight's cosine there. */
+  p[0] = 0.5;
+  p[1] = 1.0;
+  p[2] = 10.0 / (0.5 * f.height) * TAN_HALF_FOV * 4.5;
+  lambert = (eye[0] - p[0]) / sqrt ((eye[0] - p[0]) * (eye[0] - p[0]) + p[1] * p[1] + p[2] * p[2]);
+  assert_color (&f, x, cy - 10, bl_render_selection_color, 0.3 + 0.7 * lambert);
+  /* The other box keeps its own colour. */
+  {
+    float color[3];
+    double xl = cx - offset_px (&f, 1.0, 4.5);
+
+    bl_render_link_color (0, color);
+    assert_color (&f, xl, cy - 10, color, 0.3 + 0.7 * lambert);
+    g_assert_true (bl_viewport_pick (f.viewport, xl, cy - 10) == left);
+  }
+  /* Empty space: selection cleared, NULL emitted. */
+  g_assert_null (bl_viewport_click (f.viewport, cx, cy - offset_px (&f, 1.0, 4.5)));
+  g_assert_null (picked);
+  g_assert_null (bl_viewport_get_selected_link (f.viewport));
+  fixture_teardown (&f);
+}
+
+static void
+test_xray_and_warning (void)
+{
+  Fixture f = { 0 };
+  float color[3];
+  double rgb[3];
+  double cx, cy;
+
+  /* A 2 m cube around an ellipsoid of semi-axes √(5·2/(2·12)) ≈ 0.65 m,
+   * and an invalid link (1 + 1 < 5) in the warning colour. */
+  fixture_setup (&f, SDF_HEAD "<model name='m'>"
+                 "<link name='hull'><inertial><mass>12</mass><inertia><ixx>2</ixx><iyy>2</iyy><izz>2</izz>"
+                 "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>"
+                 "<collision name='c'><geometry><box><size>2 2 2</size></box></geometry></collision></link>"
+                 "<link name='bad'><pose>0 3 0 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy>"
+                 "<izz>5</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>"
+                 "<collision name='c'><geometry><box><size>1 1 1</size></box></geometry></collision></link>"
+                 "</model></sdf>");
+  g_object_set (f.viewport, "show-inertia-ellipsoid", TRUE, NULL);
+  look_front (&f, 10.0);
+  capture (&f);
+  cx = f.width / 2.0;
+  cy = f.height / 2.0;
+
+  /* Opaque: the hull hides its ellipsoid. */
+  bl_render_link_color (0, color);
+  assert_color (&f, cx + 0.5, cy - 5.5, color, 1.0);
+  /* The invalid link, head-on at y = 3 (face at depth 9.5), no ellipsoid. */
+  {
+    double x = cx + offset_px (&f, 3.0, 9.5);
+    double lambert = 9.5 / sqrt (9.5 * 9.5 + 9.0);
+
+    assert_color (&f, x, cy - 6.5, bl_render_warning_color, 0.3 + 0.7 * lambert);
+  }
+
+  /* X-ray: the ellipsoid shows through the translucent hull. */
+  g_object_set (f.viewport, "xray", TRUE, NULL);
+  capture (&f);
+  pixel_at (&f, cx + 0.5, cy - 5.5, rgb);
+  {
+    /* Blend of the hull over the lit ellipsoid (head-on: its full green). */
+    double a = 0.35;
+
+    for (int k = 0; k < 3; k++)
+      if (fabs (rgb[k] - (a * color[k] + (1 - a) * bl_render_ellipsoid_color[k])) > 4.0 / 255.0)
+        g_error ("x-ray pixel channel %d: expected %.3f, got %.3f", k,
+                 a * color[k] + (1 - a) * bl_render_ellipsoid_color[k], rgb[k]);
+  }
+  fixture_teardown (&f);
+}
+
+static void
+test_actions_and_png (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  gboolean value = TRUE;
+  BlCamera camera;
+
+  g_assert_no_error (error);
+  fixture_setup (&f, SDF_HEAD "<model name='m'>" BOX_LINK ("box", 0, "1 1 1") "</model></sdf>");
+
+  /* Property actions toggle the properties. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.viewport), "viewport.wireframe", NULL));
+  g_object_get (f.viewport, "wireframe", &value, NULL);
+  g_assert_true (value);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.viewport), "viewport.show-principal-axes", NULL));
+  g_object_get (f.viewport, "show-principal-axes", &value, NULL);
+  g_assert_true (value);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.viewport), "viewport.view-top", NULL));
+  bl_viewport_get_camera (f.viewport, &camera);
+  g_assert_cmpfloat_with_epsilon (camera.pitch, G_PI / 2, 1e-12);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.viewport), "viewport.fit-all", NULL));
+  bl_viewport_get_camera (f.viewport, &camera);
+  /* The unit cube's bounding sphere √3/2 fills the vertical field. */
+  g_assert_cmpfloat_with_epsilon (camera.distance, sqrt (3.0) / 2.0 / sin (BL_CAMERA_FOVY_DEGREES * G_PI / 360.0), 1e-9);
+
+  /* Wireframe frame renders, and the PNG helper writes a readable file. */
+  wait_for_frame (&f);
+  path = g_build_filename (dir, "shot.png", NULL);
+  g_assert_true (bl_viewport_save_png (f.viewport, path, &error));
+  g_assert_no_error (error);
+  {
+    g_autoptr(GdkTexture) back = gdk_texture_new_from_filename (path, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (gdk_texture_get_width (back), ==, f.width);
+    g_assert_cmpint (gdk_texture_get_height (back), ==, f.height);
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+  fixture_teardown (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+
+  g_test_add_func ("/ui/viewport/box-at-centre", test_box_at_centre);
+  g_test_add_func ("/ui/viewport/ellipsoid-extent-and-live-update", test_ellipsoid_extent);
+  g_test_add_func ("/ui/viewport/pick-selects", test_pick_selects);
+  g_test_add_func ("/ui/viewport/xray-and-warning", test_xray_and_warning);
+  g_test_add_func ("/ui/viewport/actions-and-png", test_actions_and_png);
+
+  return g_test_run ();
+}
