@@ -129,6 +129,8 @@ run_scene (const char *label,
   viewport = BL_VIEWPORT (bl_viewport_new ());
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (viewport));
   bl_viewport_set_document (viewport, document);
+  if (g_getenv ("BENCH_PLAIN") != NULL)
+    g_object_set (viewport, "xray", FALSE, "show-com", FALSE, "show-inertia-ellipsoid", FALSE, NULL);
   gtk_window_present (GTK_WINDOW (window));
   id = g_timeout_add_seconds (120, timeout_cb, &timed_out);
   while (!timed_out && bl_viewport_get_n_frames (viewport) == 0)
@@ -175,17 +177,12 @@ main (int   argc,
     run_scene (label, path, n_links * (12 + 48 + 132 + 132 + 120));
     g_unlink (path);
   }
-  for (int i = 2; i < MAX (argc, 2 + (int) G_N_ELEMENTS (default_meshes)); i++)
+  for (int i = 0; i < (argc > 2 ? argc - 2 : (int) G_N_ELEMENTS (default_meshes)); i++)
     {
-      guint n = argc > 2 ? (guint) g_ascii_strtoull (argv[i], NULL, 10) : default_meshes[i - 2];
-      g_autofree char *path = NULL;
-      g_autofree char *label = NULL;
+      guint n = argc > 2 ? (guint) g_ascii_strtoull (argv[i + 2], NULL, 10) : default_meshes[i];
+      g_autofree char *path = write_mesh_model (dir, n);
 
-      if (argc > 2 && i >= argc)
-        break;
-      path = write_mesh_model (dir, n);
-      label = g_strdup_printf ("torus mesh");
-      run_scene (label, path, n);
+      run_scene ("torus mesh", path, n);
     }
   {
     /* Leave nothing behind. */
