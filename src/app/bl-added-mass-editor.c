@@ -57,6 +57,14 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+enum {
+  PROP_0,
+  PROP_FLUID_DENSITY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static const char *
 block_class (guint row,
              guint col)
@@ -324,7 +332,7 @@ submit_values (BlAddedMassEditor *self,
           bl_edit_group_add (edit, one);
         }
     }
-  g_signal_emit (self, signals[EDIT], 0, edit);
+  g_signal_emit (self, signals[EDIT], 0, edit, FALSE);
 }
 
 static void
@@ -583,6 +591,43 @@ on_fluid_changed (GtkSpinButton     *spin,
 {
   if (self->has_proposal)
     hide_proposal (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLUID_DENSITY]);
+}
+
+static void
+bl_added_mass_editor_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  BlAddedMassEditor *self = BL_ADDED_MASS_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_FLUID_DENSITY:
+      g_value_set_double (value, bl_added_mass_editor_get_fluid_density (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+bl_added_mass_editor_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  BlAddedMassEditor *self = BL_ADDED_MASS_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_FLUID_DENSITY:
+      bl_added_mass_editor_set_fluid_density (self, g_value_get_double (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -605,17 +650,27 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = bl_added_mass_editor_dispose;
+  object_class->get_property = bl_added_mass_editor_get_property;
+  object_class->set_property = bl_added_mass_editor_set_property;
+
+  properties[PROP_FLUID_DENSITY] =
+    g_param_spec_double ("fluid-density", NULL, NULL,
+                         0.001, 100000.0, BL_FLUID_DENSITY_DEFAULT,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * BlAddedMassEditor::edit:
    * @edit: the unapplied edit the user asked for
+   * @mergeable: TRUE for a step of a spin button, which may merge with
+   *   the previous step into one undo step
    */
   signals[EDIT] =
     g_signal_new ("edit",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, BL_TYPE_EDIT | G_SIGNAL_TYPE_STATIC_SCOPE);
+                  G_TYPE_NONE, 2, BL_TYPE_EDIT | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_BOOLEAN);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/app/ballast/Ballast/ui/bl-added-mass-editor.ui");
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, stack);
@@ -709,6 +764,7 @@ bl_added_mass_editor_set_fluid_density (BlAddedMassEditor *self,
   g_return_if_fail (BL_IS_ADDED_MASS_EDITOR (self));
   g_return_if_fail (density > 0.0);
 
+  /* The spin button notifies ::fluid-density when its value changes. */
   gtk_spin_button_set_value (self->fluid_spin, density);
   bl_field_set_value (GTK_EDITABLE (self->fluid_spin), density);
 }

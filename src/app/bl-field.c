@@ -110,6 +110,19 @@ on_spin_input (GtkSpinButton *spin,
 
   if (!bl_field_parse (GTK_WIDGET (spin), message, rule, new_value))
     return GTK_INPUT_ERROR;
+  {
+    double *typed = g_new (double, 1);
+    *typed = *new_value;
+    g_object_set_data_full (G_OBJECT (spin), "bl-field-typed", typed, g_free);
+  }
+  if (g_object_get_data (G_OBJECT (spin), "bl-field-empty") != NULL)
+    {
+      /* A first value typed into an empty field is news even when it
+       * equals the adjustment's hidden value. */
+      g_object_set_data (G_OBJECT (spin), "bl-field-empty", NULL);
+      if (*new_value == gtk_spin_button_get_value (spin))
+        g_signal_emit_by_name (spin, "value-changed");
+    }
   return TRUE;
 }
 
@@ -118,7 +131,8 @@ on_spin_output (GtkSpinButton *spin,
                 gpointer       user_data)
 {
   char buf[BL_DOUBLE_BUF_SIZE];
-  const char *text = bl_number_format (gtk_spin_button_get_value (spin), buf);
+  const char *text = g_object_get_data (G_OBJECT (spin), "bl-field-empty") != NULL
+                     ? "" : bl_number_format (gtk_spin_button_get_value (spin), buf);
 
   if (g_strcmp0 (text, gtk_editable_get_text (GTK_EDITABLE (spin))) != 0)
     gtk_editable_set_text (GTK_EDITABLE (spin), text);
@@ -151,4 +165,31 @@ bl_field_format_quantity (double      value,
   if (unit == NULL || *unit == '\0')
     return g_strdup_printf ("%.6g", value);
   return g_strdup_printf ("%.6g %s", value, unit);
+}
+
+void
+bl_field_set_spin_empty (GtkSpinButton *spin,
+                         gboolean       empty)
+{
+  g_return_if_fail (GTK_IS_SPIN_BUTTON (spin));
+
+  g_object_set_data (G_OBJECT (spin), "bl-field-empty", empty ? GINT_TO_POINTER (1) : NULL);
+  if (empty)
+    gtk_editable_set_text (GTK_EDITABLE (spin), "");
+}
+
+gboolean
+bl_field_spin_take_typed (GtkSpinButton *spin)
+{
+  double *typed;
+  gboolean result;
+
+  g_return_val_if_fail (GTK_IS_SPIN_BUTTON (spin), FALSE);
+
+  /* The input handler saw the text it parsed; a button or scroll step
+   * parses the old text first and then moves away from it. */
+  typed = g_object_get_data (G_OBJECT (spin), "bl-field-typed");
+  result = typed != NULL && *typed == gtk_spin_button_get_value (spin);
+  g_object_set_data (G_OBJECT (spin), "bl-field-typed", NULL);
+  return result;
 }

@@ -36,6 +36,15 @@ void      bl_field_set_value       (GtkEditable  *editable,
 void      bl_field_setup_spin      (GtkSpinButton *spin,
                                     GtkLabel      *message,
                                     BlFieldRule    rule);
+/* An empty spin button shows no number (an optional value that is unset)
+ * until the user types one. */
+void      bl_field_set_spin_empty  (GtkSpinButton *spin,
+                                    gboolean       empty);
+/* TRUE when the spin button's latest value came from typed text (Enter or
+ * focus out) rather than a step of its buttons, keys or scroll wheel: a
+ * run of steps is one undo step, a typed value is its own.  Call from
+ * ::value-changed; it forgets the typed value. */
+gboolean  bl_field_spin_take_typed (GtkSpinButton *spin);
 /* A short display form with units, e.g. "12.5 kg". */
 char     *bl_field_format_quantity (double        value,
                                     const char   *unit);

@@ -207,6 +207,7 @@ set_spin (GtkSpinButton *spin,
           double         value)
 {
   bl_field_clear_error (GTK_WIDGET (spin), message);
+  bl_field_set_spin_empty (spin, FALSE);
   if (isfinite (value) && value > 0.0)
     {
       GtkAdjustment *adj = gtk_spin_button_get_adjustment (spin);
@@ -233,14 +234,14 @@ update_inertial (BlInspector *self)
   set_spin (self->density_spin, self->density_error,
             link->has_density ? link->density : 1000.0);
   if (!link->has_density)
-    gtk_editable_set_text (GTK_EDITABLE (self->density_spin), "");
+    bl_field_set_spin_empty (self->density_spin, TRUE);
 
   if (link->has_mass)
     set_spin (self->mass_spin, self->mass_error, link->mass);
   else
     {
       bl_field_clear_error (GTK_WIDGET (self->mass_spin), self->mass_error);
-      gtk_editable_set_text (GTK_EDITABLE (self->mass_spin), "");
+      bl_field_set_spin_empty (self->mass_spin, TRUE);
     }
 
   gtk_label_set_text (self->mass_title, is_auto ? _("Target mass") : _("Mass"));
@@ -335,7 +336,7 @@ update_collisions (BlInspector *self)
       else
         {
           bl_field_clear_error (GTK_WIDGET (spin), error);
-          gtk_editable_set_text (GTK_EDITABLE (spin), "");
+          bl_field_set_spin_empty (spin, TRUE);
         }
       gtk_widget_set_sensitive (GTK_WIDGET (spin), self->link->auto_inertia);
 
@@ -450,11 +451,12 @@ on_link_changed (BlDocument  *document,
  * window) applies them from ::edit. */
 static void
 submit (BlInspector *self,
-        BlEdit      *edit)
+        BlEdit      *edit,
+        gboolean     mergeable)
 {
   g_autoptr(BlEdit) owned = edit;
 
-  g_signal_emit (self, signals[EDIT], 0, owned);
+  g_signal_emit (self, signals[EDIT], 0, owned, mergeable);
 }
 
 static void
@@ -467,12 +469,16 @@ on_collision_density_changed (GtkSpinButton *spin,
 
   if (self->updating || collision == NULL)
     return;
+  /* GTK re-emits ::value-changed after refusing text: nothing changed. */
+  if (collision->has_density && collision->density == value)
+    return;
   if (!(value > 0.0) || !isfinite (value))
     {
       bl_field_show_error (GTK_WIDGET (spin), error, _("Must be greater than zero"));
       return;
     }
-  submit (self, bl_edit_new_collision_density (self->document, collision, value));
+  submit (self, bl_edit_new_collision_density (self->document, collision, value),
+          !bl_field_spin_take_typed (spin));
 }
 
 static void
@@ -483,7 +489,10 @@ on_density_changed (GtkSpinButton *spin,
 
   if (self->updating || self->link == NULL)
     return;
-  submit (self, bl_edit_new_density (self->document, self->link, value));
+  if (self->link->has_density && self->link->density == value)
+    return;
+  submit (self, bl_edit_new_density (self->document, self->link, value),
+          !bl_field_spin_take_typed (spin));
 }
 
 static void
@@ -494,7 +503,10 @@ on_mass_changed (GtkSpinButton *spin,
 
   if (self->updating || self->link == NULL)
     return;
-  submit (self, bl_edit_new_mass (self->document, self->link, value));
+  if (self->link->has_mass && self->link->mass == value)
+    return;
+  submit (self, bl_edit_new_mass (self->document, self->link, value),
+          !bl_field_spin_take_typed (spin));
 }
 
 static void
@@ -505,7 +517,7 @@ on_auto_active (GtkSwitch   *sw,
   if (self->updating || self->link == NULL)
     return;
   if (gtk_switch_get_active (sw) != self->link->auto_inertia)
-    submit (self, bl_edit_new_auto (self->document, self->link, gtk_switch_get_active (sw)));
+    submit (self, bl_edit_new_auto (self->document, self->link, gtk_switch_get_active (sw)), FALSE);
 }
 
 /* GObject ---------------------------------------------------------------- */
@@ -535,13 +547,15 @@ bl_inspector_class_init (BlInspectorClass *klass)
   /**
    * BlInspector::edit:
    * @edit: the unapplied edit the user asked for
+   * @mergeable: TRUE for a step of a spin button, which may merge with
+   *   the previous step into one undo step
    */
   signals[EDIT] =
     g_signal_new ("edit",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, BL_TYPE_EDIT | G_SIGNAL_TYPE_STATIC_SCOPE);
+                  G_TYPE_NONE, 2, BL_TYPE_EDIT | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_BOOLEAN);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/app/ballast/Ballast/ui/bl-inspector.ui");
   gtk_widget_class_bind_template_child (widget_class, BlInspector, stack);

@@ -12,6 +12,7 @@ struct _BlOutline
   GtkWidget           parent_instance;
 
   GtkSearchEntry     *search_entry;
+  GtkWidget          *scroller;
   GtkListView        *list_view;
 
   BlDocument         *document;
@@ -193,6 +194,7 @@ bl_outline_class_init (BlOutlineClass *klass)
   g_type_ensure (BL_TYPE_OUTLINE_ITEM);
   gtk_widget_class_set_template_from_resource (widget_class, "/app/ballast/Ballast/ui/bl-outline.ui");
   gtk_widget_class_bind_template_child (widget_class, BlOutline, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, BlOutline, scroller);
   gtk_widget_class_bind_template_child (widget_class, BlOutline, list_view);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);

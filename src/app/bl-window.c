@@ -10,6 +10,7 @@
 #include "bl-export.h"
 #include "bl-inspector.h"
 #include "bl-outline.h"
+#include "bl-viewport.h"
 #include "bl-window.h"
 
 struct _BlWindow
@@ -19,13 +20,13 @@ struct _BlWindow
   GtkLabel             *title_label;
   GtkLabel             *subtitle_label;
   GtkMenuButton        *recent_button;
-  GtkPaned             *outer_paned;
   GtkPaned             *inner_paned;
   GtkBox               *viewport_box;
   GtkStack             *side_stack;
   BlOutline            *outline;
   BlInspector          *inspector;
   BlAddedMassEditor    *added_mass_editor;
+  BlViewport           *viewport;
 
   GSettings            *settings;
   BlDocument           *document;
@@ -117,6 +118,9 @@ on_discard_response (GtkDialog *dialog,
 
   if (self->dialog == GTK_WIDGET (dialog))
     self->dialog = NULL;
+  /* The emission still holds the dialog; it must not outlive its parent
+   * as a transient when the answer closes the window. */
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), NULL);
   gtk_window_destroy (GTK_WINDOW (dialog));
 
   switch (response)
@@ -196,18 +200,36 @@ on_outline_link_selected (BlOutline *outline,
 {
   bl_inspector_set_link (self->inspector, link);
   bl_added_mass_editor_set_link (self->added_mass_editor, link);
+  bl_viewport_set_selected_link (self->viewport, link);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.fit-selection", link != NULL);
+}
+
+static void
+on_viewport_link_picked (BlViewport *viewport,
+                         BlLink     *link,
+                         BlWindow   *self)
+{
+  bl_outline_select_link (self->outline, link);
 }
 
 static void
 on_edit_requested (GtkWidget *source,
                    BlEdit    *edit,
+                   gboolean   mergeable,
                    BlWindow  *self)
 {
   g_autoptr(GError) error = NULL;
+  gboolean ok;
 
   if (self->history == NULL)
     return;
-  if (!bl_edit_history_do (self->history, edit, &error))
+  /* Only the steps of one spin-button drag share an undo step. */
+  if (!mergeable)
+    bl_edit_history_break_merge (self->history);
+  ok = bl_edit_history_do (self->history, edit, &error);
+  if (!mergeable)
+    bl_edit_history_break_merge (self->history);
+  if (!ok)
     {
       BlLink *link = bl_edit_get_link (edit);
 
@@ -250,6 +272,7 @@ set_document (BlWindow   *self,
 
   bl_inspector_set_document (self->inspector, document);
   bl_added_mass_editor_set_document (self->added_mass_editor, document);
+  bl_viewport_set_document (self->viewport, document);
   bl_outline_set_document (self->outline, document);
 
   if (selected_name != NULL)
@@ -763,8 +786,6 @@ bl_window_close_request (GtkWindow *window)
       gtk_window_get_default_size (window, &width, &height);
       g_settings_set (self->settings, "window-size", "(ii)", width, height);
       g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
-      g_settings_set_double (self->settings, "fluid-density",
-                             bl_added_mass_editor_get_fluid_density (self->added_mass_editor));
     }
 
   return GTK_WINDOW_CLASS (bl_window_parent_class)->close_request (window);
@@ -859,7 +880,6 @@ bl_window_class_init (BlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, BlWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, BlWindow, recent_button);
-  gtk_widget_class_bind_template_child (widget_class, BlWindow, outer_paned);
   gtk_widget_class_bind_template_child (widget_class, BlWindow, inner_paned);
   gtk_widget_class_bind_template_child (widget_class, BlWindow, viewport_box);
   gtk_widget_class_bind_template_child (widget_class, BlWindow, side_stack);
@@ -902,6 +922,90 @@ load_css (void)
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 }
 
+static const char * const overlay_toggles[] = {
+  "show-inertia-ellipsoid",
+  "show-inertia-box",
+  "show-com",
+  "show-principal-axes",
+  "show-buoyancy-center",
+  "show-added-mass",
+  "wireframe",
+  "xray",
+};
+
+static void
+view_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  BlWindow *self = user_data;
+  const char *name = g_action_get_name (G_ACTION (action));
+
+  if (g_str_equal (name, "fit-all"))
+    bl_viewport_fit_all (self->viewport);
+  else if (g_str_equal (name, "fit-selection"))
+    bl_viewport_fit_selection (self->viewport);
+  else if (g_str_equal (name, "front"))
+    bl_viewport_set_view (self->viewport, BL_VIEW_FRONT);
+  else if (g_str_equal (name, "top"))
+    bl_viewport_set_view (self->viewport, BL_VIEW_TOP);
+  else if (g_str_equal (name, "side"))
+    bl_viewport_set_view (self->viewport, BL_VIEW_SIDE);
+  else if (g_str_equal (name, "iso"))
+    bl_viewport_set_view (self->viewport, BL_VIEW_ISO);
+}
+
+/* The viewport with a View menu over its top-right corner; the menu's
+ * "view" actions drive the viewport's camera and overlay properties. */
+static void
+build_viewport (BlWindow *self)
+{
+  static const GActionEntry entries[] = {
+    { "fit-all", view_activated, NULL, NULL, NULL, { 0 } },
+    { "fit-selection", view_activated, NULL, NULL, NULL, { 0 } },
+    { "front", view_activated, NULL, NULL, NULL, { 0 } },
+    { "top", view_activated, NULL, NULL, NULL, { 0 } },
+    { "side", view_activated, NULL, NULL, NULL, { 0 } },
+    { "iso", view_activated, NULL, NULL, NULL, { 0 } },
+  };
+  g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/app/ballast/Ballast/ui/bl-view-menu.ui");
+  GtkWidget *overlay = gtk_overlay_new ();
+  GtkWidget *button = gtk_menu_button_new ();
+
+  self->viewport = BL_VIEWPORT (bl_viewport_new ());
+  gtk_widget_set_hexpand (GTK_WIDGET (self->viewport), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->viewport), TRUE);
+  g_signal_connect (self->viewport, "link-picked", G_CALLBACK (on_viewport_link_picked), self);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (group), entries, G_N_ELEMENTS (entries), self);
+  for (guint i = 0; i < G_N_ELEMENTS (overlay_toggles); i++)
+    {
+      g_autoptr(GPropertyAction) action = g_property_action_new (overlay_toggles[i], self->viewport,
+                                                                 overlay_toggles[i]);
+      g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (action));
+    }
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "view", G_ACTION_GROUP (group));
+
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button), "view-more-symbolic");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button),
+                                  G_MENU_MODEL (gtk_builder_get_object (builder, "view_menu")));
+  gtk_widget_set_tooltip_text (button, _("View and overlays"));
+  gtk_widget_set_halign (button, GTK_ALIGN_END);
+  gtk_widget_set_valign (button, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (button, 8);
+  gtk_widget_set_margin_end (button, 8);
+  gtk_widget_add_css_class (button, "osd");
+
+  gtk_overlay_set_child (GTK_OVERLAY (overlay), GTK_WIDGET (self->viewport));
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), button);
+  gtk_widget_set_vexpand (overlay, TRUE);
+  gtk_box_append (self->viewport_box, overlay);
+
+  g_object_bind_property (self->added_mass_editor, "fluid-density",
+                          self->viewport, "fluid-density", G_BINDING_SYNC_CREATE);
+}
+
 static void
 bl_window_init (BlWindow *self)
 {
@@ -909,6 +1013,7 @@ bl_window_init (BlWindow *self)
 
   load_css ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  build_viewport (self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
@@ -932,8 +1037,11 @@ apply_settings (BlWindow *self)
     gtk_window_set_default_size (GTK_WINDOW (self), width, height);
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
-  bl_added_mass_editor_set_fluid_density (self->added_mass_editor,
-                                          g_settings_get_double (self->settings, "fluid-density"));
+  g_settings_bind (self->settings, "fluid-density", self->added_mass_editor, "fluid-density",
+                   G_SETTINGS_BIND_DEFAULT);
+  for (guint i = 0; i < G_N_ELEMENTS (overlay_toggles); i++)
+    g_settings_bind (self->settings, overlay_toggles[i], self->viewport, overlay_toggles[i],
+                     G_SETTINGS_BIND_DEFAULT);
 }
 
 BlWindow *
