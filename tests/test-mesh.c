@@ -1135,6 +1135,36 @@ test_integrator_threads (void)
   assert_rel (m[1], copies / 6.0 * -0.25, 1e-12);
 }
 
+/* assimp loops forever on this corrupt PLY header (found by fuzz/fuzz-mesh):
+ * the reader runs in a child process and is cut off with a clear error. */
+static void
+test_reader_hang (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hang-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "hang.ply", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  const char *ply =
+    "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\n"
+    "property float z\ne\xec" "ement face 4\nproperty list uchar int vertex_indices\n"
+    "end_hee\ndra0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 0 3 2\n3 1 2 3\n";
+  gint64 start;
+
+  g_assert_true (g_file_set_contents (path, ply, -1, NULL));
+  g_setenv ("BALLAST_MESH_TIMEOUT", "1", TRUE);
+  start = g_get_monotonic_time ();
+  mesh = bl_mesh_new_from_file (path, bl_vec3 (1, 1, 1), NULL, FALSE, &error);
+  g_unsetenv ("BALLAST_MESH_TIMEOUT");
+
+  g_assert_null (mesh);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+  g_assert_nonnull (strstr (error->message, "did not finish"));
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1168,6 +1198,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mesh/errors", test_errors);
   g_test_add_func ("/core/mesh/cache", test_cache);
   g_test_add_func ("/core/mesh/integrator-threads", test_integrator_threads);
+  g_test_add_func ("/core/mesh/reader-hang", test_reader_hang);
 
   ret = g_test_run ();
 

@@ -6,6 +6,12 @@
 #include <math.h>
 #include <string.h>
 
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <glib/gstdio.h>
 
 #include <assimp/cimport.h>
@@ -512,6 +518,344 @@ apply_scale (BlMesh *mesh,
     }
 }
 
+/* Reads the file with assimp into mesh->submeshes, in this process. */
+static gboolean
+import_scene (BlMesh  *mesh,
+              char   **why)
+{
+  struct aiPropertyStore *store;
+  const struct aiScene *scene;
+  Affine root;
+
+  store = aiCreatePropertyStore ();
+  /* The root transform's rotation is dropped below anyway; keeping assimp
+   * from adding one leaves only the <unit> scale in it. */
+  aiSetImportPropertyInteger (store, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
+  scene = aiImportFileExWithProperties (mesh->path, aiProcess_Triangulate, NULL, store);
+  aiReleasePropertyStore (store);
+
+  if (scene == NULL || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || scene->mRootNode == NULL)
+    {
+      const char *message = aiGetErrorString ();
+
+      *why = g_strdup (message != NULL && *message != '\0' ? message : "the file is incomplete or corrupt");
+      if (scene != NULL)
+        aiReleaseImport (scene);
+      return FALSE;
+    }
+
+  root = affine_from_ai (&scene->mRootNode->mTransformation);
+  if (!has_extension (mesh->path, "gltf") && !has_extension (mesh->path, "glb"))
+    root = root_transform_without_rotation (&root);
+  walk_nodes (mesh, scene, scene->mRootNode, &root, 0);
+  aiReleaseImport (scene);
+
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Isolation: assimp reads the file in a child process                      */
+
+/* assimp is a large C++ parser of many formats, and a corrupt or hostile
+ * file can make it loop forever or crash.  It therefore runs in a forked
+ * child with a time and memory limit; the child sends the submeshes back
+ * through a pipe, and a child that hangs, crashes or runs out of memory
+ * becomes an error naming the file. */
+
+#define IMPORT_MAGIC 0x426c4d31u  /* "BlM1" */
+#define IMPORT_MEMORY_LIMIT (G_GUINT64_CONSTANT (8) << 30)
+
+static gboolean
+write_all (int         fd,
+           const void *data,
+           gsize       size)
+{
+  const guint8 *p = data;
+
+  while (size > 0)
+    {
+      gssize n = write (fd, p, size);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      p += n;
+      size -= n;
+    }
+  return TRUE;
+}
+
+static gboolean
+write_u32 (int     fd,
+           guint32 value)
+{
+  return write_all (fd, &value, sizeof value);
+}
+
+static gboolean
+write_string (int         fd,
+              const char *text)
+{
+  guint32 length = text != NULL ? strlen (text) : 0;
+
+  return write_u32 (fd, length) && write_all (fd, text, length);
+}
+
+G_GNUC_NORETURN static void
+import_child (BlMesh *mesh,
+              int     fd)
+{
+  g_autofree char *why = NULL;
+  struct rlimit limit = { IMPORT_MEMORY_LIMIT, IMPORT_MEMORY_LIMIT };
+  gboolean ok;
+
+  setrlimit (RLIMIT_AS, &limit);
+
+  if (!import_scene (mesh, &why))
+    {
+      ok = write_u32 (fd, IMPORT_MAGIC) && write_u32 (fd, 1) && write_string (fd, why);
+      _exit (ok ? 0 : 1);
+    }
+
+  ok = write_u32 (fd, IMPORT_MAGIC) && write_u32 (fd, 0) && write_u32 (fd, mesh->submeshes->len);
+  for (guint i = 0; ok && i < mesh->submeshes->len; i++)
+    {
+      const Submesh *sub = &g_array_index (mesh->submeshes, Submesh, i);
+
+      ok = write_string (fd, sub->name) &&
+           write_string (fd, sub->mesh_name) &&
+           write_u32 (fd, sub->node_mirrored) &&
+           write_u32 (fd, sub->n_vertices) &&
+           write_all (fd, sub->vertices, 3 * sizeof (double) * (gsize) sub->n_vertices) &&
+           write_u32 (fd, sub->n_triangles) &&
+           write_all (fd, sub->indices, 3 * sizeof (guint32) * (gsize) sub->n_triangles);
+    }
+
+  _exit (ok ? 0 : 1);
+}
+
+typedef struct
+{
+  const guint8 *p;
+  const guint8 *end;
+} Reader;
+
+static gboolean
+read_bytes (Reader *r,
+            void   *out,
+            gsize   size)
+{
+  if ((gsize) (r->end - r->p) < size)
+    return FALSE;
+  memcpy (out, r->p, size);
+  r->p += size;
+  return TRUE;
+}
+
+static gboolean
+read_u32 (Reader  *r,
+          guint32 *value)
+{
+  return read_bytes (r, value, sizeof *value);
+}
+
+static gboolean
+read_string (Reader  *r,
+             char   **text)
+{
+  guint32 length;
+
+  if (!read_u32 (r, &length) || (gsize) (r->end - r->p) < length)
+    return FALSE;
+  *text = g_strndup ((const char *) r->p, length);
+  r->p += length;
+  return TRUE;
+}
+
+static gboolean
+read_array (Reader  *r,
+            gsize    element_size,
+            guint32  count,
+            void   **out)
+{
+  gsize size = element_size * (gsize) count;
+
+  if ((gsize) (r->end - r->p) < size)
+    return FALSE;
+  *out = g_memdup2 (r->p, size);
+  r->p += size;
+  return TRUE;
+}
+
+/* Fills mesh->submeshes from the child's message; FALSE with *why on a
+ * reported import error or a malformed message. */
+static gboolean
+decode_import (BlMesh       *mesh,
+               const guint8 *data,
+               gsize         size,
+               char        **why)
+{
+  Reader r = { data, data + size };
+  guint32 magic, status, n_submeshes;
+
+  if (!read_u32 (&r, &magic) || magic != IMPORT_MAGIC || !read_u32 (&r, &status))
+    goto malformed;
+
+  if (status != 0)
+    {
+      if (!read_string (&r, why))
+        goto malformed;
+      return FALSE;
+    }
+
+  if (!read_u32 (&r, &n_submeshes))
+    goto malformed;
+
+  for (guint32 i = 0; i < n_submeshes; i++)
+    {
+      Submesh sub = { 0 };
+      guint32 mirrored = 0, n_vertices = 0, n_triangles = 0;
+      gboolean ok;
+
+      ok = read_string (&r, &sub.name) &&
+           read_string (&r, &sub.mesh_name) &&
+           read_u32 (&r, &mirrored) &&
+           read_u32 (&r, &n_vertices) &&
+           read_array (&r, 3 * sizeof (double), n_vertices, (void **) &sub.vertices) &&
+           read_u32 (&r, &n_triangles) &&
+           read_array (&r, 3 * sizeof (guint32), n_triangles, (void **) &sub.indices);
+      sub.n_vertices = n_vertices;
+      sub.n_triangles = n_triangles;
+      sub.node_mirrored = mirrored != 0;
+
+      if (ok)
+        {
+          for (guint t = 0; t < 3 * n_triangles && ok; t++)
+            ok = sub.indices[t] < n_vertices;
+        }
+      if (!ok)
+        {
+          submesh_clear (&sub);
+          goto malformed;
+        }
+      g_array_append_val (mesh->submeshes, sub);
+    }
+
+  if (r.p == r.end)
+    return TRUE;
+
+malformed:
+  g_array_set_size (mesh->submeshes, 0);
+  *why = g_strdup ("the mesh reader returned a malformed result");
+  return FALSE;
+}
+
+static double
+import_timeout_seconds (void)
+{
+  const char *env = g_getenv ("BALLAST_MESH_TIMEOUT");
+  double seconds = env != NULL ? g_ascii_strtod (env, NULL) : 0.0;
+
+  return seconds > 0.0 ? seconds : 30.0;
+}
+
+static gboolean
+import_isolated (BlMesh  *mesh,
+                 GError **error)
+{
+  g_autoptr(GByteArray) message = g_byte_array_new ();
+  g_autofree char *why = NULL;
+  gint64 deadline = g_get_monotonic_time () + (gint64) (import_timeout_seconds () * G_USEC_PER_SEC);
+  gboolean timed_out = FALSE;
+  int fds[2];
+  int status = 0;
+  pid_t pid;
+
+  if (pipe (fds) != 0)
+    {
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
+                   "Cannot load mesh “%s”: %s", mesh->path, g_strerror (errno));
+      return FALSE;
+    }
+
+  pid = fork ();
+  if (pid < 0)
+    {
+      int saved = errno;
+
+      close (fds[0]);
+      close (fds[1]);
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
+                   "Cannot load mesh “%s”: %s", mesh->path, g_strerror (saved));
+      return FALSE;
+    }
+  if (pid == 0)
+    {
+      close (fds[0]);
+      import_child (mesh, fds[1]);
+    }
+
+  close (fds[1]);
+  for (;;)
+    {
+      struct pollfd pfd = { fds[0], POLLIN, 0 };
+      gint64 left = deadline - g_get_monotonic_time ();
+      guint8 buffer[65536];
+      gssize n;
+      int ready;
+
+      if (left <= 0)
+        {
+          timed_out = TRUE;
+          break;
+        }
+      ready = poll (&pfd, 1, (int) MIN (left / 1000 + 1, G_MAXINT));
+      if (ready < 0 && errno == EINTR)
+        continue;
+      if (ready <= 0)
+        continue;
+
+      n = read (fds[0], buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      g_byte_array_append (message, buffer, n);
+    }
+  close (fds[0]);
+
+  if (timed_out)
+    kill (pid, SIGKILL);
+  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+    ;
+
+  if (timed_out)
+    {
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
+                   "Cannot load mesh “%s”: reading it did not finish within %g s; "
+                   "the file is probably corrupt", mesh->path, import_timeout_seconds ());
+      return FALSE;
+    }
+  if (WIFSIGNALED (status))
+    {
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
+                   "Cannot load mesh “%s”: the mesh reader (assimp) %s while reading it; "
+                   "the file is probably corrupt", mesh->path,
+                   WTERMSIG (status) == SIGKILL ? "ran out of memory" : "crashed");
+      return FALSE;
+    }
+
+  if (!decode_import (mesh, message->data, message->len, &why))
+    {
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
+                   "Cannot load mesh “%s”: %s", mesh->path, why);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 BlMesh *
 bl_mesh_new_from_file (const char  *path,
                        BlVec3       scale,
@@ -520,9 +864,6 @@ bl_mesh_new_from_file (const char  *path,
                        GError     **error)
 {
   g_autoptr(BlMesh) mesh = NULL;
-  struct aiPropertyStore *store;
-  const struct aiScene *scene;
-  Affine root;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -534,31 +875,9 @@ bl_mesh_new_from_file (const char  *path,
       return NULL;
     }
 
-  store = aiCreatePropertyStore ();
-  /* The root transform's rotation is dropped below anyway; keeping assimp
-   * from adding one leaves only the <unit> scale in it. */
-  aiSetImportPropertyInteger (store, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
-  scene = aiImportFileExWithProperties (path, aiProcess_Triangulate, NULL, store);
-  aiReleasePropertyStore (store);
-
-  if (scene == NULL || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || scene->mRootNode == NULL)
-    {
-      const char *why = aiGetErrorString ();
-
-      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
-                   "Cannot load mesh “%s”: %s", path,
-                   why != NULL && *why != '\0' ? why : "the file is incomplete or corrupt");
-      if (scene != NULL)
-        aiReleaseImport (scene);
-      return NULL;
-    }
-
   mesh = mesh_alloc (path);
-  root = affine_from_ai (&scene->mRootNode->mTransformation);
-  if (!has_extension (path, "gltf") && !has_extension (path, "glb"))
-    root = root_transform_without_rotation (&root);
-  walk_nodes (mesh, scene, scene->mRootNode, &root, 0);
-  aiReleaseImport (scene);
+  if (!import_isolated (mesh, error))
+    return NULL;
 
   if (mesh->submeshes->len == 0)
     {

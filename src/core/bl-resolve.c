@@ -331,11 +331,10 @@ resolve_auto (BlLink     *link,
         {
           bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D5", link_file (link),
                               collision->line, path,
-                              "this collision gives no valid inertia (its %s is invalid) and adds "
-                              "nothing to the link",
-                              collision->geometry.type != BL_GEOMETRY_MESH ? "size"
-                              : collision->mesh == NULL ? "mesh file could not be loaded"
-                              : "mesh");
+                              "this collision gives no valid inertia (%s) and adds nothing to the link",
+                              collision->geometry.type != BL_GEOMETRY_MESH ? "its size is invalid"
+                              : collision->mesh == NULL ? "its mesh file could not be loaded"
+                              : "its mesh encloses no valid volume");
           continue;
         }
 
