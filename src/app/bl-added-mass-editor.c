@@ -392,6 +392,16 @@ show_proposal (BlAddedMassEditor *self,
 
   current_values (self, current);
   now = bl_mat6_from_values (current);
+  if (ok)
+    {
+      /* Rotations leave round-off (1e-14) where the exact value is 0. */
+      double noise = 1e-12 * bl_mat6_max_abs (&proposed);
+
+      for (guint k = 0; k < 21; k++)
+        if (fabs (self->proposal[k]) < noise)
+          self->proposal[k] = 0.0;
+      proposed = bl_mat6_from_values (self->proposal);
+    }
   self->has_proposal = ok;
   gtk_label_set_text (self->proposal_title, title);
 
@@ -406,7 +416,7 @@ show_proposal (BlAddedMassEditor *self,
         if (!ok)
           continue;
         if (proposed.m[r][c] == now.m[r][c])
-          markup = g_strdup_printf ("%.4g", proposed.m[r][c]);
+          markup = g_strdup_printf ("%.4g\n<span size=\"small\"> </span>", proposed.m[r][c]);
         else
           markup = g_strdup_printf ("<b>%.4g</b>\n<span alpha=\"55%%\" size=\"small\">%.4g</span>",
                                     proposed.m[r][c], now.m[r][c]);
