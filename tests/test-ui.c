@@ -417,6 +417,43 @@ test_ask_before_close (Fixture       *f,
   }
 }
 
+static gboolean
+wait_for_document_change (Fixture    *f,
+                          BlDocument *old)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      if (bl_window_get_document (f->window) != old)
+        return TRUE;
+      g_usleep (10000);
+    }
+  return FALSE;
+}
+
+static void
+test_reload_when_changed_on_disk (Fixture       *f,
+                                  gconstpointer  data)
+{
+  BlDocument *old = bl_window_get_document (f->window);
+  g_autofree char *changed = replace_after (f->original, "<collision name=\"collision_2\">",
+                                            "<density>6</density>", "<density>12</density>");
+  BlLink *link;
+
+  select_in_outline (f, "link_2");
+  g_assert_true (g_file_set_contents (f->path, changed, -1, NULL));
+  g_assert_true (wait_for_document_change (f, old));
+  drain ();
+
+  /* No edits: reloaded without asking, the selection kept. */
+  link = bl_document_find_link (bl_window_get_document (f->window), "test_model::link_2");
+  g_assert_cmpfloat_with_epsilon (link->props.mass, 12.0, 1e-12);
+  g_assert_cmpstr (inspector_mass_text (f), ==, "12");
+  g_assert_false (bl_window_get_modified (f->window));
+}
+
 static void
 test_close_without_edits (Fixture       *f,
                           gconstpointer  data)
@@ -444,6 +481,7 @@ main (int   argc,
   ADD ("/ui/window/refuse-invalid-added-mass", test_refuse_invalid_added_mass);
   ADD ("/ui/window/ask-before-close", test_ask_before_close);
   ADD ("/ui/window/close-without-edits", test_close_without_edits);
+  ADD ("/ui/window/reload-when-changed-on-disk", test_reload_when_changed_on_disk);
 #undef ADD
 
   return g_test_run ();
