@@ -617,13 +617,12 @@ update_recent_menu (BlWindow *self)
     }
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
 
-  if (n == 0)
-    {
-      g_autoptr(GMenuItem) item = g_menu_item_new (_("No recent files"), "win.no-recent");
-      g_menu_append_item (section, item);
-    }
   g_menu_append_section (menu, _("Recent Files"), G_MENU_MODEL (section));
   gtk_menu_button_set_menu_model (self->recent_button, G_MENU_MODEL (menu));
+  /* Nothing to offer: no empty menu. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->recent_button), n > 0);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->recent_button),
+                               n > 0 ? _("Recent files") : _("No recent files"));
 }
 
 static void
