@@ -611,13 +611,24 @@ write_string (int         fd,
   return write_u32 (fd, length) && write_all (fd, text, length);
 }
 
+/* Set by sanitizer runtimes (and libFuzzer through them); absent otherwise. */
+extern void __sanitizer_set_death_callback (void (*callback) (void)) __attribute__ ((weak));
+
 G_GNUC_NORETURN static void
 import_child (BlMesh *mesh,
               int     fd)
 {
+  static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
   g_autofree char *why = NULL;
   struct rlimit limit = { IMPORT_MEMORY_LIMIT, IMPORT_MEMORY_LIMIT };
   gboolean ok;
+
+  /* A crash here is the parent's to report: die plainly, without the
+   * parent's crash handlers (a fuzzer's, say) acting in the child. */
+  for (guint i = 0; i < G_N_ELEMENTS (fatal_signals); i++)
+    signal (fatal_signals[i], SIG_DFL);
+  if (__sanitizer_set_death_callback != NULL)
+    __sanitizer_set_death_callback (NULL);
 
   /* AddressSanitizer reserves terabytes of address space up front. */
 #if !defined (__SANITIZE_ADDRESS__) && !BL_HAS_ASAN
