@@ -6,6 +6,7 @@
 
 #include "bl-added-mass.h"
 #include "bl-edit.h"
+#include "bl-xml-private.h"
 #include "bl-number.h"
 #include "bl-source-map.h"
 
@@ -223,24 +224,6 @@ op_undo (Op *op)
 /* ------------------------------------------------------------------------ */
 /* Tree helpers                                                              */
 
-static gboolean
-is_plain_element (xmlNode    *node,
-                  const char *name)
-{
-  return node->type == XML_ELEMENT_NODE && node->ns == NULL &&
-         strcmp ((const char *) node->name, name) == 0;
-}
-
-static xmlNode *
-first_child (xmlNode    *parent,
-             const char *name)
-{
-  for (xmlNode *child = parent != NULL ? parent->children : NULL; child != NULL; child = child->next)
-    if (is_plain_element (child, name))
-      return child;
-  return NULL;
-}
-
 static int
 order_rank (const char * const *order,
             xmlNode            *node)
@@ -397,7 +380,7 @@ ensure_child (BlEdit             *edit,
               const char         *name,
               const char * const *order)
 {
-  xmlNode *child = first_child (parent, name);
+  xmlNode *child = bl_xml_first_child (parent, name);
 
   return child != NULL ? child : insert_child (edit, parent, name, order);
 }
@@ -900,7 +883,7 @@ apply_ops (BlEdit *edit)
     case BL_EDIT_FIELD_COLLISION_DENSITY:
       if (edit->unset)
         {
-          if ((element = first_child (edit->collision->node, "density")) != NULL)
+          if ((element = bl_xml_first_child (edit->collision->node, "density")) != NULL)
             remove_element (edit, element);
           break;
         }
@@ -912,7 +895,7 @@ apply_ops (BlEdit *edit)
     case BL_EDIT_FIELD_DENSITY:
       if (edit->unset)
         {
-          if ((element = first_child (first_child (edit->link->node, "inertial"), "density")) != NULL)
+          if ((element = bl_xml_first_child (bl_xml_first_child (edit->link->node, "inertial"), "density")) != NULL)
             remove_element (edit, element);
           break;
         }
@@ -924,7 +907,7 @@ apply_ops (BlEdit *edit)
     case BL_EDIT_FIELD_AUTO:
       if (edit->unset)
         {
-          if ((inertial = first_child (edit->link->node, "inertial")) != NULL)
+          if ((inertial = bl_xml_first_child (edit->link->node, "inertial")) != NULL)
             op_set_attr (edit, inertial, "auto", NULL);
           break;
         }
@@ -936,7 +919,7 @@ apply_ops (BlEdit *edit)
     case BL_EDIT_FIELD_MASS:
       if (edit->unset)
         {
-          if ((element = first_child (first_child (edit->link->node, "inertial"), "mass")) != NULL)
+          if ((element = bl_xml_first_child (bl_xml_first_child (edit->link->node, "inertial"), "mass")) != NULL)
             remove_element (edit, element);
           break;
         }
@@ -959,7 +942,7 @@ apply_ops (BlEdit *edit)
 
         if (edit->unset)
           {
-            element = first_child (first_child (first_child (edit->link->node, "inertial"),
+            element = bl_xml_first_child (bl_xml_first_child (bl_xml_first_child (edit->link->node, "inertial"),
                                                 "fluid_added_mass"), key);
             if (element != NULL)
               remove_element (edit, element);

@@ -6,51 +6,17 @@
 
 #include "bl-document-private.h"
 #include "bl-fluid.h"
+#include "bl-xml-private.h"
 #include "bl-number.h"
 
 /* ------------------------------------------------------------------------ */
 /* XML helpers                                                               */
 
-static gboolean
-is_element (xmlNode    *node,
-            const char *name)
-{
-  return node->type == XML_ELEMENT_NODE && node->ns == NULL &&
-         (name == NULL || strcmp ((const char *) node->name, name) == 0);
-}
-
-static xmlNode *
-first_child (xmlNode    *parent,
-             const char *name)
-{
-  if (parent == NULL)
-    return NULL;
-  for (xmlNode *child = parent->children; child != NULL; child = child->next)
-    if (is_element (child, name))
-      return child;
-  return NULL;
-}
-
 /* The element's text, stripped; never NULL. */
 static char *
 node_text (xmlNode *node)
 {
-  xmlChar *content = xmlNodeGetContent (node);
-  char *text = g_strdup (content != NULL ? (const char *) content : "");
-
-  xmlFree (content);
-  return g_strstrip (text);
-}
-
-static char *
-node_attribute (xmlNode    *node,
-                const char *name)
-{
-  xmlChar *value = xmlGetNoNsProp (node, (const xmlChar *) name);
-  char *text = value != NULL ? g_strdup ((const char *) value) : NULL;
-
-  xmlFree (value);
-  return text;
+  return g_strstrip (bl_xml_dup_text (node));
 }
 
 static gboolean
@@ -58,7 +24,7 @@ child_number (xmlNode    *parent,
               const char *name,
               double     *value)
 {
-  xmlNode *child = first_child (parent, name);
+  xmlNode *child = bl_xml_first_child (parent, name);
   g_autofree char *text = NULL;
 
   if (child == NULL)
@@ -71,7 +37,7 @@ static gboolean
 child_true (xmlNode    *parent,
             const char *name)
 {
-  xmlNode *child = first_child (parent, name);
+  xmlNode *child = bl_xml_first_child (parent, name);
   g_autofree char *text = NULL;
 
   if (child == NULL)
@@ -86,15 +52,15 @@ world_node (BlDocument *self)
   xmlDoc *xml = bl_document_get_xml (self);
   xmlNode *root = xml != NULL ? xmlDocGetRootElement (xml) : NULL;
 
-  return first_child (root, "world");
+  return bl_xml_first_child (root, "world");
 }
 
 /* Lower-case "filename name" of a <plugin>, for matching. */
 static char *
 plugin_id (xmlNode *plugin)
 {
-  g_autofree char *filename = node_attribute (plugin, "filename");
-  g_autofree char *name = node_attribute (plugin, "name");
+  g_autofree char *filename = bl_xml_dup_attribute (plugin, "filename");
+  g_autofree char *name = bl_xml_dup_attribute (plugin, "name");
   g_autofree char *joined = g_strconcat (filename != NULL ? filename : "", " ",
                                          name != NULL ? name : "", NULL);
 
@@ -119,7 +85,7 @@ bl_document_get_gravity (BlDocument *self,
   if (world == NULL)
     return bl_vec3 (0.0, 0.0, -BL_STANDARD_GRAVITY);
 
-  gravity = first_child (world, "gravity");
+  gravity = bl_xml_first_child (world, "gravity");
   if (gravity != NULL)
     {
       g_autofree char *text = node_text (gravity);
@@ -162,11 +128,11 @@ bl_document_dup_physics_engine (BlDocument *self,
     {
       xmlNode *engine, *filename;
 
-      if (!is_element (plugin, "plugin") || !is_physics_system (plugin))
+      if (!bl_xml_is_element (plugin, "plugin") || !is_physics_system (plugin))
         continue;
 
-      engine = first_child (plugin, "engine");
-      filename = first_child (engine, "filename");
+      engine = bl_xml_first_child (plugin, "engine");
+      filename = bl_xml_first_child (engine, "filename");
       if (line != NULL)
         *line = (int) xmlGetLineNo (filename != NULL ? filename : plugin);
       if (filename != NULL)
@@ -179,8 +145,8 @@ bl_document_dup_physics_engine (BlDocument *self,
       return g_strdup ("dartsim"); /* gz-sim's default engine */
     }
 
-  physics = first_child (world, "physics");
-  type = physics != NULL ? node_attribute (physics, "type") : NULL;
+  physics = bl_xml_first_child (world, "physics");
+  type = physics != NULL ? bl_xml_dup_attribute (physics, "type") : NULL;
   /* "ignored" is what gz-sim worlds write; it names no engine. */
   if (type == NULL || *type == '\0' || strcmp (type, "ignored") == 0)
     return NULL;
@@ -225,7 +191,7 @@ is_uuv (xmlNode *plugin)
     return TRUE;
   /* uuv_simulator's layout, whatever the plugin file is called. */
   for (xmlNode *n = plugin->children; n != NULL; n = n->next)
-    if (is_element (n, "link") && first_child (n, "hydrodynamic_model") != NULL)
+    if (bl_xml_is_element (n, "link") && bl_xml_first_child (n, "hydrodynamic_model") != NULL)
       return TRUE;
   return FALSE;
 }
@@ -258,7 +224,7 @@ collect_numbers (xmlNode   *parent,
       g_autofree char *text = NULL;
       double v;
 
-      if (!is_element (n, NULL))
+      if (!bl_xml_is_element (n, NULL))
         continue;
       text = node_text (n);
       if (bl_number_parse (text, &v))
@@ -321,7 +287,7 @@ import_hydrodynamics (BlDocument *self,
   g_autoptr(BlAddedMassImport) import = import_new (BL_ADDED_MASS_SOURCE_HYDRODYNAMICS, plugin, file);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
-  xmlNode *link_name = first_child (plugin, "link_name");
+  xmlNode *link_name = bl_xml_first_child (plugin, "link_name");
 
   if (link_name != NULL)
     import->link_name = node_text (link_name);
@@ -345,11 +311,11 @@ import_dsros (xmlNode    *plugin,
   g_autoptr(BlAddedMassImport) import = import_new (BL_ADDED_MASS_SOURCE_DSROS, plugin, file);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
-  xmlNode *added = first_child (first_child (plugin, "drag"), "added_mass");
+  xmlNode *added = bl_xml_first_child (bl_xml_first_child (plugin, "drag"), "added_mass");
   BlVec3 com = BL_VEC3_ZERO;
 
   if (added == NULL)
-    added = first_child (plugin, "added_mass");
+    added = bl_xml_first_child (plugin, "added_mass");
   if (added == NULL)
     return;
   import->line = (int) xmlGetLineNo (added);
@@ -358,7 +324,7 @@ import_dsros (xmlNode    *plugin,
    * Model::GetLink ()): @canonical_link, else the first link. */
   if (scope != NULL)
     {
-      g_autofree char *canonical = node_attribute (scope->node, "canonical_link");
+      g_autofree char *canonical = bl_xml_dup_attribute (scope->node, "canonical_link");
 
       for (guint i = 0; i < scope->links->len && import->link == NULL; i++)
         {
@@ -402,16 +368,16 @@ import_uuv (BlDocument *self,
       double matrix[36];
       double scaling = 1.0, offset = 0.0;
 
-      if (!is_element (n, "link"))
+      if (!bl_xml_is_element (n, "link"))
         continue;
-      model = first_child (n, "hydrodynamic_model");
-      added = first_child (model, "added_mass");
+      model = bl_xml_first_child (n, "hydrodynamic_model");
+      added = bl_xml_first_child (model, "added_mass");
       if (added == NULL)
         continue;
 
       import = import_new (BL_ADDED_MASS_SOURCE_UUV, plugin, file);
       import->line = (int) xmlGetLineNo (added);
-      import->link_name = node_attribute (n, "name");
+      import->link_name = bl_xml_dup_attribute (n, "name");
       import->link = find_scoped_link (self, scope != NULL ? scope->scoped_name : NULL, import->link_name);
 
       text = node_text (added);
@@ -445,7 +411,7 @@ scan_plugins (BlDocument *self,
 {
   for (xmlNode *plugin = scope_node->children; plugin != NULL; plugin = plugin->next)
     {
-      if (!is_element (plugin, "plugin"))
+      if (!bl_xml_is_element (plugin, "plugin"))
         continue;
       if (is_uuv (plugin))
         import_uuv (self, plugin, scope, file, out);
@@ -507,9 +473,9 @@ check_plugins_in (BlLink     *link,
       g_autofree char *full = NULL;
       xmlNode *link_name_node;
 
-      if (!is_element (plugin, "plugin") || !is_hydrodynamics (plugin))
+      if (!bl_xml_is_element (plugin, "plugin") || !is_hydrodynamics (plugin))
         continue;
-      link_name_node = first_child (plugin, "link_name");
+      link_name_node = bl_xml_first_child (plugin, "link_name");
       if (link_name_node == NULL)
         continue;
       link_name = node_text (link_name_node);
