@@ -896,6 +896,29 @@ test_rotated_inertial_pose (void)
     }
 }
 
+/* §8.6: m 12, diag (97, 82, 17): the equivalent ellipsoid's semi-axes pair
+ * with the ascending principal moments and their axes (17 along z first). */
+static void
+test_equivalent_pairs_with_axes (void)
+{
+  g_autoptr(BlDocument) doc = load_link ("",
+    "<inertial><mass>12</mass><inertia><ixx>97</ixx><iyy>82</iyy><izz>17</izz></inertia></inertial>", "");
+  BlLink *link = link_of (doc, "m::l");
+  const BlMassProperties *p = &link->props;
+
+  g_assert_true (p->has_equivalent);
+  assert_close (p->principal_moments[0], 17, 1e-12);
+  assert_close (p->principal_moments[2], 97, 1e-12);
+  assert_close (fabs (p->principal_axes.m[2][0]), 1, 1e-12);  /* axis 0 is z */
+  assert_close (fabs (p->principal_axes.m[0][2]), 1, 1e-12);  /* axis 2 is x */
+  assert_close (p->equivalent_ellipsoid[0], 5.809475019311125, 1e-12);
+  assert_close (p->equivalent_ellipsoid[1], 2.581988897471611, 1e-12);
+  assert_close (p->equivalent_ellipsoid[2], 0.6454972243679028, 1e-12);
+  assert_close (p->equivalent_box[0], 9, 1e-12);
+  assert_close (p->equivalent_box[1], 4, 1e-12);
+  assert_close (p->equivalent_box[2], 1, 1e-12);
+}
+
 static void
 test_nesting_limit (void)
 {
@@ -950,6 +973,7 @@ main (int    argc,
   g_test_add_func ("/core/document/reload-link", test_reload_link);
   g_test_add_func ("/core/document/diagnostics", test_diagnostic_table);
   g_test_add_func ("/core/document/nesting-limit", test_nesting_limit);
+  g_test_add_func ("/core/resolve/equivalent-pairs-with-axes", test_equivalent_pairs_with_axes);
   g_test_add_func ("/core/resolve/rotated-inertial-pose", test_rotated_inertial_pose);
   g_test_add_func ("/core/fixtures/pendulum", test_pendulum_fixture);
   g_test_add_func ("/core/fixtures/shapes", test_shapes_fixture);

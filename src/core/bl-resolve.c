@@ -418,9 +418,24 @@ bl_link_compute_mass_properties (BlLink *link)
   {
     BlMat3 axes;
 
+    /* gz-math's preconditions decide whether they exist; the sizes are
+     * taken from the ascending principal moments so that entry i pairs
+     * with principal axis i (gz-math keeps a diagonal tensor's order). */
     props->has_equivalent =
       bl_mass_equivalent_ellipsoid (total.mass, &props->inertia, props->equivalent_ellipsoid, &axes) &&
       bl_mass_equivalent_box (total.mass, &props->inertia, props->equivalent_box, &axes);
+    if (props->has_equivalent)
+      {
+        const double *l = props->principal_moments;
+
+        for (guint i = 0; i < 3; i++)
+          {
+            double excess = MAX (l[(i + 1) % 3] + l[(i + 2) % 3] - l[i], 0.0);
+
+            props->equivalent_ellipsoid[i] = sqrt (5.0 * excess / (2.0 * total.mass));
+            props->equivalent_box[i] = sqrt (6.0 * excess / total.mass);
+          }
+      }
   }
 
   if (resolved && !props->valid)
