@@ -44,6 +44,25 @@ significant_digits (const char *text)
   return MAX (n - trailing_zeros, 1);
 }
 
+/* The significant digits of a number's text: no sign, point, exponent,
+ * leading or trailing zeros ("-0.0120e+03" → "12"). */
+static void
+normalised_digits (const char *text,
+                   char        out[32])
+{
+  guint n = 0;
+
+  for (const char *p = text; *p != '\0' && *p != 'e' && n < 31; p++)
+    {
+      if (!g_ascii_isdigit (*p) || (n == 0 && *p == '0'))
+        continue;
+      out[n++] = *p;
+    }
+  while (n > 1 && out[n - 1] == '0')
+    n--;
+  out[n] = '\0';
+}
+
 static void
 check_value (double value)
 {
@@ -57,6 +76,23 @@ check_value (double value)
   if (significant_digits (buf) > shortest_digits (value))
     g_error ("%.17g formatted as %s: %d digits, %d would do", value, buf,
              significant_digits (buf), shortest_digits (value));
+
+  /* Of the forms that short, the nearest: when the correctly rounded
+   * %.Ng of that length reads back, those are the digits (glibc's printf
+   * and the formatter both break exact ties to even). */
+  {
+    char nearest[40], ours[32], theirs[32];
+    int n = significant_digits (buf);
+
+    snprintf (nearest, sizeof nearest, "%.*g", n, value);
+    if (g_ascii_strtod (nearest, NULL) == value)
+      {
+        normalised_digits (buf, ours);
+        normalised_digits (nearest, theirs);
+        if (strcmp (ours, theirs) != 0)
+          g_error ("%.17g formatted as %s, but %s is as short and nearer", value, buf, nearest);
+      }
+  }
 }
 
 static void
@@ -107,6 +143,45 @@ test_format_round_trip (void)
   g_rand_free (rand);
 }
 
+/* Powers of two (the asymmetric rounding intervals), their neighbours,
+ * every binade's ends, and subnormals, which carry fewer digits. */
+static void
+test_format_edges (void)
+{
+  for (int e = -1074; e <= 1023; e++)
+    {
+      double p = ldexp (1.0, e);
+
+      check_value (p);
+      check_value (-p);
+      check_value (nextafter (p, 0.0));
+      check_value (nextafter (p, INFINITY));
+    }
+
+  for (guint64 m = 1; m < 5000; m++)
+    {
+      double value;
+      guint64 bits = m * G_GUINT64_CONSTANT (900719925474099);
+
+      bits &= (G_GUINT64_CONSTANT (1) << 52) - 1;  /* biased exponent 0: subnormal */
+      memcpy (&value, &bits, sizeof value);
+      check_value (value);
+      memcpy (&value, &m, sizeof value);
+      check_value (value);
+    }
+
+  /* decimal ties and integers up to 2^53 and beyond */
+  for (double v = 0.5; v < 1e6; v *= 1.5)
+    check_value (floor (v) + 0.5);
+  check_value (9007199254740991.0);
+  check_value (9007199254740993.0);
+  check_value (1e22);
+  check_value (1e23);
+  check_value (5e-324);
+  check_value (2.2250738585072009e-308);
+  check_value (2.2250738585072014e-308);
+}
+
 static void
 test_parse (void)
 {
@@ -145,6 +220,7 @@ main (int    argc,
 
   g_test_add_func ("/core/number/format-known", test_format_known);
   g_test_add_func ("/core/number/format-round-trip", test_format_round_trip);
+  g_test_add_func ("/core/number/format-edges", test_format_edges);
   g_test_add_func ("/core/number/parse", test_parse);
 
   return g_test_run ();

@@ -2,13 +2,11 @@
 #include "config.h"
 
 #include <errno.h>
-#include <float.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "bl-number.h"
+#include "bl-number-tables.h"
 
 static const char *
 skip_space (const char *p)
@@ -153,17 +151,243 @@ write_decimal (char       *out,
       memcpy (p, digits + 1, n_digits - 1);
       p += n_digits - 1;
     }
-  sprintf (p, "e%c%02d", exponent < 0 ? '-' : '+', exponent < 0 ? -exponent : exponent);
+  {
+    int magnitude = exponent < 0 ? -exponent : exponent;
+
+    *p++ = 'e';
+    *p++ = exponent < 0 ? '-' : '+';
+    if (magnitude >= 100)
+      *p++ = (char) ('0' + magnitude / 100);
+    *p++ = (char) ('0' + magnitude / 10 % 10);
+    *p++ = (char) ('0' + magnitude % 10);
+    *p = '\0';
+  }
+}
+
+/* Shortest round trip, after Ulf Adams, "Ryū: fast float-to-string
+ * conversion" (PLDI 2018): the bounds of the rounding interval of the value
+ * are scaled by a 125-bit power of five so that their decimal digits come
+ * out exactly in 64-bit integers, and digits are dropped while the bounds
+ * still differ.  The result is the shortest decimal that reads back, and of
+ * those the one nearest the value (ties to even). */
+
+static inline guint32
+pow5_bits (gint32 e)
+{
+  /* ceil (log2 (5^e)) for 1 ≤ e ≤ 3528; 1 for e = 0 */
+  return (guint32) (((e * 1217359) >> 19) + 1);
+}
+
+static inline guint32
+log10_pow2 (gint32 e)
+{
+  /* floor (log10 (2^e)) for 0 ≤ e ≤ 1650 */
+  return (guint32) ((e * 78913) >> 18);
+}
+
+static inline guint32
+log10_pow5 (gint32 e)
+{
+  /* floor (log10 (5^e)) for 0 ≤ e ≤ 2620 */
+  return (guint32) ((e * 732923) >> 20);
+}
+
+static inline gboolean
+multiple_of_pow5 (guint64 value,
+                  guint32 p)
+{
+  guint32 count = 0;
+
+  while (value > 0 && value % 5 == 0)
+    {
+      value /= 5;
+      count++;
+    }
+  return count >= p;
+}
+
+static inline gboolean
+multiple_of_pow2 (guint64 value,
+                  guint32 p)
+{
+  return (value & ((G_GUINT64_CONSTANT (1) << p) - 1)) == 0;
+}
+
+/* (m × mul) >> j for a 125-bit mul and 64 ≤ j < 192. */
+static inline guint64
+mul_shift (guint64        m,
+           const guint64 *mul,
+           gint32         j)
+{
+  unsigned __int128 low = (unsigned __int128) m * mul[0];
+  unsigned __int128 high = (unsigned __int128) m * mul[1];
+
+  return (guint64) (((low >> 64) + high) >> (j - 64));
+}
+
+/* value = digits × 10^exponent, digits without trailing zeros. */
+static void
+shortest_decimal (double   value,
+                  guint64 *digits_out,
+                  gint32  *exponent_out)
+{
+  guint64 bits, mantissa, m2, mv, mp, mm, vr, vp, vm, output;
+  guint32 biased, mm_shift;
+  gint32 e2, e10, removed = 0;
+  gboolean accept_bounds, vm_trailing_zeros = FALSE, vr_trailing_zeros = FALSE;
+  guint last_removed = 0;
+
+  memcpy (&bits, &value, sizeof bits);
+  mantissa = bits & ((G_GUINT64_CONSTANT (1) << 52) - 1);
+  biased = (guint32) ((bits >> 52) & 0x7ff);
+
+  if (biased == 0)
+    {
+      e2 = 1 - 1023 - 52 - 2;
+      m2 = mantissa;
+    }
+  else
+    {
+      e2 = (gint32) biased - 1023 - 52 - 2;
+      m2 = (G_GUINT64_CONSTANT (1) << 52) | mantissa;
+    }
+  /* Round-to-even reading: an even mantissa owns its interval's bounds. */
+  accept_bounds = (m2 & 1) == 0;
+
+  /* The interval, ×4 so that its half-ulp bounds are integers; below a
+   * power of two the lower gap is half as wide. */
+  mv = 4 * m2;
+  mm_shift = mantissa != 0 || biased <= 1;
+  mp = mv + 2;
+  mm = mv - 1 - mm_shift;
+
+  if (e2 >= 0)
+    {
+      guint32 q = log10_pow2 (e2) - (e2 > 3);
+      gint32 k = BL_POW5_INV_BITCOUNT + (gint32) pow5_bits ((gint32) q) - 1;
+      gint32 i = -e2 + (gint32) q + k;
+
+      g_assert (q < BL_POW5_INV_TABLE_SIZE);
+      e10 = (gint32) q;
+      vr = mul_shift (mv, bl_pow5_inv[q], i);
+      vp = mul_shift (mp, bl_pow5_inv[q], i);
+      vm = mul_shift (mm, bl_pow5_inv[q], i);
+      if (q <= 21)
+        {
+          /* Only here can one of the bounds be an exact multiple of 10^q. */
+          if (mv % 5 == 0)
+            vr_trailing_zeros = multiple_of_pow5 (mv, q);
+          else if (accept_bounds)
+            vm_trailing_zeros = multiple_of_pow5 (mm, q);
+          else
+            vp -= multiple_of_pow5 (mp, q);
+        }
+    }
+  else
+    {
+      guint32 q = log10_pow5 (-e2) - (-e2 > 1);
+      gint32 i = -e2 - (gint32) q;
+      gint32 k = (gint32) pow5_bits (i) - BL_POW5_BITCOUNT;
+      gint32 j = (gint32) q - k;
+
+      g_assert (i >= 0 && i < BL_POW5_TABLE_SIZE);
+      e10 = (gint32) q + e2;
+      vr = mul_shift (mv, bl_pow5[i], j);
+      vp = mul_shift (mp, bl_pow5[i], j);
+      vm = mul_shift (mm, bl_pow5[i], j);
+      if (q <= 1)
+        {
+          /* mv, mp and mm all have at least two trailing binary zeros
+           * to spare: every digit removed here is exact. */
+          vr_trailing_zeros = TRUE;
+          if (accept_bounds)
+            vm_trailing_zeros = mm_shift == 1;
+          else
+            vp--;
+        }
+      else if (q < 63)
+        {
+          vr_trailing_zeros = multiple_of_pow2 (mv, q);
+        }
+    }
+
+  if (vm_trailing_zeros || vr_trailing_zeros)
+    {
+      /* The rare exact cases: track whether the removed digits are all
+       * zeros, for the bounds and for the tie. */
+      for (;;)
+        {
+          guint64 vp10 = vp / 10, vm10 = vm / 10;
+          guint vm_digit, vr_digit;
+
+          if (vp10 <= vm10)
+            break;
+          vm_digit = (guint) (vm % 10);
+          vr_digit = (guint) (vr % 10);
+          vm_trailing_zeros &= vm_digit == 0;
+          vr_trailing_zeros &= last_removed == 0;
+          last_removed = vr_digit;
+          vr /= 10;
+          vp = vp10;
+          vm = vm10;
+          removed++;
+        }
+      if (vm_trailing_zeros)
+        {
+          while (vm != 0 && vm % 10 == 0)
+            {
+              guint vr_digit = (guint) (vr % 10);
+
+              vr_trailing_zeros &= last_removed == 0;
+              last_removed = vr_digit;
+              vr /= 10;
+              vp /= 10;
+              vm /= 10;
+              removed++;
+            }
+        }
+      if (vr_trailing_zeros && last_removed == 5 && vr % 2 == 0)
+        last_removed = 4; /* exactly half way: round to even */
+      output = vr + ((vr == vm && (!accept_bounds || !vm_trailing_zeros)) || last_removed >= 5);
+    }
+  else
+    {
+      gboolean round_up = FALSE;
+
+      for (;;)
+        {
+          guint64 vp10 = vp / 10, vm10 = vm / 10;
+
+          if (vp10 <= vm10)
+            break;
+          round_up = vr % 10 >= 5;
+          vr /= 10;
+          vp = vp10;
+          vm = vm10;
+          removed++;
+        }
+      output = vr + (vr == vm || round_up);
+    }
+
+  e10 += removed;
+  while (output % 10 == 0)
+    {
+      output /= 10;
+      e10++;
+    }
+
+  *digits_out = output;
+  *exponent_out = e10;
 }
 
 const char *
 bl_number_format (double value,
                   char   buf[BL_DOUBLE_BUF_SIZE])
 {
-  char sci[40];
-  char digits[18];
-  double half_ulp;
-  int exponent;
+  char digits[24];
+  guint64 significand;
+  gint32 exponent;
+  int n = 0;
 
   if (value == 0.0)
     {
@@ -176,92 +400,21 @@ bl_number_format (double value,
       return buf;
     }
 
-  /* Subnormals carry fewer digits than 15: the slow, sure way. */
-  if (fabs (value) < DBL_MIN)
-    {
-      for (int precision = 1; precision <= 17; precision++)
-        {
-          snprintf (buf, BL_DOUBLE_BUF_SIZE, "%.*g", precision, value);
-          if (g_ascii_strtod (buf, NULL) == value)
-            break;
-        }
-      return buf;
-    }
+  shortest_decimal (value, &significand, &exponent);
 
-  /* For normal numbers a round-tripping form of fewer than 15 digits is
-   * always the 15-digit rounding with its trailing zeros dropped, so
-   * 15, 16 and 17 digits are the only candidates.  The correctly rounded
-   * 17 significant digits always read back; shorter
-   * candidates are cut from them and kept when they read back too. */
-  snprintf (sci, sizeof sci, "%.16e", fabs (value));
-  digits[0] = sci[0];
-  memcpy (digits + 1, sci + 2, 16);
-  digits[17] = '\0';
-  exponent = atoi (sci + 19);
-
-  /* Half an ulp of value, in units of its 17th significant digit: a
-   * candidate further than that (plus the 17-digit rounding's own half
-   * unit, and slack for this estimate) from the digits cannot read back,
-   * so it needs no strtod to be rejected. */
+  /* At most 17 digits, most significant first. */
   {
-    double magnitude = fabs (value);
-    double ulp = magnitude < DBL_MAX ? nextafter (magnitude, INFINITY) - magnitude
-                                     : magnitude - nextafter (magnitude, 0.0);
+    char reversed[24];
 
-    half_ulp = 0.5 * ulp / pow (10.0, exponent - 16);
+    while (significand > 0)
+      {
+        reversed[n++] = (char) ('0' + significand % 10);
+        significand /= 10;
+      }
+    for (int i = 0; i < n; i++)
+      digits[i] = reversed[n - 1 - i];
   }
 
-  for (int precision = 15; precision <= 17; precision++)
-    {
-      /* Cutting a 17-digit string that ends in exactly 5, 50… is a tie we
-       * cannot resolve from the digits: try both neighbours. */
-      gboolean tie = precision < 17 && digits[precision] == '5' &&
-                     strspn (digits + precision + 1, "0") == (size_t) (16 - precision);
-
-      for (int attempt = 0; attempt < (tie ? 2 : 1); attempt++)
-        {
-          gboolean round_up = precision < 17 && digits[precision] >= '5' && !(tie && attempt == 0);
-          char candidate[18];
-          int n = precision;
-          int e = exponent;
-
-          if (precision < 17)
-            {
-              int tail = 0, base = 1;
-
-              for (int i = precision; i < 17; i++, base *= 10)
-                tail = tail * 10 + (digits[i] - '0');
-              if ((round_up ? base - tail : tail) > half_ulp + 1.0)
-                continue;
-            }
-
-          memcpy (candidate, digits, 17);
-          candidate[17] = '\0';
-
-          if (round_up)
-            {
-              int i = precision - 1;
-
-              while (i >= 0 && candidate[i] == '9')
-                candidate[i--] = '0';
-              if (i >= 0)
-                candidate[i]++;
-              else
-                {
-                  memmove (candidate + 1, candidate, precision - 1);
-                  candidate[0] = '1';
-                  e++;
-                }
-            }
-
-          while (n > 1 && candidate[n - 1] == '0')
-            n--;
-
-          write_decimal (buf, value < 0, candidate, n, e);
-          if (precision == 17 || g_ascii_strtod (buf, NULL) == value)
-            return buf;
-        }
-    }
-
+  write_decimal (buf, signbit (value), digits, n, exponent + n - 1);
   return buf;
 }
