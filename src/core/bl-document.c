@@ -9,6 +9,7 @@
 #include <libxml/parser.h>
 
 #include "bl-document-private.h"
+#include "bl-file-private.h"
 #include "bl-number.h"
 #include "bl-sample-resources.h"
 #include "bl-resource.h"
@@ -1285,11 +1286,17 @@ static char *
 find_model_sdf (const char *dir)
 {
   g_autofree char *config = g_build_filename (dir, "model.config", NULL);
-  xmlDoc *xml;
+  g_autofree char *config_text = NULL;
+  gsize config_length = 0;
+  xmlDoc *xml = NULL;
   char *best = NULL;
   double best_version = -1.0;
 
-  xml = xmlReadFile (config, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  /* bl_file_read: a FIFO in place of model.config must not hang us */
+  if (bl_file_read (config, BL_FILE_MAX_SIZE, &config_text, &config_length, NULL) &&
+      config_length <= G_MAXINT)
+    xml = xmlReadMemory (config_text, (int) config_length, config, NULL,
+                         XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
   if (xml != NULL)
     {
       xmlNode *root = xmlDocGetRootElement (xml);
@@ -1445,7 +1452,7 @@ parse_include (LoadContext *ctx,
         }
     }
 
-  if (!g_file_get_contents (sdf_path, &contents, &length, &error) ||
+  if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
       (xml = read_xml (contents, length, sdf_path, &error)) == NULL)
     {
       bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
@@ -1776,7 +1783,7 @@ bl_document_new_from_file (const char  *path,
       return NULL;
     }
 
-  if (!g_file_get_contents (path, &contents, &length, &read_error))
+  if (!bl_file_read (path, BL_FILE_MAX_SIZE, &contents, &length, &read_error))
     {
       /* GLib's message already names the file. */
       g_set_error_literal (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ, read_error->message);

@@ -329,25 +329,49 @@ diag_sum (const BlMat3 *i)
   return i->m[0][0] + i->m[1][1] + i->m[2][2];
 }
 
+static int scale_exponent (const BlMat3 *inertia);
+static BlMat3 scaled (const BlMat3 *inertia, int exponent);
+
+/* gz-math's leading-principal-minor test, each minor with the same eps.
+ * A tensor beyond 2^±200 is tested scaled by 2^−k; the eps of the scaled
+ * trace is then divided by 2^k against the second minor and by 2^2k
+ * against the determinant, so each comparison is the unscaled one
+ * divided by a power of two: the same answer, where the unscaled minors
+ * would overflow to inf − inf = NaN. */
+static gboolean
+minors_positive (double        mass,
+                 const BlMat3 *inertia,
+                 double        tolerance,
+                 gboolean      strict)
+{
+  BlMat3 i;
+  double eps, m1, m2, m3;
+  int k;
+
+  i = *inertia;
+  sym_upper (&i);
+  k = scale_exponent (&i);
+  if (k != 0)
+    i = scaled (&i, k);
+  eps = mass_epsilon (diag_sum (&i), tolerance);
+
+  m1 = i.m[0][0] + eps;
+  m2 = i.m[0][0] * i.m[1][1] - i.m[0][1] * i.m[0][1] + ldexp (eps, -k);
+  m3 = bl_mat3_determinant (&i) + ldexp (eps, -2 * k);
+
+  if (strict)
+    return mass > 0.0 && m1 > 0.0 && m2 > 0.0 && m3 > 0.0;
+  return mass >= 0.0 && m1 >= 0.0 && m2 >= 0.0 && m3 >= 0.0;
+}
+
 gboolean
 bl_mass_is_near_positive (double        mass,
                           const BlMat3 *inertia,
                           double        tolerance)
 {
-  BlMat3 i;
-  double eps;
-
   g_return_val_if_fail (inertia != NULL, FALSE);
 
-  i = *inertia;
-  sym_upper (&i);
-  eps = mass_epsilon (diag_sum (&i), tolerance);
-
-  /* Leading principal minors, each with the same eps (as gz-math). */
-  return mass >= 0.0
-         && i.m[0][0] + eps >= 0.0
-         && i.m[0][0] * i.m[1][1] - i.m[0][1] * i.m[0][1] + eps >= 0.0
-         && bl_mat3_determinant (&i) + eps >= 0.0;
+  return minors_positive (mass, inertia, tolerance, FALSE);
 }
 
 gboolean
@@ -355,19 +379,9 @@ bl_mass_is_positive (double        mass,
                      const BlMat3 *inertia,
                      double        tolerance)
 {
-  BlMat3 i;
-  double eps;
-
   g_return_val_if_fail (inertia != NULL, FALSE);
 
-  i = *inertia;
-  sym_upper (&i);
-  eps = mass_epsilon (diag_sum (&i), tolerance);
-
-  return mass > 0.0
-         && i.m[0][0] + eps > 0.0
-         && i.m[0][0] * i.m[1][1] - i.m[0][1] * i.m[0][1] + eps > 0.0
-         && bl_mat3_determinant (&i) + eps > 0.0;
+  return minors_positive (mass, inertia, tolerance, TRUE);
 }
 
 /* gz-math computes this eps from the sum of the moments passed in; pass
@@ -426,12 +440,89 @@ sort2 (double *a,
     }
 }
 
+/* The power of two that brings a tensor whose largest entry lies beyond
+ * 2^±200 back to about 1, or 0 when it needs none.  The cubic and the
+ * Jacobi sweeps square and cube the entries, which overflows to inf for a
+ * tensor of 1e308 (or underflows to 0 for 1e-308); scaling by a power of
+ * two is exact, so the moments come back unchanged wherever they fit. */
+static int
+scale_exponent (const BlMat3 *inertia)
+{
+  double largest = 0.0;
+  int exponent;
+
+  for (guint r = 0; r < 3; r++)
+    for (guint c = r; c < 3; c++)
+      largest = MAX (largest, fabs (inertia->m[r][c]));
+
+  if (!isfinite (largest) || largest == 0.0 || (largest < 0x1p200 && largest > 0x1p-200))
+    return 0;
+  frexp (largest, &exponent);
+  return exponent;
+}
+
+static BlMat3
+scaled (const BlMat3 *inertia,
+        int           exponent)
+{
+  BlMat3 out;
+
+  for (guint r = 0; r < 3; r++)
+    for (guint c = 0; c < 3; c++)
+      out.m[r][c] = ldexp (inertia->m[r][c], -exponent);
+  return out;
+}
+
+static gboolean principal_moments_in_range (const BlMat3 *inertia,
+                                            double        tolerance,
+                                            double        moments[3]);
+
 /* Returns TRUE when the tensor counted as diagonal and `moments` holds its
  * diagonal in place (gz-math's early return). */
 static gboolean
 principal_moments (const BlMat3 *inertia,
                    double        tolerance,
                    double        moments[3])
+{
+  int exponent = scale_exponent (inertia);
+  BlMat3 s;
+  gboolean diagonal;
+
+  if (exponent == 0)
+    return principal_moments_in_range (inertia, tolerance, moments);
+
+  s = scaled (inertia, exponent);
+  diagonal = principal_moments_in_range (&s, tolerance, moments);
+  for (guint k = 0; k < 3; k++)
+    moments[k] = ldexp (moments[k], exponent);
+  return diagonal;
+}
+
+/* Jacobi eigen-decomposition of a symmetric tensor, scaled as above. */
+static void
+sym_eigen (const BlMat3 *inertia,
+           double        moments[3],
+           BlMat3       *axes)
+{
+  int exponent = scale_exponent (inertia);
+  BlMat3 s;
+
+  if (exponent == 0)
+    {
+      bl_mat3_sym_eigen (inertia, moments, axes);
+      return;
+    }
+
+  s = scaled (inertia, exponent);
+  bl_mat3_sym_eigen (&s, moments, axes);
+  for (guint k = 0; k < 3; k++)
+    moments[k] = ldexp (moments[k], exponent);
+}
+
+static gboolean
+principal_moments_in_range (const BlMat3 *inertia,
+                            double        tolerance,
+                            double        moments[3])
 {
   double ixx = inertia->m[0][0], iyy = inertia->m[1][1], izz = inertia->m[2][2];
   double ixy = inertia->m[0][1], ixz = inertia->m[0][2], iyz = inertia->m[1][2];
@@ -503,7 +594,7 @@ bl_mass_principal_axes (const BlMat3 *inertia,
 
   i = *inertia;
   sym_upper (&i);
-  bl_mat3_sym_eigen (&i, moments, axes);
+  sym_eigen (&i, moments, axes);
 }
 
 /* gz-math EquivalentBox's preconditions and moments; `axes` from the
@@ -536,7 +627,7 @@ equivalent_moments (double        mass,
       if (diagonal)
         *axes = bl_mat3_identity ();
       else
-        bl_mat3_sym_eigen (&i, jacobi, axes);
+        sym_eigen (&i, jacobi, axes);
     }
   return TRUE;
 }
@@ -563,9 +654,11 @@ bl_mass_equivalent_box (double        mass,
   if (!equivalent_moments (mass, inertia, l, axes))
     return FALSE;
 
-  size[0] = clamped_sqrt (6 * (l[1] + l[2] - l[0]) / mass);
-  size[1] = clamped_sqrt (6 * (l[2] + l[0] - l[1]) / mass);
-  size[2] = clamped_sqrt (6 * (l[0] + l[1] - l[2]) / mass);
+  /* Differences first and the mass divided before the factor, so that a
+   * mass or moments near DBL_MAX do not overflow to inf (nor 2·m to a 0). */
+  size[0] = clamped_sqrt (6 * (((l[1] - l[0]) + l[2]) / mass));
+  size[1] = clamped_sqrt (6 * (((l[2] - l[1]) + l[0]) / mass));
+  size[2] = clamped_sqrt (6 * (((l[0] - l[2]) + l[1]) / mass));
   return TRUE;
 }
 
@@ -584,8 +677,8 @@ bl_mass_equivalent_ellipsoid (double        mass,
     return FALSE;
 
   /* λ2 + λ3 − λ1 = 2 m a² / 5 for a solid ellipsoid, and cyclic. */
-  semi_axes[0] = clamped_sqrt (5 * (l[1] + l[2] - l[0]) / (2 * mass));
-  semi_axes[1] = clamped_sqrt (5 * (l[2] + l[0] - l[1]) / (2 * mass));
-  semi_axes[2] = clamped_sqrt (5 * (l[0] + l[1] - l[2]) / (2 * mass));
+  semi_axes[0] = clamped_sqrt (2.5 * (((l[1] - l[0]) + l[2]) / mass));
+  semi_axes[1] = clamped_sqrt (2.5 * (((l[2] - l[1]) + l[0]) / mass));
+  semi_axes[2] = clamped_sqrt (2.5 * (((l[0] - l[2]) + l[1]) / mass));
   return TRUE;
 }

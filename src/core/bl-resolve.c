@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "bl-document-private.h"
+#include "bl-overflow-private.h"
 
 #define DEFAULT_DENSITY 1000.0
 
@@ -205,6 +206,12 @@ compute_volumes (BlLink  *link,
       else
         ok = shape_inertial (collision, 1.0, &own); /* unit density: mass = volume */
 
+      if (ok && isinf (own.mass))
+        bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "overflow", link_file (link),
+                            collision->line, collision->path,
+                            "the volume of this %s overflows (its size is too large to compute "
+                            "with); it is left out of the displaced volume",
+                            bl_geometry_type_to_string (collision->geometry.type));
       if (!ok || !(own.mass > 0.0) || !isfinite (own.mass))
         continue;
 
@@ -287,7 +294,7 @@ resolve_auto (BlLink     *link,
     {
       BlCollision *collision = g_ptr_array_index (link->collisions, i);
       const char *path = collision->path;
-      BlInertial own;
+      BlInertial own = { 0.0, BL_VEC3_ZERO, bl_mat3_zero () };
 
       collision->contributes = FALSE;
       collision->volume = 0.0;
@@ -332,7 +339,8 @@ resolve_auto (BlLink     *link,
           bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D5", link_file (link),
                               collision->line, path,
                               "this collision gives no valid inertia (%s) and adds nothing to the link",
-                              collision->geometry.type != BL_GEOMETRY_MESH ? "its size is invalid"
+                              isinf (own.mass) ? "its mass, density × volume, overflows"
+                              : collision->geometry.type != BL_GEOMETRY_MESH ? "its size is invalid"
                               : collision->mesh == NULL ? "its mesh file could not be loaded"
                               : "its mesh encloses no valid volume");
           continue;
@@ -430,10 +438,11 @@ bl_link_compute_mass_properties (BlLink *link)
 
         for (guint i = 0; i < 3; i++)
           {
-            double excess = MAX (l[(i + 1) % 3] + l[(i + 2) % 3] - l[i], 0.0);
+            /* difference first, mass divided first: no overflow near DBL_MAX */
+            double excess = MAX ((l[(i + 1) % 3] - l[i]) + l[(i + 2) % 3], 0.0);
 
-            props->equivalent_ellipsoid[i] = sqrt (5.0 * excess / (2.0 * total.mass));
-            props->equivalent_box[i] = sqrt (6.0 * excess / total.mass);
+            props->equivalent_ellipsoid[i] = sqrt (2.5 * (excess / total.mass));
+            props->equivalent_box[i] = sqrt (6.0 * (excess / total.mass));
           }
       }
   }
@@ -457,6 +466,7 @@ bl_link_compute_mass_properties (BlLink *link)
 
   compute_volumes (link, link->inertial_node != NULL && link->auto_inertia);
   check_added_mass (link, link->inertial_node != NULL && link->auto_inertia);
+  bl_link_check_overflow (link);
 }
 
 BlInertial

@@ -1,0 +1,24 @@
+/* bl-file-private.h: reading a model file without hanging on a FIFO or a device. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The largest SDF (or model.config) file Ballast reads: 256 MiB.  Real
+ * models are kilobytes; libxml2's tree of a file this size already takes
+ * gigabytes. */
+#define BL_FILE_MAX_SIZE ((gsize) 256 * 1024 * 1024)
+
+/* Reads a whole regular file of at most max_size bytes.  The file is opened
+ * without blocking, so a FIFO (named pipe) with no writer, a device or a
+ * socket put in place of a model file is refused at once instead of
+ * hanging; so is a directory.  Errors are in G_FILE_ERROR and name the
+ * path.  *contents is NUL-terminated; free it with g_free. */
+gboolean bl_file_read (const char  *path,
+                       gsize        max_size,
+                       char       **contents,
+                       gsize       *length,
+                       GError     **error);
+
+G_END_DECLS

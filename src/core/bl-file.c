@@ -1,0 +1,116 @@
+/* bl-file.c: reading a model file without hanging on a FIFO or a device.
+ *
+ * g_file_get_contents() opens with a blocking open(2): a FIFO with no
+ * writer in place of a model (or an included file, or a model.config)
+ * would hang the loader forever.  This opens with O_NONBLOCK, checks with
+ * fstat(2) on the open descriptor (no race with a rename) that it is a
+ * regular file of sane size, and only then reads. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "bl-file-private.h"
+
+static gboolean
+set_error_from_errno (GError    **error,
+                      const char *path,
+                      const char *doing,
+                      int         saved_errno)
+{
+  g_autofree char *display = g_filename_display_name (path);
+
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+               "Failed to %s file “%s”: %s", doing, display, g_strerror (saved_errno));
+  return FALSE;
+}
+
+gboolean
+bl_file_read (const char  *path,
+              gsize        max_size,
+              char       **contents,
+              gsize       *length,
+              GError     **error)
+{
+  g_autofree char *display = NULL;
+  g_autofree char *buffer = NULL;
+  struct stat st;
+  gsize size, done = 0;
+  int fd, flags;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (contents != NULL, FALSE);
+  g_return_val_if_fail (length != NULL, FALSE);
+
+  *contents = NULL;
+  *length = 0;
+  display = g_filename_display_name (path);
+
+  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+  if (fd < 0)
+    return set_error_from_errno (error, path, "open", errno);
+
+  if (fstat (fd, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      close (fd);
+      return set_error_from_errno (error, path, "read", saved_errno);
+    }
+
+  if (!S_ISREG (st.st_mode))
+    {
+      close (fd);
+      g_set_error (error, G_FILE_ERROR, S_ISDIR (st.st_mode) ? G_FILE_ERROR_ISDIR : G_FILE_ERROR_INVAL,
+                   "“%s” is %s, not a regular file", display,
+                   S_ISDIR (st.st_mode) ? "a directory"
+                   : S_ISFIFO (st.st_mode) ? "a named pipe (FIFO)"
+                   : S_ISSOCK (st.st_mode) ? "a socket"
+                   : "a device");
+      return FALSE;
+    }
+
+  if (st.st_size < 0 || (guint64) st.st_size > max_size)
+    {
+      close (fd);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                   "“%s” is too large (%" G_GUINT64_FORMAT " bytes; Ballast reads at most %"
+                   G_GSIZE_FORMAT ")", display, (guint64) st.st_size, max_size);
+      return FALSE;
+    }
+
+  /* A regular file never blocks; clear the flag for plain reads anyway. */
+  flags = fcntl (fd, F_GETFL);
+  if (flags >= 0)
+    fcntl (fd, F_SETFL, flags & ~O_NONBLOCK);
+
+  size = (gsize) st.st_size;
+  buffer = g_malloc (size + 1);
+  while (done < size)
+    {
+      ssize_t n = read (fd, buffer + done, size - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          close (fd);
+          return set_error_from_errno (error, path, "read", saved_errno);
+        }
+      if (n == 0)
+        break;   /* the file shrank while we read: take what is there */
+      done += (gsize) n;
+    }
+  close (fd);
+
+  buffer[done] = '\0';
+  *contents = g_steal_pointer (&buffer);
+  *length = done;
+  return TRUE;
+}

@@ -1,0 +1,629 @@
+/* test-hostile.c: the table of broken and hostile inputs (issue 8).
+ *
+ * Every input either loads with a diagnostic that names the file, the line
+ * and the element, or is refused with an error that names the file — fast,
+ * without reading anything else, and without a number silently wrong.
+ * Expected values are closed forms (a box's inertia m(b² + c²)/12, the
+ * solid ellipsoid's a² = 5(λ2 + λ3 − λ1)/(2m)). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "bl-document.h"
+
+#define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
+#define TEST_PATH "/nonexistent/hostile.sdf"
+
+static BlDocument *
+load_string (const char *sdf)
+{
+  g_autoptr(GError) error = NULL;
+  BlDocument *doc = bl_document_new_from_data (sdf, strlen (sdf), TEST_PATH, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  return doc;
+}
+
+static BlLink *
+link_of (BlDocument *doc,
+         const char *name)
+{
+  BlLink *link = bl_document_find_link (doc, name);
+
+  if (link == NULL)
+    g_error ("no link %s", name);
+  return link;
+}
+
+static void
+assert_close (double actual,
+              double expected,
+              double rel)
+{
+  if (!(fabs (actual - expected) <= rel * fabs (expected)))
+    g_error ("expected %.17g, got %.17g", expected, actual);
+}
+
+/* A diagnostic with this code, severity, line and element, in `file`. */
+static const BlDiagnostic *
+find_diagnostic (BlDocument *doc,
+                 const char *code,
+                 BlSeverity  severity,
+                 int         line,
+                 const char *element,
+                 const char *file)
+{
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+  g_autoptr(GString) got = g_string_new (NULL);
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (all, i);
+      g_autofree char *text = bl_diagnostic_to_string (d);
+
+      if (g_strcmp0 (d->code, code) == 0 && d->severity == severity && d->line == line &&
+          g_strcmp0 (d->element, element) == 0 && g_strcmp0 (d->file, file) == 0 &&
+          d->message != NULL && *d->message != '\0')
+        return d;
+      g_string_append_printf (got, "\n  %s", text);
+    }
+  g_error ("no %s %s at %s:%d on %s; got:%s", code, bl_severity_to_string (severity), file,
+           line, element, got->str);
+  return NULL;
+}
+
+/* Each body starts on line 3 (after SDF_HEAD); the link is m::l. */
+typedef struct
+{
+  const char *body;
+  const char *code;
+  int         line;
+  const char *element;
+  gboolean    valid;     /* the link's inertia still counts as valid */
+} Case;
+
+static void
+run_cases (const Case *cases,
+           guint       n_cases)
+{
+  for (guint i = 0; i < n_cases; i++)
+    {
+      g_autofree char *sdf = g_strconcat (SDF_HEAD, cases[i].body, "\n</sdf>\n", NULL);
+      g_autoptr(BlDocument) doc = load_string (sdf);
+      BlLink *link = link_of (doc, "m::l");
+
+      g_test_message ("case %u: %s", i, cases[i].body);
+      find_diagnostic (doc, cases[i].code, BL_SEVERITY_ERROR, cases[i].line, cases[i].element,
+                       TEST_PATH);
+      g_assert_true (bl_document_has_errors (doc));
+      g_assert_cmpint (link->props.valid, ==, cases[i].valid);
+      /* whatever was read, nothing shown is NaN */
+      g_assert_false (isnan (link->props.mass));
+      g_assert_false (isnan (link->props.inertia.m[0][0]));
+    }
+}
+
+#define BOX_LINK(inertial, collision_extra, size) \
+  "<model name=\"m\"><link name=\"l\">\n" inertial "\n<collision name=\"c\">" collision_extra \
+  "<geometry><box><size>" size "</size></box></geometry></collision></link></model>"
+
+/* Text, NaN and infinity where a number belongs. */
+static void
+test_not_a_number (void)
+{
+  static const Case cases[] = {
+    { "<model name=\"m\"><link name=\"l\"><inertial>\n<mass>heavy</mass></inertial></link></model>",
+      "number", 4, "m::l/inertial/mass", FALSE },
+    { "<model name=\"m\"><link name=\"l\"><inertial>\n<mass>nan</mass></inertial></link></model>",
+      "number", 4, "m::l/inertial/mass", FALSE },
+    { "<model name=\"m\"><link name=\"l\"><inertial>\n<mass>NaN</mass></inertial></link></model>",
+      "number", 4, "m::l/inertial/mass", FALSE },
+    { "<model name=\"m\"><link name=\"l\"><inertial>\n<mass>inf</mass></inertial></link></model>",
+      "number", 4, "m::l/inertial/mass", FALSE },
+    { "<model name=\"m\"><link name=\"l\"><inertial>\n<mass>-Infinity</mass></inertial></link></model>",
+      "number", 4, "m::l/inertial/mass", FALSE },
+    /* 1e400 overflows a double while it is read */
+    { "<model name=\"m\"><link name=\"l\"><inertial>\n<mass>1e400</mass></inertial></link></model>",
+      "number", 4, "m::l/inertial/mass", FALSE },
+    { "<model name=\"m\"><link name=\"l\"><inertial><mass>1</mass><inertia>\n<ixx>inf</ixx>"
+      "<iyy>1</iyy><izz>1</izz></inertia></inertial></link></model>",
+      "number", 4, "m::l/inertial/inertia/ixx", FALSE },
+    { BOX_LINK ("<inertial auto=\"true\"/>", "<density>1</density>", "1 nan 1"),
+      "number", 5, "m::l/collision[c]/size", FALSE },
+    { BOX_LINK ("<inertial auto=\"true\"/>", "<density>1</density>", "1 1 inf"),
+      "number", 5, "m::l/collision[c]/size", FALSE },
+    { BOX_LINK ("<inertial auto=\"true\"/>", "<density>1</density>", "1 one 1"),
+      "number", 5, "m::l/collision[c]/size", FALSE },
+    { "<model name=\"m\"><link name=\"l\">\n<pose>0 0 inf 0 0 0</pose>"
+      "<inertial><mass>1</mass></inertial></link></model>",
+      "pose", 4, "m::l/pose", TRUE },
+    { "<model name=\"m\"><link name=\"l\">\n<pose>0 0 nan 0 0 0</pose>"
+      "<inertial><mass>1</mass></inertial></link></model>",
+      "pose", 4, "m::l/pose", TRUE },
+  };
+
+  run_cases (cases, G_N_ELEMENTS (cases));
+
+  /* An unreadable density is an error; the link falls back to the default
+   * density and says so instead of computing with NaN. */
+  {
+    g_autoptr(BlDocument) doc = load_string (SDF_HEAD
+      BOX_LINK ("<inertial auto=\"true\"><density>nan</density></inertial>", "", "1 1 1")
+      "\n</sdf>\n");
+    BlLink *link = link_of (doc, "m::l");
+
+    find_diagnostic (doc, "number", BL_SEVERITY_ERROR, 4, "m::l/inertial/density", TEST_PATH);
+    find_diagnostic (doc, "D3", BL_SEVERITY_WARNING, 5, "m::l/collision[c]", TEST_PATH);
+    assert_close (link->props.mass, 1000, 1e-15);
+  }
+}
+
+/* Zero and negative sizes, densities and masses. */
+static void
+test_non_positive (void)
+{
+  static const Case cases[] = {
+    { "<model name=\"m\"><link name=\"l\"><inertial>\n<mass>0</mass></inertial></link></model>",
+      /* gz-math calls a zero mass valid; Ballast reports it */
+      "non-positive", 4, "m::l/inertial", TRUE },
+    { "<model name=\"m\"><link name=\"l\"><inertial>\n<mass>-1</mass></inertial></link></model>",
+      "non-positive", 4, "m::l/inertial", FALSE },
+    { BOX_LINK ("<inertial auto=\"true\">\n<density>0</density></inertial>", "", "1 1 1"),
+      "non-positive", 5, "m::l/inertial", FALSE },
+    { BOX_LINK ("<inertial auto=\"true\">\n<density>-1000</density></inertial>", "", "1 1 1"),
+      "non-positive", 5, "m::l/inertial", FALSE },
+    { BOX_LINK ("<inertial auto=\"true\"/>", "<density>0</density>", "1 1 1"),
+      "D5", 5, "m::l/collision[c]", FALSE },
+    { BOX_LINK ("<inertial auto=\"true\"/>", "<density>-7</density>", "1 1 1"),
+      "D5", 5, "m::l/collision[c]", FALSE },
+    { BOX_LINK ("<inertial auto=\"true\"/>", "<density>1</density>", "0 1 1"),
+      "D10", 5, "m::l/collision[c]", FALSE },
+    { BOX_LINK ("<inertial auto=\"true\"/>", "<density>1</density>", "1 -1 1"),
+      "D10", 5, "m::l/collision[c]", FALSE },
+    { "<model name=\"m\"><link name=\"l\"><inertial auto=\"true\"/>\n<collision name=\"c\">"
+      "<density>1</density><geometry><sphere><radius>-1</radius></sphere></geometry></collision>"
+      "</link></model>",
+      "D10", 4, "m::l/collision[c]", FALSE },
+    { "<model name=\"m\"><link name=\"l\"><inertial auto=\"true\"/>\n<collision name=\"c\">"
+      "<density>1</density><geometry><cylinder><radius>1</radius><length>0</length></cylinder>"
+      "</geometry></collision></link></model>",
+      "D10", 4, "m::l/collision[c]", FALSE },
+    /* an explicit tensor that is not positive definite */
+    { "<model name=\"m\">\n<link name=\"l\"><inertial><mass>1</mass><inertia><ixx>-1</ixx>"
+      "<iyy>1</iyy><izz>1</izz></inertia></inertial></link></model>",
+      "D8", 4, "m::l", FALSE },
+  };
+
+  run_cases (cases, G_N_ELEMENTS (cases));
+}
+
+/* 1e308: every value that overflows is reported, and never shown valid. */
+static void
+test_overflow (void)
+{
+  static const Case cases[] = {
+    /* a box 1e308 long: its volume is finite, its mass at 1000 kg/m³ is not */
+    { BOX_LINK ("<inertial auto=\"true\"/>", "", "1e308 1 1"),
+      "D5", 5, "m::l/collision[c]", FALSE },
+    { BOX_LINK ("<inertial auto=\"true\"/>", "", "1e308 1 1"),
+      "overflow", 4, "m::l", FALSE },
+    /* a sphere of radius 1e308: even its volume overflows */
+    { "<model name=\"m\"><link name=\"l\"><inertial auto=\"true\"/>\n<collision name=\"c\">"
+      "<density>1</density><geometry><sphere><radius>1e308</radius></sphere></geometry></collision>"
+      "</link></model>",
+      "overflow", 4, "m::l/collision[c]", FALSE },
+    { BOX_LINK ("<inertial auto=\"true\"><density>1e308</density></inertial>", "", "10 10 10"),
+      "D5", 5, "m::l/collision[c]", FALSE },
+    /* an explicit mass of 1e308: its weight overflows (the
+     * inertia itself is representable, and gz-math calls it valid) */
+    { "<model name=\"m\"><link name=\"l\">\n<inertial><mass>1e308</mass><inertia><ixx>1</ixx>"
+      "<iyy>1</iyy><izz>1</izz></inertia></inertial></link></model>",
+      "overflow", 4, "m::l", TRUE },
+    /* the centre of mass 1e308 away: the spatial inertia m·c² overflows */
+    { "<model name=\"m\"><link name=\"l\">\n<inertial><pose>1e308 0 0 0 0 0</pose><mass>1</mass>"
+      "</inertial></link></model>",
+      "overflow", 4, "m::l", TRUE },
+  };
+
+  run_cases (cases, G_N_ELEMENTS (cases));
+
+  /* Mass and moments of 1e308 are representable: the principal moments
+   * and the equivalent sizes are exact, not inf or 0. */
+  {
+    g_autoptr(BlDocument) doc = load_string (SDF_HEAD
+      "<model name=\"m\"><link name=\"l\">\n<inertial><mass>1e308</mass><inertia><ixx>1e308</ixx>"
+      "<iyy>1e308</iyy><izz>1e308</izz></inertia></inertial></link></model>\n</sdf>\n");
+    BlLink *link = link_of (doc, "m::l");
+
+    for (guint i = 0; i < 3; i++)
+      {
+        assert_close (link->props.principal_moments[i], 1e308, 1e-15);
+        /* λ = m a²·2/5 with all three equal: a = √2.5 */
+        assert_close (link->props.equivalent_ellipsoid[i], sqrt (2.5), 1e-15);
+      }
+    find_diagnostic (doc, "overflow", BL_SEVERITY_ERROR, 4, "m::l", TEST_PATH);
+  }
+  {
+    /* auto, rescaled to 1e308 kg: a unit cube's I = m/6 */
+    g_autoptr(BlDocument) doc = load_string (SDF_HEAD
+      BOX_LINK ("<inertial auto=\"true\"><mass>1e308</mass></inertial>", "<density>1</density>",
+                "1 1 1") "\n</sdf>\n");
+    BlLink *link = link_of (doc, "m::l");
+
+    assert_close (link->props.mass, 1e308, 1e-15);
+    for (guint i = 0; i < 3; i++)
+      {
+        assert_close (link->props.inertia.m[i][i], 1e308 / 6, 1e-15);
+        assert_close (link->props.principal_moments[i], 1e308 / 6, 1e-15);
+        assert_close (link->props.equivalent_ellipsoid[i], sqrt (5.0 / 12), 1e-15);
+      }
+    find_diagnostic (doc, "overflow", BL_SEVERITY_ERROR, 4, "m::l", TEST_PATH);
+  }
+  {
+    /* tiny values do not underflow to zero either */
+    g_autoptr(BlDocument) doc = load_string (SDF_HEAD
+      "<model name=\"m\"><link name=\"l\">\n<inertial><mass>1e-300</mass><inertia><ixx>2e-300</ixx>"
+      "<iyy>3e-300</iyy><izz>4e-300</izz><ixy>1e-301</ixy></inertia></inertial></link></model>\n</sdf>\n");
+    BlLink *link = link_of (doc, "m::l");
+    /* eigenvalues of [[2, −0.1], [−0.1, 3]]·1e-300 (ixy enters negated), and 4e-300 */
+    double root = sqrt (0.25 + 0.01);
+
+    assert_close (link->props.principal_moments[0], (2.5 - root) * 1e-300, 1e-12);
+    assert_close (link->props.principal_moments[1], (2.5 + root) * 1e-300, 1e-12);
+    assert_close (link->props.principal_moments[2], 4e-300, 1e-12);
+  }
+}
+
+/* Frames whose poses refer to each other in a circle. */
+static void
+test_relative_to_cycle (void)
+{
+  g_autoptr(BlDocument) doc = load_string (SDF_HEAD
+    "<model name=\"m\">\n"
+    "<link name=\"a\"><pose relative_to=\"b\">1 0 0 0 0 0</pose></link>\n"
+    "<link name=\"b\"><pose relative_to=\"c\">1 0 0 0 0 0</pose></link>\n"
+    "<frame name=\"c\"><pose relative_to=\"a\">1 0 0 0 0 0</pose></frame>\n"
+    "<link name=\"self\"><pose relative_to=\"self\">1 0 0 0 0 0</pose></link>\n"
+    "</model></sdf>\n");
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+  guint cycles = 0;
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (all, i);
+
+      if (g_strcmp0 (d->code, "frame-cycle") != 0)
+        continue;
+      cycles++;
+      g_assert_cmpint (d->severity, ==, BL_SEVERITY_ERROR);
+      g_assert_cmpstr (d->file, ==, TEST_PATH);
+      g_assert_cmpint (d->line, >=, 4);
+      g_assert_cmpint (d->line, <=, 7);
+      g_assert_true (g_str_has_prefix (d->element, "m"));
+    }
+  g_assert_cmpuint (cycles, >=, 2);
+  /* the poses stay finite */
+  g_assert_true (isfinite (link_of (doc, "m::a")->pose.p.x));
+  g_assert_true (isfinite (link_of (doc, "m::self")->pose.p.x));
+}
+
+static char *
+write_file (const char *dir,
+            const char *name,
+            const char *contents,
+            gssize      length)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_file_set_contents (path, contents, length, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static void
+make_fifo (const char *path)
+{
+  if (mkfifo (path, 0600) != 0)
+    g_error ("mkfifo %s: %s", path, g_strerror (errno));
+}
+
+/* A missing mesh and a corrupt one: an error on the collision's line. */
+static void
+test_bad_meshes (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *corrupt = write_file (dir, "corrupt.stl",
+                                         "solid broken\nfacet normal 0 0 1\nouter loop\nvertex 0 0\n"
+                                         "\x01\x02\x03 garbage\n", -1);
+  g_autofree char *binary = NULL;
+  g_autofree char *fifo = g_build_filename (dir, "fifo.obj", NULL);
+  g_autofree char *sdf_path = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start;
+  /* a binary STL header that claims a million triangles, then stops */
+  guint8 stl[84] = { 0 };
+
+  stl[80] = 0x40; stl[81] = 0x42; stl[82] = 0x0f;
+  binary = write_file (dir, "short.stl", (const char *) stl, sizeof stl);
+  make_fifo (fifo);
+
+  sdf_path = write_file (dir, "model.sdf", SDF_HEAD
+    "<model name=\"m\"><link name=\"l\"><inertial auto=\"true\"/>\n"
+    "<collision name=\"missing\"><density>1</density><geometry><mesh><uri>meshes/absent.stl</uri>"
+    "</mesh></geometry></collision>\n"
+    "<collision name=\"corrupt\"><density>1</density><geometry><mesh><uri>corrupt.stl</uri>"
+    "</mesh></geometry></collision>\n"
+    "<collision name=\"short\"><density>1</density><geometry><mesh><uri>short.stl</uri>"
+    "</mesh></geometry></collision>\n"
+    "<collision name=\"fifo\"><density>1</density><geometry><mesh><uri>fifo.obj</uri>"
+    "</mesh></geometry></collision>\n"
+    "<collision name=\"dir\"><density>1</density><geometry><mesh><uri>.</uri>"
+    "</mesh></geometry></collision>\n"
+    "</link></model></sdf>\n", -1);
+
+  start = g_get_monotonic_time ();
+  doc = bl_document_new_from_file (sdf_path, &error);
+  g_assert_no_error (error);
+  /* the FIFO is refused, not opened (it has no writer: an open would block) */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
+
+  {
+    const char *names[] = { "missing", "corrupt", "short", "fifo", "dir" };
+    g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        g_autofree char *element = g_strdup_printf ("m::l/collision[%s]", names[i]);
+        gboolean found = FALSE;
+
+        for (guint j = 0; j < all->len; j++)
+          {
+            BlDiagnostic *d = g_ptr_array_index (all, j);
+
+            found |= d->severity == BL_SEVERITY_ERROR && d->line == 4 + (int) i &&
+                     g_strcmp0 (d->element, element) == 0 && g_strcmp0 (d->file, sdf_path) == 0;
+          }
+        if (!found)
+          g_error ("no error on line %u for %s", 4 + i, element);
+      }
+  }
+  g_assert_false (link_of (doc, "m::l")->props.resolved);
+
+  g_unlink (fifo);
+  g_unlink (corrupt);
+  g_unlink (binary);
+  g_unlink (sdf_path);
+  g_rmdir (dir);
+}
+
+/* A directory, a FIFO, a dangling symbolic link, a too-large file and a
+ * missing file in place of the SDF file: refused at once with the path.
+ * (Tests run as root, where chmod 000 still reads; a FIFO with no writer
+ * is the file that a plain open() would hang on.) */
+static void
+test_not_a_file (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "pipe.sdf", NULL);
+  g_autofree char *dangling = g_build_filename (dir, "dangling.sdf", NULL);
+  g_autofree char *huge = g_build_filename (dir, "huge.sdf", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.sdf", NULL);
+  const char *paths[] = { dir, fifo, dangling, huge, missing };
+
+  make_fifo (fifo);
+  g_assert_cmpint (symlink ("no-such-target.sdf", dangling), ==, 0);
+  {
+    /* sparse: 257 MiB of nothing, refused by its size before any read */
+    FILE *f = fopen (huge, "w");
+
+    g_assert_nonnull (f);
+    g_assert_cmpint (ftruncate (fileno (f), (off_t) 257 * 1024 * 1024), ==, 0);
+    fclose (f);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = NULL;
+      gint64 start = g_get_monotonic_time ();
+
+      doc = bl_document_new_from_file (paths[i], &error);
+      g_assert_null (doc);
+      g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ);
+      g_assert_nonnull (strstr (error->message, paths[i]));
+      g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+    }
+
+  g_unlink (fifo);
+  g_unlink (dangling);
+  g_unlink (huge);
+  g_rmdir (dir);
+}
+
+/* A FIFO or a directory as an included file or as a model.config: an
+ * include diagnostic, no hang. */
+static void
+test_include_not_a_file (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *models = g_build_filename (dir, "models", NULL);
+  g_autofree char *piped = g_build_filename (models, "piped", NULL);
+  g_autofree char *config = g_build_filename (piped, "model.config", NULL);
+  g_autofree char *model_sdf = g_build_filename (piped, "model.sdf", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "pipe.sdf", NULL);
+  g_autofree char *subdir = g_build_filename (dir, "folder.sdf", NULL);
+  g_autofree char *world = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start;
+
+  g_assert_cmpint (g_mkdir_with_parents (piped, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (subdir, 0755), ==, 0);
+  make_fifo (fifo);
+  make_fifo (config);
+  g_free (write_file (piped, "model.sdf", SDF_HEAD
+                      "<model name=\"piped\"><link name=\"body\"/></model></sdf>\n", -1));
+  world = write_file (dir, "world.sdf", SDF_HEAD
+    "<world name=\"w\">\n"
+    "<include><uri>pipe.sdf</uri></include>\n"
+    "<include><uri>folder.sdf</uri></include>\n"
+    "<include><uri>model://piped</uri></include>\n"
+    "</world></sdf>\n", -1);
+
+  g_setenv ("GZ_SIM_RESOURCE_PATH", models, TRUE);
+  start = g_get_monotonic_time ();
+  doc = bl_document_new_from_file (world, &error);
+  g_unsetenv ("GZ_SIM_RESOURCE_PATH");
+  g_assert_no_error (error);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+
+  find_diagnostic (doc, "include", BL_SEVERITY_ERROR, 4, "world", world);
+  find_diagnostic (doc, "include", BL_SEVERITY_ERROR, 5, "world", world);
+  /* a FIFO model.config is skipped: model.sdf is the fallback */
+  g_assert_nonnull (bl_document_find_link (doc, "piped::body"));
+
+  g_unlink (world);
+  g_unlink (model_sdf);
+  g_unlink (config);
+  g_unlink (fifo);
+  g_rmdir (subdir);
+  g_rmdir (piped);
+  g_rmdir (models);
+  g_rmdir (dir);
+}
+
+/* Billion laughs and an external entity naming a local file: an error
+ * within a second that names the file, and nothing of the local file in
+ * the message. */
+static void
+test_entities (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *secret = write_file (dir, "secret.txt", "TOP-SECRET-7f3a9c\n", -1);
+  g_autofree char *external = g_strdup_printf (
+    "<?xml version=\"1.0\"?>\n<!DOCTYPE sdf [ <!ENTITY leak SYSTEM \"file://%s\"> ]>\n"
+    "<sdf version=\"1.11\"><model name=\"&leak;\"><link name=\"l\"><inertial><mass>1</mass>"
+    "</inertial></link></model></sdf>\n", secret);
+  g_autofree char *external_dtd = g_strdup_printf (
+    "<?xml version=\"1.0\"?>\n<!DOCTYPE sdf SYSTEM \"file://%s\">\n"
+    "<sdf version=\"1.11\"><model name=\"m\"><link name=\"l\"/></model></sdf>\n", secret);
+  g_autoptr(GString) laughs = g_string_new ("<?xml version=\"1.0\"?>\n<!DOCTYPE sdf [\n"
+                                            " <!ENTITY l0 \"ha\">\n");
+  const char *inputs[3];
+
+  for (guint i = 1; i <= 30; i++)
+    g_string_append_printf (laughs, " <!ENTITY l%u \"&l%u;&l%u;&l%u;&l%u;&l%u;&l%u;&l%u;&l%u;&l%u;&l%u;\">\n",
+                            i, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+  g_string_append (laughs, "]>\n<sdf version=\"1.11\"><model name=\"&l30;\"/></sdf>\n");
+  inputs[0] = laughs->str;
+  inputs[1] = external;
+  inputs[2] = external_dtd;
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      g_autofree char *path = write_file (dir, "hostile.sdf", inputs[i], -1);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = NULL;
+      gint64 start = g_get_monotonic_time ();
+
+      doc = bl_document_new_from_file (path, &error);
+      g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+
+      if (doc == NULL)
+        {
+          g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE);
+          g_assert_nonnull (strstr (error->message, path));
+          g_assert_null (strstr (error->message, "TOP-SECRET"));
+        }
+      else
+        {
+          /* an external DTD is not loaded: the document reads without it,
+           * and nothing of the file shows */
+          g_autoptr(GBytes) source = NULL;
+          g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+
+          g_assert_cmpuint (i, ==, 2);
+          for (guint j = 0; j < all->len; j++)
+            {
+              g_autofree char *text = bl_diagnostic_to_string (g_ptr_array_index (all, j));
+
+              g_assert_null (strstr (text, "TOP-SECRET"));
+            }
+          for (guint j = 0; j < bl_document_get_links (doc)->len; j++)
+            {
+              BlLink *link = g_ptr_array_index (bl_document_get_links (doc), j);
+
+              g_assert_null (strstr (link->scoped_name, "TOP-SECRET"));
+            }
+        }
+      g_unlink (path);
+    }
+
+  g_unlink (secret);
+  g_rmdir (dir);
+}
+
+/* Empty, truncated, wrong root, not XML at all, and binary: refused with
+ * the file and the line. */
+static void
+test_unparsable (void)
+{
+  struct {
+    const char *text;
+    gssize length;
+    int code;
+    const char *where;   /* must appear in the message */
+  } cases[] = {
+    { "", 0, BL_DOCUMENT_ERROR_PARSE, TEST_PATH ": the file is empty" },
+    { "   \n\n", -1, BL_DOCUMENT_ERROR_PARSE, TEST_PATH ":" },
+    { SDF_HEAD "<model name=\"m\">\n<link name=\"l\">", -1, BL_DOCUMENT_ERROR_PARSE, TEST_PATH ":4:" },
+    { SDF_HEAD "<model name=\"m\"></link></model></sdf>", -1, BL_DOCUMENT_ERROR_PARSE, TEST_PATH ":3:" },
+    { "<?xml version=\"1.0\"?>\n\n<robot name=\"urdf\"/>", -1, BL_DOCUMENT_ERROR_NOT_SDF,
+      TEST_PATH ":3:" },
+    { "<?xml version=\"1.0\"?>\n<html><body/></html>", -1, BL_DOCUMENT_ERROR_NOT_SDF, "<html>" },
+    { "solid cube\nfacet normal 0 0 1\n", -1, BL_DOCUMENT_ERROR_PARSE, TEST_PATH ":1:" },
+    { "\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16, BL_DOCUMENT_ERROR_PARSE, TEST_PATH },
+    { SDF_HEAD "<model name=\"m\">\xff\xfe</model></sdf>", -1, BL_DOCUMENT_ERROR_PARSE, TEST_PATH ":3:" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      gsize length = cases[i].length < 0 ? strlen (cases[i].text) : (gsize) cases[i].length;
+      g_autoptr(BlDocument) doc = bl_document_new_from_data (cases[i].text, length, TEST_PATH, &error);
+
+      g_test_message ("case %u", i);
+      g_assert_null (doc);
+      g_assert_error (error, BL_DOCUMENT_ERROR, cases[i].code);
+      if (strstr (error->message, cases[i].where) == NULL)
+        g_error ("case %u: “%s” does not contain “%s”", i, error->message, cases[i].where);
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/core/hostile/unparsable", test_unparsable);
+  g_test_add_func ("/core/hostile/not-a-number", test_not_a_number);
+  g_test_add_func ("/core/hostile/non-positive", test_non_positive);
+  g_test_add_func ("/core/hostile/overflow", test_overflow);
+  g_test_add_func ("/core/hostile/relative-to-cycle", test_relative_to_cycle);
+  g_test_add_func ("/core/hostile/bad-meshes", test_bad_meshes);
+  g_test_add_func ("/core/hostile/not-a-file", test_not_a_file);
+  g_test_add_func ("/core/hostile/include-not-a-file", test_include_not_a_file);
+  g_test_add_func ("/core/hostile/entities", test_entities);
+
+  return g_test_run ();
+}
