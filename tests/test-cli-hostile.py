@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""ballast-cli on broken and hostile files (issue 8): exit statuses and messages.
+
+Usage: test-cli-hostile.py PATH-TO-BALLAST-CLI.  The README documents the
+statuses: 0 when the file loaded (model errors are diagnostics), 1 when it
+could not be read or parsed, 2 on a usage error; `check` exits 1 when any
+error was found.  Every message names the file, and for a loaded file the
+line and the element."""
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+CLI = sys.argv.pop(1)
+HEAD = '<?xml version="1.0"?>\n<sdf version="1.11">\n'
+SECRET = "TOP-SECRET-b51e0c"
+
+
+def run(*args, timeout=60):
+    start = time.monotonic()
+    result = subprocess.run([CLI, *args], capture_output=True, text=True, timeout=timeout,
+                            env=dict(os.environ, BALLAST_MESH_TIMEOUT="2"))
+    result.elapsed = time.monotonic() - start
+    return result
+
+
+class Hostile(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="ballast-cli-hostile-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def write(self, name, text, mode="w"):
+        path = os.path.join(self.dir, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, mode) as f:
+            f.write(text)
+        return path
+
+    def assertRefused(self, path, where=None, seconds=None):
+        """Not loaded: exit 1 for inspect, inspect --json, check and export,
+        a message naming the file, nothing on stdout, no output file."""
+        out = os.path.join(self.dir, "out.sdf")
+        for args in (["inspect", path], ["inspect", "--json", path], ["check", path],
+                     ["export", path, "-o", out]):
+            with self.subTest(args=args[:-1]):
+                result = run(*args)
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertIn(path, result.stderr)
+                if where is not None:
+                    self.assertIn(where, result.stderr)
+                self.assertEqual(result.stdout, "")
+                self.assertFalse(os.path.exists(out))
+                if seconds is not None:
+                    self.assertLess(result.elapsed, seconds, result.stderr)
+                self.assertNotIn("Traceback", result.stderr)
+
+    def loaded(self, path):
+        """Loaded: exit 0 and well-formed JSON whose every number is finite
+        or null, and no link shown valid with a non-finite value."""
+        result = run("inspect", "--json", path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        doc = json.loads(result.stdout)
+        for link in doc["links"]:
+            values = [link["mass"], *link["com"], *link["inertia"], *link["principal_moments"]]
+            if link["valid"]:
+                self.assertTrue(all(isinstance(v, (int, float)) and math.isfinite(v)
+                                    for v in values), link)
+        table = run("inspect", path)
+        self.assertEqual(table.returncode, 0, table.stderr)
+        return doc
+
+    def diagnostic(self, doc, code, line, element, path):
+        for d in doc["diagnostics"]:
+            if (d["code"] == code and d["line"] == line and d["element"] == element
+                    and d["file"] == path and d["severity"] == "error"):
+                return d
+        self.fail(f"no {code} error at {path}:{line} on {element}: {doc['diagnostics']}")
+
+    def assertCheckFails(self, path, code):
+        result = run("check", path)
+        self.assertEqual(result.returncode, 1, result.stdout)
+        self.assertIn(path, result.stdout + result.stderr)
+
+    # ---- not read or not parsed: 1 -------------------------------------
+
+    def test_empty(self):
+        self.assertRefused(self.write("empty.sdf", ""), "empty")
+
+    def test_truncated(self):
+        path = self.write("truncated.sdf", HEAD + '<model name="m">\n<link name="l">\n<inertial>')
+        self.assertRefused(path, path + ":5:")
+
+    def test_wrong_root(self):
+        path = self.write("robot.urdf", '<?xml version="1.0"?>\n<robot name="r"><link name="l"/></robot>\n')
+        self.assertRefused(path, "<robot>")
+
+    def test_binary(self):
+        path = self.write("binary.sdf", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xfe", mode="wb")
+        self.assertRefused(path)
+
+    def test_ten_thousand_nested_models(self):
+        body = "".join(f'<model name="m{i}">' for i in range(10000)) + '<link name="l"/>' + \
+            "</model>" * 10000
+        path = self.write("deep.sdf", HEAD + body + "</sdf>\n")
+        self.assertRefused(path, seconds=5)
+
+    def test_directory(self):
+        path = os.path.join(self.dir, "folder.sdf")
+        os.mkdir(path)
+        self.assertRefused(path, "directory", seconds=5)
+
+    def test_fifo(self):
+        # A named pipe with no writer: a blocking open would hang forever.
+        path = os.path.join(self.dir, "pipe.sdf")
+        os.mkfifo(path)
+        self.assertRefused(path, "FIFO", seconds=5)
+
+    def test_dangling_symlink(self):
+        path = os.path.join(self.dir, "dangling.sdf")
+        os.symlink(os.path.join(self.dir, "gone.sdf"), path)
+        self.assertRefused(path)
+
+    def test_missing(self):
+        self.assertRefused(os.path.join(self.dir, "missing.sdf"))
+
+    def test_billion_laughs(self):
+        entities = ' <!ENTITY l0 "ha">\n' + "".join(
+            f' <!ENTITY l{i} "{f"&l{i - 1};" * 10}">\n' for i in range(1, 31))
+        path = self.write("laughs.sdf", '<?xml version="1.0"?>\n<!DOCTYPE sdf [\n' + entities +
+                          ']>\n<sdf version="1.11"><model name="&l30;"><link name="l"/></model></sdf>\n')
+        self.assertRefused(path, "entity", seconds=1)
+
+    def test_external_entity(self):
+        secret = self.write("secret.txt", SECRET + "\n")
+        path = self.write("external.sdf", '<?xml version="1.0"?>\n<!DOCTYPE sdf [ <!ENTITY leak SYSTEM '
+                          f'"file://{secret}"> ]>\n<sdf version="1.11"><model name="&leak;"><link name="l">'
+                          '<inertial><mass>1</mass></inertial></link></model></sdf>\n')
+        self.assertRefused(path, "entity", seconds=1)
+        for args in (["inspect", path], ["inspect", "--json", path], ["check", path]):
+            result = run(*args)
+            self.assertNotIn(SECRET, result.stdout + result.stderr)
+
+    def test_external_dtd_is_not_read(self):
+        secret = self.write("secret.dtd", f'<!ENTITY leak "{SECRET}">\n')
+        path = self.write("dtd.sdf", f'<?xml version="1.0"?>\n<!DOCTYPE sdf SYSTEM "file://{secret}">\n'
+                          '<sdf version="1.11"><model name="m"><link name="l"><inertial><mass>1</mass>'
+                          '</inertial></link></model></sdf>\n')
+        for args in (["inspect", path], ["inspect", "--json", path], ["check", path]):
+            result = run(*args, timeout=5)
+            self.assertIn(result.returncode, (0, 1))
+            self.assertLess(result.elapsed, 1)
+            self.assertNotIn(SECRET, result.stdout + result.stderr)
+
+    # ---- loaded with diagnostics: 0 (check: 1) -------------------------
+
+    def test_text_nan_and_infinity(self):
+        path = self.write("numbers.sdf", HEAD + '<model name="m">\n'
+                          '<link name="text"><inertial><mass>heavy</mass></inertial></link>\n'
+                          '<link name="nan"><inertial><mass>nan</mass></inertial></link>\n'
+                          '<link name="inf"><inertial><mass>inf</mass></inertial></link>\n'
+                          '<link name="size"><inertial auto="true"/><collision name="c"><density>1</density>'
+                          '<geometry><box><size>1 -inf 1</size></box></geometry></collision></link>\n'
+                          '</model></sdf>\n')
+        doc = self.loaded(path)
+        self.diagnostic(doc, "number", 4, "m::text/inertial/mass", path)
+        self.diagnostic(doc, "number", 5, "m::nan/inertial/mass", path)
+        self.diagnostic(doc, "number", 6, "m::inf/inertial/mass", path)
+        self.diagnostic(doc, "number", 7, "m::size/collision[c]/size", path)
+        for link in doc["links"]:
+            self.assertFalse(link["valid"], link["name"])
+        self.assertCheckFails(path, "number")
+
+    def test_zero_and_negative(self):
+        path = self.write("signs.sdf", HEAD + '<model name="m">\n'
+                          '<link name="zero"><inertial><mass>0</mass></inertial></link>\n'
+                          '<link name="neg"><inertial><mass>-1</mass></inertial></link>\n'
+                          '<link name="density"><inertial auto="true"><density>0</density></inertial>'
+                          '<collision name="c"><geometry><box><size>1 1 1</size></box></geometry></collision></link>\n'
+                          '<link name="cdensity"><inertial auto="true"/><collision name="c"><density>-1</density>'
+                          '<geometry><box><size>1 1 1</size></box></geometry></collision></link>\n'
+                          '<link name="size"><inertial auto="true"/><collision name="c"><density>1</density>'
+                          '<geometry><sphere><radius>0</radius></sphere></geometry></collision></link>\n'
+                          '</model></sdf>\n')
+        doc = self.loaded(path)
+        self.diagnostic(doc, "non-positive", 4, "m::zero/inertial", path)
+        self.diagnostic(doc, "non-positive", 5, "m::neg/inertial", path)
+        self.diagnostic(doc, "non-positive", 6, "m::density/inertial", path)
+        self.diagnostic(doc, "D5", 7, "m::cdensity/collision[c]", path)
+        self.diagnostic(doc, "D10", 8, "m::size/collision[c]", path)
+        self.assertCheckFails(path, "non-positive")
+
+    def test_1e308(self):
+        path = self.write("huge.sdf", HEAD + '<model name="m">\n'
+                          '<link name="mass"><inertial><mass>1e308</mass><inertia><ixx>1e308</ixx>'
+                          '<iyy>1e308</iyy><izz>1e308</izz></inertia></inertial></link>\n'
+                          '<link name="size"><inertial auto="true"/><collision name="c">'
+                          '<geometry><box><size>1e308 1 1</size></box></geometry></collision></link>\n'
+                          '<link name="sphere"><inertial auto="true"/><collision name="c"><density>1</density>'
+                          '<geometry><sphere><radius>1e308</radius></sphere></geometry></collision></link>\n'
+                          '</model></sdf>\n')
+        doc = self.loaded(path)
+        self.diagnostic(doc, "overflow", 4, "m::mass", path)
+        self.diagnostic(doc, "D5", 5, "m::size/collision[c]", path)
+        self.diagnostic(doc, "overflow", 6, "m::sphere/collision[c]", path)
+        mass = next(l for l in doc["links"] if l["name"] == "m::mass")
+        # 1e308 is a double: the moments are exactly it, not inf (null)
+        self.assertEqual(mass["principal_moments"], [1e308, 1e308, 1e308])
+        for name in ("m::size", "m::sphere"):
+            link = next(l for l in doc["links"] if l["name"] == name)
+            self.assertFalse(link["valid"], name)
+        self.assertCheckFails(path, "overflow")
+
+    def test_include_cycle(self):
+        a = self.write("a.sdf", HEAD + '<model name="a">\n<include><uri>b.sdf</uri></include></model></sdf>\n')
+        self.write("b.sdf", HEAD + '<model name="b">\n<include><uri>a.sdf</uri></include>'
+                   '<link name="l"/></model></sdf>\n')
+        result = run("inspect", "--json", a, timeout=10)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        doc = json.loads(result.stdout)
+        cycles = [d for d in doc["diagnostics"] if d["code"] == "include-cycle"]
+        self.assertEqual(len(cycles), 1, doc["diagnostics"])
+        self.assertEqual(cycles[0]["line"], 4)
+        self.assertTrue(cycles[0]["file"].endswith("b.sdf"))
+
+    def test_relative_to_cycle(self):
+        path = self.write("frames.sdf", HEAD + '<model name="m">\n'
+                          '<link name="a"><pose relative_to="b">1 0 0 0 0 0</pose></link>\n'
+                          '<link name="b"><pose relative_to="a">1 0 0 0 0 0</pose></link>\n'
+                          '</model></sdf>\n')
+        doc = self.loaded(path)
+        cycles = [d for d in doc["diagnostics"] if d["code"] == "frame-cycle"]
+        self.assertTrue(cycles, doc["diagnostics"])
+        for d in cycles:
+            self.assertEqual(d["file"], path)
+            self.assertIn(d["line"], (4, 5))
+        self.assertCheckFails(path, "frame-cycle")
+
+    def test_missing_and_corrupt_meshes(self):
+        self.write("corrupt.stl", b"solid x\nfacet normal 0 0 1\nouter loop\nvertex 1 2\n\x00\x01garbage",
+                   mode="wb")
+        self.write("corrupt.dae", '<?xml version="1.0"?><COLLADA><library_geometries><geometry>'
+                   '<mesh><source><float_array count="999999999">1 2</float_array></source>')
+        os.mkfifo(os.path.join(self.dir, "pipe.obj"))
+        path = self.write("meshes.sdf", HEAD + '<model name="m"><link name="l"><inertial auto="true"/>\n'
+                          '<collision name="missing"><density>1</density><geometry><mesh>'
+                          '<uri>nowhere.stl</uri></mesh></geometry></collision>\n'
+                          '<collision name="stl"><density>1</density><geometry><mesh>'
+                          '<uri>corrupt.stl</uri></mesh></geometry></collision>\n'
+                          '<collision name="dae"><density>1</density><geometry><mesh>'
+                          '<uri>corrupt.dae</uri></mesh></geometry></collision>\n'
+                          '<collision name="fifo"><density>1</density><geometry><mesh>'
+                          '<uri>pipe.obj</uri></mesh></geometry></collision>\n'
+                          '</link></model></sdf>\n')
+        doc = self.loaded(path)
+        for line, name in ((4, "missing"), (5, "stl"), (6, "dae"), (7, "fifo")):
+            element = f"m::l/collision[{name}]"
+            self.assertTrue(any(d["line"] == line and d["element"] == element and d["severity"] == "error"
+                                and d["file"] == path for d in doc["diagnostics"]),
+                            (element, doc["diagnostics"]))
+        self.assertFalse(doc["links"][0]["valid"])
+        self.assertCheckFails(path, "D5")
+
+    # ---- usage: 2 ------------------------------------------------------
+
+    def test_usage(self):
+        self.assertEqual(run().returncode, 2)
+        self.assertEqual(run("inspect", "--json", "--bogus").returncode, 2)
+        self.assertEqual(run("export", self.write("x.sdf", HEAD + "</sdf>\n")).returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
