@@ -1,6 +1,11 @@
-// mesh.frag: headlight shading, per-link colour, selection and hover; modes 0 lit, 1 flat colour, 2 vertex colour.
+// mesh.frag: headlight shading and the looks of the viewport's layers.
+// Modes: 0 solid body (per-link tint, selection, hover), 1 flat edges,
+// 2 vertex colour (lines), 3 translucent overlay shell with a silhouette rim
+// and its three principal sections, 4 the centre-of-mass marker (black and
+// white octants), 5 a lit marker in its own colour.
 in vec3 v_world;
 in vec3 v_normal;
+in vec3 v_local;
 in vec4 v_color;
 flat in float v_link;
 
@@ -10,6 +15,8 @@ uniform float u_alpha;
 uniform float u_selected;
 uniform float u_hovered;
 uniform vec3 u_selection_color;
+uniform float u_selection_mix;
+uniform vec3 u_com_dark;
 
 out vec4 frag_color;
 
@@ -17,27 +24,59 @@ void
 main ()
 {
   vec4 base = v_color;
+  bool selected = v_link >= 0.0 && abs (v_link - u_selected) < 0.5;
+  bool hovered = v_link >= 0.0 && abs (v_link - u_hovered) < 0.5;
+  vec3 to_eye = normalize (u_eye - v_world);
+  vec3 n = v_normal;
+  float facing;
 
   if (u_mode == 2)
-    base = vec4 (v_normal, 1.0);
-
-  if (v_link >= 0.0 && abs (v_link - u_selected) < 0.5)
-    base.rgb = u_selection_color;
-  else if (v_link >= 0.0 && abs (v_link - u_hovered) < 0.5)
-    base.rgb = mix (base.rgb, vec3 (1.0), 0.35);
-
-  if (u_mode == 0)
     {
-      vec3 to_eye = normalize (u_eye - v_world);
-      vec3 n = v_normal;
-
-      if (dot (n, n) < 1e-12)
-        n = cross (dFdx (v_world), dFdy (v_world));
-      n = normalize (n);
-      // Two-sided: the headlight sees whichever face is towards the eye.
-      float lambert = abs (dot (n, to_eye));
-      base.rgb *= 0.3 + 0.7 * lambert;
+      frag_color = vec4 (v_normal, base.a * u_alpha);
+      return;
     }
 
-  frag_color = vec4 (base.rgb, base.a * u_alpha);
+  if (u_mode <= 1)
+    {
+      if (selected)
+        base.rgb = mix (base.rgb, u_selection_color, u_selection_mix);
+      else if (hovered)
+        base.rgb = mix (base.rgb, vec3 (1.0), 0.35);
+    }
+  if (u_mode == 1)
+    {
+      frag_color = vec4 (base.rgb, base.a * u_alpha);
+      return;
+    }
+
+  if (dot (n, n) < 1e-12)
+    n = cross (dFdx (v_world), dFdy (v_world));
+  n = normalize (n);
+  // Two-sided: the headlight sees whichever face is towards the eye.
+  facing = abs (dot (n, to_eye));
+
+  if (u_mode == 3)
+    {
+      // A glass shell: faint fill, a rim that thickens towards the
+      // silhouette, and the three principal sections as lines.
+      float rim = pow (1.0 - facing, 2.0);
+      vec3 w = fwidth (v_local);
+      vec3 d = abs (v_local) / max (w, vec3 (1e-6));
+      float line = 1.0 - clamp (min (d.x, min (d.y, d.z)) - 0.5, 0.0, 1.0);
+      float emphasis = selected ? 1.6 : 1.0;
+      float a = u_alpha * emphasis * (1.0 + 2.5 * rim);
+
+      a = max (a, line * min (1.0, 2.0 * u_alpha * emphasis));
+      frag_color = vec4 (base.rgb * (0.55 + 0.45 * facing) + vec3 (0.25 * line), clamp (a, 0.0, 0.95));
+      return;
+    }
+  if (u_mode == 4)
+    {
+      // The usual centre-of-mass symbol: alternate octants black and white.
+      float s = v_local.x * v_local.y * v_local.z;
+
+      base.rgb = s >= 0.0 ? base.rgb : u_com_dark;
+    }
+
+  frag_color = vec4 (base.rgb * (0.3 + 0.7 * facing), base.a * u_alpha);
 }

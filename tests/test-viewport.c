@@ -184,6 +184,46 @@ assert_greenish (Fixture *f,
     g_error ("pixel (%g, %g): expected the ellipsoid's green, got %.3f %.3f %.3f", x, y, rgb[0], rgb[1], rgb[2]);
 }
 
+/* A translucent overlay of colour OVERLAY drawn over UNDER: the pixel has
+ * moved away from UNDER (by at least 0.04) and towards the overlay's hue
+ * (the direction of the change within 30° of OVERLAY − UNDER; its own
+ * shading only scales the overlay's colour). */
+static void
+assert_overlay (Fixture     *f,
+                double       x,
+                double       y,
+                const float  under[3],
+                const float  overlay[3])
+{
+  double rgb[3], d[3], c[3], dd = 0, cc = 0, dc = 0;
+
+  pixel_at (f, x, y, rgb);
+  for (int k = 0; k < 3; k++)
+    {
+      d[k] = rgb[k] - under[k];
+      c[k] = overlay[k] - under[k];
+      dd += d[k] * d[k];
+      cc += c[k] * c[k];
+      dc += d[k] * c[k];
+    }
+  if (!(sqrt (dd) > 0.04 && dc / sqrt (dd * cc) > cos (G_PI / 6)))
+    g_error ("pixel (%g, %g): expected %.2f %.2f %.2f tinted towards %.2f %.2f %.2f, got %.3f %.3f %.3f",
+             x, y, under[0], under[1], under[2], overlay[0], overlay[1], overlay[2], rgb[0], rgb[1], rgb[2]);
+}
+
+/* A body's colour reads as near-neutral: its channels within 0.15. */
+static void
+assert_neutral (Fixture *f,
+                double   x,
+                double   y)
+{
+  double rgb[3];
+
+  pixel_at (f, x, y, rgb);
+  if (!(MAX (rgb[0], MAX (rgb[1], rgb[2])) - MIN (rgb[0], MIN (rgb[1], rgb[2])) < 0.15))
+    g_error ("pixel (%g, %g): expected a near-neutral body, got %.3f %.3f %.3f", x, y, rgb[0], rgb[1], rgb[2]);
+}
+
 /* Screen offset in pixels of a lateral offset S at depth Z. */
 static double
 offset_px (Fixture *f,
@@ -316,7 +356,15 @@ test_pick_selects (void)
   p[1] = 1.0;
   p[2] = 10.0 / (0.5 * f.height) * TAN_HALF_FOV * 4.5;
   lambert = (eye[0] - p[0]) / sqrt ((eye[0] - p[0]) * (eye[0] - p[0]) + p[1] * p[1] + p[2] * p[2]);
-  assert_color (&f, x, cy - 10, bl_render_selection_color, 0.3 + 0.7 * lambert);
+  {
+    /* The selected link's bodies are tinted towards the selection colour. */
+    float own[3], tinted[3];
+
+    bl_render_link_color (1, own);
+    for (int k = 0; k < 3; k++)
+      tinted[k] = own[k] + BL_RENDER_SELECTION_MIX * (bl_render_selection_color[k] - own[k]);
+    assert_color (&f, x, cy - 10, tinted, 0.3 + 0.7 * lambert);
+  }
   /* The other box keeps its own colour. */
   {
     float color[3];
@@ -357,9 +405,12 @@ test_xray_and_warning (void)
   cx = f.width / 2.0;
   cy = f.height / 2.0;
 
-  /* Opaque: the hull hides its ellipsoid. */
+  /* X-ray off: the opaque hull hides its ellipsoid, and reads as a body. */
+  g_object_set (f.viewport, "xray", FALSE, NULL);
+  capture (&f);
   bl_render_link_color (0, color);
   assert_color (&f, cx + 0.5, cy - 5.5, color, 1.0);
+  assert_neutral (&f, cx + 0.5, cy - 5.5);
   /* The invalid link, head-on at y = 3 (face at depth 9.5), no ellipsoid. */
   {
     double x = cx + offset_px (&f, 3.0, 9.5);
@@ -368,19 +419,125 @@ test_xray_and_warning (void)
     assert_color (&f, x, cy - 6.5, bl_render_warning_color, 0.3 + 0.7 * lambert);
   }
 
-  /* X-ray: the ellipsoid shows through the translucent hull. */
+  /* X-ray (the default): a ghost of the ellipsoid in its own green shows
+   * through the hull, whose colour stays dominant; the hull's face beyond
+   * the ellipsoid's silhouette (a sphere of radius a = √(5/12) m seen from
+   * 10 m: a / √(100 − a²) of the focal length) is untouched. */
   g_object_set (f.viewport, "xray", TRUE, NULL);
   capture (&f);
-  pixel_at (&f, cx + 0.5, cy - 5.5, rgb);
   {
-    /* Blend of the hull over the lit ellipsoid (head-on: its full green). */
-    double a = 0.35;
+    double r = offset_px (&f, sqrt (5.0 / 12.0), sqrt (100.0 - 5.0 / 12.0));
+    double e = offset_px (&f, 1.0, 9.0);
 
+    pixel_at (&f, cx + 0.3 * r, cy - 0.4 * r, rgb);
+    assert_overlay (&f, cx + 0.3 * r, cy - 0.4 * r, color, bl_render_ellipsoid_color);
+    assert_overlay (&f, cx - 0.95 * r, cy - 0.5, color, bl_render_ellipsoid_color);
     for (int k = 0; k < 3; k++)
-      if (fabs (rgb[k] - (a * color[k] + (1 - a) * bl_render_ellipsoid_color[k])) > 4.0 / 255.0)
-        g_error ("x-ray pixel channel %d: expected %.3f, got %.3f", k,
-                 a * color[k] + (1 - a) * bl_render_ellipsoid_color[k], rgb[k]);
+      g_assert_cmpfloat (fabs (rgb[k] - color[k]), <, 0.2);
+    assert_color (&f, cx + 0.5 * (r + e), cy - 0.25 * r, color, 1.0);
   }
+  fixture_teardown (&f);
+}
+
+/* A world as gz-sim writes them: a static 100 m × 100 m ground plane (with
+ * the usual 1 kg placeholder inertia) and a 1 m cube of 1 kg at z = 0.5. */
+#define GROUND_AND_BOX \
+  SDF_HEAD "<world name='w'><model name='ground'><static>true</static><link name='link'>" \
+  "<inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>" \
+  "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>" \
+  "<collision name='c'><geometry><plane><normal>0 0 1</normal><size>100 100</size></plane></geometry>" \
+  "</collision></link></model>" \
+  "<model name='m'><pose>0 0 0.5 0 0 0</pose><link name='box'><inertial><mass>1</mass><inertia>" \
+  "<ixx>0.16666666666666666</ixx><iyy>0.16666666666666666</iyy><izz>0.16666666666666666</izz>" \
+  "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>" \
+  "<collision name='c'><geometry><box><size>1 1 1</size></box></geometry></collision></link>" \
+  "</model></world></sdf>"
+
+static void
+test_fit_ignores_plane (void)
+{
+  Fixture f = { 0 };
+  BlCamera camera;
+  double k = sqrt (5.0 / 12.0), radius, distance, edge, cx, cy;
+  float color[3];
+
+  fixture_setup (&f, GROUND_AND_BOX);
+  bl_viewport_fit_all (f.viewport);
+  bl_viewport_get_camera (f.viewport, &camera);
+  /* Framed: the cube and its equivalent sphere (radius √(5/12) > ½), whose
+   * bounding box has the half-diagonal √3·√(5/12); not the plane. */
+  radius = sqrt (3.0) * k;
+  distance = radius / sin (BL_CAMERA_FOVY_DEGREES * G_PI / 360.0);
+  g_assert_cmpfloat_with_epsilon (camera.target[0], 0.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (camera.target[1], 0.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (camera.target[2], 0.5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (camera.distance, distance, 1e-9);
+
+  /* From the front, the cube's face (depth d − ½) fills its computed share
+   * of the view: half-height ½ / ((d − ½) tan 20°) of the half-view. */
+  bl_viewport_set_view (f.viewport, BL_VIEW_FRONT);
+  capture (&f);
+  cx = f.width / 2.0;
+  cy = f.height / 2.0;
+  edge = offset_px (&f, 0.5, distance - 0.5);
+  g_assert_cmpfloat (edge / (0.5 * f.height), >, 0.45);
+  bl_render_link_color (1, color);
+  assert_color (&f, cx + edge - 3, cy - 10.5, color, 1.0);
+  assert_color (&f, cx + 0.5, cy - edge + 3, color, 1.0);
+  assert_color (&f, cx + 0.5, cy - edge - 3, bl_render_background_color, 1.0);
+
+  /* Selecting the plane and fitting it frames the whole ground: the
+   * 100 m square and its link's placeholder ellipsoid (a sphere of radius
+   * √(5·1/(2·1)) m). */
+  bl_viewport_set_selected_link (f.viewport, bl_document_find_link (f.document, "ground::link"));
+  bl_viewport_fit_selection (f.viewport);
+  bl_viewport_get_camera (f.viewport, &camera);
+  g_assert_cmpfloat_with_epsilon (camera.distance, sqrt (5000.0 + 2.5) / sin (BL_CAMERA_FOVY_DEGREES * G_PI / 360.0), 1e-6);
+  fixture_teardown (&f);
+}
+
+static void
+test_marker_size (void)
+{
+  Fixture f = { 0 };
+  double cx, cy, rgb[3];
+  float color[3];
+  const double px = 8.0;   /* the markers' radius on screen */
+
+  fixture_setup (&f, GROUND_AND_BOX);
+  g_object_set (f.viewport, "show-com", TRUE, NULL);
+  {
+    BlCamera camera;
+
+    bl_viewport_get_camera (f.viewport, &camera);
+    bl_camera_set_view (&camera, BL_VIEW_FRONT);
+    camera.target[0] = camera.target[1] = 0.0;
+    camera.target[2] = 0.5;
+    camera.distance = 5.0;
+    bl_viewport_set_camera (f.viewport, &camera);
+  }
+  capture (&f);
+  cx = f.width / 2.0;
+  cy = f.height / 2.0;
+  bl_render_link_color (1, color);
+  /* The cube's centre of mass: a sphere of 8 px on screen whatever the
+   * plane's size, white where x·y·z > 0 (up-right from the front: +y, +z
+   * and +x towards the eye), black in the neighbouring octants. */
+  pixel_at (&f, cx + 0.45 * px, cy - 0.45 * px, rgb);
+  for (int k = 0; k < 3; k++)
+    g_assert_cmpfloat (rgb[k], >, 0.6);
+  pixel_at (&f, cx - 0.45 * px, cy - 0.45 * px, rgb);
+  for (int k = 0; k < 3; k++)
+    g_assert_cmpfloat (rgb[k], <, 0.15);
+  pixel_at (&f, cx + 0.45 * px, cy + 0.45 * px, rgb);
+  for (int k = 0; k < 3; k++)
+    g_assert_cmpfloat (rgb[k], <, 0.15);
+  /* Just outside: the cube's face (head-on, within a degree). */
+  assert_color (&f, cx + 1.4 * px, cy - 0.5, color, 1.0);
+  assert_color (&f, cx + 0.5, cy + 1.4 * px, color, 1.0);
+  /* The static ground's own placeholder inertia draws no marker at the
+   * origin (its bottom face's centre, hidden behind the cube anyway) and
+   * no ellipsoid. */
   fixture_teardown (&f);
 }
 
@@ -441,6 +598,8 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/pick-selects", test_pick_selects);
   g_test_add_func ("/ui/viewport/xray-and-warning", test_xray_and_warning);
   g_test_add_func ("/ui/viewport/actions-and-png", test_actions_and_png);
+  g_test_add_func ("/ui/viewport/fit-ignores-plane", test_fit_ignores_plane);
+  g_test_add_func ("/ui/viewport/marker-size", test_marker_size);
 
   return g_test_run ();
 }

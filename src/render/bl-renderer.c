@@ -14,16 +14,26 @@
 const float bl_render_background_color[3] = { 0.18f, 0.19f, 0.21f };
 const float bl_render_selection_color[3] = { 1.00f, 0.80f, 0.05f };
 const float bl_render_warning_color[3] = { 0.90f, 0.15f, 0.10f };
-const float bl_render_ellipsoid_color[3] = { 0.15f, 0.80f, 0.25f };
-const float bl_render_added_mass_color[3] = { 0.60f, 0.30f, 1.00f };
-const float bl_render_box_color[3] = { 0.95f, 0.35f, 0.85f };
+const float bl_render_ellipsoid_color[3] = { 0.20f, 0.85f, 0.30f };
+const float bl_render_added_mass_color[3] = { 0.65f, 0.35f, 1.00f };
+const float bl_render_box_color[3] = { 1.00f, 0.55f, 0.10f };
 const float bl_render_com_color[3] = { 0.95f, 0.95f, 0.95f };
-const float bl_render_buoyancy_color[3] = { 0.10f, 0.45f, 1.00f };
+const float bl_render_com_dark_color[3] = { 0.08f, 0.08f, 0.08f };
+const float bl_render_buoyancy_color[3] = { 0.15f, 0.55f, 1.00f };
 static const float grid_color[3] = { 0.32f, 0.33f, 0.36f };
 
-#define XRAY_ALPHA 0.35f
-/* Above this many links spheres and cylinders use fewer facets. */
-#define COARSE_LINKS 500
+/* Instances of one unit mesh above this count are culled and given a level
+ * of detail by their size on screen every frame (below it they are drawn
+ * as they are, from a buffer that only changes on edits). */
+#define LOD_MIN_INSTANCES 32
+/* Screen radius (pixels) above which a curved primitive uses its fine and
+ * then its coarse tessellation, else its tiny one. */
+#define LOD_FINE_PX 40.0
+#define LOD_COARSE_PX 6.0
+/* Below these screen radii nothing is drawn: collisions, then overlays and
+ * markers (whose link is not selected). */
+#define CULL_SOLID_PX 0.3
+#define CULL_OVERLAY_PX 2.0
 
 enum
 {
@@ -38,15 +48,16 @@ enum
   ATTR_NORMAL2,
   ATTR_COLOR,
   ATTR_LINK,
+  ATTR_FLAGS,
   N_ATTRS
 };
 
 static const char * const attr_names[N_ATTRS] = {
   "a_position", "a_normal", "a_model0", "a_model1", "a_model2", "a_model3",
-  "a_normal0", "a_normal1", "a_normal2", "a_color", "a_link",
+  "a_normal0", "a_normal1", "a_normal2", "a_color", "a_link", "a_flags",
 };
 
-/* Per instance: model 16, normal matrix 9, colour 4, link 1, padding 2. */
+/* Per instance: model 16, normal matrix 9, colour 4, link 1, flags 1, padding 1. */
 #define INSTANCE_FLOATS 32
 
 typedef struct
@@ -61,15 +72,26 @@ typedef struct
   GArray  *indices;          /* kept for the wireframe edges, until made */
 } GpuMesh;
 
+#define N_LODS 3
+
 typedef struct
 {
   GpuMesh *mesh;
+  GpuMesh *lods[N_LODS];     /* fine (= mesh), coarse, tiny; NULL: the finer one */
+  double   bound_radius;     /* of the unit mesh about its origin */
+  gboolean cull;             /* closed and wound outward: back faces may go */
   GLuint   vao;
   GLuint   instance_vbo;
   GArray  *instances;        /* float, INSTANCE_FLOATS each */
   gsize    gpu_bytes;
   gboolean full_dirty;
   guint    dirty_lo, dirty_hi;   /* instance range [lo, hi) to re-send */
+
+  /* This frame's visible instances by level of detail (many instances only). */
+  gboolean streamed;
+  GLuint   lod_vao[N_LODS];
+  GLuint   lod_vbo[N_LODS];
+  GArray  *lod_instances[N_LODS];
 } Batch;
 
 typedef struct
@@ -94,8 +116,9 @@ struct _BlRenderer
   gboolean    use_es;
   GLuint      program;
   GLint       u_view_projection, u_mode, u_eye, u_alpha, u_selected, u_hovered, u_selection_color;
+  GLint       u_selection_mix, u_com_dark, u_marker_scale;
 
-  GpuMesh    *prims[2][BL_PRIM_MESH];   /* [coarse][prim] */
+  GpuMesh    *prims[N_LODS][BL_PRIM_MESH];   /* [level][prim] */
   GpuMesh    *marker;
   GpuMesh    *cube_edges;
   GpuMesh    *axes_lines;
@@ -114,18 +137,19 @@ struct _BlRenderer
   GPtrArray  *slots;                    /* GArray of Slot per link */
   GHashTable *dirty_links;              /* BlSceneLink* set */
   gboolean    need_rebuild;
-  gboolean    coarse;
   guint       n_rebuilds;
+  guint       n_drawn_triangles;
 };
 
 void
 bl_render_link_color (guint  index,
                       float  rgb[3])
 {
-  /* Golden-angle hues kept in the blue–teal–slate range, soft saturation,
-   * so overlays, warning and selection colours stay distinct. */
-  double h = 0.50 + 0.22 * fmod (index * 0.6180339887498949, 1.0);
-  double s = 0.30, v = 0.80;
+  /* Golden-angle hues at low saturation: near-neutral bodies told apart
+   * by a tint, so that the saturated overlay, warning and selection
+   * colours stand out against every one of them. */
+  double h = fmod (0.58 + index * 0.6180339887498949, 1.0);
+  double s = 0.16, v = 0.80;
   double hh = fmod (h * 6.0, 6.0);
   int i = (int) floor (hh);
   double f = hh - i, p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
@@ -307,19 +331,15 @@ gpu_mesh_ensure_edges (GpuMesh *mesh)
   g_clear_pointer (&mesh->indices, g_array_unref);
 }
 
-static Batch *
-batch_new (BlRenderer *self,
-           GpuMesh    *mesh)
+/* Binds MESH's vertices and the instance attributes of INSTANCE_VBO to VAO. */
+static void
+setup_vao (GLuint   vao,
+           GpuMesh *mesh,
+           GLuint   instance_vbo)
 {
-  Batch *batch = g_new0 (Batch, 1);
   GLsizei stride = INSTANCE_FLOATS * sizeof (float);
 
-  batch->mesh = mesh;
-  batch->instances = g_array_new (FALSE, FALSE, sizeof (float));
-  glGenVertexArrays (1, &batch->vao);
-  glGenBuffers (1, &batch->instance_vbo);
-  glBindVertexArray (batch->vao);
-
+  glBindVertexArray (vao);
   glBindBuffer (GL_ARRAY_BUFFER, mesh->vbo);
   glEnableVertexAttribArray (ATTR_POSITION);
   glVertexAttribPointer (ATTR_POSITION, 3, GL_FLOAT, GL_FALSE,
@@ -336,7 +356,7 @@ batch_new (BlRenderer *self,
       glDisableVertexAttribArray (ATTR_NORMAL);
     }
 
-  glBindBuffer (GL_ARRAY_BUFFER, batch->instance_vbo);
+  glBindBuffer (GL_ARRAY_BUFFER, instance_vbo);
   for (int i = 0; i < 4; i++)
     {
       glEnableVertexAttribArray (ATTR_MODEL0 + i);
@@ -356,13 +376,44 @@ batch_new (BlRenderer *self,
   glEnableVertexAttribArray (ATTR_LINK);
   glVertexAttribPointer (ATTR_LINK, 1, GL_FLOAT, GL_FALSE, stride, (void *) (29 * sizeof (float)));
   glVertexAttribDivisor (ATTR_LINK, 1);
+  glEnableVertexAttribArray (ATTR_FLAGS);
+  glVertexAttribPointer (ATTR_FLAGS, 1, GL_FLOAT, GL_FALSE, stride, (void *) (30 * sizeof (float)));
+  glVertexAttribDivisor (ATTR_FLAGS, 1);
 
   glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, mesh->ibo);
   glBindVertexArray (0);
   glBindBuffer (GL_ARRAY_BUFFER, 0);
+}
+
+static Batch *
+batch_new (BlRenderer *self,
+           GpuMesh    *mesh,
+           double      bound_radius,
+           gboolean    cull)
+{
+  Batch *batch = g_new0 (Batch, 1);
+
+  batch->mesh = mesh;
+  batch->lods[0] = mesh;
+  batch->bound_radius = bound_radius;
+  batch->cull = cull;
+  batch->instances = g_array_new (FALSE, FALSE, sizeof (float));
+  glGenVertexArrays (1, &batch->vao);
+  glGenBuffers (1, &batch->instance_vbo);
+  setup_vao (batch->vao, mesh, batch->instance_vbo);
 
   g_ptr_array_add (self->batches, batch);
   return batch;
+}
+
+/* Coarser tessellations of the batch's unit mesh (NULL: none). */
+static void
+batch_set_lods (Batch   *batch,
+                GpuMesh *coarse,
+                GpuMesh *tiny)
+{
+  batch->lods[1] = coarse;
+  batch->lods[2] = tiny;
 }
 
 static void
@@ -372,6 +423,13 @@ batch_free (gpointer data)
 
   glDeleteVertexArrays (1, &batch->vao);
   glDeleteBuffers (1, &batch->instance_vbo);
+  for (int l = 0; l < N_LODS; l++)
+    if (batch->lod_vao[l] != 0)
+      {
+        glDeleteVertexArrays (1, &batch->lod_vao[l]);
+        glDeleteBuffers (1, &batch->lod_vbo[l]);
+        g_array_unref (batch->lod_instances[l]);
+      }
   g_array_unref (batch->instances);
   g_free (batch);
 }
@@ -390,7 +448,8 @@ write_instance (float        *dst,
                 const double  m[16],
                 const float   color[3],
                 float         alpha,
-                float         link)
+                float         link,
+                float         flags)
 {
   double a[3][3];
 
@@ -412,19 +471,31 @@ write_instance (float        *dst,
   dst[27] = color[2];
   dst[28] = alpha;
   dst[29] = link;
-  dst[30] = dst[31] = 0.0f;
+  dst[30] = flags;
+  dst[31] = 0.0f;
+}
+
+/* The determinant of the 3×3 part: a negative one reverses the winding. */
+static double
+det3 (const double m[16])
+{
+  return m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2])
+         + m[8] * (m[1] * m[6] - m[5] * m[2]);
 }
 
 static guint
 batch_append (Batch        *batch,
               const double  m[16],
               const float   color[3],
-              float         link)
+              float         link,
+              float         flags)
 {
   guint index = batch_n_instances (batch);
 
   g_array_set_size (batch->instances, batch->instances->len + INSTANCE_FLOATS);
-  write_instance (&g_array_index (batch->instances, float, index * INSTANCE_FLOATS), m, color, 1.0f, link);
+  write_instance (&g_array_index (batch->instances, float, index * INSTANCE_FLOATS), m, color, 1.0f, link, flags);
+  if (det3 (m) < 0.0)
+    batch->cull = FALSE;
   batch->full_dirty = TRUE;
   return index;
 }
@@ -434,9 +505,12 @@ batch_rewrite (Batch        *batch,
                guint         index,
                const double  m[16],
                const float   color[3],
-               float         link)
+               float         link,
+               float         flags)
 {
-  write_instance (&g_array_index (batch->instances, float, index * INSTANCE_FLOATS), m, color, 1.0f, link);
+  write_instance (&g_array_index (batch->instances, float, index * INSTANCE_FLOATS), m, color, 1.0f, link, flags);
+  if (det3 (m) < 0.0)
+    batch->cull = FALSE;
   if (batch->dirty_lo == batch->dirty_hi)
     {
       batch->dirty_lo = index;
@@ -472,17 +546,131 @@ batch_upload (Batch *batch)
   batch->dirty_lo = batch->dirty_hi = 0;
 }
 
+/* What culling and the level of detail need of the camera this frame. */
+typedef struct
+{
+  float  planes[6][4];      /* frustum, normalised, inside ≥ 0 */
+  double eye[3];
+  double px_per_radian;     /* pixels per radian near the view axis */
+  int    selected;
+} FrameInfo;
+
 static void
-batch_draw (BlRenderer *self,
-            Batch      *batch,
-            gboolean    edges)
+frame_info_init (FrameInfo *frame,
+                 mat4       vp,
+                 const double eye[3],
+                 int        height,
+                 int        selected)
+{
+  for (int p = 0; p < 6; p++)
+    {
+      int axis = p / 2;
+      float sign = p % 2 ? -1.0f : 1.0f;
+      float len;
+
+      /* Row 3 ± row axis of the column-major matrix. */
+      for (int k = 0; k < 4; k++)
+        frame->planes[p][k] = vp[k][3] + sign * vp[k][axis];
+      len = sqrtf (frame->planes[p][0] * frame->planes[p][0] + frame->planes[p][1] * frame->planes[p][1]
+                   + frame->planes[p][2] * frame->planes[p][2]);
+      if (len > 0.0f)
+        for (int k = 0; k < 4; k++)
+          frame->planes[p][k] /= len;
+    }
+  memcpy (frame->eye, eye, sizeof frame->eye);
+  frame->px_per_radian = 0.5 * height / tan (BL_CAMERA_FOVY_DEGREES * G_PI / 360.0);
+  frame->selected = selected;
+}
+
+static GpuMesh *
+batch_level_mesh (Batch *batch,
+                  int    level)
+{
+  while (level > 0 && batch->lods[level] == NULL)
+    level--;
+  return batch->lods[level];
+}
+
+/* With many instances: keeps this frame's visible ones, each at the level
+ * of detail of its size on screen, in per-level buffers.  The selected
+ * link is always drawn finely; a static link's overlays only when it is
+ * selected; instances smaller than MIN_PX on screen are dropped. */
+static void
+batch_prepare (Batch           *batch,
+               const FrameInfo *frame,
+               double           min_px)
 {
   guint n = batch_n_instances (batch);
-  GpuMesh *mesh = batch->mesh;
+  const float *src = (const float *) batch->instances->data;
 
+  batch->streamed = n > LOD_MIN_INSTANCES;
+  if (!batch->streamed)
+    return;
+  for (int l = 0; l < N_LODS; l++)
+    {
+      if (batch->lod_vao[l] == 0 && (l == 0 || batch->lods[l] != NULL))
+        {
+          glGenVertexArrays (1, &batch->lod_vao[l]);
+          glGenBuffers (1, &batch->lod_vbo[l]);
+          setup_vao (batch->lod_vao[l], batch->lods[l], batch->lod_vbo[l]);
+          batch->lod_instances[l] = g_array_new (FALSE, FALSE, sizeof (float));
+        }
+      if (batch->lod_instances[l] != NULL)
+        g_array_set_size (batch->lod_instances[l], 0);
+    }
+
+  for (guint i = 0; i < n; i++, src += INSTANCE_FLOATS)
+    {
+      gboolean selected = src[29] >= 0.0f && (int) src[29] == frame->selected;
+      double scale = 0.0, r, dist = 0.0, px;
+      gboolean outside = FALSE;
+      int level;
+
+      if (src[30] > 0.5f && !selected)
+        continue;
+      for (int c = 0; c < 3; c++)
+        scale = MAX (scale, (double) src[4 * c] * src[4 * c] + (double) src[4 * c + 1] * src[4 * c + 1]
+                            + (double) src[4 * c + 2] * src[4 * c + 2]);
+      r = batch->bound_radius * sqrt (scale);
+      if (!(r > 0.0))
+        continue;
+      for (int p = 0; p < 6 && !outside; p++)
+        outside = frame->planes[p][0] * src[12] + frame->planes[p][1] * src[13]
+                  + frame->planes[p][2] * src[14] + frame->planes[p][3] < -r;
+      if (outside)
+        continue;
+      for (int k = 0; k < 3; k++)
+        dist += (src[12 + k] - frame->eye[k]) * (src[12 + k] - frame->eye[k]);
+      dist = sqrt (dist);
+      px = dist > r ? frame->px_per_radian * r / dist : G_MAXDOUBLE;
+      if (!selected && px < min_px)
+        continue;
+      level = selected || px >= LOD_FINE_PX ? 0 : px >= LOD_COARSE_PX ? 1 : 2;
+      while (level > 0 && batch->lods[level] == NULL)
+        level--;
+      g_array_append_vals (batch->lod_instances[level], src, INSTANCE_FLOATS);
+    }
+
+  for (int l = 0; l < N_LODS; l++)
+    if (batch->lod_instances[l] != NULL && batch->lod_instances[l]->len > 0)
+      {
+        glBindBuffer (GL_ARRAY_BUFFER, batch->lod_vbo[l]);
+        glBufferData (GL_ARRAY_BUFFER, batch->lod_instances[l]->len * sizeof (float),
+                      batch->lod_instances[l]->data, GL_STREAM_DRAW);
+      }
+  glBindBuffer (GL_ARRAY_BUFFER, 0);
+}
+
+static void
+draw_instances (BlRenderer *self,
+                GpuMesh    *mesh,
+                GLuint      vao,
+                guint       n,
+                gboolean    edges)
+{
   if (n == 0)
     return;
-  glBindVertexArray (batch->vao);
+  glBindVertexArray (vao);
   if (edges && mesh->primitive == GL_TRIANGLES)
     {
       gpu_mesh_ensure_edges (mesh);
@@ -491,8 +679,34 @@ batch_draw (BlRenderer *self,
       glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, mesh->ibo);
     }
   else
-    glDrawElementsInstanced (mesh->primitive, mesh->n_indices, GL_UNSIGNED_INT, NULL, n);
+    {
+      glDrawElementsInstanced (mesh->primitive, mesh->n_indices, GL_UNSIGNED_INT, NULL, n);
+      if (mesh->primitive == GL_TRIANGLES)
+        self->n_drawn_triangles += mesh->n_indices / 3 * n;
+    }
   glBindVertexArray (0);
+}
+
+/* Draws the batch (its prepared levels when streamed); back faces are
+ * culled when CULL and the batch allows it. */
+static void
+batch_draw (BlRenderer *self,
+            Batch      *batch,
+            gboolean    edges,
+            gboolean    cull)
+{
+  if (cull && batch->cull && !edges)
+    glEnable (GL_CULL_FACE);
+  else
+    glDisable (GL_CULL_FACE);
+  if (!batch->streamed)
+    draw_instances (self, batch->mesh, batch->vao, batch_n_instances (batch), edges);
+  else
+    for (int l = 0; l < N_LODS; l++)
+      if (batch->lod_instances[l] != NULL)
+        draw_instances (self, batch_level_mesh (batch, l), batch->lod_vao[l],
+                        batch->lod_instances[l]->len / INSTANCE_FLOATS, edges);
+  glDisable (GL_CULL_FACE);
 }
 
 /* ---- Life cycle ------------------------------------------------------------ */
@@ -500,23 +714,24 @@ batch_draw (BlRenderer *self,
 static void
 make_fixed_meshes (BlRenderer *self)
 {
-  for (int coarse = 0; coarse < 2; coarse++)
+  for (int level = 0; level < N_LODS; level++)
     {
-      guint slices = coarse ? 12 : 40, stacks = coarse ? 6 : 20;
+      static const guint level_slices[N_LODS] = { 40, 14, 6 };
+      guint slices = level_slices[level], stacks = slices / 2;
       g_autoptr(BlTessMesh) box = bl_tess_box ();
       g_autoptr(BlTessMesh) sphere = bl_tess_sphere (slices, stacks);
       g_autoptr(BlTessMesh) cylinder = bl_tess_cylinder (slices);
       g_autoptr(BlTessMesh) cone = bl_tess_cone (slices);
       g_autoptr(BlTessMesh) plane = bl_tess_plane ();
 
-      self->prims[coarse][BL_PRIM_BOX] = gpu_mesh_from_tess (box);
-      self->prims[coarse][BL_PRIM_SPHERE] = gpu_mesh_from_tess (sphere);
-      self->prims[coarse][BL_PRIM_CYLINDER] = gpu_mesh_from_tess (cylinder);
-      self->prims[coarse][BL_PRIM_CONE] = gpu_mesh_from_tess (cone);
-      self->prims[coarse][BL_PRIM_PLANE] = gpu_mesh_from_tess (plane);
+      self->prims[level][BL_PRIM_BOX] = gpu_mesh_from_tess (box);
+      self->prims[level][BL_PRIM_SPHERE] = gpu_mesh_from_tess (sphere);
+      self->prims[level][BL_PRIM_CYLINDER] = gpu_mesh_from_tess (cylinder);
+      self->prims[level][BL_PRIM_CONE] = gpu_mesh_from_tess (cone);
+      self->prims[level][BL_PRIM_PLANE] = gpu_mesh_from_tess (plane);
     }
   {
-    g_autoptr(BlTessMesh) marker = bl_tess_sphere (10, 6);
+    g_autoptr(BlTessMesh) marker = bl_tess_sphere (16, 8);
 
     self->marker = gpu_mesh_from_tess (marker);
   }
@@ -613,6 +828,9 @@ bl_renderer_new (gboolean   use_es,
   self->u_selected = glGetUniformLocation (program, "u_selected");
   self->u_hovered = glGetUniformLocation (program, "u_hovered");
   self->u_selection_color = glGetUniformLocation (program, "u_selection_color");
+  self->u_selection_mix = glGetUniformLocation (program, "u_selection_mix");
+  self->u_com_dark = glGetUniformLocation (program, "u_com_dark");
+  self->u_marker_scale = glGetUniformLocation (program, "u_marker_scale");
 
   self->batches = g_ptr_array_new_with_free_func (batch_free);
   self->mesh_gpu = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) bl_mesh_unref, gpu_mesh_free);
@@ -620,16 +838,6 @@ bl_renderer_new (gboolean   use_es,
   self->slots = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   self->dirty_links = g_hash_table_new (NULL, NULL);
   make_fixed_meshes (self);
-
-  {
-    double identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
-    static const float white[3] = { 1, 1, 1 };
-
-    self->grid_batch = batch_new (self, self->grid);
-    batch_append (self->grid_batch, identity, grid_color, -1.0f);
-    self->triad_batch = batch_new (self, self->triad);
-    batch_append (self->triad_batch, identity, white, -1.0f);
-  }
   self->need_rebuild = TRUE;
   return self;
 }
@@ -642,9 +850,9 @@ bl_renderer_free (BlRenderer *self)
   g_ptr_array_unref (self->batches);
   g_hash_table_unref (self->mesh_batches);
   g_hash_table_unref (self->mesh_gpu);
-  for (int c = 0; c < 2; c++)
+  for (int l = 0; l < N_LODS; l++)
     for (int p = 0; p < BL_PRIM_MESH; p++)
-      gpu_mesh_free (self->prims[c][p]);
+      gpu_mesh_free (self->prims[l][p]);
   gpu_mesh_free (self->marker);
   gpu_mesh_free (self->cube_edges);
   gpu_mesh_free (self->axes_lines);
@@ -698,6 +906,35 @@ gpu_mesh_for (BlRenderer *self,
   return gpu;
 }
 
+/* A mesh's batch culls back faces only when the surface is closed and
+ * consistently wound outward. */
+static gboolean
+mesh_is_closed (BlMesh *mesh)
+{
+  BlMeshProperties props;
+
+  return bl_mesh_get_mass_properties (mesh, FALSE, &props, NULL)
+         && props.watertight && props.inconsistent_edges == 0 && !props.inside_out;
+}
+
+static double
+mesh_bound_radius (BlMesh *mesh)
+{
+  BlVec3 a, b;
+  double r = 0.0;
+
+  bl_mesh_get_bounds (mesh, &a, &b);
+  r = MAX (r, bl_vec3_length (a));
+  r = MAX (r, bl_vec3_length (b));
+  r = MAX (r, bl_vec3_length (bl_vec3 (a.x, a.y, b.z)));
+  r = MAX (r, bl_vec3_length (bl_vec3 (a.x, b.y, a.z)));
+  r = MAX (r, bl_vec3_length (bl_vec3 (b.x, a.y, a.z)));
+  r = MAX (r, bl_vec3_length (bl_vec3 (a.x, b.y, b.z)));
+  r = MAX (r, bl_vec3_length (bl_vec3 (b.x, a.y, b.z)));
+  r = MAX (r, bl_vec3_length (bl_vec3 (b.x, b.y, a.z)));
+  return r;
+}
+
 static Batch *
 batch_for_shape (BlRenderer   *self,
                  BlSceneShape *shape)
@@ -709,7 +946,8 @@ batch_for_shape (BlRenderer   *self,
   batch = g_hash_table_lookup (self->mesh_batches, shape->mesh);
   if (batch == NULL)
     {
-      batch = batch_new (self, gpu_mesh_for (self, shape->mesh));
+      batch = batch_new (self, gpu_mesh_for (self, shape->mesh), mesh_bound_radius (shape->mesh),
+                         mesh_is_closed (shape->mesh));
       g_hash_table_insert (self->mesh_batches, shape->mesh, batch);
     }
   return batch;
@@ -791,31 +1029,45 @@ static void
 rebuild (BlRenderer *self)
 {
   guint n = self->links != NULL ? self->links->len : 0;
-  gboolean coarse = n > COARSE_LINKS;
+  static const double prim_radius[BL_PRIM_MESH] = {
+    [BL_PRIM_BOX] = 0.8660254037844386,
+    [BL_PRIM_SPHERE] = 1.0,
+    [BL_PRIM_CYLINDER] = 1.118033988749895,
+    [BL_PRIM_CONE] = 1.118033988749895,
+    [BL_PRIM_PLANE] = 0.7071067811865476,
+  };
 
   /* Instance batches only; meshes' GPU buffers stay shared and cached. */
   g_hash_table_remove_all (self->mesh_batches);
   g_ptr_array_set_size (self->batches, 0);
   g_ptr_array_set_size (self->slots, 0);
-  self->coarse = coarse;
 
   {
     double identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
     static const float white[3] = { 1, 1, 1 };
 
-    self->grid_batch = batch_new (self, self->grid);
-    batch_append (self->grid_batch, identity, grid_color, -1.0f);
-    self->triad_batch = batch_new (self, self->triad);
-    batch_append (self->triad_batch, identity, white, -1.0f);
+    self->grid_batch = batch_new (self, self->grid, 1.0, FALSE);
+    batch_append (self->grid_batch, identity, grid_color, -1.0f, 0.0f);
+    self->triad_batch = batch_new (self, self->triad, 1.0, FALSE);
+    batch_append (self->triad_batch, identity, white, -1.0f, 0.0f);
   }
   for (int p = 0; p < BL_PRIM_MESH; p++)
-    self->prim_batches[p] = batch_new (self, self->prims[coarse][p]);
-  self->overlays[OVERLAY_ELLIPSOID] = batch_new (self, self->prims[coarse][BL_PRIM_SPHERE]);
-  self->overlays[OVERLAY_ADDED_MASS] = batch_new (self, self->prims[coarse][BL_PRIM_SPHERE]);
-  self->overlays[OVERLAY_BOX] = batch_new (self, self->cube_edges);
-  self->overlays[OVERLAY_COM] = batch_new (self, self->marker);
-  self->overlays[OVERLAY_BUOYANCY] = batch_new (self, self->marker);
-  self->overlays[OVERLAY_AXES] = batch_new (self, self->axes_lines);
+    {
+      gboolean curved = p == BL_PRIM_SPHERE || p == BL_PRIM_CYLINDER || p == BL_PRIM_CONE;
+
+      self->prim_batches[p] = batch_new (self, self->prims[0][p], prim_radius[p], p != BL_PRIM_PLANE);
+      if (curved)
+        batch_set_lods (self->prim_batches[p], self->prims[1][p], self->prims[2][p]);
+    }
+  for (int o = OVERLAY_ELLIPSOID; o <= OVERLAY_ADDED_MASS; o++)
+    {
+      self->overlays[o] = batch_new (self, self->prims[0][BL_PRIM_SPHERE], 1.0, TRUE);
+      batch_set_lods (self->overlays[o], self->prims[1][BL_PRIM_SPHERE], self->prims[2][BL_PRIM_SPHERE]);
+    }
+  self->overlays[OVERLAY_BOX] = batch_new (self, self->cube_edges, 0.8660254037844386, FALSE);
+  self->overlays[OVERLAY_COM] = batch_new (self, self->marker, 1.0, TRUE);
+  self->overlays[OVERLAY_BUOYANCY] = batch_new (self, self->marker, 1.0, TRUE);
+  self->overlays[OVERLAY_AXES] = batch_new (self, self->axes_lines, 1.0, FALSE);
 
   for (guint i = 0; i < n; i++)
     {
@@ -831,12 +1083,12 @@ rebuild (BlRenderer *self)
           Slot slot;
 
           slot.batch = batch_for_shape (self, shape);
-          slot.index = batch_append (slot.batch, shape->model, color, (float) i);
+          slot.index = batch_append (slot.batch, shape->model, color, (float) i, 0.0f);
           g_array_append_val (slots, slot);
         }
       overlay_matrices (link, m);
       for (int o = 0; o < N_OVERLAYS; o++)
-        batch_append (self->overlays[o], m[o], overlay_color (o), -1.0f);
+        batch_append (self->overlays[o], m[o], overlay_color (o), (float) i, link->is_static ? 1.0f : 0.0f);
       g_ptr_array_add (self->slots, slots);
     }
   self->need_rebuild = FALSE;
@@ -876,11 +1128,11 @@ update_link (BlRenderer  *self,
       BlSceneShape *shape = &g_array_index (link->shapes, BlSceneShape, s);
       Slot *slot = &g_array_index (slots, Slot, s);
 
-      batch_rewrite (slot->batch, slot->index, shape->model, color, (float) i);
+      batch_rewrite (slot->batch, slot->index, shape->model, color, (float) i, 0.0f);
     }
   overlay_matrices (link, m);
   for (int o = 0; o < N_OVERLAYS; o++)
-    batch_rewrite (self->overlays[o], i, m[o], overlay_color (o), -1.0f);
+    batch_rewrite (self->overlays[o], i, m[o], overlay_color (o), (float) i, link->is_static ? 1.0f : 0.0f);
   return TRUE;
 }
 
@@ -909,38 +1161,72 @@ sync_instances (BlRenderer *self)
 
 /* ---- Drawing --------------------------------------------------------------- */
 
+/* Radius of the point markers on screen, pixels. */
+#define MARKER_PX 8.0
+/* Translucency of the layers. */
+#define PLANE_ALPHA 0.45f
+#define OVERLAY_ALPHA 0.20f
+#define OVERLAY_HIDDEN_ALPHA 0.12f
+
+static void
+prepare_batches (BlRenderer      *self,
+                 const FrameInfo *frame)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  for (int p = 0; p < BL_PRIM_MESH; p++)
+    batch_prepare (self->prim_batches[p], frame, CULL_SOLID_PX);
+  g_hash_table_iter_init (&iter, self->mesh_batches);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    batch_prepare (value, frame, CULL_SOLID_PX);
+  for (int o = 0; o < N_OVERLAYS; o++)
+    batch_prepare (self->overlays[o], frame, CULL_OVERLAY_PX);
+}
+
+/* The bodies, opaque; planes apart (SOLID FALSE), as a translucent ground. */
 static void
 draw_collisions (BlRenderer            *self,
                  const BlRenderOptions *options,
-                 float                  alpha)
+                 gboolean               solid)
 {
   GHashTableIter iter;
   gpointer value;
   gboolean edges = options->wireframe;
 
   glUniform1i (self->u_mode, edges ? 1 : 0);
-  glUniform1f (self->u_alpha, alpha);
+  if (!solid)
+    {
+      glUniform1f (self->u_alpha, edges ? 1.0f : PLANE_ALPHA);
+      batch_draw (self, self->prim_batches[BL_PRIM_PLANE], edges, FALSE);
+      return;
+    }
+  glUniform1f (self->u_alpha, 1.0f);
   for (int p = 0; p < BL_PRIM_MESH; p++)
-    batch_draw (self, self->prim_batches[p], edges);
+    if (p != BL_PRIM_PLANE)
+      batch_draw (self, self->prim_batches[p], edges, TRUE);
   g_hash_table_iter_init (&iter, self->mesh_batches);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    batch_draw (self, value, edges);
+    batch_draw (self, value, edges, TRUE);
 }
 
+/* The ellipsoids as glass shells and the box as edges, at ALPHA. */
 static void
-draw_inertia_overlays (BlRenderer            *self,
-                       const BlRenderOptions *options)
+draw_shells (BlRenderer            *self,
+             const BlRenderOptions *options,
+             float                  alpha)
 {
-  glUniform1f (self->u_alpha, 1.0f);
-  glUniform1i (self->u_mode, 0);
+  glUniform1f (self->u_alpha, alpha);
+  glUniform1i (self->u_mode, 3);
   if (options->show_inertia_ellipsoid)
-    batch_draw (self, self->overlays[OVERLAY_ELLIPSOID], FALSE);
+    batch_draw (self, self->overlays[OVERLAY_ELLIPSOID], FALSE, TRUE);
   if (options->show_added_mass)
-    batch_draw (self, self->overlays[OVERLAY_ADDED_MASS], FALSE);
+    batch_draw (self, self->overlays[OVERLAY_ADDED_MASS], FALSE, TRUE);
   if (options->show_inertia_box)
     {
       glUniform1i (self->u_mode, 2);
-      batch_draw (self, self->overlays[OVERLAY_BOX], FALSE);
+      glUniform1f (self->u_alpha, MIN (1.0f, 3.0f * alpha));
+      batch_draw (self, self->overlays[OVERLAY_BOX], FALSE, FALSE);
     }
 }
 
@@ -950,21 +1236,27 @@ bl_renderer_draw (BlRenderer            *self,
                   const BlRenderOptions *options,
                   const double           scene_center[3],
                   double                 scene_radius,
+                  double                 extent_radius,
                   int                    width,
                   int                    height)
 {
   mat4 view, projection, vp;
   double eye[3];
   float eyef[3];
+  FrameInfo frame;
+  gboolean any_shell = options->show_inertia_ellipsoid || options->show_added_mass || options->show_inertia_box;
 
   sync_instances (self);
+  self->n_drawn_triangles = 0;
 
   bl_camera_get_view (camera, view);
-  bl_camera_get_projection (camera, width, height, scene_radius, projection);
+  bl_camera_get_projection (camera, width, height, MAX (scene_radius, extent_radius), projection);
   glm_mat4_mul (projection, view, vp);
   bl_camera_get_eye (camera, eye);
   for (int k = 0; k < 3; k++)
     eyef[k] = (float) eye[k];
+  frame_info_init (&frame, vp, eye, height, options->selected);
+  prepare_batches (self, &frame);
 
   glViewport (0, 0, width, height);
   glClearColor (bl_render_background_color[0], bl_render_background_color[1],
@@ -975,7 +1267,10 @@ bl_renderer_draw (BlRenderer            *self,
   glEnable (GL_DEPTH_TEST);
   glDepthFunc (GL_LEQUAL);
   glDisable (GL_CULL_FACE);
+  glFrontFace (GL_CCW);
+  glCullFace (GL_BACK);
   glDisable (GL_BLEND);
+  glBlendFuncSeparate (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
 
   glUseProgram (self->program);
   glUniformMatrix4fv (self->u_view_projection, 1, GL_FALSE, (const float *) vp);
@@ -983,6 +1278,9 @@ bl_renderer_draw (BlRenderer            *self,
   glUniform1f (self->u_selected, (float) options->selected);
   glUniform1f (self->u_hovered, (float) options->hovered);
   glUniform3fv (self->u_selection_color, 1, bl_render_selection_color);
+  glUniform1f (self->u_selection_mix, BL_RENDER_SELECTION_MIX);
+  glUniform3fv (self->u_com_dark, 1, bl_render_com_dark_color);
+  glUniform1f (self->u_marker_scale, 0.0f);
 
   /* Ground grid under the scene: spacing a power of ten near its size. */
   {
@@ -993,45 +1291,56 @@ bl_renderer_draw (BlRenderer            *self,
                      floor (scene_center[0] / step) * step, floor (scene_center[1] / step) * step, 0, 1 };
     float *dst = &g_array_index (self->grid_batch->instances, float, 0);
 
-    write_instance (dst, m, grid_color, 1.0f, -1.0f);
+    write_instance (dst, m, grid_color, 1.0f, -1.0f, 0.0f);
     self->grid_batch->full_dirty = TRUE;
     batch_upload (self->grid_batch);
     glUniform1i (self->u_mode, 2);
     glUniform1f (self->u_alpha, 1.0f);
-    batch_draw (self, self->grid_batch, FALSE);
+    batch_draw (self, self->grid_batch, FALSE, FALSE);
   }
 
-  if (options->xray && !options->wireframe)
-    {
-      /* Overlays first and opaque, then the hulls translucent over them
-       * without writing depth, so everything inside stays visible. */
-      draw_inertia_overlays (self, options);
-      glEnable (GL_BLEND);
-      glBlendFuncSeparate (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-      glDepthMask (GL_FALSE);
-      draw_collisions (self, options, XRAY_ALPHA);
-      glDepthMask (GL_TRUE);
-      glDisable (GL_BLEND);
-    }
-  else
-    {
-      draw_collisions (self, options, 1.0f);
-      draw_inertia_overlays (self, options);
-    }
+  /* Bodies opaque, then planes as a translucent ground over the grid. */
+  draw_collisions (self, options, TRUE);
+  glEnable (GL_BLEND);
+  glDepthMask (GL_FALSE);
+  draw_collisions (self, options, FALSE);
 
-  /* Point markers and axes on top of everything. */
+  /* Overlays: translucent shells that never hide the bodies.  X-ray: where
+   * a body is in front, a fainter ghost of the shell still shows. */
+  if (any_shell)
+    {
+      if (options->xray && !options->wireframe)
+        {
+          glDepthFunc (GL_GREATER);
+          draw_shells (self, options, OVERLAY_HIDDEN_ALPHA);
+          glDepthFunc (GL_LEQUAL);
+        }
+      draw_shells (self, options, OVERLAY_ALPHA);
+    }
+  glDepthMask (GL_TRUE);
+  glDisable (GL_BLEND);
+
+  /* Point markers and axes on top of everything, markers at a constant
+   * size on screen (up to their link's own size). */
   glDisable (GL_DEPTH_TEST);
   glUniform1f (self->u_alpha, 1.0f);
   if (options->show_principal_axes)
     {
       glUniform1i (self->u_mode, 2);
-      batch_draw (self, self->overlays[OVERLAY_AXES], FALSE);
+      batch_draw (self, self->overlays[OVERLAY_AXES], FALSE, FALSE);
     }
-  glUniform1i (self->u_mode, 0);
-  if (options->show_com)
-    batch_draw (self, self->overlays[OVERLAY_COM], FALSE);
+  glUniform1f (self->u_marker_scale, (float) (MARKER_PX / frame.px_per_radian));
   if (options->show_buoyancy_center)
-    batch_draw (self, self->overlays[OVERLAY_BUOYANCY], FALSE);
+    {
+      glUniform1i (self->u_mode, 5);
+      batch_draw (self, self->overlays[OVERLAY_BUOYANCY], FALSE, TRUE);
+    }
+  if (options->show_com)
+    {
+      glUniform1i (self->u_mode, 4);
+      batch_draw (self, self->overlays[OVERLAY_COM], FALSE, TRUE);
+    }
+  glUniform1f (self->u_marker_scale, 0.0f);
 
   /* Axes triad in the lower-left corner: the camera's rotation only. */
   {
@@ -1046,10 +1355,16 @@ bl_renderer_draw (BlRenderer            *self,
     glViewport (0, 0, size, size);
     glUniformMatrix4fv (self->u_view_projection, 1, GL_FALSE, (const float *) tvp);
     glUniform1i (self->u_mode, 2);
-    batch_draw (self, self->triad_batch, FALSE);
+    batch_draw (self, self->triad_batch, FALSE, FALSE);
     glViewport (0, 0, width, height);
   }
 
   glEnable (GL_DEPTH_TEST);
   glUseProgram (0);
+}
+
+guint
+bl_renderer_get_n_drawn_triangles (BlRenderer *self)
+{
+  return self->n_drawn_triangles;
 }

@@ -25,7 +25,13 @@ typedef struct
   int      hovered;
 } BlRenderOptions;
 
-/* Colours, linear 0…1 RGB: what the pixel tests expect. */
+/* Colours, 0…1 RGB as written to the framebuffer: what the pixel tests
+ * expect and the README's legend shows.  Bodies (collisions) are opaque in
+ * a near-neutral tint per link; the selected link's bodies are mixed
+ * BL_RENDER_SELECTION_MIX of the way to the selection colour; overlays are
+ * translucent shells in saturated hues; the centre-of-mass marker is the
+ * usual black-and-white sphere, the centre of buoyancy a blue one. */
+#define BL_RENDER_SELECTION_MIX 0.6f
 extern const float bl_render_background_color[3];
 extern const float bl_render_selection_color[3];
 extern const float bl_render_warning_color[3];
@@ -33,8 +39,9 @@ extern const float bl_render_ellipsoid_color[3];
 extern const float bl_render_added_mass_color[3];
 extern const float bl_render_box_color[3];
 extern const float bl_render_com_color[3];
+extern const float bl_render_com_dark_color[3];
 extern const float bl_render_buoyancy_color[3];
-/* A link's own colour (a soft blue-grey family by index). */
+/* A link's own colour (near-neutral, a different faint tint by index). */
 void        bl_render_link_color     (guint            index,
                                       float            rgb[3]);
 
@@ -55,13 +62,18 @@ void        bl_renderer_link_changed (BlRenderer      *self,
 /* Number of whole-scene rebuilds so far (for tests of live updates). */
 guint       bl_renderer_get_n_rebuilds (BlRenderer    *self);
 
-/* Draws into the bound framebuffer (viewport WIDTH×HEIGHT). */
+/* Draws into the bound framebuffer (viewport WIDTH×HEIGHT).  The grid
+ * follows SCENE_CENTER and SCENE_RADIUS (what fit-all frames); the clip
+ * planes reach EXTENT_RADIUS (everything drawn, planes included). */
 void        bl_renderer_draw         (BlRenderer            *self,
                                       const BlCamera        *camera,
                                       const BlRenderOptions *options,
                                       const double           scene_center[3],
                                       double                 scene_radius,
+                                      double                 extent_radius,
                                       int                    width,
                                       int                    height);
+/* Triangles drawn by the last frame (after culling and level of detail). */
+guint       bl_renderer_get_n_drawn_triangles (BlRenderer *self);
 
 G_END_DECLS

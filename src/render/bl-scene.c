@@ -318,10 +318,12 @@ bl_scene_added_mass_radii (const double values[21],
 }
 
 static void
-grow_bounds (BlSceneLink  *self,
-             const double  m[16],
-             const double  lo[3],
-             const double  hi[3])
+grow_box (gboolean     *has,
+          double        min[3],
+          double        max[3],
+          const double  m[16],
+          const double  lo[3],
+          const double  hi[3])
 {
   for (int c = 0; c < 8; c++)
     {
@@ -335,11 +337,25 @@ grow_bounds (BlSceneLink  *self,
         }
       for (int k = 0; k < 3; k++)
         {
-          self->min[k] = self->has_bounds ? MIN (self->min[k], p[k]) : p[k];
-          self->max[k] = self->has_bounds ? MAX (self->max[k], p[k]) : p[k];
+          min[k] = *has ? MIN (min[k], p[k]) : p[k];
+          max[k] = *has ? MAX (max[k], p[k]) : p[k];
         }
-      self->has_bounds = TRUE;
+      *has = TRUE;
     }
+}
+
+/* Grows the drawn bounds, and the framing bounds unless PLANE (also set
+ * for what is not drawn by default: a static link's overlays). */
+static void
+grow_bounds (BlSceneLink  *self,
+             const double  m[16],
+             const double  lo[3],
+             const double  hi[3],
+             gboolean      plane)
+{
+  grow_box (&self->has_bounds, self->min, self->max, m, lo, hi);
+  if (!plane)
+    grow_box (&self->has_frame_bounds, self->frame_min, self->frame_max, m, lo, hi);
 }
 
 static void
@@ -398,7 +414,10 @@ bl_scene_link_update (BlSceneLink *self,
 
   g_array_set_size (self->shapes, 0);
   g_ptr_array_set_size (self->missing, 0);
-  self->has_bounds = FALSE;
+  self->has_bounds = self->has_frame_bounds = FALSE;
+  self->is_static = FALSE;
+  for (BlModel *model = link->model; model != NULL; model = model->parent)
+    self->is_static = self->is_static || model->is_static;
   self->has_ellipsoid = self->has_box = self->has_com = FALSE;
   self->has_buoyancy = self->has_added_mass = FALSE;
   self->valid = props->valid;
@@ -423,11 +442,12 @@ bl_scene_link_update (BlSceneLink *self,
       double lo[3], hi[3];
 
       shape_bounds (shape, lo, hi);
-      grow_bounds (self, shape->model, lo, hi);
+      grow_bounds (self, shape->model, lo, hi, shape->prim == BL_PRIM_PLANE);
     }
-  if (self->has_bounds)
+  /* The link's own size: its solid shapes, not an unbounded plane. */
+  if (self->has_frame_bounds)
     for (int k = 0; k < 3; k++)
-      extent = MAX (extent, self->max[k] - self->min[k]);
+      extent = MAX (extent, self->frame_max[k] - self->frame_min[k]);
 
   /* Centre of mass and the inertia overlays (only for a valid tensor: an
    * invalid one has no honest ellipsoid). */
@@ -451,8 +471,9 @@ bl_scene_link_update (BlSceneLink *self,
           matrix_from_frame (&world_axes, semi, self->com, self->ellipsoid);
           memcpy (self->semi_axes, semi, sizeof semi);
           self->has_ellipsoid = TRUE;
-          grow_bounds (self, self->ellipsoid, unit_lo, unit_hi);
-          extent = MAX (extent, 2 * MAX (semi[0], MAX (semi[1], semi[2])));
+          grow_bounds (self, self->ellipsoid, unit_lo, unit_hi, self->is_static);
+          if (!(extent > 0.0))
+            extent = 2 * MAX (semi[0], MAX (semi[1], semi[2]));
         }
       if (bl_mass_equivalent_box (props->mass, &props->inertia, size, &axes))
         {
@@ -517,7 +538,7 @@ bl_scene_link_update (BlSceneLink *self,
             }
           matrix_from_frame (&world_axes, self->added_mass_radii, centre, self->added_mass);
           self->has_added_mass = TRUE;
-          grow_bounds (self, self->added_mass, unit_lo, unit_hi);
+          grow_bounds (self, self->added_mass, unit_lo, unit_hi, self->is_static);
         }
     }
 
@@ -539,11 +560,11 @@ bl_scene_link_update (BlSceneLink *self,
           p[13] = link->world_pose.p.y;
           p[14] = link->world_pose.p.z;
         }
-      grow_bounds (self, p, unit_lo, unit_hi);
+      grow_bounds (self, p, unit_lo, unit_hi, self->is_static);
     }
   if (!(extent > 0.0))
     extent = 0.1;
-  self->marker_size = 0.04 * extent;
+  self->marker_size = 0.15 * extent;
 
   g_array_unref (volumes);
   g_array_unref (centroids);

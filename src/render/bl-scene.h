@@ -56,9 +56,17 @@ typedef struct
   double    added_mass[16];      /* unit sphere → added-mass ellipsoid, world */
   double    added_mass_radii[3];
 
-  double    marker_size;         /* radius of the point markers, m */
+  /* The largest radius of the point markers (m), from the link's own size
+   * (its solid collisions, else its ellipsoid), never from planes: the
+   * renderer draws markers at a constant size on screen up to this. */
+  double    marker_size;
+  gboolean  is_static;           /* in a static model: its inertia is never used */
   gboolean  has_bounds;
-  double    min[3], max[3];      /* world bounds of the shapes and overlays */
+  double    min[3], max[3];      /* world bounds of everything drawn (picking) */
+  /* What framing looks at: the solid shapes and the overlays, without
+   * planes (an unbounded ground would swamp the model). */
+  gboolean  has_frame_bounds;
+  double    frame_min[3], frame_max[3];
 } BlSceneLink;
 
 /* The added-mass ellipsoid: with A the symmetric translational block (kg)

@@ -10,6 +10,8 @@ guint    bl_viewport_get_n_frames      (BlViewport *self);
 /* Whole-scene rebuilds of the GPU instance buffers so far (a link edit
  * must not cause one). */
 guint    bl_viewport_get_n_rebuilds    (BlViewport *self);
+/* Triangles drawn by the last frame, after culling and level of detail. */
+guint    bl_viewport_get_n_drawn_triangles (BlViewport *self);
 /* What a primary click at (x, y) does: pick, select, emit ::link-picked. */
 BlLink  *bl_viewport_click             (BlViewport *self,
                                         double      x,

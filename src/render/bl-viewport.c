@@ -20,7 +20,8 @@ struct _BlViewport
   GPtrArray       *links;            /* BlSceneLink*, owned, document order */
   GHashTable      *by_link;          /* BlLink* → BlSceneLink* */
   double           scene_center[3];
-  double           scene_radius;
+  double           scene_radius;     /* what fit-all frames */
+  double           extent_radius;    /* everything drawn, about scene_center */
   double           fluid_density;
 
   BlRenderer      *renderer;
@@ -105,34 +106,67 @@ set_option (BlViewport *self,
 
 /* ---- Scene ----------------------------------------------------------------- */
 
+/* The sphere around the union of the links' framing bounds (solid shapes
+ * and overlays, no planes), or of everything drawn when nothing else is
+ * there (a world of only a ground plane).  EXTENT_RADIUS covers everything
+ * drawn, planes included, for the clip planes. */
 static void
-update_scene_bounds (BlViewport *self)
+bounds_sphere (GPtrArray *links,
+               gboolean   frame,
+               double     center[3],
+               double    *radius)
 {
   double lo[3] = { 0 }, hi[3] = { 0 };
   gboolean any = FALSE;
 
-  for (guint i = 0; self->links != NULL && i < self->links->len; i++)
+  for (guint i = 0; links != NULL && i < links->len; i++)
     {
-      BlSceneLink *link = g_ptr_array_index (self->links, i);
+      BlSceneLink *link = g_ptr_array_index (links, i);
+      const double *min = frame ? link->frame_min : link->min;
+      const double *max = frame ? link->frame_max : link->max;
 
-      if (!link->has_bounds)
+      if (!(frame ? link->has_frame_bounds : link->has_bounds))
         continue;
       for (int k = 0; k < 3; k++)
         {
-          lo[k] = any ? MIN (lo[k], link->min[k]) : link->min[k];
-          hi[k] = any ? MAX (hi[k], link->max[k]) : link->max[k];
+          lo[k] = any ? MIN (lo[k], min[k]) : min[k];
+          hi[k] = any ? MAX (hi[k], max[k]) : max[k];
         }
       any = TRUE;
     }
-  self->scene_radius = 0.0;
+  *radius = 0.0;
   for (int k = 0; k < 3; k++)
     {
-      self->scene_center[k] = 0.5 * (lo[k] + hi[k]);
-      self->scene_radius += 0.25 * (hi[k] - lo[k]) * (hi[k] - lo[k]);
+      center[k] = 0.5 * (lo[k] + hi[k]);
+      *radius += 0.25 * (hi[k] - lo[k]) * (hi[k] - lo[k]);
     }
-  self->scene_radius = sqrt (self->scene_radius);
+  *radius = any ? sqrt (*radius) : -1.0;
+}
+
+static void
+update_scene_bounds (BlViewport *self)
+{
+  double center[3];
+
+  bounds_sphere (self->links, TRUE, self->scene_center, &self->scene_radius);
+  bounds_sphere (self->links, FALSE, center, &self->extent_radius);
+  if (self->scene_radius < 0.0)
+    {
+      memcpy (self->scene_center, center, sizeof center);
+      self->scene_radius = self->extent_radius;
+    }
   if (!(self->scene_radius > 1e-6))
     self->scene_radius = 1.0;
+  /* The far clip plane must reach everything from anywhere near the model. */
+  if (self->extent_radius > 0.0)
+    {
+      double d = 0.0;
+
+      for (int k = 0; k < 3; k++)
+        d += (center[k] - self->scene_center[k]) * (center[k] - self->scene_center[k]);
+      self->extent_radius += sqrt (d);
+    }
+  self->extent_radius = MAX (self->extent_radius, self->scene_radius);
 }
 
 static int
@@ -231,8 +265,12 @@ bl_viewport_fit_selection (BlViewport *self)
     }
   for (int k = 0; k < 3; k++)
     {
-      center[k] = 0.5 * (link->min[k] + link->max[k]);
-      radius += 0.25 * (link->max[k] - link->min[k]) * (link->max[k] - link->min[k]);
+      /* A plane-only link (a ground) is framed whole. */
+      const double *min = link->has_frame_bounds ? link->frame_min : link->min;
+      const double *max = link->has_frame_bounds ? link->frame_max : link->max;
+
+      center[k] = 0.5 * (min[k] + max[k]);
+      radius += 0.25 * (max[k] - min[k]) * (max[k] - min[k]);
     }
   fit_sphere (self, center, MAX (sqrt (radius), 1e-3));
 }
@@ -584,7 +622,7 @@ draw_frame (BlViewport *self,
   self->options.selected = link_index (self, self->selected);
   self->options.hovered = link_index (self, self->hovered);
   bl_renderer_draw (self->renderer, &self->camera, &self->options,
-                    self->scene_center, self->scene_radius, width, height);
+                    self->scene_center, self->scene_radius, self->extent_radius, width, height);
 }
 
 static gboolean
@@ -770,6 +808,12 @@ guint
 bl_viewport_get_n_frames (BlViewport *self)
 {
   return self->n_frames;
+}
+
+guint
+bl_viewport_get_n_drawn_triangles (BlViewport *self)
+{
+  return self->renderer != NULL ? bl_renderer_get_n_drawn_triangles (self->renderer) : 0;
 }
 
 guint
@@ -1091,7 +1135,7 @@ bl_viewport_init (BlViewport *self)
   self->options.xray = TRUE;
   self->options.selected = self->options.hovered = -1;
   bl_camera_init (&self->camera);
-  self->scene_radius = 1.0;
+  self->scene_radius = self->extent_radius = 1.0;
 
   gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (self), TRUE);
   gtk_gl_area_set_auto_render (GTK_GL_AREA (self), TRUE);
