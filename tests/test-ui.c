@@ -3,13 +3,18 @@
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "bl-added-mass-editor.h"
+#include "bl-application.h"
 #include "bl-edit-history.h"
 #include "bl-inspector.h"
 #include "bl-outline.h"
 #include "bl-outline-item.h"
+#include "bl-recovery.h"
 #include "bl-window.h"
 
 /* sdformat's inertial_stats_auto model: link_2 is a 1 m cube whose
@@ -63,6 +68,64 @@ fixture_set_up (Fixture       *f,
   drain ();
 }
 
+/* Copies a fixture (or, when `text` is given, writes it) to model.sdf in a
+ * new directory and opens it in a new window. */
+static void
+open_copy (Fixture    *f,
+           const char *fixture,
+           const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  gsize length;
+
+  f->dir = g_dir_make_tmp ("ballast-ui-XXXXXX", &error);
+  g_assert_no_error (error);
+  if (text != NULL)
+    {
+      f->original = g_strdup (text);
+      length = strlen (text);
+    }
+  else
+    {
+      g_autofree char *source = g_build_filename (g_getenv ("BALLAST_FIXTURES"), fixture, NULL);
+
+      g_assert_true (g_file_get_contents (source, &f->original, &length, &error));
+      g_assert_no_error (error);
+    }
+  f->path = g_build_filename (f->dir, "model.sdf", NULL);
+  g_assert_true (g_file_set_contents (f->path, f->original, length, &error));
+  g_assert_no_error (error);
+
+  f->window = bl_window_new (NULL);
+  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
+  file = g_file_new_for_path (f->path);
+  g_assert_true (bl_window_load_file (f->window, file, &error));
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (f->window));
+  drain ();
+}
+
+/* Removes the directory of a test and everything in it. */
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir == NULL)
+    {
+      g_unlink (path);
+      return;
+    }
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child_path = g_build_filename (path, name, NULL);
+      remove_tree (child_path);
+    }
+  g_rmdir (path);
+}
+
 static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
@@ -78,8 +141,7 @@ fixture_tear_down (Fixture       *f,
   drain ();
   g_assert_null (f->window);
 
-  g_unlink (f->path);
-  g_rmdir (f->dir);
+  remove_tree (f->dir);
   g_free (f->path);
   g_free (f->dir);
   g_free (f->original);
@@ -463,13 +525,832 @@ test_close_without_edits (Fixture       *f,
   g_assert_null (f->window);
 }
 
+
+/* ---- Issue 6, 4, 8 follow-ups ------------------------------------------- */
+
+static double
+label_number (GtkWidget *label)
+{
+  const char *text = gtk_label_get_text (GTK_LABEL (label));
+  char *end = NULL;
+  double value = g_ascii_strtod (text, &end);
+
+  g_assert_true (end != text);
+  return value;
+}
+
+/* The displayed numbers have six significant digits. */
+static void
+assert_label_near (GtkWidget *label,
+                   double     expected)
+{
+  double value = label_number (label);
+
+  if (fabs (value - expected) > 1e-5 * MAX (1.0, fabs (expected)))
+    g_error ("label shows “%s”, expected %.9g", gtk_label_get_text (GTK_LABEL (label)), expected);
+}
+
+static GtkWidget *
+grid_cell (GtkWidget *grid,
+           int        column,
+           int        row)
+{
+  GtkWidget *cell = gtk_grid_get_child_at (GTK_GRID (grid), column, row);
+
+  g_assert_nonnull (cell);
+  return cell;
+}
+
+static GtkWindow *
+find_dialog (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (w, type) && gtk_widget_get_visible (GTK_WIDGET (w)))
+        return w;
+    }
+  return NULL;
+}
+
+static void
+select_row (Fixture           *f,
+            BlOutlineItemKind  kind,
+            const char        *name)
+{
+  GtkWidget *outline = child (f->window, BL_TYPE_WINDOW, "outline");
+  GtkListView *list = GTK_LIST_VIEW (child (outline, BL_TYPE_OUTLINE, "list_view"));
+  GtkSelectionModel *model = gtk_list_view_get_model (list);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (model));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (model), i);
+      g_autoptr(BlOutlineItem) item = gtk_tree_list_row_get_item (row);
+
+      if (bl_outline_item_get_kind (item) == kind && g_strcmp0 (bl_outline_item_get_name (item), name) == 0)
+        {
+          gtk_selection_model_select_item (model, i, TRUE);
+          drain ();
+          return;
+        }
+    }
+  g_error ("no outline row %s", name);
+}
+
+/* The shapes world starts with a static ground plane: the window opens on
+ * the first link that moves, the box. */
+static void
+test_initial_selection (Fixture       *f,
+                        gconstpointer  data)
+{
+  GtkWidget *inspector;
+  BlLink *link;
+
+  open_copy (f, "gzsim_examples_worlds_shapes.sdf", NULL);
+  inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  link = bl_inspector_get_link (BL_INSPECTOR (inspector));
+  g_assert_nonnull (link);
+  g_assert_cmpstr (link->scoped_name, ==, "box::box_link");
+}
+
+static GtkSpinButton *
+inspector_spin (Fixture    *f,
+                const char *name)
+{
+  return GTK_SPIN_BUTTON (child (child (f->window, BL_TYPE_WINDOW, "inspector"), BL_TYPE_INSPECTOR, name));
+}
+
+static const char *
+placeholder_of (GtkSpinButton *spin)
+{
+  GtkEditable *text = gtk_editable_get_delegate (GTK_EDITABLE (spin));
+
+  return gtk_text_get_placeholder_text (GTK_TEXT (text));
+}
+
+/* Emptying the link density, a collision density or the target mass
+ * unsets it (one undo step each); the empty field shows the value in use. */
+static void
+test_unset_fields (Fixture       *f,
+                   gconstpointer  data)
+{
+  BlDocument *doc;
+  BlLink *link_1, *link_2;
+  BlCollision *collision_2;
+
+  open_copy (f, "sdformat_test_sdf_inertial_stats_auto_mass.sdf", NULL);
+  doc = bl_window_get_document (f->window);
+  link_1 = bl_document_find_link (doc, "test_model::link_1");
+  link_2 = bl_document_find_link (doc, "test_model::link_2");
+  collision_2 = g_ptr_array_index (link_2->collisions, 0);
+
+  /* link_1: <density>6</density> on a 1 m cube; unset, the default 1000. */
+  select_in_outline (f, "link_1");
+  g_assert_cmpstr (inspector_mass_text (f), ==, "6");
+  type_into (GTK_WIDGET (inspector_spin (f, "density_spin")), "");
+  g_assert_false (link_1->has_density);
+  g_assert_cmpfloat_with_epsilon (link_1->props.mass, 1000.0, 1e-9);
+  g_assert_cmpstr (inspector_mass_text (f), ==, "1000");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (inspector_spin (f, "density_spin"))), ==, "");
+  g_assert_cmpstr (placeholder_of (inspector_spin (f, "density_spin")), ==, "1000 (default)");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (inspector_spin (f, "density_spin")), "error"));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.undo", NULL);
+  drain ();
+  g_assert_true (link_1->has_density);
+  g_assert_cmpstr (inspector_mass_text (f), ==, "6");
+  g_assert_false (bl_window_get_modified (f->window));
+
+  /* link_2: <mass>6</mass> scales the 1000 kg/m³ cube; unset, 1000 kg. */
+  select_in_outline (f, "link_2");
+  g_assert_cmpstr (inspector_mass_text (f), ==, "6");
+  type_into (GTK_WIDGET (inspector_spin (f, "mass_spin")), "");
+  g_assert_false (link_2->has_mass);
+  g_assert_cmpfloat_with_epsilon (link_2->props.mass, 1000.0, 1e-9);
+  g_assert_cmpstr (placeholder_of (inspector_spin (f, "mass_spin")), ==, "1000 (computed)");
+
+  /* …then its collision density: the default 1000 again, so still 1000 kg. */
+  type_into (collision_spin (f, "collision_2"), "");
+  g_assert_false (collision_2->has_density);
+  g_assert_cmpfloat_with_epsilon (link_2->props.mass, 1000.0, 1e-9);
+  g_assert_cmpstr (placeholder_of (GTK_SPIN_BUTTON (collision_spin (f, "collision_2"))), ==, "1000 (default)");
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.undo", NULL);
+  drain ();
+  g_assert_true (collision_2->has_density);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.undo", NULL);
+  drain ();
+  g_assert_true (link_2->has_mass);
+  g_assert_cmpstr (inspector_mass_text (f), ==, "6");
+  g_assert_false (bl_window_get_modified (f->window));
+}
+
+/* link_2 is a 1 m cube of 6 kg at its link origin, in a file without a
+ * world: standard gravity.  Fully submerged in ρ: net (ρ·1 − 6)·g. */
+static void
+test_link_buoyancy (Fixture       *f,
+                    gconstpointer  data)
+{
+  GtkWidget *inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  GtkWidget *grid = child (inspector, BL_TYPE_INSPECTOR, "buoyancy_grid");
+  GtkWidget *editor = child (f->window, BL_TYPE_WINDOW, "added_mass_editor");
+  const double g = 9.80665;
+
+  bl_inspector_set_fluid_density (BL_INSPECTOR (inspector), 1025.0);
+  select_in_outline (f, "link_2");
+  assert_label_near (grid_cell (grid, 3, 0), 1.0);
+  for (int i = 1; i <= 3; i++)
+    assert_label_near (grid_cell (grid, i, 1), 0.0);
+  assert_label_near (grid_cell (grid, 3, 4), (1025.0 - 6.0) * g);
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (grid_cell (grid, 0, 5))), "Rises"));
+  assert_label_near (grid_cell (grid, 3, 6), 0.0);
+
+  /* The fluid density is one setting: changed on the Added Mass page. */
+  type_into (child (editor, BL_TYPE_ADDED_MASS_EDITOR, "fluid_spin"), "1000");
+  g_assert_cmpfloat (bl_inspector_get_fluid_density (BL_INSPECTOR (inspector)), ==, 1000.0);
+  assert_label_near (grid_cell (grid, 3, 4), (1000.0 - 6.0) * g);
+
+  /* …and in air (1.225 kg/m³) the cube sinks. */
+  type_into (grid_cell (grid, 1, 2), "1.225");
+  g_assert_cmpfloat (bl_added_mass_editor_get_fluid_density (BL_ADDED_MASS_EDITOR (editor)), ==, 1.225);
+  assert_label_near (grid_cell (grid, 3, 4), (1.225 - 6.0) * g);
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (grid_cell (grid, 0, 5))), "Sinks"));
+  /* GSettings (in memory) outlives the window. */
+  bl_inspector_set_fluid_density (BL_INSPECTOR (inspector), 1025.0);
+}
+
+/* Four 6 kg unit cubes at (±5, 0, 0) and (0, ±5, 0): 24 kg at the origin,
+ * Ixx = Iyy = 4·1 + 2·6·25 = 304, Izz = 4·1 + 4·6·25 = 604 kg·m², 4 m³. */
+static void
+test_model_totals (Fixture       *f,
+                   gconstpointer  data)
+{
+  GtkWidget *inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  GtkWidget *props = child (inspector, BL_TYPE_INSPECTOR, "model_props_grid");
+  GtkWidget *buoyancy = child (inspector, BL_TYPE_INSPECTOR, "model_buoyancy_grid");
+  GtkStack *stack = GTK_STACK (child (inspector, BL_TYPE_INSPECTOR, "stack"));
+  BlDocument *doc = bl_window_get_document (f->window);
+  g_autoptr(BlEdit) edit = NULL;
+  g_autoptr(GError) error = NULL;
+  const double g = 9.80665;
+
+  select_row (f, BL_OUTLINE_ITEM_MODEL, "test_model");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "model");
+  g_assert_null (bl_inspector_get_link (BL_INSPECTOR (inspector)));
+  assert_label_near (grid_cell (props, 3, 0), 24.0);
+  for (int i = 1; i <= 3; i++)
+    assert_label_near (grid_cell (props, i, 1), 0.0);
+  assert_label_near (grid_cell (props, 1, 2), 304.0);
+  assert_label_near (grid_cell (props, 2, 3), 304.0);
+  assert_label_near (grid_cell (props, 3, 4), 604.0);
+  assert_label_near (grid_cell (buoyancy, 3, 0), 4.0);
+  assert_label_near (grid_cell (buoyancy, 3, 4),
+                     (bl_inspector_get_fluid_density (BL_INSPECTOR (inspector)) * 4.0 - 24.0) * g);
+
+  /* An edit of one link updates the totals: link_2 at 12 kg puts the
+   * COM at x = −5·6/30 = −1. */
+  edit = bl_edit_new_collision_density (doc, bl_document_find_collision (doc, "test_model::link_2", "collision_2"), 12.0);
+  g_assert_true (bl_window_do_edit (f->window, edit, &error));
+  g_assert_no_error (error);
+  drain ();
+  assert_label_near (grid_cell (props, 3, 0), 30.0);
+  assert_label_near (grid_cell (props, 1, 1), -1.0);
+
+  /* A link row brings the link back. */
+  select_in_outline (f, "link_3");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "link");
+}
+
+/* A 0.5 m sphere at the link origin: ½ρV on the diagonal, nothing else
+ * (added-mass.md §6.1); the Hydrodynamics plugin's xDotU… negated. */
+#define BALL_SDF \
+  "<?xml version=\"1.0\"?>\n" \
+  "<sdf version=\"1.11\">\n" \
+  "  <model name=\"ball\">\n" \
+  "    <link name=\"ball_link\">\n" \
+  "      <inertial auto=\"true\"/>\n" \
+  "      <collision name=\"sphere\">\n" \
+  "        <density>500</density>\n" \
+  "        <geometry><sphere><radius>0.5</radius></sphere></geometry>\n" \
+  "      </collision>\n" \
+  "    </link>\n" \
+  "    <plugin filename=\"gz-sim-hydrodynamics-system\" name=\"gz::sim::systems::Hydrodynamics\">\n" \
+  "      <link_name>ball_link</link_name>\n" \
+  "      <xDotU>-10</xDotU>\n" \
+  "      <yDotV>-20</yDotV>\n" \
+  "      <zDotW>-30</zDotW>\n" \
+  "      <kDotP>-1</kDotP>\n" \
+  "      <mDotQ>-2</mDotQ>\n" \
+  "      <nDotR>-3</nDotR>\n" \
+  "      <xUabsU>-5</xUabsU>\n" \
+  "    </plugin>\n" \
+  "  </model>\n" \
+  "</sdf>\n"
+
+static void
+press (GtkWidget *editor,
+       const char *button)
+{
+  GtkWidget *b = child (editor, BL_TYPE_ADDED_MASS_EDITOR, button);
+
+  g_assert_true (gtk_widget_get_visible (b));
+  g_signal_emit_by_name (b, "clicked");
+  drain ();
+}
+
+static void
+test_estimate_apply (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkWidget *editor;
+  BlLink *link;
+  double expected = 0.5 * 1025.0 * 4.0 / 3.0 * G_PI * 0.125;
+
+  open_copy (f, NULL, BALL_SDF);
+  editor = child (f->window, BL_TYPE_WINDOW, "added_mass_editor");
+  link = bl_document_find_link (bl_window_get_document (f->window), "ball::ball_link");
+  g_assert_true (bl_inspector_get_link (BL_INSPECTOR (child (f->window, BL_TYPE_WINDOW, "inspector"))) == link);
+  g_assert_false (link->has_added_mass);
+
+  press (editor, "estimate_button");
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (child (editor, BL_TYPE_ADDED_MASS_EDITOR, "proposal_revealer"))));
+  g_assert_false (link->has_added_mass);  /* shown, not applied */
+  press (editor, "apply_button");
+
+  g_assert_true (link->has_added_mass);
+  for (guint k = 0; k < 21; k++)
+    {
+      guint r, c;
+
+      bl_added_mass_index (k, &r, &c);
+      if (r == c && r < 3)
+        g_assert_cmpfloat_with_epsilon (link->added_mass[k], expected, 1e-9 * expected);
+      else
+        g_assert_cmpfloat (fabs (link->added_mass[k]), <=, 1e-12 * expected);
+    }
+  g_assert_cmpfloat_with_epsilon (g_ascii_strtod (gtk_editable_get_text (GTK_EDITABLE (bl_added_mass_editor_get_cell (BL_ADDED_MASS_EDITOR (editor), 1, 1))), NULL),
+                                  expected, 1e-9 * expected);
+
+  /* One undo step takes all 21 values back. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.undo", NULL);
+  drain ();
+  g_assert_false (link->has_added_mass);
+  g_assert_false (bl_window_get_modified (f->window));
+}
+
+static void
+test_import_apply (Fixture       *f,
+                   gconstpointer  data)
+{
+  /* xx yy zz pp qq rr in spec order: 0, 6, 11, 15, 18, 20. */
+  static const guint diagonal[6] = { 0, 6, 11, 15, 18, 20 };
+  static const double expected[6] = { 10, 20, 30, 1, 2, 3 };
+  GtkWidget *editor;
+  BlLink *link;
+
+  open_copy (f, NULL, BALL_SDF);
+  editor = child (f->window, BL_TYPE_WINDOW, "added_mass_editor");
+  link = bl_document_find_link (bl_window_get_document (f->window), "ball::ball_link");
+
+  press (editor, "import_button");
+  g_assert_true (gtk_widget_get_visible (child (editor, BL_TYPE_ADDED_MASS_EDITOR, "apply_button")));
+  press (editor, "apply_button");
+
+  g_assert_true (link->has_added_mass);
+  for (guint k = 0; k < 21; k++)
+    {
+      double want = 0.0;
+
+      for (guint i = 0; i < 6; i++)
+        if (diagonal[i] == k)
+          want = expected[i];
+      g_assert_cmpfloat (link->added_mass[k], ==, want);
+    }
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.undo", NULL);
+  drain ();
+  g_assert_false (link->has_added_mass);
+  g_assert_false (bl_window_get_modified (f->window));
+}
+
+/* Answers the file chooser that GtkFileChooserNative shows (without a
+ * portal it is an in-process GtkFileChooserDialog) with dir/name. */
+static void
+answer_file_chooser (const char *dir,
+                     const char *name)
+{
+  GtkWindow *dialog = NULL;
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(GError) error = NULL;
+
+  drain ();
+  dialog = find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, &error));
+  g_assert_no_error (error);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  drain ();
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  /* The chooser checks the name asynchronously before it answers. */
+  {
+    gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+    while (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL && g_get_monotonic_time () < deadline)
+      {
+        g_main_context_iteration (NULL, FALSE);
+        g_usleep (1000);
+      }
+  }
+  g_assert_null (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG));
+  drain ();
+}
+
+/* Export Baked writes link_2 as explicit 6 kg with Ixx = 6·2/12 = 1 and
+ * leaves the open document (auto, unmodified) alone. */
+static void
+test_export_baked (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *baked_path = g_build_filename (f->dir, "baked.sdf", NULL);
+  g_autoptr(BlDocument) baked = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = g_strdup (gtk_window_get_title (GTK_WINDOW (f->window)));
+  g_autofree char *contents = NULL;
+  BlLink *link;
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.export-baked", NULL);
+  answer_file_chooser (f->dir, "baked.sdf");
+
+  baked = bl_document_new_from_file (baked_path, &error);
+  g_assert_no_error (error);
+  link = bl_document_find_link (baked, "test_model::link_2");
+  g_assert_false (link->auto_inertia);
+  g_assert_true (link->has_mass);
+  g_assert_cmpfloat_with_epsilon (link->mass, 6.0, 1e-12);
+  g_assert_true (link->has_inertia);
+  g_assert_cmpfloat_with_epsilon (link->inertia[0], 1.0, 1e-12);
+
+  link = bl_document_find_link (bl_window_get_document (f->window), "test_model::link_2");
+  g_assert_true (link->auto_inertia);
+  g_assert_false (bl_window_get_modified (f->window));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, title);
+  g_assert_true (g_file_get_contents (f->path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, f->original);
+}
+
+static void
+test_save_as (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *copy_path = g_build_filename (f->dir, "copy.sdf", NULL);
+  g_autofree char *saved = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *window_path = NULL;
+
+  select_in_outline (f, "link_2");
+  type_into (collision_spin (f, "collision_2"), "2500");
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.save-as", NULL);
+  answer_file_chooser (f->dir, "copy.sdf");
+
+  g_assert_true (g_file_get_contents (copy_path, &saved, NULL, NULL));
+  expected = replace_after (f->original, "<collision name=\"collision_2\">",
+                            "<density>6</density>", "<density>2500</density>");
+  g_assert_cmpstr (saved, ==, expected);
+  g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (f->window)), "copy.sdf"));
+  g_assert_false (bl_window_get_modified (f->window));
+  window_path = g_file_get_path (bl_window_get_file (f->window));
+  g_assert_cmpstr (window_path, ==, copy_path);
+  g_assert_true (g_file_get_contents (f->path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, f->original);
+}
+
+/* Issue 8: a broken file is refused with its name (and line) and the
+ * document that was open stays, edits and all. */
+static void
+test_open_broken_keeps_document (Fixture       *f,
+                                 gconstpointer  data)
+{
+  static const struct { const char *name; const char *text; const char *where; } cases[] = {
+    { "empty.sdf", "", NULL },
+    { "truncated.sdf", "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n  <model name=\"m\">\n    <link name=\"l\">", ":4:" },
+    { "robot.sdf", "<?xml version=\"1.0\"?>\n<robot name=\"r\"/>\n", ":2:" },
+    { "directory.sdf", NULL, NULL },
+    { "entity.sdf", "<?xml version=\"1.0\"?>\n<!DOCTYPE sdf [ <!ENTITY secret SYSTEM \"file:///etc/passwd\"> ]>\n"
+                    "<sdf version=\"1.11\"><model name=\"m\"><link name=\"l\">&secret;</link></model></sdf>\n", NULL },
+  };
+  BlDocument *before = bl_window_get_document (f->window);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_build_filename (f->dir, cases[i].name, NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      GtkMessageDialog *dialog;
+      g_autofree char *secondary = NULL;
+
+      if (cases[i].text != NULL)
+        g_assert_true (g_file_set_contents (path, cases[i].text, -1, NULL));
+      else
+        g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
+
+      bl_window_open (f->window, file);
+      drain ();
+      dialog = GTK_MESSAGE_DIALOG (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
+      g_assert_nonnull (dialog);
+      g_object_get (dialog, "secondary-text", &secondary, NULL);
+      g_test_message ("%s: %s", cases[i].name, secondary);
+      g_assert_nonnull (strstr (secondary, path));
+      if (cases[i].where != NULL)
+        g_assert_nonnull (strstr (secondary, cases[i].where));
+      g_assert_null (strstr (secondary, "root:"));  /* nothing of /etc/passwd */
+      gtk_window_destroy (GTK_WINDOW (dialog));
+      drain ();
+
+      g_assert_true (bl_window_get_document (f->window) == before);
+      g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (f->window)), "model.sdf"));
+    }
+
+  /* With unsaved edits it asks first; the document and the edits stay. */
+  select_in_outline (f, "link_2");
+  type_into (collision_spin (f, "collision_2"), "9");
+  {
+    g_autofree char *path = g_build_filename (f->dir, "robot.sdf", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+    GtkWindow *question;
+
+    bl_window_open (f->window, file);
+    drain ();
+    question = find_dialog (GTK_TYPE_MESSAGE_DIALOG);
+    g_assert_nonnull (question);
+    gtk_dialog_response (GTK_DIALOG (question), 1 /* discard */);
+    drain ();
+    g_assert_nonnull (find_dialog (GTK_TYPE_MESSAGE_DIALOG));  /* the error */
+    gtk_window_destroy (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
+    drain ();
+  }
+  g_assert_true (bl_window_get_document (f->window) == before);
+  g_assert_true (bl_window_get_modified (f->window));
+  g_assert_cmpstr (inspector_mass_text (f), ==, "9");
+}
+
+
+#define STATUS_SDF \
+  "<?xml version=\"1.0\"?>\n" \
+  "<sdf version=\"1.11\">\n" \
+  "  <model name=\"m\">\n" \
+  "    <link name=\"bad\">\n" \
+  "      <inertial>\n" \
+  "        <mass>1</mass>\n" \
+  "        <inertia><ixx>1</ixx><iyy>1</iyy><izz>5</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia>\n" \
+  "      </inertial>\n" \
+  "    </link>\n" \
+  "    <link name=\"heavy_fluid\">\n" \
+  "      <inertial>\n" \
+  "        <mass>1</mass>\n" \
+  "        <inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia>\n" \
+  "        <fluid_added_mass><xx>5</xx></fluid_added_mass>\n" \
+  "      </inertial>\n" \
+  "    </link>\n" \
+  "    <link name=\"fine\">\n" \
+  "      <inertial>\n" \
+  "        <mass>1</mass>\n" \
+  "        <inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia>\n" \
+  "      </inertial>\n" \
+  "    </link>\n" \
+  "  </model>\n" \
+  "</sdf>\n"
+
+/* The status image in the outline row whose name label reads `name`. */
+static GtkWidget *
+status_icon_of_row (GtkWidget  *root,
+                    const char *name)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *first = gtk_widget_get_first_child (c);
+      GtkWidget *found;
+
+      if (GTK_IS_BOX (c) && GTK_IS_LABEL (first) &&
+          g_strcmp0 (gtk_label_get_text (GTK_LABEL (first)), name) == 0 &&
+          GTK_IS_IMAGE (gtk_widget_get_last_child (c)))
+        return gtk_widget_get_last_child (c);
+      found = status_icon_of_row (c, name);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GdkRGBA
+color_of (GtkWidget *widget)
+{
+  GdkRGBA rgba;
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &rgba);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  return rgba;
+}
+
+/* An invalid inertia (izz > ixx + iyy) is an error, a large added mass
+ * (A6) a warning: red and amber icons. */
+static void
+test_outline_status_colours (Fixture       *f,
+                             gconstpointer  data)
+{
+  GtkWidget *list;
+  GtkWidget *bad, *heavy, *fine;
+  GdkRGBA c;
+
+  open_copy (f, NULL, STATUS_SDF);
+  list = child (child (f->window, BL_TYPE_WINDOW, "outline"), BL_TYPE_OUTLINE, "list_view");
+  bad = status_icon_of_row (list, "bad");
+  heavy = status_icon_of_row (list, "heavy_fluid");
+  fine = status_icon_of_row (list, "fine");
+  g_assert_nonnull (bad);
+  g_assert_nonnull (heavy);
+  g_assert_nonnull (fine);
+
+  g_assert_true (gtk_widget_has_css_class (bad, "error"));
+  g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (bad)), ==, "dialog-error-symbolic");
+  c = color_of (bad);
+  g_assert_cmpfloat (c.red, >, 0.7);
+  g_assert_cmpfloat (c.green, <, 0.3);
+
+  g_assert_true (gtk_widget_has_css_class (heavy, "warning"));
+  g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (heavy)), ==, "dialog-warning-symbolic");
+  c = color_of (heavy);
+  g_assert_cmpfloat (c.red, >, 0.8);
+  g_assert_cmpfloat (c.green, >, 0.5);
+  g_assert_cmpfloat (c.blue, <, 0.2);
+
+  g_assert_false (gtk_widget_has_css_class (fine, "error"));
+  g_assert_false (gtk_widget_has_css_class (fine, "warning"));
+}
+
+static double
+luminance (GdkRGBA c)
+{
+  return 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue;
+}
+
+/* Dark style: the desktop's colour scheme wins when the settings portal
+ * names one; with "no preference" (or no portal at all, when nothing
+ * calls this) GTK's own gtk-application-prefer-dark-theme from
+ * settings.ini stays, and the window's text turns light in the dark. */
+static void
+test_dark_style (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkSettings *settings = gtk_settings_get_default ();
+  GtkWidget *title = child (f->window, BL_TYPE_WINDOW, "title_label");
+  gboolean dark;
+
+  /* As ~/.config/gtk-4.0/settings.ini would set it. */
+  g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
+  drain ();
+  g_assert_cmpfloat (luminance (color_of (title)), >, 0.6);
+
+  bl_application_apply_color_scheme (0);
+  g_object_get (settings, "gtk-application-prefer-dark-theme", &dark, NULL);
+  g_assert_true (dark);
+
+  bl_application_apply_color_scheme (2);
+  g_object_get (settings, "gtk-application-prefer-dark-theme", &dark, NULL);
+  g_assert_false (dark);
+  drain ();
+  g_assert_cmpfloat (luminance (color_of (title)), <, 0.4);
+
+  bl_application_apply_color_scheme (0);
+  g_object_get (settings, "gtk-application-prefer-dark-theme", &dark, NULL);
+  g_assert_true (dark);
+
+  bl_application_apply_color_scheme (1);
+  g_object_get (settings, "gtk-application-prefer-dark-theme", &dark, NULL);
+  g_assert_true (dark);
+
+  g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
+}
+
+/* ---- Recovery after a kill (issue 8) ------------------------------------ */
+
+static guint
+count_recovery_files (const char *suffix)
+{
+  g_autofree char *dir_path = bl_recovery_dup_dir ();
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, suffix))
+      n++;
+  return n;
+}
+
+typedef struct
+{
+  const char *path;
+  gint64      deadline;
+  gboolean    answered;
+  gboolean    checked;
+} RestoreRun;
+
+/* Drives the second start: answers the offer, then looks at the window. */
+static gboolean
+drive_restore (gpointer data)
+{
+  RestoreRun *run = data;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  if (g_get_monotonic_time () > run->deadline)
+    {
+      g_test_message ("gave up waiting for the recovery offer");
+      goto quit;
+    }
+  if (!run->answered)
+    {
+      GtkWindow *dialog = find_dialog (GTK_TYPE_MESSAGE_DIALOG);
+      g_autofree char *text = NULL;
+
+      if (dialog == NULL)
+        return G_SOURCE_CONTINUE;
+      g_object_get (dialog, "text", &text, NULL);
+      g_assert_nonnull (strstr (text, "model.sdf"));
+      gtk_dialog_response (GTK_DIALOG (dialog), BL_RECOVERY_RESPONSE_RESTORE);
+      run->answered = TRUE;
+      return G_SOURCE_CONTINUE;
+    }
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+      BlLink *link;
+      g_autofree char *path = NULL;
+
+      if (!BL_IS_WINDOW (w) || bl_window_get_file (BL_WINDOW (w)) == NULL)
+        continue;
+      path = g_file_get_path (bl_window_get_file (BL_WINDOW (w)));
+      g_assert_cmpstr (path, ==, run->path);
+      link = bl_document_find_link (bl_window_get_document (BL_WINDOW (w)), "test_model::link_2");
+      g_assert_cmpfloat (((BlCollision *) g_ptr_array_index (link->collisions, 0))->density, ==, 2500.0);
+      g_assert_cmpfloat_with_epsilon (link->props.mass, 2500.0, 1e-9);
+      g_assert_true (bl_window_get_modified (BL_WINDOW (w)));
+      g_assert_true (g_str_has_prefix (gtk_window_get_title (w), "• model.sdf"));
+      /* The restored window keeps a copy of its own. */
+      g_assert_cmpuint (count_recovery_files (".sdf"), ==, 1);
+      run->checked = TRUE;
+      goto quit;
+    }
+  return G_SOURCE_CONTINUE;
+
+quit:
+  /* Close without asking: the windows go, and the application ends. */
+  while (g_list_model_get_n_items (toplevels) > 0)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, 0);
+      gtk_window_destroy (w);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_recovery_after_kill (void)
+{
+  g_autofree char *source = g_build_filename (g_getenv ("BALLAST_FIXTURES"), FIXTURE, NULL);
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *recovery_dir = bl_recovery_dup_dir ();
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlApplication) app = NULL;
+  const char *binary = g_getenv ("BALLAST_BINARY");
+  char *argv[] = { (char *) binary, NULL, NULL };
+  char *app_argv[] = { (char *) "ballast", NULL };
+  RestoreRun run = { 0 };
+  GPid pid;
+  gint64 deadline;
+  gsize length;
+  int status;
+
+  g_assert_nonnull (binary);
+  g_assert_cmpuint (count_recovery_files (".ini"), ==, 0);
+  dir = g_dir_make_tmp ("ballast-ui-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "model.sdf", NULL);
+  g_assert_true (g_file_get_contents (source, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (path, contents, length, NULL));
+
+  /* A ballast with one unsaved edit, in this test's state directory. */
+  envp = g_environ_setenv (envp, "XDG_STATE_HOME", g_get_user_state_dir (), TRUE);
+  envp = g_environ_setenv (envp, "BALLAST_TEST_SET", "test_model::link_2/collision_2:density=2500", TRUE);
+  argv[1] = path;
+  g_assert_true (g_spawn_async (NULL, argv, envp, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+
+  /* Its recovery copy appears about a second after the edit. */
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (count_recovery_files (".sdf") == 0 && g_get_monotonic_time () < deadline)
+    g_usleep (50000);
+  g_assert_cmpuint (count_recovery_files (".sdf"), ==, 1);
+  g_assert_cmpuint (count_recovery_files (".ini"), ==, 1);
+  g_usleep (200000);
+
+  /* While it runs, its copy is not an orphan. */
+  {
+    g_autoptr(GPtrArray) orphans = bl_recovery_find_orphans ();
+    g_assert_cmpuint (orphans->len, ==, 0);
+  }
+
+  kill (pid, SIGKILL);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFSIGNALED (status));
+  g_spawn_close_pid (pid);
+  g_assert_cmpuint (count_recovery_files (".sdf"), ==, 1);
+
+  /* The file itself was never written. */
+  {
+    g_autofree char *now = NULL;
+    g_assert_true (g_file_get_contents (path, &now, NULL, NULL));
+    g_assert_cmpstr (now, ==, contents);
+  }
+
+  /* Started again: it offers the copy; restored, the edit is back. */
+  app = bl_application_new ();
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  run.path = path;
+  run.deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  g_timeout_add (50, drive_restore, &run);
+  g_application_run (G_APPLICATION (app), 1, app_argv);
+  g_assert_true (run.answered);
+  g_assert_true (run.checked);
+
+  /* Closed (here without asking): no copy is left behind. */
+  g_assert_cmpuint (count_recovery_files (".sdf"), ==, 0);
+  g_assert_cmpuint (count_recovery_files (".ini"), ==, 0);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  g_autofree char *state = NULL;
+  int status;
+
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("LC_NUMERIC", "C", TRUE);
+  /* Recovery copies go to a state directory of this run only. */
+  state = g_dir_make_tmp ("ballast-ui-state-XXXXXX", NULL);
+  g_assert_nonnull (state);
+  g_setenv ("XDG_STATE_HOME", state, TRUE);
   gtk_test_init (&argc, &argv, NULL);
+  g_assert_cmpstr (g_get_user_state_dir (), ==, state);
 
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("/ui/window/select-and-edit-density", test_select_and_edit_density);
@@ -482,7 +1363,30 @@ main (int   argc,
   ADD ("/ui/window/ask-before-close", test_ask_before_close);
   ADD ("/ui/window/close-without-edits", test_close_without_edits);
   ADD ("/ui/window/reload-when-changed-on-disk", test_reload_when_changed_on_disk);
+  ADD ("/ui/inspector/link-buoyancy", test_link_buoyancy);
+  ADD ("/ui/inspector/model-totals", test_model_totals);
+  ADD ("/ui/window/export-baked", test_export_baked);
+  ADD ("/ui/window/save-as", test_save_as);
+  ADD ("/ui/window/open-broken-keeps-document", test_open_broken_keeps_document);
 #undef ADD
+#define ADD_OWN(path, fn) g_test_add (path, Fixture, NULL, NULL, fn, fixture_tear_down)
+  ADD_OWN ("/ui/window/initial-selection-skips-static", test_initial_selection);
+  ADD_OWN ("/ui/inspector/unset-fields", test_unset_fields);
+  ADD_OWN ("/ui/added-mass/estimate-apply", test_estimate_apply);
+  ADD_OWN ("/ui/added-mass/import-apply", test_import_apply);
+  ADD_OWN ("/ui/outline/status-colours", test_outline_status_colours);
+#undef ADD_OWN
+  g_test_add ("/ui/style/dark-follows-settings", Fixture, NULL, fixture_set_up, test_dark_style, fixture_tear_down);
+  g_test_add_func ("/ui/recovery/after-kill", test_recovery_after_kill);
 
-  return g_test_run ();
+  status = g_test_run ();
+  {
+    g_autofree char *recovery = bl_recovery_dup_dir ();
+    g_autofree char *ballast_state = g_path_get_dirname (recovery);
+
+    g_rmdir (recovery);
+    g_rmdir (ballast_state);
+    g_rmdir (state);
+  }
+  return status;
 }

@@ -481,7 +481,7 @@ on_import_clicked (GtkButton         *button,
 
   if (self->link == NULL)
     return;
-  ok = bl_added_mass_propose_import (self->link, self->proposal, notes);
+  ok = bl_added_mass_propose_import (self->document, self->link, self->proposal, notes);
   show_proposal (self, _("Import from Plugin"), ok, notes);
 }
 

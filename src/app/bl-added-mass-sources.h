@@ -1,25 +1,28 @@
-/* bl-added-mass-sources.h: proposals for a link's added mass from its collision
- * geometry and from simulator plugins in the document (no GTK). */
+/* bl-added-mass-sources.h: a link's added-mass proposals from the core's
+ * estimates and plugin imports, with notes for the user (no GTK). */
 #pragma once
 
 #include "bl-added-mass.h"
-#include "bl-model.h"
+#include "bl-document.h"
 
 G_BEGIN_DECLS
 
-/* Sums the estimates of every collision of `link` at fluid density `rho`
- * into out (21 spec-order values about the link origin).  notes receives one
- * BlAddedMassFinding per collision ("estimate" id) saying the method and its
- * quality, or why it was skipped.  FALSE when no collision gave an estimate. */
+/* The sum of the estimates of every collision of `link` at fluid density
+ * `rho` (bl_link_estimate_added_mass), into out (21 spec-order values about
+ * the link origin).  notes (nullable) receives one BlAddedMassFinding per
+ * collision saying the method and its quality, or why it was skipped.
+ * FALSE when no collision gave an estimate. */
 gboolean bl_added_mass_propose_estimate (BlLink     *link,
                                          double      rho,
                                          double      out[21],
                                          GPtrArray  *notes);
 
-/* Looks for a gz-sim Hydrodynamics, dsros_hydro or uuv_simulator plugin
- * about `link` in its model (or an enclosing one) and imports its added
- * mass.  FALSE (with a note) when there is none. */
-gboolean bl_added_mass_propose_import   (BlLink     *link,
+/* The first plugin of the document that carries added mass for `link`
+ * (bl_document_find_added_mass_imports), converted into out.  notes
+ * receives what the conversion did, or why there is nothing to import
+ * (then FALSE). */
+gboolean bl_added_mass_propose_import   (BlDocument *document,
+                                         BlLink     *link,
                                          double      out[21],
                                          GPtrArray  *notes);
 

@@ -2,8 +2,11 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "bl-application.h"
+#include "bl-number.h"
+#include "bl-recovery.h"
 #include "bl-window.h"
 
 struct _BlApplication
@@ -14,6 +17,8 @@ struct _BlApplication
   gboolean        failed;
   GDBusConnection *portal_bus;
   guint           portal_signal_id;
+  gboolean        recovery_checked;
+  GPtrArray      *orphans;          /* BlRecovery* not yet answered */
 };
 
 G_DEFINE_FINAL_TYPE (BlApplication, bl_application, GTK_TYPE_APPLICATION)
@@ -35,12 +40,45 @@ bl_application_settings_new (void)
 /* Dark style ---------------------------------------------------------------
  * GTK 4.8 without libadwaita does not follow the desktop's colour scheme by
  * itself: read org.freedesktop.appearance color-scheme from the settings
- * portal (1 = prefer dark) and keep following it. */
+ * portal and keep following it.  Without a portal (or with "no
+ * preference") GTK's own gtk-application-prefer-dark-theme stays as the
+ * user set it: settings.ini, XSETTINGS, or GTK_THEME=Adwaita:dark. */
+
+static gboolean user_prefers_dark;
+static gboolean user_preference_known;
+
+void
+bl_application_apply_color_scheme (guint32 scheme)
+{
+  GtkSettings *settings = gtk_settings_get_default ();
+  gboolean dark;
+
+  if (settings == NULL)
+    return;
+  if (!user_preference_known)
+    {
+      g_object_get (settings, "gtk-application-prefer-dark-theme", &user_prefers_dark, NULL);
+      user_preference_known = TRUE;
+    }
+  switch (scheme)
+    {
+    case 1:  /* prefer dark */
+      dark = TRUE;
+      break;
+    case 2:  /* prefer light */
+      dark = FALSE;
+      break;
+    case 0:  /* no preference */
+    default:
+      dark = user_prefers_dark;
+      break;
+    }
+  g_object_set (settings, "gtk-application-prefer-dark-theme", dark, NULL);
+}
 
 static void
 apply_color_scheme (GVariant *value)
 {
-  GtkSettings *settings = gtk_settings_get_default ();
   g_autoptr(GVariant) inner = NULL;
   guint32 scheme = 0;
 
@@ -53,8 +91,7 @@ apply_color_scheme (GVariant *value)
     }
   if (value != NULL && g_variant_is_of_type (value, G_VARIANT_TYPE_UINT32))
     scheme = g_variant_get_uint32 (value);
-  if (settings != NULL)
-    g_object_set (settings, "gtk-application-prefer-dark-theme", scheme == 1, NULL);
+  bl_application_apply_color_scheme (scheme);
 }
 
 static void
@@ -107,6 +144,139 @@ follow_color_scheme (BlApplication *self)
                           "Read", g_variant_new ("(ss)", "org.freedesktop.appearance", "color-scheme"),
                           G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000,
                           NULL, on_portal_read, NULL);
+}
+
+/* Recovery after a crash ------------------------------------------------ */
+
+static void offer_next_recovery (BlApplication *self,
+                                 GtkWindow     *parent);
+
+static void
+on_recovery_response (GtkDialog     *dialog,
+                      int            response,
+                      BlApplication *self)
+{
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (dialog));
+  g_autoptr(BlRecovery) entry = g_ptr_array_steal_index (self->orphans, 0);
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  if (response == BL_RECOVERY_RESPONSE_RESTORE)
+    {
+      BlWindow *target = BL_IS_WINDOW (parent) ? BL_WINDOW (parent) : NULL;
+      g_autoptr(GError) error = NULL;
+
+      /* Into the window that opened on the untouched sample, else a new one. */
+      if (target == NULL || bl_window_get_modified (target) || bl_window_get_file (target) != NULL)
+        {
+          target = bl_window_new (GTK_APPLICATION (self));
+          bl_window_load_sample (target);
+          gtk_window_present (GTK_WINDOW (target));
+        }
+      if (!bl_window_restore (target, entry, &error))
+        {
+          GtkWidget *message = gtk_message_dialog_new (GTK_WINDOW (target),
+                                                       GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                       GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                                       "%s", _("Could not restore the unsaved edits"));
+          gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (message), "%s", error->message);
+          g_signal_connect (message, "response", G_CALLBACK (gtk_window_destroy), NULL);
+          gtk_window_present (GTK_WINDOW (message));
+        }
+      parent = GTK_WINDOW (target);
+    }
+  else if (response == BL_RECOVERY_RESPONSE_DISCARD)
+    bl_recovery_discard (entry);
+  /* Otherwise (closed): asked again next time. */
+
+  offer_next_recovery (self, parent);
+}
+
+static void
+offer_next_recovery (BlApplication *self,
+                     GtkWindow     *parent)
+{
+  BlRecovery *entry;
+  GFile *original;
+  GtkWidget *dialog;
+  g_autofree char *name = NULL;
+  g_autofree char *where = NULL;
+  g_autofree char *when = NULL;
+
+  if (self->orphans == NULL || self->orphans->len == 0)
+    return;
+  entry = g_ptr_array_index (self->orphans, 0);
+  original = bl_recovery_get_original (entry);
+  name = original != NULL ? g_file_get_basename (original) : g_strdup (_("Sample AUV"));
+  where = original != NULL ? g_file_get_parse_name (original) : g_strdup (_("the built-in sample"));
+  when = bl_recovery_get_modified (entry) != NULL
+         ? g_date_time_format (bl_recovery_get_modified (entry), "%x %X") : g_strdup ("?");
+
+  dialog = gtk_message_dialog_new (parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   _("Restore the unsaved edits to “%s”?"), name);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                            /* Translators: the time of the copy, then the file's full path */
+                                            _("Ballast ended without saving them; a copy from %s was kept. Restoring opens them as unsaved edits to %s. Discarding deletes the copy."),
+                                            when, where);
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Discard"), BL_RECOVERY_RESPONSE_DISCARD);
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Restore"), BL_RECOVERY_RESPONSE_RESTORE);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), BL_RECOVERY_RESPONSE_RESTORE);
+  gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), BL_RECOVERY_RESPONSE_DISCARD),
+                            "destructive-action");
+  gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), BL_RECOVERY_RESPONSE_RESTORE),
+                            "suggested-action");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_recovery_response), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* Once per run: copies left by an instance that was killed or crashed. */
+static void
+offer_recovery (BlApplication *self,
+                BlWindow      *window)
+{
+  if (self->recovery_checked || self->screenshot_path != NULL)
+    return;
+  self->recovery_checked = TRUE;
+  self->orphans = bl_recovery_find_orphans ();
+  offer_next_recovery (self, GTK_WINDOW (window));
+}
+
+/* Test hook for the ui suite, which kills a running ballast with unsaved
+ * edits: BALLAST_TEST_SET="model::link/collision:density=VALUE" sets that
+ * collision's density through the undo history once the window is open. */
+static void
+apply_test_edit (BlWindow *window)
+{
+  const char *spec = g_getenv ("BALLAST_TEST_SET");
+  g_auto(GStrv) parts = NULL;
+  g_autoptr(BlEdit) edit = NULL;
+  g_autoptr(GError) error = NULL;
+  BlCollision *collision;
+  const char *slash;
+  double value;
+
+  if (spec == NULL)
+    return;
+  parts = g_strsplit (spec, ":density=", 2);
+  slash = parts[0] != NULL ? strrchr (parts[0], '/') : NULL;
+  if (g_strv_length (parts) != 2 || slash == NULL || !bl_number_parse (parts[1], &value))
+    {
+      g_printerr ("ballast: BALLAST_TEST_SET “%s”: expected LINK/COLLISION:density=VALUE\n", spec);
+      return;
+    }
+  {
+    g_autofree char *link_name = g_strndup (parts[0], slash - parts[0]);
+    collision = bl_document_find_collision (bl_window_get_document (window), link_name, slash + 1);
+  }
+  if (collision == NULL)
+    {
+      g_printerr ("ballast: BALLAST_TEST_SET “%s”: no such collision\n", spec);
+      return;
+    }
+  edit = bl_edit_new_collision_density (bl_window_get_document (window), collision, value);
+  if (!bl_window_do_edit (window, edit, &error))
+    g_printerr ("ballast: BALLAST_TEST_SET “%s”: %s\n", spec, error->message);
 }
 
 /* Screenshot mode ------------------------------------------------------- */
@@ -263,6 +433,8 @@ bl_application_activate (GApplication *app)
   window = GTK_WINDOW (bl_window_new (GTK_APPLICATION (app)));
   bl_window_load_sample (BL_WINDOW (window));
   present (self, BL_WINDOW (window));
+  apply_test_edit (BL_WINDOW (window));
+  offer_recovery (self, BL_WINDOW (window));
 }
 
 static void
@@ -272,6 +444,8 @@ bl_application_open (GApplication  *app,
                      const char    *hint)
 {
   BlApplication *self = BL_APPLICATION (app);
+
+  BlWindow *first = NULL;
 
   for (int i = 0; i < n_files; i++)
     {
@@ -293,9 +467,14 @@ bl_application_open (GApplication  *app,
           bl_window_load_sample (window);
         }
       present (self, window);
+      apply_test_edit (window);
+      if (first == NULL)
+        first = window;
       if (self->screenshot_path != NULL)
         break;  /* one window, one picture */
     }
+  if (first != NULL)
+    offer_recovery (self, first);
 }
 
 static void
@@ -317,6 +496,7 @@ bl_application_finalize (GObject *object)
   BlApplication *self = BL_APPLICATION (object);
 
   g_clear_pointer (&self->screenshot_path, g_free);
+  g_clear_pointer (&self->orphans, g_ptr_array_unref);
 
   G_OBJECT_CLASS (bl_application_parent_class)->finalize (object);
 }

@@ -108,6 +108,27 @@ on_spin_input (GtkSpinButton *spin,
   GtkLabel *message = g_object_get_data (G_OBJECT (spin), "bl-field-message");
   BlFieldRule rule = GPOINTER_TO_INT (user_data);
 
+  if (g_object_get_data (G_OBJECT (spin), "bl-field-optional") != NULL)
+    {
+      g_autofree char *stripped = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (spin))));
+
+      if (*stripped == '\0')
+        {
+          /* Emptied: "unset", whatever the hidden value is. */
+          bl_field_clear_error (GTK_WIDGET (spin), message);
+          *new_value = gtk_spin_button_get_value (spin);
+          g_object_set_data (G_OBJECT (spin), "bl-field-typed", NULL);
+          g_object_set_data (G_OBJECT (spin), "bl-field-empty", GINT_TO_POINTER (1));
+          g_object_set_data (G_OBJECT (spin), "bl-field-cleared", GINT_TO_POINTER (1));
+          g_signal_emit_by_name (spin, "value-changed");
+          g_object_set_data (G_OBJECT (spin), "bl-field-cleared", NULL);
+          /* The handler may have moved the hidden value (the document
+           * reloaded): keep it, so that GTK sees no second change. */
+          *new_value = gtk_spin_button_get_value (spin);
+          return TRUE;
+        }
+    }
+
   if (!bl_field_parse (GTK_WIDGET (spin), message, rule, new_value))
     return GTK_INPUT_ERROR;
   {
@@ -192,4 +213,39 @@ bl_field_spin_take_typed (GtkSpinButton *spin)
   result = typed != NULL && *typed == gtk_spin_button_get_value (spin);
   g_object_set_data (G_OBJECT (spin), "bl-field-typed", NULL);
   return result;
+}
+
+void
+bl_field_set_spin_optional (GtkSpinButton *spin,
+                            gboolean       optional)
+{
+  g_return_if_fail (GTK_IS_SPIN_BUTTON (spin));
+
+  g_object_set_data (G_OBJECT (spin), "bl-field-optional", optional ? GINT_TO_POINTER (1) : NULL);
+}
+
+gboolean
+bl_field_spin_take_cleared (GtkSpinButton *spin)
+{
+  gboolean cleared;
+
+  g_return_val_if_fail (GTK_IS_SPIN_BUTTON (spin), FALSE);
+
+  cleared = g_object_get_data (G_OBJECT (spin), "bl-field-cleared") != NULL;
+  g_object_set_data (G_OBJECT (spin), "bl-field-cleared", NULL);
+  return cleared;
+}
+
+void
+bl_field_set_spin_placeholder (GtkSpinButton *spin,
+                               const char    *text)
+{
+  GtkEditable *delegate;
+
+  g_return_if_fail (GTK_IS_SPIN_BUTTON (spin));
+
+  /* The spin button's text is a GtkText, which has the placeholder. */
+  delegate = gtk_editable_get_delegate (GTK_EDITABLE (spin));
+  if (GTK_IS_TEXT (delegate))
+    gtk_text_set_placeholder_text (GTK_TEXT (delegate), text);
 }

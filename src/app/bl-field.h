@@ -40,6 +40,18 @@ void      bl_field_setup_spin      (GtkSpinButton *spin,
  * until the user types one. */
 void      bl_field_set_spin_empty  (GtkSpinButton *spin,
                                     gboolean       empty);
+/* An optional spin button takes empty text as a value, "unset", instead
+ * of refusing it: Enter or focus-out on an emptied field shows it empty,
+ * emits ::value-changed, and bl_field_spin_take_cleared() returns TRUE. */
+void      bl_field_set_spin_optional   (GtkSpinButton *spin,
+                                        gboolean       optional);
+/* TRUE when the latest ::value-changed came from emptying an optional
+ * spin button.  Call from ::value-changed; it forgets it. */
+gboolean  bl_field_spin_take_cleared   (GtkSpinButton *spin);
+/* The dimmed text an empty spin button shows: the value in use when the
+ * field is unset.  NULL shows nothing. */
+void      bl_field_set_spin_placeholder (GtkSpinButton *spin,
+                                         const char    *text);
 /* TRUE when the spin button's latest value came from typed text (Enter or
  * focus out) rather than a step of its buttons, keys or scroll wheel: a
  * run of steps is one undo step, a typed value is its own.  Call from

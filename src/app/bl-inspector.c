@@ -5,11 +5,33 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "bl-added-mass.h"
 #include "bl-edit.h"
 #include "bl-field.h"
+#include "bl-fluid.h"
 #include "bl-inspector.h"
 #include "bl-inertial.h"
 #include "bl-number.h"
+
+typedef struct
+{
+  GtkLabel *mass;
+  GtkLabel *com[3];
+  GtkLabel *inertia[3][3];
+  GtkLabel *moments[3];
+  GtkLabel *ellipsoid[3];
+} PropsLabels;
+
+typedef struct
+{
+  GtkLabel      *volume;
+  GtkLabel      *center[3];
+  GtkSpinButton *fluid_spin;
+  GtkLabel      *fluid_error;
+  GtkLabel      *net;
+  GtkLabel      *verdict;
+  GtkLabel      *offset;
+} BuoyancyLabels;
 
 struct _BlInspector
 {
@@ -33,16 +55,25 @@ struct _BlInspector
   GtkGrid       *collisions_grid;
   GtkBox        *diagnostics_box;
 
-  /* Value labels of the mass-properties grid. */
-  GtkLabel      *mass_value;
-  GtkLabel      *com_value[3];
-  GtkLabel      *inertia_value[3][3];
-  GtkLabel      *moments_value[3];
-  GtkLabel      *ellipsoid_value[3];
+  GtkGrid       *buoyancy_grid;
+  GtkLabel      *model_title_label;
+  GtkLabel      *model_subtitle_label;
+  GtkGrid       *model_props_grid;
+  GtkGrid       *model_buoyancy_grid;
+
+  /* The value labels of the link's and the model's cards. */
+  PropsLabels    props;
+  BuoyancyLabels buoyancy;
+  PropsLabels    model_props;
+  BuoyancyLabels model_buoyancy;
+  /* One fluid density for both buoyancy cards (and, through the
+   * fluid-density property, the added-mass editor and GSettings). */
+  GtkAdjustment *fluid_adjustment;
 
   BlDocument    *document;
   gulong         link_changed_id;
   BlLink        *link;
+  BlModel       *model;
   GPtrArray     *collision_spins;   /* GtkSpinButton*, one per collision */
   gboolean       updating;
 };
@@ -55,6 +86,14 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+
+enum {
+  PROP_0,
+  PROP_FLUID_DENSITY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static GtkLabel *
 value_label (void)
@@ -102,27 +141,84 @@ attach_triple (GtkGrid   *grid,
 }
 
 static void
-build_props_grid (BlInspector *self)
+build_props_grid (GtkGrid     *grid,
+                  PropsLabels *labels)
 {
-  GtkGrid *grid = self->props_grid;
   int row = 0;
 
   attach_title (grid, _("Mass"), "kg", row);
-  self->mass_value = value_label ();
-  gtk_grid_attach (grid, GTK_WIDGET (self->mass_value), 3, row++, 1, 1);
+  labels->mass = value_label ();
+  gtk_grid_attach (grid, GTK_WIDGET (labels->mass), 3, row++, 1, 1);
 
   attach_title (grid, _("Centre of mass"), "m", row);
-  attach_triple (grid, self->com_value, row++);
+  attach_triple (grid, labels->com, row++);
 
   attach_title (grid, _("Inertia tensor"), "kg·m²", row);
   for (int i = 0; i < 3; i++)
-    attach_triple (grid, self->inertia_value[i], row++);
+    attach_triple (grid, labels->inertia[i], row++);
 
   attach_title (grid, _("Principal moments"), "kg·m²", row);
-  attach_triple (grid, self->moments_value, row++);
+  attach_triple (grid, labels->moments, row++);
 
   attach_title (grid, _("Equivalent ellipsoid"), "m", row);
-  attach_triple (grid, self->ellipsoid_value, row++);
+  attach_triple (grid, labels->ellipsoid, row++);
+}
+
+static void on_fluid_spin_changed (GtkSpinButton *spin,
+                                   BlInspector   *self);
+
+static void
+build_buoyancy_grid (BlInspector    *self,
+                     GtkGrid        *grid,
+                     BuoyancyLabels *labels)
+{
+  GtkWidget *spin = gtk_spin_button_new (self->fluid_adjustment, 1, 0);
+  GtkWidget *error = gtk_label_new (NULL);
+  GtkWidget *verdict = gtk_label_new (NULL);
+  GtkWidget *title;
+  int row = 0;
+
+  attach_title (grid, _("Displaced volume"), "m³", row);
+  labels->volume = value_label ();
+  gtk_grid_attach (grid, GTK_WIDGET (labels->volume), 3, row++, 1, 1);
+
+  attach_title (grid, _("Centre of buoyancy"), "m", row);
+  attach_triple (grid, labels->center, row++);
+
+  attach_title (grid, _("Fluid density"), "kg/m³", row);
+  gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
+  gtk_widget_set_halign (spin, GTK_ALIGN_END);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Fluid density"), -1);
+  gtk_widget_set_tooltip_text (spin, _("Sea water 1025, fresh water 1000, air 1.225 kg/m³; shared with the Added Mass page"));
+  gtk_grid_attach (grid, spin, 1, row++, 3, 1);
+  gtk_label_set_xalign (GTK_LABEL (error), 1.0);
+  gtk_label_set_wrap (GTK_LABEL (error), TRUE);
+  gtk_widget_add_css_class (error, "error");
+  gtk_widget_add_css_class (error, "caption");
+  gtk_widget_set_visible (error, FALSE);
+  gtk_grid_attach (grid, error, 0, row++, 5, 1);
+  labels->fluid_spin = GTK_SPIN_BUTTON (spin);
+  labels->fluid_error = GTK_LABEL (error);
+  bl_field_setup_spin (labels->fluid_spin, labels->fluid_error, BL_FIELD_POSITIVE);
+  g_signal_connect (spin, "value-changed", G_CALLBACK (on_fluid_spin_changed), self);
+
+  attach_title (grid, _("Net buoyancy"), "N", row);
+  labels->net = value_label ();
+  gtk_grid_attach (grid, GTK_WIDGET (labels->net), 3, row++, 1, 1);
+
+  gtk_label_set_xalign (GTK_LABEL (verdict), 0.0);
+  gtk_label_set_wrap (GTK_LABEL (verdict), TRUE);
+  gtk_widget_add_css_class (verdict, "dim-label");
+  gtk_widget_add_css_class (verdict, "caption");
+  gtk_grid_attach (grid, verdict, 0, row++, 5, 1);
+  labels->verdict = GTK_LABEL (verdict);
+
+  attach_title (grid, _("Buoyancy above COM"), "m", row);
+  title = gtk_grid_get_child_at (grid, 0, row);
+  gtk_widget_set_tooltip_text (title, _("Height of the centre of buoyancy above the centre of mass, against gravity; positive is stable"));
+  labels->offset = value_label ();
+  gtk_grid_attach (grid, GTK_WIDGET (labels->offset), 3, row++, 1, 1);
 }
 
 static void
@@ -182,23 +278,113 @@ update_validity (BlInspector *self)
 }
 
 static void
+show_props (PropsLabels *labels,
+            double       mass,
+            BlVec3       com,
+            const BlMat3 *inertia,
+            const double moments[3],
+            const double *ellipsoid)
+{
+  double c[3] = { com.x, com.y, com.z };
+
+  set_number (labels->mass, mass);
+  for (int i = 0; i < 3; i++)
+    {
+      set_number (labels->com[i], c[i]);
+      set_number (labels->moments[i], moments[i]);
+      if (ellipsoid != NULL)
+        set_number (labels->ellipsoid[i], ellipsoid[i]);
+      else
+        gtk_label_set_text (labels->ellipsoid[i], "—");
+      for (int j = 0; j < 3; j++)
+        set_number (labels->inertia[i][j], inertia->m[i][j]);
+    }
+}
+
+static void
 update_props (BlInspector *self)
 {
   const BlMassProperties *p = &self->link->props;
-  double com[3] = { p->com.x, p->com.y, p->com.z };
 
-  set_number (self->mass_value, p->mass);
+  show_props (&self->props, p->mass, p->com, &p->inertia, p->principal_moments,
+              p->has_equivalent ? p->equivalent_ellipsoid : NULL);
+}
+
+static void
+show_buoyancy (BlInspector      *self,
+               BuoyancyLabels   *labels,
+               const BlBuoyancy *b,
+               double            mass)
+{
+  double c[3] = { b->center.x, b->center.y, b->center.z };
+  g_autofree char *verdict = NULL;
+  g_autofree char *excess = bl_field_format_quantity (fabs (b->net_mass), "kg");
+
+  set_number (labels->volume, b->volume);
   for (int i = 0; i < 3; i++)
     {
-      set_number (self->com_value[i], com[i]);
-      set_number (self->moments_value[i], p->principal_moments[i]);
-      if (p->has_equivalent)
-        set_number (self->ellipsoid_value[i], p->equivalent_ellipsoid[i]);
+      if (b->volume > 0.0)
+        set_number (labels->center[i], c[i]);
       else
-        gtk_label_set_text (self->ellipsoid_value[i], "—");
-      for (int j = 0; j < 3; j++)
-        set_number (self->inertia_value[i][j], p->inertia.m[i][j]);
+        gtk_label_set_text (labels->center[i], "—");
     }
+  set_number (labels->net, b->net_force);
+  if (b->volume > 0.0)
+    set_number (labels->offset, b->vertical_offset);
+  else
+    gtk_label_set_text (labels->offset, "—");
+
+  if (!(b->volume > 0.0))
+    verdict = g_strdup (_("No collision displaces any volume."));
+  else if (b->net_mass > 1e-9 * MAX (mass, b->displaced_mass))
+    /* Translators: the mass of fluid displaced beyond the body's own */
+    verdict = g_strdup_printf (_("Rises: it displaces %s of fluid more than its own mass."), excess);
+  else if (b->net_mass < -1e-9 * MAX (mass, b->displaced_mass))
+    /* Translators: the body's mass beyond that of the fluid it displaces */
+    verdict = g_strdup_printf (_("Sinks: its mass exceeds that of the displaced fluid by %s."), excess);
+  else
+    verdict = g_strdup (_("Neutrally buoyant."));
+  gtk_label_set_text (labels->verdict, verdict);
+}
+
+static void
+update_buoyancy (BlInspector *self)
+{
+  BlBuoyancy b;
+  BlVec3 gravity = bl_document_get_gravity (self->document, NULL);
+
+  bl_link_compute_buoyancy (self->link, gtk_adjustment_get_value (self->fluid_adjustment), gravity, &b);
+  show_buoyancy (self, &self->buoyancy, &b, self->link->props.mass);
+}
+
+static int
+count_links (BlModel *model)
+{
+  int n = model->links->len;
+
+  for (guint i = 0; i < model->models->len; i++)
+    n += count_links (g_ptr_array_index (model->models, i));
+  return n;
+}
+
+static void
+update_model (BlInspector *self)
+{
+  BlInertial total = bl_model_compute_total (self->model);
+  BlVec3 gravity = bl_document_get_gravity (self->document, NULL);
+  BlBuoyancy b;
+  double moments[3];
+  double semi_axes[3];
+  BlMat3 axes;
+  gboolean has_ellipsoid;
+
+  bl_mass_principal_axes (&total.inertia, moments, &axes);
+  has_ellipsoid = total.mass > 0.0 && bl_mass_equivalent_ellipsoid (total.mass, &total.inertia, semi_axes, &axes);
+  show_props (&self->model_props, total.mass, total.com, &total.inertia, moments,
+              has_ellipsoid ? semi_axes : NULL);
+
+  bl_model_compute_buoyancy (self->model, gtk_adjustment_get_value (self->fluid_adjustment), gravity, &b);
+  show_buoyancy (self, &self->model_buoyancy, &b, total.mass);
 }
 
 static void
@@ -221,6 +407,41 @@ set_spin (GtkSpinButton *spin,
     }
 }
 
+typedef enum
+{
+  IN_USE_DEFAULT,
+  IN_USE_COMPUTED,
+  IN_USE_LINK,
+} InUse;
+
+/* An unset field shows the value in use, and where it comes from. */
+static void
+set_placeholder (GtkSpinButton *spin,
+                 double         value,
+                 InUse          source)
+{
+  g_autofree char *number = bl_field_format_quantity (value, NULL);
+  g_autofree char *text = NULL;
+
+  switch (source)
+    {
+    case IN_USE_COMPUTED:
+      /* Translators: an unset target mass shows the mass computed from the collisions */
+      text = g_strdup_printf (_("%s (computed)"), number);
+      break;
+    case IN_USE_LINK:
+      /* Translators: an unset collision density shows the link density it uses */
+      text = g_strdup_printf (_("%s (link)"), number);
+      break;
+    case IN_USE_DEFAULT:
+    default:
+      /* Translators: an unset field shows the default value in use */
+      text = g_strdup_printf (_("%s (default)"), number);
+      break;
+    }
+  bl_field_set_spin_placeholder (spin, text);
+}
+
 static void
 update_inertial (BlInspector *self)
 {
@@ -235,6 +456,7 @@ update_inertial (BlInspector *self)
             link->has_density ? link->density : 1000.0);
   if (!link->has_density)
     bl_field_set_spin_empty (self->density_spin, TRUE);
+  set_placeholder (self->density_spin, 1000.0, IN_USE_DEFAULT);
 
   if (link->has_mass)
     set_spin (self->mass_spin, self->mass_error, link->mass);
@@ -243,6 +465,12 @@ update_inertial (BlInspector *self)
       bl_field_clear_error (GTK_WIDGET (self->mass_spin), self->mass_error);
       bl_field_set_spin_empty (self->mass_spin, TRUE);
     }
+  if (!link->props.resolved)
+    bl_field_set_spin_placeholder (self->mass_spin, NULL);
+  else if (is_auto)
+    set_placeholder (self->mass_spin, link->props.mass, IN_USE_COMPUTED);
+  else
+    set_placeholder (self->mass_spin, link->props.mass, IN_USE_DEFAULT);
 
   gtk_label_set_text (self->mass_title, is_auto ? _("Target mass") : _("Mass"));
   if (is_auto)
@@ -305,6 +533,8 @@ rebuild_collisions (BlInspector *self)
       gtk_editable_set_width_chars (GTK_EDITABLE (spin), 10);
       gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
       bl_field_setup_spin (GTK_SPIN_BUTTON (spin), GTK_LABEL (error), BL_FIELD_POSITIVE);
+      bl_field_set_spin_optional (GTK_SPIN_BUTTON (spin), TRUE);
+      gtk_widget_set_tooltip_text (spin, _("Empty the field to unset the density"));
       g_object_set_data (G_OBJECT (spin), "bl-collision", collision);
       g_object_set_data (G_OBJECT (spin), "bl-used-label", used);
       g_object_set_data (G_OBJECT (spin), "bl-error-label", error);
@@ -338,6 +568,11 @@ update_collisions (BlInspector *self)
           bl_field_clear_error (GTK_WIDGET (spin), error);
           bl_field_set_spin_empty (spin, TRUE);
         }
+      /* Unset, a collision takes the link's density, else 1000 kg/m³. */
+      if (self->link->has_density)
+        set_placeholder (spin, self->link->density, IN_USE_LINK);
+      else
+        set_placeholder (spin, 1000.0, IN_USE_DEFAULT);
       gtk_widget_set_sensitive (GTK_WIDGET (spin), self->link->auto_inertia);
 
       if (!self->link->auto_inertia)
@@ -430,10 +665,21 @@ update_all (BlInspector *self)
   self->updating = TRUE;
   update_validity (self);
   update_props (self);
+  update_buoyancy (self);
   update_inertial (self);
   update_collisions (self);
   rebuild_diagnostics (self);
   self->updating = FALSE;
+}
+
+static gboolean
+model_contains (BlModel *model,
+                BlLink  *link)
+{
+  for (BlModel *m = link->model; m != NULL; m = m->parent)
+    if (m == model)
+      return TRUE;
+  return FALSE;
 }
 
 static void
@@ -443,6 +689,22 @@ on_link_changed (BlDocument  *document,
 {
   if (link == self->link)
     update_all (self);
+  else if (self->model != NULL && model_contains (self->model, link))
+    update_model (self);
+}
+
+static void
+on_fluid_spin_changed (GtkSpinButton *spin,
+                       BlInspector   *self)
+{
+  /* Both cards share the adjustment: this runs once per spin button. */
+  if (spin != self->buoyancy.fluid_spin)
+    return;
+  if (self->link != NULL)
+    update_buoyancy (self);
+  if (self->model != NULL)
+    update_model (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLUID_DENSITY]);
 }
 
 /* Edits ------------------------------------------------------------------ */
@@ -469,6 +731,12 @@ on_collision_density_changed (GtkSpinButton *spin,
 
   if (self->updating || collision == NULL)
     return;
+  if (bl_field_spin_take_cleared (spin))
+    {
+      if (collision->has_density)
+        submit (self, bl_edit_new_unset_collision_density (self->document, collision), FALSE);
+      return;
+    }
   /* GTK re-emits ::value-changed after refusing text: nothing changed. */
   if (collision->has_density && collision->density == value)
     return;
@@ -489,6 +757,12 @@ on_density_changed (GtkSpinButton *spin,
 
   if (self->updating || self->link == NULL)
     return;
+  if (bl_field_spin_take_cleared (spin))
+    {
+      if (self->link->has_density)
+        submit (self, bl_edit_new_unset_density (self->document, self->link), FALSE);
+      return;
+    }
   if (self->link->has_density && self->link->density == value)
     return;
   submit (self, bl_edit_new_density (self->document, self->link, value),
@@ -503,6 +777,12 @@ on_mass_changed (GtkSpinButton *spin,
 
   if (self->updating || self->link == NULL)
     return;
+  if (bl_field_spin_take_cleared (spin))
+    {
+      if (self->link->has_mass)
+        submit (self, bl_edit_new_unset_mass (self->document, self->link), FALSE);
+      return;
+    }
   if (self->link->has_mass && self->link->mass == value)
     return;
   submit (self, bl_edit_new_mass (self->document, self->link, value),
@@ -523,6 +803,42 @@ on_auto_active (GtkSwitch   *sw,
 /* GObject ---------------------------------------------------------------- */
 
 static void
+bl_inspector_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  BlInspector *self = BL_INSPECTOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_FLUID_DENSITY:
+      g_value_set_double (value, bl_inspector_get_fluid_density (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+bl_inspector_set_property (GObject      *object,
+                           guint         prop_id,
+                           const GValue *value,
+                           GParamSpec   *pspec)
+{
+  BlInspector *self = BL_INSPECTOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_FLUID_DENSITY:
+      bl_inspector_set_fluid_density (self, g_value_get_double (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 bl_inspector_dispose (GObject *object)
 {
   BlInspector *self = BL_INSPECTOR (object);
@@ -532,6 +848,7 @@ bl_inspector_dispose (GObject *object)
   g_clear_object (&self->document);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_INSPECTOR);
   g_clear_pointer (&self->collision_spins, g_ptr_array_unref);
+  g_clear_object (&self->fluid_adjustment);
 
   G_OBJECT_CLASS (bl_inspector_parent_class)->dispose (object);
 }
@@ -543,6 +860,14 @@ bl_inspector_class_init (BlInspectorClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = bl_inspector_dispose;
+  object_class->get_property = bl_inspector_get_property;
+  object_class->set_property = bl_inspector_set_property;
+
+  properties[PROP_FLUID_DENSITY] =
+    g_param_spec_double ("fluid-density", NULL, NULL,
+                         0.001, 100000.0, BL_FLUID_DENSITY_DEFAULT,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * BlInspector::edit:
@@ -575,6 +900,11 @@ bl_inspector_class_init (BlInspectorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlInspector, collisions_heading);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, collisions_grid);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, diagnostics_box);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, buoyancy_grid);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, model_title_label);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, model_subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, model_props_grid);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, model_buoyancy_grid);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "bl-inspector");
 }
@@ -585,10 +915,19 @@ bl_inspector_init (BlInspector *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->collision_spins = g_ptr_array_new ();
-  build_props_grid (self);
+  self->fluid_adjustment = g_object_ref_sink (gtk_adjustment_new (BL_FLUID_DENSITY_DEFAULT, 0.001, 100000.0,
+                                                                  1.0, 25.0, 0.0));
+  build_props_grid (self->props_grid, &self->props);
+  build_buoyancy_grid (self, self->buoyancy_grid, &self->buoyancy);
+  build_props_grid (self->model_props_grid, &self->model_props);
+  build_buoyancy_grid (self, self->model_buoyancy_grid, &self->model_buoyancy);
 
   bl_field_setup_spin (self->density_spin, self->density_error, BL_FIELD_POSITIVE);
   bl_field_setup_spin (self->mass_spin, self->mass_error, BL_FIELD_POSITIVE);
+  bl_field_set_spin_optional (self->density_spin, TRUE);
+  bl_field_set_spin_optional (self->mass_spin, TRUE);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->density_spin), _("Empty the field to unset the link density"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->mass_spin), _("Empty the field to unset the mass"));
   g_signal_connect (self->density_spin, "value-changed", G_CALLBACK (on_density_changed), self);
   g_signal_connect (self->mass_spin, "value-changed", G_CALLBACK (on_mass_changed), self);
   g_signal_connect (self->auto_switch, "notify::active", G_CALLBACK (on_auto_active), self);
@@ -624,9 +963,10 @@ bl_inspector_set_link (BlInspector *self,
 {
   g_return_if_fail (BL_IS_INSPECTOR (self));
 
-  if (self->link == link)
+  if (self->link == link && (link != NULL || self->model == NULL))
     return;
   self->link = link;
+  self->model = NULL;
   if (link == NULL)
     {
       gtk_stack_set_visible_child_name (self->stack, "empty");
@@ -649,4 +989,62 @@ bl_inspector_get_link (BlInspector *self)
 {
   g_return_val_if_fail (BL_IS_INSPECTOR (self), NULL);
   return self->link;
+}
+
+void
+bl_inspector_set_model (BlInspector *self,
+                        BlModel     *model)
+{
+  g_autofree char *subtitle = NULL;
+  int n_links;
+
+  g_return_if_fail (BL_IS_INSPECTOR (self));
+
+  if (self->model == model)
+    return;
+  if (model == NULL)
+    {
+      self->model = NULL;
+      if (self->link == NULL)
+        gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+  self->link = NULL;
+  self->model = model;
+
+  n_links = count_links (model);
+  gtk_label_set_text (self->model_title_label, model->name);
+  /* Translators: the model's scoped name, then how many links it has */
+  subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %d link", "%s · %d links", n_links),
+                              model->scoped_name, n_links);
+  gtk_label_set_text (self->model_subtitle_label, subtitle);
+  update_model (self);
+  gtk_stack_set_visible_child_name (self->stack, "model");
+}
+
+BlModel *
+bl_inspector_get_model (BlInspector *self)
+{
+  g_return_val_if_fail (BL_IS_INSPECTOR (self), NULL);
+  return self->model;
+}
+
+double
+bl_inspector_get_fluid_density (BlInspector *self)
+{
+  g_return_val_if_fail (BL_IS_INSPECTOR (self), BL_FLUID_DENSITY_DEFAULT);
+  return gtk_adjustment_get_value (self->fluid_adjustment);
+}
+
+void
+bl_inspector_set_fluid_density (BlInspector *self,
+                                double       density)
+{
+  g_return_if_fail (BL_IS_INSPECTOR (self));
+  g_return_if_fail (density > 0.0);
+
+  if (gtk_adjustment_get_value (self->fluid_adjustment) == density)
+    return;
+  /* The spin buttons notify ::fluid-density through on_fluid_spin_changed. */
+  gtk_adjustment_set_value (self->fluid_adjustment, density);
 }

@@ -17,5 +17,14 @@ void        bl_inspector_set_document (BlInspector *self,
 void        bl_inspector_set_link     (BlInspector *self,
                                        BlLink      *link);
 BlLink     *bl_inspector_get_link     (BlInspector *self);
+/* Shows the model's totals and buoyancy instead of a link; NULL leaves
+ * the model page. */
+void        bl_inspector_set_model    (BlInspector *self,
+                                       BlModel     *model);
+BlModel    *bl_inspector_get_model    (BlInspector *self);
+/* Fluid density for buoyancy, kg/m³ (> 0); the fluid-density property. */
+double      bl_inspector_get_fluid_density (BlInspector *self);
+void        bl_inspector_set_fluid_density (BlInspector *self,
+                                            double       density);
 
 G_END_DECLS

@@ -28,10 +28,19 @@ enum {
   PROP_SUBTITLE,
   PROP_ICON_NAME,
   PROP_TOOLTIP,
+  PROP_STATUS_CLASSES,
   N_PROPS
 };
 
+/* CSS classes of a status icon, by the worst problem of the link. */
+static const char * const no_status_classes[] = { "bl-status-icon", NULL };
+static const char * const warning_classes[] = { "bl-status-icon", "warning", NULL };
+static const char * const error_classes[] = { "bl-status-icon", "error", NULL };
+
 static GParamSpec *properties[N_PROPS];
+
+#define ERROR_ICON "dialog-error-symbolic"
+#define WARNING_ICON "dialog-warning-symbolic"
 
 static void
 bl_outline_item_finalize (GObject *object)
@@ -69,6 +78,9 @@ bl_outline_item_get_property (GObject    *object,
     case PROP_TOOLTIP:
       g_value_set_string (value, self->tooltip);
       break;
+    case PROP_STATUS_CLASSES:
+      g_value_set_boxed (value, bl_outline_item_get_status_classes (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -94,6 +106,10 @@ bl_outline_item_class_init (BlOutlineItemClass *klass)
   properties[PROP_TOOLTIP] =
     g_param_spec_string ("tooltip", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* For binding a GtkWidget's css-classes: red errors, amber warnings. */
+  properties[PROP_STATUS_CLASSES] =
+    g_param_spec_boxed ("status-classes", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -201,9 +217,9 @@ update_link (BlOutlineItem *self)
     }
 
   if (!link->props.resolved || !link->props.valid || (worst != NULL && worst->severity == BL_SEVERITY_ERROR))
-    icon_name = "dialog-error-symbolic";
+    icon_name = ERROR_ICON;
   else if (worst != NULL)
-    icon_name = "dialog-warning-symbolic";
+    icon_name = WARNING_ICON;
 
   if (!link->props.resolved)
     tooltip = g_strdup (_("The inertia could not be computed"));
@@ -231,6 +247,7 @@ update_link (BlOutlineItem *self)
     {
       self->icon_name = icon_name;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ICON_NAME]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS_CLASSES]);
     }
 }
 
@@ -305,6 +322,18 @@ bl_outline_item_get_tooltip (BlOutlineItem *self)
 {
   g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), NULL);
   return self->tooltip;
+}
+
+const char * const *
+bl_outline_item_get_status_classes (BlOutlineItem *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), NULL);
+
+  if (g_strcmp0 (self->icon_name, ERROR_ICON) == 0)
+    return error_classes;
+  if (g_strcmp0 (self->icon_name, WARNING_ICON) == 0)
+    return warning_classes;
+  return no_status_classes;
 }
 
 BlLink *

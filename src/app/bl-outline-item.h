@@ -27,6 +27,9 @@ const char        *bl_outline_item_get_name      (BlOutlineItem *self);
 const char        *bl_outline_item_get_subtitle  (BlOutlineItem *self);
 const char        *bl_outline_item_get_icon_name (BlOutlineItem *self);
 const char        *bl_outline_item_get_tooltip   (BlOutlineItem *self);
+/* CSS classes for the status icon: "bl-status-icon", plus "error" or
+ * "warning" by the worst problem of the link (the status-classes property). */
+const char * const *bl_outline_item_get_status_classes (BlOutlineItem *self);
 /* The link of a link row, or the link that owns a collision; NULL for models. */
 BlLink            *bl_outline_item_get_link      (BlOutlineItem *self);
 /* The model of a model row, else NULL. */

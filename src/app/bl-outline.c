@@ -25,6 +25,7 @@ struct _BlOutline
   GHashTable         *link_items;    /* BlLink* → BlOutlineItem* (borrowed) */
   char               *needle;
   BlLink             *selected_link;
+  BlModel            *selected_model;
   gboolean            selecting;
 };
 
@@ -32,6 +33,7 @@ G_DEFINE_FINAL_TYPE (BlOutline, bl_outline, GTK_TYPE_WIDGET)
 
 enum {
   LINK_SELECTED,
+  MODEL_SELECTED,
   N_SIGNALS
 };
 
@@ -103,14 +105,44 @@ row_link (gpointer row)
   return bl_outline_item_get_link (item);
 }
 
+static BlModel *
+row_model (gpointer row)
+{
+  g_autoptr(BlOutlineItem) item = NULL;
+
+  if (row == NULL)
+    return NULL;
+  item = gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (row));
+  return bl_outline_item_get_model (item);
+}
+
+/* A link or a model (or nothing) is selected; listeners hear first of
+ * the one that goes away, then of the one that comes. */
+static void
+set_selection (BlOutline *self,
+               BlLink    *link,
+               BlModel   *model)
+{
+  gboolean link_changed = self->selected_link != link;
+  gboolean model_changed = self->selected_model != model;
+
+  self->selected_link = link;
+  self->selected_model = model;
+  if (link_changed && link == NULL)
+    g_signal_emit (self, signals[LINK_SELECTED], 0, NULL);
+  if (model_changed && model == NULL)
+    g_signal_emit (self, signals[MODEL_SELECTED], 0, NULL);
+  if (link_changed && link != NULL)
+    g_signal_emit (self, signals[LINK_SELECTED], 0, link);
+  if (model_changed && model != NULL)
+    g_signal_emit (self, signals[MODEL_SELECTED], 0, model);
+}
+
 static void
 set_selected_link (BlOutline *self,
                    BlLink    *link)
 {
-  if (self->selected_link == link)
-    return;
-  self->selected_link = link;
-  g_signal_emit (self, signals[LINK_SELECTED], 0, link);
+  set_selection (self, link, NULL);
 }
 
 static void
@@ -119,9 +151,12 @@ on_selection_changed (GtkSingleSelection *selection,
                       guint               n_items,
                       BlOutline          *self)
 {
+  gpointer row;
+
   if (self->selecting)
     return;
-  set_selected_link (self, row_link (gtk_single_selection_get_selected_item (selection)));
+  row = gtk_single_selection_get_selected_item (selection);
+  set_selection (self, row_link (row), row_model (row));
 }
 
 static void
@@ -186,6 +221,18 @@ bl_outline_class_init (BlOutlineClass *klass)
    */
   signals[LINK_SELECTED] =
     g_signal_new ("link-selected",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_POINTER);
+
+  /**
+   * BlOutline::model-selected:
+   * @model: (type gpointer) (nullable): the selected BlModel, or NULL
+   *   when a model row is no longer selected
+   */
+  signals[MODEL_SELECTED] =
+    g_signal_new ("model-selected",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
@@ -282,6 +329,13 @@ bl_outline_get_selected_link (BlOutline *self)
 {
   g_return_val_if_fail (BL_IS_OUTLINE (self), NULL);
   return self->selected_link;
+}
+
+BlModel *
+bl_outline_get_selected_model (BlOutline *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE (self), NULL);
+  return self->selected_model;
 }
 
 static gboolean

@@ -16,6 +16,8 @@ void        bl_outline_set_document      (BlOutline  *self,
 BlDocument *bl_outline_get_document      (BlOutline  *self);
 /* The link of the selected row (a collision row gives its link), or NULL. */
 BlLink     *bl_outline_get_selected_link (BlOutline  *self);
+/* The model of the selected row when it is a model row, or NULL. */
+BlModel    *bl_outline_get_selected_model (BlOutline *self);
 /* Selects the link's row, expanding its models; NULL clears the selection.
  * Emits ::link-selected only when the selected link changes. */
 void        bl_outline_select_link       (BlOutline  *self,

@@ -10,6 +10,7 @@
 #include "bl-export.h"
 #include "bl-inspector.h"
 #include "bl-outline.h"
+#include "bl-recovery.h"
 #include "bl-viewport.h"
 #include "bl-window.h"
 
@@ -36,7 +37,14 @@ struct _BlWindow
   GBytes               *disk_bytes;    /* what we last read or wrote */
   GtkWidget            *dialog;        /* the question being asked, if any */
   gboolean              close_confirmed;
+  /* Restored from a recovery copy: unsaved edits that undo cannot reach. */
+  gboolean              restored;
+  BlRecovery           *recovery;      /* this window's copy of unsaved edits */
+  guint                 recovery_source;
 };
+
+/* How long after an edit its recovery copy is written, at the latest. */
+#define RECOVERY_DELAY_MS 1000
 
 G_DEFINE_FINAL_TYPE (BlWindow, bl_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -183,6 +191,60 @@ confirm_discard (BlWindow       *self,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* Recovery copies -------------------------------------------------------- */
+
+static void
+recovery_write (BlWindow *self)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (self->document == NULL || !bl_window_get_modified (self))
+    return;
+  if (self->recovery == NULL)
+    self->recovery = bl_recovery_new ();
+  bytes = bl_export_to_bytes (self->document, &error);
+  if (bytes == NULL || !bl_recovery_save (self->recovery, bytes, self->file, &error))
+    g_warning ("Could not write the recovery copy of the unsaved edits: %s", error->message);
+}
+
+static gboolean
+on_recovery_timeout (gpointer data)
+{
+  BlWindow *self = data;
+
+  self->recovery_source = 0;
+  recovery_write (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Unsaved edits get a recovery copy soon after they change (a run of
+ * edits writes once per delay); without them the copy goes. */
+static void
+recovery_update (BlWindow *self)
+{
+  if (bl_window_get_modified (self))
+    {
+      if (self->recovery_source == 0)
+        self->recovery_source = g_timeout_add (RECOVERY_DELAY_MS, on_recovery_timeout, self);
+    }
+  else
+    {
+      g_clear_handle_id (&self->recovery_source, g_source_remove);
+      if (self->recovery != NULL)
+        bl_recovery_discard (self->recovery);
+    }
+}
+
+static void
+recovery_drop (BlWindow *self)
+{
+  g_clear_handle_id (&self->recovery_source, g_source_remove);
+  if (self->recovery != NULL)
+    bl_recovery_discard (self->recovery);
+  g_clear_pointer (&self->recovery, bl_recovery_free);
+}
+
 /* Document ---------------------------------------------------------------- */
 
 static void
@@ -191,6 +253,7 @@ on_history_changed (BlEditHistory *history,
 {
   update_title (self);
   update_actions (self);
+  recovery_update (self);
 }
 
 static void
@@ -202,6 +265,14 @@ on_outline_link_selected (BlOutline *outline,
   bl_added_mass_editor_set_link (self->added_mass_editor, link);
   bl_viewport_set_selected_link (self->viewport, link);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.fit-selection", link != NULL);
+}
+
+static void
+on_outline_model_selected (BlOutline *outline,
+                           BlModel   *model,
+                           BlWindow  *self)
+{
+  bl_inspector_set_model (self->inspector, model);
 }
 
 static void
@@ -242,6 +313,28 @@ on_edit_requested (GtkWidget *source,
 
 static void file_monitor_start (BlWindow *self);
 
+static gboolean
+link_is_static (const BlLink *link)
+{
+  for (const BlModel *m = link->model; m != NULL; m = m->parent)
+    if (m->is_static)
+      return TRUE;
+  return FALSE;
+}
+
+/* What a new document opens on: the first link that is not static (a
+ * ground plane tells the user nothing), else the first link. */
+static BlLink *
+first_moving_link (BlDocument *document)
+{
+  GPtrArray *links = bl_document_get_links (document);
+
+  for (guint i = 0; i < links->len; i++)
+    if (!link_is_static (g_ptr_array_index (links, i)))
+      return g_ptr_array_index (links, i);
+  return links->len > 0 ? g_ptr_array_index (links, 0) : NULL;
+}
+
 static void
 set_document (BlWindow   *self,
               BlDocument *document,
@@ -262,6 +355,9 @@ set_document (BlWindow   *self,
   if (self->history != NULL)
     g_signal_handlers_disconnect_by_data (self->history, self);
   g_clear_object (&self->history);
+  /* The old document's edits were saved or given up. */
+  recovery_drop (self);
+  self->restored = FALSE;
   g_set_object (&self->document, document);
   g_set_object (&self->file, file);
   g_clear_pointer (&self->disk_bytes, g_bytes_unref);
@@ -278,11 +374,7 @@ set_document (BlWindow   *self,
   if (selected_name != NULL)
     selected = bl_document_find_link (document, selected_name);
   if (selected == NULL)
-    {
-      GPtrArray *links = bl_document_get_links (document);
-      if (links->len > 0)
-        selected = g_ptr_array_index (links, 0);
-    }
+    selected = first_moving_link (document);
   bl_outline_select_link (self->outline, selected);
 
   file_monitor_start (self);
@@ -298,8 +390,6 @@ bl_window_load_file (BlWindow  *self,
   g_autofree char *path = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(BlDocument) document = NULL;
-  gsize length;
-  const char *data;
 
   g_return_val_if_fail (BL_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
@@ -311,13 +401,11 @@ bl_window_load_file (BlWindow  *self,
                    _("Only local files can be opened"));
       return FALSE;
     }
-  bytes = g_file_load_bytes (file, NULL, NULL, error);
-  if (bytes == NULL)
-    return FALSE;
-  data = g_bytes_get_data (bytes, &length);
-  document = bl_document_new_from_data (data, length, path, error);
+  /* The core's messages name the file, and the line when there is one. */
+  document = bl_document_new_from_file (path, error);
   if (document == NULL)
     return FALSE;
+  bytes = g_bytes_ref (bl_document_get_source (document));
 
   set_document (self, document, file, bytes);
   {
@@ -385,7 +473,63 @@ gboolean
 bl_window_get_modified (BlWindow *self)
 {
   g_return_val_if_fail (BL_IS_WINDOW (self), FALSE);
-  return self->history != NULL && bl_edit_history_is_modified (self->history);
+  return self->restored || (self->history != NULL && bl_edit_history_is_modified (self->history));
+}
+
+gboolean
+bl_window_do_edit (BlWindow  *self,
+                   BlEdit    *edit,
+                   GError   **error)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (BL_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (edit != NULL, FALSE);
+  g_return_val_if_fail (bl_edit_get_document (edit) == self->document, FALSE);
+
+  bl_edit_history_break_merge (self->history);
+  ok = bl_edit_history_do (self->history, edit, error);
+  bl_edit_history_break_merge (self->history);
+  return ok;
+}
+
+gboolean
+bl_window_restore (BlWindow    *self,
+                   BlRecovery  *recovery,
+                   GError     **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) disk = NULL;
+  g_autoptr(BlDocument) document = NULL;
+  g_autofree char *path = NULL;
+  GFile *original;
+  const char *data;
+  gsize length;
+
+  g_return_val_if_fail (BL_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (recovery != NULL, FALSE);
+
+  bytes = bl_recovery_load (recovery, error);
+  if (bytes == NULL)
+    return FALSE;
+  original = bl_recovery_get_original (recovery);
+  /* The copy stands in for the original: relative URIs resolve beside it. */
+  path = original != NULL ? g_file_get_path (original) : g_strdup ("sample.sdf");
+  data = g_bytes_get_data (bytes, &length);
+  document = bl_document_new_from_data (data, length, path, error);
+  if (document == NULL)
+    return FALSE;
+  if (original != NULL)
+    disk = g_file_load_bytes (original, NULL, NULL, NULL);
+
+  set_document (self, document, original, disk);
+  self->restored = TRUE;
+  update_title (self);
+  update_actions (self);
+  /* A copy of our own before the old one goes. */
+  recovery_write (self);
+  bl_recovery_discard (recovery);
+  return TRUE;
 }
 
 void
@@ -852,6 +996,8 @@ bl_window_dispose (GObject *object)
   if (self->history != NULL)
     g_signal_handlers_disconnect_by_data (self->history, self);
   g_clear_object (&self->history);
+  /* Closed: the edits were saved or given up. */
+  recovery_drop (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_WINDOW);
   g_clear_object (&self->document);
   g_clear_object (&self->file);
@@ -886,6 +1032,7 @@ bl_window_class_init (BlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlWindow, inspector);
   gtk_widget_class_bind_template_child (widget_class, BlWindow, added_mass_editor);
   gtk_widget_class_bind_template_callback (widget_class, on_outline_link_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_outline_model_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_edit_requested);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
@@ -1003,6 +1150,10 @@ build_viewport (BlWindow *self)
 
   g_object_bind_property (self->added_mass_editor, "fluid-density",
                           self->viewport, "fluid-density", G_BINDING_SYNC_CREATE);
+  /* One fluid density for buoyancy and added mass (GSettings binds the editor's). */
+  g_object_bind_property (self->added_mass_editor, "fluid-density",
+                          self->inspector, "fluid-density",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
 }
 
 static void
@@ -1140,8 +1291,10 @@ save_to_file (BlWindow       *self,
         }
       g_clear_pointer (&self->disk_bytes, g_bytes_unref);
       self->disk_bytes = g_steal_pointer (&written);
+      self->restored = FALSE;
       bl_edit_history_set_clean (self->history);
       update_title (self);
+      recovery_update (self);
     }
 
   {

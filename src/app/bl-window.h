@@ -4,6 +4,8 @@
 #include <gtk/gtk.h>
 
 #include "bl-document.h"
+#include "bl-edit.h"
+#include "bl-recovery.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +31,15 @@ GFile      *bl_window_get_file       (BlWindow       *self);
 gboolean    bl_window_get_modified   (BlWindow       *self);
 void        bl_window_select_link    (BlWindow       *self,
                                       BlLink         *link);
+/* Applies the edit through the window's undo history, as one step. */
+gboolean    bl_window_do_edit        (BlWindow       *self,
+                                      BlEdit         *edit,
+                                      GError        **error);
+/* Opens a recovery copy as unsaved edits to the file it was made from
+ * (the built-in sample when it names none), then deletes the copy. */
+gboolean    bl_window_restore        (BlWindow       *self,
+                                      BlRecovery     *recovery,
+                                      GError        **error);
 
 /* Renders the window as it is now into a PNG. */
 gboolean    bl_window_save_screenshot (BlWindow      *self,
