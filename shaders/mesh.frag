@@ -6,7 +6,7 @@
 in vec3 v_world;
 in vec3 v_normal;
 in vec3 v_local;
-in vec4 v_color;
+flat in vec4 v_color;
 flat in float v_link;
 
 uniform int u_mode;

@@ -25,7 +25,7 @@ uniform float u_marker_scale;
 out vec3 v_world;
 out vec3 v_normal;
 out vec3 v_local;
-out vec4 v_color;
+flat out vec4 v_color;
 flat out float v_link;
 
 void

@@ -12,11 +12,11 @@
 #include "bl-tessellate.h"
 
 const float bl_render_background_color[3] = { 0.18f, 0.19f, 0.21f };
-const float bl_render_selection_color[3] = { 1.00f, 0.80f, 0.05f };
+const float bl_render_selection_color[3] = { 1.00f, 0.58f, 0.12f };
 const float bl_render_warning_color[3] = { 0.90f, 0.15f, 0.10f };
 const float bl_render_ellipsoid_color[3] = { 0.20f, 0.85f, 0.30f };
 const float bl_render_added_mass_color[3] = { 0.65f, 0.35f, 1.00f };
-const float bl_render_box_color[3] = { 1.00f, 0.55f, 0.10f };
+const float bl_render_box_color[3] = { 1.00f, 0.30f, 0.60f };
 const float bl_render_com_color[3] = { 0.95f, 0.95f, 0.95f };
 const float bl_render_com_dark_color[3] = { 0.08f, 0.08f, 0.08f };
 const float bl_render_buoyancy_color[3] = { 0.15f, 0.55f, 1.00f };
@@ -26,13 +26,14 @@ static const float grid_color[3] = { 0.32f, 0.33f, 0.36f };
  * of detail by their size on screen every frame (below it they are drawn
  * as they are, from a buffer that only changes on edits). */
 #define LOD_MIN_INSTANCES 32
-/* Screen radius (pixels) above which a curved primitive uses its fine and
- * then its coarse tessellation, else its tiny one. */
+/* Screen radius (pixels) above which a curved primitive uses its fine,
+ * coarse and tiny tessellations, else a speck (an octahedron, a prism). */
 #define LOD_FINE_PX 40.0
 #define LOD_COARSE_PX 6.0
+#define LOD_TINY_PX 2.0
 /* Below these screen radii nothing is drawn: collisions, then overlays and
  * markers (whose link is not selected). */
-#define CULL_SOLID_PX 0.3
+#define CULL_SOLID_PX 0.4
 #define CULL_OVERLAY_PX 2.0
 
 enum
@@ -72,12 +73,12 @@ typedef struct
   GArray  *indices;          /* kept for the wireframe edges, until made */
 } GpuMesh;
 
-#define N_LODS 3
+#define N_LODS 4
 
 typedef struct
 {
   GpuMesh *mesh;
-  GpuMesh *lods[N_LODS];     /* fine (= mesh), coarse, tiny; NULL: the finer one */
+  GpuMesh *lods[N_LODS];     /* fine (= mesh), coarse, tiny, speck; NULL: the finer one */
   double   bound_radius;     /* of the unit mesh about its origin */
   gboolean cull;             /* closed and wound outward: back faces may go */
   GLuint   vao;
@@ -410,10 +411,12 @@ batch_new (BlRenderer *self,
 static void
 batch_set_lods (Batch   *batch,
                 GpuMesh *coarse,
-                GpuMesh *tiny)
+                GpuMesh *tiny,
+                GpuMesh *speck)
 {
   batch->lods[1] = coarse;
   batch->lods[2] = tiny;
+  batch->lods[3] = speck;
 }
 
 static void
@@ -645,7 +648,7 @@ batch_prepare (Batch           *batch,
       px = dist > r ? frame->px_per_radian * r / dist : G_MAXDOUBLE;
       if (!selected && px < min_px)
         continue;
-      level = selected || px >= LOD_FINE_PX ? 0 : px >= LOD_COARSE_PX ? 1 : 2;
+      level = selected || px >= LOD_FINE_PX ? 0 : px >= LOD_COARSE_PX ? 1 : px >= LOD_TINY_PX ? 2 : 3;
       while (level > 0 && batch->lods[level] == NULL)
         level--;
       g_array_append_vals (batch->lod_instances[level], src, INSTANCE_FLOATS);
@@ -716,7 +719,7 @@ make_fixed_meshes (BlRenderer *self)
 {
   for (int level = 0; level < N_LODS; level++)
     {
-      static const guint level_slices[N_LODS] = { 40, 14, 6 };
+      static const guint level_slices[N_LODS] = { 40, 14, 6, 4 };
       guint slices = level_slices[level], stacks = slices / 2;
       g_autoptr(BlTessMesh) box = bl_tess_box ();
       g_autoptr(BlTessMesh) sphere = bl_tess_sphere (slices, stacks);
@@ -1057,12 +1060,13 @@ rebuild (BlRenderer *self)
 
       self->prim_batches[p] = batch_new (self, self->prims[0][p], prim_radius[p], p != BL_PRIM_PLANE);
       if (curved)
-        batch_set_lods (self->prim_batches[p], self->prims[1][p], self->prims[2][p]);
+        batch_set_lods (self->prim_batches[p], self->prims[1][p], self->prims[2][p], self->prims[3][p]);
     }
   for (int o = OVERLAY_ELLIPSOID; o <= OVERLAY_ADDED_MASS; o++)
     {
       self->overlays[o] = batch_new (self, self->prims[0][BL_PRIM_SPHERE], 1.0, TRUE);
-      batch_set_lods (self->overlays[o], self->prims[1][BL_PRIM_SPHERE], self->prims[2][BL_PRIM_SPHERE]);
+      batch_set_lods (self->overlays[o], self->prims[1][BL_PRIM_SPHERE], self->prims[2][BL_PRIM_SPHERE],
+                      self->prims[3][BL_PRIM_SPHERE]);
     }
   self->overlays[OVERLAY_BOX] = batch_new (self, self->cube_edges, 0.8660254037844386, FALSE);
   self->overlays[OVERLAY_COM] = batch_new (self, self->marker, 1.0, TRUE);

@@ -31,7 +31,7 @@ typedef struct
  * BL_RENDER_SELECTION_MIX of the way to the selection colour; overlays are
  * translucent shells in saturated hues; the centre-of-mass marker is the
  * usual black-and-white sphere, the centre of buoyancy a blue one. */
-#define BL_RENDER_SELECTION_MIX 0.6f
+#define BL_RENDER_SELECTION_MIX 0.5f
 extern const float bl_render_background_color[3];
 extern const float bl_render_selection_color[3];
 extern const float bl_render_warning_color[3];
