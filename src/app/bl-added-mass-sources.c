@@ -52,21 +52,19 @@ add_import_summary (const BlAddedMassImport *import,
   switch (import->source)
     {
     case BL_ADDED_MASS_SOURCE_HYDRODYNAMICS:
+      /* The core's notes say how the values were converted, and A7. */
       g_ptr_array_add (notes, bl_added_mass_finding_new ("import", BL_SEVERITY_INFO,
-                                                         _("Imported from the gz-sim Hydrodynamics plugin (line %d): signs negated, K M N read as p q r."),
+                                                         _("Imported from the gz-sim Hydrodynamics plugin (line %d)."),
                                                          import->line));
-      if (!import->disable_added_mass)
-        g_ptr_array_add (notes, bl_added_mass_finding_new ("import", BL_SEVERITY_WARNING,
-                                                           _("The plugin still applies its own added mass: set its <disable_added_mass> to true after applying, or the added mass counts twice.")));
       break;
     case BL_ADDED_MASS_SOURCE_DSROS:
       g_ptr_array_add (notes, bl_added_mass_finding_new ("import", BL_SEVERITY_INFO,
-                                                         _("Imported from the dsros_hydro plugin’s <drag><added_mass> (line %d), which acts on the model’s canonical link: shifted from the centre of mass to the link origin."),
+                                                         _("Imported from the dsros_hydro plugin’s <drag><added_mass> (line %d), which acts on the model’s canonical link."),
                                                          import->line));
       break;
     case BL_ADDED_MASS_SOURCE_UUV:
       g_ptr_array_add (notes, bl_added_mass_finding_new ("import", BL_SEVERITY_INFO,
-                                                         _("Imported from the uuv_simulator plugin (line %d): FRD axes flipped to the link’s."),
+                                                         _("Imported from the uuv_simulator plugin (line %d)."),
                                                          import->line));
       break;
     default:
