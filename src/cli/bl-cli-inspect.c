@@ -20,13 +20,20 @@ typedef struct
 BlDocument *
 bl_cli_load_document (const char *path)
 {
+  return bl_cli_load_document_full (path, BL_DOCUMENT_LOAD_DEFAULT);
+}
+
+BlDocument *
+bl_cli_load_document_full (const char          *path,
+                           BlDocumentLoadFlags  flags)
+{
   g_autoptr(GError) error = NULL;
   BlDocument *doc;
 
   if (path == NULL)
     return bl_document_new_sample ();
 
-  doc = bl_document_new_from_file (path, &error);
+  doc = bl_document_new_from_file_full (path, flags, &error);
   if (doc == NULL)
     g_printerr ("ballast-cli: %s\n", error->message);
 
@@ -535,7 +542,8 @@ bl_cli_inspect (int    argc,
   if (density != NULL && !bl_cli_parse_fluid_density (density, &fluid.rho))
     return BL_EXIT_USAGE;
 
-  doc = bl_cli_load_document (argc == 2 ? argv[1] : NULL);
+  /* Nothing is edited or saved: the lighter read-only load. */
+  doc = bl_cli_load_document_full (argc == 2 ? argv[1] : NULL, BL_DOCUMENT_LOAD_READ_ONLY);
   if (doc == NULL)
     return BL_EXIT_FAILURE;
 
@@ -573,7 +581,7 @@ bl_cli_check (int    argc,
       return BL_EXIT_USAGE;
     }
 
-  doc = bl_cli_load_document (argv[1]);
+  doc = bl_cli_load_document_full (argv[1], BL_DOCUMENT_LOAD_READ_ONLY);
   if (doc == NULL)
     return BL_EXIT_FAILURE;
 

@@ -23,6 +23,8 @@ int         bl_cli_added_mass    (int argc, char **argv);
 /* Loads FILE, or the built-in sample when path is NULL; prints the error
  * and returns NULL when it cannot be read. */
 BlDocument *bl_cli_load_document (const char *path);
+BlDocument *bl_cli_load_document_full (const char          *path,
+                                       BlDocumentLoadFlags  flags);
 
 /* A fluid density option: a positive number in kg/m³ or a preset name
  * (sea-water 1025, fresh-water 1000, air 1.225).  Prints the error and

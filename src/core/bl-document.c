@@ -3,12 +3,15 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gio/gio.h>
 #include <libxml/parser.h>
 
 #include "bl-document-private.h"
+#include "bl-xml-private.h"
 #include "bl-file-private.h"
 #include "bl-number.h"
 #include "bl-sample-resources.h"
@@ -29,6 +32,10 @@ struct _BlDocument
   GPtrArray  *links;          /* BlLink*, borrowed from the models */
   GHashTable *links_by_name;  /* scoped name → BlLink* */
   GPtrArray  *diagnostics;    /* BlDiagnostic* not tied to a link */
+  gboolean    read_only;      /* BL_DOCUMENT_LOAD_READ_ONLY */
+  GHashTable *preparsed;      /* while loading read-only: <link> xmlNode* → PreparsedLink* */
+  GHashTable *adopted;        /* while loading read-only: BlLink* read ahead */
+  GPtrArray  *protos;         /* while loading read-only: BlModel* stand-ins */
 };
 
 G_DEFINE_FINAL_TYPE (BlDocument, bl_document, G_TYPE_OBJECT)
@@ -158,7 +165,7 @@ bl_diagnostics_add (GPtrArray   *list,
 static int
 node_line (xmlNode *node)
 {
-  return node != NULL ? (int) xmlGetLineNo (node) : 0;
+  return bl_xml_get_line (node);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -940,6 +947,10 @@ unknown:
   return FALSE;
 }
 
+static BlLink *adopt_preparsed_link (BlDocument *self,
+                                     BlModel    *model,
+                                     xmlNode    *node);
+
 static BlModel *parse_model (LoadContext *ctx,
                              xmlNode     *node,
                              BlModel     *parent,
@@ -1263,11 +1274,20 @@ parse_model (LoadContext *ctx,
   for (guint i = 0; i < pending_links->len; i++)
     {
       FrameEntry *entry = g_ptr_array_index (pending_links, i);
-      BlLink *link = parse_link (model, entry->node, entry->name, doc->diagnostics);
+      BlLink *link = adopt_preparsed_link (doc, model, entry->node);
 
-      link->pose = entry->pose;
-      parse_link_collisions (link, scope, base_dir);
-      link->n_load_diagnostics = link->diagnostics->len;
+      if (link != NULL)
+        {
+          link->pose = entry->pose;
+          g_hash_table_add (doc->adopted, link);
+        }
+      else
+        {
+          link = parse_link (model, entry->node, entry->name, doc->diagnostics);
+          link->pose = entry->pose;
+          parse_link_collisions (link, scope, base_dir);
+          link->n_load_diagnostics = link->diagnostics->len;
+        }
       g_ptr_array_add (model->links, link);
     }
 
@@ -1374,8 +1394,10 @@ resolve_include_uri (const char  *uri,
   return bl_resource_resolve_uri (uri, base_dir, error);
 }
 
-static xmlDoc *read_xml (const char  *data,
+static xmlDoc *read_xml (BlDocument  *self,
+                         const char  *data,
                          gsize        length,
+                         int          fd,
                          const char  *path,
                          GError     **error);
 
@@ -1453,7 +1475,7 @@ parse_include (LoadContext *ctx,
     }
 
   if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
-      (xml = read_xml (contents, length, sdf_path, &error)) == NULL)
+      (xml = read_xml (NULL, contents, length, -1, sdf_path, &error)) == NULL)
     {
       bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
                           "cannot include “%s”: %s", uri, error->message);
@@ -1516,29 +1538,364 @@ collect_links (BlDocument *self,
     collect_links (self, g_ptr_array_index (model->models, i), model->world_pose);
 }
 
+/* Re-reads the link's <inertial> and densities from the tree unless
+ * `parsed` (a read-only load read them before pruning the tree). */
 static void
-compute_link (BlDocument *self,
-              BlLink     *link)
+parse_link_inertial (BlLink *link)
 {
   g_ptr_array_set_size (link->diagnostics, link->n_load_diagnostics);
   parse_inertial (link, link->diagnostics);
   for (guint i = 0; i < link->collisions->len; i++)
     parse_collision_density (g_ptr_array_index (link->collisions, i), link->diagnostics);
+}
+
+static void
+compute_link (BlDocument *self,
+              BlLink     *link,
+              gboolean    parsed)
+{
+  if (!parsed)
+    parse_link_inertial (link);
   report_version_features (self, link);
   bl_link_compute_mass_properties (link);
   bl_document_check_link_fluid (self, link);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Reading the XML                                                           */
+
+/* A link read ahead by a read-only load, before its subtree was freed. */
+typedef struct
+{
+  BlLink  *link;
+  BlModel *proto;   /* stands in for the model (name, file) until adopted; in self->protos */
+} PreparsedLink;
+
+static void
+preparsed_link_free (gpointer data)
+{
+  PreparsedLink *preparsed = data;
+
+  bl_link_free (preparsed->link);
+  g_free (preparsed);
+}
+
+/* The scoped name parse_model will give the <model> element `node` of the
+ * main file: its name and those of the enclosing models, joined by "::". */
+static char *
+expected_scoped_name (xmlNode *node)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) scoped = g_string_new (NULL);
+
+  for (xmlNode *model = node; model != NULL && is_element (model, "model"); model = model->parent)
+    {
+      char *name = node_attribute (model, "name");
+
+      g_ptr_array_add (names, name != NULL ? name : g_strdup (""));
+    }
+
+  for (guint i = names->len; i-- > 0;)
+    {
+      g_string_append (scoped, g_ptr_array_index (names, i));
+      if (i > 0)
+        g_string_append (scoped, "::");
+    }
+
+  return g_string_free (g_steal_pointer (&scoped), FALSE);
+}
+
+static void
+free_children_except (xmlNode *node,
+                      xmlNode *keep_a,
+                      xmlNode *keep_b)
+{
+  xmlNode *next;
+
+  for (xmlNode *child = node->children; child != NULL; child = next)
+    {
+      next = child->next;
+      if (child == keep_a || child == keep_b)
+        continue;
+      xmlUnlinkNode (child);
+      xmlFreeNode (child);
+    }
+}
+
+/* Called at the end tag of a <link> in a <model> of a read-only load: reads
+ * everything of the link that needs only its own subtree (its collisions,
+ * inertial and densities, exactly as parse_model and compute_link would),
+ * then frees the subtree but for what the frame graph and the diagnostics
+ * still look at: the first <pose>, and <inertial> and <fluid_added_mass>
+ * without their contents.  A link with a collision placed relative_to
+ * another frame keeps its subtree and is read the usual way later. */
+static void
+preparse_link (BlDocument *self,
+               xmlNode    *node)
+{
+  g_autofree char *name = node_attribute (node, "name");
+  g_autofree char *base_dir = NULL;
+  PreparsedLink *preparsed;
+  BlLink *link;
+
+  for (xmlNode *child = node->children; child != NULL; child = child->next)
+    {
+      xmlNode *pose;
+      g_autofree char *relative_to = NULL;
+
+      if (!is_element (child, "collision") || (pose = first_child (child, "pose")) == NULL)
+        continue;
+      relative_to = node_attribute (pose, "relative_to");
+      if (relative_to != NULL && *g_strstrip (relative_to) != '\0' &&
+          (name == NULL || strcmp (relative_to, name) != 0))
+        return;
+    }
+
+  if (name != NULL && *name != '\0')
+    {
+      BlModel *proto = self->protos->len > 0 ? g_ptr_array_index (self->protos, self->protos->len - 1) : NULL;
+
+      /* One stand-in per <model> element (its node kept in proto->node). */
+      if (proto == NULL || proto->node != node->parent)
+        {
+          proto = g_new0 (BlModel, 1);
+          proto->node = node->parent;
+          proto->scoped_name = expected_scoped_name (node->parent);
+          proto->file = g_strdup (self->path);
+          g_ptr_array_add (self->protos, proto);
+        }
+      preparsed = g_new0 (PreparsedLink, 1);
+      preparsed->proto = proto;
+      base_dir = g_path_get_dirname (self->path);
+
+      link = parse_link (preparsed->proto, node, name, NULL);
+      parse_link_collisions (link, NULL, base_dir);
+      link->n_load_diagnostics = link->diagnostics->len;
+      parse_link_inertial (link);
+      for (guint i = 0; i < link->collisions->len; i++)
+        {
+          BlCollision *collision = g_ptr_array_index (link->collisions, i);
+
+          collision->node = NULL;
+          collision->geometry.node = NULL;
+        }
+      preparsed->link = link;
+      g_hash_table_insert (self->preparsed, node, preparsed);
+
+      free_children_except (node, first_child (node, "pose"), link->inertial_node);
+      if (link->inertial_node != NULL)
+        {
+          free_children_except (link->inertial_node, link->added_mass_node, NULL);
+          g_clear_pointer (&link->inertial_node->properties, xmlFreePropList);
+        }
+      if (link->added_mass_node != NULL)
+        {
+          free_children_except (link->added_mass_node, NULL, NULL);
+          g_clear_pointer (&link->added_mass_node->properties, xmlFreePropList);
+        }
+    }
+  else
+    {
+      /* Never becomes a link (parse_model reports the missing name). */
+      free_children_except (node, first_child (node, "pose"), NULL);
+    }
+}
+
+/* The adopted read-ahead link for `node`, or NULL. */
+static BlLink *
+adopt_preparsed_link (BlDocument *self,
+                      BlModel    *model,
+                      xmlNode    *node)
+{
+  PreparsedLink *preparsed = NULL;
+  BlLink *link;
+
+  if (self->preparsed == NULL ||
+      !g_hash_table_steal_extended (self->preparsed, node, NULL, (gpointer *) &preparsed))
+    return NULL;
+
+  /* expected_scoped_name follows parse_model's naming */
+  g_warn_if_fail (strcmp (preparsed->proto->scoped_name, model->scoped_name) == 0);
+  g_warn_if_fail (strcmp (preparsed->proto->file, model->file) == 0);
+
+  link = g_steal_pointer (&preparsed->link);
+  link->model = model;
+  preparsed_link_free (preparsed);
+
+  return link;
+}
+
+/* Whether parse_model can reach this <link>: its parent is a <model>,
+ * inside models only, up to <sdf> directly or through one <world>.  Links
+ * anywhere else are never read, and may be freed with an enclosing subtree. */
+static gboolean
+link_is_reachable (xmlNode *node)
+{
+  xmlNode *up = node->parent;
+
+  if (up == NULL || !is_element (up, "model"))
+    return FALSE;
+  while (up != NULL && is_element (up, "model"))
+    up = up->parent;
+  if (up != NULL && is_element (up, "world"))
+    up = up->parent;
+
+  return up != NULL && is_element (up, "sdf") && up->parent != NULL &&
+         up->parent->type == XML_DOCUMENT_NODE;
+}
+
+static void
+sax_start_element (void           *ctx,
+                   const xmlChar  *localname,
+                   const xmlChar  *prefix,
+                   const xmlChar  *uri,
+                   int             nb_namespaces,
+                   const xmlChar **namespaces,
+                   int             nb_attributes,
+                   int             nb_defaulted,
+                   const xmlChar **attributes)
+{
+  xmlParserCtxt *ctxt = ctx;
+  xmlNode *parent = ctxt->node;
+
+  xmlSAX2StartElementNs (ctx, localname, prefix, uri, nb_namespaces, namespaces,
+                         nb_attributes, nb_defaulted, attributes);
+  /* libxml2 keeps at most 65535 in node->line; the element's psvi is
+   * free outside schema validation, so the true line goes there. */
+  if (ctxt->node != NULL && ctxt->node != parent && ctxt->input != NULL)
+    ctxt->node->psvi = GINT_TO_POINTER (ctxt->input->line);
+}
+
+static void
+sax_end_element (void          *ctx,
+                 const xmlChar *localname,
+                 const xmlChar *prefix,
+                 const xmlChar *uri)
+{
+  xmlParserCtxt *ctxt = ctx;
+  BlDocument *self = ctxt->_private;
+  xmlNode *node = ctxt->node;
+
+  if (self != NULL && node != NULL && is_element (node, "link") && link_is_reachable (node))
+    preparse_link (self, node);
+
+  xmlSAX2EndElementNs (ctx, localname, prefix, uri);
+}
+
+/* No network, no DTD loading, no entity substitution: a model file must
+ * never make us read another file. */
+#define XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES)
+
+/* Parses data in place of xmlReadMemory, keeping true line numbers.  For
+ * a read-only load (self set and read-only), links are read as their end
+ * tags arrive and their subtrees freed, and the input goes through a push
+ * parser in small chunks, so neither the whole tree nor a second copy of
+ * the file is ever held. */
 static xmlDoc *
-read_xml (const char  *data,
+parse_xml (BlDocument  *self,
+           const char  *data,
+           gsize        length,
+           int          fd,
+           const char  *path,
+           gsize       *read_length,
+           GError     **error)
+{
+  xmlParserCtxt *ctxt;
+  xmlDoc *xml = NULL;
+
+  if (self != NULL && self->read_only)
+    {
+      const gsize chunk = 256 * 1024;
+      g_autofree char *buffer = fd >= 0 ? g_malloc (chunk) : NULL;
+
+      ctxt = xmlCreatePushParserCtxt (NULL, NULL, NULL, 0, path);
+      if (ctxt == NULL)
+        return NULL;
+      /* Whitespace between elements and short texts stored in the node:
+       * nothing here is ever written back. */
+      xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT);
+      ctxt->sax->startElementNs = sax_start_element;
+      ctxt->sax->endElementNs = sax_end_element;
+      ctxt->_private = self;
+
+      *read_length = 0;
+      for (;;)
+        {
+          const char *piece;
+          gssize n;
+
+          if (fd >= 0)
+            {
+              n = read (fd, buffer, chunk);
+              if (n < 0 && errno == EINTR)
+                continue;
+              if (n < 0)
+                {
+                  g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ,
+                               "%s: %s", path, g_strerror (errno));
+                  break;
+                }
+              piece = buffer;
+            }
+          else
+            {
+              n = (gssize) MIN (chunk, length - *read_length);
+              piece = data + *read_length;
+            }
+          if (n == 0)
+            break;
+          if (*read_length + (gsize) n > G_MAXINT)
+            {
+              g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ,
+                           "%s: the file is too large", path);
+              break;
+            }
+          *read_length += (gsize) n;
+          if (xmlParseChunk (ctxt, piece, (int) n, 0) != 0 && !ctxt->wellFormed)
+            break;
+        }
+      if (ctxt->wellFormed && *read_length > 0)
+        xmlParseChunk (ctxt, NULL, 0, 1);
+      if (error != NULL && *error != NULL)
+        ctxt->wellFormed = 0;
+    }
+  else
+    {
+      *read_length = length;
+      if (length == 0)
+        return NULL;
+      ctxt = xmlNewParserCtxt ();
+      if (ctxt == NULL)
+        return NULL;
+      ctxt->sax->startElementNs = sax_start_element;
+      xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS);
+      xmlFreeParserCtxt (ctxt);
+      return xml;
+    }
+
+  xml = ctxt->myDoc;
+  ctxt->myDoc = NULL;
+  if (!ctxt->wellFormed)
+    g_clear_pointer (&xml, xmlFreeDoc);
+  xmlFreeParserCtxt (ctxt);
+
+  return xml;
+}
+
+/* From data, or when fd ≥ 0 read from fd in pieces (read-only loads). */
+static xmlDoc *
+read_xml (BlDocument  *self,
+          const char  *data,
           gsize        length,
+          int          fd,
           const char  *path,
           GError     **error)
 {
   const xmlError *xml_error;
+  g_autoptr(GError) read_error = NULL;
   xmlDoc *xml;
 
-  if (length > G_MAXINT)
+  if (fd < 0 && length > G_MAXINT)
     {
       g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ,
                    "%s: the file is too large", path);
@@ -1546,11 +1903,13 @@ read_xml (const char  *data,
     }
 
   xmlResetLastError ();
-  /* No network, no DTD loading, no entity substitution: a model file must
-   * never make us read another file. */
-  xml = xmlReadMemory (data, (int) length, path, NULL,
-                       XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-                       XML_PARSE_BIG_LINES);
+  xml = parse_xml (self, data, length, fd, path, &length, &read_error);
+  if (read_error != NULL)
+    {
+      g_clear_pointer (&xml, xmlFreeDoc);
+      g_propagate_error (error, g_steal_pointer (&read_error));
+      return NULL;
+    }
   if (xml == NULL)
     {
       xml_error = xmlGetLastError ();
@@ -1594,15 +1953,23 @@ read_xml (const char  *data,
 
 static gboolean
 bl_document_load (BlDocument  *self,
+                  int          fd,
                   GError     **error)
 {
   LoadContext ctx = { self, g_ptr_array_new_with_free_func (g_free) };
-  const char *data;
-  gsize length;
+  const char *data = NULL;
+  gsize length = 0;
   xmlNode *root;
 
-  data = g_bytes_get_data (self->source, &length);
-  self->xml = read_xml (data, length, self->path, error);
+  if (self->source != NULL)
+    data = g_bytes_get_data (self->source, &length);
+  if (self->read_only)
+    {
+      self->preparsed = g_hash_table_new_full (NULL, NULL, NULL, preparsed_link_free);
+      self->adopted = g_hash_table_new (NULL, NULL);
+      self->protos = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
+    }
+  self->xml = read_xml (self, data, length, fd, self->path, error);
   if (self->xml == NULL)
     {
       g_ptr_array_unref (ctx.include_stack);
@@ -1697,7 +2064,11 @@ bl_document_load (BlDocument  *self,
     collect_links (self, g_ptr_array_index (self->models, i), BL_POSE_IDENTITY);
 
   for (guint i = 0; i < self->links->len; i++)
-    compute_link (self, g_ptr_array_index (self->links, i));
+    {
+      BlLink *link = g_ptr_array_index (self->links, i);
+
+      compute_link (self, link, self->adopted != NULL && g_hash_table_contains (self->adopted, link));
+    }
 
   return TRUE;
 }
@@ -1707,6 +2078,9 @@ bl_document_finalize (GObject *object)
 {
   BlDocument *self = (BlDocument *) object;
 
+  g_clear_pointer (&self->preparsed, g_hash_table_unref);
+  g_clear_pointer (&self->adopted, g_hash_table_unref);
+  g_clear_pointer (&self->protos, g_ptr_array_unref);
   g_clear_pointer (&self->links_by_name, g_hash_table_unref);
   g_clear_pointer (&self->links, g_ptr_array_unref);
   g_clear_pointer (&self->models, g_ptr_array_unref);
@@ -1749,17 +2123,28 @@ bl_document_init (BlDocument *self)
   self->included_xml = g_ptr_array_new_with_free_func ((GDestroyNotify) xmlFreeDoc);
 }
 
+/* From bytes, or (bytes NULL) read from fd. */
 static BlDocument *
-bl_document_new_from_bytes (GBytes      *bytes,
-                            const char  *path,
-                            GError     **error)
+bl_document_new_from_bytes (GBytes               *bytes,
+                            int                   fd,
+                            const char           *path,
+                            BlDocumentLoadFlags   flags,
+                            GError              **error)
 {
   g_autoptr(BlDocument) self = g_object_new (BL_TYPE_DOCUMENT, NULL);
+  gboolean loaded;
 
   self->path = g_strdup (path);
-  self->source = g_bytes_ref (bytes);
+  self->source = bytes != NULL ? g_bytes_ref (bytes) : NULL;
+  self->read_only = (flags & BL_DOCUMENT_LOAD_READ_ONLY) != 0;
 
-  if (!bl_document_load (self, error))
+  loaded = bl_document_load (self, bytes != NULL ? -1 : fd, error);
+  g_clear_pointer (&self->preparsed, g_hash_table_unref);
+  g_clear_pointer (&self->adopted, g_hash_table_unref);
+  g_clear_pointer (&self->protos, g_ptr_array_unref);
+  if (self->read_only)
+    g_clear_pointer (&self->source, g_bytes_unref);
+  if (!loaded)
     return NULL;
 
   return g_steal_pointer (&self);
@@ -1768,6 +2153,14 @@ bl_document_new_from_bytes (GBytes      *bytes,
 BlDocument *
 bl_document_new_from_file (const char  *path,
                            GError     **error)
+{
+  return bl_document_new_from_file_full (path, BL_DOCUMENT_LOAD_DEFAULT, error);
+}
+
+BlDocument *
+bl_document_new_from_file_full (const char           *path,
+                                BlDocumentLoadFlags   flags,
+                                GError              **error)
 {
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) read_error = NULL;
@@ -1783,6 +2176,29 @@ bl_document_new_from_file (const char  *path,
       return NULL;
     }
 
+  if (flags & BL_DOCUMENT_LOAD_READ_ONLY)
+    {
+      /* Read in pieces as the parser goes: the bytes are never kept. */
+      BlDocument *self;
+      int fd = bl_file_open (path, BL_FILE_MAX_SIZE, NULL, &read_error);
+
+      if (fd < 0)
+        {
+          g_set_error_literal (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ, read_error->message);
+          return NULL;
+        }
+      self = bl_document_new_from_bytes (NULL, fd, path, flags, &read_error);
+      close (fd);
+      /* libxml2's push parser stops at the first error where the full
+       * parse reports the last: read it again the usual way, so that the
+       * message is the same whichever load met it. */
+      if (self == NULL && g_error_matches (read_error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE))
+        return bl_document_new_from_file_full (path, flags & ~BL_DOCUMENT_LOAD_READ_ONLY, error);
+      if (self == NULL)
+        g_propagate_error (error, g_steal_pointer (&read_error));
+      return self;
+    }
+
   if (!bl_file_read (path, BL_FILE_MAX_SIZE, &contents, &length, &read_error))
     {
       /* GLib's message already names the file. */
@@ -1792,7 +2208,7 @@ bl_document_new_from_file (const char  *path,
 
   bytes = g_bytes_new_take (contents, length);
 
-  return bl_document_new_from_bytes (bytes, path, error);
+  return bl_document_new_from_bytes (bytes, -1, path, flags, error);
 }
 
 BlDocument *
@@ -1807,7 +2223,7 @@ bl_document_new_from_data (const char  *data,
   g_return_val_if_fail (path != NULL, NULL);
 
   bytes = g_bytes_new (data, length);
-  return bl_document_new_from_bytes (bytes, path, error);
+  return bl_document_new_from_bytes (bytes, -1, path, BL_DOCUMENT_LOAD_DEFAULT, error);
 }
 
 GBytes *
@@ -1828,10 +2244,17 @@ bl_document_new_sample (void)
   BlDocument *self;
 
   g_assert (bytes != NULL);
-  self = bl_document_new_from_bytes (bytes, "sample.sdf", &error);
+  self = bl_document_new_from_bytes (bytes, -1, "sample.sdf", BL_DOCUMENT_LOAD_DEFAULT, &error);
   g_assert_no_error (error);
 
   return self;
+}
+
+gboolean
+bl_document_is_read_only (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), FALSE);
+  return self->read_only;
 }
 
 const char *
@@ -1956,7 +2379,8 @@ bl_document_reload_link (BlDocument *self,
 {
   g_return_if_fail (BL_IS_DOCUMENT (self));
   g_return_if_fail (link != NULL);
+  g_return_if_fail (!self->read_only);
 
-  compute_link (self, link);
+  compute_link (self, link, FALSE);
   g_signal_emit (self, signals[LINK_CHANGED], 0, link);
 }

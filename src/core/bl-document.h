@@ -26,6 +26,24 @@ G_DECLARE_FINAL_TYPE (BlDocument, bl_document, BL, DOCUMENT, GObject)
  * document; anything wrong inside the model is a diagnostic instead. */
 BlDocument   *bl_document_new_from_file      (const char  *path,
                                               GError     **error);
+typedef enum
+{
+  BL_DOCUMENT_LOAD_DEFAULT   = 0,
+  /* For reading only (ballast-cli inspect and check): each link is read as
+   * the parser reaches its end tag and its subtree is freed at once, so a
+   * large model never holds libxml2's whole tree nor the file's bytes.
+   * Every link, value and diagnostic is the same as with the default load,
+   * but the document cannot be edited or saved: bl_document_get_source
+   * returns NULL, bl_document_get_xml a tree whose links keep only their
+   * <pose> and an empty <inertial> (and <fluid_added_mass>), the
+   * collisions' node pointers are NULL, and bl_document_reload_link
+   * must not be called. */
+  BL_DOCUMENT_LOAD_READ_ONLY = 1 << 0,
+} BlDocumentLoadFlags;
+
+BlDocument   *bl_document_new_from_file_full (const char           *path,
+                                              BlDocumentLoadFlags   flags,
+                                              GError              **error);
 /* `path` names the document in diagnostics and anchors relative URIs; it
  * need not exist. */
 BlDocument   *bl_document_new_from_data      (const char  *data,
@@ -36,9 +54,10 @@ BlDocument   *bl_document_new_from_data      (const char  *data,
 BlDocument   *bl_document_new_sample         (void);
 GBytes       *bl_document_get_sample_bytes   (void);
 
+gboolean      bl_document_is_read_only       (BlDocument  *self);
 const char   *bl_document_get_path           (BlDocument  *self);
 const char   *bl_document_get_sdf_version    (BlDocument  *self);
-/* The original bytes, as read. */
+/* The original bytes, as read (NULL for a read-only load). */
 GBytes       *bl_document_get_source         (BlDocument  *self);
 xmlDoc       *bl_document_get_xml            (BlDocument  *self);
 

@@ -21,4 +21,11 @@ gboolean bl_file_read (const char  *path,
                        gsize       *length,
                        GError     **error);
 
+/* The same checks, then the open descriptor (blocking reads) for reading
+ * in pieces; *size is the file's size when opened.  -1 with an error. */
+int      bl_file_open (const char  *path,
+                       gsize        max_size,
+                       gsize       *size,
+                       GError     **error);
+
 G_END_DECLS

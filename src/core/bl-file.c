@@ -29,37 +29,34 @@ set_error_from_errno (GError    **error,
   return FALSE;
 }
 
-gboolean
-bl_file_read (const char  *path,
+int
+bl_file_open (const char  *path,
               gsize        max_size,
-              char       **contents,
-              gsize       *length,
+              gsize       *size,
               GError     **error)
 {
   g_autofree char *display = NULL;
-  g_autofree char *buffer = NULL;
   struct stat st;
-  gsize size, done = 0;
   int fd, flags;
 
-  g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (contents != NULL, FALSE);
-  g_return_val_if_fail (length != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, -1);
 
-  *contents = NULL;
-  *length = 0;
   display = g_filename_display_name (path);
 
   fd = g_open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
   if (fd < 0)
-    return set_error_from_errno (error, path, "open", errno);
+    {
+      set_error_from_errno (error, path, "open", errno);
+      return -1;
+    }
 
   if (fstat (fd, &st) != 0)
     {
       int saved_errno = errno;
 
       close (fd);
-      return set_error_from_errno (error, path, "read", saved_errno);
+      set_error_from_errno (error, path, "read", saved_errno);
+      return -1;
     }
 
   if (!S_ISREG (st.st_mode))
@@ -71,7 +68,7 @@ bl_file_read (const char  *path,
                    : S_ISFIFO (st.st_mode) ? "a named pipe (FIFO)"
                    : S_ISSOCK (st.st_mode) ? "a socket"
                    : "a device");
-      return FALSE;
+      return -1;
     }
 
   if (st.st_size < 0 || (guint64) st.st_size > max_size)
@@ -80,7 +77,7 @@ bl_file_read (const char  *path,
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
                    "“%s” is too large (%" G_GUINT64_FORMAT " bytes; Ballast reads at most %"
                    G_GSIZE_FORMAT ")", display, (guint64) st.st_size, max_size);
-      return FALSE;
+      return -1;
     }
 
   /* A regular file never blocks; clear the flag for plain reads anyway. */
@@ -88,7 +85,33 @@ bl_file_read (const char  *path,
   if (flags >= 0)
     fcntl (fd, F_SETFL, flags & ~O_NONBLOCK);
 
-  size = (gsize) st.st_size;
+  if (size != NULL)
+    *size = (gsize) st.st_size;
+  return fd;
+}
+
+gboolean
+bl_file_read (const char  *path,
+              gsize        max_size,
+              char       **contents,
+              gsize       *length,
+              GError     **error)
+{
+  g_autofree char *buffer = NULL;
+  gsize size, done = 0;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (contents != NULL, FALSE);
+  g_return_val_if_fail (length != NULL, FALSE);
+
+  *contents = NULL;
+  *length = 0;
+
+  fd = bl_file_open (path, max_size, &size, error);
+  if (fd < 0)
+    return FALSE;
+
   buffer = g_malloc (size + 1);
   while (done < size)
     {

@@ -93,7 +93,7 @@ bl_document_get_gravity (BlDocument *self,
       if (bl_number_parse_vector (text, v, 3))
         {
           if (line != NULL)
-            *line = (int) xmlGetLineNo (gravity);
+            *line = bl_xml_get_line (gravity);
           return bl_vec3 (v[0], v[1], v[2]);
         }
     }
@@ -134,7 +134,7 @@ bl_document_dup_physics_engine (BlDocument *self,
       engine = bl_xml_first_child (plugin, "engine");
       filename = bl_xml_first_child (engine, "filename");
       if (line != NULL)
-        *line = (int) xmlGetLineNo (filename != NULL ? filename : plugin);
+        *line = bl_xml_get_line (filename != NULL ? filename : plugin);
       if (filename != NULL)
         {
           g_autofree char *text = node_text (filename);
@@ -151,7 +151,7 @@ bl_document_dup_physics_engine (BlDocument *self,
   if (type == NULL || *type == '\0' || strcmp (type, "ignored") == 0)
     return NULL;
   if (line != NULL)
-    *line = (int) xmlGetLineNo (physics);
+    *line = bl_xml_get_line (physics);
   return g_steal_pointer (&type);
 }
 
@@ -245,7 +245,7 @@ import_new (BlAddedMassSource  source,
   import->source = source;
   import->node = plugin;
   import->file = g_strdup (file);
-  import->line = (int) xmlGetLineNo (plugin);
+  import->line = bl_xml_get_line (plugin);
   import->notes = bl_added_mass_findings_new ();
   return import;
 }
@@ -318,7 +318,7 @@ import_dsros (xmlNode    *plugin,
     added = bl_xml_first_child (plugin, "added_mass");
   if (added == NULL)
     return;
-  import->line = (int) xmlGetLineNo (added);
+  import->line = bl_xml_get_line (added);
 
   /* The plugin acts on its model's canonical link (Gazebo classic's
    * Model::GetLink ()): @canonical_link, else the first link. */
@@ -376,7 +376,7 @@ import_uuv (BlDocument *self,
         continue;
 
       import = import_new (BL_ADDED_MASS_SOURCE_UUV, plugin, file);
-      import->line = (int) xmlGetLineNo (added);
+      import->line = bl_xml_get_line (added);
       import->link_name = bl_xml_dup_attribute (n, "name");
       import->link = find_scoped_link (self, scope != NULL ? scope->scoped_name : NULL, import->link_name);
 
@@ -493,7 +493,7 @@ check_plugins_in (BlLink     *link,
       if (finding != NULL)
         bl_diagnostics_add (link->diagnostics, finding->severity, finding->id, link->model->file,
                             line, element, "%s (plugin on line %d)", finding->message,
-                            (int) xmlGetLineNo (plugin));
+                            bl_xml_get_line (plugin));
     }
 }
 
@@ -510,7 +510,7 @@ bl_document_check_link_fluid (BlDocument *self,
     return;
 
   element = g_strdup_printf ("%s/inertial/fluid_added_mass", link->scoped_name);
-  line = (int) xmlGetLineNo (link->added_mass_node != NULL ? link->added_mass_node : link->node);
+  line = bl_xml_get_line (link->added_mass_node != NULL ? link->added_mass_node : link->node);
 
   /* A7: the plugin sits in the link's model, an enclosing one or the world. */
   for (BlModel *model = link->model; model != NULL; model = model->parent)

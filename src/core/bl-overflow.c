@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "bl-document-private.h"
+#include "bl-xml-private.h"
 #include "bl-overflow-private.h"
 
 static gboolean
@@ -80,7 +81,7 @@ bl_link_check_overflow (BlLink *link)
 
   p = &link->props;
   file = link->model != NULL ? link->model->file : NULL;
-  line = link->inertial_node != NULL ? (int) xmlGetLineNo (link->inertial_node) : link->line;
+  line = link->inertial_node != NULL ? bl_xml_get_line (link->inertial_node) : link->line;
 
   what = first_non_finite (link, &inertia);
   if (what != NULL)

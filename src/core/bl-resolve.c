@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "bl-document-private.h"
+#include "bl-xml-private.h"
 #include "bl-overflow-private.h"
 
 #define DEFAULT_DENSITY 1000.0
@@ -253,7 +254,7 @@ check_added_mass (BlLink  *link,
     }
 
   element = g_strdup_printf ("%s/inertial/fluid_added_mass", link->scoped_name);
-  line = (int) xmlGetLineNo (link->added_mass_node != NULL ? link->added_mass_node : link->inertial_node);
+  line = bl_xml_get_line (link->added_mass_node != NULL ? link->added_mass_node : link->inertial_node);
   for (guint i = 0; i < report->findings->len; i++)
     {
       const BlAddedMassFinding *finding = g_ptr_array_index (report->findings, i);
@@ -277,14 +278,14 @@ resolve_auto (BlLink     *link,
 
   if (link->has_inertial_pose || link->has_inertia)
     bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "D2", link_file (link),
-                        (int) xmlGetLineNo (link->inertial_node), link->scoped_name,
+                        bl_xml_get_line (link->inertial_node), link->scoped_name,
                         "the inertial is automatic, so the <pose> and <inertia> written here "
                         "are overwritten by the values computed from the collisions");
 
   if (link->collisions->len == 0)
     {
       bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D1", link_file (link),
-                          (int) xmlGetLineNo (link->inertial_node), link->scoped_name,
+                          bl_xml_get_line (link->inertial_node), link->scoped_name,
                           "the inertial is automatic but the link has no <collision>; "
                           "libsdformat keeps mass 1 and a unit inertia");
       return;
@@ -355,7 +356,7 @@ resolve_auto (BlLink     *link,
   if (!(sum.mass > 0.0))
     {
       bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D5", link_file (link),
-                          (int) xmlGetLineNo (link->inertial_node), link->scoped_name,
+                          bl_xml_get_line (link->inertial_node), link->scoped_name,
                           "no collision gave a valid inertia, so the automatic inertial "
                           "cannot be computed");
       return;
@@ -456,7 +457,7 @@ bl_link_compute_mass_properties (BlLink *link)
                             props->principal_moments[1], props->principal_moments[2]);
       else
         bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D8", link_file (link),
-                            (int) xmlGetLineNo (link->inertial_node != NULL ? link->inertial_node : link->node),
+                            bl_xml_get_line (link->inertial_node != NULL ? link->inertial_node : link->node),
                             link->scoped_name,
                             "invalid inertia: %s", !(total.mass > 0.0)
                               ? "the mass is not positive"

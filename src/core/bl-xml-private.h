@@ -18,6 +18,19 @@ bl_xml_is_element (xmlNode    *node,
          (name == NULL || strcmp ((const char *) node->name, name) == 0);
 }
 
+/* The line an element starts on (its start tag's end), 0 for NULL.  The
+ * document's parser keeps the true line in psvi, because libxml2's own
+ * field stops at 65535 (and xmlGetLineNo's guess past it is off). */
+static inline int
+bl_xml_get_line (xmlNode *node)
+{
+  if (node == NULL)
+    return 0;
+  if (node->type == XML_ELEMENT_NODE && node->psvi != NULL)
+    return GPOINTER_TO_INT (node->psvi);
+  return (int) xmlGetLineNo (node);
+}
+
 /* The first SDF child element called name; NULL when parent is NULL. */
 static inline xmlNode *
 bl_xml_first_child (xmlNode    *parent,

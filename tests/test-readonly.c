@@ -1,0 +1,293 @@
+/* test-readonly.c: the read-only (streaming) load gives exactly what the full load gives. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "bl-document.h"
+
+static void
+collect_sdf_files (const char *dir,
+                   GPtrArray  *out)
+{
+  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (handle);
+  while ((name = g_dir_read_name (handle)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        collect_sdf_files (path, out);
+      else if (g_str_has_suffix (name, ".sdf") || g_str_has_suffix (name, ".world"))
+        g_ptr_array_add (out, g_steal_pointer (&path));
+    }
+}
+
+/* Bitwise, so that NaN equals NaN and −0 differs from 0. */
+static void
+assert_same_doubles (const double *a,
+                     const double *b,
+                     gsize         n,
+                     const char   *what,
+                     const char   *link)
+{
+  if (memcmp (a, b, n * sizeof (double)) != 0)
+    g_error ("%s: %s differs between the full and the read-only load", link, what);
+}
+
+static void
+assert_same_diagnostics (GPtrArray *a,
+                         GPtrArray *b)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    {
+      BlDiagnostic *x = g_ptr_array_index (a, i);
+      BlDiagnostic *y = g_ptr_array_index (b, i);
+
+      g_assert_cmpint (x->severity, ==, y->severity);
+      g_assert_cmpstr (x->code, ==, y->code);
+      g_assert_cmpstr (x->file, ==, y->file);
+      g_assert_cmpint (x->line, ==, y->line);
+      g_assert_cmpstr (x->element, ==, y->element);
+      g_assert_cmpstr (x->message, ==, y->message);
+    }
+}
+
+static void
+assert_same_documents (BlDocument *full,
+                       BlDocument *lean)
+{
+  GPtrArray *a = bl_document_get_links (full);
+  GPtrArray *b = bl_document_get_links (lean);
+  g_autoptr(GPtrArray) diag_a = bl_document_collect_diagnostics (full);
+  g_autoptr(GPtrArray) diag_b = bl_document_collect_diagnostics (lean);
+
+  g_assert_false (bl_document_is_read_only (full));
+  g_assert_true (bl_document_is_read_only (lean));
+  g_assert_null (bl_document_get_source (lean));
+  g_assert_cmpstr (bl_document_get_sdf_version (full), ==, bl_document_get_sdf_version (lean));
+  g_assert_cmpuint (bl_document_get_models (full)->len, ==, bl_document_get_models (lean)->len);
+
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    {
+      BlLink *x = g_ptr_array_index (a, i);
+      BlLink *y = g_ptr_array_index (b, i);
+      const BlMassProperties *p = &x->props, *q = &y->props;
+
+      g_assert_cmpstr (x->scoped_name, ==, y->scoped_name);
+      g_assert_cmpint (x->line, ==, y->line);
+      g_assert_cmpint (x->inertial_node != NULL, ==, y->inertial_node != NULL);
+      g_assert_cmpint (x->added_mass_node != NULL, ==, y->added_mass_node != NULL);
+      g_assert_cmpint (x->auto_inertia, ==, y->auto_inertia);
+      g_assert_cmpint (x->has_added_mass, ==, y->has_added_mass);
+      assert_same_doubles (x->added_mass, y->added_mass, 21, "added_mass", x->scoped_name);
+      assert_same_doubles (&x->pose.p.x, &y->pose.p.x, 7, "pose", x->scoped_name);
+      assert_same_doubles (&p->mass, &q->mass, 1, "mass", x->scoped_name);
+      assert_same_doubles (&p->com.x, &q->com.x, 3, "com", x->scoped_name);
+      assert_same_doubles (&p->inertia.m[0][0], &q->inertia.m[0][0], 9, "inertia", x->scoped_name);
+      assert_same_doubles (p->principal_moments, q->principal_moments, 3, "principal moments", x->scoped_name);
+      assert_same_doubles (&p->principal_axes.m[0][0], &q->principal_axes.m[0][0], 9, "principal axes", x->scoped_name);
+      assert_same_doubles (p->equivalent_ellipsoid, q->equivalent_ellipsoid, 3, "ellipsoid", x->scoped_name);
+      assert_same_doubles (&p->volume, &q->volume, 1, "volume", x->scoped_name);
+      assert_same_doubles (&p->spatial_inertia.m[0][0], &q->spatial_inertia.m[0][0], 36, "M_RB", x->scoped_name);
+      g_assert_cmpint (p->valid, ==, q->valid);
+      g_assert_cmpint (p->resolved, ==, q->resolved);
+
+      g_assert_cmpuint (x->collisions->len, ==, y->collisions->len);
+      for (guint j = 0; j < x->collisions->len; j++)
+        {
+          BlCollision *c = g_ptr_array_index (x->collisions, j);
+          BlCollision *d = g_ptr_array_index (y->collisions, j);
+
+          g_assert_cmpstr (c->path, ==, d->path);
+          g_assert_cmpint (c->line, ==, d->line);
+          g_assert_cmpint (c->geometry.type, ==, d->geometry.type);
+          g_assert_cmpint (c->contributes, ==, d->contributes);
+          assert_same_doubles (&c->pose.p.x, &d->pose.p.x, 7, "collision pose", c->path);
+          assert_same_doubles (&c->inertial.mass, &d->inertial.mass, 1, "collision mass", c->path);
+          assert_same_doubles (&c->volume, &d->volume, 1, "collision volume", c->path);
+          g_assert_cmpstr (c->geometry.resolved_path, ==, d->geometry.resolved_path);
+        }
+    }
+
+  assert_same_diagnostics (diag_a, diag_b);
+}
+
+static void
+test_fixtures (void)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+
+  collect_sdf_files (g_getenv ("BALLAST_FIXTURES"), files);
+  g_assert_cmpuint (files->len, >, 10);
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+      g_autoptr(GError) error_a = NULL;
+      g_autoptr(GError) error_b = NULL;
+      g_autoptr(BlDocument) full = bl_document_new_from_file (path, &error_a);
+      g_autoptr(BlDocument) lean = bl_document_new_from_file_full (path, BL_DOCUMENT_LOAD_READ_ONLY, &error_b);
+
+      g_test_message ("%s", path);
+      g_assert_cmpint (full != NULL, ==, lean != NULL);
+      if (full == NULL)
+        {
+          g_assert_cmpstr (error_a->message, ==, error_b->message);
+          continue;
+        }
+      assert_same_documents (full, lean);
+    }
+}
+
+/* Everything the read-ahead must handle: nested models, a collision placed
+ * relative to another frame (read the usual way), duplicate and missing
+ * names, a link outside any model, broken values, added mass, and lines
+ * beyond libxml2's 65535.  `pad` blank lines push the model down. */
+static char *
+write_model (const char *dir,
+             guint       pad)
+{
+  g_autoptr(GString) sdf = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n");
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (dir, "model.sdf", NULL);
+
+  for (guint i = 0; i < pad; i++)
+    g_string_append_c (sdf, '\n');
+  g_string_append (sdf,
+    "<world name=\"w\"><gravity>0 0 -9.81</gravity>\n"
+    "<model name=\"outer\">\n"
+    "  <frame name=\"f\"><pose>1 0 0 0 0 0</pose></frame>\n"
+    "  <link name=\"a\"><pose relative_to=\"f\">0 1 0 0 0 0</pose>\n"
+    "    <inertial auto=\"true\"><density>500</density></inertial>\n"
+    "    <collision name=\"box\"><pose>0 0 1 0 0.3 0</pose>\n"
+    "      <geometry><box><size>1 2 3</size></box></geometry></collision>\n"
+    "    <collision name=\"off\"><pose relative_to=\"f\">0 0 1 0 0 0</pose>\n"
+    "      <geometry><sphere><radius>0.5</radius></sphere></geometry></collision>\n"
+    "  </link>\n"
+    "  <link name=\"b\">\n"
+    "    <inertial><mass>abc</mass><pose>0 0 0.1 0 0 0</pose>\n"
+    "      <inertia><ixx>1</ixx><iyy>1</iyy><izz>3</izz></inertia>\n"
+    "      <fluid_added_mass><xx>2</xx><yy>3</yy><zz>4</zz><pp>1</pp><qq>1</qq><rr>1</rr>"
+    "<bogus>1</bogus></fluid_added_mass></inertial>\n"
+    "    <collision name=\"c\"><density>-1</density>\n"
+    "      <geometry><cylinder><radius>0.1</radius><length>0</length></cylinder></geometry></collision>\n"
+    "    <collision name=\"c\"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision>\n"
+    "  </link>\n"
+    "  <link><inertial auto=\"true\"/></link>\n"
+    "  <link name=\"b\"/>\n"
+    "  <model name=\"inner\"><pose relative_to=\"a\">0 0 2 0 0 0</pose>\n"
+    "    <link name=\"c\"><inertial auto=\"true\"/>\n"
+    "      <collision name=\"k\"><geometry><capsule><radius>0.2</radius><length>1</length></capsule></geometry></collision>\n"
+    "      <collision name=\"e\"><geometry><ellipsoid><radii>0.1 0.2 0.3</radii></ellipsoid></geometry></collision>\n"
+    "    </link>\n"
+    "  </model>\n"
+    "  <joint name=\"j\" type=\"fixed\"><parent>a</parent><child>b</child></joint>\n"
+    "</model>\n"
+    "<link name=\"stray\"><inertial auto=\"true\"/></link>\n"
+    "</world>\n</sdf>\n");
+
+  g_file_set_contents (path, sdf->str, sdf->len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* The line of the first line of text containing needle, counted by hand. */
+static int
+line_of (const char *path,
+         const char *needle)
+{
+  g_autofree char *text = NULL;
+  const char *at;
+  int line = 1;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  at = strstr (text, needle);
+  g_assert_nonnull (at);
+  for (const char *p = text; p < at; p++)
+    line += *p == '\n';
+  return line;
+}
+
+static void
+test_generated (void)
+{
+  const guint pads[] = { 0, 70000 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (pads); k++)
+    {
+      g_autofree char *dir = g_dir_make_tmp ("ballast-readonly-XXXXXX", NULL);
+      g_autofree char *path = write_model (dir, pads[k]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) full = bl_document_new_from_file (path, &error);
+      g_autoptr(BlDocument) lean = NULL;
+      BlLink *link;
+
+      g_assert_no_error (error);
+      lean = bl_document_new_from_file_full (path, BL_DOCUMENT_LOAD_READ_ONLY, &error);
+      g_assert_no_error (error);
+      assert_same_documents (full, lean);
+
+      g_assert_cmpuint (bl_document_get_links (lean)->len, ==, 3);
+      link = bl_document_find_link (lean, "outer::a");
+      g_assert_nonnull (link);
+      /* the line the element starts on, past 65535 as well */
+      g_assert_cmpint (link->line, ==, line_of (path, "<link name=\"a\">"));
+      g_assert_cmpint (bl_document_find_link (lean, "outer::inner::c")->line, ==,
+                       line_of (path, "<link name=\"c\">"));
+      /* box 1×2×3 at 500 kg/m³ plus a sphere of r 0.5 */
+      g_assert_cmpfloat_with_epsilon (link->props.mass, 500.0 * (6.0 + 4.0 / 3.0 * G_PI * 0.125), 1e-9);
+
+      g_unlink (path);
+      g_rmdir (dir);
+    }
+}
+
+static void
+test_errors (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-readonly-XXXXXX", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty.sdf", NULL);
+  g_autofree char *broken = g_build_filename (dir, "broken.sdf", NULL);
+  const char *paths[] = { empty, broken, dir, "/nonexistent/model.sdf" };
+
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  g_assert_true (g_file_set_contents (broken, "<sdf version=\"1.11\">\n<model name=\"m\">\n</sdf>\n", -1, NULL));
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autoptr(GError) error_a = NULL;
+      g_autoptr(GError) error_b = NULL;
+      g_autoptr(BlDocument) full = bl_document_new_from_file (paths[i], &error_a);
+      g_autoptr(BlDocument) lean = bl_document_new_from_file_full (paths[i], BL_DOCUMENT_LOAD_READ_ONLY,
+                                                                     &error_b);
+
+      g_assert_null (full);
+      g_assert_null (lean);
+      g_assert_error (error_b, BL_DOCUMENT_ERROR, error_a->code);
+      g_assert_cmpstr (error_a->message, ==, error_b->message);
+    }
+
+  g_unlink (empty);
+  g_unlink (broken);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/core/document/read-only/fixtures", test_fixtures);
+  g_test_add_func ("/core/document/read-only/generated", test_generated);
+  g_test_add_func ("/core/document/read-only/errors", test_errors);
+
+  return g_test_run ();
+}
