@@ -2224,6 +2224,8 @@ compute_hull_props (BlMesh            *mesh,
   g_free (hull->path);
   hull->path = g_strdup (mesh->path);
 
+  /* the hull's own warnings (a flat hull, say) need an array to go to */
+  props_init (&hull->slots[0].props);
   if (!compute_mesh_props (hull, &hull->slots[0].props, error))
     return FALSE;
 
