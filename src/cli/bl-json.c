@@ -77,9 +77,21 @@ static void
 append_string (GString    *out,
                const char *value)
 {
+  const unsigned char *p = (const unsigned char *) value;
+
   g_string_append_c (out, '"');
-  for (const unsigned char *p = (const unsigned char *) value; *p != '\0'; p++)
+  for (;;)
     {
+      const unsigned char *run = p;
+
+      /* Most text needs no escape: copy it in one piece. */
+      while (*p >= 0x20 && *p != '"' && *p != '\\')
+        p++;
+      if (p > run)
+        g_string_append_len (out, (const char *) run, p - run);
+      if (*p == '\0')
+        break;
+
       switch (*p)
         {
         case '"':
@@ -98,11 +110,9 @@ append_string (GString    *out,
           g_string_append (out, "\\r");
           break;
         default:
-          if (*p < 0x20)
-            g_string_append_printf (out, "\\u%04x", *p);
-          else
-            g_string_append_c (out, (char) *p);
+          g_string_append_printf (out, "\\u%04x", *p);
         }
+      p++;
     }
   g_string_append_c (out, '"');
 }
