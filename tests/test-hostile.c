@@ -344,6 +344,7 @@ test_bad_meshes (void)
                                          "solid broken\nfacet normal 0 0 1\nouter loop\nvertex 0 0\n"
                                          "\x01\x02\x03 garbage\n", -1);
   g_autofree char *binary = NULL;
+  g_autofree char *nan_mesh = NULL;
   g_autofree char *fifo = g_build_filename (dir, "fifo.obj", NULL);
   g_autofree char *sdf_path = NULL;
   g_autoptr(BlDocument) doc = NULL;
@@ -355,6 +356,26 @@ test_bad_meshes (void)
   stl[80] = 0x40; stl[81] = 0x42; stl[82] = 0x0f;
   binary = write_file (dir, "short.stl", (const char *) stl, sizeof stl);
   make_fifo (fifo);
+  {
+    /* a binary STL tetrahedron, one of whose coordinates is NaN */
+    static const float tet[4][9] = {
+      { 0, 0, 0, 0, 1, 0, 1, 0, 0 }, { 0, 0, 0, 1, 0, 0, 0, 0, 1 },
+      { 0, 0, 0, 0, 0, 1, 0, 1, 0 }, { 1, 0, 0, 0, 1, 0, 0, 0, 1 },
+    };
+    guint8 nan_stl[84 + 4 * 50] = { 0 };
+
+    nan_stl[80] = 4;
+    for (guint f = 0; f < 4; f++)
+      {
+        float v[9];
+
+        memcpy (v, tet[f], sizeof v);
+        if (f == 3)
+          v[4] = NAN;
+        memcpy (nan_stl + 84 + 50 * f + 12, v, sizeof v);
+      }
+    nan_mesh = write_file (dir, "nan.stl", (const char *) nan_stl, sizeof nan_stl);
+  }
 
   sdf_path = write_file (dir, "model.sdf", SDF_HEAD
     "<model name=\"m\"><link name=\"l\"><inertial auto=\"true\"/>\n"
@@ -368,6 +389,8 @@ test_bad_meshes (void)
     "</mesh></geometry></collision>\n"
     "<collision name=\"dir\"><density>1</density><geometry><mesh><uri>.</uri>"
     "</mesh></geometry></collision>\n"
+    "<collision name=\"nan\"><density>1</density><geometry><mesh><uri>nan.stl</uri>"
+    "</mesh></geometry></collision>\n"
     "</link></model></sdf>\n", -1);
 
   start = g_get_monotonic_time ();
@@ -377,7 +400,7 @@ test_bad_meshes (void)
   g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
 
   {
-    const char *names[] = { "missing", "corrupt", "short", "fifo", "dir" };
+    const char *names[] = { "missing", "corrupt", "short", "fifo", "dir", "nan" };
     g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
 
     for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -401,6 +424,7 @@ test_bad_meshes (void)
   g_unlink (fifo);
   g_unlink (corrupt);
   g_unlink (binary);
+  g_unlink (nan_mesh);
   g_unlink (sdf_path);
   g_rmdir (dir);
 }

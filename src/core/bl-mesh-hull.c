@@ -279,8 +279,22 @@ bl_mesh_convex_hull (const double  *points,
   for (gsize i = 0; i < n_points; i++)
     for (int k = 0; k < 3; k++)
       {
+        /* NaN fails every orientation test and leaves faces unlinked */
+        if (!isfinite (points[3 * i + k]))
+          {
+            g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE,
+                         "vertex %" G_GSIZE_FORMAT " has a coordinate that is not a finite number", i);
+            return NULL;
+          }
         lo[k] = MIN (lo[k], points[3 * i + k]);
         hi[k] = MAX (hi[k], points[3 * i + k]);
+      }
+  for (int k = 0; k < 3; k++)
+    if (!isfinite (hi[k] - lo[k]))
+      {
+        g_set_error_literal (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE,
+                             "the mesh is too large to compute with (its extent overflows)");
+        return NULL;
       }
 
   shifted = g_new (double, 3 * n_points);
@@ -377,8 +391,15 @@ bl_mesh_convex_hull (const double  *points,
             {
               Face *face = face_at (&h, f);
               guint32 g = face->nb[e];
-              Face *other = face_at (&h, g);
+              Face *other;
 
+              if (g >= h.faces->len)
+                {
+                  g_set_error_literal (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE,
+                                       "numerical breakdown (an edge of the hull has no neighbour)");
+                  return NULL;
+                }
+              other = face_at (&h, g);
               if (other->stamp == stamp)
                 continue;
               if (face_dist (other, q) > h.eps)

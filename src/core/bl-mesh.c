@@ -904,6 +904,23 @@ bl_mesh_new_from_file (const char  *path,
   if (!import_isolated (mesh, error))
     return NULL;
 
+  /* A NaN or infinite vertex (a binary STL holds any float) would make
+   * every number computed from the mesh meaningless: refuse it. */
+  for (guint i = 0; i < mesh->submeshes->len; i++)
+    {
+      const Submesh *sub = &g_array_index (mesh->submeshes, Submesh, i);
+
+      for (gsize k = 0; k < 3 * (gsize) sub->n_vertices; k++)
+        if (!isfinite (sub->vertices[k]))
+          {
+            g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
+                         "Cannot load mesh “%s”: vertex %" G_GSIZE_FORMAT " of submesh “%s” has a "
+                         "coordinate that is not a finite number (NaN or infinity)",
+                         path, k / 3, sub->name != NULL ? sub->name : "");
+            return NULL;
+          }
+    }
+
   if (mesh->submeshes->len == 0)
     {
       g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_EMPTY,
