@@ -779,6 +779,468 @@ test_duplicate_and_degenerate (void)
   g_assert_true (warnings_mention (&p, "repeat"));
 }
 
+/* ---------------------------------------------------------------------- */
+/* Other formats (glTF, GLB, PLY, FBX, COLLADA), written here by hand       */
+
+/* The tetrahedron's unit-density tensor about its centroid (SDF products). */
+static const double tet_inertia[3][3] = {
+  { 1.0 / 80, 1.0 / 480, 1.0 / 480 },
+  { 1.0 / 480, 1.0 / 80, 1.0 / 480 },
+  { 1.0 / 480, 1.0 / 480, 1.0 / 80 },
+};
+
+/* A shape of volume V, centroid C and central tensor I0, placed by
+ * x' = T + s R x: V' = s³ V, c' = T + s R c, I' = s⁵ R I0 Rᵀ. */
+static void
+check_placed (const BlMeshProperties *p,
+              double                  volume,
+              const double            c[3],
+              const double            i0[3][3],
+              double                  s,
+              const double            r[3][3],
+              const double            t[3],
+              double                  rel)
+{
+  double s5 = s * s * s * s * s;
+  double want_c[3];
+  double scale_i = s5 * MAX (MAX (i0[0][0], i0[1][1]), i0[2][2]);
+
+  assert_near (p->volume, s * s * s * volume, rel * s * s * s * volume);
+  for (int k = 0; k < 3; k++)
+    want_c[k] = t[k] + s * (r[k][0] * c[0] + r[k][1] * c[1] + r[k][2] * c[2]);
+  assert_near (p->centroid.x, want_c[0], rel * (1.0 + fabs (want_c[0])));
+  assert_near (p->centroid.y, want_c[1], rel * (1.0 + fabs (want_c[1])));
+  assert_near (p->centroid.z, want_c[2], rel * (1.0 + fabs (want_c[2])));
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      {
+        double want = 0.0;
+
+        for (int a = 0; a < 3; a++)
+          for (int b = 0; b < 3; b++)
+            want += r[i][a] * i0[a][b] * r[j][b];
+        assert_near (p->inertia.m[i][j], s5 * want, rel * scale_i);
+      }
+}
+
+static void
+box_tensor (const double size[3], double i0[3][3])
+{
+  double v = size[0] * size[1] * size[2];
+
+  memset (i0, 0, 9 * sizeof (double));
+  i0[0][0] = v * (size[1] * size[1] + size[2] * size[2]) / 12.0;
+  i0[1][1] = v * (size[0] * size[0] + size[2] * size[2]) / 12.0;
+  i0[2][2] = v * (size[0] * size[0] + size[1] * size[1]) / 12.0;
+}
+
+/* Positions as float32 xyz, then indices as uint32: one glTF buffer. */
+static GBytes *
+shape_buffer (const Shape *s)
+{
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+
+  for (guint i = 0; i < s->v->len; i++)
+    {
+      float f = g_array_index (s->v, double, i);
+
+      g_byte_array_append (bytes, (guint8 *) &f, 4);
+    }
+  g_byte_array_append (bytes, (guint8 *) s->t->data, 4 * s->t->len);
+  return g_byte_array_free_to_bytes (g_steal_pointer (&bytes));
+}
+
+/* glTF 2.0 JSON for one node holding the shape; BUFFER_URI NULL for a GLB. */
+static char *
+gltf_json (const Shape *s,
+           const char  *node_transform,
+           const char  *buffer_uri)
+{
+  g_autoptr(GString) uri = g_string_new (NULL);
+  guint nv = shape_n_vertices (s), nt = shape_n_triangles (s);
+  double lo[3] = { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE };
+  double hi[3] = { -G_MAXDOUBLE, -G_MAXDOUBLE, -G_MAXDOUBLE };
+
+  for (guint i = 0; i < nv; i++)
+    for (int k = 0; k < 3; k++)
+      {
+        lo[k] = MIN (lo[k], g_array_index (s->v, double, 3 * i + k));
+        hi[k] = MAX (hi[k], g_array_index (s->v, double, 3 * i + k));
+      }
+  if (buffer_uri != NULL)
+    g_string_printf (uri, ", \"uri\": \"%s\"", buffer_uri);
+
+  return g_strdup_printf (
+    "{\"asset\": {\"version\": \"2.0\"}, \"scene\": 0, \"scenes\": [{\"nodes\": [0]}],\n"
+    " \"nodes\": [{\"name\": \"body\", \"mesh\": 0%s}],\n"
+    " \"meshes\": [{\"name\": \"body-mesh\", \"primitives\": [{\"attributes\": {\"POSITION\": 0}, \"indices\": 1, \"mode\": 4}]}],\n"
+    " \"buffers\": [{\"byteLength\": %u%s}],\n"
+    " \"bufferViews\": [{\"buffer\": 0, \"byteOffset\": 0, \"byteLength\": %u, \"target\": 34962},\n"
+    "                 {\"buffer\": 0, \"byteOffset\": %u, \"byteLength\": %u, \"target\": 34963}],\n"
+    " \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": %u, \"type\": \"VEC3\",\n"
+    "                \"min\": [%g, %g, %g], \"max\": [%g, %g, %g]},\n"
+    "               {\"bufferView\": 1, \"componentType\": 5125, \"count\": %u, \"type\": \"SCALAR\"}]}\n",
+    node_transform, 12 * nv + 12 * nt, uri->str,
+    12 * nv, 12 * nv, 12 * nt,
+    nv, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], 3 * nt);
+}
+
+static char *
+write_gltf_embedded (const Shape *s, const char *node_transform, const char *name)
+{
+  g_autoptr(GBytes) buffer = shape_buffer (s);
+  g_autofree char *b64 = g_base64_encode (g_bytes_get_data (buffer, NULL), g_bytes_get_size (buffer));
+  g_autofree char *uri = g_strconcat ("data:application/octet-stream;base64,", b64, NULL);
+  g_autofree char *json = gltf_json (s, node_transform, uri);
+
+  return write_text (name, json);
+}
+
+static void
+glb_chunk (GByteArray *out, guint32 type, const guint8 *data, gsize size, guint8 pad)
+{
+  guint32 length = (size + 3) & ~(gsize) 3;
+
+  g_byte_array_append (out, (guint8 *) &length, 4);
+  g_byte_array_append (out, (guint8 *) &type, 4);
+  g_byte_array_append (out, data, size);
+  for (gsize i = size; i < length; i++)
+    g_byte_array_append (out, &pad, 1);
+}
+
+static char *
+write_glb (const Shape *s, const char *node_transform, const char *name)
+{
+  g_autoptr(GBytes) buffer = shape_buffer (s);
+  g_autofree char *json = gltf_json (s, node_transform, NULL);
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  guint32 header[3] = { 0x46546C67, 2, 0 };   /* "glTF", version 2, length */
+  char *path = tmp_path (name);
+  g_autoptr(GError) error = NULL;
+  gsize size = 0;
+  const guint8 *bin = g_bytes_get_data (buffer, &size);
+
+  g_byte_array_append (out, (guint8 *) header, sizeof header);
+  glb_chunk (out, 0x4E4F534A, (const guint8 *) json, strlen (json), ' ');   /* "JSON" */
+  glb_chunk (out, 0x004E4942, bin, size, 0);                                /* "BIN\0" */
+  header[2] = out->len;
+  memcpy (out->data + 8, &header[2], 4);
+
+  g_file_set_contents (path, (const char *) out->data, out->len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static char *
+write_ply (const Shape *s, gboolean binary, const char *name)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autofree char *header = g_strdup_printf (
+    "ply\nformat %s 1.0\ncomment ballast test mesh\nelement vertex %u\n"
+    "property float x\nproperty float y\nproperty float z\nelement face %u\n"
+    "property list uchar int vertex_indices\nend_header\n",
+    binary ? "binary_little_endian" : "ascii", shape_n_vertices (s), shape_n_triangles (s));
+  char *path = tmp_path (name);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (G_BYTE_ORDER == G_LITTLE_ENDIAN);
+  g_byte_array_append (out, (guint8 *) header, strlen (header));
+  for (guint v = 0; v < shape_n_vertices (s); v++)
+    {
+      float p[3];
+
+      for (int k = 0; k < 3; k++)
+        p[k] = g_array_index (s->v, double, 3 * v + k);
+      if (binary)
+        {
+          g_byte_array_append (out, (guint8 *) p, sizeof p);
+        }
+      else
+        {
+          g_autofree char *line = g_strdup_printf ("%.9g %.9g %.9g\n", p[0], p[1], p[2]);
+
+          g_byte_array_append (out, (guint8 *) line, strlen (line));
+        }
+    }
+  for (guint t = 0; t < shape_n_triangles (s); t++)
+    {
+      const guint32 *tri = &g_array_index (s->t, guint32, 3 * t);
+
+      if (binary)
+        {
+          guint8 three = 3;
+
+          g_byte_array_append (out, &three, 1);
+          g_byte_array_append (out, (guint8 *) tri, 12);
+        }
+      else
+        {
+          g_autofree char *line = g_strdup_printf ("3 %u %u %u\n", tri[0], tri[1], tri[2]);
+
+          g_byte_array_append (out, (guint8 *) line, strlen (line));
+        }
+    }
+
+  g_file_set_contents (path, (const char *) out->data, out->len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* FBX 7.4 ASCII: one Mesh model placed by Lcl Translation and Lcl Rotation
+ * (degrees, XYZ order).  Polygon indices end with the one's complement. */
+static char *
+write_fbx_ascii (const Shape *s, const double t[3], const double rot_deg[3], const char *name)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  char num[3][G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append (text,
+                   "; FBX 7.4.0 project file\n"
+                   "FBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n\tFBXVersion: 7400\n}\n"
+                   "GlobalSettings:  {\n\tVersion: 1000\n\tProperties70:  {\n"
+                   "\t\tP: \"UnitScaleFactor\", \"double\", \"Number\", \"\",1\n\t}\n}\n"
+                   "Objects:  {\n\tGeometry: 1000, \"Geometry::body\", \"Mesh\" {\n");
+  g_string_append_printf (text, "\t\tVertices: *%u {\n\t\t\ta: ", s->v->len);
+  for (guint i = 0; i < s->v->len; i++)
+    g_string_append_printf (text, "%s%s", i > 0 ? "," : "",
+                            g_ascii_dtostr (num[0], sizeof num[0], g_array_index (s->v, double, i)));
+  g_string_append_printf (text, "\n\t\t}\n\t\tPolygonVertexIndex: *%u {\n\t\t\ta: ", s->t->len);
+  for (guint i = 0; i < s->t->len; i++)
+    {
+      gint64 idx = g_array_index (s->t, guint32, i);
+
+      g_string_append_printf (text, "%s%" G_GINT64_FORMAT, i > 0 ? "," : "",
+                              i % 3 == 2 ? -idx - 1 : idx);
+    }
+  g_string_append (text, "\n\t\t}\n\t\tGeometryVersion: 124\n\t}\n"
+                   "\tModel: 2000, \"Model::body\", \"Mesh\" {\n\t\tVersion: 232\n\t\tProperties70:  {\n");
+  g_string_append_printf (text, "\t\t\tP: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",%s,%s,%s\n",
+                          g_ascii_dtostr (num[0], sizeof num[0], t[0]),
+                          g_ascii_dtostr (num[1], sizeof num[1], t[1]),
+                          g_ascii_dtostr (num[2], sizeof num[2], t[2]));
+  g_string_append_printf (text, "\t\t\tP: \"Lcl Rotation\", \"Lcl Rotation\", \"\", \"A\",%s,%s,%s\n",
+                          g_ascii_dtostr (num[0], sizeof num[0], rot_deg[0]),
+                          g_ascii_dtostr (num[1], sizeof num[1], rot_deg[1]),
+                          g_ascii_dtostr (num[2], sizeof num[2], rot_deg[2]));
+  g_string_append (text, "\t\t}\n\t}\n}\nConnections:  {\n\tC: \"OO\",1000,2000\n\tC: \"OO\",2000,0\n}\n");
+
+  return write_text (name, text->str);
+}
+
+static void
+test_format_gltf_embedded (void)
+{
+  g_auto(Shape) tet = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+
+  /* glTF keeps its node transform (gz-common keeps even the root's rotation
+   * for glTF): scale 2, then translation (1, 2, 3) */
+  shape_tetrahedron (&tet);
+  path = write_gltf_embedded (&tet, ", \"translation\": [1, 2, 3], \"scale\": [2, 2, 2]", "tet.gltf");
+  mesh = load (path, unit_scale);
+  g_assert_cmpuint (bl_mesh_get_n_triangles (mesh), ==, 4);
+  props_of (mesh, FALSE, &p);
+
+  /* V = 8/6, centroid (1, 2, 3) + 2·¼, I = 2⁵ I_tet (ixx 0.4, products 1/15) */
+  check_placed (&p, 1.0 / 6.0, (double[]) { 0.25, 0.25, 0.25 }, tet_inertia,
+                2.0, identity, (double[]) { 1, 2, 3 }, 1e-14);
+  assert_near (p.volume, 4.0 / 3.0, 1e-14);
+  assert_near (p.centroid.x, 1.5, 1e-14);
+  assert_near (p.inertia.m[0][0], 0.4, 1e-14);
+  assert_near (p.inertia.m[0][1], 1.0 / 15.0, 1e-14);
+  assert_clean (&p);
+}
+
+static void
+test_format_glb (void)
+{
+  g_auto(Shape) box = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+  const double size[3] = { 1, 2, 3 };
+  /* quaternion (0, 0, sin 45°, cos 45°): a quarter turn about z */
+  const double rz[3][3] = { { 0, -1, 0 }, { 1, 0, 0 }, { 0, 0, 1 } };
+  double i0[3][3];
+
+  shape_init (&box);
+  shape_add_box (&box, (double[]) { 0, 0, 0 }, size, identity, 0, 12);
+  path = write_glb (&box, ", \"translation\": [-4, 5, 0.5], "
+                    "\"rotation\": [0, 0, 0.70710678118654752, 0.70710678118654752]", "box.glb");
+  mesh = load (path, unit_scale);
+  props_of (mesh, FALSE, &p);
+
+  /* the 1 × 2 × 3 box lies 2 along x and 1 along y: Ixx = 6(1 + 9)/12 = 5,
+   * Iyy = 6(4 + 9)/12 = 6.5, Izz = 6(4 + 1)/12 = 2.5 */
+  box_tensor (size, i0);
+  check_placed (&p, 6.0, (double[]) { 0, 0, 0 }, i0, 1.0, rz, (double[]) { -4, 5, 0.5 }, 1e-6);
+  assert_near (p.inertia.m[0][0], 5.0, 1e-5);
+  assert_near (p.inertia.m[1][1], 6.5, 1e-5);
+  assert_near (p.inertia.m[2][2], 2.5, 1e-5);
+  assert_clean (&p);
+}
+
+static void
+test_format_ply (void)
+{
+  g_auto(Shape) tet = { 0 };
+  g_auto(Shape) box = { 0 };
+  g_autofree char *ascii = NULL;
+  g_autofree char *binary = NULL;
+  g_autoptr(BlMesh) mesh_ascii = NULL;
+  g_autoptr(BlMesh) mesh_binary = NULL;
+  BlMeshProperties p;
+  double i0[3][3];
+
+  shape_tetrahedron (&tet);
+  ascii = write_ply (&tet, FALSE, "tet-ascii.ply");
+  mesh_ascii = load (ascii, unit_scale);
+  props_of (mesh_ascii, FALSE, &p);
+  g_assert_cmpuint (p.n_triangles, ==, 4);
+  check_tetrahedron (&p, 1.0);
+  assert_clean (&p);
+
+  /* 1 × 2 × 3 box centred at (5, −2, 1): V 6, Ixx 6.5, Iyy 5, Izz 2.5 */
+  shape_init (&box);
+  shape_add_box (&box, (double[]) { 5, -2, 1 }, (double[]) { 1, 2, 3 }, identity, 0, 12);
+  binary = write_ply (&box, TRUE, "box-binary.ply");
+  mesh_binary = load (binary, unit_scale);
+  props_of (mesh_binary, FALSE, &p);
+  g_assert_cmpuint (p.n_triangles, ==, 12);
+  box_tensor ((double[]) { 1, 2, 3 }, i0);
+  check_placed (&p, 6.0, (double[]) { 0, 0, 0 }, i0, 1.0, identity, (double[]) { 5, -2, 1 }, 1e-13);
+  assert_near (p.inertia.m[0][0], 6.5, 1e-12);
+  assert_clean (&p);
+}
+
+static void
+test_format_fbx_ascii (void)
+{
+  g_auto(Shape) tet = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+  const double rz[3][3] = { { 0, -1, 0 }, { 1, 0, 0 }, { 0, 0, 1 } };
+
+  /* assimp 5.2.5 reads FBX 7.4 ASCII; UnitScaleFactor 1 (centimetres) is
+   * left as it is by assimp and gz-common alike */
+  shape_tetrahedron (&tet);
+  path = write_fbx_ascii (&tet, (double[]) { 1, 2, 3 }, (double[]) { 0, 0, 90 }, "tet.fbx");
+  mesh = load (path, unit_scale);
+  props_of (mesh, FALSE, &p);
+  g_assert_cmpuint (p.n_triangles, ==, 4);
+
+  /* turned a quarter about z then moved: centroid (1 − ¼, 2 + ¼, 3 + ¼);
+   * ixy = −1/480 (x' = −y), ixz = −1/480, iyz = +1/480 */
+  check_placed (&p, 1.0 / 6.0, (double[]) { 0.25, 0.25, 0.25 }, tet_inertia,
+                1.0, rz, (double[]) { 1, 2, 3 }, 1e-6);
+  assert_near (p.centroid.x, 0.75, 1e-6);
+  assert_near (p.inertia.m[0][1], -1.0 / 480.0, 1e-8);
+  assert_near (p.inertia.m[1][2], 1.0 / 480.0, 1e-8);
+  assert_clean (&p);
+}
+
+/* COLLADA in millimetres (<unit meter="0.001">, Z up) with a box placed by
+ * two nested nodes: the parent translates, the child rotates.  gz-common's
+ * AssimpLoader keeps the root node's scale (the unit) and translation but
+ * drops its rotation (the up axis), then applies each node's transform:
+ * x[m] = 0.001 (T + R x[mm]). */
+static void
+test_format_collada_unit_and_nodes (void)
+{
+  const double size_mm[3] = { 1000, 2000, 3000 };
+  const double centre_mm[3] = { 50, 0, 0 };
+  const double t_mm[3] = { 100, -200, 300 };
+  const double axis[3] = { 0, 0.6, 0.8 };
+  const double angle = 40.0;
+  g_autoptr(GString) dae = g_string_new (NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+  double r[3][3], i0[3][3], corner[8][3], t[3];
+  const double *v;
+  guint nv;
+
+  g_string_append (dae,
+    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+    "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
+    "  <asset><unit name=\"millimeter\" meter=\"0.001\"/><up_axis>Z_UP</up_axis></asset>\n"
+    "  <library_geometries><geometry id=\"box-mesh\" name=\"box\"><mesh>\n"
+    "    <source id=\"box-pos\"><float_array id=\"box-pos-array\" count=\"24\">");
+  for (guint i = 0; i < 8; i++)
+    {
+      for (int k = 0; k < 3; k++)
+        {
+          double x = centre_mm[k] + (((i >> k) & 1) - 0.5) * size_mm[k];
+
+          g_string_append_printf (dae, "%g ", x);
+        }
+    }
+  g_string_append (dae,
+    "</float_array>\n"
+    "      <technique_common><accessor source=\"#box-pos-array\" count=\"8\" stride=\"3\">"
+    "<param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/><param name=\"Z\" type=\"float\"/>"
+    "</accessor></technique_common></source>\n"
+    "    <vertices id=\"box-vtx\"><input semantic=\"POSITION\" source=\"#box-pos\"/></vertices>\n"
+    "    <triangles count=\"12\"><input semantic=\"VERTEX\" source=\"#box-vtx\" offset=\"0\"/><p>");
+  for (guint i = 0; i < 12; i++)
+    g_string_append_printf (dae, "%u %u %u ", cube_triangles[i][0], cube_triangles[i][1],
+                            cube_triangles[i][2]);
+  g_string_append_printf (dae,
+    "</p></triangles>\n"
+    "  </mesh></geometry></library_geometries>\n"
+    "  <library_visual_scenes><visual_scene id=\"Scene\" name=\"Scene\">\n"
+    "    <node id=\"frame\" name=\"frame\" type=\"NODE\"><translate>%g %g %g</translate>\n"
+    "      <node id=\"body\" name=\"body\" type=\"NODE\"><rotate>%g %g %g %g</rotate>\n"
+    "        <instance_geometry url=\"#box-mesh\"/></node>\n"
+    "    </node>\n"
+    "  </visual_scene></library_visual_scenes>\n"
+    "  <scene><instance_visual_scene url=\"#Scene\"/></scene>\n"
+    "</COLLADA>\n",
+    t_mm[0], t_mm[1], t_mm[2], axis[0], axis[1], axis[2], angle);
+  path = write_text ("box-mm.dae", dae->str);
+
+  mesh = load (path, unit_scale);
+  g_assert_cmpuint (bl_mesh_get_n_submeshes (mesh), ==, 1);
+  g_assert_cmpstr (bl_mesh_get_submesh_name (mesh, 0), ==, "body");
+  props_of (mesh, FALSE, &p);
+
+  axis_angle (axis[0], axis[1], axis[2], angle * G_PI / 180.0, r);
+  for (int k = 0; k < 3; k++)
+    t[k] = 0.001 * t_mm[k];
+
+  /* every vertex is a corner x = 0.001 (T + R c) in metres */
+  v = bl_mesh_get_submesh_vertices (mesh, 0, &nv);
+  g_assert_cmpuint (nv, ==, 8);
+  for (guint i = 0; i < 8; i++)
+    {
+      double local[3];
+
+      for (int k = 0; k < 3; k++)
+        local[k] = centre_mm[k] + (((i >> k) & 1) - 0.5) * size_mm[k];
+      for (int k = 0; k < 3; k++)
+        corner[i][k] = 0.001 * (t_mm[k] + r[k][0] * local[0] + r[k][1] * local[1] + r[k][2] * local[2]);
+    }
+  for (guint j = 0; j < nv; j++)
+    {
+      gboolean found = FALSE;
+
+      for (guint i = 0; i < 8 && !found; i++)
+        found = fabs (v[3 * j] - corner[i][0]) < 1e-6 && fabs (v[3 * j + 1] - corner[i][1]) < 1e-6
+             && fabs (v[3 * j + 2] - corner[i][2]) < 1e-6;
+      if (!found)
+        g_error ("vertex %u (%g, %g, %g) is no corner of the placed box", j, v[3 * j], v[3 * j + 1], v[3 * j + 2]);
+    }
+
+  /* a 1 × 2 × 3 m box: V 6, centroid 0.001 (T + R (50, 0, 0)), I = R diag Rᵀ */
+  box_tensor ((double[]) { 1, 2, 3 }, i0);
+  check_placed (&p, 6.0, (double[]) { 0.05, 0, 0 }, i0, 1.0, (const double (*)[3]) r, t, 1e-6);
+  g_assert_cmpfloat (fabs (p.inertia.m[1][2]), >, 0.1);   /* really turned */
+  assert_clean (&p);
+}
+
 static const char *
 fixtures_dir (void)
 {
@@ -1180,6 +1642,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mesh/box-offset", test_box_offset);
   g_test_add_func ("/core/mesh/box-rotated", test_box_rotated);
   g_test_add_func ("/core/mesh/formats", test_stl_ascii_binary_obj);
+  g_test_add_func ("/core/mesh/format/gltf-embedded", test_format_gltf_embedded);
+  g_test_add_func ("/core/mesh/format/glb", test_format_glb);
+  g_test_add_func ("/core/mesh/format/ply", test_format_ply);
+  g_test_add_func ("/core/mesh/format/fbx-ascii", test_format_fbx_ascii);
+  g_test_add_func ("/core/mesh/format/collada-unit-and-nodes", test_format_collada_unit_and_nodes);
   g_test_add_func ("/core/mesh/tetrahedron", test_tetrahedron);
   g_test_add_func ("/core/mesh/scale", test_scale);
   g_test_add_func ("/core/mesh/mirror", test_mirror);
