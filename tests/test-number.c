@@ -212,6 +212,83 @@ test_parse (void)
   g_assert_cmpuint (bl_number_count_tokens ("   "), ==, 0);
 }
 
+/* The text the parser reads must give exactly the double strtod gives:
+ * short decimals take a path without strtod, which must agree bit for bit
+ * (−0 included), and everything else must still be read or refused as
+ * before. */
+static void
+check_parse_as_strtod (const char *text)
+{
+  double ours = 0.0, theirs;
+  char *end = NULL;
+  gboolean accepted = bl_number_parse (text, &ours);
+
+  theirs = g_ascii_strtod (text, &end);
+  if (end != text && *end == '\0' && isfinite (theirs))
+    {
+      if (!accepted)
+        g_error ("“%s” was refused; strtod reads %.17g", text, theirs);
+      if (memcmp (&ours, &theirs, sizeof ours) != 0)
+        g_error ("“%s” read as %.17g; strtod reads %.17g", text, ours, theirs);
+    }
+  else if (accepted)
+    g_error ("“%s” was read as %.17g; strtod refuses it", text, ours);
+}
+
+static void
+test_parse_matches_strtod (void)
+{
+  static const char * const texts[] = {
+    "0", "-0", "+0", "0.0", "-0.0", "00012", "0.000123", "1.", ".5", "-.5", "+.5", "1.e5",
+    "1e5", "1E-5", "1e+22", "1e22", "1e23", "1e-22", "1e-23", "0e999", "-0e-999", "9007199254740992",
+    "9007199254740993", "9007199254740991e-22", "1234567890123456789", "12345678901234567890",
+    "0.1", "0.2", "0.3", "1.5707963267948966", "3.141592653589793", "2.2250738585072014e-308",
+    "4.9e-324", "1.7976931348623157e308", "0.30000000000000004", "123.456e-7", "1000000",
+    "0.0000000000000000000000000000001", "100000000000000000000000", "1.0000000000000000001",
+  };
+  GRand *rand = g_rand_new_with_seed (20261123);
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    check_parse_as_strtod (texts[i]);
+
+  /* decimals of every length and exponent, signs and leading zeros */
+  for (guint i = 0; i < 200000; i++)
+    {
+      char text[64];
+      int n = 0;
+      int n_digits = g_rand_int_range (rand, 1, 22);
+      int point = g_rand_int_range (rand, -1, n_digits + 1);
+
+      if (g_rand_boolean (rand))
+        text[n++] = g_rand_boolean (rand) ? '-' : '+';
+      for (int d = 0; d < n_digits; d++)
+        {
+          if (d == point)
+            text[n++] = '.';
+          text[n++] = (char) ('0' + (d == 0 && g_rand_int_range (rand, 0, 4) != 0
+                                     ? g_rand_int_range (rand, 1, 10) : g_rand_int_range (rand, 0, 10)));
+        }
+      if (point == n_digits)
+        text[n++] = '.';
+      if (g_rand_int_range (rand, 0, 3) == 0)
+        n += g_snprintf (text + n, sizeof text - n, "e%d", g_rand_int_range (rand, -40, 40));
+      text[n] = '\0';
+      check_parse_as_strtod (text);
+    }
+
+  /* and the shortest forms of random doubles, written by the formatter */
+  for (guint i = 0; i < 50000; i++)
+    {
+      char buf[BL_DOUBLE_BUF_SIZE];
+      double value = g_rand_double_range (rand, -1e4, 1e4);
+
+      g_assert_cmpuint (bl_number_write (value, buf), ==, strlen (buf));
+      check_parse_as_strtod (buf);
+    }
+
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -222,6 +299,7 @@ main (int    argc,
   g_test_add_func ("/core/number/format-round-trip", test_format_round_trip);
   g_test_add_func ("/core/number/format-edges", test_format_edges);
   g_test_add_func ("/core/number/parse", test_parse);
+  g_test_add_func ("/core/number/parse-matches-strtod", test_parse_matches_strtod);
 
   return g_test_run ();
 }

@@ -1,10 +1,39 @@
-/* bl-json.c: a minimal streaming JSON writer. */
+/* bl-json.c: a minimal streaming JSON writer.
+ *
+ * Every value is written straight into the GString's buffer: one check for
+ * room, then plain stores, so that the tens of thousands of numbers of a
+ * large model cost a formatting each and nothing more. */
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "bl-json.h"
 #include "bl-number.h"
+
+/* Room for at least n more bytes (and the NUL) at the end of out. */
+static inline char *
+reserve (GString *out,
+         gsize    n)
+{
+  if (G_UNLIKELY (out->len + n >= out->allocated_len))
+    {
+      gsize len = out->len;
+
+      g_string_set_size (out, len + n);
+      out->len = len;
+    }
+  return out->str + out->len;
+}
+
+/* Ends what was written since reserve at end. */
+static inline void
+commit (GString *out,
+        char    *end)
+{
+  out->len = (gsize) (end - out->str);
+  *end = '\0';
+}
 
 void
 bl_json_init (BlJson  *json,
@@ -16,25 +45,32 @@ bl_json_init (BlJson  *json,
   json->after_key = FALSE;
 }
 
-static void
-before_value (BlJson *json)
+/* Writes the comma a value needs at p; returns where the value goes. */
+static inline char *
+before_value (BlJson *json,
+              char   *p)
 {
+  guint64 bit = G_GUINT64_CONSTANT (1) << json->depth;
+
   if (json->after_key)
     {
       json->after_key = FALSE;
-      return;
+      return p;
     }
-  if (json->need_comma & (G_GUINT64_CONSTANT (1) << json->depth))
-    g_string_append_c (json->out, ',');
-  json->need_comma |= G_GUINT64_CONSTANT (1) << json->depth;
+  if (json->need_comma & bit)
+    *p++ = ',';
+  json->need_comma |= bit;
+  return p;
 }
 
 static void
 json_open (BlJson *json,
-      char    c)
+           char    c)
 {
-  before_value (json);
-  g_string_append_c (json->out, c);
+  char *p = before_value (json, reserve (json->out, 2));
+
+  *p++ = c;
+  commit (json->out, p);
   g_assert (json->depth < 63);
   json->depth++;
   json->need_comma &= ~(G_GUINT64_CONSTANT (1) << json->depth);
@@ -42,11 +78,14 @@ json_open (BlJson *json,
 
 static void
 json_close (BlJson *json,
-       char    c)
+            char    c)
 {
+  char *p = reserve (json->out, 1);
+
   g_assert (json->depth > 0);
   json->depth--;
-  g_string_append_c (json->out, c);
+  *p++ = c;
+  commit (json->out, p);
 }
 
 void
@@ -73,18 +112,15 @@ bl_json_end_array (BlJson *json)
   json_close (json, ']');
 }
 
+/* A string that needs escapes, from its first byte that does. */
 static void
-append_string (GString    *out,
-               const char *value)
+append_escaped (GString             *out,
+                const unsigned char *p)
 {
-  const unsigned char *p = (const unsigned char *) value;
-
-  g_string_append_c (out, '"');
   for (;;)
     {
       const unsigned char *run = p;
 
-      /* Most text needs no escape: copy it in one piece. */
       while (*p >= 0x20 && *p != '"' && *p != '\\')
         p++;
       if (p > run)
@@ -114,16 +150,42 @@ append_string (GString    *out,
         }
       p++;
     }
-  g_string_append_c (out, '"');
+}
+
+/* Writes ["]value["] after the comma of a value (or the "," of nothing for
+ * a key) and `suffix` (0 for none) after the closing quote. */
+static void
+append_string (BlJson     *json,
+               const char *value,
+               char        suffix)
+{
+  GString *out = json->out;
+  gsize length = strlen (value);
+  char *p = before_value (json, reserve (out, length + 4));
+  const unsigned char *s = (const unsigned char *) value;
+  const unsigned char *end = s + length;
+
+  *p++ = '"';
+  /* Most text needs no escape: copy it while checking. */
+  while (s < end && *s >= 0x20 && *s != '"' && *s != '\\')
+    *p++ = (char) *s++;
+  if (G_UNLIKELY (s < end))
+    {
+      commit (out, p);
+      append_escaped (out, s);
+      p = reserve (out, 2);
+    }
+  *p++ = '"';
+  if (suffix != 0)
+    *p++ = suffix;
+  commit (out, p);
 }
 
 void
 bl_json_key (BlJson     *json,
              const char *key)
 {
-  before_value (json);
-  append_string (json->out, key);
-  g_string_append_c (json->out, ':');
+  append_string (json, key, ':');
   json->after_key = TRUE;
 }
 
@@ -136,47 +198,79 @@ bl_json_string (BlJson     *json,
       bl_json_null (json);
       return;
     }
-  before_value (json);
-  append_string (json->out, value);
+  append_string (json, value, 0);
+}
+
+static inline void
+append_number (BlJson *json,
+               double  value)
+{
+  char *p = before_value (json, reserve (json->out, 1 + BL_DOUBLE_BUF_SIZE));
+
+  /* + 0.0 turns −0 into 0 */
+  p += bl_number_write (value + 0.0, p);
+  commit (json->out, p);
 }
 
 void
 bl_json_number (BlJson *json,
                 double  value)
 {
-  char buf[BL_DOUBLE_BUF_SIZE];
-
   if (!isfinite (value))
     {
       bl_json_null (json);
       return;
     }
-  before_value (json);
-  /* + 0.0 turns −0 into 0 */
-  g_string_append (json->out, bl_number_format (value + 0.0, buf));
+  append_number (json, value);
 }
 
 void
 bl_json_int (BlJson *json,
              gint64  value)
 {
-  before_value (json);
-  g_string_append_printf (json->out, "%" G_GINT64_FORMAT, value);
+  char *p = before_value (json, reserve (json->out, 24));
+  char digits[24];
+  guint64 magnitude = value < 0 ? -(guint64) value : (guint64) value;
+  int n = 0;
+
+  do
+    {
+      digits[n++] = (char) ('0' + magnitude % 10);
+      magnitude /= 10;
+    }
+  while (magnitude > 0);
+  if (value < 0)
+    *p++ = '-';
+  while (n > 0)
+    *p++ = digits[--n];
+  commit (json->out, p);
+}
+
+static void
+append_literal (BlJson     *json,
+                const char *text,
+                gsize       length)
+{
+  char *p = before_value (json, reserve (json->out, length + 1));
+
+  memcpy (p, text, length);
+  commit (json->out, p + length);
 }
 
 void
 bl_json_bool (BlJson   *json,
               gboolean  value)
 {
-  before_value (json);
-  g_string_append (json->out, value ? "true" : "false");
+  if (value)
+    append_literal (json, "true", 4);
+  else
+    append_literal (json, "false", 5);
 }
 
 void
 bl_json_null (BlJson *json)
 {
-  before_value (json);
-  g_string_append (json->out, "null");
+  append_literal (json, "null", 4);
 }
 
 void
@@ -186,12 +280,20 @@ bl_json_numbers (BlJson       *json,
 {
   bl_json_begin_array (json);
   for (guint i = 0; i < n; i++)
-    bl_json_number (json, values[i]);
+    {
+      if (isfinite (values[i]))
+        append_number (json, values[i]);
+      else
+        bl_json_null (json);
+    }
   bl_json_end_array (json);
 }
 
 void
 bl_json_newline (BlJson *json)
 {
-  g_string_append_c (json->out, '\n');
+  char *p = reserve (json->out, 1);
+
+  *p++ = '\n';
+  commit (json->out, p);
 }

@@ -16,6 +16,91 @@ skip_space (const char *p)
   return p;
 }
 
+/* Exactly representable powers of ten. */
+static const double exact_powers_of_ten[] = {
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* The common short decimal ("0.3", "-12.5e-3") without strtod: when its
+ * digits fit in 53 bits and its power of ten is exact, one IEEE
+ * multiplication or division rounds it correctly (Clinger, "How to read
+ * floating point numbers accurately", PLDI 1990), so the result is the
+ * same double strtod gives.  FALSE for anything else, which then goes
+ * through g_ascii_strtod. */
+static gboolean
+parse_token_fast (const char  *start,
+                  const char **end,
+                  double      *value)
+{
+  const char *p = start;
+  gboolean negative = FALSE, any_digit = FALSE;
+  guint64 digits = 0;
+  int n_digits = 0, exponent = 0;
+  double v;
+
+  if (*p == '-' || *p == '+')
+    negative = *p++ == '-';
+  while (*p == '0')
+    {
+      any_digit = TRUE;
+      p++;
+    }
+  for (; g_ascii_isdigit (*p); p++, n_digits++)
+    {
+      if (n_digits == 19)
+        return FALSE;
+      digits = digits * 10 + (guint) (*p - '0');
+      any_digit = TRUE;
+    }
+  if (*p == '.')
+    {
+      p++;
+      if (n_digits == 0)
+        for (; *p == '0'; p++, exponent--)
+          any_digit = TRUE;
+      for (; g_ascii_isdigit (*p); p++, n_digits++, exponent--)
+        {
+          if (n_digits == 19)
+            return FALSE;
+          digits = digits * 10 + (guint) (*p - '0');
+          any_digit = TRUE;
+        }
+    }
+  if (!any_digit)
+    return FALSE;
+  if (*p == 'e' || *p == 'E')
+    {
+      gboolean exponent_negative = FALSE;
+      int e = 0;
+
+      p++;
+      if (*p == '-' || *p == '+')
+        exponent_negative = *p++ == '-';
+      if (!g_ascii_isdigit (*p))
+        return FALSE;
+      for (; g_ascii_isdigit (*p); p++)
+        if (e < 100000)
+          e = e * 10 + (*p - '0');
+      exponent += exponent_negative ? -e : e;
+    }
+  if (*p != '\0' && !g_ascii_isspace (*p))
+    return FALSE;
+
+  if (digits == 0)
+    v = 0.0;
+  else if (digits > (G_GUINT64_CONSTANT (1) << 53) || exponent < -22 || exponent > 22)
+    return FALSE;
+  else if (exponent < 0)
+    v = (double) digits / exact_powers_of_ten[-exponent];
+  else
+    v = (double) digits * exact_powers_of_ten[exponent];
+
+  *value = negative ? -v : v;
+  *end = p;
+  return TRUE;
+}
+
 /* Parses one token at *p and advances past it. */
 static gboolean
 parse_token (const char **p,
@@ -35,6 +120,9 @@ parse_token (const char **p,
     return FALSE;
   if (start[0] == '0' && (start[1] == 'x' || start[1] == 'X'))
     return FALSE;
+
+  if (parse_token_fast (start, p, value))
+    return TRUE;
 
   errno = 0;
   v = g_ascii_strtod (start, &end);
@@ -104,9 +192,65 @@ bl_number_count_tokens (const char *text)
     }
 }
 
+static const char digit_pairs[200] =
+  "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+  "8081828384858687888990919293949596979899";
+
+/* The number of decimal digits of v, 1 ≤ v < 10^17. */
+static inline int
+decimal_length (guint64 v)
+{
+  static const guint64 powers[] = {
+    G_GUINT64_CONSTANT (10), G_GUINT64_CONSTANT (100), G_GUINT64_CONSTANT (1000),
+    G_GUINT64_CONSTANT (10000), G_GUINT64_CONSTANT (100000), G_GUINT64_CONSTANT (1000000),
+    G_GUINT64_CONSTANT (10000000), G_GUINT64_CONSTANT (100000000),
+    G_GUINT64_CONSTANT (1000000000), G_GUINT64_CONSTANT (10000000000),
+    G_GUINT64_CONSTANT (100000000000), G_GUINT64_CONSTANT (1000000000000),
+    G_GUINT64_CONSTANT (10000000000000), G_GUINT64_CONSTANT (100000000000000),
+    G_GUINT64_CONSTANT (1000000000000000), G_GUINT64_CONSTANT (10000000000000000),
+  };
+  int n = 1;
+
+  /* Most results have 15–17 digits: count down from the top. */
+  for (int i = G_N_ELEMENTS (powers); i > 0; i--)
+    if (v >= powers[i - 1])
+      {
+        n = i + 1;
+        break;
+      }
+  return n;
+}
+
+/* The n decimal digits of v into out[0 … n-1], two at a time. */
+static inline void
+write_digits (char    *out,
+              guint64  v,
+              int      n)
+{
+  char *p = out + n;
+
+  while (v >= 100)
+    {
+      guint r = (guint) (v % 100);
+
+      v /= 100;
+      p -= 2;
+      memcpy (p, digit_pairs + 2 * r, 2);
+    }
+  if (v >= 10)
+    {
+      p -= 2;
+      memcpy (p, digit_pairs + 2 * v, 2);
+    }
+  else
+    *--p = (char) ('0' + v);
+}
+
 /* Writes digits (no leading or trailing zeros) d₀.d₁d₂… × 10^exponent in
- * the notation %g would choose. */
-static void
+ * the notation %g would choose; returns the length written (the text is
+ * NUL-terminated). */
+static gsize
 write_decimal (char       *out,
                gboolean    negative,
                const char *digits,
@@ -129,19 +273,23 @@ write_decimal (char       *out,
           memcpy (p, digits, n_digits);
           p += n_digits;
         }
+      else if (n_digits <= exponent + 1)
+        {
+          memcpy (p, digits, n_digits);
+          p += n_digits;
+          for (int i = n_digits; i <= exponent; i++)
+            *p++ = '0';
+        }
       else
         {
-          for (int i = 0; i <= exponent; i++)
-            *p++ = i < n_digits ? digits[i] : '0';
-          if (n_digits > exponent + 1)
-            {
-              *p++ = '.';
-              memcpy (p, digits + exponent + 1, n_digits - exponent - 1);
-              p += n_digits - exponent - 1;
-            }
+          memcpy (p, digits, exponent + 1);
+          p += exponent + 1;
+          *p++ = '.';
+          memcpy (p, digits + exponent + 1, n_digits - exponent - 1);
+          p += n_digits - exponent - 1;
         }
       *p = '\0';
-      return;
+      return (gsize) (p - out);
     }
 
   *p++ = digits[0];
@@ -158,10 +306,11 @@ write_decimal (char       *out,
     *p++ = exponent < 0 ? '-' : '+';
     if (magnitude >= 100)
       *p++ = (char) ('0' + magnitude / 100);
-    *p++ = (char) ('0' + magnitude / 10 % 10);
-    *p++ = (char) ('0' + magnitude % 10);
+    memcpy (p, digit_pairs + 2 * (magnitude % 100), 2);
+    p += 2;
     *p = '\0';
   }
+  return (gsize) (p - out);
 }
 
 /* Shortest round trip, after Ulf Adams, "Ryū: fast float-to-string
@@ -354,6 +503,21 @@ shortest_decimal (double   value,
     {
       gboolean round_up = FALSE;
 
+      /* Two digits at a time while both go (as Ryū does once): the last
+       * digit removed decides the rounding either way. */
+      for (;;)
+        {
+          guint64 vp100 = vp / 100, vm100 = vm / 100, vr100;
+
+          if (vp100 <= vm100)
+            break;
+          vr100 = vr / 100;
+          round_up = vr - 100 * vr100 >= 50;
+          vr = vr100;
+          vp = vp100;
+          vm = vm100;
+          removed += 2;
+        }
       for (;;)
         {
           guint64 vp10 = vp / 10, vm10 = vm / 10;
@@ -380,41 +544,43 @@ shortest_decimal (double   value,
   *exponent_out = e10;
 }
 
-const char *
-bl_number_format (double value,
-                  char   buf[BL_DOUBLE_BUF_SIZE])
+gsize
+bl_number_write (double value,
+                 char   buf[BL_DOUBLE_BUF_SIZE])
 {
   char digits[24];
   guint64 significand;
   gint32 exponent;
-  int n = 0;
+  int n;
 
   if (value == 0.0)
     {
-      strcpy (buf, signbit (value) ? "-0" : "0");
-      return buf;
+      if (signbit (value))
+        {
+          memcpy (buf, "-0", 3);
+          return 2;
+        }
+      memcpy (buf, "0", 2);
+      return 1;
     }
   if (!isfinite (value))
     {
       strcpy (buf, isnan (value) ? "nan" : (value > 0 ? "inf" : "-inf"));
-      return buf;
+      return strlen (buf);
     }
 
   shortest_decimal (value, &significand, &exponent);
-
   /* At most 17 digits, most significant first. */
-  {
-    char reversed[24];
+  n = decimal_length (significand);
+  write_digits (digits, significand, n);
 
-    while (significand > 0)
-      {
-        reversed[n++] = (char) ('0' + significand % 10);
-        significand /= 10;
-      }
-    for (int i = 0; i < n; i++)
-      digits[i] = reversed[n - 1 - i];
-  }
+  return write_decimal (buf, signbit (value), digits, n, exponent + n - 1);
+}
 
-  write_decimal (buf, signbit (value), digits, n, exponent + n - 1);
+const char *
+bl_number_format (double value,
+                  char   buf[BL_DOUBLE_BUF_SIZE])
+{
+  bl_number_write (value, buf);
   return buf;
 }

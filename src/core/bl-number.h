@@ -20,5 +20,7 @@ guint       bl_number_count_tokens (const char *text);
 /* The shortest decimal form that reads back to the same double, in the C
  * locale ("0.1", "1e-09", "-0"); "nan"/"inf" never appear in SDF we write. */
 const char *bl_number_format       (double value, char buf[BL_DOUBLE_BUF_SIZE]);
+/* The same text as bl_number_format; returns its length. */
+gsize       bl_number_write        (double value, char buf[BL_DOUBLE_BUF_SIZE]);
 
 G_END_DECLS
