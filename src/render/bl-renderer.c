@@ -112,12 +112,27 @@ typedef enum
   N_OVERLAYS
 } Overlay;
 
+/* A linked program and its uniforms (−1 where it has none). */
+typedef struct
+{
+  GLuint id;
+  GLint  u_view_projection, u_mode, u_eye, u_alpha, u_selected, u_hovered, u_selection_color;
+  GLint  u_selection_mix, u_com_dark, u_marker_scale;
+} Program;
+
+/* The opaque bodies' programs: meshes (no normals, flat) and primitives. */
+typedef enum
+{
+  BODY_FLAT,
+  BODY_SMOOTH,
+  N_BODY_PROGRAMS
+} BodyProgram;
+
 struct _BlRenderer
 {
   gboolean    use_es;
-  GLuint      program;
-  GLint       u_view_projection, u_mode, u_eye, u_alpha, u_selected, u_hovered, u_selection_color;
-  GLint       u_selection_mix, u_com_dark, u_marker_scale;
+  Program     general;                  /* mesh.vert/.frag: every layer */
+  Program     body[N_BODY_PROGRAMS];    /* body.vert/.frag: opaque collisions */
 
   GpuMesh    *prims[N_LODS][BL_PRIM_MESH];   /* [level][prim] */
   GpuMesh    *marker;
@@ -175,13 +190,14 @@ bl_render_link_color (guint  index,
 static GLuint
 compile_shader (GLenum       type,
                 const char  *resource,
+                const char  *defines,
                 gboolean     use_es,
                 GError     **error)
 {
   g_autofree char *path = g_strconcat ("/app/ballast/Ballast/shaders/", resource, NULL);
   g_autoptr(GBytes) bytes = NULL;
-  const char *sources[2];
-  GLint lengths[2];
+  const char *sources[3];
+  GLint lengths[3];
   GLuint shader;
   GLint ok = 0;
 
@@ -191,11 +207,13 @@ compile_shader (GLenum       type,
   sources[0] = use_es ? "#version 300 es\nprecision highp float;\nprecision highp int;\n"
                       : "#version 330 core\n";
   lengths[0] = (GLint) strlen (sources[0]);
-  sources[1] = g_bytes_get_data (bytes, NULL);
-  lengths[1] = (GLint) g_bytes_get_size (bytes);
+  sources[1] = defines;
+  lengths[1] = (GLint) strlen (defines);
+  sources[2] = g_bytes_get_data (bytes, NULL);
+  lengths[2] = (GLint) g_bytes_get_size (bytes);
 
   shader = glCreateShader (type);
-  glShaderSource (shader, 2, sources, lengths);
+  glShaderSource (shader, 3, sources, lengths);
   glCompileShader (shader);
   glGetShaderiv (shader, GL_COMPILE_STATUS, &ok);
   if (!ok)
@@ -214,31 +232,37 @@ compile_shader (GLenum       type,
   return shader;
 }
 
-static GLuint
-link_program (gboolean   use_es,
-              GError   **error)
+/* Links NAME.vert and NAME.frag with DEFINES (lines of #define) before both. */
+static gboolean
+program_init (Program     *program,
+              const char  *name,
+              const char  *defines,
+              gboolean     use_es,
+              GError     **error)
 {
-  GLuint vs, fs, program;
+  g_autofree char *vert = g_strconcat (name, ".vert", NULL);
+  g_autofree char *frag = g_strconcat (name, ".frag", NULL);
+  GLuint vs, fs, id;
   GLint ok = 0;
 
-  vs = compile_shader (GL_VERTEX_SHADER, "mesh.vert", use_es, error);
+  vs = compile_shader (GL_VERTEX_SHADER, vert, defines, use_es, error);
   if (vs == 0)
-    return 0;
-  fs = compile_shader (GL_FRAGMENT_SHADER, "mesh.frag", use_es, error);
+    return FALSE;
+  fs = compile_shader (GL_FRAGMENT_SHADER, frag, defines, use_es, error);
   if (fs == 0)
     {
       glDeleteShader (vs);
-      return 0;
+      return FALSE;
     }
-  program = glCreateProgram ();
-  glAttachShader (program, vs);
-  glAttachShader (program, fs);
+  id = glCreateProgram ();
+  glAttachShader (id, vs);
+  glAttachShader (id, fs);
   for (int i = 0; i < N_ATTRS; i++)
-    glBindAttribLocation (program, i, attr_names[i]);
-  glLinkProgram (program);
-  glGetProgramiv (program, GL_LINK_STATUS, &ok);
-  glDetachShader (program, vs);
-  glDetachShader (program, fs);
+    glBindAttribLocation (id, i, attr_names[i]);
+  glLinkProgram (id);
+  glGetProgramiv (id, GL_LINK_STATUS, &ok);
+  glDetachShader (id, vs);
+  glDetachShader (id, fs);
   glDeleteShader (vs);
   glDeleteShader (fs);
   if (!ok)
@@ -246,15 +270,28 @@ link_program (gboolean   use_es,
       GLint len = 0;
       g_autofree char *log = NULL;
 
-      glGetProgramiv (program, GL_INFO_LOG_LENGTH, &len);
+      glGetProgramiv (id, GL_INFO_LOG_LENGTH, &len);
       log = g_malloc0 (MAX (len, 1) + 1);
-      glGetProgramInfoLog (program, len, NULL, log);
+      glGetProgramInfoLog (id, len, NULL, log);
       g_set_error (error, GDK_GL_ERROR, GDK_GL_ERROR_COMPILATION_FAILED,
-                   "Linking the viewport shaders failed: %s", log);
-      glDeleteProgram (program);
-      return 0;
+                   "Linking the viewport shaders (%s) failed: %s", name, log);
+      glDeleteProgram (id);
+      return FALSE;
     }
-  return program;
+
+  /* −1 for a uniform that this program does not use: glUniform ignores it. */
+  program->id = id;
+  program->u_view_projection = glGetUniformLocation (id, "u_view_projection");
+  program->u_mode = glGetUniformLocation (id, "u_mode");
+  program->u_eye = glGetUniformLocation (id, "u_eye");
+  program->u_alpha = glGetUniformLocation (id, "u_alpha");
+  program->u_selected = glGetUniformLocation (id, "u_selected");
+  program->u_hovered = glGetUniformLocation (id, "u_hovered");
+  program->u_selection_color = glGetUniformLocation (id, "u_selection_color");
+  program->u_selection_mix = glGetUniformLocation (id, "u_selection_mix");
+  program->u_com_dark = glGetUniformLocation (id, "u_com_dark");
+  program->u_marker_scale = glGetUniformLocation (id, "u_marker_scale");
+  return TRUE;
 }
 
 /* ---- Meshes and batches -------------------------------------------------- */
@@ -815,25 +852,19 @@ BlRenderer *
 bl_renderer_new (gboolean   use_es,
                  GError   **error)
 {
-  BlRenderer *self;
-  GLuint program = link_program (use_es, error);
+  BlRenderer *self = g_new0 (BlRenderer, 1);
 
-  if (program == 0)
-    return NULL;
-
-  self = g_new0 (BlRenderer, 1);
   self->use_es = use_es;
-  self->program = program;
-  self->u_view_projection = glGetUniformLocation (program, "u_view_projection");
-  self->u_mode = glGetUniformLocation (program, "u_mode");
-  self->u_eye = glGetUniformLocation (program, "u_eye");
-  self->u_alpha = glGetUniformLocation (program, "u_alpha");
-  self->u_selected = glGetUniformLocation (program, "u_selected");
-  self->u_hovered = glGetUniformLocation (program, "u_hovered");
-  self->u_selection_color = glGetUniformLocation (program, "u_selection_color");
-  self->u_selection_mix = glGetUniformLocation (program, "u_selection_mix");
-  self->u_com_dark = glGetUniformLocation (program, "u_com_dark");
-  self->u_marker_scale = glGetUniformLocation (program, "u_marker_scale");
+  if (!program_init (&self->general, "mesh", "", use_es, error)
+      || !program_init (&self->body[BODY_FLAT], "body", "", use_es, error)
+      || !program_init (&self->body[BODY_SMOOTH], "body", "#define SMOOTH 1\n", use_es, error))
+    {
+      glDeleteProgram (self->general.id);
+      for (int b = 0; b < N_BODY_PROGRAMS; b++)
+        glDeleteProgram (self->body[b].id);
+      g_free (self);
+      return NULL;
+    }
 
   self->batches = g_ptr_array_new_with_free_func (batch_free);
   self->mesh_gpu = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) bl_mesh_unref, gpu_mesh_free);
@@ -864,7 +895,9 @@ bl_renderer_free (BlRenderer *self)
   g_clear_pointer (&self->links, g_ptr_array_unref);
   g_ptr_array_unref (self->slots);
   g_hash_table_unref (self->dirty_links);
-  glDeleteProgram (self->program);
+  glDeleteProgram (self->general.id);
+  for (int b = 0; b < N_BODY_PROGRAMS; b++)
+    glDeleteProgram (self->body[b].id);
   g_free (self);
 }
 
@@ -1188,30 +1221,67 @@ prepare_batches (BlRenderer      *self,
     batch_prepare (self->overlays[o], frame, CULL_OVERLAY_PX);
 }
 
-/* The bodies, opaque; planes apart (SOLID FALSE), as a translucent ground. */
+/* Binds PROGRAM with this frame's camera and highlight uniforms. */
 static void
-draw_collisions (BlRenderer            *self,
-                 const BlRenderOptions *options,
-                 gboolean               solid)
+program_use (const Program         *program,
+             mat4                   vp,
+             const float            eye[3],
+             const BlRenderOptions *options)
+{
+  glUseProgram (program->id);
+  glUniformMatrix4fv (program->u_view_projection, 1, GL_FALSE, (const float *) vp);
+  glUniform3fv (program->u_eye, 1, eye);
+  glUniform1f (program->u_selected, (float) options->selected);
+  glUniform1f (program->u_hovered, (float) options->hovered);
+  glUniform3fv (program->u_selection_color, 1, bl_render_selection_color);
+  glUniform1f (program->u_selection_mix, BL_RENDER_SELECTION_MIX);
+}
+
+/* The bodies, opaque, with the body programs (the general one for the
+ * wireframe's edges); the general program is bound again on return. */
+static void
+draw_bodies (BlRenderer            *self,
+             const BlRenderOptions *options,
+             mat4                   vp,
+             const float            eye[3])
 {
   GHashTableIter iter;
   gpointer value;
-  gboolean edges = options->wireframe;
 
-  glUniform1i (self->u_mode, edges ? 1 : 0);
-  if (!solid)
+  if (options->wireframe)
     {
-      glUniform1f (self->u_alpha, edges ? 1.0f : PLANE_ALPHA);
-      batch_draw (self, self->prim_batches[BL_PRIM_PLANE], edges, FALSE);
+      glUniform1i (self->general.u_mode, 1);
+      glUniform1f (self->general.u_alpha, 1.0f);
+      for (int p = 0; p < BL_PRIM_MESH; p++)
+        if (p != BL_PRIM_PLANE)
+          batch_draw (self, self->prim_batches[p], TRUE, TRUE);
+      g_hash_table_iter_init (&iter, self->mesh_batches);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
+        batch_draw (self, value, TRUE, TRUE);
       return;
     }
-  glUniform1f (self->u_alpha, 1.0f);
+
+  program_use (&self->body[BODY_SMOOTH], vp, eye, options);
   for (int p = 0; p < BL_PRIM_MESH; p++)
     if (p != BL_PRIM_PLANE)
-      batch_draw (self, self->prim_batches[p], edges, TRUE);
+      batch_draw (self, self->prim_batches[p], FALSE, TRUE);
+  program_use (&self->body[BODY_FLAT], vp, eye, options);
   g_hash_table_iter_init (&iter, self->mesh_batches);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    batch_draw (self, value, edges, TRUE);
+    batch_draw (self, value, FALSE, TRUE);
+  glUseProgram (self->general.id);
+}
+
+/* Planes: a translucent ground (or their edges in wireframe). */
+static void
+draw_planes (BlRenderer            *self,
+             const BlRenderOptions *options)
+{
+  gboolean edges = options->wireframe;
+
+  glUniform1i (self->general.u_mode, edges ? 1 : 0);
+  glUniform1f (self->general.u_alpha, edges ? 1.0f : PLANE_ALPHA);
+  batch_draw (self, self->prim_batches[BL_PRIM_PLANE], edges, FALSE);
 }
 
 /* The ellipsoids as glass shells and the box as edges, at ALPHA. */
@@ -1220,16 +1290,16 @@ draw_shells (BlRenderer            *self,
              const BlRenderOptions *options,
              float                  alpha)
 {
-  glUniform1f (self->u_alpha, alpha);
-  glUniform1i (self->u_mode, 3);
+  glUniform1f (self->general.u_alpha, alpha);
+  glUniform1i (self->general.u_mode, 3);
   if (options->show_inertia_ellipsoid)
     batch_draw (self, self->overlays[OVERLAY_ELLIPSOID], FALSE, TRUE);
   if (options->show_added_mass)
     batch_draw (self, self->overlays[OVERLAY_ADDED_MASS], FALSE, TRUE);
   if (options->show_inertia_box)
     {
-      glUniform1i (self->u_mode, 2);
-      glUniform1f (self->u_alpha, MIN (1.0f, 3.0f * alpha));
+      glUniform1i (self->general.u_mode, 2);
+      glUniform1f (self->general.u_alpha, MIN (1.0f, 3.0f * alpha));
       batch_draw (self, self->overlays[OVERLAY_BOX], FALSE, FALSE);
     }
 }
@@ -1276,15 +1346,9 @@ bl_renderer_draw (BlRenderer            *self,
   glDisable (GL_BLEND);
   glBlendFuncSeparate (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
 
-  glUseProgram (self->program);
-  glUniformMatrix4fv (self->u_view_projection, 1, GL_FALSE, (const float *) vp);
-  glUniform3fv (self->u_eye, 1, eyef);
-  glUniform1f (self->u_selected, (float) options->selected);
-  glUniform1f (self->u_hovered, (float) options->hovered);
-  glUniform3fv (self->u_selection_color, 1, bl_render_selection_color);
-  glUniform1f (self->u_selection_mix, BL_RENDER_SELECTION_MIX);
-  glUniform3fv (self->u_com_dark, 1, bl_render_com_dark_color);
-  glUniform1f (self->u_marker_scale, 0.0f);
+  program_use (&self->general, vp, eyef, options);
+  glUniform3fv (self->general.u_com_dark, 1, bl_render_com_dark_color);
+  glUniform1f (self->general.u_marker_scale, 0.0f);
 
   /* Ground grid under the scene: spacing a power of ten near its size. */
   {
@@ -1298,16 +1362,16 @@ bl_renderer_draw (BlRenderer            *self,
     write_instance (dst, m, grid_color, 1.0f, -1.0f, 0.0f);
     self->grid_batch->full_dirty = TRUE;
     batch_upload (self->grid_batch);
-    glUniform1i (self->u_mode, 2);
-    glUniform1f (self->u_alpha, 1.0f);
+    glUniform1i (self->general.u_mode, 2);
+    glUniform1f (self->general.u_alpha, 1.0f);
     batch_draw (self, self->grid_batch, FALSE, FALSE);
   }
 
   /* Bodies opaque, then planes as a translucent ground over the grid. */
-  draw_collisions (self, options, TRUE);
+  draw_bodies (self, options, vp, eyef);
   glEnable (GL_BLEND);
   glDepthMask (GL_FALSE);
-  draw_collisions (self, options, FALSE);
+  draw_planes (self, options);
 
   /* Overlays: translucent shells that never hide the bodies.  X-ray: where
    * a body is in front, a fainter ghost of the shell still shows. */
@@ -1327,24 +1391,24 @@ bl_renderer_draw (BlRenderer            *self,
   /* Point markers and axes on top of everything, markers at a constant
    * size on screen (up to their link's own size). */
   glDisable (GL_DEPTH_TEST);
-  glUniform1f (self->u_alpha, 1.0f);
+  glUniform1f (self->general.u_alpha, 1.0f);
   if (options->show_principal_axes)
     {
-      glUniform1i (self->u_mode, 2);
+      glUniform1i (self->general.u_mode, 2);
       batch_draw (self, self->overlays[OVERLAY_AXES], FALSE, FALSE);
     }
-  glUniform1f (self->u_marker_scale, (float) (MARKER_PX / frame.px_per_radian));
+  glUniform1f (self->general.u_marker_scale, (float) (MARKER_PX / frame.px_per_radian));
   if (options->show_buoyancy_center)
     {
-      glUniform1i (self->u_mode, 5);
+      glUniform1i (self->general.u_mode, 5);
       batch_draw (self, self->overlays[OVERLAY_BUOYANCY], FALSE, TRUE);
     }
   if (options->show_com)
     {
-      glUniform1i (self->u_mode, 4);
+      glUniform1i (self->general.u_mode, 4);
       batch_draw (self, self->overlays[OVERLAY_COM], FALSE, TRUE);
     }
-  glUniform1f (self->u_marker_scale, 0.0f);
+  glUniform1f (self->general.u_marker_scale, 0.0f);
 
   /* Axes triad in the lower-left corner: the camera's rotation only. */
   {
@@ -1357,8 +1421,8 @@ bl_renderer_draw (BlRenderer            *self,
     glm_ortho (-1.3f, 1.3f, -1.3f, 1.3f, 0.1f, 4.0f, ortho);
     glm_mat4_mul (ortho, rot, tvp);
     glViewport (0, 0, size, size);
-    glUniformMatrix4fv (self->u_view_projection, 1, GL_FALSE, (const float *) tvp);
-    glUniform1i (self->u_mode, 2);
+    glUniformMatrix4fv (self->general.u_view_projection, 1, GL_FALSE, (const float *) tvp);
+    glUniform1i (self->general.u_mode, 2);
     batch_draw (self, self->triad_batch, FALSE, FALSE);
     glViewport (0, 0, width, height);
   }

@@ -16,12 +16,23 @@ guint    bl_viewport_get_n_drawn_triangles (BlViewport *self);
 BlLink  *bl_viewport_click             (BlViewport *self,
                                         double      x,
                                         double      y);
-/* Milliseconds per frame over N_FRAMES offscreen frames at WIDTH×HEIGHT,
- * each finished with glFinish; negative with an error. */
-double   bl_viewport_time_frames       (BlViewport *self,
-                                        int         width,
-                                        int         height,
-                                        guint       n_frames,
-                                        GError    **error);
+/* One offscreen frame's cost: wall-clock time, CPU time of the whole
+ * process (llvmpipe's threads included) and of the calling thread alone. */
+typedef struct
+{
+  double wall_ms;
+  double cpu_ms;
+  double thread_cpu_ms;
+} BlFrameTime;
+
+/* Draws N_FRAMES offscreen frames at WIDTH×HEIGHT, each finished with
+ * glFinish, the camera orbiting a little before each, after one untimed
+ * frame; fills TIMES[0…N_FRAMES−1].  FALSE with an error. */
+gboolean bl_viewport_time_frames       (BlViewport  *self,
+                                        int          width,
+                                        int          height,
+                                        guint        n_frames,
+                                        BlFrameTime *times,
+                                        GError     **error);
 
 G_END_DECLS

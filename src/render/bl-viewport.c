@@ -3,6 +3,8 @@
 
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include <epoxy/gl.h>
 
@@ -778,30 +780,54 @@ bl_viewport_save_png (BlViewport  *self,
   return TRUE;
 }
 
-double
+static double
+process_cpu_ms (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec * 1e3 + usage.ru_utime.tv_usec / 1e3
+         + usage.ru_stime.tv_sec * 1e3 + usage.ru_stime.tv_usec / 1e3;
+}
+
+static double
+thread_cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+gboolean
 bl_viewport_time_frames (BlViewport  *self,
                          int          width,
                          int          height,
                          guint        n_frames,
+                         BlFrameTime *times,
                          GError     **error)
 {
   GLuint fbo, rb[2];
-  gint64 start;
 
   if (!bind_offscreen (self, width, height, &fbo, rb, error))
-    return -1.0;
+    return FALSE;
   /* One frame outside the timing: uploads and lazy buffers. */
   draw_frame (self, width, height);
   glFinish ();
-  start = g_get_monotonic_time ();
   for (guint i = 0; i < n_frames; i++)
     {
+      gint64 start = g_get_monotonic_time ();
+      double cpu = process_cpu_ms (), thread = thread_cpu_ms ();
+
       bl_camera_orbit (&self->camera, 0.01, 0.0);
       draw_frame (self, width, height);
       glFinish ();
+      times[i].wall_ms = (g_get_monotonic_time () - start) / 1000.0;
+      times[i].cpu_ms = process_cpu_ms () - cpu;
+      times[i].thread_cpu_ms = thread_cpu_ms () - thread;
     }
   unbind_offscreen (fbo, rb);
-  return (g_get_monotonic_time () - start) / 1000.0 / MAX (n_frames, 1);
+  return TRUE;
 }
 
 guint

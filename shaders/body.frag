@@ -1,0 +1,27 @@
+// body.frag: the headlight on an opaque body (mesh.frag's solid mode, selection tint already applied).
+in vec3 v_world;
+#ifdef SMOOTH
+in vec3 v_normal;
+#endif
+flat in vec3 v_color;
+
+uniform vec3 u_eye;
+
+out vec4 frag_color;
+
+void
+main ()
+{
+#ifdef SMOOTH
+  vec3 n = v_normal;
+
+  if (dot (n, n) < 1e-12)
+    n = cross (dFdx (v_world), dFdy (v_world));
+#else
+  vec3 n = cross (dFdx (v_world), dFdy (v_world));
+#endif
+  // Two-sided: the headlight sees whichever face is towards the eye.
+  float facing = abs (dot (normalize (n), normalize (u_eye - v_world)));
+
+  frag_color = vec4 (v_color * (0.3 + 0.7 * facing), 1.0);
+}
