@@ -19,6 +19,48 @@
 
 #define MAX_MODEL_DEPTH 64
 
+/* A read-only document's links, collisions and names live in big blocks
+ * freed at once: a large model has tens of thousands of them, and neither
+ * the allocator's per-chunk work nor its consolidation of the freed XML
+ * nodes around them is worth paying for things that die together. */
+#define ARENA_BLOCK_SIZE (256 * 1024)
+
+typedef struct
+{
+  char   *next;
+  gsize   left;
+  GSList *blocks;
+} Arena;
+
+static gpointer
+arena_alloc0 (Arena *arena,
+              gsize  size)
+{
+  gpointer p;
+
+  size = (size + 15) & ~(gsize) 15;
+  if (size > arena->left)
+    {
+      gsize block = MAX (ARENA_BLOCK_SIZE, size);
+
+      /* calloc of a block this big maps fresh zeroed pages */
+      arena->next = g_malloc0 (block);
+      arena->left = block;
+      arena->blocks = g_slist_prepend (arena->blocks, arena->next);
+    }
+  p = arena->next;
+  arena->next += size;
+  arena->left -= size;
+  return p;
+}
+
+static void
+arena_free (Arena *arena)
+{
+  g_slist_free_full (arena->blocks, g_free);
+  g_free (arena);
+}
+
 struct _BlDocument
 {
   GObject     parent_instance;
@@ -33,8 +75,10 @@ struct _BlDocument
   GHashTable *links_by_name;  /* scoped name → BlLink* */
   GPtrArray  *diagnostics;    /* BlDiagnostic* not tied to a link */
   gboolean    read_only;      /* BL_DOCUMENT_LOAD_READ_ONLY */
-  GHashTable *preparsed;      /* while loading read-only: <link> xmlNode* → PreparsedLink* */
-  GHashTable *adopted;        /* while loading read-only: BlLink* read ahead */
+  Arena      *arena;          /* read-only: links, collisions and their names */
+  char       *base_dir;       /* while loading: the folder of path */
+  guint       sdf_minor;      /* 10 for "1.10"; 12 when absent or unknown */
+  GPtrArray  *preparsed;      /* while loading read-only: PreparsedLink*, each also in its node's _private */
   GPtrArray  *protos;         /* while loading read-only: BlModel* stand-ins */
 };
 
@@ -72,8 +116,7 @@ typedef struct _FrameScope FrameScope;
 typedef struct
 {
   FrameKind   kind;
-  const char *name;          /* borrowed from the XML attribute copy below */
-  char       *name_owned;
+  const char *name;          /* stored after the entry, in its block */
   xmlNode    *node;
   int         line;
   BlPose      raw;           /* as written */
@@ -100,7 +143,6 @@ typedef struct
 static void
 frame_entry_free (FrameEntry *entry)
 {
-  g_free (entry->name_owned);
   g_free (entry->relative_to);
   g_free (entry->implicit_base);
   g_free (entry);
@@ -171,41 +213,6 @@ node_line (xmlNode *node)
 /* ------------------------------------------------------------------------ */
 /* XML helpers                                                               */
 
-static gboolean
-is_element (xmlNode    *node,
-            const char *name)
-{
-  return node->type == XML_ELEMENT_NODE &&
-         node->ns == NULL &&
-         (name == NULL || strcmp ((const char *) node->name, name) == 0);
-}
-
-static xmlNode *
-first_child (xmlNode    *parent,
-             const char *name)
-{
-  if (parent == NULL)
-    return NULL;
-
-  for (xmlNode *child = parent->children; child != NULL; child = child->next)
-    {
-      if (is_element (child, name))
-        return child;
-    }
-
-  return NULL;
-}
-
-static char *
-node_text (xmlNode *node)
-{
-  xmlChar *content = xmlNodeGetContent (node);
-  char *text = g_strdup ((const char *) content);
-
-  xmlFree (content);
-  return text;
-}
-
 typedef xmlChar *BlXmlString;
 G_DEFINE_AUTO_CLEANUP_FREE_FUNC (BlXmlString, xmlFree, NULL)
 
@@ -227,19 +234,33 @@ node_text_peek (xmlNode  *node,
   return *owned != NULL ? (const char *) *owned : "";
 }
 
-static char *
-node_attribute (xmlNode    *node,
-                const char *name)
+/* The attribute's value (as bl_xml_dup_attribute gives it) without a copy
+ * when libxml2 holds it as one text node, the usual case; otherwise a
+ * copy in *owned (free with xmlFree).  NULL when absent. */
+static const char *
+attribute_peek (xmlNode     *node,
+                const char  *name,
+                xmlChar    **owned)
 {
-  xmlChar *value = xmlGetNoNsProp (node, (const xmlChar *) name);
-  char *text;
+  *owned = NULL;
+  for (xmlAttr *attr = node->properties; attr != NULL; attr = attr->next)
+    {
+      xmlNode *text = attr->children;
 
-  if (value == NULL)
+      if (attr->ns != NULL || strcmp ((const char *) attr->name, name) != 0)
+        continue;
+      if (text != NULL && text->next == NULL && text->type == XML_TEXT_NODE && text->content != NULL)
+        return (const char *) text->content;
+      /* several nodes or none: as libxml2 joins them */
+      *owned = xmlGetNoNsProp (node, (const xmlChar *) name);
+      return (const char *) *owned;
+    }
+
+  /* Absent, unless the DTD gives a default. */
+  if (node->doc == NULL || node->doc->intSubset == NULL)
     return NULL;
-
-  text = g_strdup ((const char *) value);
-  xmlFree (value);
-  return text;
+  *owned = xmlGetNoNsProp (node, (const xmlChar *) name);
+  return (const char *) *owned;
 }
 
 static char *
@@ -261,7 +282,7 @@ read_number (xmlNode    *parent,
              double     *value,
              gboolean   *failed)
 {
-  xmlNode *child = first_child (parent, name);
+  xmlNode *child = bl_xml_first_child (parent, name);
   g_autofree char *text = NULL;
   g_autofree char *path = NULL;
   xmlChar *owned;
@@ -275,7 +296,7 @@ read_number (xmlNode    *parent,
   if (ok)
     return TRUE;
 
-  text = node_text (child);
+  text = bl_xml_dup_text (child);
   path = g_strdup_printf ("%s/%s", owner, name);
   g_strstrip (text);
   bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
@@ -304,7 +325,7 @@ read_vector (xmlNode    *child,
   if (ok)
     return TRUE;
 
-  text = node_text (child);
+  text = bl_xml_dup_text (child);
   path = element_path (owner, child);
   g_strstrip (text);
   bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
@@ -317,11 +338,20 @@ static gboolean
 parse_bool (const char *text,
             gboolean   *value)
 {
-  g_autofree char *copy = g_strstrip (g_strdup (text));
+  const char *start = text, *end;
+  gsize length;
 
-  if (g_ascii_strcasecmp (copy, "true") == 0 || strcmp (copy, "1") == 0)
+  /* as g_strstrip would trim it */
+  while (g_ascii_isspace (*start))
+    start++;
+  end = start + strlen (start);
+  while (end > start && g_ascii_isspace (end[-1]))
+    end--;
+  length = (gsize) (end - start);
+
+  if ((length == 4 && g_ascii_strncasecmp (start, "true", 4) == 0) || (length == 1 && *start == '1'))
     *value = TRUE;
-  else if (g_ascii_strcasecmp (copy, "false") == 0 || strcmp (copy, "0") == 0)
+  else if ((length == 5 && g_ascii_strncasecmp (start, "false", 5) == 0) || (length == 1 && *start == '0'))
     *value = FALSE;
   else
     return FALSE;
@@ -341,12 +371,12 @@ parse_pose (xmlNode     *pose_node,
             GPtrArray   *diagnostics,
             char       **relative_to)
 {
-  g_autofree char *format = NULL;
-  g_autofree char *degrees_attr = NULL;
+  g_auto(BlXmlString) format_owned = NULL;
+  g_auto(BlXmlString) degrees_owned = NULL;
   g_autofree char *path = NULL;
   gboolean degrees = FALSE;
   g_auto(BlXmlString) owned = NULL;
-  const char *text;
+  const char *text, *format, *degrees_attr;
   double v[7];
   guint n;
 
@@ -356,16 +386,23 @@ parse_pose (xmlNode     *pose_node,
     return BL_POSE_IDENTITY;
 
   text = node_text_peek (pose_node, &owned);
-  format = node_attribute (pose_node, "rotation_format");
-  degrees_attr = node_attribute (pose_node, "degrees");
-
-  if (relative_to != NULL)
+  if (pose_node->properties == NULL && (pose_node->doc == NULL || pose_node->doc->intSubset == NULL))
     {
-      char *rel = node_attribute (pose_node, "relative_to");
+      /* <pose>x y z r p y</pose>, by far the most common */
+      format = degrees_attr = NULL;
+    }
+  else
+    {
+      format = attribute_peek (pose_node, "rotation_format", &format_owned);
+      degrees_attr = attribute_peek (pose_node, "degrees", &degrees_owned);
+      if (relative_to != NULL)
+        {
+          char *rel = bl_xml_dup_attribute (pose_node, "relative_to");
 
-      if (rel != NULL && *g_strstrip (rel) == '\0')
-        g_clear_pointer (&rel, g_free);
-      *relative_to = rel;
+          if (rel != NULL && *g_strstrip (rel) == '\0')
+            g_clear_pointer (&rel, g_free);
+          *relative_to = rel;
+        }
     }
 
   if (degrees_attr != NULL && !parse_bool (degrees_attr, &degrees))
@@ -380,13 +417,15 @@ parse_pose (xmlNode     *pose_node,
       return BL_POSE_IDENTITY;
     }
 
-  /* An empty <pose/> is the identity. */
-  if (bl_number_count_tokens (text) == 0)
-    return BL_POSE_IDENTITY;
-
   if (!bl_number_parse_vector (text, v, n))
     {
-      g_autofree char *copy = g_strstrip (g_strdup (text));
+      g_autofree char *copy = NULL;
+
+      /* An empty <pose/> is the identity. */
+      if (bl_number_count_tokens (text) == 0)
+        return BL_POSE_IDENTITY;
+
+      copy = g_strstrip (g_strdup (text));
 
       bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "pose", file, node_line (pose_node), POSE_PATH (),
                           "pose “%s” is not %u finite numbers (%s)", copy, n,
@@ -429,8 +468,8 @@ parse_inertial (BlLink    *link,
                 GPtrArray *diagnostics)
 {
   const char *file = link->model->file;
-  g_autofree char *owner = g_strdup_printf ("%s/inertial", link->scoped_name);
-  xmlNode *inertial = first_child (link->node, "inertial");
+  g_autofree char *owner = NULL;
+  xmlNode *inertial = bl_xml_first_child (link->node, "inertial");
   xmlNode *child;
   gboolean failed = FALSE;
 
@@ -453,8 +492,10 @@ parse_inertial (BlLink    *link,
   if (inertial == NULL)
     return;
 
+  owner = g_strconcat (link->scoped_name, "/inertial", NULL);
   {
-    g_autofree char *auto_attr = node_attribute (inertial, "auto");
+    g_auto(BlXmlString) auto_owned = NULL;
+    const char *auto_attr = attribute_peek (inertial, "auto", &auto_owned);
 
     if (auto_attr != NULL && !parse_bool (auto_attr, &link->auto_inertia))
       {
@@ -469,14 +510,14 @@ parse_inertial (BlLink    *link,
 
   if (link->has_mass && link->mass <= 0.0)
     bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", file,
-                        node_line (first_child (inertial, "mass")), owner,
+                        node_line (bl_xml_first_child (inertial, "mass")), owner,
                         "mass %g is not positive", link->mass);
   if (link->has_density && link->density <= 0.0)
     bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", file,
-                        node_line (first_child (inertial, "density")), owner,
+                        node_line (bl_xml_first_child (inertial, "density")), owner,
                         "density %g is not positive", link->density);
 
-  child = first_child (inertial, "pose");
+  child = bl_xml_first_child (inertial, "pose");
   if (child != NULL)
     {
       g_autofree char *relative_to = NULL;
@@ -492,21 +533,21 @@ parse_inertial (BlLink    *link,
                             "libsdformat ignores “%s” and so does Ballast", relative_to);
     }
 
-  child = first_child (inertial, "inertia");
+  child = bl_xml_first_child (inertial, "inertia");
   if (child != NULL)
     {
       static const char * const names[6] = { "ixx", "iyy", "izz", "ixy", "ixz", "iyz" };
-      g_autofree char *inertia_owner = g_strdup_printf ("%s/inertia", owner);
+      g_autofree char *inertia_owner = g_strconcat (owner, "/inertia", NULL);
 
       link->has_inertia = TRUE;
       for (guint i = 0; i < 6; i++)
         read_number (child, names[i], inertia_owner, file, diagnostics, &link->inertia[i], &failed);
     }
 
-  child = first_child (inertial, "fluid_added_mass");
+  child = bl_xml_first_child (inertial, "fluid_added_mass");
   if (child != NULL)
     {
-      g_autofree char *am_owner = g_strdup_printf ("%s/fluid_added_mass", owner);
+      g_autofree char *am_owner = g_strconcat (owner, "/fluid_added_mass", NULL);
 
       link->has_added_mass = TRUE;
       link->added_mass_node = child;
@@ -514,7 +555,7 @@ parse_inertial (BlLink    *link,
         {
           int key;
 
-          if (!is_element (value, NULL))
+          if (!bl_xml_is_element (value, NULL))
             continue;
 
           key = bl_added_mass_key_lookup ((const char *) value->name);
@@ -545,7 +586,7 @@ parse_collision_density (BlCollision *collision,
                                         diagnostics, &collision->density, &link->input_errors);
   if (collision->has_density && collision->density <= 0.0)
     bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", link->model->file,
-                        node_line (first_child (collision->node, "density")), owner,
+                        node_line (bl_xml_first_child (collision->node, "density")), owner,
                         "density %g is not positive", collision->density);
 }
 
@@ -626,7 +667,7 @@ read_size (BlGeometry *geometry,
            const char *file,
            GPtrArray  *diagnostics)
 {
-  xmlNode *child = first_child (shape, element);
+  xmlNode *child = bl_xml_first_child (shape, element);
   double values[3];
 
   if (child == NULL)
@@ -652,7 +693,7 @@ parse_geometry (BlCollision *collision,
   BlGeometry *geometry = &collision->geometry;
   const char *file = collision->link->model->file;
   const char *owner = collision->path;
-  xmlNode *node = first_child (collision->node, "geometry");
+  xmlNode *node = bl_xml_first_child (collision->node, "geometry");
   xmlNode *shape = NULL;
 
   geometry->node = node;
@@ -668,7 +709,7 @@ parse_geometry (BlCollision *collision,
 
   for (xmlNode *child = node->children; child != NULL && shape == NULL; child = child->next)
     {
-      if (!is_element (child, NULL))
+      if (!bl_xml_is_element (child, NULL))
         continue;
       for (guint i = 0; i < G_N_ELEMENTS (geometry_names); i++)
         {
@@ -720,20 +761,20 @@ parse_geometry (BlCollision *collision,
         geometry->size[0] = geometry->size[1] = 0.0;
         geometry->size[2] = 1.0;
         geometry->plane_size[0] = geometry->plane_size[1] = 1.0;
-        if ((child = first_child (shape, "normal")) != NULL)
+        if ((child = bl_xml_first_child (shape, "normal")) != NULL)
           read_vector (child, 3, owner, file, diagnostics, geometry->size);
-        if ((child = first_child (shape, "size")) != NULL)
+        if ((child = bl_xml_first_child (shape, "size")) != NULL)
           read_vector (child, 2, owner, file, diagnostics, geometry->plane_size);
       }
       break;
 
     case BL_GEOMETRY_MESH:
       {
-        xmlNode *uri = first_child (shape, "uri");
-        xmlNode *scale = first_child (shape, "scale");
-        xmlNode *submesh = first_child (shape, "submesh");
+        xmlNode *uri = bl_xml_first_child (shape, "uri");
+        xmlNode *scale = bl_xml_first_child (shape, "scale");
+        xmlNode *submesh = bl_xml_first_child (shape, "submesh");
 
-        geometry->optimization = node_attribute (shape, "optimization");
+        geometry->optimization = bl_xml_dup_attribute (shape, "optimization");
         if (scale != NULL)
           {
             double s[3];
@@ -743,14 +784,14 @@ parse_geometry (BlCollision *collision,
           }
         if (submesh != NULL)
           {
-            xmlNode *name = first_child (submesh, "name");
-            xmlNode *center = first_child (submesh, "center");
+            xmlNode *name = bl_xml_first_child (submesh, "name");
+            xmlNode *center = bl_xml_first_child (submesh, "center");
 
             if (name != NULL)
-              geometry->submesh = g_strstrip (node_text (name));
+              geometry->submesh = g_strstrip (bl_xml_dup_text (name));
             if (center != NULL)
               {
-                g_autofree char *text = node_text (center);
+                g_autofree char *text = bl_xml_dup_text (center);
 
                 parse_bool (text, &geometry->center);
               }
@@ -762,7 +803,7 @@ parse_geometry (BlCollision *collision,
             break;
           }
 
-        geometry->uri = g_strstrip (node_text (uri));
+        geometry->uri = g_strstrip (bl_xml_dup_text (uri));
         {
           g_autoptr(GError) error = NULL;
 
@@ -821,10 +862,14 @@ frame_scope_add (FrameScope  *scope,
       return NULL;
     }
 
-  entry = g_new0 (FrameEntry, 1);
+  {
+    gsize size = strlen (name) + 1;
+
+    entry = g_malloc0 (sizeof (FrameEntry) + size);
+    memcpy (entry + 1, name, size);
+  }
   entry->kind = kind;
-  entry->name_owned = g_strdup (name);
-  entry->name = entry->name_owned;
+  entry->name = (const char *) (entry + 1);
   entry->node = node;
   entry->line = node_line (node);
   g_hash_table_insert (scope->frames, (gpointer) entry->name, entry);
@@ -947,6 +992,8 @@ unknown:
   return FALSE;
 }
 
+static void parse_link_inertial (BlLink *link);
+
 static BlLink *adopt_preparsed_link (BlDocument *self,
                                      BlModel    *model,
                                      xmlNode    *node);
@@ -973,68 +1020,171 @@ static char *
 scoped (BlModel    *model,
         const char *name)
 {
-  return g_strdup_printf ("%s::%s", model->scoped_name, name);
+  return g_strconcat (model->scoped_name, "::", name, NULL);
+}
+
+/* Memory for a link or a collision of the document: from the arena of a
+ * read-only load, else from the heap (freed by bl_link_free and
+ * bl_collision_free). */
+static gpointer
+doc_alloc0 (BlDocument *doc,
+            gsize       size)
+{
+  return doc->arena != NULL ? arena_alloc0 (doc->arena, size) : g_malloc0 (size);
+}
+
+/* The strings up to NULL joined, in the same memory as doc_alloc0. */
+static char * G_GNUC_NULL_TERMINATED
+doc_strjoin (BlDocument *doc,
+             const char *first,
+             ...)
+{
+  gsize length = 0;
+  const char *part;
+  char *out, *p;
+  va_list args;
+
+  va_start (args, first);
+  for (part = first; part != NULL; part = va_arg (args, const char *))
+    length += strlen (part);
+  va_end (args);
+
+  out = doc->arena != NULL ? arena_alloc0 (doc->arena, length + 1) : g_malloc (length + 1);
+  p = out;
+  va_start (args, first);
+  for (part = first; part != NULL; part = va_arg (args, const char *))
+    {
+      gsize n = strlen (part);
+
+      memcpy (p, part, n);
+      p += n;
+    }
+  va_end (args);
+  *p = '\0';
+  return out;
+}
+
+/* What the arena does not hold: strings of the geometry, the mesh. */
+static void
+arena_collision_free (BlCollision *collision)
+{
+  g_free (collision->geometry.uri);
+  g_free (collision->geometry.resolved_path);
+  g_free (collision->geometry.submesh);
+  g_free (collision->geometry.optimization);
+  g_clear_pointer (&collision->mesh, bl_mesh_unref);
+}
+
+static void
+arena_link_free (BlLink *link)
+{
+  g_clear_pointer (&link->collisions, g_ptr_array_unref);
+  g_clear_pointer (&link->diagnostics, g_ptr_array_unref);
+}
+
+static GDestroyNotify
+link_free_func (BlDocument *doc)
+{
+  return doc->arena != NULL ? (GDestroyNotify) arena_link_free : (GDestroyNotify) bl_link_free;
 }
 
 static BlLink *
-parse_link (BlModel    *model,
+parse_link (BlDocument *doc,
+            BlModel    *model,
             xmlNode    *node,
-            const char *name,
-            GPtrArray  *diagnostics)
+            const char *name)
 {
-  BlLink *link = g_new0 (BlLink, 1);
+  BlLink *link = doc_alloc0 (doc, sizeof (BlLink));
 
-  link->name = g_strdup (name);
-  link->scoped_name = scoped (model, name);
+  link->name = doc_strjoin (doc, name, NULL);
+  link->scoped_name = doc_strjoin (doc, model->scoped_name, "::", name, NULL);
   link->model = model;
   link->node = node;
   link->line = node_line (node);
-  link->collisions = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_collision_free);
+  link->collisions = g_ptr_array_new_with_free_func (doc->arena != NULL
+                                                     ? (GDestroyNotify) arena_collision_free
+                                                     : (GDestroyNotify) bl_collision_free);
   link->diagnostics = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
 
   return link;
 }
 
+/* Adds name to the names of a link's collisions; FALSE when it was there.
+ * A few names are compared one by one, more go to a hash table. */
+#define FEW_NAMES 16
+
+static gboolean
+add_collision_name (const char  *seen[FEW_NAMES],
+                    guint       *n_seen,
+                    GHashTable **table,
+                    const char  *name)
+{
+  if (*table == NULL)
+    {
+      for (guint i = 0; i < *n_seen; i++)
+        if (strcmp (seen[i], name) == 0)
+          return FALSE;
+      if (*n_seen < FEW_NAMES)
+        {
+          seen[(*n_seen)++] = name;
+          return TRUE;
+        }
+      *table = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < *n_seen; i++)
+        g_hash_table_add (*table, (gpointer) seen[i]);
+    }
+  return g_hash_table_add (*table, (gpointer) name);
+}
+
 static void
-parse_link_collisions (BlLink     *link,
+parse_link_collisions (BlDocument *doc,
+                       BlLink     *link,
                        FrameScope *scope,
                        const char *base_dir)
 {
-  GHashTable *names = g_hash_table_new (g_str_hash, g_str_equal);
+  const char *seen[FEW_NAMES];
+  guint n_seen = 0;
+  g_autoptr(GHashTable) names = NULL;
   BlPose link_inverse = bl_pose_inverse (link->pose);
 
   for (xmlNode *child = link->node->children; child != NULL; child = child->next)
     {
       BlCollision *collision;
       g_autofree char *relative_to = NULL;
-      const char *owner;
+      g_auto(BlXmlString) name_owned = NULL;
+      const char *owner, *name;
       BlPose raw;
 
-      if (!is_element (child, "collision"))
+      if (!bl_xml_is_element (child, "collision"))
         continue;
 
-      collision = g_new0 (BlCollision, 1);
+      collision = doc_alloc0 (doc, sizeof (BlCollision));
       collision->link = link;
       collision->node = child;
       collision->line = node_line (child);
-      collision->name = node_attribute (child, "name");
-      if (collision->name == NULL)
+      name = attribute_peek (child, "name", &name_owned);
+      if (name == NULL)
         {
-          collision->name = g_strdup_printf ("collision_%u", link->collisions->len);
+          char generated[32];
+
+          g_snprintf (generated, sizeof generated, "collision_%u", link->collisions->len);
+          collision->name = doc_strjoin (doc, generated, NULL);
           bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->model->file,
                               collision->line, link->scoped_name,
                               "a <collision> has no name; shown as “%s”", collision->name);
         }
-      else if (!g_hash_table_add (names, collision->name))
+      else
         {
-          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->model->file,
-                              collision->line, link->scoped_name,
-                              "two collisions are named “%s”", collision->name);
+          collision->name = doc_strjoin (doc, name, NULL);
+          if (!add_collision_name (seen, &n_seen, &names, collision->name))
+            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->model->file,
+                                collision->line, link->scoped_name,
+                                "two collisions are named “%s”", collision->name);
         }
 
-      collision->path = g_strdup_printf ("%s/collision[%s]", link->scoped_name, collision->name);
+      collision->path = doc_strjoin (doc, link->scoped_name, "/collision[", collision->name, "]", NULL);
       owner = collision->path;
-      raw = parse_pose (first_child (child, "pose"), owner, link->model->file,
+      raw = parse_pose (bl_xml_first_child (child, "pose"), owner, link->model->file,
                         link->diagnostics, &relative_to);
 
       if (relative_to == NULL || strcmp (relative_to, link->name) == 0)
@@ -1054,8 +1204,6 @@ parse_link_collisions (BlLink     *link,
       parse_geometry (collision, link->diagnostics, base_dir);
       g_ptr_array_add (link->collisions, collision);
     }
-
-  g_hash_table_unref (names);
 }
 
 /* "1.10" → 10; an absent or unknown version reads as the newest, 12. */
@@ -1075,7 +1223,7 @@ static void
 report_version_features (BlDocument *doc,
                          BlLink     *link)
 {
-  guint version = sdf_minor_version (doc->sdf_version);
+  guint version = doc->sdf_minor;
   gboolean needs_1_11 = link->auto_inertia || link->has_density;
 
   for (guint i = 0; i < link->collisions->len && !needs_1_11; i++)
@@ -1109,7 +1257,7 @@ parse_model (LoadContext *ctx,
              FrameScope **scope_out)
 {
   BlDocument *doc = ctx->doc;
-  g_autofree char *name_attr = node_attribute (node, "name");
+  g_autofree char *name_attr = bl_xml_dup_attribute (node, "name");
   const char *name = name_override != NULL ? name_override : name_attr;
   g_autofree char *base_dir = g_path_get_dirname (file);
   BlModel *model;
@@ -1124,7 +1272,7 @@ parse_model (LoadContext *ctx,
   model->node = node;
   model->file = g_strdup (file);
   model->line = node_line (node);
-  model->links = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_link_free);
+  model->links = g_ptr_array_new_with_free_func (link_free_func (doc));
   model->models = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
   model->is_static = parent != NULL ? parent->is_static : FALSE;
 
@@ -1132,10 +1280,10 @@ parse_model (LoadContext *ctx,
     bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "name", file, model->line, "model",
                         "a <model> has no name");
 
-  static_node = first_child (node, "static");
+  static_node = bl_xml_first_child (node, "static");
   if (static_node != NULL)
     {
-      g_autofree char *text = node_text (static_node);
+      g_autofree char *text = bl_xml_dup_text (static_node);
       gboolean value;
 
       if (parse_bool (text, &value))
@@ -1151,10 +1299,11 @@ parse_model (LoadContext *ctx,
 
   for (xmlNode *child = node->children; child != NULL; child = child->next)
     {
-      g_autofree char *child_name = NULL;
+      g_auto(BlXmlString) name_owned = NULL;
+      const char *child_name;
       FrameEntry *entry;
 
-      if (!is_element (child, NULL))
+      if (!bl_xml_is_element (child, NULL))
         continue;
 
       if (strcmp ((const char *) child->name, "model") == 0 ||
@@ -1177,7 +1326,7 @@ parse_model (LoadContext *ctx,
           if (strcmp ((const char *) child->name, "model") == 0)
             {
               nested = parse_model (ctx, child, model, file, NULL, depth + 1, &nested_scope);
-              pose_node = first_child (child, "pose");
+              pose_node = bl_xml_first_child (child, "pose");
             }
           else
             {
@@ -1207,7 +1356,7 @@ parse_model (LoadContext *ctx,
           continue;
         }
 
-      child_name = node_attribute (child, "name");
+      child_name = attribute_peek (child, "name", &name_owned);
 
       if (strcmp ((const char *) child->name, "link") == 0)
         {
@@ -1221,20 +1370,20 @@ parse_model (LoadContext *ctx,
           entry = frame_scope_add (scope, FRAME_FRAME, child, child_name, doc->diagnostics, model->scoped_name);
           if (entry == NULL)
             continue;
-          entry->implicit_base = node_attribute (child, "attached_to");
+          entry->implicit_base = bl_xml_dup_attribute (child, "attached_to");
           if (entry->implicit_base != NULL && *entry->implicit_base == '\0')
             g_clear_pointer (&entry->implicit_base, g_free);
         }
       else if (strcmp ((const char *) child->name, "joint") == 0)
         {
-          xmlNode *child_link = first_child (child, "child");
+          xmlNode *child_link = bl_xml_first_child (child, "child");
 
           entry = frame_scope_add (scope, FRAME_JOINT, child, child_name, doc->diagnostics, model->scoped_name);
           if (entry == NULL)
             continue;
           if (child_link != NULL)
             {
-              entry->implicit_base = g_strstrip (node_text (child_link));
+              entry->implicit_base = g_strstrip (bl_xml_dup_text (child_link));
               if (strcmp (entry->implicit_base, "world") == 0)
                 g_clear_pointer (&entry->implicit_base, g_free);
             }
@@ -1247,7 +1396,7 @@ parse_model (LoadContext *ctx,
       {
         g_autofree char *owner = scoped (model, entry->name);
 
-        entry->raw = parse_pose (first_child (child, "pose"), owner, file, doc->diagnostics,
+        entry->raw = parse_pose (bl_xml_first_child (child, "pose"), owner, file, doc->diagnostics,
                                  &entry->relative_to);
       }
     }
@@ -1279,14 +1428,17 @@ parse_model (LoadContext *ctx,
       if (link != NULL)
         {
           link->pose = entry->pose;
-          g_hash_table_add (doc->adopted, link);
         }
       else
         {
-          link = parse_link (model, entry->node, entry->name, doc->diagnostics);
+          link = parse_link (doc, model, entry->node, entry->name);
           link->pose = entry->pose;
-          parse_link_collisions (link, scope, base_dir);
+          parse_link_collisions (doc, link, scope, base_dir);
           link->n_load_diagnostics = link->diagnostics->len;
+          /* a read-only load reads every link's inertial here (those read
+           * ahead, before their subtrees were freed, too) */
+          if (doc->read_only)
+            parse_link_inertial (link);
         }
       g_ptr_array_add (model->links, link);
     }
@@ -1327,11 +1479,11 @@ find_model_sdf (const char *dir)
           g_autofree char *text = NULL;
           double v;
 
-          if (!is_element (child, "sdf"))
+          if (!bl_xml_is_element (child, "sdf"))
             continue;
 
-          version = node_attribute (child, "version");
-          text = g_strstrip (node_text (child));
+          version = bl_xml_dup_attribute (child, "version");
+          text = g_strstrip (bl_xml_dup_text (child));
           v = version != NULL ? g_ascii_strtod (version, NULL) : 0.0;
           if (*text != '\0' && v <= 1.12 + 1e-9 && v > best_version)
             {
@@ -1421,15 +1573,15 @@ parse_include (LoadContext *ctx,
   g_autofree char *contents = NULL;
   g_autoptr(GError) error = NULL;
   const char *owner = parent != NULL ? parent->scoped_name : "world";
-  xmlNode *uri_node = first_child (node, "uri");
-  xmlNode *name_node = first_child (node, "name");
-  xmlNode *static_node = first_child (node, "static");
+  xmlNode *uri_node = bl_xml_first_child (node, "uri");
+  xmlNode *name_node = bl_xml_first_child (node, "name");
+  xmlNode *static_node = bl_xml_first_child (node, "static");
   xmlNode *root, *model_node;
   xmlDoc *xml;
   gsize length;
   BlModel *model;
 
-  *pose_node_out = first_child (node, "pose");
+  *pose_node_out = bl_xml_first_child (node, "pose");
 
   if (uri_node == NULL)
     {
@@ -1437,7 +1589,7 @@ parse_include (LoadContext *ctx,
                           "<include> has no <uri>");
       return NULL;
     }
-  uri = g_strstrip (node_text (uri_node));
+  uri = g_strstrip (bl_xml_dup_text (uri_node));
 
   target = resolve_include_uri (uri, base_dir, &error);
   if (target == NULL)
@@ -1484,7 +1636,7 @@ parse_include (LoadContext *ctx,
   g_ptr_array_add (doc->included_xml, xml);
 
   root = xmlDocGetRootElement (xml);
-  model_node = root != NULL && is_element (root, "sdf") ? first_child (root, "model") : NULL;
+  model_node = root != NULL && bl_xml_is_element (root, "sdf") ? bl_xml_first_child (root, "model") : NULL;
   if (model_node == NULL)
     {
       bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
@@ -1493,11 +1645,11 @@ parse_include (LoadContext *ctx,
     }
 
   if (name_node != NULL)
-    name = g_strstrip (node_text (name_node));
+    name = g_strstrip (bl_xml_dup_text (name_node));
 
   if (static_node != NULL)
     {
-      g_autofree char *text = node_text (static_node);
+      g_autofree char *text = bl_xml_dup_text (static_node);
 
       *has_static = parse_bool (text, is_static);
     }
@@ -1508,7 +1660,7 @@ parse_include (LoadContext *ctx,
 
   /* Without an <include><pose>, the included model keeps its own. */
   if (*pose_node_out == NULL)
-    *pose_node_out = first_child (model_node, "pose");
+    *pose_node_out = bl_xml_first_child (model_node, "pose");
 
   return model;
 }
@@ -1567,17 +1719,33 @@ compute_link (BlDocument *self,
 /* A link read ahead by a read-only load, before its subtree was freed. */
 typedef struct
 {
-  BlLink  *link;
+  BlLink  *link;    /* NULL once adopted */
   BlModel *proto;   /* stands in for the model (name, file) until adopted; in self->protos */
+  xmlNode *node;    /* the <link>, whose _private points here until adopted */
 } PreparsedLink;
 
+/* In the arena with its link: frees what the arena does not hold of a
+ * link never adopted, and (when the tree is still there) forgets it in
+ * its node. */
 static void
-preparsed_link_free (gpointer data)
+preparsed_link_free (BlDocument    *self,
+                     PreparsedLink *preparsed)
 {
-  PreparsedLink *preparsed = data;
+  if (preparsed->link == NULL)
+    return;
+  arena_link_free (g_steal_pointer (&preparsed->link));
+  if (self->xml != NULL)
+    preparsed->node->_private = NULL;
+}
 
-  bl_link_free (preparsed->link);
-  g_free (preparsed);
+static void
+clear_preparsed (BlDocument *self)
+{
+  if (self->preparsed == NULL)
+    return;
+  for (guint i = 0; i < self->preparsed->len; i++)
+    preparsed_link_free (self, g_ptr_array_index (self->preparsed, i));
+  g_clear_pointer (&self->preparsed, g_ptr_array_unref);
 }
 
 /* The scoped name parse_model will give the <model> element `node` of the
@@ -1588,9 +1756,9 @@ expected_scoped_name (xmlNode *node)
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GString) scoped = g_string_new (NULL);
 
-  for (xmlNode *model = node; model != NULL && is_element (model, "model"); model = model->parent)
+  for (xmlNode *model = node; model != NULL && bl_xml_is_element (model, "model"); model = model->parent)
     {
-      char *name = node_attribute (model, "name");
+      char *name = bl_xml_dup_attribute (model, "name");
 
       g_ptr_array_add (names, name != NULL ? name : g_strdup (""));
     }
@@ -1633,21 +1801,31 @@ static void
 preparse_link (BlDocument *self,
                xmlNode    *node)
 {
-  g_autofree char *name = node_attribute (node, "name");
-  g_autofree char *base_dir = NULL;
+  g_auto(BlXmlString) name_owned = NULL;
+  const char *name = attribute_peek (node, "name", &name_owned);
   PreparsedLink *preparsed;
   BlLink *link;
 
   for (xmlNode *child = node->children; child != NULL; child = child->next)
     {
       xmlNode *pose;
-      g_autofree char *relative_to = NULL;
+      g_auto(BlXmlString) relative_to_owned = NULL;
+      const char *relative_to, *end;
 
-      if (!is_element (child, "collision") || (pose = first_child (child, "pose")) == NULL)
+      if (!bl_xml_is_element (child, "collision") || (pose = bl_xml_first_child (child, "pose")) == NULL)
         continue;
-      relative_to = node_attribute (pose, "relative_to");
-      if (relative_to != NULL && *g_strstrip (relative_to) != '\0' &&
-          (name == NULL || strcmp (relative_to, name) != 0))
+      relative_to = attribute_peek (pose, "relative_to", &relative_to_owned);
+      if (relative_to == NULL)
+        continue;
+      /* stripped, as parse_pose reads it */
+      while (g_ascii_isspace (*relative_to))
+        relative_to++;
+      end = relative_to + strlen (relative_to);
+      while (end > relative_to && g_ascii_isspace (end[-1]))
+        end--;
+      if (end > relative_to &&
+          (name == NULL || strlen (name) != (gsize) (end - relative_to) ||
+           memcmp (relative_to, name, end - relative_to) != 0))
         return;
     }
 
@@ -1664,12 +1842,11 @@ preparse_link (BlDocument *self,
           proto->file = g_strdup (self->path);
           g_ptr_array_add (self->protos, proto);
         }
-      preparsed = g_new0 (PreparsedLink, 1);
+      preparsed = arena_alloc0 (self->arena, sizeof (PreparsedLink));
       preparsed->proto = proto;
-      base_dir = g_path_get_dirname (self->path);
 
-      link = parse_link (preparsed->proto, node, name, NULL);
-      parse_link_collisions (link, NULL, base_dir);
+      link = parse_link (self, preparsed->proto, node, name);
+      parse_link_collisions (self, link, NULL, self->base_dir);
       link->n_load_diagnostics = link->diagnostics->len;
       parse_link_inertial (link);
       for (guint i = 0; i < link->collisions->len; i++)
@@ -1680,9 +1857,11 @@ preparse_link (BlDocument *self,
           collision->geometry.node = NULL;
         }
       preparsed->link = link;
-      g_hash_table_insert (self->preparsed, node, preparsed);
+      preparsed->node = node;
+      g_ptr_array_add (self->preparsed, preparsed);
+      node->_private = preparsed;
 
-      free_children_except (node, first_child (node, "pose"), link->inertial_node);
+      free_children_except (node, bl_xml_first_child (node, "pose"), link->inertial_node);
       if (link->inertial_node != NULL)
         {
           free_children_except (link->inertial_node, link->added_mass_node, NULL);
@@ -1697,7 +1876,7 @@ preparse_link (BlDocument *self,
   else
     {
       /* Never becomes a link (parse_model reports the missing name). */
-      free_children_except (node, first_child (node, "pose"), NULL);
+      free_children_except (node, bl_xml_first_child (node, "pose"), NULL);
     }
 }
 
@@ -1707,12 +1886,14 @@ adopt_preparsed_link (BlDocument *self,
                       BlModel    *model,
                       xmlNode    *node)
 {
-  PreparsedLink *preparsed = NULL;
+  PreparsedLink *preparsed;
   BlLink *link;
 
-  if (self->preparsed == NULL ||
-      !g_hash_table_steal_extended (self->preparsed, node, NULL, (gpointer *) &preparsed))
+  if (self->preparsed == NULL || node->_private == NULL)
     return NULL;
+
+  preparsed = node->_private;
+  node->_private = NULL;
 
   /* expected_scoped_name follows parse_model's naming */
   g_warn_if_fail (strcmp (preparsed->proto->scoped_name, model->scoped_name) == 0);
@@ -1720,7 +1901,6 @@ adopt_preparsed_link (BlDocument *self,
 
   link = g_steal_pointer (&preparsed->link);
   link->model = model;
-  preparsed_link_free (preparsed);
 
   return link;
 }
@@ -1733,14 +1913,14 @@ link_is_reachable (xmlNode *node)
 {
   xmlNode *up = node->parent;
 
-  if (up == NULL || !is_element (up, "model"))
+  if (up == NULL || !bl_xml_is_element (up, "model"))
     return FALSE;
-  while (up != NULL && is_element (up, "model"))
+  while (up != NULL && bl_xml_is_element (up, "model"))
     up = up->parent;
-  if (up != NULL && is_element (up, "world"))
+  if (up != NULL && bl_xml_is_element (up, "world"))
     up = up->parent;
 
-  return up != NULL && is_element (up, "sdf") && up->parent != NULL &&
+  return up != NULL && bl_xml_is_element (up, "sdf") && up->parent != NULL &&
          up->parent->type == XML_DOCUMENT_NODE;
 }
 
@@ -1776,7 +1956,7 @@ sax_end_element (void          *ctx,
   BlDocument *self = ctxt->_private;
   xmlNode *node = ctxt->node;
 
-  if (self != NULL && node != NULL && is_element (node, "link") && link_is_reachable (node))
+  if (self != NULL && node != NULL && bl_xml_is_element (node, "link") && link_is_reachable (node))
     preparse_link (self, node);
 
   xmlSAX2EndElementNs (ctx, localname, prefix, uri);
@@ -1965,10 +2145,11 @@ bl_document_load (BlDocument  *self,
     data = g_bytes_get_data (self->source, &length);
   if (self->read_only)
     {
-      self->preparsed = g_hash_table_new_full (NULL, NULL, NULL, preparsed_link_free);
-      self->adopted = g_hash_table_new (NULL, NULL);
+      self->arena = g_new0 (Arena, 1);
+      self->preparsed = g_ptr_array_new ();
       self->protos = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
     }
+  self->base_dir = g_path_get_dirname (self->path);
   self->xml = read_xml (self, data, length, fd, self->path, error);
   if (self->xml == NULL)
     {
@@ -1977,7 +2158,7 @@ bl_document_load (BlDocument  *self,
     }
 
   root = xmlDocGetRootElement (self->xml);
-  if (root == NULL || !is_element (root, "sdf"))
+  if (root == NULL || !bl_xml_is_element (root, "sdf"))
     {
       g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_NOT_SDF,
                    "%s:%d: the root element is <%s>, not <sdf>: this is not an SDF file",
@@ -1986,7 +2167,8 @@ bl_document_load (BlDocument  *self,
       return FALSE;
     }
 
-  self->sdf_version = node_attribute (root, "version");
+  self->sdf_version = bl_xml_dup_attribute (root, "version");
+  self->sdf_minor = sdf_minor_version (self->sdf_version);
   if (self->sdf_version == NULL)
     {
       bl_diagnostics_add (self->diagnostics, BL_SEVERITY_WARNING, "version", self->path, node_line (root),
@@ -2011,19 +2193,19 @@ bl_document_load (BlDocument  *self,
 
   for (xmlNode *child = root->children; child != NULL; child = child->next)
     {
-      if (is_element (child, "world"))
+      if (bl_xml_is_element (child, "world"))
         {
           for (xmlNode *item = child->children; item != NULL; item = item->next)
             {
               BlModel *model = NULL;
 
-              if (is_element (item, "model"))
+              if (bl_xml_is_element (item, "model"))
                 {
                   model = parse_model (&ctx, item, NULL, self->path, NULL, 0, NULL);
-                  model->pose = parse_pose (first_child (item, "pose"), model->scoped_name,
+                  model->pose = parse_pose (bl_xml_first_child (item, "pose"), model->scoped_name,
                                             self->path, self->diagnostics, NULL);
                 }
-              else if (is_element (item, "include"))
+              else if (bl_xml_is_element (item, "include"))
                 {
                   FrameScope *scope = NULL;
                   xmlNode *pose_node = NULL;
@@ -2044,11 +2226,11 @@ bl_document_load (BlDocument  *self,
                 g_ptr_array_add (self->models, model);
             }
         }
-      else if (is_element (child, "model"))
+      else if (bl_xml_is_element (child, "model"))
         {
           BlModel *model = parse_model (&ctx, child, NULL, self->path, NULL, 0, NULL);
 
-          model->pose = parse_pose (first_child (child, "pose"), model->scoped_name,
+          model->pose = parse_pose (bl_xml_first_child (child, "pose"), model->scoped_name,
                                     self->path, self->diagnostics, NULL);
           g_ptr_array_add (self->models, model);
         }
@@ -2067,7 +2249,7 @@ bl_document_load (BlDocument  *self,
     {
       BlLink *link = g_ptr_array_index (self->links, i);
 
-      compute_link (self, link, self->adopted != NULL && g_hash_table_contains (self->adopted, link));
+      compute_link (self, link, self->read_only);
     }
 
   return TRUE;
@@ -2078,12 +2260,14 @@ bl_document_finalize (GObject *object)
 {
   BlDocument *self = (BlDocument *) object;
 
-  g_clear_pointer (&self->preparsed, g_hash_table_unref);
-  g_clear_pointer (&self->adopted, g_hash_table_unref);
+  clear_preparsed (self);
   g_clear_pointer (&self->protos, g_ptr_array_unref);
   g_clear_pointer (&self->links_by_name, g_hash_table_unref);
   g_clear_pointer (&self->links, g_ptr_array_unref);
   g_clear_pointer (&self->models, g_ptr_array_unref);
+  /* after everything that lives in it */
+  g_clear_pointer (&self->arena, arena_free);
+  g_free (self->base_dir);
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
   g_clear_pointer (&self->included_xml, g_ptr_array_unref);
   g_clear_pointer (&self->xml, xmlFreeDoc);
@@ -2139,9 +2323,9 @@ bl_document_new_from_bytes (GBytes               *bytes,
   self->read_only = (flags & BL_DOCUMENT_LOAD_READ_ONLY) != 0;
 
   loaded = bl_document_load (self, bytes != NULL ? -1 : fd, error);
-  g_clear_pointer (&self->preparsed, g_hash_table_unref);
-  g_clear_pointer (&self->adopted, g_hash_table_unref);
+  clear_preparsed (self);
   g_clear_pointer (&self->protos, g_ptr_array_unref);
+  g_clear_pointer (&self->base_dir, g_free);
   if (self->read_only)
     g_clear_pointer (&self->source, g_bytes_unref);
   if (!loaded)
