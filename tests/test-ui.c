@@ -15,6 +15,7 @@
 #include "bl-outline.h"
 #include "bl-outline-item.h"
 #include "bl-recovery.h"
+#include "bl-viewport.h"
 #include "bl-window.h"
 
 /* sdformat's inertial_stats_auto model: link_2 is a 1 m cube whose
@@ -408,6 +409,34 @@ test_refuse_invalid_density (Fixture       *f,
   type_into (collision_spin (f, "collision_2"), "7");
   g_assert_false (gtk_widget_has_css_class (collision_spin (f, "collision_2"), "error"));
   g_assert_cmpstr (inspector_mass_text (f), ==, "7");
+}
+
+/* Clicking into a cell of a link without added mass and out again edits
+ * nothing (it used to add <fluid_added_mass><xx>0</xx>). */
+static void
+test_added_mass_focus_leave (Fixture       *f,
+                             gconstpointer  data)
+{
+  GtkWidget *editor = child (f->window, BL_TYPE_WINDOW, "added_mass_editor");
+  GtkWidget *cell;
+  BlLink *link;
+
+  select_in_outline (f, "link_2");
+  gtk_stack_set_visible_child_name (GTK_STACK (child (f->window, BL_TYPE_WINDOW, "side_stack")), "added-mass");
+  drain ();
+  link = bl_document_find_link (bl_window_get_document (f->window), "test_model::link_2");
+  cell = bl_added_mass_editor_get_cell (BL_ADDED_MASS_EDITOR (editor), 0, 0);
+  g_assert_true (gtk_widget_grab_focus (cell));
+  drain ();
+  g_assert_true (gtk_widget_grab_focus (child (child (f->window, BL_TYPE_WINDOW, "outline"), BL_TYPE_OUTLINE, "list_view")));
+  drain ();
+  g_assert_false (link->has_added_mass);
+  g_assert_false (bl_window_get_modified (f->window));
+
+  /* Enter on the zero it shows does add the added mass. */
+  type_into (cell, "0");
+  g_assert_true (link->has_added_mass);
+  g_assert_true (bl_window_get_modified (f->window));
 }
 
 static void
@@ -1219,6 +1248,15 @@ drive_restore (gpointer data)
         return G_SOURCE_CONTINUE;
       g_object_get (dialog, "text", &text, NULL);
       g_assert_nonnull (strstr (text, "model.sdf"));
+      /* The copy was made moments ago: "today" (or, past midnight, "yesterday"). */
+      {
+        g_autofree char *secondary = NULL;
+
+        g_object_get (dialog, "secondary-text", &secondary, NULL);
+        g_test_message ("%s", secondary);
+        g_assert_true (strstr (secondary, "a copy from today at ") != NULL ||
+                       strstr (secondary, "a copy from yesterday at ") != NULL);
+      }
       gtk_dialog_response (GTK_DIALOG (dialog), BL_RECOVERY_RESPONSE_RESTORE);
       run->answered = TRUE;
       return G_SOURCE_CONTINUE;
@@ -1336,11 +1374,699 @@ test_recovery_after_kill (void)
   g_rmdir (dir);
 }
 
+/* ---- Opening files: drop, Open dialog, recent files (issue 6) ----------- */
+
+/* Copies a fixture into the test's directory as `name`; returns its path. */
+static char *
+copy_fixture (Fixture    *f,
+              const char *fixture,
+              const char *name)
+{
+  g_autofree char *source = g_build_filename (g_getenv ("BALLAST_FIXTURES"), fixture, NULL);
+  g_autofree char *contents = NULL;
+  char *path = g_build_filename (f->dir, name, NULL);
+  gsize length;
+
+  g_assert_true (g_file_get_contents (source, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (path, contents, length, NULL));
+  return path;
+}
+
+/* The window shows `path`: its file, a document with the shapes world's
+ * box link, and the name in the title. */
+static void
+assert_shows_shapes (Fixture    *f,
+                     const char *path)
+{
+  g_autofree char *window_path = NULL;
+  g_autofree char *base = g_path_get_basename (path);
+
+  g_assert_nonnull (bl_window_get_file (f->window));
+  window_path = g_file_get_path (bl_window_get_file (f->window));
+  g_assert_cmpstr (window_path, ==, path);
+  g_assert_nonnull (bl_document_find_link (bl_window_get_document (f->window), "box::box_link"));
+  g_assert_null (bl_document_find_link (bl_window_get_document (f->window), "test_model::link_2"));
+  g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (f->window)), base));
+  g_assert_false (bl_window_get_modified (f->window));
+}
+
+static GtkDropTarget *
+drop_target_of (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        return GTK_DROP_TARGET (controller);  /* the widget keeps it */
+    }
+  return NULL;
+}
+
+/* What GTK does when files are dropped on the window: the drop target's
+ * ::drop with a GdkFileList. */
+static gboolean
+drop_file (Fixture    *f,
+           const char *path)
+{
+  GtkDropTarget *drop = drop_target_of (GTK_WIDGET (f->window));
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GValue value = G_VALUE_INIT;
+  GSList *files;
+  gboolean accepted = FALSE;
+
+  g_assert_nonnull (drop);
+  g_assert_true (gdk_content_formats_contain_gtype (gtk_drop_target_get_formats (drop), GDK_TYPE_FILE_LIST));
+  g_assert_true (gtk_drop_target_get_actions (drop) & GDK_ACTION_COPY);
+
+  files = g_slist_prepend (NULL, file);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_set_boxed (&value, files);
+  g_slist_free (files);
+  g_signal_emit_by_name (drop, "drop", &value, 200.0, 200.0, &accepted);
+  g_value_unset (&value);
+  drain ();
+  return accepted;
+}
+
+static void
+test_drop_opens_file (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *shapes = copy_fixture (f, "gzsim_examples_worlds_shapes.sdf", "shapes.sdf");
+  GtkWindow *question;
+
+  g_assert_true (drop_file (f, shapes));
+  g_assert_null (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
+  assert_shows_shapes (f, shapes);
+
+  /* With unsaved edits a drop asks first; discarding opens the file. */
+  {
+    BlDocument *doc = bl_window_get_document (f->window);
+    BlCollision *box = g_ptr_array_index (bl_document_find_link (doc, "box::box_link")->collisions, 0);
+    g_autoptr(BlEdit) edit = bl_edit_new_collision_density (doc, box, 50.0);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (bl_window_do_edit (f->window, edit, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_true (drop_file (f, f->path));
+  question = find_dialog (GTK_TYPE_MESSAGE_DIALOG);
+  g_assert_nonnull (question);
+  g_assert_true (bl_document_find_link (bl_window_get_document (f->window), "box::box_link") != NULL);
+  gtk_dialog_response (GTK_DIALOG (question), 1 /* discard */);
+  drain ();
+  g_assert_null (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
+  g_assert_nonnull (bl_document_find_link (bl_window_get_document (f->window), "test_model::link_2"));
+  g_assert_false (bl_window_get_modified (f->window));
+  g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (f->window)), "model.sdf"));
+}
+
+/* Waits until `done` holds or ten seconds pass, running the main loop. */
+#define WAIT_UNTIL(done) \
+  G_STMT_START { \
+    gint64 wait_deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
+    while (!(done) && g_get_monotonic_time () < wait_deadline) \
+      { \
+        g_main_context_iteration (NULL, FALSE); \
+        g_usleep (1000); \
+      } \
+  } G_STMT_END
+
+static gboolean
+chooser_has_file (GtkFileChooser *chooser,
+                  GFile          *file)
+{
+  g_autoptr(GFile) chosen = gtk_file_chooser_get_file (chooser);
+
+  return chosen != NULL && g_file_equal (chosen, file);
+}
+
+static void
+test_open_dialog (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *shapes = copy_fixture (f, "gzsim_examples_worlds_shapes.sdf", "shapes.sdf");
+  g_autoptr(GFile) file = g_file_new_for_path (shapes);
+  g_autoptr(GFile) dir = g_file_new_for_path (f->dir);
+  g_autoptr(GFile) folder = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWindow *dialog;
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open", NULL);
+  drain ();
+  /* Without a portal GtkFileChooserNative shows GTK's own chooser. */
+  dialog = find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (gtk_window_get_title (dialog), ==, "Open SDF File");
+  g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (dialog)), ==, GTK_FILE_CHOOSER_ACTION_OPEN);
+  /* It starts in the folder of the open file. */
+  folder = gtk_file_chooser_get_current_folder (GTK_FILE_CHOOSER (dialog));
+  g_assert_nonnull (folder);
+  g_assert_true (g_file_equal (folder, dir));
+
+  g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (dialog), file, &error));
+  g_assert_no_error (error);
+  /* The chooser selects it once the folder is listed. */
+  WAIT_UNTIL (chooser_has_file (GTK_FILE_CHOOSER (dialog), file));
+  g_assert_true (chooser_has_file (GTK_FILE_CHOOSER (dialog), file));
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  WAIT_UNTIL (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG) == NULL);
+  g_assert_null (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG));
+  drain ();
+
+  assert_shows_shapes (f, shapes);
+
+  /* Cancelling opens nothing. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open", NULL);
+  drain ();
+  dialog = find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_nonnull (dialog);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  drain ();
+  g_assert_null (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG));
+  assert_shows_shapes (f, shapes);
+}
+
+/* The item of `menu` (sections included) whose target is `uri`. */
+static gboolean
+menu_has_target (GMenuModel *menu,
+                 const char *uri,
+                 char      **label)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION);
+      g_autoptr(GVariant) target = NULL;
+
+      if (section != NULL && menu_has_target (section, uri, label))
+        return TRUE;
+      target = g_menu_model_get_item_attribute_value (menu, i, G_MENU_ATTRIBUTE_TARGET, G_VARIANT_TYPE_STRING);
+      if (target != NULL && g_strcmp0 (g_variant_get_string (target, NULL), uri) == 0)
+        {
+          g_autofree char *action = NULL;
+
+          g_assert_true (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &action));
+          g_assert_cmpstr (action, ==, "win.open-recent");
+          if (label != NULL)
+            g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", label);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The label under `root` that reads `text`. */
+static GtkWidget *
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, text);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The menu item that shows `text`: the label's nearest clickable ancestor. */
+static GtkWidget *
+find_menu_item (GtkWidget  *popover,
+                const char *text)
+{
+  for (GtkWidget *up = find_label (popover, text); up != NULL && up != popover; up = gtk_widget_get_parent (up))
+    if (g_signal_lookup ("clicked", G_OBJECT_TYPE (up)) != 0)
+      return up;
+  return NULL;
+}
+
+static void
+test_open_recent (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *recent = copy_fixture (f, "gzsim_examples_worlds_shapes.sdf", "recent.sdf");
+  g_autofree char *uri = g_filename_to_uri (recent, NULL, NULL);
+  g_autofree char *store = NULL;
+  g_autofree char *label = NULL;
+  GtkRecentManager *manager = gtk_recent_manager_get_default ();
+  GtkMenuButton *button = GTK_MENU_BUTTON (child (f->window, BL_TYPE_WINDOW, "recent_button"));
+  GtkPopover *popover;
+  GtkWidget *item;
+
+  /* The list lives in this run's XDG_DATA_HOME, never the user's. */
+  g_object_get (manager, "filename", &store, NULL);
+  g_assert_true (g_str_has_prefix (store, g_get_user_data_dir ()));
+
+  /* As another program (or an earlier run) would have left it. */
+  g_assert_true (gtk_recent_manager_add_item (manager, uri));
+  WAIT_UNTIL (menu_has_target (gtk_menu_button_get_menu_model (button), uri, NULL));
+  g_assert_true (menu_has_target (gtk_menu_button_get_menu_model (button), uri, &label));
+  g_assert_cmpstr (label, ==, "recent.sdf");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (button)));
+  /* Newest first: before model.sdf, which the window opened earlier. */
+  {
+    g_autoptr(GMenuModel) section = g_menu_model_get_item_link (gtk_menu_button_get_menu_model (button), 0,
+                                                                G_MENU_LINK_SECTION);
+    g_autofree char *model_uri = g_filename_to_uri (f->path, NULL, NULL);
+    g_autofree char *first = NULL;
+    g_autofree char *second = NULL;
+
+    g_assert_nonnull (section);
+    g_assert_cmpint (g_menu_model_get_n_items (section), >=, 2);
+    g_assert_true (g_menu_model_get_item_attribute (section, 0, G_MENU_ATTRIBUTE_TARGET, "s", &first));
+    g_assert_true (g_menu_model_get_item_attribute (section, 1, G_MENU_ATTRIBUTE_TARGET, "s", &second));
+    g_assert_cmpstr (first, ==, uri);
+    g_assert_cmpstr (second, ==, model_uri);
+  }
+
+  /* Open the menu and click the file. */
+  gtk_menu_button_popup (button);
+  popover = gtk_menu_button_get_popover (button);
+  drain ();
+  /* Still the same, open popover: the list's changes do not close it. */
+  g_assert_true (gtk_menu_button_get_popover (button) == popover);
+  g_assert_nonnull (popover);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
+  item = find_menu_item (GTK_WIDGET (popover), "recent.sdf");
+  g_assert_nonnull (item);
+  g_signal_emit_by_name (item, "clicked");
+  drain ();
+
+  assert_shows_shapes (f, recent);
+}
+
+/* ---- Keyboard shortcuts (issue 6) ----------------------------------------- */
+
+static gboolean
+trigger_matches (GtkShortcutTrigger *trigger,
+                 guint               keyval,
+                 GdkModifierType     mods)
+{
+  if (GTK_IS_ALTERNATIVE_TRIGGER (trigger))
+    return trigger_matches (gtk_alternative_trigger_get_first (GTK_ALTERNATIVE_TRIGGER (trigger)), keyval, mods) ||
+           trigger_matches (gtk_alternative_trigger_get_second (GTK_ALTERNATIVE_TRIGGER (trigger)), keyval, mods);
+  if (GTK_IS_KEYVAL_TRIGGER (trigger))
+    return gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == gdk_keyval_to_lower (keyval) &&
+           gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == mods;
+  return FALSE;
+}
+
+static gboolean
+activate_in (GtkWidget          *widget,
+             GtkPropagationPhase phase,
+             guint               keyval,
+             GdkModifierType     mods)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller) ||
+          gtk_event_controller_get_propagation_phase (controller) != phase)
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (controller)); k++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
+
+          if (trigger_matches (gtk_shortcut_get_trigger (shortcut), keyval, mods) &&
+              gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                            widget, gtk_shortcut_get_arguments (shortcut)))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Presses an accelerator as GTK dispatches it: the shortcut controllers of
+ * the capture phase from the window down to the focus widget, then those of
+ * the bubble phase from the focus widget up; the first shortcut whose
+ * action runs (an enabled action) takes the key. */
+static gboolean
+press_accelerator (GtkWindow  *window,
+                   const char *accelerator)
+{
+  g_autoptr(GPtrArray) chain = g_ptr_array_new ();
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+  GdkModifierType mods;
+  guint keyval;
+  gboolean done = FALSE;
+
+  g_assert_true (gtk_accelerator_parse (accelerator, &keyval, &mods));
+  for (GtkWidget *w = focus != NULL ? focus : GTK_WIDGET (window); w != NULL; w = gtk_widget_get_parent (w))
+    g_ptr_array_add (chain, w);
+  for (guint i = chain->len; i > 0 && !done; i--)
+    done = activate_in (g_ptr_array_index (chain, i - 1), GTK_PHASE_CAPTURE, keyval, mods);
+  for (guint i = 0; i < chain->len && !done; i++)
+    done = activate_in (g_ptr_array_index (chain, i), GTK_PHASE_BUBBLE, keyval, mods);
+  drain ();
+  return done;
+}
+
+static GtkWidget *
+find_by_type (GtkWidget *root,
+              GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_by_type (c, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The accelerators the Keyboard Shortcuts window lists, one per entry
+ * ("1 3" lists two). */
+static void
+collect_accelerators (GtkWidget *root,
+                      GPtrArray *out)
+{
+  if (GTK_IS_SHORTCUTS_SHORTCUT (root))
+    {
+      g_autofree char *accelerator = NULL;
+      g_auto(GStrv) keys = NULL;
+
+      g_object_get (root, "accelerator", &accelerator, NULL);
+      keys = g_strsplit (accelerator, " ", -1);
+      for (guint i = 0; keys[i] != NULL; i++)
+        if (keys[i][0] != '\0')
+          g_ptr_array_add (out, g_strdup (keys[i]));
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_accelerators (c, out);
+}
+
+typedef struct
+{
+  BlApplication *app;
+  BlWindow      *window;
+  char          *path;
+  char          *original;
+  gboolean       done;
+} ShortcutRun;
+
+static void
+assert_file_chooser (const char           *title,
+                     GtkFileChooserAction  action)
+{
+  GtkWindow *dialog = find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG);
+
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (gtk_window_get_title (dialog), ==, title);
+  g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (dialog)), ==, action);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  drain ();
+  g_assert_null (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG));
+}
+
+static double
+collision_2_density (ShortcutRun *run)
+{
+  BlLink *link = bl_document_find_link (bl_window_get_document (run->window), "test_model::link_2");
+
+  return ((BlCollision *) g_ptr_array_index (link->collisions, 0))->density;
+}
+
+static void
+assert_forward (BlViewport *viewport,
+                double      x,
+                double      y,
+                double      z)
+{
+  BlCamera camera;
+  double forward[3], right[3], up[3];
+
+  bl_viewport_get_camera (viewport, &camera);
+  bl_camera_get_basis (&camera, forward, right, up);
+  g_assert_cmpfloat_with_epsilon (forward[0], x, 1e-6);
+  g_assert_cmpfloat_with_epsilon (forward[1], y, 1e-6);
+  g_assert_cmpfloat_with_epsilon (forward[2], z, 1e-6);
+}
+
+/* Moves the camera far away, looking the same way. */
+static void
+lose_camera (BlViewport *viewport)
+{
+  BlCamera camera;
+
+  bl_viewport_get_camera (viewport, &camera);
+  camera.target[0] = camera.target[1] = camera.target[2] = 100.0;
+  camera.distance = 1000.0;
+  bl_viewport_set_camera (viewport, &camera);
+}
+
+static void
+assert_target (BlViewport *viewport,
+               double      x,
+               double      y,
+               double      z)
+{
+  BlCamera camera;
+
+  bl_viewport_get_camera (viewport, &camera);
+  g_assert_cmpfloat_with_epsilon (camera.target[0], x, 1e-6);
+  g_assert_cmpfloat_with_epsilon (camera.target[1], y, 1e-6);
+  g_assert_cmpfloat_with_epsilon (camera.target[2], z, 1e-6);
+  g_assert_cmpfloat (camera.distance, <, 1000.0);
+  g_assert_cmpfloat (camera.distance, >, 0.0);
+}
+
+static void
+check_shortcuts (GApplication *application,
+                 ShortcutRun  *run)
+{
+  static const char * const expected[] = {
+    "<Control>z", "<Control><Shift>z", "<Control>s", "<Control><Shift>s", "<Control>e",
+    "<Control>o", "Home", "f", "1", "3", "7", "9", "<Control>n", "<Control>question",
+    "<Control>q",
+  };
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
+  g_autoptr(GPtrArray) listed = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GFile) file = g_file_new_for_path (run->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlEdit) edit = NULL;
+  GtkShortcutsWindow *overlay;
+  GtkWidget *list, *spin;
+  BlViewport *viewport;
+  BlDocument *doc;
+
+  g_assert_true (BL_IS_WINDOW (window));
+  run->window = BL_WINDOW (window);
+  g_assert_true (bl_window_load_file (run->window, file, &error));
+  g_assert_no_error (error);
+  drain ();
+  doc = bl_window_get_document (run->window);
+
+  /* Every shortcut the window lists is one this test checks, and back. */
+  overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
+  g_assert_nonnull (overlay);
+  collect_accelerators (GTK_WIDGET (overlay), listed);
+  for (guint i = 0; i < listed->len; i++)
+    {
+      gboolean known = FALSE;
+
+      for (guint k = 0; k < G_N_ELEMENTS (expected); k++)
+        known = known || g_str_equal (expected[k], g_ptr_array_index (listed, i));
+      if (!known)
+        g_error ("the shortcuts window lists %s, which this test does not check",
+                 (char *) g_ptr_array_index (listed, i));
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (expected); k++)
+    {
+      gboolean shown = FALSE;
+
+      for (guint i = 0; i < listed->len; i++)
+        shown = shown || g_str_equal (expected[k], g_ptr_array_index (listed, i));
+      if (!shown)
+        g_error ("the shortcuts window does not list %s", expected[k]);
+    }
+
+  /* Editing and files, with the focus in the outline. */
+  list = child (child (window, BL_TYPE_WINDOW, "outline"), BL_TYPE_OUTLINE, "list_view");
+  g_assert_true (gtk_widget_grab_focus (list));
+  edit = bl_edit_new_collision_density (doc, bl_document_find_collision (doc, "test_model::link_2", "collision_2"), 2500.0);
+  g_assert_true (bl_window_do_edit (run->window, edit, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (press_accelerator (window, "<Control>z"));
+  g_assert_cmpfloat (collision_2_density (run), ==, 6.0);
+  g_assert_false (bl_window_get_modified (run->window));
+  g_assert_true (press_accelerator (window, "<Control><Shift>z"));
+  g_assert_cmpfloat (collision_2_density (run), ==, 2500.0);
+  g_assert_true (bl_window_get_modified (run->window));
+
+  /* Undo also reaches the document from a density field just typed into
+   * (the field's own text undo must not take the key). */
+  bl_window_select_link (run->window, bl_document_find_link (doc, "test_model::link_2"));
+  drain ();
+  spin = find_named (child (window, BL_TYPE_WINDOW, "inspector"), "collision-density-collision_2");
+  g_assert_nonnull (spin);
+  type_into (spin, "300");
+  g_assert_cmpfloat (collision_2_density (run), ==, 300.0);
+  g_assert_true (gtk_widget_grab_focus (spin));
+  g_assert_true (press_accelerator (window, "<Control>z"));
+  g_assert_cmpfloat (collision_2_density (run), ==, 2500.0);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "2500");
+  /* …and from an added-mass cell. */
+  {
+    GtkWidget *editor = child (window, BL_TYPE_WINDOW, "added_mass_editor");
+    GtkWidget *cell = bl_added_mass_editor_get_cell (BL_ADDED_MASS_EDITOR (editor), 0, 0);
+    BlLink *link_2 = bl_document_find_link (doc, "test_model::link_2");
+
+    type_into (cell, "7");
+    g_assert_true (link_2->has_added_mass);
+    g_assert_true (gtk_widget_grab_focus (cell));
+    g_assert_true (press_accelerator (window, "<Control>z"));
+    g_assert_false (link_2->has_added_mass);
+  }
+  g_assert_true (gtk_widget_grab_focus (list));
+
+  g_assert_true (press_accelerator (window, "<Control>s"));
+  g_assert_false (bl_window_get_modified (run->window));
+  {
+    g_autofree char *saved = NULL;
+    g_autofree char *expect = replace_after (run->original, "<collision name=\"collision_2\">",
+                                             "<density>6</density>", "<density>2500</density>");
+
+    g_assert_true (g_file_get_contents (run->path, &saved, NULL, NULL));
+    g_assert_cmpstr (saved, ==, expect);
+  }
+
+  g_assert_true (press_accelerator (window, "<Control><Shift>s"));
+  assert_file_chooser ("Save SDF File As", GTK_FILE_CHOOSER_ACTION_SAVE);
+  g_assert_true (press_accelerator (window, "<Control>e"));
+  assert_file_chooser ("Export Baked SDF", GTK_FILE_CHOOSER_ACTION_SAVE);
+  g_assert_true (press_accelerator (window, "<Control>o"));
+  assert_file_chooser ("Open SDF File", GTK_FILE_CHOOSER_ACTION_OPEN);
+
+  /* The 3D view's keys, with the focus in the view (a click gives it). */
+  viewport = BL_VIEWPORT (find_by_type (GTK_WIDGET (window), BL_TYPE_VIEWPORT));
+  g_assert_nonnull (viewport);
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (viewport)));
+  /* Four unit cubes at (±5, 0, 0), (0, ±5, 0): centred on the origin. */
+  lose_camera (viewport);
+  g_assert_true (press_accelerator (window, "Home"));
+  assert_target (viewport, 0.0, 0.0, 0.0);
+  /* link_2 (selected) is the cube at (−5, 0, 0). */
+  lose_camera (viewport);
+  g_assert_true (press_accelerator (window, "f"));
+  assert_target (viewport, -5.0, 0.0, 0.0);
+  /* bl-camera.h: front looks along −x, side along +y, top along −z,
+   * isometric from (1, 1, 1). */
+  bl_viewport_set_view (viewport, BL_VIEW_ISO);
+  g_assert_true (press_accelerator (window, "1"));
+  assert_forward (viewport, -1.0, 0.0, 0.0);
+  g_assert_true (press_accelerator (window, "3"));
+  assert_forward (viewport, 0.0, 1.0, 0.0);
+  g_assert_true (press_accelerator (window, "7"));
+  assert_forward (viewport, 0.0, 0.0, -1.0);
+  g_assert_true (press_accelerator (window, "9"));
+  assert_forward (viewport, -1.0 / sqrt (3.0), -1.0 / sqrt (3.0), -1.0 / sqrt (3.0));
+
+  /* Application keys. */
+  g_assert_true (press_accelerator (window, "<Control>n"));
+  {
+    GList *windows = gtk_application_get_windows (GTK_APPLICATION (application));
+    BlWindow *second;
+
+    g_assert_cmpuint (g_list_length (windows), ==, 2);
+    second = BL_WINDOW (windows->data != window ? windows->data : windows->next->data);
+    g_assert_null (bl_window_get_file (second));  /* the sample */
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (second)));
+    gtk_window_destroy (GTK_WINDOW (second));
+    drain ();
+  }
+  g_assert_true (press_accelerator (window, "<Control>question"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (overlay)));
+  gtk_window_close (GTK_WINDOW (overlay));
+  drain ();
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (overlay)));
+
+  /* Last: quit closes the window (nothing unsaved) and so ends the run. */
+  g_assert_true (press_accelerator (window, "<Control>q"));
+  g_assert_null (gtk_application_get_windows (GTK_APPLICATION (application)));
+  run->done = TRUE;
+}
+
+static void
+test_shortcuts (void)
+{
+  g_autofree char *source = g_build_filename (g_getenv ("BALLAST_FIXTURES"), FIXTURE, NULL);
+  g_autofree char *dir = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlApplication) app = NULL;
+  char *app_argv[] = { (char *) "ballast", NULL };
+  ShortcutRun run = { 0 };
+  gsize length;
+
+  dir = g_dir_make_tmp ("ballast-ui-XXXXXX", &error);
+  g_assert_no_error (error);
+  run.path = g_build_filename (dir, "model.sdf", NULL);
+  g_assert_true (g_file_get_contents (source, &run.original, &length, NULL));
+  g_assert_true (g_file_set_contents (run.path, run.original, length, NULL));
+
+  app = bl_application_new ();
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  /* After the application opened its window on the sample. */
+  g_signal_connect_after (app, "activate", G_CALLBACK (check_shortcuts), &run);
+  g_assert_cmpint (g_application_run (G_APPLICATION (app), 1, app_argv), ==, 0);
+  g_assert_true (run.done);
+
+  remove_tree (dir);
+  g_free (run.path);
+  g_free (run.original);
+}
+
+/* ---- The recovery offer's time (issue 6) -------------------------------- */
+
+static void
+assert_time_text (int         year,
+                  int         month,
+                  int         day,
+                  int         hour,
+                  int         minute,
+                  GDateTime  *now,
+                  const char *expected)
+{
+  g_autoptr(GDateTime) time = g_date_time_new_local (year, month, day, hour, minute, 12.0);
+  g_autofree char *text = bl_recovery_format_time (time, now);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+/* Untranslated (LC_ALL=C.UTF-8): English month names, 24-hour times. */
+static void
+test_recovery_time_format (void)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_local (2026, 11, 22, 14, 5, 30.0);
+  g_autoptr(GDateTime) new_year = g_date_time_new_local (2027, 1, 1, 0, 30, 0.0);
+
+  assert_time_text (2026, 11, 22, 14, 5, now, "today at 14:05");
+  assert_time_text (2026, 11, 22, 0, 1, now, "today at 00:01");
+  assert_time_text (2026, 11, 21, 23, 59, now, "yesterday at 23:59");
+  assert_time_text (2026, 11, 20, 9, 7, now, "20 November 2026 at 09:07");
+  assert_time_text (2025, 3, 5, 9, 7, now, "5 March 2025 at 09:07");
+  /* Across the new year: 31 December is still yesterday. */
+  assert_time_text (2026, 12, 31, 22, 0, new_year, "yesterday at 22:00");
+  assert_time_text (2026, 12, 30, 22, 0, new_year, "30 December 2026 at 22:00");
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_autofree char *state = NULL;
+  g_autofree char *data_home = NULL;
   int status;
 
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
@@ -1349,8 +2075,13 @@ main (int   argc,
   state = g_dir_make_tmp ("ballast-ui-state-XXXXXX", NULL);
   g_assert_nonnull (state);
   g_setenv ("XDG_STATE_HOME", state, TRUE);
+  /* So does the recent-files list (every open adds to it). */
+  data_home = g_dir_make_tmp ("ballast-ui-data-XXXXXX", NULL);
+  g_assert_nonnull (data_home);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
   gtk_test_init (&argc, &argv, NULL);
   g_assert_cmpstr (g_get_user_state_dir (), ==, state);
+  g_assert_cmpstr (g_get_user_data_dir (), ==, data_home);
 
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("/ui/window/select-and-edit-density", test_select_and_edit_density);
@@ -1360,6 +2091,7 @@ main (int   argc,
   ADD ("/ui/window/save-and-compare", test_save_and_compare);
   ADD ("/ui/window/refuse-invalid-density", test_refuse_invalid_density);
   ADD ("/ui/window/refuse-invalid-added-mass", test_refuse_invalid_added_mass);
+  ADD ("/ui/added-mass/focus-leave-edits-nothing", test_added_mass_focus_leave);
   ADD ("/ui/window/ask-before-close", test_ask_before_close);
   ADD ("/ui/window/close-without-edits", test_close_without_edits);
   ADD ("/ui/window/reload-when-changed-on-disk", test_reload_when_changed_on_disk);
@@ -1368,6 +2100,9 @@ main (int   argc,
   ADD ("/ui/window/export-baked", test_export_baked);
   ADD ("/ui/window/save-as", test_save_as);
   ADD ("/ui/window/open-broken-keeps-document", test_open_broken_keeps_document);
+  ADD ("/ui/files/drop-opens-file", test_drop_opens_file);
+  ADD ("/ui/files/open-dialog", test_open_dialog);
+  ADD ("/ui/files/open-recent", test_open_recent);
 #undef ADD
 #define ADD_OWN(path, fn) g_test_add (path, Fixture, NULL, NULL, fn, fixture_tear_down)
   ADD_OWN ("/ui/window/initial-selection-skips-static", test_initial_selection);
@@ -1377,6 +2112,8 @@ main (int   argc,
   ADD_OWN ("/ui/outline/status-colours", test_outline_status_colours);
 #undef ADD_OWN
   g_test_add ("/ui/style/dark-follows-settings", Fixture, NULL, fixture_set_up, test_dark_style, fixture_tear_down);
+  g_test_add_func ("/ui/shortcuts/each-listed-key-works", test_shortcuts);
+  g_test_add_func ("/ui/recovery/time-format", test_recovery_time_format);
   g_test_add_func ("/ui/recovery/after-kill", test_recovery_after_kill);
 
   status = g_test_run ();
@@ -1388,5 +2125,6 @@ main (int   argc,
     g_rmdir (ballast_state);
     g_rmdir (state);
   }
+  remove_tree (data_home);
   return status;
 }

@@ -335,9 +335,12 @@ submit_values (BlAddedMassEditor *self,
   g_signal_emit (self, signals[EDIT], 0, edit, FALSE);
 }
 
+/* `typed`: Enter in the cell, which adds the added mass to a link even at
+ * the zero it shows; merely leaving an unchanged cell edits nothing. */
 static void
 commit_cell (BlAddedMassEditor *self,
-             GtkWidget         *cell)
+             GtkWidget         *cell,
+             gboolean           typed)
 {
   guint row = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (cell), "bl-row"));
   guint col = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (cell), "bl-col"));
@@ -350,7 +353,7 @@ commit_cell (BlAddedMassEditor *self,
   if (!bl_field_parse (cell, self->cell_error, BL_FIELD_ANY, &value))
     return;
   current_values (self, current);
-  if (self->link->has_added_mass && value == current[key])
+  if ((self->link->has_added_mass || !typed) && value == current[key])
     return;
   submit_values (self, &key, &value, 1);
 }
@@ -359,14 +362,14 @@ static void
 on_cell_activate (GtkEntry          *entry,
                   BlAddedMassEditor *self)
 {
-  commit_cell (self, GTK_WIDGET (entry));
+  commit_cell (self, GTK_WIDGET (entry), TRUE);
 }
 
 static void
 on_cell_focus_leave (GtkEventControllerFocus *controller,
                      BlAddedMassEditor       *self)
 {
-  commit_cell (self, gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller)));
+  commit_cell (self, gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller)), FALSE);
 }
 
 static void
@@ -539,6 +542,7 @@ build_grids (BlAddedMassEditor *self)
         gtk_widget_add_css_class (cell, "bl-cell");
         gtk_widget_add_css_class (cell, "numeric");
         gtk_widget_add_css_class (cell, block_class (r, c));
+        bl_field_route_undo (cell);
         gtk_accessible_update_property (GTK_ACCESSIBLE (cell), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
         g_object_set_data (G_OBJECT (cell), "bl-row", GUINT_TO_POINTER (r));
         g_object_set_data (G_OBJECT (cell), "bl-col", GUINT_TO_POINTER (c));

@@ -209,16 +209,26 @@ offer_next_recovery (BlApplication *self,
   original = bl_recovery_get_original (entry);
   name = original != NULL ? g_file_get_basename (original) : g_strdup (_("Sample AUV"));
   where = original != NULL ? g_file_get_parse_name (original) : g_strdup (_("the built-in sample"));
-  when = bl_recovery_get_modified (entry) != NULL
-         ? g_date_time_format (bl_recovery_get_modified (entry), "%x %X") : g_strdup ("?");
+  if (bl_recovery_get_modified (entry) != NULL)
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+      when = bl_recovery_format_time (bl_recovery_get_modified (entry), now);
+    }
 
   dialog = gtk_message_dialog_new (parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
                                    _("Restore the unsaved edits to “%s”?"), name);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
-                                            /* Translators: the time of the copy, then the file's full path */
-                                            _("Ballast ended without saving them; a copy from %s was kept. Restoring opens them as unsaved edits to %s. Discarding deletes the copy."),
-                                            when, where);
+  if (when != NULL)
+    gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                              /* Translators: the time of the copy as “today at %H:%M” or “%-d %B %Y at %H:%M” give it
+                                                 (a preposition that depends on it belongs there), then the file's full path */
+                                              _("Ballast ended without saving them; a copy from %s was kept. Restoring opens them as unsaved edits to %s. Discarding deletes the copy."),
+                                              when, where);
+  else
+    gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                              /* Translators: the file's full path */
+                                              _("Ballast ended without saving them; a copy was kept. Restoring opens them as unsaved edits to %s. Discarding deletes the copy."),
+                                              where);
   gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Discard"), BL_RECOVERY_RESPONSE_DISCARD);
   gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Restore"), BL_RECOVERY_RESPONSE_RESTORE);
   gtk_dialog_set_default_response (GTK_DIALOG (dialog), BL_RECOVERY_RESPONSE_RESTORE);
@@ -355,7 +365,7 @@ about_activated (GSimpleAction *action,
                          "authors", developers,
                          /* Translators: put your names here, one per line */
                          "translator-credits", _("translator-credits"),
-                         "website", "https://github.com/ballast-sdf/ballast",
+                         /* No "website": the project has no public home yet. */
                          NULL);
 }
 

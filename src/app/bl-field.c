@@ -173,6 +173,30 @@ bl_field_setup_spin (GtkSpinButton *spin,
   g_signal_connect (spin, "input", G_CALLBACK (on_spin_input), GINT_TO_POINTER (rule));
   g_signal_connect (spin, "output", G_CALLBACK (on_spin_output), NULL);
   gtk_widget_add_css_class (GTK_WIDGET (spin), "numeric");
+  bl_field_route_undo (GTK_WIDGET (spin));
+}
+
+void
+bl_field_route_undo (GtkWidget *field)
+{
+  GtkEventController *controller;
+
+  g_return_if_fail (GTK_IS_EDITABLE (field));
+
+  /* GtkText's text.undo is always enabled and would swallow the keys in
+   * the bubble phase; a capture-phase controller on the field comes
+   * first.  With nothing to undo the window's action is disabled and the
+   * key goes on; the field keeps no text history of its own. */
+  gtk_editable_set_enable_undo (GTK_EDITABLE (field), FALSE);
+  controller = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_z, GDK_CONTROL_MASK),
+                                                          gtk_named_action_new ("win.undo")));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_z, GDK_CONTROL_MASK | GDK_SHIFT_MASK),
+                                                          gtk_named_action_new ("win.redo")));
+  gtk_widget_add_controller (field, controller);
 }
 
 char *

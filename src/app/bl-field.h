@@ -57,6 +57,10 @@ void      bl_field_set_spin_placeholder (GtkSpinButton *spin,
  * run of steps is one undo step, a typed value is its own.  Call from
  * ::value-changed; it forgets the typed value. */
 gboolean  bl_field_spin_take_typed (GtkSpinButton *spin);
+/* Ctrl+Z and Ctrl+Shift+Z in the field undo and redo the document's edits
+ * (win.undo, win.redo) instead of its text.  Spin buttons set up with
+ * bl_field_setup_spin() have it already. */
+void      bl_field_route_undo      (GtkWidget    *field);
 /* A short display form with units, e.g. "12.5 kg". */
 char     *bl_field_format_quantity (double        value,
                                     const char   *unit);

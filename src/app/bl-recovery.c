@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -263,4 +264,44 @@ bl_recovery_get_modified (BlRecovery *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
   return self->modified;
+}
+
+static gboolean
+same_day (GDateTime *a,
+          GDateTime *b)
+{
+  return g_date_time_get_year (a) == g_date_time_get_year (b) &&
+         g_date_time_get_day_of_year (a) == g_date_time_get_day_of_year (b);
+}
+
+char *
+bl_recovery_format_time (GDateTime *time,
+                         GDateTime *now)
+{
+  g_autoptr(GDateTime) local = NULL;
+  g_autoptr(GDateTime) today = NULL;
+  g_autoptr(GDateTime) yesterday = NULL;
+  const char *format;
+  char *text;
+
+  g_return_val_if_fail (time != NULL, NULL);
+  g_return_val_if_fail (now != NULL, NULL);
+
+  local = g_date_time_to_local (time);
+  today = g_date_time_to_local (now);
+  yesterday = g_date_time_add_days (today, -1);
+  if (same_day (local, today))
+    /* Translators: when the recovery copy was written, as in “a copy from
+     * today at 14:05 was kept”; the codes are those of g_date_time_format() */
+    format = _("today at %H:%M");
+  else if (same_day (local, yesterday))
+    /* Translators: as “today at %H:%M”, for a copy from yesterday */
+    format = _("yesterday at %H:%M");
+  else
+    /* Translators: an older copy, as in “a copy from 5 March 2025 at 09:07
+     * was kept”; %-d is the day without padding, %B the month's name */
+    format = _("%-d %B %Y at %H:%M");
+  text = g_date_time_format (local, format);
+  /* A broken translation must not lose the date. */
+  return text != NULL ? text : g_date_time_format (local, "%Y-%m-%d %H:%M");
 }

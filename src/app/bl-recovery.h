@@ -36,6 +36,11 @@ GBytes      *bl_recovery_load               (BlRecovery  *self,
                                              GError     **error);
 /* When the copy was last written (local time), or NULL. */
 GDateTime   *bl_recovery_get_modified       (BlRecovery  *self);
+/* How the recovery offer names the time of a copy, in local time and
+ * translated: “today at 14:05”, “yesterday at 09:30”, else
+ * “5 March 2025 at 09:07” (relative to `now`). */
+char        *bl_recovery_format_time        (GDateTime   *time,
+                                             GDateTime   *now);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlRecovery, bl_recovery_free)
 

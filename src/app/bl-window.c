@@ -21,6 +21,7 @@ struct _BlWindow
   GtkLabel             *title_label;
   GtkLabel             *subtitle_label;
   GtkMenuButton        *recent_button;
+  GMenu                *recent_section;  /* the recent files, kept up to date */
   GtkPaned             *inner_paned;
   GtkBox               *viewport_box;
   GtkStack             *side_stack;
@@ -735,14 +736,39 @@ open_recent_action (GtkWidget  *widget,
   bl_window_open (BL_WINDOW (widget), file);
 }
 
-/* The recent menu is rebuilt when it is about to open. */
+/* Most recently used first. */
+static int
+compare_recent (gconstpointer a,
+                gconstpointer b)
+{
+  GDateTime *ta = gtk_recent_info_get_modified ((GtkRecentInfo *) a);
+  GDateTime *tb = gtk_recent_info_get_modified ((GtkRecentInfo *) b);
+
+  if (ta == NULL || tb == NULL)
+    return (ta == NULL) - (tb == NULL);
+  return g_date_time_compare (tb, ta);
+}
+
+/* The recent menu follows the recent-files list.  Its items change in
+ * place: a new menu model would replace the popover and close the menu
+ * under the user's pointer whenever any program adds a recent file. */
 static void
 update_recent_menu (BlWindow *self)
 {
-  g_autoptr(GMenu) menu = g_menu_new ();
-  g_autoptr(GMenu) section = g_menu_new ();
-  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+  GMenu *section = self->recent_section;
+  GList *items = g_list_sort (gtk_recent_manager_get_items (gtk_recent_manager_get_default ()),
+                              compare_recent);
   guint n = 0;
+
+  if (section == NULL)
+    {
+      g_autoptr(GMenu) menu = g_menu_new ();
+
+      section = self->recent_section = g_menu_new ();
+      g_menu_append_section (menu, _("Recent Files"), G_MENU_MODEL (section));
+      gtk_menu_button_set_menu_model (self->recent_button, G_MENU_MODEL (menu));
+    }
+  g_menu_remove_all (section);
 
   for (GList *l = items; l != NULL && n < 10; l = l->next)
     {
@@ -761,8 +787,6 @@ update_recent_menu (BlWindow *self)
     }
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
 
-  g_menu_append_section (menu, _("Recent Files"), G_MENU_MODEL (section));
-  gtk_menu_button_set_menu_model (self->recent_button, G_MENU_MODEL (menu));
   /* Nothing to offer: no empty menu. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->recent_button), n > 0);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->recent_button),
@@ -1002,6 +1026,7 @@ bl_window_dispose (GObject *object)
   g_clear_object (&self->document);
   g_clear_object (&self->file);
   g_clear_object (&self->settings);
+  g_clear_object (&self->recent_section);
   g_clear_pointer (&self->disk_bytes, g_bytes_unref);
 
   G_OBJECT_CLASS (bl_window_parent_class)->dispose (object);
