@@ -1,25 +1,77 @@
-/* bench-mesh.c: mesh inertia integration speed and assimp load time on a
- * generated closed binary STL (a torus of about one million triangles).
+/* bench-mesh.c: `ballast-cli inspect` on a model using a generated binary STL
+ * (a closed torus of about one million triangles) against assimp alone
+ * loading that file, and the parts of a mesh load.
  *
- * Usage: bench-mesh [N-TRIANGLES] */
+ * Usage: bench-mesh [PATH-TO-BALLAST-CLI] [N-TRIANGLES]
+ *
+ * Every figure is the best of BALLAST_BENCH_REPEATS runs (default 7), wall
+ * time and CPU time (user + sys) apart: on a shared machine the best wall
+ * time is the one least disturbed by other work. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
 
 #include <assimp/cimport.h>
+#include <assimp/config.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
 #include "bl-mesh.h"
 #include "bl-mesh-private.h"
 
-#define REPEATS 7
+extern char **environ;
+
+static guint repeats = 7;
+
+typedef struct
+{
+  double wall;   /* s */
+  double cpu;    /* user + sys, s */
+} Timing;
+
+static const Timing no_timing = { G_MAXDOUBLE, G_MAXDOUBLE };
+
+static void
+keep_best (Timing *best,
+           double  wall,
+           double  cpu)
+{
+  best->wall = MIN (best->wall, wall);
+  best->cpu = MIN (best->cpu, cpu);
+}
+
+static double
+now (void)
+{
+  return g_get_monotonic_time () / 1e6;
+}
+
+static double
+rusage_seconds (const struct rusage *usage)
+{
+  return usage->ru_utime.tv_sec + usage->ru_utime.tv_usec / 1e6 +
+         usage->ru_stime.tv_sec + usage->ru_stime.tv_usec / 1e6;
+}
+
+static double
+cpu_self (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+  return rusage_seconds (&usage);
+}
 
 /* A torus (R 1, r 0.4) of 2·nu·nv triangles, wound outward. */
 static char *
@@ -72,103 +124,230 @@ write_torus (const char *dir,
   return path;
 }
 
-static double
-now (void)
+/* A one-link model whose only collision is GEOMETRY, with auto inertia. */
+static char *
+write_model (const char *dir,
+             const char *name,
+             const char *geometry)
 {
-  return g_get_monotonic_time () / 1e6;
+  char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *sdf = g_strdup_printf (
+    "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n  <model name=\"bench\">\n"
+    "    <link name=\"hull\">\n      <inertial auto=\"true\"/>\n"
+    "      <collision name=\"body\">\n        <density>1000</density>\n"
+    "        <geometry>%s</geometry>\n      </collision>\n    </link>\n"
+    "  </model>\n</sdf>\n", geometry);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, sdf, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* assimp alone, in this process, with the flags and properties Ballast's
+ * mesh reader uses. */
+static Timing
+time_assimp (const char   *path,
+             unsigned int  flags,
+             guint         n)
+{
+  Timing best = no_timing;
+
+  for (guint r = 0; r < n; r++)
+    {
+      struct aiPropertyStore *store = aiCreatePropertyStore ();
+      const struct aiScene *scene;
+      double t0, c0;
+
+      aiSetImportPropertyInteger (store, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
+      c0 = cpu_self ();
+      t0 = now ();
+      scene = aiImportFileExWithProperties (path, flags, NULL, store);
+      keep_best (&best, now () - t0, cpu_self () - c0);
+      g_assert_nonnull (scene);
+      g_assert_cmpuint (scene->mNumMeshes, ==, 1);
+      aiReleaseImport (scene);
+      aiReleasePropertyStore (store);
+    }
+
+  return best;
+}
+
+/* `ballast-cli inspect --json MODEL` as a process; its output is checked
+ * for NEEDLE. */
+static Timing
+time_cli (const char *cli,
+          const char *model,
+          const char *out_path,
+          const char *needle)
+{
+  Timing best = no_timing;
+
+  for (guint r = 0; r < repeats; r++)
+    {
+      const char *argv[] = { cli, "inspect", "--json", model, NULL };
+      posix_spawn_file_actions_t actions;
+      struct rusage usage;
+      g_autofree char *output = NULL;
+      int status;
+      pid_t pid;
+      double t0;
+
+      posix_spawn_file_actions_init (&actions);
+      posix_spawn_file_actions_addopen (&actions, STDOUT_FILENO, out_path,
+                                        O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      t0 = now ();
+      g_assert_cmpint (posix_spawn (&pid, cli, &actions, NULL, (char **) argv, environ), ==, 0);
+      g_assert_cmpint (wait4 (pid, &status, 0, &usage), ==, pid);
+      keep_best (&best, now () - t0, rusage_seconds (&usage));
+      posix_spawn_file_actions_destroy (&actions);
+
+      g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+      g_assert_true (g_file_get_contents (out_path, &output, NULL, NULL));
+      if (strstr (output, needle) == NULL)
+        g_error ("ballast-cli inspect printed no %s:\n%.2000s", needle, output);
+    }
+
+  return best;
+}
+
+static void
+print_row (const char *what,
+           Timing      t,
+           double      reference)
+{
+  printf ("%-46s %8.1f ms wall %8.1f ms cpu", what, 1e3 * t.wall, 1e3 * t.cpu);
+  if (reference > 0.0)
+    printf ("   %.2f x assimp", t.wall / reference);
+  printf ("\n");
 }
 
 int
-main (int argc, char *argv[])
+main (int    argc,
+      char **argv)
 {
-  guint target = argc > 1 ? (guint) atoi (argv[1]) : 1000000;
+  const char *cli = argc > 1 && argv[1][0] != '\0' ? argv[1] : NULL;
+  guint target = argc > 2 ? (guint) atoi (argv[2]) : 1000000;
   guint nv = (guint) sqrt (target / 4.0);
   guint nu = target / (2 * nv);
+  const char *env = g_getenv ("BALLAST_BENCH_REPEATS");
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ballast-bench-mesh-XXXXXX", &error);
-  g_autofree char *path = NULL;
+  g_autofree char *stl = NULL;
+  g_autofree char *model = NULL;
+  g_autofree char *box_model = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *needle = NULL;
   g_autofree guint32 *flat = NULL;
-  double best_assimp = G_MAXDOUBLE, best_assimp_jiv = G_MAXDOUBLE, best_load = G_MAXDOUBLE;
-  double best_integrate = G_MAXDOUBLE, best_props = G_MAXDOUBLE;
-  const double *vertices;
-  const guint32 *indices;
-  guint n_vertices, n_triangles;
+  Timing assimp, assimp_jiv, inspect = no_timing, inspect_box = no_timing;
+  Timing load = no_timing, props_time = no_timing, integrate = no_timing;
+  BlMeshTimings parts_best = { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE,
+                               G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE };
+  const double *vertices = NULL;
+  guint n_vertices = 0, n_triangles = 0;
   double ref[3] = { 0, 0, 0 };
   double m[BL_MESH_N_MOMENTS];
-  BlMeshProperties props;
   double volume = 0.0;
   gboolean watertight = FALSE;
   guint n_warnings = 0;
 
+  if (env != NULL && atoi (env) > 0)
+    repeats = atoi (env);
+
   g_assert_no_error (error);
-  path = write_torus (dir, nu, nv);
+  stl = write_torus (dir, nu, nv);
+  model = write_model (dir, "torus.sdf", "<mesh><uri>torus.stl</uri></mesh>");
+  box_model = write_model (dir, "box.sdf", "<box><size>1 2 3</size></box>");
+  out = g_build_filename (dir, "inspect.json", NULL);
+  needle = g_strdup_printf ("\"mesh\":{\"triangles\":%u,", 2 * nu * nv);
 
-  for (int r = 0; r < REPEATS; r++)
+  assimp = time_assimp (stl, aiProcess_Triangulate, repeats);
+  assimp_jiv = time_assimp (stl, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices,
+                            MIN (repeats, 3));
+
+  if (cli != NULL)
     {
-      double t0 = now ();
-      const struct aiScene *scene = aiImportFile (path, aiProcess_Triangulate);
-
-      best_assimp = MIN (best_assimp, now () - t0);
-      g_assert_nonnull (scene);
-      aiReleaseImport (scene);
-
-      t0 = now ();
-      scene = aiImportFile (path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices);
-      best_assimp_jiv = MIN (best_assimp_jiv, now () - t0);
-      g_assert_nonnull (scene);
-      aiReleaseImport (scene);
+      inspect = time_cli (cli, model, out, needle);
+      inspect_box = time_cli (cli, box_model, out, "\"geometry\":\"box\"");
     }
 
-  for (int r = 0; r < REPEATS; r++)
+  for (guint r = 0; r < repeats; r++)
     {
-      double t0 = now ();
-      g_autoptr(BlMesh) mesh = bl_mesh_new_from_file (path, bl_vec3 (1, 1, 1), NULL, FALSE, &error);
+      g_autoptr(BlMesh) mesh = NULL;
+      BlMeshProperties props;
+      BlMeshTimings parts;
+      double t0 = now (), c0 = cpu_self ();
 
-      best_load = MIN (best_load, now () - t0);
+      mesh = bl_mesh_new_from_file (stl, bl_vec3 (1, 1, 1), NULL, FALSE, &error);
+      keep_best (&load, now () - t0, cpu_self () - c0);
       g_assert_no_error (error);
 
       t0 = now ();
+      c0 = cpu_self ();
       g_assert_true (bl_mesh_get_mass_properties (mesh, FALSE, &props, &error));
-      best_props = MIN (best_props, now () - t0);
+      keep_best (&props_time, now () - t0, cpu_self () - c0);
       g_assert_no_error (error);
+
+      bl_mesh_get_timings (&parts);
+      parts_best.import = MIN (parts_best.import, parts.import);
+      parts_best.weld = MIN (parts_best.weld, parts.weld);
+      parts_best.transfer = MIN (parts_best.transfer, parts.transfer);
+      parts_best.checks = MIN (parts_best.checks, parts.checks);
+      parts_best.health = MIN (parts_best.health, parts.health);
+      parts_best.integrate = MIN (parts_best.integrate, parts.integrate);
+      parts_best.reap = MIN (parts_best.reap, parts.reap);
 
       if (r == 0)
         {
+          const guint32 *indices;
+
           volume = props.volume;
           watertight = props.watertight;
           n_warnings = props.warnings->len;
           vertices = bl_mesh_get_submesh_vertices (mesh, 0, &n_vertices);
           indices = bl_mesh_get_submesh_indices (mesh, 0, &n_triangles);
           flat = g_memdup2 (indices, 3 * sizeof (guint32) * n_triangles);
-          ref[0] = ref[1] = ref[2] = 0.0;
 
           /* integration alone: the mesh's own arrays */
-          for (int k = 0; k < 5 * REPEATS; k++)
+          for (guint k = 0; k < 5 * repeats; k++)
             {
-              double t1 = now ();
+              double t1 = now (), c1 = cpu_self ();
 
               bl_mesh_integrate_moments (vertices, flat, n_triangles, ref, m);
-              best_integrate = MIN (best_integrate, now () - t1);
+              keep_best (&integrate, now () - t1, cpu_self () - c1);
             }
         }
     }
 
-  printf ("mesh: generated torus, %u triangles, %u vertices, binary STL %.1f MB\n",
-          n_triangles, n_vertices, (84 + 50.0 * n_triangles) / 1e6);
+  printf ("mesh: generated torus, %u triangles, %u vertices, binary STL %.1f MB; best of %u\n",
+          n_triangles, n_vertices, (84 + 50.0 * n_triangles) / 1e6, repeats);
   printf ("volume %.9f (ideal torus %.9f), watertight %s, %u warnings\n",
           volume, 2 * G_PI * G_PI * 1.0 * 0.4 * 0.4, watertight ? "yes" : "no", n_warnings);
-  printf ("integration alone:           %8.2f ms  %7.1f M triangles/s (%u threads)\n",
-          1e3 * best_integrate, n_triangles / best_integrate / 1e6, g_get_num_processors ());
-  printf ("mass properties + health:    %8.2f ms  %7.1f M triangles/s\n",
-          1e3 * best_props, n_triangles / best_props / 1e6);
-  printf ("assimp load (Triangulate):   %8.2f ms\n", 1e3 * best_assimp);
-  printf ("assimp load (+JoinIdentical):%8.2f ms\n", 1e3 * best_assimp_jiv);
-  printf ("bl_mesh_new_from_file:       %8.2f ms  (%.2f x assimp alone)\n",
-          1e3 * best_load, best_load / best_assimp);
-  printf ("load + mass properties:      %8.2f ms  (%.2f x assimp alone)\n",
-          1e3 * (best_load + best_props), (best_load + best_props) / best_assimp);
+  print_row ("assimp alone (Triangulate, Ballast's flags)", assimp, 0.0);
+  print_row ("assimp (+JoinIdenticalVertices, gz-common)", assimp_jiv, assimp.wall);
+  if (cli != NULL)
+    {
+      print_row ("ballast-cli inspect --json, torus model", inspect, assimp.wall);
+      print_row ("ballast-cli inspect --json, box model", inspect_box, 0.0);
+    }
+  print_row ("bl_mesh_new_from_file", load, assimp.wall);
+  printf ("  child: assimp import                       %8.1f ms\n", 1e3 * parts_best.import);
+  printf ("  child: node transforms + weld              %8.1f ms\n", 1e3 * parts_best.weld);
+  printf ("  transfer to the parent                     %8.1f ms\n", 1e3 * parts_best.transfer);
+  printf ("  parent: index and finiteness checks        %8.1f ms\n", 1e3 * parts_best.checks);
+  printf ("  parent: waiting for the child to exit      %8.1f ms\n", 1e3 * parts_best.reap);
+  print_row ("bl_mesh_get_mass_properties", props_time, 0.0);
+  printf ("  health checks                              %8.1f ms\n", 1e3 * parts_best.health);
+  printf ("  integration                                %8.1f ms\n", 1e3 * parts_best.integrate);
+  print_row ("load + mass properties", (Timing) { load.wall + props_time.wall, load.cpu + props_time.cpu },
+             assimp.wall);
+  printf ("integration alone: %.2f ms, %.1f M triangles/s (%u threads)\n",
+          1e3 * integrate.wall, n_triangles / integrate.wall / 1e6, g_get_num_processors ());
 
-  g_unlink (path);
+  g_unlink (stl);
+  g_unlink (model);
+  g_unlink (box_model);
+  g_unlink (out);
   g_rmdir (dir);
   (void) m;
   return 0;

@@ -25,4 +25,19 @@ guint32 *bl_mesh_convex_hull       (const double  *points,
                                     gsize         *n_triangles,
                                     GError       **error);
 
+/* Where the last mesh load and mass-properties computation in this process
+ * spent their time, in seconds (for bench/bench-mesh.c; not thread-safe). */
+typedef struct
+{
+  double import;     /* child: assimp reading the file */
+  double weld;       /* child: node transforms, weld, arrays written */
+  double transfer;   /* the child's result reaching the parent, mapped */
+  double checks;     /* parent: index range, finiteness, bounds */
+  double reap;       /* parent: waiting for the child to exit */
+  double health;     /* edge and triangle bookkeeping */
+  double integrate;  /* the moment integrals */
+} BlMeshTimings;
+
+void     bl_mesh_get_timings       (BlMeshTimings *out);
+
 G_END_DECLS

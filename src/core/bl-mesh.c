@@ -6,9 +6,12 @@
 #include <math.h>
 #include <string.h>
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +42,7 @@ typedef struct
   guint32 *indices;        /* three per triangle */
   guint    n_triangles;
   gboolean node_mirrored;  /* the node transform mirrors: winding reversed */
+  gboolean borrowed;       /* vertices and indices lie in the mesh's mapping */
 } Submesh;
 
 typedef struct
@@ -60,6 +64,8 @@ struct _BlMesh
   guint       n_triangles;
   PropsSlot   slots[2];       /* [0] the mesh, [1] its convex hull */
   BlMeshProperties *submesh_props;  /* filled with slots[0] */
+  gpointer    mapping;        /* the mesh reader's result, mapped privately */
+  gsize       mapping_size;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -76,91 +82,6 @@ mix64 (guint64 x)
   return x;
 }
 
-static inline guint64
-hash_position (const double *p)
-{
-  guint64 a, b, c;
-
-  memcpy (&a, &p[0], 8);
-  memcpy (&b, &p[1], 8);
-  memcpy (&c, &p[2], 8);
-  return mix64 (a ^ mix64 (b ^ mix64 (c + 0x9e3779b97f4a7c15)));
-}
-
-static gsize
-table_size_for (gsize n)
-{
-  gsize size = 16;
-
-  while (size < 2 * n)
-    size <<= 1;
-  return size;
-}
-
-/* Welds IN (n_in xyz points) by exact position: writes the distinct points to
- * OUT (room for n_in) in first-seen order, REMAP[i] the new index of point i.
- * Returns the number of distinct points. */
-static guint
-weld_positions (const double *in,
-                guint         n_in,
-                double       *out,
-                guint32      *remap)
-{
-  /* The table grows with the distinct points, not the input: a mesh that
-   * repeats each vertex six times keeps a table that stays in cache. */
-  gsize size = table_size_for (MIN (n_in, 1024));
-  gsize mask = size - 1;
-  g_autofree guint32 *table = g_new (guint32, size);
-  guint n_out = 0;
-
-  memset (table, 0xff, size * sizeof (guint32));
-
-  for (guint i = 0; i < n_in; i++)
-    {
-      /* + 0.0 turns −0 into +0 so that both weld together */
-      double p[3] = { in[3 * i] + 0.0, in[3 * i + 1] + 0.0, in[3 * i + 2] + 0.0 };
-      gsize h = hash_position (p) & mask;
-
-      for (;;)
-        {
-          guint32 k = table[h];
-
-          if (k == EMPTY32)
-            {
-              table[h] = n_out;
-              memcpy (&out[3 * n_out], p, sizeof p);
-              remap[i] = n_out++;
-              break;
-            }
-          if (out[3 * k] == p[0] && out[3 * k + 1] == p[1] && out[3 * k + 2] == p[2])
-            {
-              remap[i] = k;
-              break;
-            }
-          h = (h + 1) & mask;
-        }
-
-      if (2 * (gsize) n_out > size)
-        {
-          size *= 2;
-          mask = size - 1;
-          g_free (table);
-          table = g_new (guint32, size);
-          memset (table, 0xff, size * sizeof (guint32));
-          for (guint k = 0; k < n_out; k++)
-            {
-              gsize slot = hash_position (&out[3 * k]) & mask;
-
-              while (table[slot] != EMPTY32)
-                slot = (slot + 1) & mask;
-              table[slot] = k;
-            }
-        }
-    }
-
-  return n_out;
-}
-
 /* ---------------------------------------------------------------------- */
 /* Submeshes                                                                */
 
@@ -171,6 +92,11 @@ submesh_clear (gpointer data)
 
   g_clear_pointer (&s->name, g_free);
   g_clear_pointer (&s->mesh_name, g_free);
+  if (s->borrowed)
+    {
+      s->vertices = NULL;
+      s->indices = NULL;
+    }
   g_clear_pointer (&s->vertices, g_free);
   g_clear_pointer (&s->indices, g_free);
 }
@@ -236,6 +162,8 @@ bl_mesh_unref (BlMesh *mesh)
       g_free (mesh->submesh_props);
     }
   g_array_unref (mesh->submeshes);
+  if (mesh->mapping != NULL)
+    munmap (mesh->mapping, mesh->mapping_size);
   g_free (mesh->path);
   g_free (mesh);
 }
@@ -336,79 +264,204 @@ root_transform_without_rotation (const Affine *root)
   return r;
 }
 
-static char *
-ai_string_dup (const struct aiString *s)
+static inline guint64
+hash_position (const double *p)
 {
-  return g_strndup (s->data, s->length);
+  guint64 a, b, c, h;
+
+  memcpy (&a, &p[0], 8);
+  memcpy (&b, &p[1], 8);
+  memcpy (&c, &p[2], 8);
+  /* floats widened to doubles have 29 zero bits: mix every word fully */
+  h = mix64 (a ^ mix64 (b ^ mix64 (c + 0x9e3779b97f4a7c15)));
+  return h;
+}
+
+static gsize
+table_size_for (gsize n)
+{
+  gsize size = 16;
+
+  while (size < 2 * n)
+    size <<= 1;
+  return size;
+}
+
+/* Open addressing over the distinct points written so far (OUT). */
+typedef struct
+{
+  guint32 *slots;
+  gsize    mask;
+} WeldTable;
+
+static void
+weld_table_init (WeldTable *w,
+                 gsize      expected)
+{
+  gsize size = table_size_for (expected);
+
+  w->slots = g_new (guint32, size);
+  w->mask = size - 1;
+  memset (w->slots, 0xff, size * sizeof (guint32));
 }
 
 static void
-add_submesh (BlMesh                *mesh,
-             const struct aiNode   *node,
-             const struct aiMesh   *ai_mesh,
-             const Affine          *t)
+weld_table_grow (WeldTable    *w,
+                 const double *out,
+                 guint32       n_out)
 {
-  Submesh s = { 0 };
-  g_autofree double *raw = NULL;
-  g_autofree guint32 *remap = NULL;
-  guint n_tri = 0;
-  guint nv = ai_mesh->mNumVertices;
+  gsize size = 2 * (w->mask + 1);
 
-  for (guint f = 0; f < ai_mesh->mNumFaces; f++)
-    if (ai_mesh->mFaces[f].mNumIndices == 3)
-      n_tri++;
-
-  if (n_tri == 0 || nv == 0)
-    return;   /* points or lines only */
-
-  raw = g_new (double, 3 * (gsize) nv);
-  for (guint v = 0; v < nv; v++)
+  g_free (w->slots);
+  w->slots = g_new (guint32, size);
+  w->mask = size - 1;
+  memset (w->slots, 0xff, size * sizeof (guint32));
+  for (guint32 k = 0; k < n_out; k++)
     {
-      const struct aiVector3D *p = &ai_mesh->mVertices[v];
+      gsize slot = hash_position (&out[3 * (gsize) k]) & w->mask;
 
-      for (int i = 0; i < 3; i++)
-        raw[3 * v + i] = t->m[i][0] * p->x + t->m[i][1] * p->y + t->m[i][2] * p->z + t->m[i][3];
+      while (w->slots[slot] != EMPTY32)
+        slot = (slot + 1) & w->mask;
+      w->slots[slot] = k;
     }
+}
 
-  s.vertices = g_new (double, 3 * (gsize) nv);
-  remap = g_new (guint32, nv);
-  s.n_vertices = weld_positions (raw, nv, s.vertices, remap);
-  if (s.n_vertices < nv)
-    s.vertices = g_renew (double, s.vertices, 3 * (gsize) s.n_vertices);
+/* The index of point P among OUT's distinct points, appending it if new. */
+static inline guint32
+weld_table_add (WeldTable    *w,
+                const double  p[3],
+                guint64       hash,
+                double       *out,
+                guint32      *n_out)
+{
+  gsize h = hash & w->mask;
 
-  s.indices = g_new (guint32, 3 * (gsize) n_tri);
-  for (guint f = 0; f < ai_mesh->mNumFaces; f++)
+  for (;;)
     {
-      const struct aiFace *face = &ai_mesh->mFaces[f];
+      guint32 k = w->slots[h];
+      const double *q;
 
-      if (face->mNumIndices != 3)
-        continue;
-      for (int i = 0; i < 3; i++)
+      if (k == EMPTY32)
         {
-          guint idx = face->mIndices[i];
-
-          s.indices[3 * s.n_triangles + i] = idx < nv ? remap[idx] : 0;
+          k = (*n_out)++;
+          w->slots[h] = k;
+          memcpy (&out[3 * (gsize) k], p, 3 * sizeof (double));
+          if (2 * (gsize) *n_out > w->mask + 1)
+            weld_table_grow (w, out, *n_out);
+          return k;
         }
-      s.n_triangles++;
+      q = &out[3 * (gsize) k];
+      if (q[0] == p[0] && q[1] == p[1] && q[2] == p[2])
+        return k;
+      h = (h + 1) & w->mask;
     }
-
-  if (affine_det (t) < 0.0)
-    {
-      reverse_winding (s.indices, s.n_triangles);
-      s.node_mirrored = TRUE;
-    }
-
-  s.name = ai_string_dup (&node->mName);
-  s.mesh_name = ai_string_dup (&ai_mesh->mName);
-  g_array_append_val (mesh->submeshes, s);
 }
 
+/* Welds IN (n_in xyz points) by exact position: writes the distinct points to
+ * OUT (room for n_in) in first-seen order, REMAP[i] the new index of point i.
+ * Returns the number of distinct points. */
+static guint
+weld_positions (const double *in,
+                guint         n_in,
+                double       *out,
+                guint32      *remap)
+{
+  WeldTable w;
+  guint32 n_out = 0;
+
+  weld_table_init (&w, MIN (n_in, 1024));
+  for (guint i = 0; i < n_in; i++)
+    {
+      /* + 0.0 turns −0 into +0 so that both weld together */
+      double p[3] = { in[3 * i] + 0.0, in[3 * i + 1] + 0.0, in[3 * i + 2] + 0.0 };
+
+      remap[i] = weld_table_add (&w, p, hash_position (p), out, &n_out);
+    }
+  g_free (w.slots);
+  return n_out;
+}
+
+/* How many points ahead the weld computes hashes and prefetches slots. */
+#define WELD_AHEAD 16
+
+static inline void
+place_point (const struct aiVector3D *q,
+             const Affine            *t,
+             double                   p[3])
+{
+  for (int k = 0; k < 3; k++)
+    p[k] = t->m[k][0] * q->x + t->m[k][1] * q->y + t->m[k][2] * q->z + t->m[k][3];
+  for (int k = 0; k < 3; k++)
+    p[k] += 0.0;   /* −0 and +0 weld together */
+}
+
+/* The same for assimp's float points placed by T, without an intermediate
+ * array of doubles.  The table starts large enough for a triangle soup
+ * (STL: each point about six times), so that it seldom grows.  Its slots
+ * are random in memory: each point's hash is computed WELD_AHEAD points
+ * early and its slot prefetched, and halfway there the point it holds. */
+static guint
+weld_points (const struct aiVector3D *in,
+             guint                    n_in,
+             const Affine            *t,
+             double                  *out,
+             guint32                 *remap)
+{
+  WeldTable w;
+  guint32 n_out = 0;
+  double ring_p[WELD_AHEAD][3];
+  guint64 ring_h[WELD_AHEAD];
+
+  weld_table_init (&w, MAX (n_in / 8, 1024));
+  for (guint j = 0; j < MIN (n_in, WELD_AHEAD); j++)
+    {
+      place_point (&in[j], t, ring_p[j]);
+      ring_h[j] = hash_position (ring_p[j]);
+      __builtin_prefetch (&w.slots[ring_h[j] & w.mask]);
+    }
+
+  for (guint i = 0; i < n_in; i++)
+    {
+      guint r = i % WELD_AHEAD;
+      guint mid = i + WELD_AHEAD / 2;
+      double p[3] = { ring_p[r][0], ring_p[r][1], ring_p[r][2] };
+      guint64 hash = ring_h[r];
+
+      if (mid < n_in)
+        {
+          guint32 k = w.slots[ring_h[mid % WELD_AHEAD] & w.mask];
+
+          if (k != EMPTY32)
+            __builtin_prefetch (&out[3 * (gsize) k]);
+        }
+      if (i + WELD_AHEAD < n_in)
+        {
+          place_point (&in[i + WELD_AHEAD], t, ring_p[r]);
+          ring_h[r] = hash_position (ring_p[r]);
+          __builtin_prefetch (&w.slots[ring_h[r] & w.mask]);
+        }
+
+      remap[i] = weld_table_add (&w, p, hash, out, &n_out);
+    }
+  g_free (w.slots);
+  return n_out;
+}
+
+/* One aiMesh placed by its node's transform: a submesh to be. */
+typedef struct
+{
+  const struct aiNode *node;
+  const struct aiMesh *mesh;
+  Affine               t;
+  guint                n_triangles;
+} Part;
+
 static void
-walk_nodes (BlMesh                *mesh,
-            const struct aiScene  *scene,
-            const struct aiNode   *node,
-            const Affine          *t,
-            guint                  depth)
+collect_parts (const struct aiScene  *scene,
+               const struct aiNode   *node,
+               const Affine          *t,
+               guint                  depth,
+               GArray                *parts)
 {
   if (node == NULL || depth > 1024)
     return;
@@ -416,9 +469,19 @@ walk_nodes (BlMesh                *mesh,
   for (guint i = 0; i < node->mNumMeshes; i++)
     {
       guint m = node->mMeshes[i];
+      const struct aiMesh *ai_mesh;
+      Part part = { node, NULL, *t, 0 };
 
-      if (m < scene->mNumMeshes && scene->mMeshes[m] != NULL)
-        add_submesh (mesh, node, scene->mMeshes[m], t);
+      if (m >= scene->mNumMeshes || scene->mMeshes[m] == NULL)
+        continue;
+      ai_mesh = scene->mMeshes[m];
+      for (guint f = 0; f < ai_mesh->mNumFaces; f++)
+        if (ai_mesh->mFaces[f].mNumIndices == 3)
+          part.n_triangles++;
+      if (part.n_triangles == 0 || ai_mesh->mNumVertices == 0)
+        continue;   /* points or lines only */
+      part.mesh = ai_mesh;
+      g_array_append_val (parts, part);
     }
 
   for (guint i = 0; i < node->mNumChildren; i++)
@@ -431,7 +494,7 @@ walk_nodes (BlMesh                *mesh,
         continue;
       local = affine_from_ai (&child->mTransformation);
       child_t = affine_mul (t, &local);
-      walk_nodes (mesh, scene, child, &child_t, depth + 1);
+      collect_parts (scene, child, &child_t, depth + 1, parts);
     }
 }
 
@@ -518,20 +581,20 @@ apply_scale (BlMesh *mesh,
     }
 }
 
-/* Reads the file with assimp into mesh->submeshes, in this process. */
-static gboolean
-import_scene (BlMesh  *mesh,
-              char   **why)
+/* Reads PATH with assimp, in this process; NULL with *WHY on failure. */
+static const struct aiScene *
+read_scene (const char  *path,
+            char       **why)
 {
   struct aiPropertyStore *store;
   const struct aiScene *scene;
-  Affine root;
 
   store = aiCreatePropertyStore ();
-  /* The root transform's rotation is dropped below anyway; keeping assimp
-   * from adding one leaves only the <unit> scale in it. */
+  /* The root transform's rotation is dropped anyway (see
+   * root_transform_without_rotation); keeping assimp from adding one
+   * leaves only the <unit> scale in it. */
   aiSetImportPropertyInteger (store, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
-  scene = aiImportFileExWithProperties (mesh->path, aiProcess_Triangulate, NULL, store);
+  scene = aiImportFileExWithProperties (path, aiProcess_Triangulate, NULL, store);
   aiReleasePropertyStore (store);
 
   if (scene == NULL || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || scene->mRootNode == NULL)
@@ -541,16 +604,10 @@ import_scene (BlMesh  *mesh,
       *why = g_strdup (message != NULL && *message != '\0' ? message : "the file is incomplete or corrupt");
       if (scene != NULL)
         aiReleaseImport (scene);
-      return FALSE;
+      return NULL;
     }
 
-  root = affine_from_ai (&scene->mRootNode->mTransformation);
-  if (!has_extension (mesh->path, "gltf") && !has_extension (mesh->path, "glb"))
-    root = root_transform_without_rotation (&root);
-  walk_nodes (mesh, scene, scene->mRootNode, &root, 0);
-  aiReleaseImport (scene);
-
-  return TRUE;
+  return scene;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -558,11 +615,16 @@ import_scene (BlMesh  *mesh,
 
 /* assimp is a large C++ parser of many formats, and a corrupt or hostile
  * file can make it loop forever or crash.  It therefore runs in a forked
- * child with a time and memory limit; the child sends the submeshes back
- * through a pipe, and a child that hangs, crashes or runs out of memory
- * becomes an error naming the file. */
+ * child with a time and memory limit, and a child that hangs, crashes or
+ * runs out of memory becomes an error naming the file.
+ *
+ * The child welds each submesh and writes the arrays the parent keeps
+ * (doubles and indices) straight into a memfd, seals it against any
+ * further change, and sends a small reply through a pipe; the parent maps
+ * the sealed memfd privately and uses the arrays where they are, after
+ * checking every index.  Nothing is copied through the pipe. */
 
-#define IMPORT_MAGIC 0x426c4d31u  /* "BlM1" */
+#define IMPORT_MAGIC 0x426c4d32u  /* "BlM2" */
 
 #if defined (__has_feature)
 # if __has_feature (address_sanitizer)
@@ -573,6 +635,53 @@ import_scene (BlMesh  *mesh,
 # define BL_HAS_ASAN 0
 #endif
 #define IMPORT_MEMORY_LIMIT (G_GUINT64_CONSTANT (8) << 30)
+#define IMPORT_SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
+
+/* The child's reply through the pipe (the result itself is in the memfd). */
+typedef struct
+{
+  guint32 magic;
+  guint32 status;        /* 0: the scene is in the memfd; 1: an error message is */
+  guint64 size;          /* bytes of the memfd in use */
+  gint64  start;         /* monotonic µs: the child starts reading */
+  gint64  imported;      /* assimp is done */
+  gint64  welded;        /* the arrays are written */
+} ImportReply;
+
+static BlMeshTimings timings;
+
+/* Children that sent a whole result and were left to finish exiting (the
+ * kernel freeing assimp's scene takes a while); reaped at the next load. */
+static GArray *unreaped;
+
+static void
+reap_finished_children (void)
+{
+  for (guint i = 0; unreaped != NULL && i < unreaped->len;)
+    {
+      pid_t pid = g_array_index (unreaped, pid_t, i);
+      pid_t done = waitpid (pid, NULL, WNOHANG);
+
+      if (done == 0 || (done < 0 && errno == EINTR))
+        i++;
+      else
+        g_array_remove_index_fast (unreaped, i);
+    }
+}
+
+void
+bl_mesh_get_timings (BlMeshTimings *out)
+{
+  g_return_if_fail (out != NULL);
+  *out = timings;
+}
+
+static double
+seconds_between (gint64 from,
+                 gint64 to)
+{
+  return (to - from) / (double) G_USEC_PER_SEC;
+}
 
 static gboolean
 write_all (int         fd,
@@ -595,32 +704,146 @@ write_all (int         fd,
   return TRUE;
 }
 
-static gboolean
-write_u32 (int     fd,
-           guint32 value)
+static gsize
+align8 (gsize n)
 {
-  return write_all (fd, &value, sizeof value);
+  return (n + 7) & ~(gsize) 7;
 }
 
-static gboolean
-write_string (int         fd,
-              const char *text)
+/* The memfd's layout: u32 n_submeshes, u32 0; then for each submesh
+ * u32 name length, mesh name length, node mirrored, vertices, triangles, 0;
+ * the two names; 3 doubles per vertex; 3 u32 per triangle; each field
+ * starting on a multiple of 8 bytes. */
+static gsize
+part_size_bound (const Part *part)
 {
-  guint32 length = text != NULL ? strlen (text) : 0;
+  return 24 + align8 (part->node->mName.length) + align8 (part->mesh->mName.length)
+       + 24 * (gsize) part->mesh->mNumVertices + align8 (12 * (gsize) part->n_triangles);
+}
 
-  return write_u32 (fd, length) && write_all (fd, text, length);
+/* Writes PART at OUT (room for part_size_bound); returns the bytes used.
+ * REMAP has room for the part's vertices. */
+static gsize
+write_part (const Part *part,
+            guint8     *out,
+            guint32    *remap)
+{
+  const struct aiMesh *ai_mesh = part->mesh;
+  guint32 nv = ai_mesh->mNumVertices;
+  guint32 header[6] = {
+    part->node->mName.length, ai_mesh->mName.length,
+    affine_det (&part->t) < 0.0, 0, part->n_triangles, 0,
+  };
+  gsize pos = 24;
+  double *vertices;
+  guint32 *indices;
+  guint32 n_vertices;
+  guint t = 0;
+
+  memcpy (out + pos, part->node->mName.data, header[0]);
+  pos += align8 (header[0]);
+  memcpy (out + pos, ai_mesh->mName.data, header[1]);
+  pos += align8 (header[1]);
+
+  vertices = (double *) (out + pos);
+  n_vertices = weld_points (ai_mesh->mVertices, nv, &part->t, vertices, remap);
+  header[3] = n_vertices;
+  pos += 24 * (gsize) n_vertices;
+
+  indices = (guint32 *) (out + pos);
+  for (guint f = 0; f < ai_mesh->mNumFaces; f++)
+    {
+      const struct aiFace *face = &ai_mesh->mFaces[f];
+
+      if (face->mNumIndices != 3)
+        continue;
+      for (int i = 0; i < 3; i++)
+        {
+          guint idx = face->mIndices[i];
+
+          indices[3 * t + i] = idx < nv ? remap[idx] : 0;
+        }
+      t++;
+    }
+  /* a mirroring node transform turns an outward winding inward */
+  if (header[2])
+    reverse_winding (indices, t);
+  pos += align8 (12 * (gsize) t);
+
+  memcpy (out, header, sizeof header);
+  return pos;
+}
+
+/* The child's work: read, weld, write into MEMFD.  FALSE only when the
+ * memfd cannot be written (the parent then reports a malformed result). */
+static gboolean
+import_into (const char  *path,
+             int          memfd,
+             ImportReply *reply)
+{
+  g_autofree char *why = NULL;
+  g_autoptr(GArray) parts = g_array_new (FALSE, FALSE, sizeof (Part));
+  g_autofree guint32 *remap = NULL;
+  const struct aiScene *scene;
+  gsize bound = 8, pos = 8, max_vertices = 0;
+  guint32 n_parts;
+  guint8 *base;
+  Affine root;
+
+  scene = read_scene (path, &why);
+  reply->imported = g_get_monotonic_time ();
+  if (scene == NULL)
+    {
+      reply->status = 1;
+      reply->size = strlen (why);
+      reply->welded = reply->imported;
+      return write_all (memfd, why, reply->size);
+    }
+
+  /* gz-common keeps the root node's scale and translation but drops its
+   * rotation (assimp#849: up-axis conversions), except for glTF. */
+  root = affine_from_ai (&scene->mRootNode->mTransformation);
+  if (!has_extension (path, "gltf") && !has_extension (path, "glb"))
+    root = root_transform_without_rotation (&root);
+  collect_parts (scene, scene->mRootNode, &root, 0, parts);
+
+  for (guint i = 0; i < parts->len; i++)
+    {
+      const Part *part = &g_array_index (parts, Part, i);
+
+      bound += part_size_bound (part);
+      max_vertices = MAX (max_vertices, part->mesh->mNumVertices);
+    }
+
+  if (ftruncate (memfd, bound) != 0)
+    return FALSE;
+  base = mmap (NULL, bound, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+  if (base == MAP_FAILED)
+    return FALSE;
+
+  remap = g_new (guint32, MAX (max_vertices, 1));
+  n_parts = parts->len;
+  memcpy (base, &n_parts, 4);
+  memset (base + 4, 0, 4);
+  for (guint i = 0; i < parts->len; i++)
+    pos += write_part (&g_array_index (parts, Part, i), base + pos, remap);
+
+  reply->welded = g_get_monotonic_time ();
+  reply->size = pos;
+  return munmap (base, bound) == 0 && ftruncate (memfd, pos) == 0;
 }
 
 /* Set by sanitizer runtimes (and libFuzzer through them); absent otherwise. */
 extern void __sanitizer_set_death_callback (void (*callback) (void)) __attribute__ ((weak));
 
 G_GNUC_NORETURN static void
-import_child (BlMesh *mesh,
-              int     fd)
+import_child (const char *path,
+              int         memfd,
+              int         fd)
 {
   static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
-  g_autofree char *why = NULL;
   struct rlimit limit = { IMPORT_MEMORY_LIMIT, IMPORT_MEMORY_LIMIT };
+  ImportReply reply = { IMPORT_MAGIC, 0, 0, g_get_monotonic_time (), 0, 0 };
   gboolean ok;
 
   /* A crash here is the parent's to report: die plainly, without the
@@ -637,26 +860,11 @@ import_child (BlMesh *mesh,
   (void) limit;
 #endif
 
-  if (!import_scene (mesh, &why))
-    {
-      ok = write_u32 (fd, IMPORT_MAGIC) && write_u32 (fd, 1) && write_string (fd, why);
-      _exit (ok ? 0 : 1);
-    }
+  ok = import_into (path, memfd, &reply) &&
+       fcntl (memfd, F_ADD_SEALS, IMPORT_SEALS) == 0 &&
+       write_all (fd, &reply, sizeof reply);
 
-  ok = write_u32 (fd, IMPORT_MAGIC) && write_u32 (fd, 0) && write_u32 (fd, mesh->submeshes->len);
-  for (guint i = 0; ok && i < mesh->submeshes->len; i++)
-    {
-      const Submesh *sub = &g_array_index (mesh->submeshes, Submesh, i);
-
-      ok = write_string (fd, sub->name) &&
-           write_string (fd, sub->mesh_name) &&
-           write_u32 (fd, sub->node_mirrored) &&
-           write_u32 (fd, sub->n_vertices) &&
-           write_all (fd, sub->vertices, 3 * sizeof (double) * (gsize) sub->n_vertices) &&
-           write_u32 (fd, sub->n_triangles) &&
-           write_all (fd, sub->indices, 3 * sizeof (guint32) * (gsize) sub->n_triangles);
-    }
-
+  /* no clean-up: the kernel frees the scene faster */
   _exit (ok ? 0 : 1);
 }
 
@@ -667,113 +875,95 @@ typedef struct
 } Reader;
 
 static gboolean
-read_bytes (Reader *r,
-            void   *out,
-            gsize   size)
+read_u32s (Reader  *r,
+           guint32 *out,
+           gsize    n)
 {
-  if ((gsize) (r->end - r->p) < size)
+  if ((gsize) (r->end - r->p) < 4 * n)
     return FALSE;
-  memcpy (out, r->p, size);
-  r->p += size;
+  memcpy (out, r->p, 4 * n);
+  r->p += align8 (4 * n);
   return TRUE;
-}
-
-static gboolean
-read_u32 (Reader  *r,
-          guint32 *value)
-{
-  return read_bytes (r, value, sizeof *value);
 }
 
 static gboolean
 read_string (Reader  *r,
+             guint32  length,
              char   **text)
 {
-  guint32 length;
-
-  if (!read_u32 (r, &length) || (gsize) (r->end - r->p) < length)
+  if ((gsize) (r->end - r->p) < align8 (length))
     return FALSE;
   *text = g_strndup ((const char *) r->p, length);
-  r->p += length;
+  r->p += align8 (length);
   return TRUE;
 }
 
+/* A pointer to COUNT elements of SIZE bytes where they lie in the mapping. */
 static gboolean
-read_array (Reader  *r,
-            gsize    element_size,
-            guint32  count,
-            void   **out)
+take_array (Reader   *r,
+            gsize     size,
+            guint32   count,
+            gpointer *out)
 {
-  gsize size = element_size * (gsize) count;
+  gsize bytes = size * (gsize) count;
 
-  if ((gsize) (r->end - r->p) < size)
+  if ((gsize) (r->end - r->p) < align8 (bytes))
     return FALSE;
-  *out = g_memdup2 (r->p, size);
-  r->p += size;
+  *out = (gpointer) r->p;
+  r->p += align8 (bytes);
   return TRUE;
 }
 
-/* Fills mesh->submeshes from the child's message; FALSE with *why on a
- * reported import error or a malformed message. */
 static gboolean
-decode_import (BlMesh       *mesh,
-               const guint8 *data,
-               gsize         size,
-               char        **why)
+indices_in_range (const guint32 *indices,
+                  gsize          n,
+                  guint32        n_vertices)
 {
-  Reader r = { data, data != NULL ? data + size : NULL };
-  guint32 magic, status, n_submeshes;
+  guint32 max = 0;
 
-  if (data == NULL || !read_u32 (&r, &magic) || magic != IMPORT_MAGIC || !read_u32 (&r, &status))
-    goto malformed;
+  for (gsize i = 0; i < n; i++)
+    max = MAX (max, indices[i]);
+  return n == 0 || max < n_vertices;
+}
 
-  if (status != 0)
-    {
-      if (!read_string (&r, why))
-        goto malformed;
-      return FALSE;
-    }
+/* Fills mesh->submeshes from the child's result, mapped at mesh->mapping;
+ * the arrays stay where they are.  FALSE on a malformed result. */
+static gboolean
+decode_import (BlMesh *mesh)
+{
+  Reader r = { mesh->mapping, (const guint8 *) mesh->mapping + mesh->mapping_size };
+  guint32 head[2];
 
-  if (!read_u32 (&r, &n_submeshes))
-    goto malformed;
+  if (!read_u32s (&r, head, 2))
+    return FALSE;
 
-  for (guint32 i = 0; i < n_submeshes; i++)
+  for (guint32 i = 0; i < head[0]; i++)
     {
       Submesh sub = { 0 };
-      guint32 mirrored = 0, n_vertices = 0, n_triangles = 0;
-      gboolean ok;
+      guint32 h[6];
+      gpointer vertices, indices;
 
-      ok = read_string (&r, &sub.name) &&
-           read_string (&r, &sub.mesh_name) &&
-           read_u32 (&r, &mirrored) &&
-           read_u32 (&r, &n_vertices) &&
-           read_array (&r, 3 * sizeof (double), n_vertices, (void **) &sub.vertices) &&
-           read_u32 (&r, &n_triangles) &&
-           read_array (&r, 3 * sizeof (guint32), n_triangles, (void **) &sub.indices);
-      sub.n_vertices = n_vertices;
-      sub.n_triangles = n_triangles;
-      sub.node_mirrored = mirrored != 0;
-
-      if (ok)
-        {
-          for (guint t = 0; t < 3 * n_triangles && ok; t++)
-            ok = sub.indices[t] < n_vertices;
-        }
-      if (!ok)
+      if (!read_u32s (&r, h, 6) ||
+          !read_string (&r, h[0], &sub.name) ||
+          !read_string (&r, h[1], &sub.mesh_name) ||
+          !take_array (&r, 3 * sizeof (double), h[3], &vertices) ||
+          !take_array (&r, 3 * sizeof (guint32), h[4], &indices) ||
+          !indices_in_range (indices, 3 * (gsize) h[4], h[3]))
         {
           submesh_clear (&sub);
-          goto malformed;
+          return FALSE;
         }
+
+      sub.borrowed = TRUE;
+      sub.node_mirrored = h[2] != 0;
+      sub.n_vertices = h[3];
+      sub.vertices = vertices;
+      sub.n_triangles = h[4];
+      sub.indices = indices;
       g_array_append_val (mesh->submeshes, sub);
     }
 
-  if (r.p == r.end)
-    return TRUE;
-
-malformed:
-  g_array_set_size (mesh->submeshes, 0);
-  *why = g_strdup ("the mesh reader returned a malformed result");
-  return FALSE;
+  return r.p == r.end;
 }
 
 static double
@@ -785,22 +975,63 @@ import_timeout_seconds (void)
   return seconds > 0.0 ? seconds : 30.0;
 }
 
+/* Reads the child's reply until it is whole, the pipe closes or the
+ * deadline passes; returns the bytes read, -1 on timeout. */
+static gssize
+read_reply (int          fd,
+            ImportReply *reply,
+            gint64       deadline)
+{
+  gsize got = 0;
+
+  while (got < sizeof *reply)
+    {
+      struct pollfd pfd = { fd, POLLIN, 0 };
+      gint64 left = deadline - g_get_monotonic_time ();
+      gssize n;
+      int ready;
+
+      if (left <= 0)
+        return -1;
+      ready = poll (&pfd, 1, (int) MIN (left / 1000 + 1, G_MAXINT));
+      if (ready <= 0)
+        continue;   /* EINTR, or the deadline: checked above */
+
+      n = read (fd, (guint8 *) reply + got, sizeof *reply - got);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      got += n;
+    }
+
+  return got;
+}
+
 static gboolean
 import_isolated (BlMesh  *mesh,
                  GError **error)
 {
-  g_autoptr(GByteArray) message = g_byte_array_new ();
-  g_autofree char *why = NULL;
   gint64 deadline = g_get_monotonic_time () + (gint64) (import_timeout_seconds () * G_USEC_PER_SEC);
-  gboolean timed_out = FALSE;
+  ImportReply reply = { 0 };
+  gssize got;
   int fds[2];
+  int memfd;
   int status = 0;
+  int seals;
+  struct stat st;
+  gint64 replied, reaped, mapped;
   pid_t pid;
 
-  if (pipe (fds) != 0)
+  memfd = memfd_create ("ballast-mesh", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (memfd < 0 || pipe2 (fds, O_CLOEXEC) != 0)
     {
+      int saved = errno;
+
+      if (memfd >= 0)
+        close (memfd);
       g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
-                   "Cannot load mesh “%s”: %s", mesh->path, g_strerror (errno));
+                   "Cannot load mesh “%s”: %s", mesh->path, g_strerror (saved));
       return FALSE;
     }
 
@@ -809,6 +1040,7 @@ import_isolated (BlMesh  *mesh,
     {
       int saved = errno;
 
+      close (memfd);
       close (fds[0]);
       close (fds[1]);
       g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
@@ -818,45 +1050,38 @@ import_isolated (BlMesh  *mesh,
   if (pid == 0)
     {
       close (fds[0]);
-      import_child (mesh, fds[1]);
+      import_child (mesh->path, memfd, fds[1]);
     }
 
   close (fds[1]);
-  for (;;)
-    {
-      struct pollfd pfd = { fds[0], POLLIN, 0 };
-      gint64 left = deadline - g_get_monotonic_time ();
-      guint8 buffer[65536];
-      gssize n;
-      int ready;
-
-      if (left <= 0)
-        {
-          timed_out = TRUE;
-          break;
-        }
-      ready = poll (&pfd, 1, (int) MIN (left / 1000 + 1, G_MAXINT));
-      if (ready < 0 && errno == EINTR)
-        continue;
-      if (ready <= 0)
-        continue;
-
-      n = read (fds[0], buffer, sizeof buffer);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break;
-      g_byte_array_append (message, buffer, n);
-    }
+  got = read_reply (fds[0], &reply, deadline);
+  replied = g_get_monotonic_time ();
   close (fds[0]);
+  reap_finished_children ();
 
-  if (timed_out)
-    kill (pid, SIGKILL);
-  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
-    ;
-
-  if (timed_out)
+  if (got == sizeof reply && reply.magic == IMPORT_MAGIC)
     {
+      /* The child has sealed its result and only exits now: nothing it
+       * does can change the memfd, so it is not waited for. */
+      if (waitpid (pid, &status, WNOHANG) == 0)
+        {
+          if (unreaped == NULL)
+            unreaped = g_array_new (FALSE, FALSE, sizeof (pid_t));
+          g_array_append_val (unreaped, pid);
+        }
+    }
+  else
+    {
+      if (got < 0)
+        kill (pid, SIGKILL);
+      while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    }
+  reaped = g_get_monotonic_time ();
+
+  if (got < 0)
+    {
+      close (memfd);
       g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
                    "Cannot load mesh “%s”: reading it did not finish within %g s; "
                    "the file is probably corrupt", mesh->path, import_timeout_seconds ());
@@ -864,6 +1089,7 @@ import_isolated (BlMesh  *mesh,
     }
   if (WIFSIGNALED (status))
     {
+      close (memfd);
       g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
                    "Cannot load mesh “%s”: the mesh reader (assimp) %s while reading it; "
                    "the file is probably corrupt", mesh->path,
@@ -871,14 +1097,75 @@ import_isolated (BlMesh  *mesh,
       return FALSE;
     }
 
-  if (!decode_import (mesh, message->data, message->len, &why))
+  /* Only a whole reply about a sealed memfd of the size it gives is
+   * trusted: nothing can change the arrays after they are checked. */
+  seals = fcntl (memfd, F_GET_SEALS);
+  if (got != sizeof reply || reply.magic != IMPORT_MAGIC ||
+      seals < 0 || (seals & IMPORT_SEALS) != IMPORT_SEALS ||
+      fstat (memfd, &st) != 0 || (guint64) st.st_size != reply.size ||
+      reply.size > G_MAXSIZE || reply.size == 0)
     {
+      close (memfd);
       g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
-                   "Cannot load mesh “%s”: %s", mesh->path, why);
+                   "Cannot load mesh “%s”: the mesh reader returned a malformed result", mesh->path);
       return FALSE;
     }
 
+  mesh->mapping = mmap (NULL, reply.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, memfd, 0);
+  close (memfd);
+  if (mesh->mapping == MAP_FAILED)
+    {
+      int saved = errno;
+
+      mesh->mapping = NULL;
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
+                   "Cannot load mesh “%s”: %s", mesh->path, g_strerror (saved));
+      return FALSE;
+    }
+  mesh->mapping_size = reply.size;
+  mapped = g_get_monotonic_time ();
+
+  timings.import = seconds_between (reply.start, reply.imported);
+  timings.weld = seconds_between (reply.imported, reply.welded);
+  timings.transfer = seconds_between (reply.welded, replied) + seconds_between (reaped, mapped);
+  timings.reap = seconds_between (replied, reaped);
+
+  if (reply.status != 0)
+    {
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD, "Cannot load mesh “%s”: %.*s",
+                   mesh->path, (int) MIN (reply.size, 4096), (const char *) mesh->mapping);
+      return FALSE;
+    }
+
+  if (!decode_import (mesh))
+    {
+      g_array_set_size (mesh->submeshes, 0);
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
+                   "Cannot load mesh “%s”: the mesh reader returned a malformed result", mesh->path);
+      return FALSE;
+    }
+  timings.checks = seconds_between (mapped, g_get_monotonic_time ());
+
   return TRUE;
+}
+
+/* TRUE if every coordinate is finite: exponent bits only, so that the loop
+ * runs in vector lanes. */
+static gboolean
+all_finite (const double *values,
+            gsize         n)
+{
+  const guint64 exponent = G_GUINT64_CONSTANT (0x7ff0000000000000);
+  guint64 any = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 bits;
+
+      memcpy (&bits, &values[i], 8);
+      any |= (bits & exponent) == exponent;
+    }
+  return any == 0;
 }
 
 BlMesh *
@@ -889,6 +1176,7 @@ bl_mesh_new_from_file (const char  *path,
                        GError     **error)
 {
   g_autoptr(BlMesh) mesh = NULL;
+  gint64 start;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -906,10 +1194,13 @@ bl_mesh_new_from_file (const char  *path,
 
   /* A NaN or infinite vertex (a binary STL holds any float) would make
    * every number computed from the mesh meaningless: refuse it. */
+  start = g_get_monotonic_time ();
   for (guint i = 0; i < mesh->submeshes->len; i++)
     {
       const Submesh *sub = &g_array_index (mesh->submeshes, Submesh, i);
 
+      if (all_finite (sub->vertices, 3 * (gsize) sub->n_vertices))
+        continue;
       for (gsize k = 0; k < 3 * (gsize) sub->n_vertices; k++)
         if (!isfinite (sub->vertices[k]))
           {
@@ -936,6 +1227,7 @@ bl_mesh_new_from_file (const char  *path,
 
   apply_scale (mesh, scale);
   update_bounds (mesh);
+  timings.checks += seconds_between (start, g_get_monotonic_time ());
 
   return g_steal_pointer (&mesh);
 }
@@ -1349,6 +1641,7 @@ bl_mesh_integrate_moments (const double  *vertices,
                            double         moments[BL_MESH_N_MOMENTS])
 {
   guint n_threads = 1;
+  gint64 start = g_get_monotonic_time ();
 
   memset (moments, 0, BL_MESH_N_MOMENTS * sizeof (double));
 
@@ -1383,6 +1676,7 @@ bl_mesh_integrate_moments (const double  *vertices,
     }
 
   scale_moments (moments);
+  timings.integrate += seconds_between (start, g_get_monotonic_time ());
 }
 
 /* Volume, centroid and central tensor (unit density) from moments taken
@@ -1435,12 +1729,6 @@ typedef struct
   guint32 uses;
   guint32 forward;  /* uses that go lo → hi */
 } EdgeSlot;
-
-typedef struct
-{
-  guint32 v[3];  /* sorted */
-  guint32 parity;
-} TriSlot;
 
 typedef struct
 {
@@ -1598,7 +1886,84 @@ is_zero_area (const double  *vertices,
       && e1[0] * e2[1] - e1[1] * e2[0] == 0.0;
 }
 
-/* Edge and triangle bookkeeping over welded indices: O(n) with hashing. */
+/* One triangle in its lowest vertex's bucket: the other two, sorted, and
+ * whether sorting reversed its turn. */
+typedef struct
+{
+  guint32 s1;
+  guint32 s2;
+  guint32 t;
+  guint32 parity;
+} TriEntry;
+
+static void
+sort_u64 (guint64 *a,
+          gsize    n)
+{
+  for (gsize i = 1; i < n; i++)
+    {
+      guint64 x = a[i];
+      gsize j = i;
+
+      for (; j > 0 && a[j - 1] > x; j--)
+        a[j] = a[j - 1];
+      a[j] = x;
+    }
+}
+
+static int
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static int
+compare_tri_entry (gconstpointer a,
+                   gconstpointer b)
+{
+  const TriEntry *x = a, *y = b;
+
+  if (x->s1 != y->s1)
+    return x->s1 < y->s1 ? -1 : 1;
+  if (x->s2 != y->s2)
+    return x->s2 < y->s2 ? -1 : 1;
+  return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* Counting sort's offsets: COUNT[v + 1] holds the entries of v on entry;
+ * on return COUNT[v] is where v's entries start. */
+static void
+prefix_sum (guint32 *count,
+            gsize    n)
+{
+  for (gsize v = 1; v <= n; v++)
+    count[v] += count[v - 1];
+}
+
+/* Same-winding duplicates found in bucket order are summed in triangle
+ * order, as a single pass over the triangles would. */
+static void
+add_duplicate (Health         *h,
+               guint8        **same,
+               gsize           n_triangles,
+               const TriEntry *first,
+               const TriEntry *dup)
+{
+  h->duplicate_triangles++;
+  if (dup->parity != first->parity)
+    return;
+  if (*same == NULL)
+    *same = g_new0 (guint8, n_triangles);
+  (*same)[dup->t] = 1;
+}
+
+/* Edge and triangle bookkeeping over welded indices, by counting sort:
+ * each edge goes to the bucket of its lower vertex, each triangle to the
+ * bucket of its lowest; buckets are small and read in order, so the work
+ * is a few sequential passes instead of random probes into large tables. */
 static void
 analyse_health (const double  *vertices,
                 const guint32 *indices,
@@ -1606,97 +1971,153 @@ analyse_health (const double  *vertices,
                 const double   ref[3],
                 Health        *h)
 {
-  gsize edge_size = table_size_for (3 * n_triangles / 2 + 1);
-  gsize edge_mask = edge_size - 1;
-  gsize tri_size = table_size_for (n_triangles);
-  gsize tri_mask = tri_size - 1;
-  g_autofree EdgeSlot *edges = g_new (EdgeSlot, edge_size);
-  g_autofree TriSlot *tris = g_new (TriSlot, tri_size);
+  gint64 start = g_get_monotonic_time ();
+  guint32 n_vertices = 0;
+  gsize n_edges = 0, n_kept = 0;
+  g_autofree guint8 *degenerate = g_new (guint8, n_triangles);
+  g_autofree guint32 *offset = NULL;
+  g_autofree guint64 *edges = NULL;
+  g_autofree TriEntry *tris = NULL;
+  g_autofree guint8 *same = NULL;
+  g_autoptr(GArray) boundary = g_array_new (FALSE, FALSE, sizeof (EdgeSlot));
 
   memset (h, 0, sizeof *h);
-  for (gsize i = 0; i < edge_size; i++)
-    edges[i].key = EMPTY64;
-  memset (tris, 0xff, tri_size * sizeof (TriSlot));
+  for (gsize i = 0; i < 3 * n_triangles; i++)
+    n_vertices = MAX (n_vertices, indices[i] + 1);
 
+  /* degenerate triangles contribute nothing, and their edges would only
+   * report a crack */
   for (gsize t = 0; t < n_triangles; t++)
     {
       const guint32 *v = &indices[3 * t];
-      guint32 s[3];
-      guint32 parity = 0;
-      gsize slot;
 
-      if (v[0] == v[1] || v[1] == v[2] || v[2] == v[0])
-        {
-          h->degenerate_triangles++;
-          continue;
-        }
-      if (is_zero_area (vertices, v))
-        {
-          /* contributes nothing, and its edges would only report a crack */
-          h->degenerate_triangles++;
-          continue;
-        }
+      degenerate[t] = v[0] == v[1] || v[1] == v[2] || v[2] == v[0] || is_zero_area (vertices, v);
+      h->degenerate_triangles += degenerate[t];
+    }
+  n_kept = n_triangles - h->degenerate_triangles;
+  n_edges = 3 * n_kept;
 
+  /* edges, bucketed by their lower vertex: (higher << 1) | runs lo → hi */
+  offset = g_new0 (guint32, (gsize) n_vertices + 1);
+  for (gsize t = 0; t < n_triangles; t++)
+    if (!degenerate[t])
+      for (int e = 0; e < 3; e++)
+        offset[MIN (indices[3 * t + e], indices[3 * t + (e + 1) % 3]) + 1]++;
+  prefix_sum (offset, n_vertices);
+  edges = g_new (guint64, MAX (n_edges, 1));
+  for (gsize t = 0; t < n_triangles; t++)
+    if (!degenerate[t])
       for (int e = 0; e < 3; e++)
         {
-          guint32 from = v[e], to = v[(e + 1) % 3];
+          guint32 from = indices[3 * t + e], to = indices[3 * t + (e + 1) % 3];
           guint32 lo = MIN (from, to), hi = MAX (from, to);
-          guint64 key = ((guint64) lo << 32) | hi;
 
-          slot = mix64 (key) & edge_mask;
-          while (edges[slot].key != EMPTY64 && edges[slot].key != key)
-            slot = (slot + 1) & edge_mask;
-          if (edges[slot].key == EMPTY64)
-            edges[slot] = (EdgeSlot) { key, 0, 0 };
-          edges[slot].uses++;
-          if (from == lo)
-            edges[slot].forward++;
+          edges[offset[lo]++] = (guint64) hi << 1 | (from == lo);
         }
 
-      /* sort the three indices, tracking the permutation's parity */
-      memcpy (s, v, sizeof s);
-      if (s[0] > s[1]) { guint32 x = s[0]; s[0] = s[1]; s[1] = x; parity ^= 1; }
-      if (s[1] > s[2]) { guint32 x = s[1]; s[1] = s[2]; s[2] = x; parity ^= 1; }
-      if (s[0] > s[1]) { guint32 x = s[0]; s[0] = s[1]; s[1] = x; parity ^= 1; }
-
-      slot = mix64 (((guint64) s[0] << 32 | s[1]) ^ mix64 (s[2])) & tri_mask;
-      for (;;)
-        {
-          TriSlot *ts = &tris[slot];
-
-          if (ts->v[0] == EMPTY32)
-            {
-              *ts = (TriSlot) { { s[0], s[1], s[2] }, parity };
-              break;
-            }
-          if (ts->v[0] == s[0] && ts->v[1] == s[1] && ts->v[2] == s[2])
-            {
-              h->duplicate_triangles++;
-              if (ts->parity == parity)
-                h->dup_volume += tet_volume (vertices, v, ref);
-              break;
-            }
-          slot = (slot + 1) & tri_mask;
-        }
-    }
-
+  /* offset[v] is now where v + 1's edges start */
   h->is_cycle = TRUE;
-  for (gsize i = 0; i < edge_size; i++)
+  for (guint32 lo = 0; lo < n_vertices; lo++)
     {
-      if (edges[i].key == EMPTY64)
-        continue;
-      if (edges[i].uses != 2 * edges[i].forward)
-        h->is_cycle = FALSE;
-      if (edges[i].uses == 1)
-        h->boundary_edges++;
-      else if (edges[i].uses > 2)
-        h->non_manifold_edges++;
-      else if (edges[i].forward != 1)
-        h->inconsistent_edges++;
+      gsize first = lo == 0 ? 0 : offset[lo - 1], last = offset[lo];
+      guint64 *bucket = &edges[first];
+      gsize n = last - first;
+
+      if (n > 32)
+        qsort (bucket, n, sizeof (guint64), compare_u64);
+      else
+        sort_u64 (bucket, n);
+
+      for (gsize i = 0; i < n;)
+        {
+          guint64 hi = bucket[i] >> 1;
+          guint32 uses = 0, forward = 0;
+
+          for (; i < n && bucket[i] >> 1 == hi; i++)
+            {
+              uses++;
+              forward += bucket[i] & 1;
+            }
+
+          if (uses != 2 * forward)
+            h->is_cycle = FALSE;
+          if (uses == 1)
+            {
+              EdgeSlot slot = { (guint64) lo << 32 | hi, 1, forward };
+
+              h->boundary_edges++;
+              g_array_append_val (boundary, slot);
+            }
+          else if (uses > 2)
+            h->non_manifold_edges++;
+          else if (forward != 1)
+            h->inconsistent_edges++;
+        }
     }
+  g_clear_pointer (&edges, g_free);
+
+  /* triangles, bucketed by their lowest vertex, in triangle order */
+  memset (offset, 0, ((gsize) n_vertices + 1) * sizeof (guint32));
+  for (gsize t = 0; t < n_triangles; t++)
+    if (!degenerate[t])
+      {
+        const guint32 *v = &indices[3 * t];
+
+        offset[MIN (MIN (v[0], v[1]), v[2]) + 1]++;
+      }
+  prefix_sum (offset, n_vertices);
+  tris = g_new (TriEntry, MAX (n_kept, 1));
+  for (gsize t = 0; t < n_triangles; t++)
+    if (!degenerate[t])
+      {
+        guint32 s[3];
+        guint32 parity = 0;
+
+        /* sort the three indices, tracking the permutation's parity */
+        memcpy (s, &indices[3 * t], sizeof s);
+        if (s[0] > s[1]) { guint32 x = s[0]; s[0] = s[1]; s[1] = x; parity ^= 1; }
+        if (s[1] > s[2]) { guint32 x = s[1]; s[1] = s[2]; s[2] = x; parity ^= 1; }
+        if (s[0] > s[1]) { guint32 x = s[0]; s[0] = s[1]; s[1] = x; parity ^= 1; }
+        tris[offset[s[0]]++] = (TriEntry) { s[1], s[2], (guint32) t, parity };
+      }
+
+  for (guint32 v = 0; v < n_vertices; v++)
+    {
+      gsize first = v == 0 ? 0 : offset[v - 1], last = offset[v];
+      TriEntry *bucket = &tris[first];
+      gsize n = last - first;
+
+      if (n > 32)
+        {
+          /* runs of the same triangle; the first of each is the earliest */
+          qsort (bucket, n, sizeof (TriEntry), compare_tri_entry);
+          for (gsize i = 1, run = 0; i < n; i++)
+            {
+              if (bucket[i].s1 == bucket[run].s1 && bucket[i].s2 == bucket[run].s2)
+                add_duplicate (h, &same, n_triangles, &bucket[run], &bucket[i]);
+              else
+                run = i;
+            }
+          continue;
+        }
+
+      for (gsize i = 1; i < n; i++)
+        for (gsize j = 0; j < i; j++)
+          if (bucket[j].s1 == bucket[i].s1 && bucket[j].s2 == bucket[i].s2)
+            {
+              add_duplicate (h, &same, n_triangles, &bucket[j], &bucket[i]);
+              break;
+            }
+    }
+
+  if (same != NULL)
+    for (gsize t = 0; t < n_triangles; t++)
+      if (same[t])
+        h->dup_volume += tet_volume (vertices, &indices[3 * t], ref);
 
   if (h->boundary_edges > 0)
-    cap_holes (vertices, edges, edge_size, ref, h);
+    cap_holes (vertices, (const EdgeSlot *) boundary->data, boundary->len, ref, h);
+  timings.health += seconds_between (start, g_get_monotonic_time ());
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2060,6 +2481,7 @@ compute_mesh_props (BlMesh            *mesh,
       double m_box[BL_MESH_N_MOMENTS];
       double m_origin[BL_MESH_N_MOMENTS];
       gboolean gz_reversed = s->node_mirrored != mesh->mirrored;
+      gboolean about_box;
       Health h;
 
       if (n_sub == 1)
@@ -2071,8 +2493,9 @@ compute_mesh_props (BlMesh            *mesh,
       sp->mirrored = mesh->mirrored;
 
       /* gz-sim's numbers for this submesh, as stored */
+      about_box = h.is_cycle;
       bl_mesh_integrate_moments (s->vertices, s->indices, s->n_triangles,
-                                 h.is_cycle ? ref_box : origin, m_origin);
+                                 about_box ? ref_box : origin, m_origin);
       moments_to_props (m_origin, h.is_cycle ? ref_box : origin,
                         &sp->volume, &sp->centroid, &sp->inertia);
       sp->gz_volume = gz_reversed ? -sp->volume : sp->volume;
@@ -2088,7 +2511,11 @@ compute_mesh_props (BlMesh            *mesh,
           analyse_health (s->vertices, turned, s->n_triangles, ref_box, &h);
         }
 
-      bl_mesh_integrate_moments (s->vertices, work[i], s->n_triangles, ref_box, m_box);
+      /* the same triangles about the same point: the same moments */
+      if (about_box && work[i] == s->indices)
+        memcpy (m_box, m_origin, sizeof m_box);
+      else
+        bl_mesh_integrate_moments (s->vertices, work[i], s->n_triangles, ref_box, m_box);
 
       /* A closed submesh with negative volume is inside-out as a whole. */
       if (n_sub > 1 && h.is_cycle && m_box[0] < 0.0)
@@ -2270,6 +2697,8 @@ bl_mesh_get_mass_properties (BlMesh            *mesh,
   slot = &mesh->slots[convex_hull ? 1 : 0];
   if (!slot->computed)
     {
+      timings.health = 0.0;
+      timings.integrate = 0.0;
       props_init (&slot->props);
       if (convex_hull)
         {
