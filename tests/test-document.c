@@ -517,6 +517,20 @@ test_bad_numbers (void)
   g_assert_false (neg->props.resolved);
 }
 
+/* A density that cannot be read is an error, and the link's numbers are not
+ * presented as valid (they would use the 1000 kg/m³ default silently). */
+static void
+test_unreadable_density (void)
+{
+  g_autoptr(BlDocument) doc = load_link ("", "<inertial auto=\"true\"/>",
+                                         BOX ("0 0 0 0 0 0", "<density>nan</density>", "1 1 1"));
+  BlLink *link = link_of (doc, "m::l");
+
+  g_assert_cmpuint (count_document_code (doc, "number"), ==, 1);
+  g_assert_false (link->props.resolved);
+  g_assert_false (link->props.valid);
+}
+
 static void
 test_unsupported_geometry (void)
 {
@@ -960,6 +974,7 @@ main (int    argc,
   g_test_add_func ("/core/resolve/density-precedence", test_density_precedence);
   g_test_add_func ("/core/resolve/mass-rescaling", test_mass_rescaling);
   g_test_add_func ("/core/resolve/unsupported-geometry", test_unsupported_geometry);
+  g_test_add_func ("/core/resolve/unreadable-density", test_unreadable_density);
   g_test_add_func ("/core/document/pose-notations", test_pose_notations);
   g_test_add_func ("/core/document/relative-to-frame", test_relative_to_frame);
   g_test_add_func ("/core/document/frame-graph", test_frame_graph);

@@ -385,6 +385,10 @@ bl_link_compute_mass_properties (BlLink *link)
   if (link->inertial_node != NULL && link->auto_inertia)
     {
       resolve_auto (link, &total, &resolved);
+      /* A value that could not be read (a density of "nan", say) was
+       * reported; the numbers computed without it are not to be trusted. */
+      if (link->input_errors)
+        resolved = FALSE;
       if (!resolved)
         {
           /* libsdformat's fallback: mass 1, unit inertia at the link origin. */
