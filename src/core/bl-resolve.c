@@ -18,6 +18,28 @@ link_file (BlLink *link)
   return link->model->file;
 }
 
+/* A mesh's unit-density properties through the mesh cache; *mesh is kept
+ * when it is already the right file (the collision's own mesh when the
+ * results are recorded, a local reference otherwise). */
+static gboolean
+lookup_mesh_properties (const BlGeometry  *geometry,
+                        gboolean           convex_hull,
+                        BlMesh           **mesh,
+                        BlMeshProperties  *properties,
+                        GError           **error)
+{
+  if (*mesh == NULL || g_strcmp0 (bl_mesh_get_path (*mesh), geometry->resolved_path) != 0)
+    {
+      g_clear_pointer (mesh, bl_mesh_unref);
+      *mesh = bl_mesh_cache_lookup (geometry->resolved_path, geometry->scale,
+                                    geometry->submesh, geometry->center, error);
+      if (*mesh == NULL)
+        return FALSE;
+    }
+
+  return bl_mesh_get_mass_properties (*mesh, convex_hull, properties, error);
+}
+
 /* Loads the collision's mesh through the cache and its unit-density
  * properties into the collision. */
 static gboolean
@@ -25,31 +47,36 @@ load_mesh_properties (BlCollision  *collision,
                       gboolean      convex_hull,
                       GError      **error)
 {
-  BlGeometry *geometry = &collision->geometry;
-
-  collision->has_mesh_properties = FALSE;
-
-  if (collision->mesh == NULL ||
-      g_strcmp0 (bl_mesh_get_path (collision->mesh), geometry->resolved_path) != 0)
-    {
-      g_clear_pointer (&collision->mesh, bl_mesh_unref);
-      collision->mesh = bl_mesh_cache_lookup (geometry->resolved_path, geometry->scale,
-                                              geometry->submesh, geometry->center, error);
-      if (collision->mesh == NULL)
-        return FALSE;
-    }
-
-  if (!bl_mesh_get_mass_properties (collision->mesh, convex_hull, &collision->mesh_properties, error))
-    return FALSE;
-
-  collision->has_mesh_properties = TRUE;
-  return TRUE;
+  collision->has_mesh_properties =
+    lookup_mesh_properties (&collision->geometry, convex_hull, &collision->mesh,
+                            &collision->mesh_properties, error);
+  return collision->has_mesh_properties;
 }
 
-/* Unit-density mesh result scaled to `density`, in the collision frame. */
+/* Unit-density mesh properties scaled to `density`, in the collision frame. */
+static gboolean
+mesh_properties_inertial (const BlMeshProperties *properties,
+                          double                  density,
+                          BlInertial             *out)
+{
+  if (!(properties->volume > 0.0) || !(density > 0.0))
+    return FALSE;
+
+  out->mass = density * properties->volume;
+  out->com = properties->centroid;
+  out->inertia = bl_mat3_scale (&properties->inertia, density);
+
+  return bl_mass_is_valid (out->mass, &out->inertia, BL_MASS_DEFAULT_TOLERANCE);
+}
+
+/* The mesh result scaled to `density`, in the collision frame.  With
+ * `record`, the mesh and its properties are kept in the collision and
+ * every problem is the link's diagnostic; without, nothing in the link
+ * changes (explicit links never keep their meshes loaded). */
 static gboolean
 mesh_inertial (BlCollision *collision,
                double       density,
+               gboolean     record,
                BlInertial  *out)
 {
   BlLink *link = collision->link;
@@ -57,6 +84,17 @@ mesh_inertial (BlCollision *collision,
   const char *path = collision->path;
   g_autoptr(GError) error = NULL;
   gboolean convex_hull;
+
+  if (!record)
+    {
+      g_autoptr(BlMesh) mesh = NULL;
+      BlMeshProperties properties;
+
+      return geometry->resolved_path != NULL &&
+             lookup_mesh_properties (geometry, g_strcmp0 (geometry->optimization, "convex_hull") == 0,
+                                     &mesh, &properties, NULL) &&
+             mesh_properties_inertial (&properties, density, out);
+    }
 
   collision->has_mesh_properties = FALSE;
 
@@ -82,21 +120,15 @@ mesh_inertial (BlCollision *collision,
                         collision->line, path, "%s",
                         (const char *) g_ptr_array_index (collision->mesh_properties.warnings, i));
 
-  if (!(collision->mesh_properties.volume > 0.0) || !(density > 0.0))
-    return FALSE;
-
-  out->mass = density * collision->mesh_properties.volume;
-  out->com = collision->mesh_properties.centroid;
-  out->inertia = bl_mat3_scale (&collision->mesh_properties.inertia, density);
-
-  return bl_mass_is_valid (out->mass, &out->inertia, BL_MASS_DEFAULT_TOLERANCE);
+  return mesh_properties_inertial (&collision->mesh_properties, density, out);
 }
 
 /* The collision's inertial in its own frame K; FALSE when it cannot
- * contribute, with the reason reported. */
+ * contribute (a mesh's reason reported when `record`, see mesh_inertial). */
 static gboolean
 shape_inertial (BlCollision *collision,
                 double       density,
+                gboolean     record,
                 BlInertial  *out)
 {
   const double *s = collision->geometry.size;
@@ -116,7 +148,7 @@ shape_inertial (BlCollision *collision,
     case BL_GEOMETRY_CONE:
       return bl_inertial_cone (s[0], s[1], density, out);
     case BL_GEOMETRY_MESH:
-      return mesh_inertial (collision, density, out);
+      return mesh_inertial (collision, density, record, out);
     case BL_GEOMETRY_EMPTY:
     case BL_GEOMETRY_PLANE:
     case BL_GEOMETRY_HEIGHTMAP:
@@ -205,7 +237,7 @@ compute_volumes (BlLink  *link,
             }
         }
       else
-        ok = shape_inertial (collision, 1.0, &own); /* unit density: mass = volume */
+        ok = shape_inertial (collision, 1.0, TRUE, &own); /* unit density: mass = volume */
 
       if (ok && isinf (own.mass))
         bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "overflow", link_file (link),
@@ -267,12 +299,111 @@ check_added_mass (BlLink  *link,
     }
 }
 
+/* The density a collision's automatic inertia uses: its own <density>,
+ * else the link's <inertial><density>, else water's 1000 kg/m³. */
+static double
+collision_density (const BlLink      *link,
+                   const BlCollision *collision)
+{
+  if (collision->has_density)
+    return collision->density;
+  if (link->has_density)
+    return link->density;
+  return DEFAULT_DENSITY;
+}
+
+/* The sum of the collisions' inertials in the link frame, each at its
+ * density, before any rescaling to <mass>: the one computation behind an
+ * automatic link (resolve_auto) and bl_link_compute_auto_inertial.  With
+ * `record`, each collision gets its used density, whether it contributes
+ * and its inertial, and each one that cannot contribute is the link's
+ * diagnostic; without, nothing in the link changes. */
+static BlInertial
+sum_collision_inertials (BlLink   *link,
+                         gboolean  record)
+{
+  BlInertial sum = { 0.0, BL_VEC3_ZERO, bl_mat3_zero () };
+
+  for (guint i = 0; i < link->collisions->len; i++)
+    {
+      BlCollision *collision = g_ptr_array_index (link->collisions, i);
+      const char *path = collision->path;
+      BlInertial own = { 0.0, BL_VEC3_ZERO, bl_mat3_zero () };
+      double density = collision_density (link, collision);
+      gboolean solid = geometry_is_solid (collision->geometry.type);
+
+      if (record)
+        {
+          collision->contributes = FALSE;
+          collision->volume = 0.0;
+          collision->used_density = density;
+          if (!collision->has_density && !link->has_density && !link->has_mass && solid)
+            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "D3", link_file (link),
+                                collision->line, path,
+                                "no <density> here or in the link's <inertial>: the default "
+                                "1000 kg/m³ (water) is used");
+        }
+
+      if (!solid)
+        {
+          if (record)
+            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "D4", link_file (link),
+                                collision->line, path,
+                                "a %s has no volume and adds nothing to the automatic inertia",
+                                bl_geometry_type_to_string (collision->geometry.type));
+          continue;
+        }
+
+      /* gz-math lets some shapes through with a zero density (a zero-mass
+       * capsule is "valid"), so refuse it here, as sdformat #1328 does. */
+      if (!(density > 0.0))
+        {
+          if (record)
+            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D5", link_file (link),
+                                collision->line, path,
+                                "density %g is not positive, so this collision adds nothing to the link",
+                                density);
+          continue;
+        }
+
+      if (!shape_inertial (collision, density, record, &own) || !(own.mass > 0.0) ||
+          !isfinite (own.mass))
+        {
+          if (record)
+            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D5", link_file (link),
+                                collision->line, path,
+                                "this collision gives no valid inertia (%s) and adds nothing to the link",
+                                isinf (own.mass) ? "its mass, density × volume, overflows"
+                                : collision->geometry.type != BL_GEOMETRY_MESH ? "its size is invalid"
+                                : collision->mesh == NULL ? "its mesh file could not be loaded"
+                                : "its mesh encloses no valid volume");
+          continue;
+        }
+
+      if (record)
+        {
+          collision->contributes = TRUE;
+          collision->volume = own.mass / density;
+          collision->inertial = bl_inertial_transform (&own, collision->pose);
+          sum = bl_inertial_add (&sum, &collision->inertial);
+        }
+      else
+        {
+          BlInertial placed = bl_inertial_transform (&own, collision->pose);
+
+          sum = bl_inertial_add (&sum, &placed);
+        }
+    }
+
+  return sum;
+}
+
 static void
 resolve_auto (BlLink     *link,
               BlInertial *total,
               gboolean   *resolved)
 {
-  BlInertial sum = { 0.0, BL_VEC3_ZERO, bl_mat3_zero () };
+  BlInertial sum;
 
   *resolved = FALSE;
 
@@ -291,68 +422,7 @@ resolve_auto (BlLink     *link,
       return;
     }
 
-  for (guint i = 0; i < link->collisions->len; i++)
-    {
-      BlCollision *collision = g_ptr_array_index (link->collisions, i);
-      const char *path = collision->path;
-      BlInertial own = { 0.0, BL_VEC3_ZERO, bl_mat3_zero () };
-
-      collision->contributes = FALSE;
-      collision->volume = 0.0;
-
-      if (collision->has_density)
-        collision->used_density = collision->density;
-      else if (link->has_density)
-        collision->used_density = link->density;
-      else
-        {
-          collision->used_density = DEFAULT_DENSITY;
-          if (!link->has_mass && geometry_is_solid (collision->geometry.type))
-            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "D3", link_file (link),
-                                collision->line, path,
-                                "no <density> here or in the link's <inertial>: the default "
-                                "1000 kg/m³ (water) is used");
-        }
-
-      if (!geometry_is_solid (collision->geometry.type))
-        {
-          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "D4", link_file (link),
-                              collision->line, path,
-                              "a %s has no volume and adds nothing to the automatic inertia",
-                              bl_geometry_type_to_string (collision->geometry.type));
-          continue;
-        }
-
-      /* gz-math lets some shapes through with a zero density (a zero-mass
-       * capsule is "valid"), so refuse it here, as sdformat #1328 does. */
-      if (!(collision->used_density > 0.0))
-        {
-          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D5", link_file (link),
-                              collision->line, path,
-                              "density %g is not positive, so this collision adds nothing to the link",
-                              collision->used_density);
-          continue;
-        }
-
-      if (!shape_inertial (collision, collision->used_density, &own) || !(own.mass > 0.0) ||
-          !isfinite (own.mass))
-        {
-          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D5", link_file (link),
-                              collision->line, path,
-                              "this collision gives no valid inertia (%s) and adds nothing to the link",
-                              isinf (own.mass) ? "its mass, density × volume, overflows"
-                              : collision->geometry.type != BL_GEOMETRY_MESH ? "its size is invalid"
-                              : collision->mesh == NULL ? "its mesh file could not be loaded"
-                              : "its mesh encloses no valid volume");
-          continue;
-        }
-
-      collision->contributes = TRUE;
-      collision->volume = own.mass / collision->used_density;
-      collision->inertial = bl_inertial_transform (&own, collision->pose);
-      sum = bl_inertial_add (&sum, &collision->inertial);
-    }
-
+  sum = sum_collision_inertials (link, TRUE);
   if (!(sum.mass > 0.0))
     {
       bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D5", link_file (link),
@@ -429,14 +499,13 @@ bl_link_compute_mass_properties (BlLink *link)
 
   bl_mass_principal_axes (&props->inertia, props->principal_moments, &props->principal_axes);
   {
-    BlMat3 axes;
-
-    /* gz-math's preconditions decide whether they exist; the sizes are
-     * taken from the ascending principal moments so that entry i pairs
-     * with principal axis i (gz-math keeps a diagonal tensor's order). */
+    /* gz-math's preconditions decide whether they exist (the same for the
+     * box as for the ellipsoid, and without the axes, which would cost two
+     * more eigen-decompositions); the sizes are taken from the ascending
+     * principal moments so that entry i pairs with principal axis i
+     * (gz-math keeps a diagonal tensor's order). */
     props->has_equivalent =
-      bl_mass_equivalent_ellipsoid (total.mass, &props->inertia, props->equivalent_ellipsoid, &axes) &&
-      bl_mass_equivalent_box (total.mass, &props->inertia, props->equivalent_box, &axes);
+      bl_mass_equivalent_ellipsoid (total.mass, &props->inertia, props->equivalent_ellipsoid, NULL);
     if (props->has_equivalent)
       {
         const double *l = props->principal_moments;
@@ -502,39 +571,12 @@ bl_model_compute_total (BlModel *model)
   return total;
 }
 
-/* The unit-density mesh result of a collision, without touching the
- * collision's cached mesh state (explicit links never load their meshes). */
-static gboolean
-mesh_inertial_detached (BlCollision *collision,
-                        double       density,
-                        BlInertial  *out)
-{
-  BlGeometry *geometry = &collision->geometry;
-  g_autoptr(BlMesh) mesh = NULL;
-  BlMeshProperties properties;
-
-  if (geometry->resolved_path == NULL)
-    return FALSE;
-  mesh = bl_mesh_cache_lookup (geometry->resolved_path, geometry->scale,
-                               geometry->submesh, geometry->center, NULL);
-  if (mesh == NULL ||
-      !bl_mesh_get_mass_properties (mesh, g_strcmp0 (geometry->optimization, "convex_hull") == 0,
-                                    &properties, NULL) ||
-      !(properties.volume > 0.0) || !(density > 0.0))
-    return FALSE;
-
-  out->mass = density * properties.volume;
-  out->com = properties.centroid;
-  out->inertia = bl_mat3_scale (&properties.inertia, density);
-  return bl_mass_is_valid (out->mass, &out->inertia, BL_MASS_DEFAULT_TOLERANCE);
-}
-
 gboolean
 bl_link_compute_auto_inertial (BlLink      *link,
                                BlInertial  *out,
                                GError     **error)
 {
-  BlInertial sum = { 0.0, BL_VEC3_ZERO, bl_mat3_zero () };
+  BlInertial sum;
 
   g_return_val_if_fail (link != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
@@ -546,29 +588,9 @@ bl_link_compute_auto_inertial (BlLink      *link,
       return FALSE;
     }
 
-  /* The density precedence and summation of resolve_auto, without its
-   * diagnostics or per-collision results. */
-  for (guint i = 0; i < link->collisions->len; i++)
-    {
-      BlCollision *collision = g_ptr_array_index (link->collisions, i);
-      double density = collision->has_density ? collision->density
-                     : link->has_density ? link->density : DEFAULT_DENSITY;
-      BlInertial own, placed;
-      gboolean ok;
-
-      if (!geometry_is_solid (collision->geometry.type))
-        continue;
-      if (collision->geometry.type == BL_GEOMETRY_MESH)
-        ok = mesh_inertial_detached (collision, density, &own);
-      else
-        ok = shape_inertial (collision, density, &own);
-      if (!ok)
-        continue;
-
-      placed = bl_inertial_transform (&own, collision->pose);
-      sum = bl_inertial_add (&sum, &placed);
-    }
-
+  /* resolve_auto's computation, without its diagnostics or per-collision
+   * results */
+  sum = sum_collision_inertials (link, FALSE);
   if (!(sum.mass > 0.0))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -576,6 +598,8 @@ bl_link_compute_auto_inertial (BlLink      *link,
       return FALSE;
     }
 
+  /* A replacement for an invalid inertia: a <mass> that is not positive
+   * is part of what is wrong, so the densities' mass is kept. */
   if (link->has_mass && link->mass > 0.0)
     sum = bl_inertial_scale (&sum, link->mass / sum.mass);
 
