@@ -348,7 +348,12 @@ static const char *
 fmt (double value,
      char   buf[BL_DOUBLE_BUF_SIZE])
 {
-  g_snprintf (buf, BL_DOUBLE_BUF_SIZE, "%.6g", value + 0.0);
+  /* Never "inf" or "nan" in a table a person reads: the overflow error
+   * beside it says why. */
+  if (!isfinite (value))
+    g_strlcpy (buf, "(overflow)", BL_DOUBLE_BUF_SIZE);
+  else
+    g_snprintf (buf, BL_DOUBLE_BUF_SIZE, "%.6g", value + 0.0);
   return buf;
 }
 
