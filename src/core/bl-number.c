@@ -222,40 +222,64 @@ decimal_length (guint64 v)
   return n;
 }
 
-/* The n decimal digits of v into out[0 … n-1], two at a time. */
+/* The 4 digits of v < 10000 into out[0 … 3]. */
+static inline void
+write_4_digits (char    *out,
+                guint32  v)
+{
+  guint32 high = v / 100, low = v % 100;
+
+  memcpy (out, digit_pairs + 2 * high, 2);
+  memcpy (out + 2, digit_pairs + 2 * low, 2);
+}
+
+/* The n decimal digits of v into out[0 … n-1]: the last eight by 32-bit
+ * arithmetic in two independent halves, the rest two at a time. */
 static inline void
 write_digits (char    *out,
               guint64  v,
               int      n)
 {
   char *p = out + n;
+  guint32 w;
 
-  while (v >= 100)
+  if (v >= 100000000)
     {
-      guint r = (guint) (v % 100);
+      guint64 q = v / 100000000;
+      guint32 low = (guint32) (v - q * 100000000);
 
-      v /= 100;
+      write_4_digits (p - 4, low % 10000);
+      write_4_digits (p - 8, low / 10000);
+      p -= 8;
+      v = q;
+    }
+  w = (guint32) v;   /* at most 9 digits left */
+  while (w >= 100)
+    {
+      guint32 r = w % 100;
+
+      w /= 100;
       p -= 2;
       memcpy (p, digit_pairs + 2 * r, 2);
     }
-  if (v >= 10)
+  if (w >= 10)
     {
       p -= 2;
-      memcpy (p, digit_pairs + 2 * v, 2);
+      memcpy (p, digit_pairs + 2 * w, 2);
     }
   else
-    *--p = (char) ('0' + v);
+    *--p = (char) ('0' + w);
 }
 
-/* Writes digits (no leading or trailing zeros) d₀.d₁d₂… × 10^exponent in
- * the notation %g would choose; returns the length written (the text is
- * NUL-terminated). */
+/* Writes the n digits of `digits` (no leading or trailing zeros) as
+ * d₀.d₁d₂… × 10^exponent in the notation %g would choose, straight into
+ * place; returns the length written (the text is NUL-terminated). */
 static gsize
-write_decimal (char       *out,
-               gboolean    negative,
-               const char *digits,
-               int         n_digits,
-               int         exponent)
+write_decimal (char     *out,
+               gboolean  negative,
+               guint64   digits,
+               int       n,
+               int       exponent)
 {
   char *p = out;
 
@@ -266,39 +290,45 @@ write_decimal (char       *out,
     {
       if (exponent < 0)
         {
+          /* 0.000ddd */
           *p++ = '0';
           *p++ = '.';
           for (int i = 0; i < -exponent - 1; i++)
             *p++ = '0';
-          memcpy (p, digits, n_digits);
-          p += n_digits;
+          write_digits (p, digits, n);
+          p += n;
         }
-      else if (n_digits <= exponent + 1)
+      else if (n <= exponent + 1)
         {
-          memcpy (p, digits, n_digits);
-          p += n_digits;
-          for (int i = n_digits; i <= exponent; i++)
+          /* ddd000 */
+          write_digits (p, digits, n);
+          p += n;
+          for (int i = n; i <= exponent; i++)
             *p++ = '0';
         }
       else
         {
-          memcpy (p, digits, exponent + 1);
-          p += exponent + 1;
-          *p++ = '.';
-          memcpy (p, digits + exponent + 1, n_digits - exponent - 1);
-          p += n_digits - exponent - 1;
+          /* dd.ddd: the digits one place on, the integer part moved back */
+          write_digits (p + 1, digits, n);
+          for (int i = 0; i <= exponent; i++)
+            p[i] = p[i + 1];
+          p[exponent + 1] = '.';
+          p += n + 1;
         }
       *p = '\0';
       return (gsize) (p - out);
     }
 
-  *p++ = digits[0];
-  if (n_digits > 1)
+  /* d.ddde±XX */
+  write_digits (p + 1, digits, n);
+  p[0] = p[1];
+  if (n > 1)
     {
-      *p++ = '.';
-      memcpy (p, digits + 1, n_digits - 1);
-      p += n_digits - 1;
+      p[1] = '.';
+      p += n + 1;
     }
+  else
+    p++;
   {
     int magnitude = exponent < 0 ? -exponent : exponent;
 
@@ -548,7 +578,6 @@ gsize
 bl_number_write (double value,
                  char   buf[BL_DOUBLE_BUF_SIZE])
 {
-  char digits[24];
   guint64 significand;
   gint32 exponent;
   int n;
@@ -570,11 +599,10 @@ bl_number_write (double value,
     }
 
   shortest_decimal (value, &significand, &exponent);
-  /* At most 17 digits, most significant first. */
+  /* at most 17 digits */
   n = decimal_length (significand);
-  write_digits (digits, significand, n);
 
-  return write_decimal (buf, signbit (value), digits, n, exponent + n - 1);
+  return write_decimal (buf, signbit (value), significand, n, exponent + n - 1);
 }
 
 const char *
