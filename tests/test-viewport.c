@@ -586,6 +586,92 @@ test_actions_and_png (void)
   fixture_teardown (&f);
 }
 
+/* A closed cube mesh of 6 × 2 × 76² = 69,312 triangles, more than one
+ * piece of a software rasteriser's split draw (65,536), written with the
+ * +x face (the one the front view sees) last, so that it lies in the
+ * second piece.  Seen head-on it must show the link's colour exactly over
+ * the whole face, as the primitive box does, and the background outside. */
+static void
+test_large_mesh_in_pieces (void)
+{
+  const guint n = 76;
+  guint32 n_triangles = 6 * 2 * n * n;
+  gsize size = 84 + 50 * (gsize) n_triangles;
+  g_autofree guint8 *stl = g_malloc0 (size);
+  g_autofree char *dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", NULL);
+  g_autofree char *stl_path = NULL;
+  g_autofree char *sdf = NULL;
+  g_autoptr(GError) error = NULL;
+  guint8 *rec = stl + 84;
+  Fixture f = { 0 };
+  double cx, cy, edge;
+  float color[3];
+
+  g_assert_nonnull (dir);
+  memcpy (stl + 80, &n_triangles, 4);
+  /* Faces −x, ±y, ±z, then +x. */
+  for (int face = 0; face < 6; face++)
+    {
+      int axis = (face + 1) / 2 % 3, u = (axis + 1) % 3, v = (axis + 2) % 3;
+      float sign = face == 0 ? -1.0f : face == 5 ? 1.0f : face % 2 ? 1.0f : -1.0f;
+
+      if (face == 5)
+        axis = 0, u = 1, v = 2;
+      for (guint i = 0; i < n; i++)
+        for (guint j = 0; j < n; j++)
+          {
+            float p[4][3];
+
+            for (int c = 0; c < 4; c++)
+              {
+                p[c][axis] = 0.5f * sign;
+                p[c][u] = -0.5f + (float) (i + (c == 1 || c == 2)) / n;
+                p[c][v] = -0.5f + (float) (j + (c >= 2)) / n;
+              }
+            /* (u, v, axis) is right-handed: counter-clockwise seen from
+             * +axis; reversed on the negative side. */
+            for (int t = 0; t < 2; t++)
+              {
+                int a = 0, b = t == 0 ? 1 : 2, c = t == 0 ? 2 : 3;
+
+                memcpy (rec + 12, p[a], 12);
+                memcpy (rec + 24, p[sign > 0 ? b : c], 12);
+                memcpy (rec + 36, p[sign > 0 ? c : b], 12);
+                rec += 50;
+              }
+          }
+    }
+  g_assert_true (rec == stl + size);
+  stl_path = g_build_filename (dir, "cube.stl", NULL);
+  g_file_set_contents (stl_path, (const char *) stl, size, &error);
+  g_assert_no_error (error);
+
+  sdf = g_strdup_printf (SDF_HEAD "<model name='m'><link name='cube'><inertial><mass>1</mass><inertia>"
+                         "<ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz>"
+                         "</inertia></inertial><collision name='c'><geometry><mesh><uri>%s</uri></mesh>"
+                         "</geometry></collision></link></model></sdf>", stl_path);
+  fixture_setup (&f, sdf);
+  look_front (&f, 5.0);
+  capture (&f);
+  g_assert_cmpuint (bl_viewport_get_n_drawn_triangles (f.viewport), >=, n_triangles);
+
+  cx = f.width / 2.0;
+  cy = f.height / 2.0;
+  edge = offset_px (&f, 0.5, 4.5);
+  bl_render_link_color (0, color);
+  /* Corners, edge midpoints and centre of the face; the middle row just
+   * above the ground grid, which is seen edge-on through the centre. */
+  for (int dx = -1; dx <= 1; dx++)
+    for (int dy = -1; dy <= 1; dy++)
+      assert_color (&f, cx + dx * (edge - 3) + 0.5, dy == 0 ? cy - 10.5 : cy + dy * (edge - 3) + 0.5, color, 1.0);
+  assert_color (&f, cx + edge + 3, cy - 10.5, bl_render_background_color, 1.0);
+  assert_color (&f, cx + 0.5, cy - edge - 3, bl_render_background_color, 1.0);
+
+  fixture_teardown (&f);
+  g_unlink (stl_path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -600,6 +686,7 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/actions-and-png", test_actions_and_png);
   g_test_add_func ("/ui/viewport/fit-ignores-plane", test_fit_ignores_plane);
   g_test_add_func ("/ui/viewport/marker-size", test_marker_size);
+  g_test_add_func ("/ui/viewport/large-mesh-in-pieces", test_large_mesh_in_pieces);
 
   return g_test_run ();
 }

@@ -35,6 +35,8 @@ static const float grid_color[3] = { 0.32f, 0.33f, 0.36f };
  * markers (whose link is not selected). */
 #define CULL_SOLID_PX 0.4
 #define CULL_OVERLAY_PX 2.0
+/* Triangles per piece of a large draw on a software rasteriser. */
+#define FLUSH_TRIANGLES 65536
 
 enum
 {
@@ -155,6 +157,13 @@ struct _BlRenderer
   gboolean    need_rebuild;
   guint       n_rebuilds;
   guint       n_drawn_triangles;
+
+  /* On a software rasteriser (llvmpipe), a draw of more triangles than
+   * this is cut into pieces with a flush after each: llvmpipe transforms
+   * and bins triangles on the calling thread and rasterises a flushed
+   * scene on its own threads, so the two overlap instead of taking turns.
+   * 0: one draw (hardware). */
+  guint       flush_triangles;
 };
 
 void
@@ -720,7 +729,18 @@ draw_instances (BlRenderer *self,
     }
   else
     {
-      glDrawElementsInstanced (mesh->primitive, mesh->n_indices, GL_UNSIGNED_INT, NULL, n);
+      guint step = self->flush_triangles > 0 && mesh->primitive == GL_TRIANGLES ? 3 * self->flush_triangles
+                                                                                : mesh->n_indices;
+
+      /* In pieces, each handed to the rasteriser's threads while the next
+       * one is transformed and binned (see flush_triangles). */
+      for (guint first = 0; first < mesh->n_indices; first += step)
+        {
+          glDrawElementsInstanced (mesh->primitive, MIN (step, mesh->n_indices - first), GL_UNSIGNED_INT,
+                                   (const void *) ((gsize) first * sizeof (guint32)), n);
+          if (step < mesh->n_indices)
+            glFlush ();
+        }
       if (mesh->primitive == GL_TRIANGLES)
         self->n_drawn_triangles += mesh->n_indices / 3 * n;
     }
@@ -865,6 +885,12 @@ bl_renderer_new (gboolean   use_es,
       g_free (self);
       return NULL;
     }
+  {
+    const char *renderer = (const char *) glGetString (GL_RENDERER);
+
+    if (renderer != NULL && (strstr (renderer, "llvmpipe") != NULL || strstr (renderer, "softpipe") != NULL))
+      self->flush_triangles = FLUSH_TRIANGLES;
+  }
 
   self->batches = g_ptr_array_new_with_free_func (batch_free);
   self->mesh_gpu = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) bl_mesh_unref, gpu_mesh_free);
@@ -1369,6 +1395,9 @@ bl_renderer_draw (BlRenderer            *self,
 
   /* Bodies opaque, then planes as a translucent ground over the grid. */
   draw_bodies (self, options, vp, eyef);
+  /* The bodies are rasterised while the overlays are prepared. */
+  if (self->flush_triangles > 0)
+    glFlush ();
   glEnable (GL_BLEND);
   glDepthMask (GL_FALSE);
   draw_planes (self, options);
