@@ -152,15 +152,15 @@ append_escaped (GString             *out,
     }
 }
 
-/* Writes ["]value["] after the comma of a value (or the "," of nothing for
- * a key) and `suffix` (0 for none) after the closing quote. */
+/* Writes ["]value["] (length bytes) after the comma of a value (or after
+ * nothing, for a key) and `suffix` (0 for none) after the closing quote. */
 static void
 append_string (BlJson     *json,
                const char *value,
+               gsize       length,
                char        suffix)
 {
   GString *out = json->out;
-  gsize length = strlen (value);
   char *p = before_value (json, reserve (out, length + 4));
   const unsigned char *s = (const unsigned char *) value;
   const unsigned char *end = s + length;
@@ -182,10 +182,11 @@ append_string (BlJson     *json,
 }
 
 void
-bl_json_key (BlJson     *json,
-             const char *key)
+bl_json_key_len (BlJson     *json,
+                 const char *key,
+                 gsize       length)
 {
-  append_string (json, key, ':');
+  append_string (json, key, length, ':');
   json->after_key = TRUE;
 }
 
@@ -198,7 +199,7 @@ bl_json_string (BlJson     *json,
       bl_json_null (json);
       return;
     }
-  append_string (json, value, 0);
+  append_string (json, value, strlen (value), 0);
 }
 
 static inline void

@@ -1,6 +1,8 @@
 /* bl-json.h: a minimal streaming JSON writer for the command line's output. */
 #pragma once
 
+#include <string.h>
+
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -18,7 +20,9 @@ void bl_json_begin_object (BlJson *json);
 void bl_json_end_object   (BlJson *json);
 void bl_json_begin_array  (BlJson *json);
 void bl_json_end_array    (BlJson *json);
-void bl_json_key          (BlJson *json, const char *key);
+void bl_json_key_len      (BlJson *json, const char *key, gsize length);
+/* Keys are literals nearly always: their length is then known when compiled. */
+#define bl_json_key(json, key) bl_json_key_len ((json), (key), strlen (key))
 void bl_json_string       (BlJson *json, const char *value);
 /* Shortest round-trip form; non-finite numbers become null. */
 void bl_json_number       (BlJson *json, double value);

@@ -113,6 +113,14 @@ arena_free (Arena *arena)
   g_free (arena);
 }
 
+/* A link read ahead by a read-only load, before its subtree was freed. */
+typedef struct
+{
+  BlLink  *link;    /* NULL once adopted */
+  BlModel *proto;   /* stands in for the model (name, file) until adopted; in self->protos */
+  xmlNode *node;    /* the <link>, whose _private points here until adopted */
+} PreparsedLink;
+
 struct _BlDocument
 {
   GObject     parent_instance;
@@ -128,6 +136,8 @@ struct _BlDocument
   GPtrArray  *diagnostics;    /* BlDiagnostic* not tied to a link */
   gboolean    read_only;      /* BL_DOCUMENT_LOAD_READ_ONLY */
   Arena      *arena;          /* read-only: links, collisions and their names */
+  GPtrArray  *mesh_collisions; /* read-only: BlCollision* in the arena that hold heap memory */
+  const xmlChar *link_tag;    /* while loading read-only: "link" in the parser's dictionary */
   char       *base_dir;       /* while loading: the folder of path */
   guint       sdf_minor;      /* 10 for "1.10"; 12 when absent or unknown */
   GPtrArray  *preparsed;      /* while loading read-only: PreparsedLink*, each also in its node's _private */
@@ -1116,7 +1126,8 @@ doc_strjoin (BlDocument *doc,
   return out;
 }
 
-/* What the arena does not hold: strings of the geometry, the mesh. */
+/* What the arena does not hold of a mesh collision: the strings of its
+ * geometry, the mesh. */
 static void
 arena_collision_free (BlCollision *collision)
 {
@@ -1153,8 +1164,10 @@ parse_link (BlDocument *doc,
   link->model = model;
   link->node = node;
   link->line = node_line (node);
+  /* In the arena, only mesh collisions hold memory of their own; those are
+   * in doc->mesh_collisions, so the others are never visited to be freed. */
   link->collisions = g_ptr_array_new_with_free_func (doc->arena != NULL
-                                                     ? (GDestroyNotify) arena_collision_free
+                                                     ? NULL
                                                      : (GDestroyNotify) bl_collision_free);
   link->diagnostics = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
 
@@ -1254,6 +1267,8 @@ parse_link_collisions (BlDocument *doc,
         }
 
       parse_geometry (collision, link->diagnostics, base_dir);
+      if (doc->arena != NULL && collision->geometry.type == BL_GEOMETRY_MESH)
+        g_ptr_array_add (doc->mesh_collisions, collision);
       g_ptr_array_add (link->collisions, collision);
     }
 }
@@ -1408,7 +1423,13 @@ parse_model (LoadContext *ctx,
           continue;
         }
 
-      child_name = attribute_peek (child, "name", &name_owned);
+      if (doc->preparsed != NULL && child->_private != NULL)
+        {
+          /* read ahead, its attributes freed: the name read then */
+          child_name = ((PreparsedLink *) child->_private)->link->name;
+        }
+      else
+        child_name = attribute_peek (child, "name", &name_owned);
 
       if (strcmp ((const char *) child->name, "link") == 0)
         {
@@ -1768,13 +1789,6 @@ compute_link (BlDocument *self,
 /* ------------------------------------------------------------------------ */
 /* Reading the XML                                                           */
 
-/* A link read ahead by a read-only load, before its subtree was freed. */
-typedef struct
-{
-  BlLink  *link;    /* NULL once adopted */
-  BlModel *proto;   /* stands in for the model (name, file) until adopted; in self->protos */
-  xmlNode *node;    /* the <link>, whose _private points here until adopted */
-} PreparsedLink;
 
 /* In the arena with its link: frees what the arena does not hold of a
  * link never adopted, and (when the tree is still there) forgets it in
@@ -1914,6 +1928,7 @@ preparse_link (BlDocument *self,
       node->_private = preparsed;
 
       free_children_except (node, bl_xml_first_child (node, "pose"), link->inertial_node);
+      g_clear_pointer (&node->properties, xmlFreePropList);
       if (link->inertial_node != NULL)
         {
           free_children_except (link->inertial_node, link->added_mass_node, NULL);
@@ -2008,7 +2023,9 @@ sax_end_element (void          *ctx,
   BlDocument *self = ctxt->_private;
   xmlNode *node = ctxt->node;
 
-  if (self != NULL && node != NULL && bl_xml_is_element (node, "link") && link_is_reachable (node))
+  /* the names are the parser's dictionary's: a pointer compare first */
+  if (self != NULL && localname == self->link_tag && node != NULL &&
+      bl_xml_is_element (node, "link") && link_is_reachable (node))
     preparse_link (self, node);
 
   xmlSAX2EndElementNs (ctx, localname, prefix, uri);
@@ -2049,6 +2066,7 @@ parse_xml (BlDocument  *self,
       ctxt->sax->startElementNs = sax_start_element;
       ctxt->sax->endElementNs = sax_end_element;
       ctxt->_private = self;
+      self->link_tag = xmlDictLookup (ctxt->dict, (const xmlChar *) "link", -1);
 
       *read_length = 0;
       for (;;)
@@ -2198,6 +2216,7 @@ bl_document_load (BlDocument  *self,
   if (self->read_only)
     {
       self->arena = arena_new ();
+      self->mesh_collisions = g_ptr_array_new_with_free_func ((GDestroyNotify) arena_collision_free);
       self->preparsed = g_ptr_array_new ();
       self->protos = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
     }
@@ -2318,6 +2337,7 @@ bl_document_finalize (GObject *object)
   g_clear_pointer (&self->links, g_ptr_array_unref);
   g_clear_pointer (&self->models, g_ptr_array_unref);
   /* after everything that lives in it */
+  g_clear_pointer (&self->mesh_collisions, g_ptr_array_unref);
   g_clear_pointer (&self->arena, arena_free);
   g_free (self->base_dir);
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
@@ -2375,6 +2395,7 @@ bl_document_new_from_bytes (GBytes               *bytes,
   self->read_only = (flags & BL_DOCUMENT_LOAD_READ_ONLY) != 0;
 
   loaded = bl_document_load (self, bytes != NULL ? -1 : fd, error);
+  self->link_tag = NULL;
   clear_preparsed (self);
   g_clear_pointer (&self->protos, g_ptr_array_unref);
   g_clear_pointer (&self->base_dir, g_free);
