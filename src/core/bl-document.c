@@ -25,8 +25,9 @@
 /* A read-only document's links, collisions and names live in big blocks
  * freed at once: a large model has tens of thousands of them, and neither
  * the allocator's per-chunk work nor its consolidation of the freed XML
- * nodes around them is worth paying for things that die together. */
-#define ARENA_BLOCK_SIZE (256 * 1024)
+ * nodes around them is worth paying for things that die together.  A
+ * block is 2 MiB, the size of a huge page. */
+#define ARENA_BLOCK_SIZE (2 * 1024 * 1024)
 
 typedef struct
 {
@@ -42,21 +43,41 @@ typedef struct
   gboolean mapped;
 } ArenaBlock;
 
-/* Fresh zeroed memory.  Where the system can, the block's pages are all
- * mapped by one call: filled, it is touched anyway, and one call costs far
- * less than a page fault per page. */
+/* Fresh zeroed memory.  Where the system can, a block is mapped on a huge
+ * page boundary, asked for huge pages and filled in one call: it is all
+ * touched anyway, and one fault per 2 MiB costs far less than one per
+ * 4 KiB page (10,000 links: 16 faults instead of 8,000).  Without huge
+ * pages it is still filled in one call; without either, the pages fault
+ * in as they are touched. */
 static ArenaBlock
 arena_block_new (gsize size)
 {
   ArenaBlock block = { NULL, size, FALSE };
 
-#if defined(G_OS_UNIX) && defined(MAP_POPULATE)
-  block.memory = mmap (NULL, size, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-  if (block.memory != MAP_FAILED)
+#ifdef G_OS_UNIX
+  if (size == ARENA_BLOCK_SIZE)
     {
-      block.mapped = TRUE;
-      return block;
+      /* twice the size, then the unaligned ends given back */
+      char *raw = mmap (NULL, 2 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+      if (raw != MAP_FAILED)
+        {
+          char *aligned = (char *) (((guintptr) raw + size - 1) & ~(guintptr) (size - 1));
+
+          if (aligned > raw)
+            munmap (raw, aligned - raw);
+          if (aligned + size < raw + 2 * size)
+            munmap (aligned + size, (raw + 2 * size) - (aligned + size));
+#ifdef MADV_HUGEPAGE
+          madvise (aligned, size, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+          madvise (aligned, size, MADV_POPULATE_WRITE);
+#endif
+          block.memory = aligned;
+          block.mapped = TRUE;
+          return block;
+        }
     }
 #endif
   block.memory = g_malloc0 (size);
@@ -100,7 +121,7 @@ arena_free (Arena *arena)
     {
       ArenaBlock *block = &g_array_index (arena->blocks, ArenaBlock, i);
 
-#if defined(G_OS_UNIX) && defined(MAP_POPULATE)
+#ifdef G_OS_UNIX
       if (block->mapped)
         {
           munmap (block->memory, block->size);
