@@ -1157,6 +1157,54 @@ test_bake_fix_invalid (void)
   g_assert_false (bl_export_get_version_change (doc, NULL, NULL));
 }
 
+/* A collision whose inertia overflows (a sphere of radius 1e200) adds
+ * nothing to the replacement, as it adds nothing to an automatic link: the
+ * replacement is the box's alone, rescaled to the link's mass. */
+static void
+test_bake_fix_invalid_skips_overflow (void)
+{
+  static const char sdf[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<sdf version=\"1.11\">\n"
+    "  <model name=\"m\">\n"
+    "    <link name=\"bad\">\n"
+    "      <inertial>\n"
+    "        <mass>2</mass>\n"
+    "        <inertia><ixx>1</ixx><iyy>1</iyy><izz>5</izz></inertia>\n"
+    "      </inertial>\n"
+    "      <collision name=\"box\">\n"
+    "        <geometry><box><size>1 1 1</size></box></geometry>\n"
+    "      </collision>\n"
+    "      <collision name=\"huge\">\n"
+    "        <geometry><sphere><radius>1e200</radius></sphere></geometry>\n"
+    "      </collision>\n"
+    "    </link>\n"
+    "  </model>\n"
+    "</sdf>\n";
+  g_autoptr(BlDocument) doc = load_string (sdf);
+  g_autoptr(GPtrArray) changed = g_ptr_array_new ();
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlEdit) fix = NULL;
+  BlLink *bad = link_of (doc, "m::bad");
+
+  g_assert_false (bad->props.valid);
+  fix = bl_export_create_bake_edit (doc, BL_BAKE_FIX_INVALID, changed, notes, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (changed->len, ==, 1);
+  g_assert_cmpuint (notes->len, ==, 0);
+
+  apply (fix);
+  /* A unit cube of 2 kg: I = m (1 + 1) / 12 = 1/3 about each axis, at the origin. */
+  g_assert_true (bad->props.valid);
+  g_assert_cmpfloat (bad->props.mass, ==, 2);
+  g_assert_cmpfloat (bad->props.com.x, ==, 0);
+  g_assert_cmpfloat (bad->props.com.z, ==, 0);
+  assert_close (bad->props.inertia.m[0][0], 1.0 / 3.0, 1e-15);
+  assert_close (bad->props.inertia.m[1][1], 1.0 / 3.0, 1e-15);
+  assert_close (bad->props.inertia.m[2][2], 1.0 / 3.0, 1e-15);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Saving                                                                    */
 
@@ -1339,6 +1387,7 @@ main (int    argc,
   g_test_add_func ("/core/export/bake/fixtures", test_bake_fixtures);
   g_test_add_func ("/core/export/bake/keeps-added-mass", test_bake_keeps_added_mass);
   g_test_add_func ("/core/export/bake/fix-invalid", test_bake_fix_invalid);
+  g_test_add_func ("/core/export/bake/fix-invalid-skips-overflow", test_bake_fix_invalid_skips_overflow);
   g_test_add_func ("/core/export/save/in-place", test_save_in_place);
   g_test_add_func ("/core/export/save/failures", test_save_failures);
   g_test_add_func ("/core/export/save/disk-full", test_save_disk_full);
