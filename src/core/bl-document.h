@@ -35,9 +35,9 @@ typedef enum
    * Every link, value and diagnostic is the same as with the default load,
    * but the document cannot be edited or saved: bl_document_get_source
    * returns NULL, bl_document_get_xml a tree whose links keep only their
-   * <pose> and an empty <inertial> (and <fluid_added_mass>), the
-   * collisions' node pointers are NULL, and bl_document_reload_link
-   * must not be called. */
+   * <pose> and an empty <inertial> (and <fluid_added_mass>), and no
+   * attributes, the collisions' node pointers are NULL, and
+   * bl_document_reload_link must not be called. */
   BL_DOCUMENT_LOAD_READ_ONLY = 1 << 0,
 } BlDocumentLoadFlags;
 
