@@ -21,7 +21,8 @@ void bl_json_end_object   (BlJson *json);
 void bl_json_begin_array  (BlJson *json);
 void bl_json_end_array    (BlJson *json);
 void bl_json_key_len      (BlJson *json, const char *key, gsize length);
-/* Keys are literals nearly always: their length is then known when compiled. */
+/* Keys are literals nearly always: their length is then known when
+ * compiled.  `key` is evaluated twice, so it must have no side effects. */
 #define bl_json_key(json, key) bl_json_key_len ((json), (key), strlen (key))
 void bl_json_string       (BlJson *json, const char *value);
 /* Shortest round-trip form; non-finite numbers become null. */
