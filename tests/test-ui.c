@@ -43,6 +43,21 @@ drain (void)
     }
 }
 
+/* Files open in a worker thread: iterate until the window's load ended. */
+static void
+wait_for_load (BlWindow *window)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (bl_window_get_loading (window) && g_get_monotonic_time () < deadline)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_assert_false (bl_window_get_loading (window));
+  drain ();
+}
+
 static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
@@ -1025,7 +1040,7 @@ test_open_broken_keeps_document (Fixture       *f,
         g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
 
       bl_window_open (f->window, file);
-      drain ();
+      wait_for_load (f->window);
       dialog = GTK_MESSAGE_DIALOG (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
       g_assert_nonnull (dialog);
       g_object_get (dialog, "secondary-text", &secondary, NULL);
@@ -1054,7 +1069,7 @@ test_open_broken_keeps_document (Fixture       *f,
     question = find_dialog (GTK_TYPE_MESSAGE_DIALOG);
     g_assert_nonnull (question);
     gtk_dialog_response (GTK_DIALOG (question), 1 /* discard */);
-    drain ();
+    wait_for_load (f->window);
     g_assert_nonnull (find_dialog (GTK_TYPE_MESSAGE_DIALOG));  /* the error */
     gtk_window_destroy (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
     drain ();
@@ -1401,6 +1416,7 @@ assert_shows_shapes (Fixture    *f,
   g_autofree char *window_path = NULL;
   g_autofree char *base = g_path_get_basename (path);
 
+  wait_for_load (f->window);
   g_assert_nonnull (bl_window_get_file (f->window));
   window_path = g_file_get_path (bl_window_get_file (f->window));
   g_assert_cmpstr (window_path, ==, path);
@@ -1447,7 +1463,7 @@ drop_file (Fixture    *f,
   g_slist_free (files);
   g_signal_emit_by_name (drop, "drop", &value, 200.0, 200.0, &accepted);
   g_value_unset (&value);
-  drain ();
+  wait_for_load (f->window);
   return accepted;
 }
 
@@ -1477,7 +1493,7 @@ test_drop_opens_file (Fixture       *f,
   g_assert_nonnull (question);
   g_assert_true (bl_document_find_link (bl_window_get_document (f->window), "box::box_link") != NULL);
   gtk_dialog_response (GTK_DIALOG (question), 1 /* discard */);
-  drain ();
+  wait_for_load (f->window);
   g_assert_null (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
   g_assert_nonnull (bl_document_find_link (bl_window_get_document (f->window), "test_model::link_2"));
   g_assert_false (bl_window_get_modified (f->window));
@@ -1603,6 +1619,244 @@ find_menu_item (GtkWidget  *popover,
     if (g_signal_lookup ("clicked", G_OBJECT_TYPE (up)) != 0)
       return up;
   return NULL;
+}
+
+/* Opening in the background ---------------------------------------------- */
+
+typedef struct
+{
+  gboolean  done;
+  gboolean  ok;
+  GError   *error;
+} LoadResult;
+
+static void
+on_test_load_done (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  LoadResult *r = user_data;
+
+  r->ok = bl_window_load_file_finish (BL_WINDOW (source), result, &r->error);
+  r->done = TRUE;
+}
+
+static gboolean
+count_tick (gpointer data)
+{
+  (*(guint *) data)++;
+  return G_SOURCE_CONTINUE;
+}
+
+/* Iterates the main context for `ms` milliseconds. */
+static void
+spin_for (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static GtkSpinner *
+find_spinning (GtkWidget *widget)
+{
+  if (GTK_IS_SPINNER (widget) && gtk_widget_get_visible (widget) &&
+      gtk_spinner_get_spinning (GTK_SPINNER (widget)))
+    return GTK_SPINNER (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkSpinner *found = find_spinning (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+has_label (GtkWidget  *widget,
+           const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_is_drawable (widget) &&
+      g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (has_label (c, text))
+      return TRUE;
+  return FALSE;
+}
+
+/* A slow load (the worker held back 4 s) leaves the window shown and
+ * responsive, the old model in place, and says what it is opening. */
+static void
+test_open_async_responsive (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *shapes = copy_fixture (f, "gzsim_examples_worlds_shapes.sdf", "shapes.sdf");
+  g_autoptr(GFile) file = g_file_new_for_path (shapes);
+  BlDocument *before = bl_window_get_document (f->window);
+  guint ticks = 0;
+  guint source;
+  gint64 start;
+
+  g_setenv ("BALLAST_TEST_LOAD_DELAY_MS", "4000", TRUE);
+  start = g_get_monotonic_time ();
+  bl_window_open (f->window, file);
+  g_assert_true (bl_window_get_loading (f->window));
+  g_assert_true (g_file_equal (bl_window_get_loading_file (f->window), file));
+  /* bl_window_open returned at once, far inside the worker's delay. */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 500 * 1000);
+
+  /* The previous model stays, and can still be browsed. */
+  g_assert_true (bl_window_get_document (f->window) == before);
+  /* (drain () would not return while the spinner animates.) */
+  bl_window_select_link (f->window, bl_document_find_link (before, "test_model::link_2"));
+  spin_for (100);
+  g_assert_cmpstr (bl_inspector_get_link (BL_INSPECTOR (child (f->window, BL_TYPE_WINDOW, "inspector")))->name,
+                   ==, "link_2");
+  g_assert_cmpstr (inspector_mass_text (f), ==, "6");
+
+  /* A 50 ms timer keeps firing while the file loads: the loop is free
+   * (each iteration also lays out and draws the window under Xvfb). */
+  source = g_timeout_add (50, count_tick, &ticks);
+  spin_for (500);
+  g_source_remove (source);
+  g_assert_cmpuint (ticks, >=, 3);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (f->window)));
+  g_assert_nonnull (find_spinning (GTK_WIDGET (f->window)));
+  g_assert_true (has_label (GTK_WIDGET (f->window), "Opening shapes.sdf…"));
+  /* Still the worker's delay: the load has not ended yet. */
+  g_assert_true (bl_window_get_loading (f->window));
+  g_assert_true (bl_window_get_document (f->window) == before);
+
+  wait_for_load (f->window);
+  g_unsetenv ("BALLAST_TEST_LOAD_DELAY_MS");
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 4000 * 1000);
+  g_assert_null (find_spinning (GTK_WIDGET (f->window)));
+  g_assert_false (has_label (GTK_WIDGET (f->window), "Opening shapes.sdf…"));
+  assert_shows_shapes (f, shapes);
+}
+
+/* On start-up the window shows before its first document, with the name of
+ * the file it is opening, then the model. */
+static void
+test_open_async_startup (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *shapes = copy_fixture (f, "gzsim_examples_worlds_shapes.sdf", "shapes.sdf");
+  g_autoptr(GFile) file = g_file_new_for_path (shapes);
+  LoadResult r = { 0 };
+
+  /* The fixture's window is replaced by an empty one. */
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  drain ();
+  g_assert_null (f->window);
+  f->window = bl_window_new (NULL);
+  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
+
+  g_setenv ("BALLAST_TEST_LOAD_DELAY_MS", "800", TRUE);
+  bl_window_load_file_async (f->window, file, on_test_load_done, &r);
+  gtk_window_present (GTK_WINDOW (f->window));
+  spin_for (200);
+  g_assert_false (r.done);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (f->window)));
+  g_assert_null (bl_window_get_document (f->window));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "shapes.sdf — Ballast");
+  g_assert_true (has_label (GTK_WIDGET (f->window), "Opening…"));
+  g_assert_nonnull (find_spinning (GTK_WIDGET (f->window)));
+
+  wait_for_load (f->window);
+  g_unsetenv ("BALLAST_TEST_LOAD_DELAY_MS");
+  g_assert_true (r.done);
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+  assert_shows_shapes (f, shapes);
+}
+
+/* A load started later wins: the earlier one reports G_IO_ERROR_CANCELLED and
+ * never replaces the newer document, even once its worker has ended. */
+static void
+test_open_async_superseded (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *first = copy_fixture (f, FIXTURE, "first.sdf");
+  g_autofree char *shapes = copy_fixture (f, "gzsim_examples_worlds_shapes.sdf", "shapes.sdf");
+  g_autoptr(GFile) first_file = g_file_new_for_path (first);
+  g_autoptr(GFile) shapes_file = g_file_new_for_path (shapes);
+  LoadResult a = { 0 }, b = { 0 }, c = { 0 };
+  BlDocument *newer;
+
+  g_setenv ("BALLAST_TEST_LOAD_DELAY_MS", "300", TRUE);
+  bl_window_load_file_async (f->window, first_file, on_test_load_done, &a);
+  spin_for (50);
+  bl_window_load_file_async (f->window, shapes_file, on_test_load_done, &b);
+  wait_for_load (f->window);
+  /* Long enough for any worker of the first load to have finished. */
+  spin_for (600);
+  g_unsetenv ("BALLAST_TEST_LOAD_DELAY_MS");
+
+  g_assert_true (a.done);
+  g_assert_false (a.ok);
+  g_assert_error (a.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (b.done);
+  g_assert_no_error (b.error);
+  g_assert_true (b.ok);
+  assert_shows_shapes (f, shapes);
+  newer = bl_window_get_document (f->window);
+
+  /* A synchronous open supersedes a running one too. */
+  g_setenv ("BALLAST_TEST_LOAD_DELAY_MS", "300", TRUE);
+  bl_window_load_file_async (f->window, first_file, on_test_load_done, &c);
+  g_assert_true (bl_window_get_loading (f->window));
+  {
+    g_autoptr(GFile) model = g_file_new_for_path (f->path);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (bl_window_load_file (f->window, model, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_false (bl_window_get_loading (f->window));
+  spin_for (600);
+  g_unsetenv ("BALLAST_TEST_LOAD_DELAY_MS");
+  g_assert_true (c.done);
+  g_assert_error (c.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (bl_window_get_document (f->window) != newer);
+  g_assert_nonnull (bl_document_find_link (bl_window_get_document (f->window), "test_model::link_2"));
+  g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (f->window)), "model.sdf"));
+
+  g_clear_error (&a.error);
+  g_clear_error (&c.error);
+}
+
+/* A file that fails to load in the worker leaves the document as it was. */
+static void
+test_open_async_error_keeps_document (Fixture       *f,
+                                      gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "robot.sdf", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  BlDocument *before = bl_window_get_document (f->window);
+  LoadResult r = { 0 };
+
+  g_assert_true (g_file_set_contents (path, "<?xml version=\"1.0\"?>\n<robot name=\"r\"/>\n", -1, NULL));
+  g_setenv ("BALLAST_TEST_LOAD_DELAY_MS", "200", TRUE);
+  bl_window_load_file_async (f->window, file, on_test_load_done, &r);
+  g_assert_true (bl_window_get_loading (f->window));
+  wait_for_load (f->window);
+  g_unsetenv ("BALLAST_TEST_LOAD_DELAY_MS");
+
+  g_assert_true (r.done);
+  g_assert_false (r.ok);
+  g_assert_nonnull (r.error);
+  g_assert_false (g_error_matches (r.error, G_IO_ERROR, G_IO_ERROR_CANCELLED));
+  g_assert_nonnull (strstr (r.error->message, path));
+  g_assert_true (bl_window_get_document (f->window) == before);
+  g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (f->window)), "model.sdf"));
+  g_assert_null (find_spinning (GTK_WIDGET (f->window)));
+  g_clear_error (&r.error);
 }
 
 static void
@@ -2103,6 +2357,10 @@ main (int   argc,
   ADD ("/ui/files/drop-opens-file", test_drop_opens_file);
   ADD ("/ui/files/open-dialog", test_open_dialog);
   ADD ("/ui/files/open-recent", test_open_recent);
+  ADD ("/ui/files/open-async-responsive", test_open_async_responsive);
+  ADD ("/ui/files/open-async-startup", test_open_async_startup);
+  ADD ("/ui/files/open-async-superseded", test_open_async_superseded);
+  ADD ("/ui/files/open-async-error-keeps-document", test_open_async_error_keeps_document);
 #undef ADD
 #define ADD_OWN(path, fn) g_test_add (path, Fixture, NULL, NULL, fn, fixture_tear_down)
   ADD_OWN ("/ui/window/initial-selection-skips-static", test_initial_selection);

@@ -329,7 +329,9 @@ present (BlApplication *self,
     {
       gtk_window_unmaximize (GTK_WINDOW (window));
       gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
-      gtk_widget_add_tick_callback (GTK_WIDGET (window), on_screenshot_tick, NULL, NULL);
+      /* A file still opening is waited for (see on_file_opened). */
+      if (!bl_window_get_loading (window))
+        gtk_widget_add_tick_callback (GTK_WIDGET (window), on_screenshot_tick, NULL, NULL);
     }
   gtk_window_present (GTK_WINDOW (window));
 }
@@ -447,6 +449,43 @@ bl_application_activate (GApplication *app)
   offer_recovery (self, BL_WINDOW (window));
 }
 
+/* A file given on the command line has been read (or could not be). */
+static void
+on_file_opened (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  BlWindow *window = BL_WINDOW (source);
+  g_autoptr(BlApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean first = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (window), "bl-first"));
+
+  if (!bl_window_load_file_finish (window, result, &error))
+    {
+      /* Superseded by another file, or the window was closed. */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      {
+        g_autofree char *name = g_file_get_parse_name (g_object_get_data (G_OBJECT (window), "bl-file"));
+
+        g_printerr (_("ballast: could not open %s: %s\n"), name, error->message);
+      }
+      if (self->screenshot_path != NULL)
+        {
+          self->failed = TRUE;
+          gtk_window_destroy (GTK_WINDOW (window));
+          g_application_quit (G_APPLICATION (self));
+          return;
+        }
+      bl_window_load_sample (window);
+    }
+  if (self->screenshot_path != NULL)
+    gtk_widget_add_tick_callback (GTK_WIDGET (window), on_screenshot_tick, NULL, NULL);
+  apply_test_edit (window);
+  if (first)
+    offer_recovery (self, window);
+}
+
 static void
 bl_application_open (GApplication  *app,
                      GFile        **files,
@@ -455,36 +494,18 @@ bl_application_open (GApplication  *app,
 {
   BlApplication *self = BL_APPLICATION (app);
 
-  BlWindow *first = NULL;
-
   for (int i = 0; i < n_files; i++)
     {
       BlWindow *window = bl_window_new (GTK_APPLICATION (app));
-      g_autoptr(GError) error = NULL;
 
-      if (!bl_window_load_file (window, files[i], &error))
-        {
-          g_autofree char *name = g_file_get_parse_name (files[i]);
-
-          g_printerr (_("ballast: could not open %s: %s\n"), name, error->message);
-          if (self->screenshot_path != NULL)
-            {
-              self->failed = TRUE;
-              gtk_window_destroy (GTK_WINDOW (window));
-              g_application_quit (app);
-              return;
-            }
-          bl_window_load_sample (window);
-        }
+      /* The window shows at once, "Opening …"; the file is read in a thread. */
+      g_object_set_data_full (G_OBJECT (window), "bl-file", g_object_ref (files[i]), g_object_unref);
+      g_object_set_data (G_OBJECT (window), "bl-first", GINT_TO_POINTER (i == 0));
+      bl_window_load_file_async (window, files[i], on_file_opened, g_object_ref (self));
       present (self, window);
-      apply_test_edit (window);
-      if (first == NULL)
-        first = window;
       if (self->screenshot_path != NULL)
         break;  /* one window, one picture */
     }
-  if (first != NULL)
-    offer_recovery (self, first);
 }
 
 static void

@@ -42,6 +42,14 @@ struct _BlWindow
   gboolean              restored;
   BlRecovery           *recovery;      /* this window's copy of unsaved edits */
   guint                 recovery_source;
+
+  /* The file being opened in a worker thread, if any. */
+  GTask                *load_task;     /* the caller's task of the newest load */
+  GCancellable         *load_cancellable;
+  GFile                *loading_file;
+  GtkWidget            *loading_box;   /* spinner and "Opening …" over the viewport */
+  GtkSpinner           *loading_spinner;
+  GtkLabel             *loading_label;
 };
 
 /* How long after an edit its recovery copy is written, at the latest. */
@@ -53,6 +61,7 @@ typedef void (*BlContinuation) (BlWindow *self,
                                 gpointer  data);
 
 static void update_title   (BlWindow *self);
+static void cancel_load    (BlWindow *self);
 static void update_actions (BlWindow *self);
 static void save_to_file   (BlWindow *self,
                             GFile    *file,
@@ -404,6 +413,8 @@ bl_window_load_file (BlWindow  *self,
     }
   /* The core's messages name the file, and the line when there is one. */
   document = bl_document_new_from_file (path, error);
+  /* Whatever was being opened in the background is superseded. */
+  cancel_load (self);
   if (document == NULL)
     return FALSE;
   bytes = g_bytes_ref (bl_document_get_source (document));
@@ -423,8 +434,209 @@ bl_window_load_sample (BlWindow *self)
 
   g_return_if_fail (BL_IS_WINDOW (self));
 
+  cancel_load (self);
   document = bl_document_new_sample ();
   set_document (self, document, NULL, NULL);
+}
+
+/* Opening in a worker thread ---------------------------------------------- */
+
+static void
+loading_changed (BlWindow *self)
+{
+  gboolean loading = self->loading_file != NULL;
+
+  if (loading)
+    {
+      g_autofree char *name = g_file_get_basename (self->loading_file);
+      g_autofree char *text = g_strdup_printf (_("Opening %s…"), name);
+
+      gtk_label_set_text (self->loading_label, text);
+    }
+  gtk_widget_set_visible (self->loading_box, loading);
+  gtk_spinner_set_spinning (self->loading_spinner, loading);
+  update_title (self);
+  update_actions (self);
+}
+
+/* The running load, if any, will not replace the document. */
+static void
+cancel_load (BlWindow *self)
+{
+  g_autoptr(GTask) task = g_steal_pointer (&self->load_task);
+
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  if (self->loading_file != NULL)
+    {
+      g_clear_object (&self->loading_file);
+      loading_changed (self);
+    }
+  if (task != NULL)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                             _("Opening was superseded"));
+}
+
+/* Test hook: BALLAST_TEST_LOAD_DELAY_MS makes the worker wait that long
+ * before it reads the file, so the ui suite can act while a load runs. */
+static void
+test_delay (GCancellable *cancellable)
+{
+  const char *value = g_getenv ("BALLAST_TEST_LOAD_DELAY_MS");
+  gint64 end;
+
+  if (value == NULL)
+    return;
+  end = g_get_monotonic_time () + g_ascii_strtoll (value, NULL, 10) * 1000;
+  while (g_get_monotonic_time () < end && !g_cancellable_is_cancelled (cancellable))
+    g_usleep (2000);
+}
+
+static void
+load_worker (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  const char *path = task_data;
+  g_autoptr(BlDocument) document = NULL;
+  GError *error = NULL;
+
+  test_delay (cancellable);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  document = bl_document_new_from_file (path, &error);
+  if (document == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* The source is read once, here, not on the main thread. */
+  bl_document_get_source (document);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  g_task_return_pointer (task, g_steal_pointer (&document), g_object_unref);
+}
+
+static void
+on_load_done (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  BlWindow *self = BL_WINDOW (source);
+  g_autoptr(GTask) task = user_data;   /* the caller's */
+  g_autoptr(BlDocument) document = NULL;
+  g_autoptr(GError) error = NULL;
+
+  document = g_task_propagate_pointer (G_TASK (result), &error);
+  if (self->load_task != task)
+    {
+      /* Superseded, or the window went: cancel_load answered the caller. */
+      return;
+    }
+  g_clear_object (&self->load_task);
+  g_clear_object (&self->load_cancellable);
+  g_clear_object (&self->loading_file);
+
+  if (document != NULL)
+    {
+      GFile *file = g_task_get_task_data (task);
+      g_autofree char *uri = g_file_get_uri (file);
+
+      set_document (self, document, file, bl_document_get_source (document));
+      gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+    }
+  loading_changed (self);
+  if (document != NULL)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, g_steal_pointer (&error));
+}
+
+void
+bl_window_load_file_async (BlWindow            *self,
+                           GFile               *file,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) worker = NULL;
+  g_autofree char *path = NULL;
+
+  g_return_if_fail (BL_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  cancel_load (self);
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, bl_window_load_file_async);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               _("Only local files can be opened"));
+      return;
+    }
+
+  self->load_task = g_object_ref (task);
+  self->load_cancellable = g_cancellable_new ();
+  self->loading_file = g_object_ref (file);
+  loading_changed (self);
+
+  worker = g_task_new (self, self->load_cancellable, on_load_done, g_steal_pointer (&task));
+  g_task_set_source_tag (worker, load_worker);
+  g_task_set_task_data (worker, g_steal_pointer (&path), g_free);
+  g_task_run_in_thread (worker, load_worker);
+}
+
+gboolean
+bl_window_load_file_finish (BlWindow      *self,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (BL_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == bl_window_load_file_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+gboolean
+bl_window_get_loading (BlWindow *self)
+{
+  g_return_val_if_fail (BL_IS_WINDOW (self), FALSE);
+  return self->loading_file != NULL;
+}
+
+GFile *
+bl_window_get_loading_file (BlWindow *self)
+{
+  g_return_val_if_fail (BL_IS_WINDOW (self), NULL);
+  return self->loading_file;
+}
+
+static void
+on_open_done (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  BlWindow *self = BL_WINDOW (source);
+  g_autoptr(GFile) file = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (bl_window_load_file_finish (self, result, &error))
+    return;
+  /* A newer file is being opened, or the window closed. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  {
+    g_autofree char *name = g_file_get_parse_name (file);
+    g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), name);
+
+    show_error (self, primary, error->message);
+  }
 }
 
 static void
@@ -432,15 +644,8 @@ open_now (BlWindow *self,
           gpointer  data)
 {
   GFile *file = data;
-  g_autoptr(GError) error = NULL;
 
-  if (!bl_window_load_file (self, file, &error))
-    {
-      g_autofree char *name = g_file_get_parse_name (file);
-      g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), name);
-
-      show_error (self, primary, error->message);
-    }
+  bl_window_load_file_async (self, file, on_open_done, g_object_ref (file));
 }
 
 void
@@ -523,6 +728,7 @@ bl_window_restore (BlWindow    *self,
   if (original != NULL)
     disk = g_file_load_bytes (original, NULL, NULL, NULL);
 
+  cancel_load (self);
   set_document (self, document, original, disk);
   self->restored = TRUE;
   update_title (self);
@@ -544,17 +750,25 @@ bl_window_select_link (BlWindow *self,
 /* File monitoring --------------------------------------------------------- */
 
 static void
+on_reload_done (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  BlWindow *self = BL_WINDOW (source);
+  g_autoptr(GError) error = NULL;
+
+  if (!bl_window_load_file_finish (self, result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_error (self, _("Could not reload the file"), error->message);
+}
+
+static void
 reload_now (BlWindow *self,
             gpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = NULL;
-
   if (self->file == NULL)
     return;
-  file = g_object_ref (self->file);
-  if (!bl_window_load_file (self, file, &error))
-    show_error (self, _("Could not reload the file"), error->message);
+  bl_window_load_file_async (self, self->file, on_reload_done, NULL);
 }
 
 static void
@@ -607,13 +821,35 @@ file_monitor_start (BlWindow *self)
 
 /* Title and actions ------------------------------------------------------- */
 
+/* Starting up on a file: nothing to show but its name yet. */
+static void
+update_title_opening (BlWindow *self)
+{
+  g_autofree char *base = g_file_get_basename (self->loading_file);
+  g_autofree char *window_title = g_strdup_printf ("%s — Ballast", base);
+
+  gtk_label_set_text (self->title_label, base);
+  gtk_label_set_text (self->subtitle_label, _("Opening…"));
+  gtk_window_set_title (GTK_WINDOW (self), window_title);
+}
+
 static void
 update_title (BlWindow *self)
 {
-  g_autofree char *name = display_name (self);
-  gboolean modified = bl_window_get_modified (self);
-  g_autofree char *title = modified ? g_strdup_printf ("• %s", name) : g_strdup (name);
-  g_autofree char *window_title = g_strdup_printf ("%s — Ballast", title);
+  g_autofree char *name = NULL;
+  gboolean modified;
+  g_autofree char *title = NULL;
+  g_autofree char *window_title = NULL;
+
+  if (self->document == NULL && self->loading_file != NULL)
+    {
+      update_title_opening (self);
+      return;
+    }
+  name = display_name (self);
+  modified = bl_window_get_modified (self);
+  title = modified ? g_strdup_printf ("• %s", name) : g_strdup (name);
+  window_title = g_strdup_printf ("%s — Ballast", title);
 
   gtk_label_set_text (self->title_label, title);
   gtk_window_set_title (GTK_WINDOW (self), window_title);
@@ -1011,6 +1247,18 @@ bl_window_dispose (GObject *object)
   BlWindow *self = BL_WINDOW (object);
 
   g_signal_handlers_disconnect_by_data (gtk_recent_manager_get_default (), self);
+  /* The worker keeps running to its end; its document is dropped. */
+  {
+    g_autoptr(GTask) task = g_steal_pointer (&self->load_task);
+
+    if (self->load_cancellable != NULL)
+      g_cancellable_cancel (self->load_cancellable);
+    g_clear_object (&self->load_cancellable);
+    g_clear_object (&self->loading_file);
+    if (task != NULL)
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                               _("The window was closed"));
+  }
   if (self->monitor != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->monitor, self);
@@ -1170,6 +1418,22 @@ build_viewport (BlWindow *self)
 
   gtk_overlay_set_child (GTK_OVERLAY (overlay), GTK_WIDGET (self->viewport));
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), button);
+
+  /* Shown while a file opens in the background; the previous model stays
+   * in view (and usable) until the new one is ready. */
+  self->loading_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  self->loading_spinner = GTK_SPINNER (gtk_spinner_new ());
+  self->loading_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_ellipsize (self->loading_label, PANGO_ELLIPSIZE_MIDDLE);
+  gtk_box_append (GTK_BOX (self->loading_box), GTK_WIDGET (self->loading_spinner));
+  gtk_box_append (GTK_BOX (self->loading_box), GTK_WIDGET (self->loading_label));
+  gtk_widget_set_halign (self->loading_box, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (self->loading_box, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (self->loading_box, 8);
+  gtk_widget_add_css_class (self->loading_box, "osd");
+  gtk_widget_add_css_class (self->loading_box, "toolbar");
+  gtk_widget_set_visible (self->loading_box, FALSE);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->loading_box);
   gtk_widget_set_vexpand (overlay, TRUE);
   gtk_box_append (self->viewport_box, overlay);
 

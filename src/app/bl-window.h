@@ -20,8 +20,24 @@ gboolean    bl_window_load_file      (BlWindow       *self,
                                       GFile          *file,
                                       GError        **error);
 void        bl_window_load_sample    (BlWindow       *self);
-/* Asks first when there are unsaved edits, then loads; errors are shown
- * in a dialog. */
+/* Reads the file in a worker thread while the window stays responsive and
+ * shows "Opening FILE…"; the document is swapped in on the main thread
+ * before `callback` runs.  On error the window keeps its document.  Any
+ * later load (this, bl_window_load_file, bl_window_load_sample) or closing
+ * the window supersedes it: finish then fails with G_IO_ERROR_CANCELLED and
+ * the document is not replaced. */
+void        bl_window_load_file_async  (BlWindow            *self,
+                                        GFile               *file,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data);
+gboolean    bl_window_load_file_finish (BlWindow            *self,
+                                        GAsyncResult        *result,
+                                        GError             **error);
+/* Whether a file is being opened in the background, and which. */
+gboolean    bl_window_get_loading      (BlWindow            *self);
+GFile      *bl_window_get_loading_file (BlWindow            *self);
+/* Asks first when there are unsaved edits, then loads in the background;
+ * errors are shown in a dialog. */
 void        bl_window_open           (BlWindow       *self,
                                       GFile          *file);
 

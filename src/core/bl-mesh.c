@@ -55,7 +55,7 @@ typedef struct
 
 struct _BlMesh
 {
-  guint       ref_count;
+  gint        ref_count;      /* atomic: a document may load in a thread */
   char       *path;
   gboolean    mirrored;       /* <scale> mirrors: winding reversed */
   GArray     *submeshes;      /* Submesh */
@@ -137,7 +137,7 @@ bl_mesh_ref (BlMesh *mesh)
 {
   g_return_val_if_fail (mesh != NULL, NULL);
 
-  mesh->ref_count++;
+  g_atomic_int_inc (&mesh->ref_count);
   return mesh;
 }
 
@@ -145,9 +145,9 @@ void
 bl_mesh_unref (BlMesh *mesh)
 {
   g_return_if_fail (mesh != NULL);
-  g_return_if_fail (mesh->ref_count > 0);
+  g_return_if_fail (g_atomic_int_get (&mesh->ref_count) > 0);
 
-  if (--mesh->ref_count > 0)
+  if (!g_atomic_int_dec_and_test (&mesh->ref_count))
     return;
 
   for (guint i = 0; i < G_N_ELEMENTS (mesh->slots); i++)
@@ -1279,6 +1279,11 @@ bl_mesh_new_from_triangles (const double   *vertices,
 /* Cache                                                                    */
 
 static GHashTable *mesh_cache;   /* key string → BlMesh (a reference) */
+/* The application loads documents in a worker thread while the main thread
+ * may reload a link of the open one: both reach the cache.  The lock is not
+ * held while a mesh is read, so two threads may read the same new file at
+ * once; the second insert replaces the first. */
+static GMutex      cache_lock;
 
 static char *
 cache_key (const char *path,
@@ -1334,20 +1339,26 @@ bl_mesh_cache_lookup (const char  *path,
   mtime_ns += st.st_mtim.tv_nsec;
 #endif
 
+  key = cache_key (path, mtime_ns, st.st_size, scale, submesh, center);
+
+  g_mutex_lock (&cache_lock);
   if (mesh_cache == NULL)
     mesh_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                         (GDestroyNotify) bl_mesh_unref);
-
-  key = cache_key (path, mtime_ns, st.st_size, scale, submesh, center);
   mesh = g_hash_table_lookup (mesh_cache, key);
   if (mesh != NULL)
-    return bl_mesh_ref (mesh);
+    {
+      bl_mesh_ref (mesh);
+      g_mutex_unlock (&cache_lock);
+      return mesh;
+    }
 
   /* Whatever was cached for an older version of this file is stale. */
   prefixes[0] = g_strdup_printf ("%s\n", path);
   prefixes[1] = g_strdup_printf ("%s\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT "\n",
                                  path, mtime_ns, (gint64) st.st_size);
   g_hash_table_foreach_remove (mesh_cache, is_stale_entry, prefixes);
+  g_mutex_unlock (&cache_lock);
   g_free (prefixes[0]);
   g_free (prefixes[1]);
 
@@ -1355,21 +1366,30 @@ bl_mesh_cache_lookup (const char  *path,
   if (mesh == NULL)
     return NULL;
 
+  g_mutex_lock (&cache_lock);
   g_hash_table_insert (mesh_cache, g_steal_pointer (&key), bl_mesh_ref (mesh));
+  g_mutex_unlock (&cache_lock);
   return mesh;
 }
 
 void
 bl_mesh_cache_clear (void)
 {
+  g_mutex_lock (&cache_lock);
   if (mesh_cache != NULL)
     g_hash_table_remove_all (mesh_cache);
+  g_mutex_unlock (&cache_lock);
 }
 
 guint
 bl_mesh_cache_size (void)
 {
-  return mesh_cache != NULL ? g_hash_table_size (mesh_cache) : 0;
+  guint size;
+
+  g_mutex_lock (&cache_lock);
+  size = mesh_cache != NULL ? g_hash_table_size (mesh_cache) : 0;
+  g_mutex_unlock (&cache_lock);
+  return size;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2682,6 +2702,8 @@ compute_hull_props (BlMesh            *mesh,
   return TRUE;
 }
 
+static GMutex props_lock;
+
 gboolean
 bl_mesh_get_mass_properties (BlMesh            *mesh,
                              gboolean           convex_hull,
@@ -2695,6 +2717,9 @@ bl_mesh_get_mass_properties (BlMesh            *mesh,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   slot = &mesh->slots[convex_hull ? 1 : 0];
+  /* A cached mesh can be shared by a document loading in a thread and the
+   * open one: its properties are computed once, by one of them. */
+  g_mutex_lock (&props_lock);
   if (!slot->computed)
     {
       timings.health = 0.0;
@@ -2713,6 +2738,7 @@ bl_mesh_get_mass_properties (BlMesh            *mesh,
         }
       slot->computed = TRUE;
     }
+  g_mutex_unlock (&props_lock);
 
   if (!slot->ok)
     {
@@ -2736,12 +2762,12 @@ bl_mesh_get_submesh_mass_properties (BlMesh           *mesh,
   if (submesh >= mesh->submeshes->len)
     return FALSE;
 
-  if (!mesh->slots[0].computed)
-    {
-      BlMeshProperties unused;
+  {
+    BlMeshProperties unused;
 
-      bl_mesh_get_mass_properties (mesh, FALSE, &unused, NULL);
-    }
+    /* Computes once, under the lock; fills submesh_props. */
+    bl_mesh_get_mass_properties (mesh, FALSE, &unused, NULL);
+  }
 
   if (mesh->submesh_props == NULL)
     return FALSE;
