@@ -249,6 +249,74 @@ test_generated (void)
     }
 }
 
+/* What the read-ahead reads of attributes: defaults from the document's
+ * DTD (libxml2 gives them for absent attributes), a name with an entity
+ * in it, a link of more than 16 collisions (whose names are compared by
+ * a hash table past the first 16), and a link placed by `degrees`. */
+static void
+test_attributes (void)
+{
+  static const char sdf[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<!DOCTYPE sdf [\n"
+    "  <!ATTLIST collision name CDATA \"dflt\">\n"
+    "  <!ATTLIST pose degrees CDATA \"true\">\n"
+    "]>\n"
+    "<sdf version=\"1.11\">\n"
+    "<model name=\"m\">\n"
+    "  <link name=\"a&amp;b\"><inertial auto=\"true\"/>\n"
+    "    <collision><pose>0 0 0 90 0 0</pose><geometry><box><size>1 2 3</size></box></geometry></collision>\n"
+    "  </link>\n"
+    "  <link name=\"many\"><inertial auto=\"true\"/>\n";
+  g_autoptr(GString) text = g_string_new (sdf);
+  g_autofree char *dir = g_dir_make_tmp ("ballast-readonly-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "attributes.sdf", NULL);
+  const char *names[20] = {
+    "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13", "c14", "c15",
+    "c3", "x", "x", "y",
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) full = NULL;
+  g_autoptr(BlDocument) lean = NULL;
+  BlLink *link;
+  BlCollision *collision;
+  guint duplicates = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_string_append_printf (text, "    <collision name=\"%s\"><geometry><sphere><radius>0.1</radius>"
+                            "</sphere></geometry></collision>\n", names[i]);
+  g_string_append (text, "  </link>\n</model>\n</sdf>\n");
+  g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
+
+  full = bl_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  lean = bl_document_new_from_file_full (path, BL_DOCUMENT_LOAD_READ_ONLY, &error);
+  g_assert_no_error (error);
+  assert_same_documents (full, lean);
+
+  link = bl_document_find_link (lean, "m::a&b");
+  g_assert_nonnull (link);
+  collision = g_ptr_array_index (link->collisions, 0);
+  /* the DTD's name, and its degrees: a roll of 90° is (cos 45°, sin 45°, 0, 0) */
+  g_assert_cmpstr (collision->name, ==, "dflt");
+  g_assert_cmpfloat_with_epsilon (collision->pose.q.w, G_SQRT2 / 2, 1e-15);
+  g_assert_cmpfloat_with_epsilon (collision->pose.q.x, G_SQRT2 / 2, 1e-15);
+
+  /* "c3" again after the first 16, then "x" twice */
+  link = bl_document_find_link (lean, "m::many");
+  g_assert_cmpuint (link->collisions->len, ==, 20);
+  for (guint i = 0; i < link->diagnostics->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
+
+      duplicates += g_str_has_prefix (d->message, "two collisions are named");
+    }
+  g_assert_cmpuint (duplicates, ==, 2);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_errors (void)
 {
@@ -287,6 +355,7 @@ main (int    argc,
 
   g_test_add_func ("/core/document/read-only/fixtures", test_fixtures);
   g_test_add_func ("/core/document/read-only/generated", test_generated);
+  g_test_add_func ("/core/document/read-only/attributes", test_attributes);
   g_test_add_func ("/core/document/read-only/errors", test_errors);
 
   return g_test_run ();
