@@ -653,10 +653,13 @@ static BlMeshTimings timings;
 /* Children that sent a whole result and were left to finish exiting (the
  * kernel freeing assimp's scene takes a while); reaped at the next load. */
 static GArray *unreaped;
+/* Meshes may be read by a loading thread and the main thread at once. */
+static GMutex  unreaped_lock;
 
 static void
 reap_finished_children (void)
 {
+  g_mutex_lock (&unreaped_lock);
   for (guint i = 0; unreaped != NULL && i < unreaped->len;)
     {
       pid_t pid = g_array_index (unreaped, pid_t, i);
@@ -667,6 +670,7 @@ reap_finished_children (void)
       else
         g_array_remove_index_fast (unreaped, i);
     }
+  g_mutex_unlock (&unreaped_lock);
 }
 
 void
@@ -1065,9 +1069,11 @@ import_isolated (BlMesh  *mesh,
        * does can change the memfd, so it is not waited for. */
       if (waitpid (pid, &status, WNOHANG) == 0)
         {
+          g_mutex_lock (&unreaped_lock);
           if (unreaped == NULL)
             unreaped = g_array_new (FALSE, FALSE, sizeof (pid_t));
           g_array_append_val (unreaped, pid);
+          g_mutex_unlock (&unreaped_lock);
         }
     }
   else
