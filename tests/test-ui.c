@@ -1859,6 +1859,59 @@ test_open_async_error_keeps_document (Fixture       *f,
   g_clear_error (&r.error);
 }
 
+/* Edits made to the shown model while a file loads are not dropped
+ * silently: the window asks, and Cancel keeps them (and the model). */
+static void
+test_open_async_edit_while_loading (Fixture       *f,
+                                    gconstpointer  data)
+{
+  g_autofree char *shapes = copy_fixture (f, "gzsim_examples_worlds_shapes.sdf", "shapes.sdf");
+  g_autoptr(GFile) file = g_file_new_for_path (shapes);
+  BlDocument *before = bl_window_get_document (f->window);
+  LoadResult r = { 0 }, s = { 0 };
+  GtkWindow *question;
+
+  for (int round = 0; round < 2; round++)
+    {
+      LoadResult *res = round == 0 ? &r : &s;
+
+      g_setenv ("BALLAST_TEST_LOAD_DELAY_MS", "1500", TRUE);
+      bl_window_load_file_async (f->window, file, on_test_load_done, res);
+      spin_for (50);
+      g_assert_true (bl_window_get_loading (f->window));
+      {
+        BlCollision *c = bl_document_find_collision (before, "test_model::link_2", "collision_2");
+        g_autoptr(BlEdit) edit = NULL;
+        g_autoptr(GError) error = NULL;
+
+        g_assert_nonnull (c);
+        edit = bl_edit_new_collision_density (before, c, round == 0 ? 9.0 : 10.0);
+        g_assert_true (bl_window_do_edit (f->window, edit, &error));
+        g_assert_no_error (error);
+      }
+      wait_for_load (f->window);
+      g_unsetenv ("BALLAST_TEST_LOAD_DELAY_MS");
+
+      question = find_dialog (GTK_TYPE_MESSAGE_DIALOG);
+      g_assert_nonnull (question);
+      g_assert_false (res->done);
+      g_assert_true (bl_window_get_document (f->window) == before);
+      gtk_dialog_response (GTK_DIALOG (question), round == 0 ? GTK_RESPONSE_CANCEL : 1 /* discard */);
+      drain ();
+      g_assert_null (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
+      g_assert_true (res->done);
+    }
+
+  /* Cancelled: the edit and the model stayed. */
+  g_assert_false (r.ok);
+  g_assert_error (r.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  /* Discarded: the new file is shown. */
+  g_assert_true (s.ok);
+  g_assert_no_error (s.error);
+  assert_shows_shapes (f, shapes);
+  g_clear_error (&r.error);
+}
+
 static void
 test_open_recent (Fixture       *f,
                   gconstpointer  data)
@@ -2361,6 +2414,7 @@ main (int   argc,
   ADD ("/ui/files/open-async-startup", test_open_async_startup);
   ADD ("/ui/files/open-async-superseded", test_open_async_superseded);
   ADD ("/ui/files/open-async-error-keeps-document", test_open_async_error_keeps_document);
+  ADD ("/ui/files/open-async-edit-while-loading", test_open_async_edit_while_loading);
 #undef ADD
 #define ADD_OWN(path, fn) g_test_add (path, Fixture, NULL, NULL, fn, fixture_tear_down)
   ADD_OWN ("/ui/window/initial-selection-skips-static", test_initial_selection);

@@ -50,6 +50,8 @@ struct _BlWindow
   GtkWidget            *loading_box;   /* spinner and "Opening …" over the viewport */
   GtkSpinner           *loading_spinner;
   GtkLabel             *loading_label;
+  /* Edits made to the shown document while the load ran. */
+  gboolean              edited_while_loading;
 };
 
 /* How long after an edit its recovery copy is written, at the latest. */
@@ -261,6 +263,8 @@ static void
 on_history_changed (BlEditHistory *history,
                     BlWindow      *self)
 {
+  if (self->loading_file != NULL)
+    self->edited_while_loading = TRUE;
   update_title (self);
   update_actions (self);
   recovery_update (self);
@@ -519,6 +523,41 @@ load_worker (GTask        *task,
   g_task_return_pointer (task, g_steal_pointer (&document), g_object_unref);
 }
 
+/* A loaded document waiting to replace the shown one. */
+typedef struct
+{
+  BlDocument *document;
+  GTask      *task;      /* the caller's; NULL once answered */
+} Swap;
+
+static void
+swap_free (gpointer data)
+{
+  Swap *swap = data;
+
+  /* Not swapped in: the user kept the edits made while it loaded. */
+  if (swap->task != NULL)
+    g_task_return_new_error (swap->task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                             _("Opening was cancelled"));
+  g_clear_object (&swap->task);
+  g_clear_object (&swap->document);
+  g_free (swap);
+}
+
+static void
+swap_now (BlWindow *self,
+          gpointer  data)
+{
+  Swap *swap = data;
+  GFile *file = g_task_get_task_data (swap->task);
+  g_autofree char *uri = g_file_get_uri (file);
+
+  set_document (self, swap->document, file, bl_document_get_source (swap->document));
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  g_task_return_boolean (swap->task, TRUE);
+  g_clear_object (&swap->task);
+}
+
 static void
 on_load_done (GObject      *source,
               GAsyncResult *result,
@@ -528,6 +567,7 @@ on_load_done (GObject      *source,
   g_autoptr(GTask) task = user_data;   /* the caller's */
   g_autoptr(BlDocument) document = NULL;
   g_autoptr(GError) error = NULL;
+  gboolean edited;
 
   document = g_task_propagate_pointer (G_TASK (result), &error);
   if (self->load_task != task)
@@ -538,20 +578,35 @@ on_load_done (GObject      *source,
   g_clear_object (&self->load_task);
   g_clear_object (&self->load_cancellable);
   g_clear_object (&self->loading_file);
-
-  if (document != NULL)
-    {
-      GFile *file = g_task_get_task_data (task);
-      g_autofree char *uri = g_file_get_uri (file);
-
-      set_document (self, document, file, bl_document_get_source (document));
-      gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-    }
+  edited = self->edited_while_loading;
+  self->edited_while_loading = FALSE;
   loading_changed (self);
-  if (document != NULL)
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, g_steal_pointer (&error));
+
+  if (document == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  {
+    Swap *swap = g_new0 (Swap, 1);
+
+    swap->document = g_steal_pointer (&document);
+    swap->task = g_steal_pointer (&task);
+    if (edited)
+      {
+        /* The earlier question (if any) did not cover these edits. */
+        g_autofree char *name = display_name (self);
+        g_autofree char *question = g_strdup_printf (_("Save the edits to “%s” before opening another file?"), name);
+
+        confirm_discard (self, question, swap_now, swap, swap_free);
+      }
+    else
+      {
+        swap_now (self, swap);
+        swap_free (swap);
+      }
+  }
 }
 
 void
@@ -581,6 +636,7 @@ bl_window_load_file_async (BlWindow            *self,
     }
 
   self->load_task = g_object_ref (task);
+  self->edited_while_loading = FALSE;
   self->load_cancellable = g_cancellable_new ();
   self->loading_file = g_object_ref (file);
   loading_changed (self);
