@@ -482,19 +482,19 @@ cancel_load (BlWindow *self)
                              _("Opening was superseded"));
 }
 
-/* Test hook: BALLAST_TEST_LOAD_DELAY_MS makes the worker wait that long
- * before it reads the file, so the ui suite can act while a load runs. */
-static void
-test_delay (GCancellable *cancellable)
+typedef struct
 {
-  const char *value = g_getenv ("BALLAST_TEST_LOAD_DELAY_MS");
-  gint64 end;
+  char   *path;
+  gint64  delay_us;   /* test hook, see bl_window_load_file_async */
+} LoadJob;
 
-  if (value == NULL)
-    return;
-  end = g_get_monotonic_time () + g_ascii_strtoll (value, NULL, 10) * 1000;
-  while (g_get_monotonic_time () < end && !g_cancellable_is_cancelled (cancellable))
-    g_usleep (2000);
+static void
+load_job_free (gpointer data)
+{
+  LoadJob *job = data;
+
+  g_free (job->path);
+  g_free (job);
 }
 
 static void
@@ -503,14 +503,16 @@ load_worker (GTask        *task,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  const char *path = task_data;
+  LoadJob *job = task_data;
   g_autoptr(BlDocument) document = NULL;
   GError *error = NULL;
+  gint64 end = g_get_monotonic_time () + job->delay_us;
 
-  test_delay (cancellable);
+  while (g_get_monotonic_time () < end && !g_cancellable_is_cancelled (cancellable))
+    g_usleep (2000);
   if (g_task_return_error_if_cancelled (task))
     return;
-  document = bl_document_new_from_file (path, &error);
+  document = bl_document_new_from_file (job->path, &error);
   if (document == NULL)
     {
       g_task_return_error (task, error);
@@ -618,6 +620,8 @@ bl_window_load_file_async (BlWindow            *self,
   g_autoptr(GTask) task = NULL;
   g_autoptr(GTask) worker = NULL;
   g_autofree char *path = NULL;
+  const char *delay = NULL;
+  LoadJob *job;
 
   g_return_if_fail (BL_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
@@ -641,9 +645,18 @@ bl_window_load_file_async (BlWindow            *self,
   self->loading_file = g_object_ref (file);
   loading_changed (self);
 
+  /* Test hook: BALLAST_TEST_LOAD_DELAY_MS holds the worker back that long
+   * before it reads the file, so the ui suite can act while a load runs.
+   * Read here: the environment is not for threads to read. */
+  job = g_new0 (LoadJob, 1);
+  job->path = g_steal_pointer (&path);
+  delay = g_getenv ("BALLAST_TEST_LOAD_DELAY_MS");
+  if (delay != NULL)
+    job->delay_us = CLAMP (g_ascii_strtoll (delay, NULL, 10), 0, 60000) * 1000;
+
   worker = g_task_new (self, self->load_cancellable, on_load_done, g_steal_pointer (&task));
   g_task_set_source_tag (worker, load_worker);
-  g_task_set_task_data (worker, g_steal_pointer (&path), g_free);
+  g_task_set_task_data (worker, job, load_job_free);
   g_task_run_in_thread (worker, load_worker);
 }
 

@@ -25,7 +25,9 @@ void        bl_window_load_sample    (BlWindow       *self);
  * before `callback` runs.  On error the window keeps its document.  Any
  * later load (this, bl_window_load_file, bl_window_load_sample) or closing
  * the window supersedes it: finish then fails with G_IO_ERROR_CANCELLED and
- * the document is not replaced. */
+ * the document is not replaced; so does Cancel when the window asks about
+ * edits made while the file loaded.  Tests may set BALLAST_TEST_LOAD_DELAY_MS
+ * to hold the worker back. */
 void        bl_window_load_file_async  (BlWindow            *self,
                                         GFile               *file,
                                         GAsyncReadyCallback  callback,
