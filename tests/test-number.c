@@ -289,6 +289,32 @@ test_parse_matches_strtod (void)
   g_rand_free (rand);
 }
 
+static void
+test_clean_noise (void)
+{
+  double tensor[6] = { 4544.83, 4544.83, 3895.57, -1.5e-15, -3.2e-13, 2.7e-15 };
+  double position[3] = { -1.7e-18, 1.7e-17, -1.4e-17 };
+  double real[3] = { 1e-9, 0.0, -2e-9 };
+
+  /* relative to the largest entry */
+  bl_number_clean_noise (tensor, 6, 0.0);
+  g_assert_cmpfloat (tensor[0], ==, 4544.83);
+  g_assert_cmpfloat (tensor[3], ==, 0.0);
+  g_assert_cmpfloat (tensor[4], ==, 0.0);
+  g_assert_cmpfloat (tensor[5], ==, 0.0);
+
+  /* all noise: only a length scale (a radius of gyration of 1 m) tells */
+  bl_number_clean_noise (position, 3, 1.0);
+  g_assert_cmpfloat (position[0], ==, 0.0);
+  g_assert_cmpfloat (position[1], ==, 0.0);
+  g_assert_cmpfloat (position[2], ==, 0.0);
+
+  /* small but real values of a small body stay */
+  bl_number_clean_noise (real, 3, 1e-6);
+  g_assert_cmpfloat (real[0], ==, 1e-9);
+  g_assert_cmpfloat (real[2], ==, -2e-9);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -300,6 +326,8 @@ main (int    argc,
   g_test_add_func ("/core/number/format-edges", test_format_edges);
   g_test_add_func ("/core/number/parse", test_parse);
   g_test_add_func ("/core/number/parse-matches-strtod", test_parse_matches_strtod);
+
+  g_test_add_func ("/core/number/clean-noise", test_clean_noise);
 
   return g_test_run ();
 }

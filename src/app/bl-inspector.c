@@ -286,6 +286,16 @@ show_props (PropsLabels *labels,
             const double *ellipsoid)
 {
   double c[3] = { com.x, com.y, com.z };
+  double trace = inertia->m[0][0] + inertia->m[1][1] + inertia->m[2][2];
+  BlMat3 shown = *inertia;
+
+  /* Rounding noise (1e-17 from a rotation by an inexact π/2) reads as 0:
+   * positions against the body's radius of gyration, the tensor against
+   * its largest entry. */
+  bl_number_clean_noise (c, 3, mass > 0.0 && trace > 0.0 && isfinite (trace / mass)
+                                 ? sqrt (trace / mass) : 0.0);
+  bl_number_clean_noise (&shown.m[0][0], 9, 0.0);
+  inertia = &shown;
 
   set_number (labels->mass, mass);
   for (int i = 0; i < 3; i++)
@@ -319,6 +329,8 @@ show_buoyancy (BlInspector      *self,
   double c[3] = { b->center.x, b->center.y, b->center.z };
   g_autofree char *verdict = NULL;
   g_autofree char *excess = bl_field_format_quantity (fabs (b->net_mass), "kg");
+
+  bl_number_clean_noise (c, 3, cbrt (b->volume));
 
   set_number (labels->volume, b->volume);
   for (int i = 0; i < 3; i++)

@@ -357,20 +357,15 @@ fmt (double value,
   return buf;
 }
 
-/* For reading: rounding noise (|v| below 1e-12 of the largest component,
- * e.g. 1e-17 from a rotation by an inexact π/2) is shown as 0.  The JSON
- * output keeps every bit. */
-static void
-denoise (double *values,
-         guint   n)
+/* A body's length for telling its positions from rounding noise: its
+ * radius of gyration (0 when there is none). */
+static double
+length_scale (double        mass,
+              const BlMat3 *inertia)
 {
-  double scale = 0.0;
+  double trace = inertia->m[0][0] + inertia->m[1][1] + inertia->m[2][2];
 
-  for (guint i = 0; i < n; i++)
-    scale = MAX (scale, fabs (values[i]));
-  for (guint i = 0; i < n; i++)
-    if (fabs (values[i]) < 1e-12 * scale)
-      values[i] = 0.0;
+  return mass > 0.0 && trace > 0.0 && isfinite (trace / mass) ? sqrt (trace / mass) : 0.0;
 }
 
 static void
@@ -398,7 +393,7 @@ print_buoyancy (const FluidContext *fluid,
       return;
     }
 
-  denoise (c, 3);
+  bl_number_clean_noise (c, 3, cbrt (b->volume));
   printf ("  volume     %s m³, centre of buoyancy %s %s %s m\n", fmt (b->volume, v[0]),
           fmt (c[0], v[1]), fmt (c[1], v[2]), fmt (c[2], v[3]));
   printf ("  buoyancy   in %s (%s kg/m³): displaces %s kg, net %s kg", bl_cli_fluid_name (fluid->rho),
@@ -422,7 +417,7 @@ print_model (const FluidContext *fluid,
   double com[3] = { total.com.x, total.com.y, total.com.z };
 
   bl_model_compute_buoyancy (model, fluid->rho, fluid->gravity, &buoyancy);
-  denoise (com, 3);
+  bl_number_clean_noise (com, 3, length_scale (total.mass, &total.inertia));
   printf ("\nmodel %s\n", model->scoped_name);
   printf ("  mass       %s kg\n", fmt (total.mass, b[0]));
   printf ("  com        %s %s %s m (model frame)\n", fmt (com[0], b[0]), fmt (com[1], b[1]),
@@ -462,8 +457,8 @@ print_table (BlDocument         *doc,
         p->inertia.m[0][1], p->inertia.m[0][2], p->inertia.m[1][2],
       };
 
-      denoise (com, 3);
-      denoise (inertia, 6);
+      bl_number_clean_noise (com, 3, length_scale (p->mass, &p->inertia));
+      bl_number_clean_noise (inertia, 6, 0.0);
       printf ("  mass       %s kg\n", fmt (p->mass, b[0]));
       printf ("  com        %s %s %s m\n", fmt (com[0], b[0]), fmt (com[1], b[1]), fmt (com[2], b[2]));
       printf ("  inertia    ixx %s  iyy %s  izz %s  ixy %s  ixz %s  iyz %s kg·m²\n",

@@ -612,3 +612,17 @@ bl_number_format (double value,
   bl_number_write (value, buf);
   return buf;
 }
+
+void
+bl_number_clean_noise (double *values,
+                       guint   n_values,
+                       double  scale)
+{
+  for (guint i = 0; i < n_values; i++)
+    if (isfinite (values[i]))
+      scale = MAX (scale, fabs (values[i]));
+
+  for (guint i = 0; i < n_values; i++)
+    if (fabs (values[i]) < 1e-12 * scale)
+      values[i] = 0.0;
+}

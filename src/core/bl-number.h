@@ -23,4 +23,12 @@ const char *bl_number_format       (double value, char buf[BL_DOUBLE_BUF_SIZE]);
 /* The same text as bl_number_format; returns its length. */
 gsize       bl_number_write        (double value, char buf[BL_DOUBLE_BUF_SIZE]);
 
+/* For display only: zeroes the entries whose magnitude is below 1e-12 ×
+ * scale — rounding noise such as 1e-17 left by a rotation through an
+ * inexact π/2.  A scale ≤ 0 means the largest magnitude among the values.
+ * Machine-readable output keeps every bit and never calls this. */
+void        bl_number_clean_noise  (double     *values,
+                                    guint       n_values,
+                                    double      scale);
+
 G_END_DECLS
