@@ -55,6 +55,21 @@ bl_cli_parse_options (GOptionContext  *context,
   return FALSE;
 }
 
+/* "key": [numbers] when present, "key": null otherwise. */
+static void
+json_numbers_or_null (BlJson       *json,
+                      const char   *key,
+                      gboolean      present,
+                      const double *values,
+                      guint         n)
+{
+  bl_json_key (json, key);
+  if (present)
+    bl_json_numbers (json, values, n);
+  else
+    bl_json_null (json);
+}
+
 static void
 json_diagnostic (BlJson             *json,
                  const BlDiagnostic *diagnostic)
@@ -215,38 +230,18 @@ json_link (BlJson             *json,
   for (guint i = 0; i < 3; i++)
     bl_json_numbers (json, (const double[3]) { a->m[0][i], a->m[1][i], a->m[2][i] }, 3);
   bl_json_end_array (json);
-  bl_json_key (json, "equivalent_ellipsoid");
-  if (p->has_equivalent)
-    bl_json_numbers (json, p->equivalent_ellipsoid, 3);
-  else
-    bl_json_null (json);
-  bl_json_key (json, "equivalent_box");
-  if (p->has_equivalent)
-    bl_json_numbers (json, p->equivalent_box, 3);
-  else
-    bl_json_null (json);
+  json_numbers_or_null (json, "equivalent_ellipsoid", p->has_equivalent, p->equivalent_ellipsoid, 3);
+  json_numbers_or_null (json, "equivalent_box", p->has_equivalent, p->equivalent_box, 3);
   bl_json_key (json, "valid");
   bl_json_bool (json, p->valid);
-  bl_json_key (json, "added_mass");
-  if (link->has_added_mass)
-    bl_json_numbers (json, link->added_mass, 21);
-  else
-    bl_json_null (json);
+  json_numbers_or_null (json, "added_mass", link->has_added_mass, link->added_mass, 21);
   bl_json_key (json, "spatial_inertia");
   bl_json_begin_array (json);
   for (guint i = 0; i < 6; i++)
     bl_json_numbers (json, p->spatial_inertia.m[i], 6);
   bl_json_end_array (json);
-  bl_json_key (json, "added_mass_eigenvalues");
-  if (p->has_added_mass_eigenvalues)
-    bl_json_numbers (json, p->added_mass_eigenvalues, 6);
-  else
-    bl_json_null (json);
-  bl_json_key (json, "total_eigenvalues");
-  if (p->has_added_mass_eigenvalues)
-    bl_json_numbers (json, p->total_eigenvalues, 6);
-  else
-    bl_json_null (json);
+  json_numbers_or_null (json, "added_mass_eigenvalues", p->has_added_mass_eigenvalues, p->added_mass_eigenvalues, 6);
+  json_numbers_or_null (json, "total_eigenvalues", p->has_added_mass_eigenvalues, p->total_eigenvalues, 6);
   bl_link_compute_buoyancy (link, fluid->rho, fluid->gravity, &buoyancy);
   json_buoyancy (json, fluid, &buoyancy);
   bl_json_key (json, "collisions");
