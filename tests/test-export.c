@@ -846,6 +846,68 @@ sdf_with_version (const char *version)
                           "    </link>\n  </model>\n</sdf>\n", version);
 }
 
+static gboolean
+has_version_note (BlLink *link)
+{
+  for (guint i = 0; i < link->diagnostics->len; i++)
+    {
+      BlDiagnostic *diagnostic = g_ptr_array_index (link->diagnostics, i);
+
+      if (g_strcmp0 (diagnostic->code, "version") == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The document follows the version an edit writes: every link's note
+ * about SDF 1.11 features in an older file goes when the edit raises the
+ * version and comes back with its undo. */
+static void
+test_version_follows_edits (void)
+{
+  static const char sdf[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<sdf version=\"1.9\">\n"
+    "  <model name=\"m\">\n"
+    "    <link name=\"a\">\n"
+    "      <inertial auto=\"true\"/>\n"
+    "      <collision name=\"c\"><density>10</density>"
+    "<geometry><box><size>1 1 1</size></box></geometry></collision>\n"
+    "    </link>\n"
+    "    <link name=\"b\">\n"
+    "      <collision name=\"c\"><geometry><sphere><radius>1</radius></sphere></geometry></collision>\n"
+    "    </link>\n"
+    "  </model>\n"
+    "</sdf>\n";
+  g_autoptr(BlDocument) doc = load_string (sdf);
+  BlLink *a = link_of (doc, "m::a");
+  BlLink *b = link_of (doc, "m::b");
+  g_autoptr(BlEdit) edit = NULL;
+  g_autofree char *original = NULL;
+  g_autofree char *written = NULL;
+
+  g_assert_true (has_version_note (a));
+  g_assert_false (has_version_note (b));
+
+  edit = bl_edit_new_auto (doc, b, TRUE);
+  apply (edit);
+  g_assert_cmpstr (bl_document_get_sdf_version (doc), ==, "1.11");
+  g_assert_cmpstr (bl_document_get_loaded_sdf_version (doc), ==, "1.9");
+  g_assert_true (bl_export_get_version_change (doc, &original, &written));
+  g_assert_cmpstr (original, ==, "1.9");
+  g_assert_cmpstr (written, ==, "1.11");
+  g_assert_false (has_version_note (a));
+  g_assert_false (has_version_note (b));
+  /* Sphere r 1, density 1000 (the default): 4000π/3 kg. */
+  g_assert_cmpfloat_with_epsilon (b->props.mass, 4000.0 * G_PI / 3.0, 1e-9);
+
+  bl_edit_revert (edit);
+  g_assert_cmpstr (bl_document_get_sdf_version (doc), ==, "1.9");
+  g_assert_false (bl_export_get_version_change (doc, NULL, NULL));
+  g_assert_true (has_version_note (a));
+  g_assert_false (has_version_note (b));
+}
+
 static void
 test_version_rules (void)
 {
@@ -1384,6 +1446,7 @@ main (int    argc,
   g_test_add_func ("/core/export/history/undo-restores-bytes", test_undo_restores_bytes);
   g_test_add_func ("/core/export/history/merge", test_merge);
   g_test_add_func ("/core/export/version/rules", test_version_rules);
+  g_test_add_func ("/core/export/version/follows-edits", test_version_follows_edits);
   g_test_add_func ("/core/export/bake/fixtures", test_bake_fixtures);
   g_test_add_func ("/core/export/bake/keeps-added-mass", test_bake_keeps_added_mass);
   g_test_add_func ("/core/export/bake/fix-invalid", test_bake_fix_invalid);

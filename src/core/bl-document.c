@@ -147,7 +147,8 @@ struct _BlDocument
   GObject     parent_instance;
 
   char       *path;
-  char       *sdf_version;
+  char       *sdf_version;    /* as <sdf version> reads now (an edit may raise it) */
+  char       *loaded_sdf_version;  /* as the file declared it when read */
   GBytes     *source;
   xmlDoc     *xml;
   GPtrArray  *included_xml;   /* xmlDoc* of <include>d files */
@@ -2260,6 +2261,7 @@ bl_document_load (BlDocument  *self,
     }
 
   self->sdf_version = bl_xml_dup_attribute (root, "version");
+  self->loaded_sdf_version = g_strdup (self->sdf_version);
   self->sdf_minor = sdf_minor_version (self->sdf_version);
   if (self->sdf_version == NULL)
     {
@@ -2366,6 +2368,7 @@ bl_document_finalize (GObject *object)
   g_clear_pointer (&self->xml, xmlFreeDoc);
   g_clear_pointer (&self->source, g_bytes_unref);
   g_free (self->sdf_version);
+  g_free (self->loaded_sdf_version);
   g_free (self->path);
 
   G_OBJECT_CLASS (bl_document_parent_class)->finalize (object);
@@ -2549,6 +2552,13 @@ bl_document_get_sdf_version (BlDocument *self)
   return self->sdf_version;
 }
 
+const char *
+bl_document_get_loaded_sdf_version (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  return self->loaded_sdf_version;
+}
+
 GBytes *
 bl_document_get_source (BlDocument *self)
 {
@@ -2651,6 +2661,22 @@ bl_document_has_errors (BlDocument *self)
   return FALSE;
 }
 
+/* Follows <sdf version> in the tree; TRUE when it changed. */
+static gboolean
+refresh_sdf_version (BlDocument *self)
+{
+  xmlNode *root = xmlDocGetRootElement (self->xml);
+  g_autofree char *now = root != NULL ? bl_xml_dup_attribute (root, "version") : NULL;
+
+  if (g_strcmp0 (now, self->sdf_version) == 0)
+    return FALSE;
+
+  g_free (self->sdf_version);
+  self->sdf_version = g_steal_pointer (&now);
+  self->sdf_minor = sdf_minor_version (self->sdf_version);
+  return TRUE;
+}
+
 void
 bl_document_reload_link (BlDocument *self,
                          BlLink     *link)
@@ -2658,6 +2684,22 @@ bl_document_reload_link (BlDocument *self,
   g_return_if_fail (BL_IS_DOCUMENT (self));
   g_return_if_fail (link != NULL);
   g_return_if_fail (!self->read_only);
+
+  /* An edit that raised <sdf version> (or its undo) changes what every
+   * link's version note says, not only this link's. */
+  if (refresh_sdf_version (self))
+    {
+      for (guint i = 0; i < self->links->len; i++)
+        {
+          BlLink *other = g_ptr_array_index (self->links, i);
+
+          if (other != link)
+            {
+              compute_link (self, other, FALSE);
+              g_signal_emit (self, signals[LINK_CHANGED], 0, other);
+            }
+        }
+    }
 
   compute_link (self, link, FALSE);
   g_signal_emit (self, signals[LINK_CHANGED], 0, link);

@@ -56,7 +56,11 @@ GBytes       *bl_document_get_sample_bytes   (void);
 
 gboolean      bl_document_is_read_only       (BlDocument  *self);
 const char   *bl_document_get_path           (BlDocument  *self);
+/* The <sdf version> as it reads now: an edit that needs a newer element
+ * raises it (see bl-edit.h), and its undo lowers it back. */
 const char   *bl_document_get_sdf_version    (BlDocument  *self);
+/* The version the file declared when it was read. */
+const char   *bl_document_get_loaded_sdf_version (BlDocument *self);
 /* The original bytes, as read (NULL for a read-only load). */
 GBytes       *bl_document_get_source         (BlDocument  *self);
 xmlDoc       *bl_document_get_xml            (BlDocument  *self);

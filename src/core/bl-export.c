@@ -244,7 +244,7 @@ bl_export_get_version_change (BlDocument  *doc,
 
   root = xmlDocGetRootElement (bl_document_get_xml (doc));
   now = root != NULL ? (char *) xmlGetNoNsProp (root, (const xmlChar *) "version") : NULL;
-  before = bl_document_get_sdf_version (doc);
+  before = bl_document_get_loaded_sdf_version (doc);
   changed = g_strcmp0 (before, now) != 0;
 
   if (original != NULL)
