@@ -395,7 +395,7 @@ update_model (BlInspector *self)
   show_props (&self->model_props, total.mass, total.com, &total.inertia, moments,
               has_ellipsoid ? semi_axes : NULL);
 
-  bl_model_compute_buoyancy (self->model, gtk_adjustment_get_value (self->fluid_adjustment), gravity, &b);
+  bl_model_compute_buoyancy (self->model, &total, gtk_adjustment_get_value (self->fluid_adjustment), gravity, &b);
   show_buoyancy (self, &self->model_buoyancy, &b, total.mass);
 }
 

@@ -266,7 +266,7 @@ json_model (BlJson             *json,
     total.inertia.m[0][1], total.inertia.m[0][2], total.inertia.m[1][2],
   };
 
-  bl_model_compute_buoyancy (model, fluid->rho, fluid->gravity, &buoyancy);
+  bl_model_compute_buoyancy (model, &total, fluid->rho, fluid->gravity, &buoyancy);
 
   bl_json_begin_object (json);
   bl_json_key (json, "name");
@@ -411,7 +411,7 @@ print_model (const FluidContext *fluid,
   char b[3][BL_DOUBLE_BUF_SIZE];
   double com[3] = { total.com.x, total.com.y, total.com.z };
 
-  bl_model_compute_buoyancy (model, fluid->rho, fluid->gravity, &buoyancy);
+  bl_model_compute_buoyancy (model, &total, fluid->rho, fluid->gravity, &buoyancy);
   bl_number_clean_noise (com, 3, length_scale (total.mass, &total.inertia));
   printf ("\nmodel %s\n", model->scoped_name);
   printf ("  mass       %s kg\n", fmt (total.mass, b[0]));

@@ -653,22 +653,22 @@ collect_volumes (BlModel *model,
 }
 
 void
-bl_model_compute_buoyancy (BlModel    *model,
-                           double      rho,
-                           BlVec3      gravity_world,
-                           BlBuoyancy *out)
+bl_model_compute_buoyancy (BlModel          *model,
+                           const BlInertial *total,
+                           double            rho,
+                           BlVec3            gravity_world,
+                           BlBuoyancy       *out)
 {
   g_autoptr(GArray) volumes = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) centroids = g_array_new (FALSE, FALSE, sizeof (BlVec3));
-  BlInertial total;
   BlVec3 gravity;
 
   g_return_if_fail (model != NULL);
+  g_return_if_fail (total != NULL);
   g_return_if_fail (out != NULL);
 
   collect_volumes (model, BL_POSE_IDENTITY, volumes, centroids);
-  total = bl_model_compute_total (model);
   gravity = bl_quat_rotate (bl_quat_conjugate (model->world_pose.q), gravity_world);
   bl_buoyancy_compute ((const double *) volumes->data, (const BlVec3 *) centroids->data,
-                       volumes->len, total.mass, total.com, rho, gravity, out);
+                       volumes->len, total->mass, total->com, rho, gravity, out);
 }

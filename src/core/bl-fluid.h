@@ -91,8 +91,9 @@ void          bl_link_compute_buoyancy        (BlLink      *link,
                                                BlVec3       gravity_world,
                                                BlBuoyancy  *out);
 /* The same for a model in its own frame: every link, nested models'
- * included; mass and COM from bl_model_compute_total(). */
+ * included; TOTAL is the model's bl_model_compute_total(). */
 void          bl_model_compute_buoyancy       (BlModel     *model,
+                                               const BlInertial *total,
                                                double       rho,
                                                BlVec3       gravity_world,
                                                BlBuoyancy  *out);
