@@ -20,6 +20,7 @@
 #include "bl-edit-history.h"
 #include "bl-edit.h"
 #include "bl-export.h"
+#include "bl-export-private.h"
 #include "bl-source-map.h"
 
 /* ------------------------------------------------------------------------ */
@@ -1300,8 +1301,9 @@ remove_tree (const char *path)
 }
 
 static void
-test_save_in_place (void)
+test_save_in_place (gconstpointer data)
 {
+  gboolean unnamed = GPOINTER_TO_INT (data);
   g_autofree char *dir = make_temp_dir ();
   g_autofree char *path = g_build_filename (dir, "model.sdf", NULL);
   g_autofree char *fixture = fixture_path ("sdformat_test_sdf_inertial_stats.sdf");
@@ -1330,7 +1332,9 @@ test_save_in_place (void)
   g_assert_cmpstr (after, ==, contents);
   g_clear_pointer (&after, g_free);
 
+  bl_export_set_unnamed_temp (unnamed);
   g_assert_true (bl_export_save (doc, path, BL_EXPORT_IN_PLACE, &error));
+  bl_export_set_unnamed_temp (TRUE);
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
   g_assert_nonnull (strstr (after, "<mass>7</mass>"));
@@ -1451,7 +1455,9 @@ main (int    argc,
   g_test_add_func ("/core/export/bake/keeps-added-mass", test_bake_keeps_added_mass);
   g_test_add_func ("/core/export/bake/fix-invalid", test_bake_fix_invalid);
   g_test_add_func ("/core/export/bake/fix-invalid-skips-overflow", test_bake_fix_invalid_skips_overflow);
-  g_test_add_func ("/core/export/save/in-place", test_save_in_place);
+  /* With an unnamed temporary file (O_TMPFILE), and as where there is none. */
+  g_test_add_data_func ("/core/export/save/in-place", GINT_TO_POINTER (TRUE), test_save_in_place);
+  g_test_add_data_func ("/core/export/save/in-place-named-temp", GINT_TO_POINTER (FALSE), test_save_in_place);
   g_test_add_func ("/core/export/save/failures", test_save_failures);
   g_test_add_func ("/core/export/save/disk-full", test_save_disk_full);
 

@@ -5,9 +5,12 @@ Usage: test-save-kill.py PATH-TO-BALLAST-CLI.  Saves a document of tens of
 MB with `ballast-cli export --in-place` and SIGKILLs it at many random
 moments (spread over the whole run, and packed into its last part, where
 the file is written).  After each kill the target must be byte-identical
-to the old or to the new content, and the temporary files a kill can leave
-(`.NAME.XXXXXX` beside the target: the process died before unlinking)
-never replace the target and do not disturb the next save.
+to the old or to the new content.  The new content is written to an unnamed
+file (O_TMPFILE), which a kill makes vanish; it is named `.NAME.XXXXXX` only
+once complete, just before the rename, so a kill must land in that moment
+to leave it behind (on file systems without O_TMPFILE, during the whole
+write).  Such a leftover never replaces the target and does not disturb the
+next save.
 
 The new content is built here, independently of the program: the old text
 with the one <mass> that the edit changes replaced."""

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "bl-export.h"
+#include "bl-export-private.h"
 #include "bl-source-map.h"
 
 G_DEFINE_QUARK (bl-export-error-quark, bl_export_error)
@@ -111,6 +112,127 @@ write_all (int          fd,
   return TRUE;
 }
 
+/* Links the unnamed file FD (O_TMPFILE) into DIR as ".BASE.XXXXXX", a
+ * name no other file has; *TEMP is that path. */
+static gboolean
+name_unnamed (int          fd,
+              const char  *dir,
+              const char  *base,
+              char       **temp,
+              int         *saved_errno)
+{
+  static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  g_autofree char *proc = g_strdup_printf ("/proc/self/fd/%d", fd);
+
+  for (int attempt = 0; attempt < 100; attempt++)
+    {
+      char suffix[7];
+
+      for (int i = 0; i < 6; i++)
+        suffix[i] = letters[g_random_int_range (0, sizeof letters - 1)];
+      suffix[6] = '\0';
+      g_free (*temp);
+      *temp = g_strdup_printf ("%s%s.%s.%s", dir, G_DIR_SEPARATOR_S, base, suffix);
+      if (linkat (AT_FDCWD, proc, AT_FDCWD, *temp, AT_SYMLINK_FOLLOW) == 0)
+        return TRUE;
+      if (errno != EEXIST)
+        break;
+    }
+
+  *saved_errno = errno;
+  g_clear_pointer (temp, g_free);
+  return FALSE;
+}
+
+static gboolean use_unnamed_temp = TRUE;
+
+void
+bl_export_set_unnamed_temp (gboolean unnamed)
+{
+  use_unnamed_temp = unnamed;
+}
+
+typedef enum
+{
+  TEMP_OK,
+  TEMP_CANNOT_CREATE,
+  TEMP_WRITE_FAILED,
+} TempResult;
+
+/* Writes DATA to a new file in DIR with the mode and owner of ST (NULL for
+ * a new target), synced to disk, and names it *TEMP, ".BASE.XXXXXX".
+ * UNNAMED: the file is made with O_TMPFILE and named only once complete,
+ * so that a process killed while it writes leaves nothing behind. */
+static TempResult
+write_temp (const char      *dir,
+            const char      *base,
+            const char      *data,
+            gsize            length,
+            const GStatBuf  *st,
+            gboolean         unnamed,
+            char           **temp,
+            int             *saved_errno)
+{
+  int fd;
+
+  if (unnamed)
+    fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  else
+    {
+      *temp = g_strdup_printf ("%s%s.%s.XXXXXX", dir, G_DIR_SEPARATOR_S, base);
+      fd = g_mkstemp_full (*temp, O_WRONLY | O_CLOEXEC, 0666);
+      if (fd < 0)
+        g_clear_pointer (temp, g_free);
+    }
+  if (fd < 0)
+    {
+      *saved_errno = errno;
+      return TEMP_CANNOT_CREATE;
+    }
+
+  if (!write_all (fd, data, length, saved_errno))
+    goto fail;
+
+  if (st != NULL)
+    {
+      /* The file was made 0666 & ~umask; give it the target's mode. */
+      if (fchmod (fd, st->st_mode & 07777) != 0)
+        {
+          *saved_errno = errno;
+          goto fail;
+        }
+      /* Only root may give a file away; an ordinary user keeps ownership. */
+      if ((st->st_uid != getuid () || st->st_gid != getgid ()) &&
+          fchown (fd, st->st_uid, st->st_gid) != 0)
+        { /* not fatal: the file stays the user's */ }
+    }
+
+  if (fsync (fd) != 0)
+    {
+      *saved_errno = errno;
+      goto fail;
+    }
+  /* Complete and on disk: now it gets a name, for the rename. */
+  if (unnamed && !name_unnamed (fd, dir, base, temp, saved_errno))
+    goto fail;
+  if (close (fd) != 0)
+    {
+      *saved_errno = errno;
+      fd = -1;
+      goto fail;
+    }
+
+  return TEMP_OK;
+
+fail:
+  if (fd >= 0)
+    close (fd);
+  if (*temp != NULL)
+    g_unlink (*temp);
+  g_clear_pointer (temp, g_free);
+  return TEMP_WRITE_FAILED;
+}
+
 gboolean
 bl_export_write_atomic (const char  *path,
                         GBytes      *contents,
@@ -124,7 +246,8 @@ bl_export_write_atomic (const char  *path,
   gboolean exists;
   const char *data;
   gsize length;
-  int fd, saved_errno = 0;
+  TempResult result;
+  int saved_errno = 0;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (contents != NULL, FALSE);
@@ -165,41 +288,18 @@ bl_export_write_atomic (const char  *path,
       return FALSE;
     }
 
-  temp = g_strdup_printf ("%s%s.%s.XXXXXX", dir, G_DIR_SEPARATOR_S, base);
-  fd = g_mkstemp_full (temp, O_WRONLY | O_CLOEXEC, 0666);
-  if (fd < 0)
-    return fail_errno (error, errno, path, "cannot create a file in its folder");
-
+  /* An unnamed file first; where the file system has no O_TMPFILE (or
+   * there is no /proc to name it by), a named one, which a kill at the
+   * wrong moment leaves beside the target, never in its place. */
   data = g_bytes_get_data (contents, &length);
-  if (!write_all (fd, data, length, &saved_errno))
-    goto fail_write;
-
-  if (exists)
-    {
-      /* The temporary file was made 0666 & ~umask; give it the target's. */
-      if (fchmod (fd, st.st_mode & 07777) != 0)
-        {
-          saved_errno = errno;
-          goto fail_write;
-        }
-      /* Only root may give a file away; an ordinary user keeps ownership. */
-      if ((st.st_uid != getuid () || st.st_gid != getgid ()) &&
-          fchown (fd, st.st_uid, st.st_gid) != 0)
-        { /* not fatal: the file stays the user's */ }
-    }
-
-  if (fsync (fd) != 0)
-    {
-      saved_errno = errno;
-      goto fail_write;
-    }
-  if (close (fd) != 0)
-    {
-      saved_errno = errno;
-      fd = -1;
-      goto fail_write;
-    }
-  fd = -1;
+  result = TEMP_CANNOT_CREATE;
+  if (use_unnamed_temp)
+    result = write_temp (dir, base, data, length, exists ? &st : NULL, TRUE, &temp, &saved_errno);
+  if (result != TEMP_OK)
+    result = write_temp (dir, base, data, length, exists ? &st : NULL, FALSE, &temp, &saved_errno);
+  if (result != TEMP_OK)
+    return fail_errno (error, saved_errno, path,
+                       result == TEMP_CANNOT_CREATE ? "cannot create a file in its folder" : "writing failed");
 
   if (g_rename (temp, target) != 0)
     {
@@ -220,12 +320,6 @@ bl_export_write_atomic (const char  *path,
   }
 
   return TRUE;
-
-fail_write:
-  if (fd >= 0)
-    close (fd);
-  g_unlink (temp);
-  return fail_errno (error, saved_errno, path, "writing failed");
 }
 
 /* ------------------------------------------------------------------------ */
