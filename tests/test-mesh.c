@@ -1597,6 +1597,351 @@ test_integrator_threads (void)
   assert_rel (m[1], copies / 6.0 * -0.25, 1e-12);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Binary STL read in process against assimp in the child                   */
+
+/* Raw binary STL: HEADER (80 bytes, zeros when NULL), COUNT as the facet
+ * count field, N_COORDS floats written 9 per facet after a zero normal,
+ * ATTR as every facet's attribute word, then EXTRA zero bytes. */
+static char *
+write_stl_raw (const char   *name,
+               const char   *header,
+               gsize         header_len,
+               guint32       count,
+               const float  *coords,
+               gsize         n_facets,
+               guint16       attr,
+               gsize         extra)
+{
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  guint8 head[80] = { 0 };
+  guint32 count_le = GUINT32_TO_LE (count);
+  guint16 attr_le = GUINT16_TO_LE (attr);
+  char *path = tmp_path (name);
+  g_autoptr(GError) error = NULL;
+
+  if (header != NULL)
+    memcpy (head, header, MIN (header_len, sizeof head));
+  g_byte_array_append (bytes, head, sizeof head);
+  g_byte_array_append (bytes, (const guint8 *) &count_le, 4);
+  for (gsize f = 0; f < n_facets; f++)
+    {
+      static const float normal[3] = { 0, 0, 0 };
+
+      g_byte_array_append (bytes, (const guint8 *) normal, sizeof normal);
+      g_byte_array_append (bytes, (const guint8 *) &coords[9 * f], 9 * sizeof (float));
+      g_byte_array_append (bytes, (const guint8 *) &attr_le, 2);
+    }
+  for (gsize i = 0; i < extra; i++)
+    g_byte_array_append (bytes, (const guint8 *) "", 1);
+
+  g_file_set_contents (path, (const char *) bytes->data, bytes->len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* A closed torus (R 1, r 0.4) of 2·nu·nv facets, in grid order as a
+ * mesher writes it: each vertex is shared by six facets. */
+static float *
+torus_facets (guint nu, guint nv, gsize *n_facets)
+{
+  float *f = g_new (float, 18 * (gsize) nu * nv);
+  gsize o = 0;
+
+  for (guint i = 0; i < nu; i++)
+    for (guint j = 0; j < nv; j++)
+      {
+        float p[4][3];
+        const guint ci[4] = { i, (i + 1) % nu, (i + 1) % nu, i };
+        const guint cj[4] = { j, j, (j + 1) % nv, (j + 1) % nv };
+        const int order[6] = { 0, 1, 2, 0, 2, 3 };
+
+        for (int c = 0; c < 4; c++)
+          {
+            double u = 2 * G_PI * ci[c] / nu, v = 2 * G_PI * cj[c] / nv;
+
+            p[c][0] = (1.0 + 0.4 * cos (v)) * cos (u);
+            p[c][1] = (1.0 + 0.4 * cos (v)) * sin (u);
+            p[c][2] = 0.4 * sin (v);
+          }
+        for (int k = 0; k < 6; k++)
+          for (int j2 = 0; j2 < 3; j2++)
+            f[o++] = p[order[k]][j2];
+      }
+  *n_facets = 2 * (gsize) nu * nv;
+  return f;
+}
+
+static void
+assert_same_props (const BlMeshProperties *a, const BlMeshProperties *b)
+{
+  g_assert_cmpmem (&a->volume, sizeof a->volume, &b->volume, sizeof b->volume);
+  g_assert_cmpmem (&a->centroid, sizeof a->centroid, &b->centroid, sizeof b->centroid);
+  g_assert_cmpmem (&a->inertia, sizeof a->inertia, &b->inertia, sizeof b->inertia);
+  g_assert_cmpmem (&a->gz_volume, sizeof a->gz_volume, &b->gz_volume, sizeof b->gz_volume);
+  g_assert_cmpmem (&a->hole_volume, sizeof a->hole_volume, &b->hole_volume, sizeof b->hole_volume);
+  g_assert_cmpuint (a->n_triangles, ==, b->n_triangles);
+  g_assert_cmpuint (a->n_degenerate_triangles, ==, b->n_degenerate_triangles);
+  g_assert_cmpint (a->watertight, ==, b->watertight);
+  g_assert_cmpuint (a->boundary_edges, ==, b->boundary_edges);
+  g_assert_cmpuint (a->n_holes, ==, b->n_holes);
+  g_assert_cmpuint (a->non_manifold_edges, ==, b->non_manifold_edges);
+  g_assert_cmpuint (a->inconsistent_edges, ==, b->inconsistent_edges);
+  g_assert_cmpuint (a->duplicate_triangles, ==, b->duplicate_triangles);
+  g_assert_cmpint (a->inside_out, ==, b->inside_out);
+  g_assert_cmpint (a->mirrored, ==, b->mirrored);
+  g_assert_cmpuint (a->warnings->len, ==, b->warnings->len);
+  for (guint i = 0; i < a->warnings->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (a->warnings, i), ==, g_ptr_array_index (b->warnings, i));
+}
+
+/* Loads PATH (scaled by SCALE) in process and through assimp in the child
+ * and checks that both give the same mesh bit for bit, or the same error,
+ * each naming the file.  NATIVE: whether the in-process reader must be
+ * the one that read it.  Returns the in-process error, if any. */
+static GError *
+compare_stl_paths (const char *path, BlVec3 scale, gboolean native)
+{
+  GError *native_error = NULL;
+  g_autoptr(GError) child_error = NULL;
+  g_autoptr(BlMesh) a = NULL;
+  g_autoptr(BlMesh) b = NULL;
+  BlMeshTimings timings;
+
+  bl_mesh_set_native_stl (TRUE);
+  a = bl_mesh_new_from_file (path, scale, NULL, FALSE, &native_error);
+  bl_mesh_get_timings (&timings);
+  bl_mesh_set_native_stl (FALSE);
+  b = bl_mesh_new_from_file (path, scale, NULL, FALSE, &child_error);
+  bl_mesh_set_native_stl (TRUE);
+
+  if (a == NULL || b == NULL)
+    {
+      g_assert_null (a);
+      g_assert_null (b);
+      g_test_message ("%s: in process: %s; assimp: %s", path, native_error->message, child_error->message);
+      g_assert_cmpuint (native_error->domain, ==, child_error->domain);
+      g_assert_cmpint (native_error->code, ==, child_error->code);
+      g_assert_nonnull (strstr (native_error->message, path));
+      g_assert_nonnull (strstr (child_error->message, path));
+      return native_error;
+    }
+
+  g_assert_cmpint (timings.native, ==, native);
+  g_assert_cmpuint (bl_mesh_get_n_submeshes (a), ==, bl_mesh_get_n_submeshes (b));
+  g_assert_cmpuint (bl_mesh_get_n_triangles (a), ==, bl_mesh_get_n_triangles (b));
+  for (guint i = 0; i < bl_mesh_get_n_submeshes (a); i++)
+    {
+      guint nva, nvb, nta, ntb;
+      const double *va = bl_mesh_get_submesh_vertices (a, i, &nva);
+      const double *vb = bl_mesh_get_submesh_vertices (b, i, &nvb);
+      const guint32 *ia = bl_mesh_get_submesh_indices (a, i, &nta);
+      const guint32 *ib = bl_mesh_get_submesh_indices (b, i, &ntb);
+
+      g_assert_cmpstr (bl_mesh_get_submesh_name (a, i), ==, bl_mesh_get_submesh_name (b, i));
+      g_assert_cmpmem (va, 3 * sizeof (double) * nva, vb, 3 * sizeof (double) * nvb);
+      g_assert_cmpmem (ia, 3 * sizeof (guint32) * nta, ib, 3 * sizeof (guint32) * ntb);
+    }
+
+  for (int hull = 0; hull < 2; hull++)
+    {
+      g_autoptr(GError) ea = NULL;
+      g_autoptr(GError) eb = NULL;
+      BlMeshProperties pa, pb;
+      gboolean oka = bl_mesh_get_mass_properties (a, hull, &pa, &ea);
+      gboolean okb = bl_mesh_get_mass_properties (b, hull, &pb, &eb);
+
+      g_assert_cmpint (oka, ==, okb);
+      if (oka)
+        assert_same_props (&pa, &pb);
+      else
+        g_assert_cmpstr (ea->message, ==, eb->message);
+    }
+  for (guint i = 0; i < bl_mesh_get_n_submeshes (a); i++)
+    {
+      BlMeshProperties pa, pb;
+
+      g_assert_true (bl_mesh_get_submesh_mass_properties (a, i, &pa));
+      g_assert_true (bl_mesh_get_submesh_mass_properties (b, i, &pb));
+      assert_same_props (&pa, &pb);
+    }
+  return NULL;
+}
+
+static void
+compare_stl (char *path, gboolean native)
+{
+  GError *error = compare_stl_paths (path, unit_scale, native);
+
+  g_assert_no_error (error);
+  /* a mirroring, non-uniform scale: winding reversed the same way */
+  error = compare_stl_paths (path, bl_vec3 (-1.5, 2.0, 0.5), native);
+  g_assert_no_error (error);
+  g_unlink (path);
+  g_free (path);
+}
+
+/* The same, for a file that the in-process reader leaves to assimp and
+ * that may or may not load. */
+static void
+compare_stl_any (char *path)
+{
+  GError *error = compare_stl_paths (path, unit_scale, FALSE);
+
+  g_clear_error (&error);
+  g_unlink (path);
+  g_free (path);
+}
+
+static void
+test_native_stl_same_mesh (void)
+{
+  g_auto(Shape) cube = { 0 };
+  g_auto(Shape) open = { 0 };
+  g_auto(Shape) tet = { 0 };
+  g_autofree float *facets = NULL;
+  g_autofree float *soup = NULL;
+  gsize n = 0;
+
+  /* shapes the other tests use, written by the same writer */
+  shape_unit_cube (&cube);
+  compare_stl (write_binary_stl (&cube, "same-cube.stl"), TRUE);
+  shape_tetrahedron (&tet);
+  compare_stl (write_binary_stl (&tet, "same-tet.stl"), TRUE);
+  shape_reverse (&tet);
+  compare_stl (write_binary_stl (&tet, "same-tet-inward.stl"), TRUE);
+  /* ASCII STL stays with assimp */
+  compare_stl (write_ascii_stl (&cube, "same-cube-ascii.stl"), FALSE);
+
+  /* an open cube: the top face left out */
+  shape_unit_cube (&open);
+  g_array_set_size (open.t, 3 * 10);
+  compare_stl (write_binary_stl (&open, "same-open.stl"), TRUE);
+
+  /* a torus large enough for the reader's and the health check's threads,
+   * in grid order (a vertex's facets far apart in the file: the recent
+   * points' cache misses and the table answers) */
+  facets = torus_facets (200, 180, &n);
+  compare_stl (write_stl_raw ("same-torus.stl", "ballast torus", 13, n, facets, n, 0, 0), TRUE);
+  /* its upper case twin: assimp matches extensions in any case */
+  compare_stl (write_stl_raw ("same-torus-upper.STL", "ballast torus", 13, n, facets, n, 0, 0), TRUE);
+
+  /* a triangle soup: no point shared, the weld's table grows many times */
+  soup = g_new (float, 9 * 70000);
+  for (gsize i = 0; i < 9 * 70000; i++)
+    soup[i] = (float) ((i * 2654435761u) % 1000003) / 1000.0f - 500.0f;
+  compare_stl (write_stl_raw ("same-soup.stl", NULL, 0, 70000, soup, 70000, 0, 0), TRUE);
+  compare_stl (write_stl_raw ("same-soup-small.stl", NULL, 0, 3000, soup, 3000, 0, 0), TRUE);
+}
+
+static void
+test_native_stl_edge_cases (void)
+{
+  const float z = 0.0f, m = -0.0f;
+  /* a tetrahedron whose corners at 0 are written as +0 and −0 by turns:
+   * −0 and +0 weld to one vertex, stored as +0 */
+  const float signed_zero[4 * 9] = {
+    z, z, z,   z, 1, m,   1, m, z,
+    m, z, m,   z, z, 1,   z, 1, z,
+    z, m, z,   1, z, m,   m, m, 1,
+    1, z, m,   m, 1, z,   z, m, 1,
+  };
+  /* a tetrahedron plus a repeated facet, the same facet reversed, a facet
+   * with a repeated corner, a zero-area facet of three distinct collinear
+   * corners, and tiny (subnormal) and huge coordinates */
+  const float dup[10 * 9] = {
+    0, 0, 0,   0, 1, 0,   1, 0, 0,
+    0, 0, 0,   0, 0, 1,   0, 1, 0,
+    0, 0, 0,   1, 0, 0,   0, 0, 1,
+    1, 0, 0,   0, 1, 0,   0, 0, 1,
+    1, 0, 0,   0, 1, 0,   0, 0, 1,
+    1, 0, 0,   0, 0, 1,   0, 1, 0,
+    0, 0, 0,   0, 0, 0,   1, 0, 0,
+    0, 0, 0,   0.5f, 0, 0,   1, 0, 0,
+    1e-45f, 0, 0,   0, 1e-40f, 0,   0, 0, 1e-38f,
+    3e38f, 0, 0,   0, 3e38f, 0,   0, 0, -3e38f,
+  };
+  float bad[4 * 9];
+  char *path = NULL;
+  GError *error;
+
+  path = write_stl_raw ("edge-signed-zero.stl", NULL, 0, 4, signed_zero, 4, 0, 0);
+  {
+    g_autoptr(BlMesh) mesh = load (path, unit_scale);
+    guint nv;
+    const double *v = bl_mesh_get_submesh_vertices (mesh, 0, &nv);
+    BlMeshProperties p;
+
+    g_assert_cmpuint (nv, ==, 4);
+    for (guint i = 0; i < 3 * nv; i++)
+      g_assert_false (v[i] == 0.0 && signbit (v[i]));
+    props_of (mesh, FALSE, &p);
+    assert_rel (p.volume, 1.0 / 6.0, 1e-15);
+    assert_clean (&p);
+  }
+  compare_stl (g_steal_pointer (&path), TRUE);
+  compare_stl (write_stl_raw ("edge-dup.stl", NULL, 0, 10, dup, 10, 0, 0), TRUE);
+
+  /* a header that starts like ASCII ("solid") or names a colour, and
+   * colour bits in every attribute word: still binary, colours ignored */
+  compare_stl (write_stl_raw ("edge-solid.stl", "solid binary really", 19, 4, signed_zero, 4, 0, 0), TRUE);
+  compare_stl (write_stl_raw ("edge-color.stl", "COLOR=\x10\x20\x30\xff", 10, 4, signed_zero, 4, 0xffff, 0), TRUE);
+
+  /* byte-order marks: assimp's text conversion may move or swap the bytes,
+   * so those files are left to it */
+  compare_stl_any (write_stl_raw ("edge-bom8.stl", "\xef\xbb\xbf" "abc", 6, 4, signed_zero, 4, 0, 0));
+  compare_stl_any (write_stl_raw ("edge-bom16.stl", "\xfe\xff" "abc", 5, 4, signed_zero, 4, 0, 0));
+  compare_stl (write_stl_raw ("edge-bom16le.stl", "\xff\xfe" "abc", 5, 4, signed_zero, 4, 0, 0), FALSE);
+  compare_stl (write_stl_raw ("edge-bom32.stl", "\0\0\xfe\xff" "abc", 7, 4, signed_zero, 4, 0, 0), FALSE);
+
+  /* the count does not match the size: not binary for assimp either */
+  compare_stl_any (write_stl_raw ("edge-short.stl", NULL, 0, 5, signed_zero, 4, 0, 0));
+  compare_stl_any (write_stl_raw ("edge-long.stl", NULL, 0, 4, signed_zero, 4, 0, 7));
+  /* cut short: not binary any more */
+  path = write_stl_raw ("edge-truncated.stl", NULL, 0, 4, signed_zero, 4, 0, 0);
+  {
+    g_autofree char *data = NULL;
+    gsize len;
+
+    g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+    g_assert_true (g_file_set_contents (path, data, len - 20, NULL));
+    error = compare_stl_paths (path, unit_scale, FALSE);
+    g_clear_error (&error);
+    /* shorter than a header */
+    g_assert_true (g_file_set_contents (path, data, 60, NULL));
+    error = compare_stl_paths (path, unit_scale, FALSE);
+    g_clear_error (&error);
+    g_unlink (path);
+    g_clear_pointer (&path, g_free);
+  }
+
+  /* no facets: assimp's error, word for word */
+  path = write_stl_raw ("edge-empty.stl", NULL, 0, 0, NULL, 0, 0, 0);
+  error = compare_stl_paths (path, unit_scale, TRUE);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+  g_assert_nonnull (strstr (error->message, "STL: file is empty"));
+  g_clear_error (&error);
+  g_unlink (path);
+  g_clear_pointer (&path, g_free);
+
+  /* NaN and infinities: refused by both, naming the file */
+  for (int k = 0; k < 3; k++)
+    {
+      const float values[3] = { NAN, INFINITY, -INFINITY };
+      g_autofree char *name = g_strdup_printf ("edge-nonfinite-%d.stl", k);
+
+      memcpy (bad, signed_zero, sizeof bad);
+      bad[9 * 2 + 4 + k] = values[k];
+      path = write_stl_raw (name, NULL, 0, 4, bad, 4, 0, 0);
+      error = compare_stl_paths (path, unit_scale, TRUE);
+      g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+      g_assert_nonnull (strstr (error->message, "not a finite number"));
+      g_clear_error (&error);
+      g_unlink (path);
+      g_clear_pointer (&path, g_free);
+    }
+}
+
 /* assimp loops forever on this corrupt PLY header (found by fuzz/fuzz-mesh):
  * the reader runs in a child process and is cut off with a clear error. */
 static void
@@ -1666,6 +2011,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mesh/cache", test_cache);
   g_test_add_func ("/core/mesh/integrator-threads", test_integrator_threads);
   g_test_add_func ("/core/mesh/reader-hang", test_reader_hang);
+  g_test_add_func ("/core/mesh/native-stl/same-mesh", test_native_stl_same_mesh);
+  g_test_add_func ("/core/mesh/native-stl/edge-cases", test_native_stl_edge_cases);
 
   ret = g_test_run ();
 

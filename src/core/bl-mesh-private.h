@@ -25,12 +25,44 @@ guint32 *bl_mesh_convex_hull       (const double  *points,
                                     gsize         *n_triangles,
                                     GError       **error);
 
+/* Binary STL read in this process (bl-stl.c): what assimp reads as a
+ * binary STL, welded as the assimp child welds it. */
+typedef enum
+{
+  BL_STL_NOT_BINARY,  /* not a binary STL as assimp sees it: use assimp */
+  BL_STL_OK,
+  BL_STL_FAILED,      /* with an error naming the file */
+} BlStlStatus;
+
+typedef struct
+{
+  gpointer mapping;        /* holds both arrays: munmap (mapping, mapping_size) */
+  gsize    mapping_size;
+  double  *vertices;       /* xyz per distinct point, first-seen order */
+  guint    n_vertices;
+  guint32 *indices;        /* three per facet, in file order */
+  guint    n_triangles;
+  double   read_seconds;   /* in read(2) */
+  double   weld_seconds;   /* the rest: decoding, checks, weld */
+} BlStlMesh;
+
+BlStlStatus bl_stl_read_binary     (const char  *path,
+                                    BlStlMesh   *out,
+                                    GError     **error);
+
+/* FALSE sends binary STL files to assimp in the child as every other
+ * format (for tests and benchmarks that compare both paths; not
+ * thread-safe).  TRUE by default. */
+void     bl_mesh_set_native_stl    (gboolean     enabled);
+
 /* Where the last mesh load and mass-properties computation in this process
  * spent their time, in seconds (for bench/bench-mesh.c; not thread-safe). */
 typedef struct
 {
-  double import;     /* child: assimp reading the file */
-  double weld;       /* child: node transforms, weld, arrays written */
+  gboolean native;   /* the file was read in process (bl-stl.c) */
+  double import;     /* child: assimp reading the file; native: read(2) */
+  double weld;       /* child: node transforms, weld, arrays written;
+                      * native: decoding, finiteness, weld */
   double transfer;   /* the child's result reaching the parent, mapped */
   double checks;     /* parent: index range, finiteness, bounds */
   double reap;       /* parent: waiting for the child to exit */

@@ -650,6 +650,15 @@ typedef struct
 
 static BlMeshTimings timings;
 
+/* Binary STL files are read in process (bl-stl.c) unless a test says not. */
+static gboolean native_stl = TRUE;
+
+void
+bl_mesh_set_native_stl (gboolean enabled)
+{
+  native_stl = enabled;
+}
+
 /* Children that sent a whole result and were left to finish exiting (the
  * kernel freeing assimp's scene takes a while); reaped at the next load. */
 static GArray *unreaped;
@@ -1182,6 +1191,8 @@ bl_mesh_new_from_file (const char  *path,
                        GError     **error)
 {
   g_autoptr(BlMesh) mesh = NULL;
+  BlStlMesh stl;
+  BlStlStatus status;
   gint64 start;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -1195,7 +1206,26 @@ bl_mesh_new_from_file (const char  *path,
     }
 
   mesh = mesh_alloc (path);
-  if (!import_isolated (mesh, error))
+  memset (&timings, 0, sizeof timings);
+  status = native_stl ? bl_stl_read_binary (path, &stl, error) : BL_STL_NOT_BINARY;
+  if (status == BL_STL_FAILED)
+    return NULL;
+  if (status == BL_STL_OK)
+    {
+      /* what the child makes of it: one submesh, its node and mesh unnamed */
+      Submesh sub = { g_strdup (""), g_strdup (""), stl.vertices, stl.n_vertices,
+                      stl.indices, stl.n_triangles, FALSE, TRUE };
+
+      /* the arrays lie in the reader's mapping, as the child's do in its */
+      mesh->mapping = stl.mapping;
+      mesh->mapping_size = stl.mapping_size;
+
+      g_array_append_val (mesh->submeshes, sub);
+      timings.native = TRUE;
+      timings.import = stl.read_seconds;
+      timings.weld = stl.weld_seconds;
+    }
+  else if (!import_isolated (mesh, error))
     return NULL;
 
   /* A NaN or infinite vertex (a binary STL holds any float) would make
@@ -1986,53 +2016,53 @@ add_duplicate (Health         *h,
   (*same)[dup->t] = 1;
 }
 
-/* Edge and triangle bookkeeping over welded indices, by counting sort:
- * each edge goes to the bucket of its lower vertex, each triangle to the
- * bucket of its lowest; buckets are small and read in order, so the work
- * is a few sequential passes instead of random probes into large tables. */
-static void
-analyse_health (const double  *vertices,
-                const guint32 *indices,
-                gsize          n_triangles,
-                const double   ref[3],
-                Health        *h)
+/* The inputs of both halves of the health analysis. */
+typedef struct
 {
-  gint64 start = g_get_monotonic_time ();
-  guint32 n_vertices = 0;
-  gsize n_edges = 0, n_kept = 0;
-  g_autofree guint8 *degenerate = g_new (guint8, n_triangles);
-  g_autofree guint32 *offset = NULL;
+  const guint32 *indices;
+  gsize          n_triangles;
+  guint32        n_vertices;
+  const guint8  *degenerate;   /* per triangle */
+  gsize          n_kept;       /* triangles not degenerate */
+} HealthInput;
+
+/* What the edge half finds. */
+typedef struct
+{
+  guint     boundary_edges;
+  guint     non_manifold_edges;
+  guint     inconsistent_edges;
+  gboolean  is_cycle;
+  GArray   *boundary;   /* EdgeSlot */
+} EdgeHealth;
+
+typedef struct
+{
+  const HealthInput *in;
+  EdgeHealth        *out;
+} EdgeJob;
+
+/* Edges, each in the bucket of its lower vertex: how many triangles use
+ * each, and which way. */
+static void
+analyse_edges (const HealthInput *in,
+               EdgeHealth        *eh)
+{
+  const guint32 *indices = in->indices;
+  guint32 n_vertices = in->n_vertices;
+  gsize n_edges = 3 * in->n_kept;
+  g_autofree guint32 *offset = g_new0 (guint32, (gsize) n_vertices + 1);
   g_autofree guint64 *edges = NULL;
-  g_autofree TriEntry *tris = NULL;
-  g_autofree guint8 *same = NULL;
-  g_autoptr(GArray) boundary = g_array_new (FALSE, FALSE, sizeof (EdgeSlot));
-
-  memset (h, 0, sizeof *h);
-  for (gsize i = 0; i < 3 * n_triangles; i++)
-    n_vertices = MAX (n_vertices, indices[i] + 1);
-
-  /* degenerate triangles contribute nothing, and their edges would only
-   * report a crack */
-  for (gsize t = 0; t < n_triangles; t++)
-    {
-      const guint32 *v = &indices[3 * t];
-
-      degenerate[t] = v[0] == v[1] || v[1] == v[2] || v[2] == v[0] || is_zero_area (vertices, v);
-      h->degenerate_triangles += degenerate[t];
-    }
-  n_kept = n_triangles - h->degenerate_triangles;
-  n_edges = 3 * n_kept;
 
   /* edges, bucketed by their lower vertex: (higher << 1) | runs lo → hi */
-  offset = g_new0 (guint32, (gsize) n_vertices + 1);
-  for (gsize t = 0; t < n_triangles; t++)
-    if (!degenerate[t])
+  for (gsize t = 0; t < in->n_triangles; t++)
+    if (!in->degenerate[t])
       for (int e = 0; e < 3; e++)
         offset[MIN (indices[3 * t + e], indices[3 * t + (e + 1) % 3]) + 1]++;
   prefix_sum (offset, n_vertices);
   edges = g_new (guint64, MAX (n_edges, 1));
-  for (gsize t = 0; t < n_triangles; t++)
-    if (!degenerate[t])
+  for (gsize t = 0; t < in->n_triangles; t++)
+    if (!in->degenerate[t])
       for (int e = 0; e < 3; e++)
         {
           guint32 from = indices[3 * t + e], to = indices[3 * t + (e + 1) % 3];
@@ -2042,7 +2072,7 @@ analyse_health (const double  *vertices,
         }
 
   /* offset[v] is now where v + 1's edges start */
-  h->is_cycle = TRUE;
+  eh->is_cycle = TRUE;
   for (guint32 lo = 0; lo < n_vertices; lo++)
     {
       gsize first = lo == 0 ? 0 : offset[lo - 1], last = offset[lo];
@@ -2066,35 +2096,56 @@ analyse_health (const double  *vertices,
             }
 
           if (uses != 2 * forward)
-            h->is_cycle = FALSE;
+            eh->is_cycle = FALSE;
           if (uses == 1)
             {
               EdgeSlot slot = { (guint64) lo << 32 | hi, 1, forward };
 
-              h->boundary_edges++;
-              g_array_append_val (boundary, slot);
+              eh->boundary_edges++;
+              g_array_append_val (eh->boundary, slot);
             }
           else if (uses > 2)
-            h->non_manifold_edges++;
+            eh->non_manifold_edges++;
           else if (forward != 1)
-            h->inconsistent_edges++;
+            eh->inconsistent_edges++;
         }
     }
-  g_clear_pointer (&edges, g_free);
+}
 
-  /* triangles, bucketed by their lowest vertex, in triangle order */
-  memset (offset, 0, ((gsize) n_vertices + 1) * sizeof (guint32));
+static gpointer
+edge_job_run (gpointer data)
+{
+  EdgeJob *job = data;
+
+  analyse_edges (job->in, job->out);
+  return NULL;
+}
+
+/* Triangles, each in the bucket of its lowest vertex, in triangle order:
+ * those that repeat an earlier one's vertices.  *SAME (allocated when
+ * needed) marks the repeats wound the same way. */
+static void
+analyse_triangles (const HealthInput  *in,
+                   Health             *h,
+                   guint8            **same)
+{
+  const guint32 *indices = in->indices;
+  guint32 n_vertices = in->n_vertices;
+  gsize n_triangles = in->n_triangles;
+  g_autofree guint32 *offset = g_new0 (guint32, (gsize) n_vertices + 1);
+  g_autofree TriEntry *tris = NULL;
+
   for (gsize t = 0; t < n_triangles; t++)
-    if (!degenerate[t])
+    if (!in->degenerate[t])
       {
         const guint32 *v = &indices[3 * t];
 
         offset[MIN (MIN (v[0], v[1]), v[2]) + 1]++;
       }
   prefix_sum (offset, n_vertices);
-  tris = g_new (TriEntry, MAX (n_kept, 1));
+  tris = g_new (TriEntry, MAX (in->n_kept, 1));
   for (gsize t = 0; t < n_triangles; t++)
-    if (!degenerate[t])
+    if (!in->degenerate[t])
       {
         guint32 s[3];
         guint32 parity = 0;
@@ -2120,7 +2171,7 @@ analyse_health (const double  *vertices,
           for (gsize i = 1, run = 0; i < n; i++)
             {
               if (bucket[i].s1 == bucket[run].s1 && bucket[i].s2 == bucket[run].s2)
-                add_duplicate (h, &same, n_triangles, &bucket[run], &bucket[i]);
+                add_duplicate (h, same, n_triangles, &bucket[run], &bucket[i]);
               else
                 run = i;
             }
@@ -2131,10 +2182,68 @@ analyse_health (const double  *vertices,
         for (gsize j = 0; j < i; j++)
           if (bucket[j].s1 == bucket[i].s1 && bucket[j].s2 == bucket[i].s2)
             {
-              add_duplicate (h, &same, n_triangles, &bucket[j], &bucket[i]);
+              add_duplicate (h, same, n_triangles, &bucket[j], &bucket[i]);
               break;
             }
     }
+}
+
+/* Edge and triangle bookkeeping over welded indices, by counting sort:
+ * each edge goes to the bucket of its lower vertex, each triangle to the
+ * bucket of its lowest; buckets are small and read in order, so the work
+ * is a few sequential passes instead of random probes into large tables.
+ * The edges and the triangles are independent: for a large mesh they are
+ * looked at in two threads. */
+static void
+analyse_health (const double  *vertices,
+                const guint32 *indices,
+                gsize          n_triangles,
+                const double   ref[3],
+                Health        *h)
+{
+  gint64 start = g_get_monotonic_time ();
+  guint32 n_vertices = 0;
+  guint degenerate_triangles = 0;
+  g_autofree guint8 *degenerate = g_new (guint8, n_triangles);
+  g_autofree guint8 *same = NULL;
+  g_autoptr(GArray) boundary = g_array_new (FALSE, FALSE, sizeof (EdgeSlot));
+  HealthInput in;
+  EdgeHealth eh = { 0, 0, 0, TRUE, boundary };
+  EdgeJob job = { &in, &eh };
+
+  memset (h, 0, sizeof *h);
+  for (gsize i = 0; i < 3 * n_triangles; i++)
+    n_vertices = MAX (n_vertices, indices[i] + 1);
+
+  /* degenerate triangles contribute nothing, and their edges would only
+   * report a crack */
+  for (gsize t = 0; t < n_triangles; t++)
+    {
+      const guint32 *v = &indices[3 * t];
+
+      degenerate[t] = v[0] == v[1] || v[1] == v[2] || v[2] == v[0] || is_zero_area (vertices, v);
+      degenerate_triangles += degenerate[t];
+    }
+  in = (HealthInput) { indices, n_triangles, n_vertices, degenerate, n_triangles - degenerate_triangles };
+
+  if (n_triangles >= PARALLEL_THRESHOLD && g_get_num_processors () > 1)
+    {
+      GThread *edge_thread = g_thread_new ("bl-mesh-edges", edge_job_run, &job);
+
+      analyse_triangles (&in, h, &same);
+      g_thread_join (edge_thread);
+    }
+  else
+    {
+      analyse_edges (&in, &eh);
+      analyse_triangles (&in, h, &same);
+    }
+
+  h->degenerate_triangles = degenerate_triangles;
+  h->boundary_edges = eh.boundary_edges;
+  h->non_manifold_edges = eh.non_manifold_edges;
+  h->inconsistent_edges = eh.inconsistent_edges;
+  h->is_cycle = eh.is_cycle;
 
   if (same != NULL)
     for (gsize t = 0; t < n_triangles; t++)

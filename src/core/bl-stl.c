@@ -1,0 +1,615 @@
+/* bl-stl.c: binary STL files read in this process, giving exactly what the
+ * assimp child of bl-mesh.c gives for them.
+ *
+ * assimp 5.2.5 gives every file whose name ends in “.stl” (any case) to its
+ * STL importer, which takes the file as binary when it is at least 84 bytes
+ * long and 84 + 50 × (the count at byte 80) equals its size; a count of 0
+ * is then its error “STL: file is empty”.  Such a file holds nothing but
+ * float triangles, so it is read here instead: no parser to isolate, and
+ * no process to start.  Every other file (ASCII STL, a count that does not
+ * match the size, other formats) still goes to assimp in the child.
+ *
+ * What the child makes of a binary STL, and so what this reproduces bit for
+ * bit: one submesh whose node and mesh names are empty; three points per
+ * facet (the normal and the attribute word are ignored); the root node's
+ * transform is the identity, so a point is its floats widened to double,
+ * −0 made +0; points welded by exact position in first-seen order; the
+ * facets' vertex order kept.  A NaN or infinite coordinate is refused.
+ *
+ * Two things in assimp's reading are left to assimp: a file that starts
+ * with a byte-order mark (its text conversion shifts or swaps the bytes of
+ * some of those before the importer sees them) and a file over 4 GiB
+ * (assimp keeps the size in 32 bits).
+ *
+ * The file is read with read(2) in pieces that stay in cache, not mapped:
+ * a mapped file that another program truncates while it is read would
+ * kill the process with SIGBUS. */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bl-file-private.h"
+#include "bl-mesh-private.h"
+
+#define RECORD_SIZE   50
+#define HEADER_SIZE   84
+/* facets per read(2) and per hand-over between the threads */
+#define CHUNK_RECORDS 4096
+/* chunks in flight between the reading thread and the welding one */
+#define N_CHUNKS      4
+/* below this many facets one thread does everything */
+#define THREAD_THRESHOLD 65536
+/* points whose table slot is prefetched ahead of their turn */
+#define AHEAD         128
+/* slots of the cache of recently seen points (256 KiB) */
+#define RECENT_SLOTS  16384
+#define HUGE_PAGE     ((gsize) 2 * 1024 * 1024)
+
+/* A point's three float bit patterns and its welded index + 1 (0: empty). */
+typedef struct
+{
+  guint32 key[3];
+  guint32 id;
+} StlSlot;
+
+typedef struct
+{
+  StlSlot *slots;
+  gsize    size;      /* bytes of slots */
+  gsize    mask;
+  guint32  n;         /* distinct points so far */
+  double  *out;       /* their coordinates, first-seen order */
+  /* Points recur close together in a real file (a vertex's triangles are
+   * mostly written near each other): the last point seen with each of
+   * these hashes, and its index, answer most lookups from the L2 cache
+   * instead of the table.  Slots with id 0 are empty. */
+  StlSlot  recent[RECENT_SLOTS];
+} StlWeld;
+
+/* One read's points, their bits made canonical, and their hashes. */
+typedef struct
+{
+  guint32  keys[3 * CHUNK_RECORDS][3];
+  guint64  hashes[3 * CHUNK_RECORDS];
+  gsize    n_records;
+} StlChunk;
+
+/* Reading and decoding run in one thread, welding in another: a ring of
+ * N_CHUNKS chunks between them, under LOCK. */
+typedef struct
+{
+  int       fd;
+  gsize     count;
+  guint8   *buffer;           /* the reading thread's */
+  StlChunk *chunks;
+  GMutex    lock;
+  GCond     cond;
+  gsize     produced;         /* chunks filled */
+  gsize     consumed;         /* chunks welded */
+  gboolean  stopped;          /* no chunk after PRODUCED will come */
+  /* why the reading stopped early */
+  int       read_errno;       /* 0: the file became shorter */
+  gboolean  nonfinite;
+  gsize     bad;              /* the facet with a non-finite coordinate */
+  gint64    read_us;
+} StlReader;
+
+static inline guint64
+hash_key (const guint32 k[3])
+{
+  guint64 h = ((guint64) k[0] | (guint64) k[1] << 32) ^ ((guint64) k[2] * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15));
+
+  h *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  h ^= h >> 31;
+  h *= G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  h ^= h >> 29;
+  return h;
+}
+
+/* A power of two of at least 1024 slots, at most half full with N_POINTS. */
+static gsize
+slots_for (gsize n_points)
+{
+  return MAX ((gsize) 1024, (gsize) 1 << g_bit_storage (2 * n_points));
+}
+
+static gsize
+round_up (gsize n,
+          gsize to)
+{
+  return (n + to - 1) / to * to;
+}
+
+/* Zeroed anonymous memory of SIZE bytes (rounded up to a 2 MiB multiple)
+ * on huge-page boundaries, asked for huge pages: lookups and first writes
+ * land anywhere in a large table or array, and on 4 KiB pages nearly
+ * every one would also miss the TLB or fault (a page fault costs
+ * microseconds in a virtual machine).  POPULATE fills it at once, for
+ * memory that is all written anyway.  Free with munmap (p, *SIZE).  NULL
+ * when it cannot be mapped. */
+static gpointer
+huge_map (gsize   *size,
+          gboolean populate)
+{
+  gsize want = round_up (MAX (*size, 1), HUGE_PAGE);
+  char *raw, *aligned;
+
+  raw = mmap (NULL, want + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED)
+    return NULL;
+  aligned = (char *) (((guintptr) raw + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1));
+  if (aligned > raw)
+    munmap (raw, aligned - raw);
+  if (aligned + want < raw + want + HUGE_PAGE)
+    munmap (aligned + want, (raw + want + HUGE_PAGE) - (aligned + want));
+#ifdef MADV_HUGEPAGE
+  madvise (aligned, want, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+  if (populate)
+    madvise (aligned, want, MADV_POPULATE_WRITE);
+#endif
+  *size = want;
+  return aligned;
+}
+
+static StlSlot *
+table_alloc (gsize *size)
+{
+  StlSlot *slots = huge_map (size, TRUE);
+
+  if (slots == NULL)
+    g_error ("%s: out of memory (%" G_GSIZE_FORMAT " bytes)", G_STRLOC, *size);
+  return slots;
+}
+
+static void
+table_free (StlSlot *slots,
+            gsize    size)
+{
+  if (slots != NULL)
+    munmap (slots, size);
+}
+
+static void
+weld_init (StlWeld *w,
+           gsize    n_slots)
+{
+  w->size = n_slots * sizeof (StlSlot);
+  w->slots = table_alloc (&w->size);
+  w->mask = n_slots - 1;
+  w->n = 0;
+  memset (w->recent, 0, sizeof w->recent);
+}
+
+static void
+weld_grow (StlWeld *w)
+{
+  StlSlot *old = w->slots;
+  gsize old_size = w->size;
+  gsize old_n = w->mask + 1;
+
+  w->size = 2 * old_n * sizeof (StlSlot);
+  w->slots = table_alloc (&w->size);
+  w->mask = 2 * old_n - 1;
+  for (gsize i = 0; i < old_n; i++)
+    {
+      gsize s;
+
+      if (old[i].id == 0)
+        continue;
+      s = hash_key (old[i].key) & w->mask;
+      while (w->slots[s].id != 0)
+        s = (s + 1) & w->mask;
+      w->slots[s] = old[i];
+    }
+  table_free (old, old_size);
+}
+
+/* The welded index of the point KEY (hash H), adding it if it is new-> */
+static inline guint32
+weld_add (StlWeld       *w,
+          const guint32  key[3],
+          guint64        h)
+{
+  gsize s = h & w->mask;
+
+  for (;;)
+    {
+      StlSlot *slot = &w->slots[s];
+
+      if (slot->id == 0)
+        {
+          float f[3];
+          guint32 id = w->n++;
+
+          memcpy (slot->key, key, sizeof slot->key);
+          slot->id = id + 1;
+          memcpy (f, key, sizeof f);
+          for (int k = 0; k < 3; k++)
+            w->out[3 * (gsize) id + k] = f[k];
+          if (2 * (gsize) w->n > w->mask + 1)
+            weld_grow (w);
+          return id;
+        }
+      if (slot->key[0] == key[0] && slot->key[1] == key[1] && slot->key[2] == key[2])
+        return slot->id - 1;
+      s = (s + 1) & w->mask;
+    }
+}
+
+/* Reads exactly SIZE bytes (fewer only at the end of the file). */
+static gssize
+read_full (int     fd,
+           guint8 *buffer,
+           gsize   size)
+{
+  gsize done = 0;
+
+  while (done < size)
+    {
+      gssize n = read (fd, buffer + done, size - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return -1;
+      if (n == 0)
+        break;
+      done += n;
+    }
+  return done;
+}
+
+static gboolean
+is_stl_path (const char *path)
+{
+  const char *dot = strrchr (path, '.');
+
+  return dot != NULL && g_ascii_strcasecmp (dot + 1, "stl") == 0;
+}
+
+/* A byte-order mark that assimp's text conversion acts on (or might). */
+static gboolean
+starts_with_bom (const guint8 *h)
+{
+  return (h[0] == 0xef && h[1] == 0xbb && h[2] == 0xbf)
+      || (h[0] == 0xfe && h[1] == 0xff)
+      || (h[0] == 0xff && h[1] == 0xfe)
+      || (h[0] == 0x00 && h[1] == 0x00 && h[2] == 0xfe && h[3] == 0xff);
+}
+
+static BlStlStatus
+fail (GError    **error,
+      const char *path,
+      const char *format,
+      ...) G_GNUC_PRINTF (3, 4);
+
+static BlStlStatus
+fail (GError    **error,
+      const char *path,
+      const char *format,
+      ...)
+{
+  g_autofree char *why = NULL;
+  va_list args;
+
+  va_start (args, format);
+  why = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD, "Cannot load mesh “%s”: %s", path, why);
+  return BL_STL_FAILED;
+}
+
+/* Decodes N_RECORDS facets from BUFFER into CHUNK.  FALSE (and *BAD, the
+ * record's index) at a coordinate that is not finite. */
+static gboolean
+decode_records (const guint8 *buffer,
+                gsize         n_records,
+                StlChunk     *chunk,
+                gsize        *bad)
+{
+  guint32 any = 0;
+
+  chunk->n_records = n_records;
+  /* the nine coordinates of each facet (after its normal), made canonical
+   * in registers; a bad one is looked for only once a read holds one */
+  for (gsize r = 0; r < n_records; r++)
+    {
+      guint32 c[9];
+
+      memcpy (c, buffer + RECORD_SIZE * r + 12, sizeof c);
+      for (int j = 0; j < 9; j++)
+        {
+          guint32 bits = GUINT32_FROM_LE (c[j]);
+
+          /* an exponent of all ones: infinite or NaN */
+          any |= (bits & 0x7f800000u) == 0x7f800000u;
+          /* −0 welds with +0 and is stored as +0 */
+          c[j] = (bits & 0x7fffffffu) != 0 ? bits : 0;
+        }
+      memcpy (chunk->keys[3 * r], c, sizeof c);
+      for (int v = 0; v < 3; v++)
+        chunk->hashes[3 * r + v] = hash_key (&c[3 * v]);
+    }
+
+  if (any)
+    {
+      for (gsize r = 0; r < n_records; r++)
+        for (int j = 0; j < 9; j++)
+          if ((chunk->keys[3 * r + j / 3][j % 3] & 0x7f800000u) == 0x7f800000u)
+            {
+              *bad = r;
+              return FALSE;
+            }
+    }
+  return TRUE;
+}
+
+/* Welds CHUNK's points; their indices go to INDICES. */
+static void
+weld_chunk (StlWeld        *w,
+            const StlChunk *chunk,
+            guint32        *indices)
+{
+  const guint32 (*keys)[3] = chunk->keys;
+  const guint64 *hashes = chunk->hashes;
+  gsize n = 3 * chunk->n_records;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      const guint32 *k = keys[i];
+      guint64 h = hashes[i];
+      StlSlot *r = &w->recent[h % RECENT_SLOTS];
+      guint32 id;
+
+      /* the table's slot for a point that the cache will not answer */
+      if (i + AHEAD < n)
+        {
+          const guint32 *ka = keys[i + AHEAD];
+          const StlSlot *ra = &w->recent[hashes[i + AHEAD] % RECENT_SLOTS];
+
+          if (ra->key[0] != ka[0] || ra->key[1] != ka[1] || ra->key[2] != ka[2] || ra->id == 0)
+            __builtin_prefetch (&w->slots[hashes[i + AHEAD] & w->mask]);
+        }
+
+      if (r->id != 0 && r->key[0] == k[0] && r->key[1] == k[1] && r->key[2] == k[2])
+        {
+          id = r->id - 1;
+        }
+      else
+        {
+          id = weld_add (w, k, h);
+          memcpy (r->key, k, sizeof r->key);
+          r->id = id + 1;
+        }
+      indices[i] = id;
+    }
+}
+
+/* Reads and decodes chunk number SEQ into its place in the ring.  FALSE
+ * when the reading stops there (the reason is in R). */
+static gboolean
+fill_chunk (StlReader *r,
+            gsize      seq)
+{
+  gsize first = seq * CHUNK_RECORDS;
+  gsize n = MIN (r->count - first, CHUNK_RECORDS);
+  gint64 t0 = g_get_monotonic_time ();
+  gssize got = read_full (r->fd, r->buffer, RECORD_SIZE * n);
+  int saved = errno;
+  gsize bad = 0;
+
+  r->read_us += g_get_monotonic_time () - t0;
+  if (got != (gssize) (RECORD_SIZE * n))
+    {
+      r->read_errno = got < 0 ? saved : 0;
+      return FALSE;
+    }
+  if (!decode_records (r->buffer, n, &r->chunks[seq % N_CHUNKS], &bad))
+    {
+      r->nonfinite = TRUE;
+      r->bad = first + bad;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gsize
+n_chunks_of (gsize count)
+{
+  return (count + CHUNK_RECORDS - 1) / CHUNK_RECORDS;
+}
+
+/* The reading thread: fills the ring ahead of the welder. */
+static gpointer
+read_thread (gpointer data)
+{
+  StlReader *r = data;
+  gsize total = n_chunks_of (r->count);
+
+  for (gsize seq = 0; seq < total; seq++)
+    {
+      gboolean ok;
+
+      g_mutex_lock (&r->lock);
+      while (seq - r->consumed >= N_CHUNKS)
+        g_cond_wait (&r->cond, &r->lock);
+      g_mutex_unlock (&r->lock);
+
+      ok = fill_chunk (r, seq);
+
+      g_mutex_lock (&r->lock);
+      if (ok)
+        r->produced++;
+      else
+        r->stopped = TRUE;
+      g_cond_broadcast (&r->cond);
+      g_mutex_unlock (&r->lock);
+      if (!ok)
+        return NULL;
+    }
+  return NULL;
+}
+
+/* Welds every chunk, reading in a second thread for a large file.  FALSE
+ * when the reading stopped early (the reason is in R). */
+static gboolean
+read_and_weld (StlReader *r,
+               StlWeld   *w,
+               guint32   *indices)
+{
+  gsize total = n_chunks_of (r->count);
+  GThread *reader;
+
+  if (r->count < THREAD_THRESHOLD || g_get_num_processors () < 2)
+    {
+      for (gsize seq = 0; seq < total; seq++)
+        {
+          if (!fill_chunk (r, seq))
+            return FALSE;
+          weld_chunk (w, &r->chunks[seq % N_CHUNKS], indices + 3 * seq * CHUNK_RECORDS);
+        }
+      return TRUE;
+    }
+
+  reader = g_thread_new ("bl-stl-read", read_thread, r);
+  for (gsize seq = 0; seq < total; seq++)
+    {
+      g_mutex_lock (&r->lock);
+      while (r->produced == seq && !r->stopped)
+        g_cond_wait (&r->cond, &r->lock);
+      if (r->produced == seq)
+        {
+          g_mutex_unlock (&r->lock);
+          break;   /* stopped before this chunk */
+        }
+      g_mutex_unlock (&r->lock);
+
+      weld_chunk (w, &r->chunks[seq % N_CHUNKS], indices + 3 * seq * CHUNK_RECORDS);
+
+      g_mutex_lock (&r->lock);
+      r->consumed++;
+      g_cond_broadcast (&r->cond);
+      g_mutex_unlock (&r->lock);
+    }
+  g_thread_join (reader);
+  return r->consumed == total;
+}
+
+BlStlStatus
+bl_stl_read_binary (const char  *path,
+                    BlStlMesh   *out,
+                    GError     **error)
+{
+  g_autoptr(GError) open_error = NULL;
+  g_autofree StlReader *reader = g_new0 (StlReader, 1);
+  guint32 *indices;
+  char *mapping;
+  gsize mapping_size, indices_size, used;
+  guint8 header[HEADER_SIZE];
+  g_autofree StlWeld *w = g_new (StlWeld, 1);
+  gsize size, count;
+  guint32 count32;
+  gboolean ok;
+  gint64 start = g_get_monotonic_time ();
+  int fd;
+
+  g_return_val_if_fail (path != NULL, BL_STL_FAILED);
+  g_return_val_if_fail (out != NULL, BL_STL_FAILED);
+
+  memset (out, 0, sizeof *out);
+  if (!is_stl_path (path))
+    return BL_STL_NOT_BINARY;
+
+  fd = bl_file_open (path, G_MAXSIZE, &size, &open_error);
+  if (fd < 0)
+    return fail (error, path, "%s", open_error->message);
+
+  if (size < HEADER_SIZE || size > G_MAXUINT32 ||
+      read_full (fd, header, HEADER_SIZE) != HEADER_SIZE)
+    {
+      close (fd);
+      return BL_STL_NOT_BINARY;
+    }
+  memcpy (&count32, header + 80, 4);
+  count = GUINT32_FROM_LE (count32);
+  if (starts_with_bom (header) || HEADER_SIZE + RECORD_SIZE * (guint64) count != size)
+    {
+      close (fd);
+      return BL_STL_NOT_BINARY;
+    }
+  if (count == 0)
+    {
+      close (fd);
+      /* assimp's words */
+      return fail (error, path, "STL: file is empty. There are no facets defined");
+    }
+
+  /* A closed surface has half as many vertices as triangles; the table
+   * grows for anything else. */
+  weld_init (w, slots_for (count / 2));
+  /* The result in one mapping: the indices (all written), then room for
+   * every point as a vertex, of which only the pages written are touched
+   * and the rest is given back at the end. */
+  indices_size = round_up (12 * count, 64);
+  mapping_size = indices_size + 72 * count;
+  mapping = huge_map (&mapping_size, FALSE);
+  if (mapping == NULL)
+    {
+      close (fd);
+      table_free (w->slots, w->size);
+      return fail (error, path, "out of memory for %" G_GSIZE_FORMAT " triangles", count);
+    }
+#ifdef MADV_POPULATE_WRITE
+  madvise (mapping, round_up (indices_size, HUGE_PAGE), MADV_POPULATE_WRITE);
+#endif
+  indices = (guint32 *) mapping;
+  w->out = (double *) (mapping + indices_size);
+
+  reader->fd = fd;
+  reader->count = count;
+  reader->buffer = g_malloc (RECORD_SIZE * CHUNK_RECORDS);
+  reader->chunks = g_new (StlChunk, MIN (N_CHUNKS, n_chunks_of (count)));
+  g_mutex_init (&reader->lock);
+  g_cond_init (&reader->cond);
+  ok = read_and_weld (reader, w, indices);
+  g_mutex_clear (&reader->lock);
+  g_cond_clear (&reader->cond);
+  g_free (reader->buffer);
+  g_free (reader->chunks);
+  close (fd);
+  table_free (w->slots, w->size);
+
+  if (!ok)
+    {
+      munmap (mapping, mapping_size);
+      if (reader->nonfinite)
+        return fail (error, path, "triangle %" G_GSIZE_FORMAT " has a coordinate that is not "
+                     "a finite number (NaN or infinity)", reader->bad);
+      if (reader->read_errno != 0)
+        return fail (error, path, "%s", g_strerror (reader->read_errno));
+      return fail (error, path, "the file became shorter while it was read");
+    }
+
+  /* give back the room no vertex took */
+  used = round_up (indices_size + 24 * (gsize) w->n, HUGE_PAGE);
+  if (used < mapping_size)
+    {
+      munmap (mapping + used, mapping_size - used);
+      mapping_size = used;
+    }
+
+  out->mapping = mapping;
+  out->mapping_size = mapping_size;
+  out->vertices = w->out;
+  out->n_vertices = w->n;
+  out->indices = indices;
+  out->n_triangles = count;
+  out->read_seconds = reader->read_us / (double) G_USEC_PER_SEC;
+  out->weld_seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC - out->read_seconds;
+  return BL_STL_OK;
+}
