@@ -1235,7 +1235,8 @@ bl_mesh_new_from_file (const char  *path,
     {
       const Submesh *sub = &g_array_index (mesh->submeshes, Submesh, i);
 
-      if (all_finite (sub->vertices, 3 * (gsize) sub->n_vertices))
+      /* (the in-process reader refused them already) */
+      if (status == BL_STL_OK || all_finite (sub->vertices, 3 * (gsize) sub->n_vertices))
         continue;
       for (gsize k = 0; k < 3 * (gsize) sub->n_vertices; k++)
         if (!isfinite (sub->vertices[k]))
@@ -1689,6 +1690,65 @@ integrate_job_run (gpointer data)
   return NULL;
 }
 
+/* How many pieces bl_mesh_integrate_moments splits N_TRIANGLES into. */
+static guint
+integrate_pieces (gsize n_triangles)
+{
+  return n_triangles >= PARALLEL_THRESHOLD ? CLAMP (g_get_num_processors (), 1, 16) : 1;
+}
+
+/* The moments of the triangles, summed piece by piece as
+ * bl_mesh_integrate_moments does (so bit for bit the same result); the
+ * pieces run in threads when THREADED. */
+static void
+integrate_moments (const double  *vertices,
+                   const guint32 *indices,
+                   gsize          n_triangles,
+                   const double   ref[3],
+                   gboolean       threaded,
+                   double         moments[BL_MESH_N_MOMENTS])
+{
+  guint n_pieces = integrate_pieces (n_triangles);
+  gint64 start = g_get_monotonic_time ();
+  IntegrateJob jobs[16];
+  GThread *threads[16] = { NULL };
+
+  memset (moments, 0, BL_MESH_N_MOMENTS * sizeof (double));
+
+  if (n_pieces == 1)
+    {
+      integrate_range (vertices, indices, 0, n_triangles, ref, moments);
+    }
+  else
+    {
+      for (guint i = 0; i < n_pieces; i++)
+        {
+          jobs[i] = (IntegrateJob) {
+            vertices, indices,
+            n_triangles * i / n_pieces, n_triangles * (i + 1) / n_pieces,
+            ref, { 0 }
+          };
+        }
+      for (guint i = 1; i < n_pieces; i++)
+        {
+          if (threaded)
+            threads[i] = g_thread_new ("bl-mesh-integrate", integrate_job_run, &jobs[i]);
+          else
+            integrate_job_run (&jobs[i]);
+        }
+      integrate_job_run (&jobs[0]);
+      for (guint i = 1; i < n_pieces; i++)
+        if (threads[i] != NULL)
+          g_thread_join (threads[i]);
+      for (guint i = 0; i < n_pieces; i++)
+        for (int k = 0; k < BL_MESH_N_MOMENTS; k++)
+          moments[k] += jobs[i].acc[k];
+    }
+
+  scale_moments (moments);
+  timings.integrate += seconds_between (start, g_get_monotonic_time ());
+}
+
 void
 bl_mesh_integrate_moments (const double  *vertices,
                            const guint32 *indices,
@@ -1696,43 +1756,7 @@ bl_mesh_integrate_moments (const double  *vertices,
                            const double   ref[3],
                            double         moments[BL_MESH_N_MOMENTS])
 {
-  guint n_threads = 1;
-  gint64 start = g_get_monotonic_time ();
-
-  memset (moments, 0, BL_MESH_N_MOMENTS * sizeof (double));
-
-  if (n_triangles >= PARALLEL_THRESHOLD)
-    n_threads = CLAMP (g_get_num_processors (), 1, 16);
-
-  if (n_threads == 1)
-    {
-      integrate_range (vertices, indices, 0, n_triangles, ref, moments);
-    }
-  else
-    {
-      IntegrateJob jobs[16];
-      GThread *threads[16];
-
-      for (guint i = 0; i < n_threads; i++)
-        {
-          jobs[i] = (IntegrateJob) {
-            vertices, indices,
-            n_triangles * i / n_threads, n_triangles * (i + 1) / n_threads,
-            ref, { 0 }
-          };
-        }
-      for (guint i = 1; i < n_threads; i++)
-        threads[i] = g_thread_new ("bl-mesh-integrate", integrate_job_run, &jobs[i]);
-      integrate_job_run (&jobs[0]);
-      for (guint i = 1; i < n_threads; i++)
-        g_thread_join (threads[i]);
-      for (guint i = 0; i < n_threads; i++)
-        for (int k = 0; k < BL_MESH_N_MOMENTS; k++)
-          moments[k] += jobs[i].acc[k];
-    }
-
-  scale_moments (moments);
-  timings.integrate += seconds_between (start, g_get_monotonic_time ());
+  integrate_moments (vertices, indices, n_triangles, ref, TRUE, moments);
 }
 
 /* Volume, centroid and central tensor (unit density) from moments taken
@@ -2026,6 +2050,16 @@ typedef struct
   gsize          n_kept;       /* triangles not degenerate */
 } HealthInput;
 
+/* Moments about REF that compute_mesh_props will need anyway, integrated
+ * while the other thread looks at the edges. */
+typedef struct
+{
+  const double *vertices;
+  const double *ref;
+  gboolean      done;
+  double        moments[BL_MESH_N_MOMENTS];
+} SideMoments;
+
 /* What the edge half finds. */
 typedef struct
 {
@@ -2195,11 +2229,12 @@ analyse_triangles (const HealthInput  *in,
  * The edges and the triangles are independent: for a large mesh they are
  * looked at in two threads. */
 static void
-analyse_health (const double  *vertices,
-                const guint32 *indices,
-                gsize          n_triangles,
-                const double   ref[3],
-                Health        *h)
+analyse_health_with (const double  *vertices,
+                     const guint32 *indices,
+                     gsize          n_triangles,
+                     const double   ref[3],
+                     Health        *h,
+                     SideMoments   *side)
 {
   gint64 start = g_get_monotonic_time ();
   guint32 n_vertices = 0;
@@ -2208,12 +2243,11 @@ analyse_health (const double  *vertices,
   g_autofree guint8 *same = NULL;
   g_autoptr(GArray) boundary = g_array_new (FALSE, FALSE, sizeof (EdgeSlot));
   HealthInput in;
+  gint64 side_us = 0;
   EdgeHealth eh = { 0, 0, 0, TRUE, boundary };
   EdgeJob job = { &in, &eh };
 
   memset (h, 0, sizeof *h);
-  for (gsize i = 0; i < 3 * n_triangles; i++)
-    n_vertices = MAX (n_vertices, indices[i] + 1);
 
   /* degenerate triangles contribute nothing, and their edges would only
    * report a crack */
@@ -2221,6 +2255,7 @@ analyse_health (const double  *vertices,
     {
       const guint32 *v = &indices[3 * t];
 
+      n_vertices = MAX (n_vertices, MAX (MAX (v[0], v[1]), v[2]) + 1);
       degenerate[t] = v[0] == v[1] || v[1] == v[2] || v[2] == v[0] || is_zero_area (vertices, v);
       degenerate_triangles += degenerate[t];
     }
@@ -2231,6 +2266,15 @@ analyse_health (const double  *vertices,
       GThread *edge_thread = g_thread_new ("bl-mesh-edges", edge_job_run, &job);
 
       analyse_triangles (&in, h, &same);
+      /* the edges take longer: integrate meanwhile */
+      if (side != NULL)
+        {
+          gint64 t0 = g_get_monotonic_time ();
+
+          integrate_moments (side->vertices, indices, n_triangles, side->ref, FALSE, side->moments);
+          side->done = TRUE;
+          side_us = g_get_monotonic_time () - t0;
+        }
       g_thread_join (edge_thread);
     }
   else
@@ -2252,7 +2296,18 @@ analyse_health (const double  *vertices,
 
   if (h->boundary_edges > 0)
     cap_holes (vertices, (const EdgeSlot *) boundary->data, boundary->len, ref, h);
-  timings.health += seconds_between (start, g_get_monotonic_time ());
+  /* the side integration is counted as integration */
+  timings.health += seconds_between (start + side_us, g_get_monotonic_time ());
+}
+
+static void
+analyse_health (const double  *vertices,
+                const guint32 *indices,
+                gsize          n_triangles,
+                const double   ref[3],
+                Health        *h)
+{
+  analyse_health_with (vertices, indices, n_triangles, ref, h, NULL);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2549,7 +2604,8 @@ static void
 union_health (BlMesh         *mesh,
               const guint32 **work,
               const double    ref[3],
-              Health         *h)
+              Health         *h,
+              SideMoments    *side)
 {
   g_autofree double *vertices = NULL;
   g_autofree guint32 *indices = NULL;
@@ -2559,7 +2615,7 @@ union_health (BlMesh         *mesh,
     {
       const Submesh *s = &g_array_index (mesh->submeshes, Submesh, 0);
 
-      analyse_health (s->vertices, work[0], s->n_triangles, ref, h);
+      analyse_health_with (s->vertices, work[0], s->n_triangles, ref, h, side);
       return;
     }
 
@@ -2596,6 +2652,7 @@ compute_mesh_props (BlMesh            *mesh,
   double size = vec3_distance (mesh->max, mesh->min);
   g_autofree const guint32 **work = g_new0 (const guint32 *, n_sub);
   g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
+  SideMoments side = { NULL, ref_box, FALSE, { 0 } };
 
   mesh->submesh_props = g_new0 (BlMeshProperties, n_sub);
   for (guint i = 0; i < n_sub; i++)
@@ -2606,7 +2663,11 @@ compute_mesh_props (BlMesh            *mesh,
       work[i] = s->indices;
     }
 
-  union_health (mesh, work, ref_box, &reported);
+  /* one submesh: its moments about the box centre, needed below in any
+   * case, are integrated during the health check */
+  if (n_sub == 1)
+    side.vertices = g_array_index (mesh->submeshes, Submesh, 0).vertices;
+  union_health (mesh, work, ref_box, &reported, n_sub == 1 ? &side : NULL);
   fixed = reported;
 
   for (guint i = 0; i < n_sub; i++)
@@ -2629,8 +2690,11 @@ compute_mesh_props (BlMesh            *mesh,
 
       /* gz-sim's numbers for this submesh, as stored */
       about_box = h.is_cycle;
-      bl_mesh_integrate_moments (s->vertices, s->indices, s->n_triangles,
-                                 about_box ? ref_box : origin, m_origin);
+      if (about_box && side.done)
+        memcpy (m_origin, side.moments, sizeof m_origin);
+      else
+        bl_mesh_integrate_moments (s->vertices, s->indices, s->n_triangles,
+                                   about_box ? ref_box : origin, m_origin);
       moments_to_props (m_origin, h.is_cycle ? ref_box : origin,
                         &sp->volume, &sp->centroid, &sp->inertia);
       sp->gz_volume = gz_reversed ? -sp->volume : sp->volume;
@@ -2649,6 +2713,8 @@ compute_mesh_props (BlMesh            *mesh,
       /* the same triangles about the same point: the same moments */
       if (about_box && work[i] == s->indices)
         memcpy (m_box, m_origin, sizeof m_box);
+      else if (side.done && work[i] == s->indices)
+        memcpy (m_box, side.moments, sizeof m_box);
       else
         bl_mesh_integrate_moments (s->vertices, work[i], s->n_triangles, ref_box, m_box);
 
@@ -2676,7 +2742,7 @@ compute_mesh_props (BlMesh            *mesh,
     }
 
   if (any_reoriented)
-    union_health (mesh, work, ref_box, &fixed);
+    union_health (mesh, work, ref_box, &fixed, NULL);
 
   if (!fixed.is_cycle)
     {
