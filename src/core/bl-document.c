@@ -2082,9 +2082,10 @@ parse_xml (BlDocument  *self,
       ctxt = xmlCreatePushParserCtxt (NULL, NULL, NULL, 0, path);
       if (ctxt == NULL)
         return NULL;
-      /* Whitespace between elements and short texts stored in the node:
-       * nothing here is ever written back. */
-      xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT);
+      /* Short texts stored in the node: nothing here is ever written
+       * back.  Blank text is kept, as the full load keeps it: an element
+       * with elements inside (wrong, but possible) reads the same text. */
+      xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_COMPACT);
       ctxt->sax->startElementNs = sax_start_element;
       ctxt->sax->endElementNs = sax_end_element;
       ctxt->_private = self;
