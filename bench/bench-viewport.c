@@ -10,7 +10,9 @@
  * milliseconds of single offscreen frames finished with glFinish (the camera
  * orbits a little every frame), with the default overlays (inertia
  * ellipsoids, added mass, centres of mass, x-ray); BENCH_PLAIN=1 turns them
- * off. */
+ * off, BENCH_HIDE=xray,show-com (any boolean viewport properties, comma
+ * separated) turns off only those, BENCH_NO_CLUSTERS=1 draws big meshes whole
+ * (no skipping of back-facing or off-screen clusters). */
 #include "config.h"
 
 #include <math.h>
@@ -160,6 +162,18 @@ run_scene (const char *label,
   if (g_getenv ("BENCH_PLAIN") != NULL)
     g_object_set (viewport, "xray", FALSE, "show-com", FALSE, "show-inertia-ellipsoid", FALSE,
                   "show-added-mass", FALSE, NULL);
+  if (g_getenv ("BENCH_NO_CLUSTERS") != NULL)
+    bl_viewport_set_cluster_culling (viewport, FALSE);
+  if (g_getenv ("BENCH_HIDE") != NULL)
+    {
+      /* A comma-separated list of boolean viewport properties to turn off,
+       * e.g. xray,show-com: what each overlay costs. */
+      g_auto(GStrv) names = g_strsplit (g_getenv ("BENCH_HIDE"), ",", -1);
+
+      for (guint i = 0; names[i] != NULL; i++)
+        if (names[i][0] != '\0')
+          g_object_set (viewport, names[i], FALSE, NULL);
+    }
   gtk_window_present (GTK_WINDOW (window));
   id = g_timeout_add_seconds (120, timeout_cb, &timed_out);
   while (!timed_out && bl_viewport_get_n_frames (viewport) == 0)

@@ -1,8 +1,8 @@
 // mesh.frag: headlight shading and the looks of the viewport's layers.
 // Modes: 0 solid body (per-link tint, selection, hover), 1 flat edges,
-// 2 vertex colour (lines), 3 translucent overlay shell with a silhouette rim
-// and its three principal sections, 4 the centre-of-mass marker (black and
-// white octants), 5 a lit marker in its own colour.
+// 2 vertex colour (lines), 4 the centre-of-mass marker (black and white
+// octants), 5 a lit marker in its own colour.  (3, the translucent overlay
+// shells, have their own program: shell.vert/.frag.)
 in vec3 v_world;
 in vec3 v_normal;
 in vec3 v_local;
@@ -55,21 +55,6 @@ main ()
   // Two-sided: the headlight sees whichever face is towards the eye.
   facing = abs (dot (n, to_eye));
 
-  if (u_mode == 3)
-    {
-      // A glass shell: faint fill, a rim that thickens towards the
-      // silhouette, and the three principal sections as lines.
-      float rim = pow (1.0 - facing, 2.0);
-      vec3 w = fwidth (v_local);
-      vec3 d = abs (v_local) / max (w, vec3 (1e-6));
-      float line = 1.0 - clamp (min (d.x, min (d.y, d.z)) - 0.5, 0.0, 1.0);
-      float emphasis = selected ? 1.6 : 1.0;
-      float a = u_alpha * emphasis * (1.0 + 2.5 * rim);
-
-      a = max (a, line * min (1.0, 2.0 * u_alpha * emphasis));
-      frag_color = vec4 (base.rgb * (0.55 + 0.45 * facing) + vec3 (0.25 * line), clamp (a, 0.0, 0.95));
-      return;
-    }
   if (u_mode == 4)
     {
       // The usual centre-of-mass symbol: alternate octants black and white.

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bl-camera.h"
+#include "bl-cluster.h"
 #include "bl-pick.h"
 #include "bl-scene.h"
 #include "bl-tessellate.h"
@@ -528,6 +529,228 @@ test_scene_added_mass_link (void)
   assert_close (s->added_mass[14], 1.0, 1e-12);
 }
 
+/* A torus about z (radii 1 and 0.4), NU × NV squares of two triangles
+ * wound outward, on shared vertices. */
+static void
+torus_mesh (guint    nu,
+            guint    nv,
+            GArray **vertices,
+            GArray **indices)
+{
+  *vertices = g_array_new (FALSE, FALSE, sizeof (float));
+  *indices = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint i = 0; i < nu; i++)
+    for (guint j = 0; j < nv; j++)
+      {
+        double u = 2 * G_PI * i / nu, v = 2 * G_PI * j / nv;
+        float p[3] = { (float) ((1 + 0.4 * cos (v)) * cos (u)), (float) ((1 + 0.4 * cos (v)) * sin (u)),
+                       (float) (0.4 * sin (v)) };
+        guint32 a = i * nv + j, b = (i + 1) % nu * nv + j, c = (i + 1) % nu * nv + (j + 1) % nv;
+        guint32 d = i * nv + (j + 1) % nv;
+        guint32 tri[6] = { a, b, c, a, c, d };
+
+        g_array_append_vals (*vertices, p, 3);
+        g_array_append_vals (*indices, tri, 6);
+      }
+}
+
+/* The frustum planes (unit normals, inside ≥ 0) of a camera. */
+static void
+frustum_planes (const BlCamera *camera,
+                float           planes[6][4])
+{
+  mat4 view, projection, vp;
+
+  bl_camera_get_view (camera, view);
+  bl_camera_get_projection (camera, 640, 480, 3.0, projection);
+  glm_mat4_mul (projection, view, vp);
+  for (int p = 0; p < 6; p++)
+    {
+      float sign = p % 2 ? -1.0f : 1.0f, len;
+
+      for (int k = 0; k < 4; k++)
+        planes[p][k] = vp[k][3] + sign * vp[k][p / 2];
+      len = sqrtf (planes[p][0] * planes[p][0] + planes[p][1] * planes[p][1] + planes[p][2] * planes[p][2]);
+      for (int k = 0; k < 4; k++)
+        planes[p][k] /= len;
+    }
+}
+
+/* Clusters: a permutation of the triangles in runs, and conservative
+ * tests.  Checked against every triangle, from many cameras and model
+ * matrices: a triangle that faces the eye (its plane's side, exactly) and
+ * has a vertex inside the frustum is always in a cluster that is kept; a
+ * cluster that is dropped as back-facing has only back-facing
+ * triangles. */
+static void
+test_clusters (void)
+{
+  g_autoptr(GArray) vertices = NULL;
+  g_autoptr(GArray) indices = NULL;
+  g_autoptr(GArray) original = NULL;
+  g_autoptr(GArray) clusters = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+  const float *pos;
+  const guint32 *idx;
+  guint n_triangles, next = 0, n_dropped = 0, n_back_dropped = 0;
+  GRand *rand = g_rand_new_with_seed (7);
+
+  torus_mesh (120, 40, &vertices, &indices);
+  n_triangles = indices->len / 3;
+  original = g_array_copy (indices);
+  clusters = bl_cluster_build ((const float *) vertices->data, 3, (guint32 *) indices->data, n_triangles, 64);
+  pos = (const float *) vertices->data;
+  idx = (const guint32 *) indices->data;
+
+  /* Runs that cover the list in order, of at most 64 triangles. */
+  for (guint c = 0; c < clusters->len; c++)
+    {
+      BlCluster *cl = &g_array_index (clusters, BlCluster, c);
+
+      g_assert_cmpuint (cl->first, ==, next);
+      g_assert_cmpuint (cl->count, >=, 1);
+      g_assert_cmpuint (cl->count, <=, 64);
+      next += cl->count;
+      /* Every vertex inside the bounding sphere. */
+      for (guint t = cl->first; t < cl->first + cl->count; t++)
+        for (int k = 0; k < 3; k++)
+          {
+            const float *p = pos + 3 * idx[3 * t + k];
+            double d = sqrt ((p[0] - cl->center[0]) * (p[0] - cl->center[0]) + (p[1] - cl->center[1]) * (p[1] - cl->center[1])
+                             + (p[2] - cl->center[2]) * (p[2] - cl->center[2]));
+
+            g_assert_cmpfloat (d, <=, cl->radius);
+          }
+    }
+  g_assert_cmpuint (next, ==, n_triangles);
+  g_assert_cmpuint (clusters->len, >=, n_triangles / 64);
+  /* The same triangles (as vertex triples, winding kept), each once. */
+  for (guint t = 0; t < n_triangles; t++)
+    {
+      const guint32 *o = &g_array_index (original, guint32, 3 * t);
+      char *key = g_strdup_printf ("%u %u %u", o[0], o[1], o[2]);
+
+      g_ptr_array_add (keys, key);
+      g_hash_table_add (seen, key);
+    }
+  for (guint t = 0; t < n_triangles; t++)
+    {
+      g_autofree char *key = g_strdup_printf ("%u %u %u", idx[3 * t], idx[3 * t + 1], idx[3 * t + 2]);
+
+      g_assert_true (g_hash_table_remove (seen, key));
+    }
+  g_assert_cmpuint (g_hash_table_size (seen), ==, 0);
+
+  /* The eye in the mesh's frame: model = 2 × rotation about z by 90° + (1, 2, 3). */
+  {
+    const float model[16] = { 0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1 };
+    float planes[6][4] = { { 0 } };
+    const double eye[3] = { 1, 6, 3 };
+    BlClusterView view;
+
+    for (int p = 0; p < 6; p++)
+      planes[p][3] = 1.0f;
+    g_assert_true (bl_cluster_view_init (&view, model, (const float (*)[4]) planes, eye, 1.4, TRUE));
+    /* eye − t = (0, 4, 0) = 2 R (2, 0, 0): local (2, 0, 0). */
+    assert_close (view.eye[0], 2.0, 1e-12);
+    assert_close (view.eye[1], 0.0, 1e-12);
+    assert_close (view.eye[2], 0.0, 1e-12);
+    g_assert_true (view.backfaces);
+    /* A mirror keeps nothing back-facing; a singular matrix skips nothing. */
+    {
+      const float mirror[16] = { -1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+      const float flat[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
+
+      g_assert_true (bl_cluster_view_init (&view, mirror, (const float (*)[4]) planes, eye, 1.4, TRUE));
+      g_assert_false (view.backfaces);
+      g_assert_false (bl_cluster_view_init (&view, flat, (const float (*)[4]) planes, eye, 1.4, TRUE));
+    }
+  }
+
+  for (int trial = 0; trial < 60; trial++)
+    {
+      BlCamera camera;
+      float planes[6][4], model[16] = { 0 };
+      double eye[3], yaw = g_rand_double_range (rand, -G_PI, G_PI);
+      double sx = g_rand_double_range (rand, 0.3, 3.0), sy = g_rand_double_range (rand, 0.3, 3.0);
+      BlClusterView view;
+
+      /* Model: rotation about z by YAW, uneven scale, a translation. */
+      model[0] = (float) (cos (yaw) * sx);
+      model[1] = (float) (sin (yaw) * sx);
+      model[4] = (float) (-sin (yaw) * sy);
+      model[5] = (float) (cos (yaw) * sy);
+      model[10] = (float) g_rand_double_range (rand, 0.3, 3.0);
+      model[12] = (float) g_rand_double_range (rand, -2, 2);
+      model[13] = (float) g_rand_double_range (rand, -2, 2);
+      model[14] = (float) g_rand_double_range (rand, -2, 2);
+      model[15] = 1.0f;
+
+      bl_camera_init (&camera);
+      camera.target[0] = model[12] + g_rand_double_range (rand, -2, 2);
+      camera.target[1] = model[13] + g_rand_double_range (rand, -2, 2);
+      camera.target[2] = model[14] + g_rand_double_range (rand, -1, 1);
+      camera.distance = trial % 3 == 0 ? g_rand_double_range (rand, 0.05, 1.0) : g_rand_double_range (rand, 1.0, 15.0);
+      camera.yaw = g_rand_double_range (rand, -G_PI, G_PI);
+      camera.pitch = g_rand_double_range (rand, -1.4, 1.4);
+      bl_camera_get_eye (&camera, eye);
+      frustum_planes (&camera, planes);
+      g_assert_true (bl_cluster_view_init (&view, model, (const float (*)[4]) planes, eye, 1.4, TRUE));
+
+      for (guint c = 0; c < clusters->len; c++)
+        {
+          BlCluster *cl = &g_array_index (clusters, BlCluster, c);
+          BlClusterView no_frustum = view;
+          gboolean kept = bl_cluster_is_visible (cl, &view);
+          gboolean kept_facing;
+
+          /* The facing test alone: every plane far away. */
+          for (int p = 0; p < 6; p++)
+            no_frustum.planes[p][3] = 1e9;
+          kept_facing = bl_cluster_is_visible (cl, &no_frustum);
+          n_dropped += !kept;
+          n_back_dropped += !kept_facing;
+
+          for (guint t = cl->first; t < cl->first + cl->count; t++)
+            {
+              double w[3][3], e1[3], e2[3], n[3], facing;
+              gboolean inside = FALSE;
+
+              for (int k = 0; k < 3; k++)
+                {
+                  const float *p = pos + 3 * idx[3 * t + k];
+                  gboolean in = TRUE;
+
+                  for (int r = 0; r < 3; r++)
+                    w[k][r] = (double) model[r] * p[0] + (double) model[4 + r] * p[1] + (double) model[8 + r] * p[2]
+                              + model[12 + r];
+                  for (int pl = 0; pl < 6; pl++)
+                    in = in && planes[pl][0] * w[k][0] + planes[pl][1] * w[k][1] + planes[pl][2] * w[k][2] + planes[pl][3] >= 0;
+                  inside = inside || in;
+                }
+              for (int r = 0; r < 3; r++)
+                {
+                  e1[r] = w[1][r] - w[0][r];
+                  e2[r] = w[2][r] - w[0][r];
+                }
+              n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+              n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+              n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+              facing = n[0] * (eye[0] - w[0][0]) + n[1] * (eye[1] - w[0][1]) + n[2] * (eye[2] - w[0][2]);
+              if (!kept_facing)
+                g_assert_cmpfloat (facing, <, 0.0);
+              if (facing >= 0.0 && inside)
+                g_assert_true (kept);
+            }
+        }
+    }
+  /* Not vacuous: clusters were dropped, back-facing ones among them. */
+  g_assert_cmpuint (n_back_dropped, >, 60 * clusters->len / 5);
+  g_assert_cmpuint (n_dropped, >, n_back_dropped);
+  g_rand_free (rand);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -548,6 +771,7 @@ main (int   argc,
   g_test_add_func ("/render/scene/buoyancy-centroids", test_scene_buoyancy_centroids);
   g_test_add_func ("/render/scene/added-mass-radii", test_scene_added_mass);
   g_test_add_func ("/render/scene/added-mass-link", test_scene_added_mass_link);
+  g_test_add_func ("/render/clusters", test_clusters);
 
   return g_test_run ();
 }

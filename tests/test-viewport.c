@@ -586,47 +586,46 @@ test_actions_and_png (void)
   fixture_teardown (&f);
 }
 
-/* A closed cube mesh of 6 × 2 × 76² = 69,312 triangles, more than one
- * piece of a software rasteriser's split draw (65,536), written with the
- * +x face (the one the front view sees) last, so that it lies in the
- * second piece.  Seen head-on it must show the link's colour exactly over
- * the whole face, as the primitive box does, and the background outside. */
+/* Binary STL of N_TRIANGLES triangles (nine floats each, counter-clockwise
+ * seen from outside) at PATH. */
 static void
-test_large_mesh_in_pieces (void)
+write_stl (const char  *path,
+           const float *triangles,
+           guint32      n_triangles)
 {
-  const guint n = 76;
-  guint32 n_triangles = 6 * 2 * n * n;
   gsize size = 84 + 50 * (gsize) n_triangles;
   g_autofree guint8 *stl = g_malloc0 (size);
-  g_autofree char *dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", NULL);
-  g_autofree char *stl_path = NULL;
-  g_autofree char *sdf = NULL;
   g_autoptr(GError) error = NULL;
-  guint8 *rec = stl + 84;
-  Fixture f = { 0 };
-  double cx, cy, edge;
-  float color[3];
 
-  g_assert_nonnull (dir);
   memcpy (stl + 80, &n_triangles, 4);
-  /* Faces −x, ±y, ±z, then +x. */
+  for (guint32 t = 0; t < n_triangles; t++)
+    memcpy (stl + 84 + 50 * (gsize) t + 12, triangles + 9 * (gsize) t, 36);
+  g_file_set_contents (path, (const char *) stl, size, &error);
+  g_assert_no_error (error);
+}
+
+/* The closed cube [−½, ½]³, face k (−x, +x, −y, +y, −z, +z) cut into
+ * N[k]² squares of two triangles each, wound outward. */
+static GArray *
+cube_triangles (const guint n[6])
+{
+  GArray *tris = g_array_new (FALSE, FALSE, sizeof (float));
+
   for (int face = 0; face < 6; face++)
     {
-      int axis = (face + 1) / 2 % 3, u = (axis + 1) % 3, v = (axis + 2) % 3;
-      float sign = face == 0 ? -1.0f : face == 5 ? 1.0f : face % 2 ? 1.0f : -1.0f;
+      int axis = face / 2, u = (axis + 1) % 3, v = (axis + 2) % 3;
+      float sign = face % 2 ? 1.0f : -1.0f;
 
-      if (face == 5)
-        axis = 0, u = 1, v = 2;
-      for (guint i = 0; i < n; i++)
-        for (guint j = 0; j < n; j++)
+      for (guint i = 0; i < n[face]; i++)
+        for (guint j = 0; j < n[face]; j++)
           {
             float p[4][3];
 
             for (int c = 0; c < 4; c++)
               {
                 p[c][axis] = 0.5f * sign;
-                p[c][u] = -0.5f + (float) (i + (c == 1 || c == 2)) / n;
-                p[c][v] = -0.5f + (float) (j + (c >= 2)) / n;
+                p[c][u] = -0.5f + (float) (i + (c == 1 || c == 2)) / n[face];
+                p[c][v] = -0.5f + (float) (j + (c >= 2)) / n[face];
               }
             /* (u, v, axis) is right-handed: counter-clockwise seen from
              * +axis; reversed on the negative side. */
@@ -634,17 +633,76 @@ test_large_mesh_in_pieces (void)
               {
                 int a = 0, b = t == 0 ? 1 : 2, c = t == 0 ? 2 : 3;
 
-                memcpy (rec + 12, p[a], 12);
-                memcpy (rec + 24, p[sign > 0 ? b : c], 12);
-                memcpy (rec + 36, p[sign > 0 ? c : b], 12);
-                rec += 50;
+                g_array_append_vals (tris, p[a], 3);
+                g_array_append_vals (tris, p[sign > 0 ? b : c], 3);
+                g_array_append_vals (tris, p[sign > 0 ? c : b], 3);
               }
           }
     }
-  g_assert_true (rec == stl + size);
+  return tris;
+}
+
+/* A closed torus about z (radii R and r), NU × NV squares of two
+ * triangles, wound outward; the seams share exact vertices. */
+static GArray *
+torus_triangles (double R,
+                 double r,
+                 guint  nu,
+                 guint  nv)
+{
+  GArray *tris = g_array_new (FALSE, FALSE, sizeof (float));
+
+  for (guint i = 0; i < nu; i++)
+    for (guint j = 0; j < nv; j++)
+      {
+        float p[4][3];
+
+        for (int c = 0; c < 4; c++)
+          {
+            double u = 2 * G_PI * ((i + (c == 1 || c == 2)) % nu) / nu;
+            double v = 2 * G_PI * ((j + (c >= 2)) % nv) / nv;
+
+            p[c][0] = (float) ((R + r * cos (v)) * cos (u));
+            p[c][1] = (float) ((R + r * cos (v)) * sin (u));
+            p[c][2] = (float) (r * sin (v));
+          }
+        g_array_append_vals (tris, p[0], 3);
+        g_array_append_vals (tris, p[1], 3);
+        g_array_append_vals (tris, p[2], 3);
+        g_array_append_vals (tris, p[0], 3);
+        g_array_append_vals (tris, p[2], 3);
+        g_array_append_vals (tris, p[3], 3);
+      }
+  return tris;
+}
+
+/* A closed cube mesh whose +x face (the one the front view sees) alone is
+ * 2 × 190² = 72,200 triangles, more than one piece of a software
+ * rasteriser's split draw (65,536), and whose five other faces are coarse
+ * (32 triangles each; the seams do not match, so no back faces are
+ * skipped).  Whatever
+ * order the renderer draws the face in, part of it lies in the second
+ * piece.  Seen head-on it must show the link's colour exactly over the
+ * whole face (a 9 × 9 grid of points: a missing piece of a sixteenth of the
+ * face would be seen), as the primitive box does, and the background
+ * outside. */
+static void
+test_large_mesh_in_pieces (void)
+{
+  static const guint n[6] = { 4, 190, 4, 4, 4, 4 };
+  g_autoptr(GArray) tris = cube_triangles (n);
+  guint32 n_triangles = tris->len / 9, n_face = 2 * n[1] * n[1];
+  g_autofree char *dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", NULL);
+  g_autofree char *stl_path = NULL;
+  g_autofree char *sdf = NULL;
+  Fixture f = { 0 };
+  double cx, cy, edge;
+  float color[3];
+
+  g_assert_nonnull (dir);
+  g_assert_cmpuint (n_face, >, 65536);
   stl_path = g_build_filename (dir, "cube.stl", NULL);
-  g_file_set_contents (stl_path, (const char *) stl, size, &error);
-  g_assert_no_error (error);
+  write_stl (stl_path, (const float *) tris->data, n_triangles);
 
   sdf = g_strdup_printf (SDF_HEAD "<model name='m'><link name='cube'><inertial><mass>1</mass><inertia>"
                          "<ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz>"
@@ -653,22 +711,119 @@ test_large_mesh_in_pieces (void)
   fixture_setup (&f, sdf);
   look_front (&f, 5.0);
   capture (&f);
-  g_assert_cmpuint (bl_viewport_get_n_drawn_triangles (f.viewport), >=, n_triangles);
+  g_assert_cmpuint (bl_viewport_get_n_drawn_triangles (f.viewport), >=, n_face);
 
   cx = f.width / 2.0;
   cy = f.height / 2.0;
   edge = offset_px (&f, 0.5, 4.5);
   bl_render_link_color (0, color);
-  /* Corners, edge midpoints and centre of the face; the middle row just
+  /* A grid over the face, 3 px inside its edges; the middle row just
    * above the ground grid, which is seen edge-on through the centre. */
-  for (int dx = -1; dx <= 1; dx++)
-    for (int dy = -1; dy <= 1; dy++)
-      assert_color (&f, cx + dx * (edge - 3) + 0.5, dy == 0 ? cy - 10.5 : cy + dy * (edge - 3) + 0.5, color, 1.0);
+  for (int i = -4; i <= 4; i++)
+    for (int j = -4; j <= 4; j++)
+      assert_color (&f, cx + i * (edge - 3) / 4 + 0.5, j == 0 ? cy - 10.5 : cy + j * (edge - 3) / 4 + 0.5, color, 1.0);
   assert_color (&f, cx + edge + 3, cy - 10.5, bl_render_background_color, 1.0);
   assert_color (&f, cx + 0.5, cy - edge - 3, bl_render_background_color, 1.0);
 
   fixture_teardown (&f);
   g_unlink (stl_path);
+  g_rmdir (dir);
+}
+
+/* Skipping back-facing and off-screen clusters must not change a pixel.
+ * Two links share a torus mesh of 20,000 triangles (one as it is, one
+ * rotated, moved and scaled unevenly), a third has a cube mesh of 6,144;
+ * every view is rendered with the clusters skipped and with every
+ * triangle drawn, and the two pictures must be identical byte for byte.
+ * Views: far and near from several directions, grazing the torus, from
+ * inside its hole, from inside its tube (nothing of it faces the eye),
+ * with the mesh partly behind the eye, and from inside the cube.  The
+ * clusters must also have dropped triangles in most views (else the test
+ * would prove nothing). */
+static void
+test_clusters_lossless (void)
+{
+  static const guint cube_n[6] = { 16, 16, 16, 16, 16, 16 };
+  g_autoptr(GArray) torus = torus_triangles (1.0, 0.4, 200, 50);
+  g_autoptr(GArray) cube = cube_triangles (cube_n);
+  g_autofree char *dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", NULL);
+  g_autofree char *torus_path = NULL;
+  g_autofree char *cube_path = NULL;
+  g_autofree char *sdf = NULL;
+  guint n_total = torus->len / 9 * 2 + cube->len / 9;
+  guint n_fewer = 0, n_views = 0;
+  Fixture f = { 0 };
+  static const struct
+  {
+    double target[3], distance, yaw, pitch;
+  } views[] = {
+    { { 0, 0, 0 }, 9.0, 0.3, 0.5 },            /* everything, from above */
+    { { 0, 0, 0 }, 9.0, 2.4, -0.4 },           /* from below */
+    { { 1.5, 0, 0 }, 6.0, G_PI / 2, 0.0 },     /* level: the torus edge-on */
+    { { 1.0, 0, 0 }, 1.2, 0.0, 0.2 },          /* near: the tube fills the view */
+    { { 1.4, 0, 0 }, 0.05, 0.0, 0.0 },         /* grazing the tube's outer side */
+    { { 0, 0, 0 }, 0.3, 1.0, 0.1 },            /* in the hole, looking outwards */
+    { { 1.0, 0, 0 }, 0.1, 0.7, 0.3 },          /* inside the tube */
+    { { -1.0, 0, 0.2 }, 0.6, 0.5, -0.2 },      /* partly behind the eye */
+    { { 3.0, 0, 0.5 }, 2.0, 4.0, 0.6 },        /* the scaled, rotated instance */
+    { { 0, 3.0, 0 }, 0.2, 0.3, 0.2 },          /* inside the cube */
+    { { 0, 3.0, 0 }, 0.9, 2.0, -0.6 },         /* near the cube's corner */
+  };
+
+  g_assert_nonnull (dir);
+  torus_path = g_build_filename (dir, "torus.stl", NULL);
+  cube_path = g_build_filename (dir, "cube.stl", NULL);
+  write_stl (torus_path, (const float *) torus->data, torus->len / 9);
+  write_stl (cube_path, (const float *) cube->data, cube->len / 9);
+#define MESH_LINK(name, pose, uri, scale) \
+  "<link name='" name "'><pose>" pose "</pose><inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy>" \
+  "<izz>0.1</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial><collision name='c'><geometry>" \
+  "<mesh><uri>" uri "</uri><scale>" scale "</scale></mesh></geometry></collision></link>"
+  sdf = g_strdup_printf (SDF_HEAD "<model name='m'>"
+                         MESH_LINK ("a", "0 0 0 0 0 0", "%s", "1 1 1")
+                         MESH_LINK ("b", "3 0 0.5 0.3 0.2 0.1", "%s", "1.5 0.6 1")
+                         MESH_LINK ("c", "0 3 0 0.1 0 0.4", "%s", "1 1 1")
+                         "</model></sdf>", torus_path, torus_path, cube_path);
+#undef MESH_LINK
+  fixture_setup (&f, sdf);
+
+  for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+    {
+      BlCamera camera;
+      g_autofree guchar *culled = NULL;
+      guint n_culled, n_whole;
+
+      bl_viewport_get_camera (f.viewport, &camera);
+      memcpy (camera.target, views[v].target, sizeof camera.target);
+      camera.distance = views[v].distance;
+      camera.yaw = views[v].yaw;
+      camera.pitch = views[v].pitch;
+      bl_viewport_set_camera (f.viewport, &camera);
+
+      bl_viewport_set_cluster_culling (f.viewport, TRUE);
+      capture (&f);
+      n_culled = bl_viewport_get_n_drawn_triangles (f.viewport);
+      culled = g_steal_pointer (&f.pixels);
+      bl_viewport_set_cluster_culling (f.viewport, FALSE);
+      capture (&f);
+      n_whole = bl_viewport_get_n_drawn_triangles (f.viewport);
+
+      g_test_message ("view %u: %u of %u triangles drawn with the clusters skipped", v, n_culled, n_whole);
+      g_assert_cmpuint (n_whole, >=, n_total);
+      g_assert_cmpuint (n_culled, <=, n_whole);
+      n_fewer += n_culled < n_whole;
+      n_views++;
+      for (int y = 0; y < f.height; y++)
+        if (memcmp (culled + y * f.stride, f.pixels + y * f.stride, f.stride) != 0)
+          for (int x = 0; x < f.width; x++)
+            if (memcmp (culled + y * f.stride + 4 * x, f.pixels + y * f.stride + 4 * x, 4) != 0)
+              g_error ("view %u: pixel (%d, %d) differs with the clusters skipped", v, x, y);
+    }
+  g_assert_cmpuint (n_fewer, >=, n_views - 1);
+
+  fixture_teardown (&f);
+  g_unlink (torus_path);
+  g_unlink (cube_path);
   g_rmdir (dir);
 }
 
@@ -687,6 +842,7 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/fit-ignores-plane", test_fit_ignores_plane);
   g_test_add_func ("/ui/viewport/marker-size", test_marker_size);
   g_test_add_func ("/ui/viewport/large-mesh-in-pieces", test_large_mesh_in_pieces);
+  g_test_add_func ("/ui/viewport/clusters-lossless", test_clusters_lossless);
 
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
 #include <epoxy/gl.h>
 #include <gdk/gdk.h>
 
+#include "bl-cluster.h"
 #include "bl-render-resources.h"
 #include "bl-renderer.h"
 #include "bl-tessellate.h"
@@ -37,6 +38,10 @@ static const float grid_color[3] = { 0.32f, 0.33f, 0.36f };
 #define CULL_OVERLAY_PX 2.0
 /* Triangles per piece of a large draw on a software rasteriser. */
 #define FLUSH_TRIANGLES 65536
+/* Meshes of at least this many triangles are cut into clusters of about
+ * CLUSTER_TRIANGLES, and each frame draws only those that may show. */
+#define CLUSTER_MIN_TRIANGLES 4096
+#define CLUSTER_TRIANGLES 128
 
 enum
 {
@@ -73,6 +78,7 @@ typedef struct
   GLenum   primitive;        /* GL_TRIANGLES or GL_LINES */
   gboolean has_normals;
   GArray  *indices;          /* kept for the wireframe edges, until made */
+  GArray  *clusters;         /* BlCluster, for big meshes (else NULL) */
 } GpuMesh;
 
 #define N_LODS 4
@@ -114,6 +120,16 @@ typedef enum
   N_OVERLAYS
 } Overlay;
 
+/* What culling and the level of detail need of the camera this frame. */
+typedef struct
+{
+  float  planes[6][4];      /* frustum, normalised, inside ≥ 0 */
+  double eye[3];
+  double px_per_radian;     /* pixels per radian near the view axis */
+  int    selected;
+  gboolean clusters;        /* big meshes skip clusters that cannot show */
+} FrameInfo;
+
 /* A linked program and its uniforms (−1 where it has none). */
 typedef struct
 {
@@ -135,6 +151,7 @@ struct _BlRenderer
   gboolean    use_es;
   Program     general;                  /* mesh.vert/.frag: every layer */
   Program     body[N_BODY_PROGRAMS];    /* body.vert/.frag: opaque collisions */
+  Program     shell;                    /* shell.vert/.frag: translucent ellipsoids */
 
   GpuMesh    *prims[N_LODS][BL_PRIM_MESH];   /* [level][prim] */
   GpuMesh    *marker;
@@ -164,6 +181,13 @@ struct _BlRenderer
    * scene on its own threads, so the two overlap instead of taking turns.
    * 0: one draw (hardware). */
   guint       flush_triangles;
+
+  /* This frame's camera (for the clusters) and scratch arrays for the
+   * ranges of a clustered draw. */
+  FrameInfo   frame;
+  GArray     *ranges;                   /* guint32 pairs: first triangle, count */
+  GArray     *draw_counts;              /* GLsizei */
+  GArray     *draw_offsets;             /* const void * */
 };
 
 void
@@ -359,6 +383,7 @@ gpu_mesh_free (gpointer data)
   if (mesh->edge_ibo != 0)
     glDeleteBuffers (1, &mesh->edge_ibo);
   g_clear_pointer (&mesh->indices, g_array_unref);
+  g_clear_pointer (&mesh->clusters, g_array_unref);
   g_free (mesh);
 }
 
@@ -378,14 +403,36 @@ gpu_mesh_ensure_edges (GpuMesh *mesh)
   g_clear_pointer (&mesh->indices, g_array_unref);
 }
 
+/* Points the bound VAO's per-instance attributes at INSTANCE_VBO from
+ * instance FIRST on (a draw that is not instanced reads instance FIRST). */
+static void
+point_instances (GLuint instance_vbo,
+                 guint  first)
+{
+  GLsizei stride = INSTANCE_FLOATS * sizeof (float);
+  gsize base = (gsize) first * stride;
+  static const struct { int attr, size, offset; } attrs[] = {
+    { ATTR_MODEL0, 4, 0 }, { ATTR_MODEL1, 4, 4 }, { ATTR_MODEL2, 4, 8 }, { ATTR_MODEL3, 4, 12 },
+    { ATTR_NORMAL0, 3, 16 }, { ATTR_NORMAL1, 3, 19 }, { ATTR_NORMAL2, 3, 22 },
+    { ATTR_COLOR, 4, 25 }, { ATTR_LINK, 1, 29 }, { ATTR_FLAGS, 1, 30 },
+  };
+
+  glBindBuffer (GL_ARRAY_BUFFER, instance_vbo);
+  for (guint i = 0; i < G_N_ELEMENTS (attrs); i++)
+    {
+      glEnableVertexAttribArray (attrs[i].attr);
+      glVertexAttribPointer (attrs[i].attr, attrs[i].size, GL_FLOAT, GL_FALSE, stride,
+                             (void *) (base + attrs[i].offset * sizeof (float)));
+      glVertexAttribDivisor (attrs[i].attr, 1);
+    }
+}
+
 /* Binds MESH's vertices and the instance attributes of INSTANCE_VBO to VAO. */
 static void
 setup_vao (GLuint   vao,
            GpuMesh *mesh,
            GLuint   instance_vbo)
 {
-  GLsizei stride = INSTANCE_FLOATS * sizeof (float);
-
   glBindVertexArray (vao);
   glBindBuffer (GL_ARRAY_BUFFER, mesh->vbo);
   glEnableVertexAttribArray (ATTR_POSITION);
@@ -403,29 +450,7 @@ setup_vao (GLuint   vao,
       glDisableVertexAttribArray (ATTR_NORMAL);
     }
 
-  glBindBuffer (GL_ARRAY_BUFFER, instance_vbo);
-  for (int i = 0; i < 4; i++)
-    {
-      glEnableVertexAttribArray (ATTR_MODEL0 + i);
-      glVertexAttribPointer (ATTR_MODEL0 + i, 4, GL_FLOAT, GL_FALSE, stride, (void *) (4 * i * sizeof (float)));
-      glVertexAttribDivisor (ATTR_MODEL0 + i, 1);
-    }
-  for (int i = 0; i < 3; i++)
-    {
-      glEnableVertexAttribArray (ATTR_NORMAL0 + i);
-      glVertexAttribPointer (ATTR_NORMAL0 + i, 3, GL_FLOAT, GL_FALSE, stride,
-                             (void *) ((16 + 3 * i) * sizeof (float)));
-      glVertexAttribDivisor (ATTR_NORMAL0 + i, 1);
-    }
-  glEnableVertexAttribArray (ATTR_COLOR);
-  glVertexAttribPointer (ATTR_COLOR, 4, GL_FLOAT, GL_FALSE, stride, (void *) (25 * sizeof (float)));
-  glVertexAttribDivisor (ATTR_COLOR, 1);
-  glEnableVertexAttribArray (ATTR_LINK);
-  glVertexAttribPointer (ATTR_LINK, 1, GL_FLOAT, GL_FALSE, stride, (void *) (29 * sizeof (float)));
-  glVertexAttribDivisor (ATTR_LINK, 1);
-  glEnableVertexAttribArray (ATTR_FLAGS);
-  glVertexAttribPointer (ATTR_FLAGS, 1, GL_FLOAT, GL_FALSE, stride, (void *) (30 * sizeof (float)));
-  glVertexAttribDivisor (ATTR_FLAGS, 1);
+  point_instances (instance_vbo, 0);
 
   glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, mesh->ibo);
   glBindVertexArray (0);
@@ -595,14 +620,6 @@ batch_upload (Batch *batch)
   batch->dirty_lo = batch->dirty_hi = 0;
 }
 
-/* What culling and the level of detail need of the camera this frame. */
-typedef struct
-{
-  float  planes[6][4];      /* frustum, normalised, inside ≥ 0 */
-  double eye[3];
-  double px_per_radian;     /* pixels per radian near the view axis */
-  int    selected;
-} FrameInfo;
 
 static void
 frame_info_init (FrameInfo *frame,
@@ -747,6 +764,106 @@ draw_instances (BlRenderer *self,
   glBindVertexArray (0);
 }
 
+/* Hands the recorded ranges to GL as one multi-draw (a loop of draws on
+ * GLES 3, which has none). */
+static void
+submit_ranges (BlRenderer *self)
+{
+  guint n = self->draw_counts->len;
+
+  if (n == 0)
+    return;
+  if (self->use_es)
+    for (guint i = 0; i < n; i++)
+      glDrawElements (GL_TRIANGLES, g_array_index (self->draw_counts, GLsizei, i), GL_UNSIGNED_INT,
+                      g_array_index (self->draw_offsets, const void *, i));
+  else
+    glMultiDrawElements (GL_TRIANGLES, (const GLsizei *) self->draw_counts->data, GL_UNSIGNED_INT,
+                         (const void * const *) self->draw_offsets->data, (GLsizei) n);
+  g_array_set_size (self->draw_counts, 0);
+  g_array_set_size (self->draw_offsets, 0);
+}
+
+/* Draws self->ranges of the bound VAO's triangles, in pieces of
+ * flush_triangles with a flush after each full one (see flush_triangles). */
+static void
+draw_ranges (BlRenderer *self)
+{
+  guint budget = self->flush_triangles > 0 ? self->flush_triangles : G_MAXUINT;
+  guint in_piece = 0;
+
+  for (guint r = 0; r < self->ranges->len; r += 2)
+    {
+      guint32 first = g_array_index (self->ranges, guint32, r);
+      guint32 count = g_array_index (self->ranges, guint32, r + 1);
+
+      while (count > 0)
+        {
+          guint32 take = MIN (count, budget - in_piece);
+          GLsizei indices = (GLsizei) (3 * take);
+          const void *offset = (const void *) ((gsize) first * 3 * sizeof (guint32));
+
+          g_array_append_val (self->draw_counts, indices);
+          g_array_append_val (self->draw_offsets, offset);
+          self->n_drawn_triangles += take;
+          first += take;
+          count -= take;
+          in_piece += take;
+          if (in_piece == budget)
+            {
+              submit_ranges (self);
+              glFlush ();
+              in_piece = 0;
+            }
+        }
+    }
+  submit_ranges (self);
+}
+
+/* A clustered mesh's instances one by one: for each, the clusters that may
+ * show (bl_cluster_is_visible, conservative) as merged index ranges. */
+static void
+draw_clustered (BlRenderer *self,
+                Batch      *batch,
+                gboolean    backfaces)
+{
+  GpuMesh *mesh = batch->mesh;
+  guint n = batch_n_instances (batch);
+  const BlCluster *clusters = (const BlCluster *) mesh->clusters->data;
+
+  glBindVertexArray (batch->vao);
+  for (guint i = 0; i < n; i++)
+    {
+      const float *model = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+      BlClusterView view;
+      gboolean all = !bl_cluster_view_init (&view, model, (const float (*)[4]) self->frame.planes,
+                                            self->frame.eye, batch->bound_radius, backfaces);
+
+      g_array_set_size (self->ranges, 0);
+      for (guint c = 0; c < mesh->clusters->len; c++)
+        if (all || bl_cluster_is_visible (&clusters[c], &view))
+          {
+            guint len = self->ranges->len;
+
+            if (len > 0 && g_array_index (self->ranges, guint32, len - 2)
+                           + g_array_index (self->ranges, guint32, len - 1) == clusters[c].first)
+              g_array_index (self->ranges, guint32, len - 1) += clusters[c].count;
+            else
+              {
+                guint32 range[2] = { clusters[c].first, clusters[c].count };
+
+                g_array_append_vals (self->ranges, range, 2);
+              }
+          }
+      if (self->ranges->len == 0)
+        continue;
+      point_instances (batch->instance_vbo, i);
+      draw_ranges (self);
+    }
+  point_instances (batch->instance_vbo, 0);
+  glBindVertexArray (0);
+}
+
 /* Draws the batch (its prepared levels when streamed); back faces are
  * culled when CULL and the batch allows it. */
 static void
@@ -759,7 +876,9 @@ batch_draw (BlRenderer *self,
     glEnable (GL_CULL_FACE);
   else
     glDisable (GL_CULL_FACE);
-  if (!batch->streamed)
+  if (!batch->streamed && !edges && batch->mesh->clusters != NULL && self->frame.clusters)
+    draw_clustered (self, batch, cull && batch->cull);
+  else if (!batch->streamed)
     draw_instances (self, batch->mesh, batch->vao, batch_n_instances (batch), edges);
   else
     for (int l = 0; l < N_LODS; l++)
@@ -877,9 +996,11 @@ bl_renderer_new (gboolean   use_es,
   self->use_es = use_es;
   if (!program_init (&self->general, "mesh", "", use_es, error)
       || !program_init (&self->body[BODY_FLAT], "body", "", use_es, error)
-      || !program_init (&self->body[BODY_SMOOTH], "body", "#define SMOOTH 1\n", use_es, error))
+      || !program_init (&self->body[BODY_SMOOTH], "body", "#define SMOOTH 1\n", use_es, error)
+      || !program_init (&self->shell, "shell", "", use_es, error))
     {
       glDeleteProgram (self->general.id);
+      glDeleteProgram (self->shell.id);
       for (int b = 0; b < N_BODY_PROGRAMS; b++)
         glDeleteProgram (self->body[b].id);
       g_free (self);
@@ -897,6 +1018,9 @@ bl_renderer_new (gboolean   use_es,
   self->mesh_batches = g_hash_table_new (NULL, NULL);
   self->slots = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   self->dirty_links = g_hash_table_new (NULL, NULL);
+  self->ranges = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->draw_counts = g_array_new (FALSE, FALSE, sizeof (GLsizei));
+  self->draw_offsets = g_array_new (FALSE, FALSE, sizeof (const void *));
   make_fixed_meshes (self);
   self->need_rebuild = TRUE;
   return self;
@@ -921,7 +1045,11 @@ bl_renderer_free (BlRenderer *self)
   g_clear_pointer (&self->links, g_ptr_array_unref);
   g_ptr_array_unref (self->slots);
   g_hash_table_unref (self->dirty_links);
+  g_array_unref (self->ranges);
+  g_array_unref (self->draw_counts);
+  g_array_unref (self->draw_offsets);
   glDeleteProgram (self->general.id);
+  glDeleteProgram (self->shell.id);
   for (int b = 0; b < N_BODY_PROGRAMS; b++)
     glDeleteProgram (self->body[b].id);
   g_free (self);
@@ -961,8 +1089,15 @@ gpu_mesh_for (BlRenderer *self,
   if (gpu == NULL)
     {
       g_autoptr(BlTessMesh) tess = bl_tess_from_mesh (mesh);
+      guint n_triangles = bl_tess_mesh_get_n_triangles (tess);
+      GArray *clusters = NULL;
 
+      /* Reorders the triangles into clusters before the upload. */
+      if (n_triangles >= CLUSTER_MIN_TRIANGLES)
+        clusters = bl_cluster_build ((const float *) tess->vertices->data, bl_tess_mesh_get_stride (tess),
+                                     (guint32 *) tess->indices->data, n_triangles, CLUSTER_TRIANGLES);
       gpu = gpu_mesh_from_tess (tess);
+      gpu->clusters = clusters;
       g_hash_table_insert (self->mesh_gpu, bl_mesh_ref (mesh), gpu);
     }
   return gpu;
@@ -1310,18 +1445,25 @@ draw_planes (BlRenderer            *self,
   batch_draw (self, self->prim_batches[BL_PRIM_PLANE], edges, FALSE);
 }
 
-/* The ellipsoids as glass shells and the box as edges, at ALPHA. */
+/* The ellipsoids as glass shells (their own program) and the box as
+ * edges, at ALPHA; the general program is bound on return. */
 static void
 draw_shells (BlRenderer            *self,
              const BlRenderOptions *options,
+             mat4                   vp,
+             const float            eye[3],
              float                  alpha)
 {
-  glUniform1f (self->general.u_alpha, alpha);
-  glUniform1i (self->general.u_mode, 3);
-  if (options->show_inertia_ellipsoid)
-    batch_draw (self, self->overlays[OVERLAY_ELLIPSOID], FALSE, TRUE);
-  if (options->show_added_mass)
-    batch_draw (self, self->overlays[OVERLAY_ADDED_MASS], FALSE, TRUE);
+  if (options->show_inertia_ellipsoid || options->show_added_mass)
+    {
+      program_use (&self->shell, vp, eye, options);
+      glUniform1f (self->shell.u_alpha, alpha);
+      if (options->show_inertia_ellipsoid)
+        batch_draw (self, self->overlays[OVERLAY_ELLIPSOID], FALSE, TRUE);
+      if (options->show_added_mass)
+        batch_draw (self, self->overlays[OVERLAY_ADDED_MASS], FALSE, TRUE);
+      glUseProgram (self->general.id);
+    }
   if (options->show_inertia_box)
     {
       glUniform1i (self->general.u_mode, 2);
@@ -1356,14 +1498,20 @@ bl_renderer_draw (BlRenderer            *self,
   for (int k = 0; k < 3; k++)
     eyef[k] = (float) eye[k];
   frame_info_init (&frame, vp, eye, height, options->selected);
+  frame.clusters = !options->no_clusters;
+  self->frame = frame;
   prepare_batches (self, &frame);
 
   glViewport (0, 0, width, height);
   glClearColor (bl_render_background_color[0], bl_render_background_color[1],
                 bl_render_background_color[2], 1.0f);
   glClearDepthf (1.0f);
+  glClearStencil (0);
   glDepthMask (GL_TRUE);
-  glClear (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glStencilMask (0xff);
+  /* Depth and stencil together: llvmpipe then fills the packed
+   * depth-stencil words instead of masking each one. */
+  glClear (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
   glEnable (GL_DEPTH_TEST);
   glDepthFunc (GL_LEQUAL);
   glDisable (GL_CULL_FACE);
@@ -1409,10 +1557,10 @@ bl_renderer_draw (BlRenderer            *self,
       if (options->xray && !options->wireframe)
         {
           glDepthFunc (GL_GREATER);
-          draw_shells (self, options, OVERLAY_HIDDEN_ALPHA);
+          draw_shells (self, options, vp, eyef, OVERLAY_HIDDEN_ALPHA);
           glDepthFunc (GL_LEQUAL);
         }
-      draw_shells (self, options, OVERLAY_ALPHA);
+      draw_shells (self, options, vp, eyef, OVERLAY_ALPHA);
     }
   glDepthMask (GL_TRUE);
   glDisable (GL_BLEND);

@@ -23,6 +23,9 @@ typedef struct
   gboolean xray;
   int      selected;        /* link index, −1 for none */
   int      hovered;
+  /* Draw big meshes whole instead of skipping their back-facing and
+   * off-screen clusters (the picture is the same; for tests and benchmarks). */
+  gboolean no_clusters;
 } BlRenderOptions;
 
 /* Colours, 0…1 RGB as written to the framebuffer: what the pixel tests

@@ -12,6 +12,10 @@ guint    bl_viewport_get_n_frames      (BlViewport *self);
 guint    bl_viewport_get_n_rebuilds    (BlViewport *self);
 /* Triangles drawn by the last frame, after culling and level of detail. */
 guint    bl_viewport_get_n_drawn_triangles (BlViewport *self);
+/* Whether big meshes skip their back-facing and off-screen clusters
+ * (default TRUE; the picture must be the same either way). */
+void     bl_viewport_set_cluster_culling (BlViewport *self,
+                                          gboolean    enabled);
 /* What a primary click at (x, y) does: pick, select, emit ::link-picked. */
 BlLink  *bl_viewport_click             (BlViewport *self,
                                         double      x,

@@ -836,6 +836,14 @@ bl_viewport_get_n_frames (BlViewport *self)
   return self->n_frames;
 }
 
+void
+bl_viewport_set_cluster_culling (BlViewport *self,
+                                 gboolean    enabled)
+{
+  self->options.no_clusters = !enabled;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
 guint
 bl_viewport_get_n_drawn_triangles (BlViewport *self)
 {

@@ -1,0 +1,35 @@
+// shell.frag: a glass shell (mesh.frag's mode 3): faint fill, a rim that
+// thickens towards the silhouette, and the three principal sections as lines.
+in vec3 v_world;
+in vec3 v_normal;
+in vec3 v_local;
+flat in vec3 v_color;
+flat in float v_emphasis;   // 1.6 for the selected link, else 1
+
+uniform vec3 u_eye;
+uniform float u_alpha;
+
+out vec4 frag_color;
+
+void
+main ()
+{
+  vec3 n = v_normal;
+  vec3 to_eye = normalize (u_eye - v_world);
+
+  if (dot (n, n) < 1e-12)
+    n = cross (dFdx (v_world), dFdy (v_world));
+  n = normalize (n);
+  {
+    // Two-sided: the headlight sees whichever face is towards the eye.
+    float facing = abs (dot (n, to_eye));
+    float rim = pow (1.0 - facing, 2.0);
+    vec3 w = fwidth (v_local);
+    vec3 d = abs (v_local) / max (w, vec3 (1e-6));
+    float line = 1.0 - clamp (min (d.x, min (d.y, d.z)) - 0.5, 0.0, 1.0);
+    float a = u_alpha * v_emphasis * (1.0 + 2.5 * rim);
+
+    a = max (a, line * min (1.0, 2.0 * u_alpha * v_emphasis));
+    frag_color = vec4 (v_color * (0.55 + 0.45 * facing) + vec3 (0.25 * line), clamp (a, 0.0, 0.95));
+  }
+}
