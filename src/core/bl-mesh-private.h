@@ -42,8 +42,10 @@ typedef struct
   guint    n_vertices;
   guint32 *indices;        /* three per facet, in file order */
   guint    n_triangles;
-  double   read_seconds;   /* in read(2) */
-  double   weld_seconds;   /* the rest: decoding, checks, weld */
+  double   read_seconds;   /* in read(2) (the reading thread) */
+  double   decode_seconds; /* decoding, finiteness, hashes (the reading thread) */
+  double   weld_seconds;   /* welding (the calling thread) */
+  double   wall_seconds;   /* the whole call */
 } BlStlMesh;
 
 BlStlStatus bl_stl_read_binary     (const char  *path,
@@ -60,9 +62,11 @@ void     bl_mesh_set_native_stl    (gboolean     enabled);
 typedef struct
 {
   gboolean native;   /* the file was read in process (bl-stl.c) */
+  double native_wall;/* native: the whole read, both threads */
+  double decode;     /* native: decoding, finiteness, hashes (reading thread) */
   double import;     /* child: assimp reading the file; native: read(2) */
   double weld;       /* child: node transforms, weld, arrays written;
-                      * native: decoding, finiteness, weld */
+                      * native: the weld (calling thread) */
   double transfer;   /* the child's result reaching the parent, mapped */
   double checks;     /* parent: index range, finiteness, bounds */
   double reap;       /* parent: waiting for the child to exit */

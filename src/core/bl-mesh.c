@@ -1223,7 +1223,9 @@ bl_mesh_new_from_file (const char  *path,
       g_array_append_val (mesh->submeshes, sub);
       timings.native = TRUE;
       timings.import = stl.read_seconds;
+      timings.decode = stl.decode_seconds;
       timings.weld = stl.weld_seconds;
+      timings.native_wall = stl.wall_seconds;
     }
   else if (!import_isolated (mesh, error))
     return NULL;

@@ -95,6 +95,8 @@ typedef struct
   gboolean  nonfinite;
   gsize     bad;              /* the facet with a non-finite coordinate */
   gint64    read_us;
+  gint64    decode_us;
+  gint64    weld_us;
 } StlReader;
 
 static inline guint64
@@ -401,15 +403,19 @@ fill_chunk (StlReader *r,
   gint64 t0 = g_get_monotonic_time ();
   gssize got = read_full (r->fd, r->buffer, RECORD_SIZE * n);
   int saved = errno;
+  gint64 t1 = g_get_monotonic_time ();
   gsize bad = 0;
+  gboolean ok;
 
-  r->read_us += g_get_monotonic_time () - t0;
+  r->read_us += t1 - t0;
   if (got != (gssize) (RECORD_SIZE * n))
     {
       r->read_errno = got < 0 ? saved : 0;
       return FALSE;
     }
-  if (!decode_records (r->buffer, n, &r->chunks[seq % N_CHUNKS], &bad))
+  ok = decode_records (r->buffer, n, &r->chunks[seq % N_CHUNKS], &bad);
+  r->decode_us += g_get_monotonic_time () - t1;
+  if (!ok)
     {
       r->nonfinite = TRUE;
       r->bad = first + bad;
@@ -469,9 +475,13 @@ read_and_weld (StlReader *r,
     {
       for (gsize seq = 0; seq < total; seq++)
         {
+          gint64 t0;
+
           if (!fill_chunk (r, seq))
             return FALSE;
+          t0 = g_get_monotonic_time ();
           weld_chunk (w, &r->chunks[seq % N_CHUNKS], indices + 3 * seq * CHUNK_RECORDS);
+          r->weld_us += g_get_monotonic_time () - t0;
         }
       return TRUE;
     }
@@ -479,6 +489,8 @@ read_and_weld (StlReader *r,
   reader = g_thread_new ("bl-stl-read", read_thread, r);
   for (gsize seq = 0; seq < total; seq++)
     {
+      gint64 t0;
+
       g_mutex_lock (&r->lock);
       while (r->produced == seq && !r->stopped)
         g_cond_wait (&r->cond, &r->lock);
@@ -489,7 +501,9 @@ read_and_weld (StlReader *r,
         }
       g_mutex_unlock (&r->lock);
 
+      t0 = g_get_monotonic_time ();
       weld_chunk (w, &r->chunks[seq % N_CHUNKS], indices + 3 * seq * CHUNK_RECORDS);
+      r->weld_us += g_get_monotonic_time () - t0;
 
       g_mutex_lock (&r->lock);
       r->consumed++;
@@ -610,6 +624,8 @@ bl_stl_read_binary (const char  *path,
   out->indices = indices;
   out->n_triangles = count;
   out->read_seconds = reader->read_us / (double) G_USEC_PER_SEC;
-  out->weld_seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC - out->read_seconds;
+  out->decode_seconds = reader->decode_us / (double) G_USEC_PER_SEC;
+  out->weld_seconds = reader->weld_us / (double) G_USEC_PER_SEC;
+  out->wall_seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
   return BL_STL_OK;
 }
