@@ -211,7 +211,7 @@ weld_grow (StlWeld *w)
   table_free (old, old_size);
 }
 
-/* The welded index of the point KEY (hash H), adding it if it is new-> */
+/* The welded index of the point KEY (hash H), adding it if it is new. */
 static inline guint32
 weld_add (StlWeld       *w,
           const guint32  key[3],
@@ -520,12 +520,12 @@ bl_stl_read_binary (const char  *path,
                     GError     **error)
 {
   g_autoptr(GError) open_error = NULL;
-  g_autofree StlReader *reader = g_new0 (StlReader, 1);
+  g_autofree StlReader *reader = NULL;
   guint32 *indices;
   char *mapping;
   gsize mapping_size, indices_size, used;
   guint8 header[HEADER_SIZE];
-  g_autofree StlWeld *w = g_new (StlWeld, 1);
+  g_autofree StlWeld *w = NULL;
   gsize size, count;
   guint32 count32;
   gboolean ok;
@@ -565,6 +565,8 @@ bl_stl_read_binary (const char  *path,
 
   /* A closed surface has half as many vertices as triangles; the table
    * grows for anything else. */
+  w = g_new (StlWeld, 1);
+  reader = g_new0 (StlReader, 1);
   weld_init (w, slots_for (count / 2));
   /* The result in one mapping: the indices (all written), then room for
    * every point as a vertex, of which only the pages written are touched
