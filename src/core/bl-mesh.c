@@ -2224,6 +2224,35 @@ analyse_triangles (const HealthInput  *in,
     }
 }
 
+/* Degenerate triangles FIRST…LAST−1 marked, and the highest vertex used. */
+typedef struct
+{
+  const double  *vertices;
+  const guint32 *indices;
+  gsize          first;
+  gsize          last;
+  guint8        *degenerate;
+  guint32        n_vertices;   /* the highest vertex + 1 */
+  guint          n_degenerate;
+} DegenerateJob;
+
+static gpointer
+degenerate_job_run (gpointer data)
+{
+  DegenerateJob *job = data;
+
+  for (gsize t = job->first; t < job->last; t++)
+    {
+      const guint32 *v = &job->indices[3 * t];
+
+      job->n_vertices = MAX (job->n_vertices, MAX (MAX (v[0], v[1]), v[2]) + 1);
+      job->degenerate[t] = v[0] == v[1] || v[1] == v[2] || v[2] == v[0]
+                        || is_zero_area (job->vertices, v);
+      job->n_degenerate += job->degenerate[t];
+    }
+  return NULL;
+}
+
 /* Edge and triangle bookkeeping over welded indices, by counting sort:
  * each edge goes to the bucket of its lower vertex, each triangle to the
  * bucket of its lowest; buckets are small and read in order, so the work
@@ -2245,6 +2274,7 @@ analyse_health_with (const double  *vertices,
   g_autofree guint8 *same = NULL;
   g_autoptr(GArray) boundary = g_array_new (FALSE, FALSE, sizeof (EdgeSlot));
   HealthInput in;
+  gboolean threaded = n_triangles >= PARALLEL_THRESHOLD && g_get_num_processors () > 1;
   gint64 side_us = 0;
   EdgeHealth eh = { 0, 0, 0, TRUE, boundary };
   EdgeJob job = { &in, &eh };
@@ -2253,17 +2283,30 @@ analyse_health_with (const double  *vertices,
 
   /* degenerate triangles contribute nothing, and their edges would only
    * report a crack */
-  for (gsize t = 0; t < n_triangles; t++)
-    {
-      const guint32 *v = &indices[3 * t];
+  {
+    DegenerateJob halves[2] = {
+      { vertices, indices, 0, n_triangles / 2, degenerate, 0, 0 },
+      { vertices, indices, n_triangles / 2, n_triangles, degenerate, 0, 0 },
+    };
 
-      n_vertices = MAX (n_vertices, MAX (MAX (v[0], v[1]), v[2]) + 1);
-      degenerate[t] = v[0] == v[1] || v[1] == v[2] || v[2] == v[0] || is_zero_area (vertices, v);
-      degenerate_triangles += degenerate[t];
-    }
+    if (threaded)
+      {
+        GThread *thread = g_thread_new ("bl-mesh-degenerate", degenerate_job_run, &halves[1]);
+
+        degenerate_job_run (&halves[0]);
+        g_thread_join (thread);
+      }
+    else
+      {
+        degenerate_job_run (&halves[0]);
+        degenerate_job_run (&halves[1]);
+      }
+    n_vertices = MAX (halves[0].n_vertices, halves[1].n_vertices);
+    degenerate_triangles = halves[0].n_degenerate + halves[1].n_degenerate;
+  }
   in = (HealthInput) { indices, n_triangles, n_vertices, degenerate, n_triangles - degenerate_triangles };
 
-  if (n_triangles >= PARALLEL_THRESHOLD && g_get_num_processors () > 1)
+  if (threaded)
     {
       GThread *edge_thread = g_thread_new ("bl-mesh-edges", edge_job_run, &job);
 
