@@ -42,8 +42,8 @@
 #define N_CHUNKS      4
 /* below this many facets one thread does everything */
 #define THREAD_THRESHOLD 65536
-/* points whose table slot is prefetched ahead of their turn */
-#define AHEAD         128
+/* new points whose table slot is prefetched ahead of their turn */
+#define AHEAD         32
 /* slots of the cache of recently seen points (256 KiB) */
 #define RECENT_SLOTS  16384
 #define HUGE_PAGE     ((gsize) 2 * 1024 * 1024)
@@ -62,19 +62,24 @@ typedef struct
   gsize    mask;
   guint32  n;         /* distinct points so far */
   double  *out;       /* their coordinates, first-seen order */
-  /* Points recur close together in a real file (a vertex's triangles are
-   * mostly written near each other): the last point seen with each of
-   * these hashes, and its index, answer most lookups from the L2 cache
-   * instead of the table.  Slots with id 0 are empty. */
-  StlSlot  recent[RECENT_SLOTS];
 } StlWeld;
 
-/* One read's points, their bits made canonical, and their hashes. */
+#define NO_REF G_MAXUINT32
+
+/* One read's points.  Points recur close together in a real file (a
+ * vertex's facets are mostly written near each other), so the reading
+ * thread answers most of them itself: REF is an earlier point (counted
+ * from the file's first) at the same position, whose index the welder
+ * copies.  The others, in order, with their bits made canonical, their
+ * hashes and their places in the chunk, are for the welder's table. */
 typedef struct
 {
+  guint32  ref[3 * CHUNK_RECORDS];
   guint32  keys[3 * CHUNK_RECORDS][3];
   guint64  hashes[3 * CHUNK_RECORDS];
+  guint32  place[3 * CHUNK_RECORDS];
   gsize    n_records;
+  gsize    n_new;      /* points with no REF */
 } StlChunk;
 
 /* Reading and decoding run in one thread, welding in another: a ring of
@@ -85,6 +90,9 @@ typedef struct
   gsize     count;
   guint8   *buffer;           /* the reading thread's */
   StlChunk *chunks;
+  /* the last point seen with each of these hashes, and its number + 1:
+   * the reading thread's cache of recent points, 256 KiB (L2) */
+  StlSlot   recent[RECENT_SLOTS];
   GMutex    lock;
   GCond     cond;
   gsize     produced;         /* chunks filled */
@@ -184,7 +192,6 @@ weld_init (StlWeld *w,
   w->slots = table_alloc (&w->size);
   w->mask = n_slots - 1;
   w->n = 0;
-  memset (w->recent, 0, sizeof w->recent);
 }
 
 static void
@@ -306,17 +313,20 @@ fail (GError    **error,
   return BL_STL_FAILED;
 }
 
-/* Decodes N_RECORDS facets from BUFFER into CHUNK.  FALSE (and *BAD, the
- * record's index) at a coordinate that is not finite. */
+/* Decodes N_RECORDS facets from BUFFER into CHUNK, the first point being
+ * point FIRST of the file.  FALSE (and *BAD, the record's index) at a
+ * coordinate that is not finite. */
 static gboolean
-decode_records (const guint8 *buffer,
+decode_records (StlSlot      *recent,
+                const guint8 *buffer,
                 gsize         n_records,
+                gsize         first,
                 StlChunk     *chunk,
                 gsize        *bad)
 {
   guint32 any = 0;
+  gsize n_new = 0;
 
-  chunk->n_records = n_records;
   /* the nine coordinates of each facet (after its normal), made canonical
    * in registers; a bad one is looked for only once a read holds one */
   for (gsize r = 0; r < n_records; r++)
@@ -333,63 +343,67 @@ decode_records (const guint8 *buffer,
           /* −0 welds with +0 and is stored as +0 */
           c[j] = (bits & 0x7fffffffu) != 0 ? bits : 0;
         }
-      memcpy (chunk->keys[3 * r], c, sizeof c);
+
       for (int v = 0; v < 3; v++)
-        chunk->hashes[3 * r + v] = hash_key (&c[3 * v]);
+        {
+          const guint32 *k = &c[3 * v];
+          guint64 h = hash_key (k);
+          StlSlot *slot = &recent[h % RECENT_SLOTS];
+          gsize i = 3 * r + v;
+
+          if (slot->id != 0 && slot->key[0] == k[0] && slot->key[1] == k[1] && slot->key[2] == k[2])
+            {
+              chunk->ref[i] = slot->id - 1;
+              continue;
+            }
+          chunk->ref[i] = NO_REF;
+          memcpy (chunk->keys[n_new], k, sizeof chunk->keys[n_new]);
+          chunk->hashes[n_new] = h;
+          chunk->place[n_new] = i;
+          n_new++;
+          memcpy (slot->key, k, sizeof slot->key);
+          slot->id = (guint32) (first + i) + 1;
+        }
+
+      if (any)
+        {
+          *bad = r;
+          return FALSE;
+        }
     }
 
-  if (any)
-    {
-      for (gsize r = 0; r < n_records; r++)
-        for (int j = 0; j < 9; j++)
-          if ((chunk->keys[3 * r + j / 3][j % 3] & 0x7f800000u) == 0x7f800000u)
-            {
-              *bad = r;
-              return FALSE;
-            }
-    }
+  chunk->n_records = n_records;
+  chunk->n_new = n_new;
   return TRUE;
 }
 
-/* Welds CHUNK's points; their indices go to INDICES. */
+/* Welds CHUNK, whose first point is point FIRST of the file: the indices
+ * of all points go to INDICES[FIRST…].  New points are met in file order,
+ * so the vertices stay in first-seen order. */
 static void
 weld_chunk (StlWeld        *w,
             const StlChunk *chunk,
+            gsize           first,
             guint32        *indices)
 {
   const guint32 (*keys)[3] = chunk->keys;
   const guint64 *hashes = chunk->hashes;
-  gsize n = 3 * chunk->n_records;
+  gsize n_new = chunk->n_new;
 
-  for (gsize i = 0; i < n; i++)
+  for (gsize m = 0; m < MIN (n_new, AHEAD); m++)
+    __builtin_prefetch (&w->slots[hashes[m] & w->mask]);
+  for (gsize m = 0; m < n_new; m++)
     {
-      const guint32 *k = keys[i];
-      guint64 h = hashes[i];
-      StlSlot *r = &w->recent[h % RECENT_SLOTS];
-      guint32 id;
-
-      /* the table's slot for a point that the cache will not answer */
-      if (i + AHEAD < n)
-        {
-          const guint32 *ka = keys[i + AHEAD];
-          const StlSlot *ra = &w->recent[hashes[i + AHEAD] % RECENT_SLOTS];
-
-          if (ra->key[0] != ka[0] || ra->key[1] != ka[1] || ra->key[2] != ka[2] || ra->id == 0)
-            __builtin_prefetch (&w->slots[hashes[i + AHEAD] & w->mask]);
-        }
-
-      if (r->id != 0 && r->key[0] == k[0] && r->key[1] == k[1] && r->key[2] == k[2])
-        {
-          id = r->id - 1;
-        }
-      else
-        {
-          id = weld_add (w, k, h);
-          memcpy (r->key, k, sizeof r->key);
-          r->id = id + 1;
-        }
-      indices[i] = id;
+      if (m + AHEAD < n_new)
+        __builtin_prefetch (&w->slots[hashes[m + AHEAD] & w->mask]);
+      indices[first + chunk->place[m]] = weld_add (w, keys[m], hashes[m]);
     }
+
+  /* an earlier point at the same position: its index (earlier in this
+   * chunk, or in one welded before) */
+  for (gsize i = 0; i < 3 * chunk->n_records; i++)
+    if (chunk->ref[i] != NO_REF)
+      indices[first + i] = indices[chunk->ref[i]];
 }
 
 /* Reads and decodes chunk number SEQ into its place in the ring.  FALSE
@@ -413,7 +427,7 @@ fill_chunk (StlReader *r,
       r->read_errno = got < 0 ? saved : 0;
       return FALSE;
     }
-  ok = decode_records (r->buffer, n, &r->chunks[seq % N_CHUNKS], &bad);
+  ok = decode_records (r->recent, r->buffer, n, 3 * first, &r->chunks[seq % N_CHUNKS], &bad);
   r->decode_us += g_get_monotonic_time () - t1;
   if (!ok)
     {
@@ -480,7 +494,7 @@ read_and_weld (StlReader *r,
           if (!fill_chunk (r, seq))
             return FALSE;
           t0 = g_get_monotonic_time ();
-          weld_chunk (w, &r->chunks[seq % N_CHUNKS], indices + 3 * seq * CHUNK_RECORDS);
+          weld_chunk (w, &r->chunks[seq % N_CHUNKS], 3 * seq * CHUNK_RECORDS, indices);
           r->weld_us += g_get_monotonic_time () - t0;
         }
       return TRUE;
@@ -502,7 +516,7 @@ read_and_weld (StlReader *r,
       g_mutex_unlock (&r->lock);
 
       t0 = g_get_monotonic_time ();
-      weld_chunk (w, &r->chunks[seq % N_CHUNKS], indices + 3 * seq * CHUNK_RECORDS);
+      weld_chunk (w, &r->chunks[seq % N_CHUNKS], 3 * seq * CHUNK_RECORDS, indices);
       r->weld_us += g_get_monotonic_time () - t0;
 
       g_mutex_lock (&r->lock);
