@@ -786,6 +786,16 @@ test_clusters_lossless (void)
                          "</model></sdf>", torus_path, torus_path, cube_path);
 #undef MESH_LINK
   fixture_setup (&f, sdf);
+  /* The clusters are made in a thread; the mesh is drawn whole meanwhile. */
+  {
+    gint64 start = g_get_monotonic_time ();
+
+    while (bl_viewport_get_clusters_pending (f.viewport))
+      {
+        g_assert_cmpint (g_get_monotonic_time () - start, <, 60 * G_USEC_PER_SEC);
+        wait_for_frame (&f);
+      }
+  }
 
   for (guint v = 0; v < G_N_ELEMENTS (views); v++)
     {

@@ -26,14 +26,16 @@
  * of its distance (a sine: about 0.11°) plus the rounding terms. */
 #define FACING_MARGIN 2e-3
 
+/* The low MORTON_BITS bits of V, two zero bits after each. */
 static guint32
 spread_bits (guint32 v)
 {
-  guint32 r = 0;
-
-  for (int b = 0; b < MORTON_BITS; b++)
-    r |= ((v >> b) & 1u) << (3 * b);
-  return r;
+  v &= 0x3ff;
+  v = (v | (v << 16)) & 0x030000ff;
+  v = (v | (v << 8)) & 0x0300f00f;
+  v = (v | (v << 4)) & 0x030c30c3;
+  v = (v | (v << 2)) & 0x09249249;
+  return v;
 }
 
 static guint32
@@ -86,145 +88,137 @@ dot3 (const double a[3],
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-static double
-dist3 (const double a[3],
-       const double b[3])
-{
-  double d[3] = { a[0] - b[0], a[1] - b[1], a[2] - b[2] };
-
-  return sqrt (dot3 (d, d));
-}
-
-/* Rounded away from zero in the direction given: a stored bound stays a bound. */
+/* Rounded up or down to float: a stored bound stays a bound (float
+ * rounding is below 6e-8 of the value; the nudge is 1e-6 of it). */
 static float
 float_up (double x)
 {
-  float f = (float) x;
-
-  return (double) f < x ? nextafterf (f, FLT_MAX) : f;
+  return (float) (x + fabs (x) * 1e-6 + 1e-30);
 }
 
 static float
 float_down (double x)
 {
-  float f = (float) x;
-
-  return (double) f > x ? nextafterf (f, -FLT_MAX) : f;
+  return (float) (x - fabs (x) * 1e-6 - 1e-30);
 }
 
-/* LSD radix sort of (key << 32 | triangle) by the key, 8 bits a pass. */
+/* LSD radix sort of (key << 32 | triangle) by the 30-bit key, 10 bits a pass. */
 static void
 radix_sort (guint64 *items,
             guint64 *scratch,
             gsize    n)
 {
-  for (int shift = 32; shift < 64; shift += 8)
+  for (int shift = 32; shift < 62; shift += 10)
     {
-      gsize count[257] = { 0 };
+      g_autofree gsize *count = g_new0 (gsize, 1025);
 
       for (gsize i = 0; i < n; i++)
-        count[((items[i] >> shift) & 0xff) + 1]++;
-      if (count[((items[0] >> shift) & 0xff) + 1] == n)
-        continue;   /* one value of this byte: already in order */
-      for (int b = 0; b < 256; b++)
+        count[((items[i] >> shift) & 0x3ff) + 1]++;
+      if (count[((items[0] >> shift) & 0x3ff) + 1] == n)
+        continue;   /* one value of these bits: already in order */
+      for (int b = 0; b < 1024; b++)
         count[b + 1] += count[b];
       for (gsize i = 0; i < n; i++)
-        scratch[count[(items[i] >> shift) & 0xff]++] = items[i];
+        scratch[count[(items[i] >> shift) & 0x3ff]++] = items[i];
       memcpy (items, scratch, n * sizeof *items);
     }
 }
 
+/* Fills CLUSTER's bounds from its triangles (the reordered INDICES);
+ * NORMALS: room for cluster->count unit normals. */
 static void
 cluster_bounds (BlCluster     *cluster,
                 const float   *positions,
                 guint          stride,
-                const guint32 *indices)
+                const guint32 *indices,
+                double       (*normals)[3])
 {
   double lo[3] = { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE };
   double hi[3] = { -G_MAXDOUBLE, -G_MAXDOUBLE, -G_MAXDOUBLE };
-  double center[3], radius = 0.0, sum[3] = { 0, 0, 0 }, axis[3], len;
+  double center[3], radius2 = 0.0, sum[3] = { 0, 0, 0 }, axis[3], len;
   double cos_cone = 1.0, offset = -G_MAXDOUBLE, inv_altitude = 0.0;
   gboolean degenerate = FALSE;
 
-  for (guint32 t = cluster->first; t < cluster->first + cluster->count; t++)
-    for (int k = 0; k < 3; k++)
-      {
-        double p[3];
-
-        vertex (positions, stride, indices[3 * t + k], p);
-        for (int a = 0; a < 3; a++)
-          {
-            lo[a] = MIN (lo[a], p[a]);
-            hi[a] = MAX (hi[a], p[a]);
-          }
-      }
-  /* The stored (float) centre is the one every bound is measured from. */
-  for (int a = 0; a < 3; a++)
+  for (guint32 i = 0; i < cluster->count; i++)
     {
-      cluster->center[a] = (float) (0.5 * (lo[a] + hi[a]));
-      center[a] = cluster->center[a];
-    }
+      guint32 t = cluster->first + i;
+      double p[3][3], longest2 = 0.0;
 
-  for (guint32 t = cluster->first; t < cluster->first + cluster->count; t++)
-    {
-      double p[3][3], n[3];
-
-      triangle (positions, stride, indices + 3 * t, p, n);
-      len = sqrt (dot3 (n, n));
+      triangle (positions, stride, indices + 3 * t, p, normals[i]);
       for (int k = 0; k < 3; k++)
-        radius = MAX (radius, dist3 (p[k], center));
+        {
+          double e[3] = { p[(k + 1) % 3][0] - p[k][0], p[(k + 1) % 3][1] - p[k][1], p[(k + 1) % 3][2] - p[k][2] };
+
+          longest2 = MAX (longest2, dot3 (e, e));
+          for (int a = 0; a < 3; a++)
+            {
+              lo[a] = MIN (lo[a], p[k][a]);
+              hi[a] = MAX (hi[a], p[k][a]);
+            }
+        }
+      len = sqrt (dot3 (normals[i], normals[i]));
       if (!(len > 0.0))
         {
           degenerate = TRUE;
           continue;
         }
       for (int a = 0; a < 3; a++)
-        sum[a] += n[a] / len;
+        {
+          normals[i][a] /= len;
+          sum[a] += normals[i][a];
+        }
+      /* Twice the area over the longest side: the smallest altitude. */
+      inv_altitude = MAX (inv_altitude, sqrt (longest2) / len);
     }
-  cluster->radius = float_up (radius * (1.0 + 1e-6));
-
+  /* The stored (float) centre is the one every bound is measured from. */
+  for (int a = 0; a < 3; a++)
+    {
+      cluster->center[a] = (float) (0.5 * (lo[a] + hi[a]));
+      center[a] = cluster->center[a];
+    }
   len = sqrt (dot3 (sum, sum));
   if (degenerate || !(len > 0.0))
-    {
-      memset (cluster->axis, 0, sizeof cluster->axis);
-      return;
-    }
-  for (int a = 0; a < 3; a++)
-    {
-      cluster->axis[a] = (float) (sum[a] / len);
-      axis[a] = cluster->axis[a];
-    }
-  len = sqrt (dot3 (axis, axis));
-  for (int a = 0; a < 3; a++)
-    axis[a] /= len;
+    memset (axis, 0, sizeof axis);
+  else
+    for (int a = 0; a < 3; a++)
+      {
+        cluster->axis[a] = (float) (sum[a] / len);
+        axis[a] = cluster->axis[a];
+      }
 
-  for (guint32 t = cluster->first; t < cluster->first + cluster->count; t++)
+  for (guint32 i = 0; i < cluster->count; i++)
     {
-      double p[3][3], n[3], c_p[3], longest = 0.0;
+      guint32 t = cluster->first + i;
 
-      triangle (positions, stride, indices + 3 * t, p, n);
-      len = sqrt (dot3 (n, n));
-      for (int a = 0; a < 3; a++)
-        {
-          n[a] /= len;
-          c_p[a] = center[a] - p[0][a];
-        }
-      cos_cone = MIN (cos_cone, dot3 (n, axis));
-      offset = MAX (offset, dot3 (n, c_p));
       for (int k = 0; k < 3; k++)
-        longest = MAX (longest, dist3 (p[k], p[(k + 1) % 3]));
-      /* Twice the area over the longest side: the smallest altitude. */
-      inv_altitude = MAX (inv_altitude, longest / len);
+        {
+          double p[3], d[3];
+
+          vertex (positions, stride, indices[3 * t + k], p);
+          for (int a = 0; a < 3; a++)
+            d[a] = center[a] - p[a];
+          radius2 = MAX (radius2, dot3 (d, d));
+          /* n·(centre − p) is the same for every point of the triangle's
+           * plane (up to rounding: the largest of the three). */
+          if (!degenerate)
+            offset = MAX (offset, dot3 (normals[i], d));
+        }
+      if (!degenerate)
+        cos_cone = MIN (cos_cone, dot3 (normals[i], axis));
     }
-  /* A cone wider than nearly all directions drops nothing: no cone. */
-  if (cos_cone < -0.99)
+  cluster->radius = float_up (sqrt (radius2));
+  /* No normal, or a cone wider than nearly all directions: drops nothing
+   * as back-facing. */
+  if (degenerate || !(len > 0.0) || cos_cone < -0.99)
     {
       memset (cluster->axis, 0, sizeof cluster->axis);
       return;
     }
+  /* The axis was rounded to float (its length is within 1e-7 of 1): 1e-6
+   * covers it. */
   cluster->cos_cone = float_down (cos_cone - 1e-6);
   cluster->sin_cone = float_up (MIN (1.0, sqrt (MAX (0.0, 1.0 - (double) cluster->cos_cone * cluster->cos_cone)) + 1e-6));
-  cluster->plane_offset = float_up (offset + 1e-6 * radius);
+  cluster->plane_offset = float_up (offset + 1e-6 * sqrt (radius2));
   cluster->inv_altitude = float_up (inv_altitude);
 }
 
@@ -239,6 +233,7 @@ bl_cluster_build (const float *positions,
   g_autofree guint64 *items = NULL;
   g_autofree guint64 *scratch = NULL;
   g_autofree guint32 *sorted = NULL;
+  g_autofree double (*normals)[3] = NULL;
   float lo[3] = { FLT_MAX, FLT_MAX, FLT_MAX }, hi[3] = { -FLT_MAX, -FLT_MAX, -FLT_MAX };
   double scale[3];
 
@@ -247,6 +242,7 @@ bl_cluster_build (const float *positions,
   target = MAX (target, 1);
   items = g_new (guint64, n_triangles);
   scratch = g_new (guint64, n_triangles);
+  normals = g_malloc_n (target, sizeof *normals);
 
   /* Centroids (times 3) and their bounds. */
   for (guint t = 0; t < n_triangles; t++)
@@ -299,7 +295,7 @@ bl_cluster_build (const float *positions,
           cluster.count++;
           i++;
         }
-      cluster_bounds (&cluster, positions, stride, indices);
+      cluster_bounds (&cluster, positions, stride, indices, normals);
       g_array_append_val (clusters, cluster);
     }
   return clusters;

@@ -38,8 +38,9 @@ static const float grid_color[3] = { 0.32f, 0.33f, 0.36f };
 #define CULL_OVERLAY_PX 2.0
 /* Triangles per piece of a large draw on a software rasteriser. */
 #define FLUSH_TRIANGLES 65536
-/* Meshes of at least this many triangles are cut into clusters of about
- * CLUSTER_TRIANGLES, and each frame draws only those that may show. */
+/* Meshes of at least this many triangles are cut into clusters of at most
+ * CLUSTER_TRIANGLES (in a thread, see ClusterJob), and each frame draws
+ * only those that may show. */
 #define CLUSTER_MIN_TRIANGLES 4096
 #define CLUSTER_TRIANGLES 128
 
@@ -79,7 +80,45 @@ typedef struct
   gboolean has_normals;
   GArray  *indices;          /* kept for the wireframe edges, until made */
   GArray  *clusters;         /* BlCluster, for big meshes (else NULL) */
+  struct _ClusterJob *job;   /* the clusters being made in a thread */
 } GpuMesh;
+
+/* Making a big mesh's clusters takes about 0.1 s per million triangles,
+ * so a thread does it while the first frames draw the mesh whole; the
+ * first draw after it is done uploads the reordered indices and starts
+ * skipping clusters.  The job is shared by the thread and the mesh. */
+typedef struct _ClusterJob
+{
+  gint    ref_count;
+  gint    done;              /* atomic: clusters and indices are ready */
+  GArray *vertices;          /* float, shared read-only with the tessellation */
+  guint   stride;
+  GArray *indices;           /* guint32, the thread's own copy, reordered */
+  GArray *clusters;          /* BlCluster, the result */
+} ClusterJob;
+
+static void
+cluster_job_unref (ClusterJob *job)
+{
+  if (!g_atomic_int_dec_and_test (&job->ref_count))
+    return;
+  g_array_unref (job->vertices);
+  g_array_unref (job->indices);
+  g_clear_pointer (&job->clusters, g_array_unref);
+  g_free (job);
+}
+
+static gpointer
+cluster_job_run (gpointer data)
+{
+  ClusterJob *job = data;
+
+  job->clusters = bl_cluster_build ((const float *) job->vertices->data, job->stride,
+                                    (guint32 *) job->indices->data, job->indices->len / 3, CLUSTER_TRIANGLES);
+  g_atomic_int_set (&job->done, 1);
+  cluster_job_unref (job);
+  return NULL;
+}
 
 #define N_LODS 4
 
@@ -384,6 +423,7 @@ gpu_mesh_free (gpointer data)
     glDeleteBuffers (1, &mesh->edge_ibo);
   g_clear_pointer (&mesh->indices, g_array_unref);
   g_clear_pointer (&mesh->clusters, g_array_unref);
+  g_clear_pointer (&mesh->job, cluster_job_unref);
   g_free (mesh);
 }
 
@@ -820,6 +860,44 @@ draw_ranges (BlRenderer *self)
   submit_ranges (self);
 }
 
+/* Takes the clusters of every mesh whose thread is done: uploads the
+ * reordered indices (the same triangles, so the wireframe's edges stay). */
+static void
+adopt_clusters (BlRenderer *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->mesh_gpu);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      GpuMesh *mesh = value;
+
+      if (mesh->job == NULL || !g_atomic_int_get (&mesh->job->done))
+        continue;
+      glBindVertexArray (0);
+      glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, mesh->ibo);
+      glBufferSubData (GL_ELEMENT_ARRAY_BUFFER, 0, mesh->job->indices->len * sizeof (guint32),
+                       mesh->job->indices->data);
+      glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, 0);
+      mesh->clusters = g_steal_pointer (&mesh->job->clusters);
+      g_clear_pointer (&mesh->job, cluster_job_unref);
+    }
+}
+
+gboolean
+bl_renderer_get_clusters_pending (BlRenderer *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->mesh_gpu);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (((GpuMesh *) value)->job != NULL)
+      return TRUE;
+  return FALSE;
+}
+
 /* A clustered mesh's instances one by one: for each, the clusters that may
  * show (bl_cluster_is_visible, conservative) as merged index ranges. */
 static void
@@ -1089,15 +1167,24 @@ gpu_mesh_for (BlRenderer *self,
   if (gpu == NULL)
     {
       g_autoptr(BlTessMesh) tess = bl_tess_from_mesh (mesh);
-      guint n_triangles = bl_tess_mesh_get_n_triangles (tess);
-      GArray *clusters = NULL;
 
-      /* Reorders the triangles into clusters before the upload. */
-      if (n_triangles >= CLUSTER_MIN_TRIANGLES)
-        clusters = bl_cluster_build ((const float *) tess->vertices->data, bl_tess_mesh_get_stride (tess),
-                                     (guint32 *) tess->indices->data, n_triangles, CLUSTER_TRIANGLES);
       gpu = gpu_mesh_from_tess (tess);
-      gpu->clusters = clusters;
+      if (bl_tess_mesh_get_n_triangles (tess) >= CLUSTER_MIN_TRIANGLES)
+        {
+          ClusterJob *job = g_new0 (ClusterJob, 1);
+          GThread *thread;
+
+          job->ref_count = 2;   /* the mesh's and the thread's */
+          job->vertices = g_array_ref (tess->vertices);
+          job->stride = bl_tess_mesh_get_stride (tess);
+          job->indices = g_array_copy (tess->indices);
+          gpu->job = job;
+          thread = g_thread_try_new ("ballast-clusters", cluster_job_run, job, NULL);
+          if (thread != NULL)
+            g_thread_unref (thread);
+          else
+            cluster_job_run (job);   /* no thread to be had: here, now */
+        }
       g_hash_table_insert (self->mesh_gpu, bl_mesh_ref (mesh), gpu);
     }
   return gpu;
@@ -1489,6 +1576,7 @@ bl_renderer_draw (BlRenderer            *self,
   gboolean any_shell = options->show_inertia_ellipsoid || options->show_added_mass || options->show_inertia_box;
 
   sync_instances (self);
+  adopt_clusters (self);
   self->n_drawn_triangles = 0;
 
   bl_camera_get_view (camera, view);

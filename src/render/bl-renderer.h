@@ -76,6 +76,9 @@ void        bl_renderer_draw         (BlRenderer            *self,
                                       double                 extent_radius,
                                       int                    width,
                                       int                    height);
+/* TRUE while a big mesh's clusters are being made (in a thread) or are
+ * made but not yet taken by a draw: until then it is drawn whole. */
+gboolean    bl_renderer_get_clusters_pending (BlRenderer *self);
 /* Triangles drawn by the last frame (after culling and level of detail). */
 guint       bl_renderer_get_n_drawn_triangles (BlRenderer *self);
 

@@ -844,6 +844,12 @@ bl_viewport_set_cluster_culling (BlViewport *self,
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
 
+gboolean
+bl_viewport_get_clusters_pending (BlViewport *self)
+{
+  return self->renderer != NULL && bl_renderer_get_clusters_pending (self->renderer);
+}
+
 guint
 bl_viewport_get_n_drawn_triangles (BlViewport *self)
 {
