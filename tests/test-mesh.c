@@ -1940,6 +1940,22 @@ test_native_stl_edge_cases (void)
       g_unlink (path);
       g_clear_pointer (&path, g_free);
     }
+
+  /* the same deep into a large file, read by two threads: the reading one
+   * stops, the welding one stops there too */
+  {
+    gsize n = 0;
+    g_autofree float *facets = torus_facets (200, 180, &n);
+
+    facets[9 * 70000 + 7] = NAN;
+    path = write_stl_raw ("edge-nonfinite-late.stl", NULL, 0, n, facets, n, 0, 0);
+    error = compare_stl_paths (path, unit_scale, TRUE);
+    g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+    g_assert_nonnull (strstr (error->message, "triangle 70000 "));
+    g_clear_error (&error);
+    g_unlink (path);
+    g_clear_pointer (&path, g_free);
+  }
 }
 
 /* assimp loops forever on this corrupt PLY header (found by fuzz/fuzz-mesh):
