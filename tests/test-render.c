@@ -751,6 +751,32 @@ test_clusters (void)
   g_rand_free (rand);
 }
 
+/* Renumbering by first use: indices 5 2 5 0 over six vertices (stride 2,
+ * vertex v = (10v, 10v + 1)) become 0 1 0 2, the vertices 5 2 0 first and
+ * then those no index uses, 1 3 4, in their order. */
+static void
+test_clusters_renumber (void)
+{
+  guint32 indices[4] = { 5, 2, 5, 0 };
+  float vertices[12], out[12];
+  static const guint32 expected_indices[4] = { 0, 1, 0, 2 };
+  static const int expected_order[6] = { 5, 2, 0, 1, 3, 4 };
+
+  for (int v = 0; v < 6; v++)
+    {
+      vertices[2 * v] = 10.0f * v;
+      vertices[2 * v + 1] = 10.0f * v + 1.0f;
+    }
+  bl_cluster_renumber (indices, 4, vertices, 2, 6, out);
+  for (int i = 0; i < 4; i++)
+    g_assert_cmpuint (indices[i], ==, expected_indices[i]);
+  for (int v = 0; v < 6; v++)
+    {
+      g_assert_cmpfloat (out[2 * v], ==, 10.0f * expected_order[v]);
+      g_assert_cmpfloat (out[2 * v + 1], ==, 10.0f * expected_order[v] + 1.0f);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -772,6 +798,7 @@ main (int   argc,
   g_test_add_func ("/render/scene/added-mass-radii", test_scene_added_mass);
   g_test_add_func ("/render/scene/added-mass-link", test_scene_added_mass_link);
   g_test_add_func ("/render/clusters", test_clusters);
+  g_test_add_func ("/render/clusters/renumber", test_clusters_renumber);
 
   return g_test_run ();
 }

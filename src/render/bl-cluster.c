@@ -301,6 +301,38 @@ bl_cluster_build (const float *positions,
   return clusters;
 }
 
+void
+bl_cluster_renumber (guint32     *indices,
+                     gsize        n_indices,
+                     const float *vertices,
+                     guint        stride,
+                     guint        n_vertices,
+                     float       *vertices_out)
+{
+  g_autofree guint32 *new_index = g_new (guint32, n_vertices);
+  guint32 next = 0;
+
+  memset (new_index, 0xff, n_vertices * sizeof (guint32));
+  for (gsize i = 0; i < n_indices; i++)
+    {
+      guint32 old = indices[i];
+
+      if (new_index[old] == G_MAXUINT32)
+        {
+          new_index[old] = next;
+          memcpy (vertices_out + (gsize) stride * next, vertices + (gsize) stride * old, stride * sizeof (float));
+          next++;
+        }
+      indices[i] = new_index[old];
+    }
+  for (guint32 v = 0; v < n_vertices; v++)
+    if (new_index[v] == G_MAXUINT32)
+      {
+        memcpy (vertices_out + (gsize) stride * next, vertices + (gsize) stride * v, stride * sizeof (float));
+        next++;
+      }
+}
+
 gboolean
 bl_cluster_view_init (BlClusterView *view,
                       const float    model[16],

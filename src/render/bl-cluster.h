@@ -32,6 +32,17 @@ GArray   *bl_cluster_build        (const float *positions,
                                    guint        n_triangles,
                                    guint        target);
 
+/* Renumbers the vertices in the order the N_INDICES INDICES first use them
+ * (rewriting INDICES), so that a draw reads its vertices nearly in
+ * sequence; VERTICES_OUT (N_VERTICES × STRIDE floats) gets them in the new
+ * order, those no index uses last. */
+void      bl_cluster_renumber     (guint32     *indices,
+                                   gsize        n_indices,
+                                   const float *vertices,
+                                   guint        stride,
+                                   guint        n_vertices,
+                                   float       *vertices_out);
+
 /* What the tests need of one instance and one frame. */
 typedef struct
 {

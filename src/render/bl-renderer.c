@@ -93,8 +93,9 @@ typedef struct _ClusterJob
   gint    done;              /* atomic: clusters and indices are ready */
   GArray *vertices;          /* float, shared read-only with the tessellation */
   guint   stride;
-  GArray *indices;           /* guint32, the thread's own copy, reordered */
+  GArray *indices;           /* guint32, the thread's own copy, reordered and renumbered */
   GArray *clusters;          /* BlCluster, the result */
+  GArray *new_vertices;      /* float, renumbered in the order of first use */
 } ClusterJob;
 
 static void
@@ -105,6 +106,7 @@ cluster_job_unref (ClusterJob *job)
   g_array_unref (job->vertices);
   g_array_unref (job->indices);
   g_clear_pointer (&job->clusters, g_array_unref);
+  g_clear_pointer (&job->new_vertices, g_array_unref);
   g_free (job);
 }
 
@@ -115,6 +117,12 @@ cluster_job_run (gpointer data)
 
   job->clusters = bl_cluster_build ((const float *) job->vertices->data, job->stride,
                                     (guint32 *) job->indices->data, job->indices->len / 3, CLUSTER_TRIANGLES);
+  /* The triangles are in a new order: vertices in the same order keep
+   * llvmpipe's vertex fetch sequential instead of scattered. */
+  job->new_vertices = g_array_sized_new (FALSE, FALSE, sizeof (float), job->vertices->len);
+  g_array_set_size (job->new_vertices, job->vertices->len);
+  bl_cluster_renumber ((guint32 *) job->indices->data, job->indices->len, (const float *) job->vertices->data,
+                       job->stride, job->vertices->len / job->stride, (float *) job->new_vertices->data);
   g_atomic_int_set (&job->done, 1);
   cluster_job_unref (job);
   return NULL;
@@ -861,7 +869,8 @@ draw_ranges (BlRenderer *self)
 }
 
 /* Takes the clusters of every mesh whose thread is done: uploads the
- * reordered indices (the same triangles, so the wireframe's edges stay). */
+ * reordered indices and renumbered vertices (the same triangles); the
+ * wireframe's edges are made again from them when next needed. */
 static void
 adopt_clusters (BlRenderer *self)
 {
@@ -880,6 +889,17 @@ adopt_clusters (BlRenderer *self)
       glBufferSubData (GL_ELEMENT_ARRAY_BUFFER, 0, mesh->job->indices->len * sizeof (guint32),
                        mesh->job->indices->data);
       glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, 0);
+      glBindBuffer (GL_ARRAY_BUFFER, mesh->vbo);
+      glBufferSubData (GL_ARRAY_BUFFER, 0, mesh->job->new_vertices->len * sizeof (float),
+                       mesh->job->new_vertices->data);
+      glBindBuffer (GL_ARRAY_BUFFER, 0);
+      if (mesh->edge_ibo != 0)
+        {
+          glDeleteBuffers (1, &mesh->edge_ibo);
+          mesh->edge_ibo = 0;
+        }
+      g_clear_pointer (&mesh->indices, g_array_unref);
+      mesh->indices = g_array_ref (mesh->job->indices);
       mesh->clusters = g_steal_pointer (&mesh->job->clusters);
       g_clear_pointer (&mesh->job, cluster_job_unref);
     }
