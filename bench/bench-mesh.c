@@ -2,7 +2,10 @@
  * (a closed torus of about one million triangles) against assimp alone
  * loading that file, and the parts of a mesh load.
  *
- * Usage: bench-mesh [PATH-TO-BALLAST-CLI] [N-TRIANGLES]
+ * Usage: bench-mesh [PATH-TO-BALLAST-CLI] [N-TRIANGLES] [OTHER-BALLAST-CLI]
+ *
+ * With OTHER-BALLAST-CLI (another build, say the one before a change) its
+ * `inspect` is timed too, in turns with the first.
  *
  * Every figure is the best of BALLAST_BENCH_REPEATS runs (default 7), wall
  * time and CPU time (user + sys) apart: on a shared machine the best wall
@@ -173,10 +176,45 @@ time_assimp (const char   *path,
   return best;
 }
 
-/* `ballast-cli inspect --json MODEL` as a process; its output is checked
- * for NEEDLE. */
+/* One run of `ballast-cli inspect --json MODEL` as a process; its output
+ * is checked for NEEDLE. */
+static void
+run_cli (const char *cli,
+         const char *model,
+         const char *out_path,
+         const char *needle,
+         Timing     *best)
+{
+  const char *argv[] = { cli, "inspect", "--json", model, NULL };
+  posix_spawn_file_actions_t actions;
+  struct rusage usage;
+  g_autofree char *output = NULL;
+  int status;
+  pid_t pid;
+  double t0;
+
+  posix_spawn_file_actions_init (&actions);
+  posix_spawn_file_actions_addopen (&actions, STDOUT_FILENO, out_path,
+                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  t0 = now ();
+  g_assert_cmpint (posix_spawn (&pid, cli, &actions, NULL, (char **) argv, environ), ==, 0);
+  g_assert_cmpint (wait4 (pid, &status, 0, &usage), ==, pid);
+  keep_best (best, now () - t0, rusage_seconds (&usage));
+  posix_spawn_file_actions_destroy (&actions);
+
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_true (g_file_get_contents (out_path, &output, NULL, NULL));
+  if (strstr (output, needle) == NULL)
+    g_error ("%s inspect printed no %s:\n%.2000s", cli, needle, output);
+}
+
+/* The best of REPEATS runs of CLI; with OTHER, the best of as many runs of
+ * OTHER (another build, say the one before a change), taken in turns so
+ * that both see the same load. */
 static Timing
 time_cli (const char *cli,
+          const char *other,
+          Timing     *other_best,
           const char *model,
           const char *out_path,
           const char *needle)
@@ -185,27 +223,9 @@ time_cli (const char *cli,
 
   for (guint r = 0; r < repeats; r++)
     {
-      const char *argv[] = { cli, "inspect", "--json", model, NULL };
-      posix_spawn_file_actions_t actions;
-      struct rusage usage;
-      g_autofree char *output = NULL;
-      int status;
-      pid_t pid;
-      double t0;
-
-      posix_spawn_file_actions_init (&actions);
-      posix_spawn_file_actions_addopen (&actions, STDOUT_FILENO, out_path,
-                                        O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      t0 = now ();
-      g_assert_cmpint (posix_spawn (&pid, cli, &actions, NULL, (char **) argv, environ), ==, 0);
-      g_assert_cmpint (wait4 (pid, &status, 0, &usage), ==, pid);
-      keep_best (&best, now () - t0, rusage_seconds (&usage));
-      posix_spawn_file_actions_destroy (&actions);
-
-      g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-      g_assert_true (g_file_get_contents (out_path, &output, NULL, NULL));
-      if (strstr (output, needle) == NULL)
-        g_error ("ballast-cli inspect printed no %s:\n%.2000s", needle, output);
+      run_cli (cli, model, out_path, needle, &best);
+      if (other != NULL)
+        run_cli (other, model, out_path, needle, other_best);
     }
 
   return best;
@@ -227,7 +247,8 @@ main (int    argc,
       char **argv)
 {
   const char *cli = argc > 1 && argv[1][0] != '\0' ? argv[1] : NULL;
-  guint target = argc > 2 ? (guint) atoi (argv[2]) : 1000000;
+  guint target = argc > 2 && atoi (argv[2]) > 0 ? (guint) atoi (argv[2]) : 1000000;
+  const char *other = argc > 3 && argv[3][0] != '\0' ? argv[3] : NULL;
   guint nv = (guint) sqrt (target / 4.0);
   guint nu = target / (2 * nv);
   const char *env = g_getenv ("BALLAST_BENCH_REPEATS");
@@ -240,6 +261,7 @@ main (int    argc,
   g_autofree char *needle = NULL;
   g_autofree guint32 *flat = NULL;
   Timing assimp, assimp_jiv, inspect = no_timing, inspect_box = no_timing;
+  Timing inspect_other = no_timing, inspect_box_other = no_timing;
   Timing load = no_timing, props_time = no_timing, integrate = no_timing;
   BlMeshTimings parts_best = { .native_wall = G_MAXDOUBLE, .decode = G_MAXDOUBLE,
                                .import = G_MAXDOUBLE, .weld = G_MAXDOUBLE,
@@ -270,8 +292,8 @@ main (int    argc,
 
   if (cli != NULL)
     {
-      inspect = time_cli (cli, model, out, needle);
-      inspect_box = time_cli (cli, box_model, out, "\"geometry\":\"box\"");
+      inspect = time_cli (cli, other, &inspect_other, model, out, needle);
+      inspect_box = time_cli (cli, other, &inspect_box_other, box_model, out, "\"geometry\":\"box\"");
     }
 
   for (guint r = 0; r < repeats; r++)
@@ -335,6 +357,12 @@ main (int    argc,
     {
       print_row ("ballast-cli inspect --json, torus model", inspect, assimp.wall);
       print_row ("ballast-cli inspect --json, box model", inspect_box, 0.0);
+      if (other != NULL)
+        {
+          printf ("other: %s (in turns with the above)\n", other);
+          print_row ("other inspect --json, torus model", inspect_other, assimp.wall);
+          print_row ("other inspect --json, box model", inspect_box_other, 0.0);
+        }
     }
   print_row ("bl_mesh_new_from_file", load, assimp.wall);
   if (parts_best.native)
@@ -360,6 +388,12 @@ main (int    argc,
              assimp.wall);
   printf ("integration alone: %.2f ms, %.1f M triangles/s (%u threads)\n",
           1e3 * integrate.wall, n_triangles / integrate.wall / 1e6, g_get_num_processors ());
+  {
+    double avg[3];
+
+    if (getloadavg (avg, 3) == 3)
+      printf ("load average at the end: %.2f %.2f %.2f\n", avg[0], avg[1], avg[2]);
+  }
 
   g_unlink (stl);
   g_unlink (model);
