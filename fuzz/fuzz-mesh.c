@@ -18,6 +18,7 @@
 
 #include "bl-mesh.h"
 #include "bl-mesh-private.h"
+#include "compare-meshes.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
@@ -38,50 +39,6 @@ as_binary_stl (const guint8 *data,
   memcpy (out, data, MIN (size, length));
   memcpy (out + 80, &count_le, 4);
   return g_bytes_new_take (out, length);
-}
-
-static gboolean
-same_doubles (double a,
-              double b)
-{
-  return memcmp (&a, &b, sizeof a) == 0;
-}
-
-/* Both readers must agree on the mesh and on what it gives. */
-static void
-assert_same_mesh (BlMesh *a,
-                  BlMesh *b)
-{
-  g_assert (bl_mesh_get_n_submeshes (a) == bl_mesh_get_n_submeshes (b));
-  for (guint i = 0; i < bl_mesh_get_n_submeshes (a); i++)
-    {
-      guint nva, nvb, nta, ntb;
-      const double *va = bl_mesh_get_submesh_vertices (a, i, &nva);
-      const double *vb = bl_mesh_get_submesh_vertices (b, i, &nvb);
-      const guint32 *ia = bl_mesh_get_submesh_indices (a, i, &nta);
-      const guint32 *ib = bl_mesh_get_submesh_indices (b, i, &ntb);
-
-      g_assert (g_strcmp0 (bl_mesh_get_submesh_name (a, i), bl_mesh_get_submesh_name (b, i)) == 0);
-      g_assert (nva == nvb && memcmp (va, vb, 3 * sizeof (double) * nva) == 0);
-      g_assert (nta == ntb && memcmp (ia, ib, 3 * sizeof (guint32) * nta) == 0);
-    }
-
-  for (int hull = 0; hull < 2; hull++)
-    {
-      g_autoptr(GError) ea = NULL;
-      g_autoptr(GError) eb = NULL;
-      BlMeshProperties pa, pb;
-      gboolean oka = bl_mesh_get_mass_properties (a, hull, &pa, &ea);
-      gboolean okb = bl_mesh_get_mass_properties (b, hull, &pb, &eb);
-
-      g_assert (oka == okb);
-      if (!oka)
-        continue;
-      g_assert (same_doubles (pa.volume, pb.volume) && same_doubles (pa.hole_volume, pb.hole_volume));
-      g_assert (memcmp (&pa.inertia, &pb.inertia, sizeof pa.inertia) == 0);
-      g_assert (pa.boundary_edges == pb.boundary_edges && pa.duplicate_triangles == pb.duplicate_triangles);
-      g_assert (pa.warnings->len == pb.warnings->len);
-    }
 }
 
 int
@@ -124,7 +81,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
       if (mesh == NULL)
         g_assert (error->domain == child_error->domain && error->code == child_error->code);
       else
-        assert_same_mesh (mesh, child);
+        bl_test_assert_same_meshes (mesh, child);
     }
 
   g_unlink (path);

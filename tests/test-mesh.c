@@ -8,6 +8,7 @@
 
 #include "bl-mesh.h"
 #include "bl-mesh-private.h"
+#include "compare-meshes.h"
 
 /* Expected values are closed forms worked by hand (sdf-inertia.md §8.9,
  * §8.10 for the COLLADA fixtures). Meshes are written by this file. */
@@ -1672,29 +1673,6 @@ torus_facets (guint nu, guint nv, gsize *n_facets)
   return f;
 }
 
-static void
-assert_same_props (const BlMeshProperties *a, const BlMeshProperties *b)
-{
-  g_assert_cmpmem (&a->volume, sizeof a->volume, &b->volume, sizeof b->volume);
-  g_assert_cmpmem (&a->centroid, sizeof a->centroid, &b->centroid, sizeof b->centroid);
-  g_assert_cmpmem (&a->inertia, sizeof a->inertia, &b->inertia, sizeof b->inertia);
-  g_assert_cmpmem (&a->gz_volume, sizeof a->gz_volume, &b->gz_volume, sizeof b->gz_volume);
-  g_assert_cmpmem (&a->hole_volume, sizeof a->hole_volume, &b->hole_volume, sizeof b->hole_volume);
-  g_assert_cmpuint (a->n_triangles, ==, b->n_triangles);
-  g_assert_cmpuint (a->n_degenerate_triangles, ==, b->n_degenerate_triangles);
-  g_assert_cmpint (a->watertight, ==, b->watertight);
-  g_assert_cmpuint (a->boundary_edges, ==, b->boundary_edges);
-  g_assert_cmpuint (a->n_holes, ==, b->n_holes);
-  g_assert_cmpuint (a->non_manifold_edges, ==, b->non_manifold_edges);
-  g_assert_cmpuint (a->inconsistent_edges, ==, b->inconsistent_edges);
-  g_assert_cmpuint (a->duplicate_triangles, ==, b->duplicate_triangles);
-  g_assert_cmpint (a->inside_out, ==, b->inside_out);
-  g_assert_cmpint (a->mirrored, ==, b->mirrored);
-  g_assert_cmpuint (a->warnings->len, ==, b->warnings->len);
-  for (guint i = 0; i < a->warnings->len; i++)
-    g_assert_cmpstr (g_ptr_array_index (a->warnings, i), ==, g_ptr_array_index (b->warnings, i));
-}
-
 /* Loads PATH (scaled by SCALE) in process and through assimp in the child
  * and checks that both give the same mesh bit for bit, or the same error,
  * each naming the file.  NATIVE: whether the in-process reader must be
@@ -1728,43 +1706,7 @@ compare_stl_paths (const char *path, BlVec3 scale, gboolean native)
     }
 
   g_assert_cmpint (timings.native, ==, native);
-  g_assert_cmpuint (bl_mesh_get_n_submeshes (a), ==, bl_mesh_get_n_submeshes (b));
-  g_assert_cmpuint (bl_mesh_get_n_triangles (a), ==, bl_mesh_get_n_triangles (b));
-  for (guint i = 0; i < bl_mesh_get_n_submeshes (a); i++)
-    {
-      guint nva, nvb, nta, ntb;
-      const double *va = bl_mesh_get_submesh_vertices (a, i, &nva);
-      const double *vb = bl_mesh_get_submesh_vertices (b, i, &nvb);
-      const guint32 *ia = bl_mesh_get_submesh_indices (a, i, &nta);
-      const guint32 *ib = bl_mesh_get_submesh_indices (b, i, &ntb);
-
-      g_assert_cmpstr (bl_mesh_get_submesh_name (a, i), ==, bl_mesh_get_submesh_name (b, i));
-      g_assert_cmpmem (va, 3 * sizeof (double) * nva, vb, 3 * sizeof (double) * nvb);
-      g_assert_cmpmem (ia, 3 * sizeof (guint32) * nta, ib, 3 * sizeof (guint32) * ntb);
-    }
-
-  for (int hull = 0; hull < 2; hull++)
-    {
-      g_autoptr(GError) ea = NULL;
-      g_autoptr(GError) eb = NULL;
-      BlMeshProperties pa, pb;
-      gboolean oka = bl_mesh_get_mass_properties (a, hull, &pa, &ea);
-      gboolean okb = bl_mesh_get_mass_properties (b, hull, &pb, &eb);
-
-      g_assert_cmpint (oka, ==, okb);
-      if (oka)
-        assert_same_props (&pa, &pb);
-      else
-        g_assert_cmpstr (ea->message, ==, eb->message);
-    }
-  for (guint i = 0; i < bl_mesh_get_n_submeshes (a); i++)
-    {
-      BlMeshProperties pa, pb;
-
-      g_assert_true (bl_mesh_get_submesh_mass_properties (a, i, &pa));
-      g_assert_true (bl_mesh_get_submesh_mass_properties (b, i, &pb));
-      assert_same_props (&pa, &pb);
-    }
+  bl_test_assert_same_meshes (a, b);
   return NULL;
 }
 
@@ -1805,6 +1747,24 @@ test_native_stl_same_mesh (void)
 
   /* shapes the other tests use, written by the same writer */
   shape_unit_cube (&cube);
+  {
+    g_autofree char *path = write_binary_stl (&cube, "same-cube-names.stl");
+    g_autoptr(GError) native_error = NULL;
+    g_autoptr(GError) child_error = NULL;
+    BlMesh *mesh;
+
+    /* the submesh names a <submesh> is looked up by (node, then mesh) */
+    mesh = bl_mesh_new_from_file (path, unit_scale, "body", FALSE, &native_error);
+    g_assert_null (mesh);
+    bl_mesh_set_native_stl (FALSE);
+    mesh = bl_mesh_new_from_file (path, unit_scale, "body", FALSE, &child_error);
+    bl_mesh_set_native_stl (TRUE);
+    g_assert_null (mesh);
+    g_assert_error (native_error, BL_MESH_ERROR, BL_MESH_ERROR_NO_SUBMESH);
+    g_assert_error (child_error, BL_MESH_ERROR, BL_MESH_ERROR_NO_SUBMESH);
+    g_assert_cmpstr (native_error->message, ==, child_error->message);
+    g_unlink (path);
+  }
   compare_stl (write_binary_stl (&cube, "same-cube.stl"), TRUE);
   shape_tetrahedron (&tet);
   compare_stl (write_binary_stl (&tet, "same-tet.stl"), TRUE);
