@@ -1786,6 +1786,12 @@ test_native_stl_same_mesh (void)
   /* its upper case twin: assimp matches extensions in any case */
   compare_stl (write_stl_raw ("same-torus-upper.STL", "ballast torus", 13, n, facets, n, 0, 0), TRUE);
 
+  /* exactly 16 pieces of 4,096 facets, the least that is read by two threads */
+  g_clear_pointer (&facets, g_free);
+  facets = torus_facets (256, 128, &n);
+  g_assert_cmpuint (n, ==, 65536);
+  compare_stl (write_stl_raw ("same-torus-65536.stl", NULL, 0, n, facets, n, 0, 0), TRUE);
+
   /* a triangle soup: no point shared, the weld's table grows many times */
   soup = g_new (float, 9 * 70000);
   for (gsize i = 0; i < 9 * 70000; i++)
