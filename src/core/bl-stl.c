@@ -23,7 +23,9 @@
  *
  * The file is read with read(2) in pieces that stay in cache, not mapped:
  * a mapped file that another program truncates while it is read would
- * kill the process with SIGBUS. */
+ * kill the process with SIGBUS.  For a large file a second thread reads
+ * and decodes the pieces (and answers points it saw shortly before) while
+ * the calling thread welds the rest: see read_and_weld. */
 #include "config.h"
 
 #include <errno.h>
