@@ -17,8 +17,13 @@ main ()
   vec3 n = v_normal;
   vec3 to_eye = normalize (u_eye - v_world);
 
+#ifdef NORMAL_FALLBACK
+  // Only for a batch whose matrices may shrink a normal to nothing (see
+  // normals_may_vanish in bl-renderer.c): llvmpipe would pay for this
+  // branch on every pixel even when it is never taken.
   if (dot (n, n) < 1e-12)
     n = cross (dFdx (v_world), dFdy (v_world));
+#endif
   n = normalize (n);
   {
     // Two-sided: the headlight sees whichever face is towards the eye.

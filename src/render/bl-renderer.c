@@ -136,6 +136,7 @@ typedef struct
   GpuMesh *lods[N_LODS];     /* fine (= mesh), coarse, tiny, speck; NULL: the finer one */
   double   bound_radius;     /* of the unit mesh about its origin */
   gboolean cull;             /* closed and wound outward: back faces may go */
+  gboolean faint_normals;    /* a matrix may shrink a normal to nothing (normals_may_vanish) */
   GLuint   vao;
   GLuint   instance_vbo;
   GArray  *instances;        /* float, INSTANCE_FLOATS each */
@@ -198,7 +199,7 @@ struct _BlRenderer
   gboolean    use_es;
   Program     general;                  /* mesh.vert/.frag: every layer */
   Program     body[N_BODY_PROGRAMS];    /* body.vert/.frag: opaque collisions */
-  Program     shell;                    /* shell.vert/.frag: translucent ellipsoids */
+  Program     shell[2];                 /* shell.vert/.frag: translucent ellipsoids; [1] with NORMAL_FALLBACK */
 
   GpuMesh    *prims[N_LODS][BL_PRIM_MESH];   /* [level][prim] */
   GpuMesh    *marker;
@@ -605,6 +606,32 @@ det3 (const double m[16])
          + m[8] * (m[1] * m[6] - m[5] * m[2]);
 }
 
+/* Whether shell.frag may meet an interpolated normal too short to
+ * normalise (|n|² < 1e-12) under M.  Normals go through the cofactor
+ * matrix C, which maps a unit vector to one of length at least
+ * σmin(C) ≥ det C / ‖C‖²_F = det(M)² / ‖C‖²_F; interpolating across a
+ * triangle of the coarsest sphere (normals at most 90° apart) keeps at
+ * least half of it; the test keeps a factor 100 in hand.  C = 0 (rank at
+ * most 1, a missing overlay's zero matrix) draws no pixel at all. */
+static gboolean
+normals_may_vanish (const double m[16])
+{
+  double frob2 = 0.0, det = det3 (m), bound;
+
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++)
+      {
+        int r1 = (r + 1) % 3, r2 = (r + 2) % 3, c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+        double cof = m[c1 * 4 + r1] * m[c2 * 4 + r2] - m[c2 * 4 + r1] * m[c1 * 4 + r2];
+
+        frob2 += cof * cof;
+      }
+  if (frob2 == 0.0)
+    return FALSE;
+  bound = 0.5 * det * det / frob2;
+  return !(bound * bound >= 1e-10);
+}
+
 static guint
 batch_append (Batch        *batch,
               const double  m[16],
@@ -618,6 +645,8 @@ batch_append (Batch        *batch,
   write_instance (&g_array_index (batch->instances, float, index * INSTANCE_FLOATS), m, color, 1.0f, link, flags);
   if (det3 (m) < 0.0)
     batch->cull = FALSE;
+  if (normals_may_vanish (m))
+    batch->faint_normals = TRUE;
   batch->full_dirty = TRUE;
   return index;
 }
@@ -633,6 +662,8 @@ batch_rewrite (Batch        *batch,
   write_instance (&g_array_index (batch->instances, float, index * INSTANCE_FLOATS), m, color, 1.0f, link, flags);
   if (det3 (m) < 0.0)
     batch->cull = FALSE;
+  if (normals_may_vanish (m))
+    batch->faint_normals = TRUE;
   if (batch->dirty_lo == batch->dirty_hi)
     {
       batch->dirty_lo = index;
@@ -1095,10 +1126,12 @@ bl_renderer_new (gboolean   use_es,
   if (!program_init (&self->general, "mesh", "", use_es, error)
       || !program_init (&self->body[BODY_FLAT], "body", "", use_es, error)
       || !program_init (&self->body[BODY_SMOOTH], "body", "#define SMOOTH 1\n", use_es, error)
-      || !program_init (&self->shell, "shell", "", use_es, error))
+      || !program_init (&self->shell[0], "shell", "", use_es, error)
+      || !program_init (&self->shell[1], "shell", "#define NORMAL_FALLBACK 1\n", use_es, error))
     {
       glDeleteProgram (self->general.id);
-      glDeleteProgram (self->shell.id);
+      for (int v = 0; v < 2; v++)
+        glDeleteProgram (self->shell[v].id);
       for (int b = 0; b < N_BODY_PROGRAMS; b++)
         glDeleteProgram (self->body[b].id);
       g_free (self);
@@ -1147,7 +1180,8 @@ bl_renderer_free (BlRenderer *self)
   g_array_unref (self->draw_counts);
   g_array_unref (self->draw_offsets);
   glDeleteProgram (self->general.id);
-  glDeleteProgram (self->shell.id);
+  for (int v = 0; v < 2; v++)
+    glDeleteProgram (self->shell[v].id);
   for (int b = 0; b < N_BODY_PROGRAMS; b++)
     glDeleteProgram (self->body[b].id);
   g_free (self);
@@ -1561,16 +1595,16 @@ draw_shells (BlRenderer            *self,
              const float            eye[3],
              float                  alpha)
 {
-  if (options->show_inertia_ellipsoid || options->show_added_mass)
-    {
-      program_use (&self->shell, vp, eye, options);
-      glUniform1f (self->shell.u_alpha, alpha);
-      if (options->show_inertia_ellipsoid)
-        batch_draw (self, self->overlays[OVERLAY_ELLIPSOID], FALSE, TRUE);
-      if (options->show_added_mass)
-        batch_draw (self, self->overlays[OVERLAY_ADDED_MASS], FALSE, TRUE);
-      glUseProgram (self->general.id);
-    }
+  for (int o = OVERLAY_ELLIPSOID; o <= OVERLAY_ADDED_MASS; o++)
+    if (o == OVERLAY_ELLIPSOID ? options->show_inertia_ellipsoid : options->show_added_mass)
+      {
+        const Program *shell = &self->shell[self->overlays[o]->faint_normals ? 1 : 0];
+
+        program_use (shell, vp, eye, options);
+        glUniform1f (shell->u_alpha, alpha);
+        batch_draw (self, self->overlays[o], FALSE, TRUE);
+        glUseProgram (self->general.id);
+      }
   if (options->show_inertia_box)
     {
       glUniform1i (self->general.u_mode, 2);
