@@ -52,6 +52,16 @@ BlStlStatus bl_stl_read_binary     (const char  *path,
                                     BlStlMesh   *out,
                                     GError     **error);
 
+/* Zeroed anonymous memory of *SIZE bytes (rounded up to a multiple of
+ * 2 MiB, the size given back in *SIZE) on huge-page boundaries, asked for
+ * huge pages, and filled at once when POPULATE: for large arrays written
+ * all over, where 4 KiB pages would cost a fault each.  NULL when it
+ * cannot be mapped.  Free with bl_mesh_huge_free (memory, *SIZE). */
+gpointer bl_mesh_huge_alloc        (gsize       *size,
+                                    gboolean     populate);
+void     bl_mesh_huge_free         (gpointer     memory,
+                                    gsize        size);
+
 /* FALSE sends binary STL files to assimp in the child as every other
  * format (for tests and benchmarks that compare both paths; not
  * thread-safe).  TRUE by default. */

@@ -2042,6 +2042,41 @@ add_duplicate (Health         *h,
   (*same)[dup->t] = 1;
 }
 
+/* The health analysis's large arrays (tens of MB for a million triangles)
+ * are written all over: on huge pages, filled at once, where the system
+ * has them (a 4 KiB page fault per 4 KiB costs more than the work).
+ * Small ones come from the heap.  *MAPPED is 0 for those. */
+#define BIG_ARRAY_BYTES ((gsize) 2 * 1024 * 1024)
+
+static gpointer
+big_alloc0 (gsize  bytes,
+            gsize *mapped)
+{
+  if (bytes >= BIG_ARRAY_BYTES)
+    {
+      gsize size = bytes;
+      gpointer memory = bl_mesh_huge_alloc (&size, TRUE);
+
+      if (memory != NULL)
+        {
+          *mapped = size;
+          return memory;
+        }
+    }
+  *mapped = 0;
+  return g_malloc0 (MAX (bytes, 1));
+}
+
+static void
+big_free (gpointer memory,
+          gsize    mapped)
+{
+  if (mapped != 0)
+    bl_mesh_huge_free (memory, mapped);
+  else
+    g_free (memory);
+}
+
 /* The inputs of both halves of the health analysis. */
 typedef struct
 {
@@ -2087,8 +2122,9 @@ analyse_edges (const HealthInput *in,
   const guint32 *indices = in->indices;
   guint32 n_vertices = in->n_vertices;
   gsize n_edges = 3 * in->n_kept;
-  g_autofree guint32 *offset = g_new0 (guint32, (gsize) n_vertices + 1);
-  g_autofree guint64 *edges = NULL;
+  gsize offset_mapped, edges_mapped;
+  guint32 *offset = big_alloc0 (((gsize) n_vertices + 1) * sizeof (guint32), &offset_mapped);
+  guint64 *edges;
 
   /* edges, bucketed by their lower vertex: (higher << 1) | runs lo → hi */
   for (gsize t = 0; t < in->n_triangles; t++)
@@ -2096,7 +2132,7 @@ analyse_edges (const HealthInput *in,
       for (int e = 0; e < 3; e++)
         offset[MIN (indices[3 * t + e], indices[3 * t + (e + 1) % 3]) + 1]++;
   prefix_sum (offset, n_vertices);
-  edges = g_new (guint64, MAX (n_edges, 1));
+  edges = big_alloc0 (n_edges * sizeof (guint64), &edges_mapped);
   for (gsize t = 0; t < in->n_triangles; t++)
     if (!in->degenerate[t])
       for (int e = 0; e < 3; e++)
@@ -2146,6 +2182,9 @@ analyse_edges (const HealthInput *in,
             eh->inconsistent_edges++;
         }
     }
+
+  big_free (edges, edges_mapped);
+  big_free (offset, offset_mapped);
 }
 
 static gpointer
@@ -2168,8 +2207,9 @@ analyse_triangles (const HealthInput  *in,
   const guint32 *indices = in->indices;
   guint32 n_vertices = in->n_vertices;
   gsize n_triangles = in->n_triangles;
-  g_autofree guint32 *offset = g_new0 (guint32, (gsize) n_vertices + 1);
-  g_autofree TriEntry *tris = NULL;
+  gsize offset_mapped, tris_mapped;
+  guint32 *offset = big_alloc0 (((gsize) n_vertices + 1) * sizeof (guint32), &offset_mapped);
+  TriEntry *tris;
 
   for (gsize t = 0; t < n_triangles; t++)
     if (!in->degenerate[t])
@@ -2179,7 +2219,7 @@ analyse_triangles (const HealthInput  *in,
         offset[MIN (MIN (v[0], v[1]), v[2]) + 1]++;
       }
   prefix_sum (offset, n_vertices);
-  tris = g_new (TriEntry, MAX (in->n_kept, 1));
+  tris = big_alloc0 (in->n_kept * sizeof (TriEntry), &tris_mapped);
   for (gsize t = 0; t < n_triangles; t++)
     if (!in->degenerate[t])
       {
@@ -2222,6 +2262,9 @@ analyse_triangles (const HealthInput  *in,
               break;
             }
     }
+
+  big_free (tris, tris_mapped);
+  big_free (offset, offset_mapped);
 }
 
 /* Degenerate triangles FIRST…LAST−1 marked, and the highest vertex used. */

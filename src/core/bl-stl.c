@@ -142,9 +142,9 @@ round_up (gsize n,
  * microseconds in a virtual machine).  POPULATE fills it at once, for
  * memory that is all written anyway.  Free with munmap (p, *SIZE).  NULL
  * when it cannot be mapped. */
-static gpointer
-huge_map (gsize   *size,
-          gboolean populate)
+gpointer
+bl_mesh_huge_alloc (gsize   *size,
+                    gboolean populate)
 {
   gsize want = round_up (MAX (*size, 1), HUGE_PAGE);
   char *raw, *aligned;
@@ -171,19 +171,26 @@ huge_map (gsize   *size,
 static StlSlot *
 table_alloc (gsize *size)
 {
-  StlSlot *slots = huge_map (size, TRUE);
+  StlSlot *slots = bl_mesh_huge_alloc (size, TRUE);
 
   if (slots == NULL)
     g_error ("%s: out of memory (%" G_GSIZE_FORMAT " bytes)", G_STRLOC, *size);
   return slots;
 }
 
+void
+bl_mesh_huge_free (gpointer memory,
+                   gsize    size)
+{
+  if (memory != NULL)
+    munmap (memory, size);
+}
+
 static void
 table_free (StlSlot *slots,
             gsize    size)
 {
-  if (slots != NULL)
-    munmap (slots, size);
+  bl_mesh_huge_free (slots, size);
 }
 
 static void
@@ -589,7 +596,7 @@ bl_stl_read_binary (const char  *path,
    * and the rest is given back at the end. */
   indices_size = round_up (12 * count, 64);
   mapping_size = indices_size + 72 * count;
-  mapping = huge_map (&mapping_size, FALSE);
+  mapping = bl_mesh_huge_alloc (&mapping_size, FALSE);
   if (mapping == NULL)
     {
       close (fd);
