@@ -1800,6 +1800,47 @@ test_native_stl_same_mesh (void)
   compare_stl (write_stl_raw ("same-soup-small.stl", NULL, 0, 3000, soup, 3000, 0, 0), TRUE);
 }
 
+/* A mesh large enough for the health check's arrays to go on huge pages
+ * (more than 2 MiB of edges): the counts follow from how it was made. */
+static void
+test_large_health (void)
+{
+  gsize n = 0;
+  g_autofree float *facets = torus_facets (250, 200, &n);
+  g_autofree float *holed = NULL;
+  g_autofree char *closed_path = NULL;
+  g_autofree char *holed_path = NULL;
+  g_autoptr(BlMesh) closed = NULL;
+  g_autoptr(BlMesh) open_mesh = NULL;
+  BlMeshProperties p;
+
+  g_assert_cmpuint (n, ==, 100000);
+  closed_path = write_stl_raw ("large-closed.stl", NULL, 0, n, facets, n, 0, 0);
+  closed = load (closed_path, unit_scale);
+  props_of (closed, FALSE, &p);
+  /* closed and consistently wound: 150,000 edges each used once each way */
+  assert_clean (&p);
+  g_assert_cmpuint (p.n_triangles, ==, 100000);
+  g_assert_cmpuint (p.n_degenerate_triangles, ==, 0);
+
+  /* the first facet left out, and the 1000th written twice: one hole of
+   * three edges, one duplicate */
+  holed = g_new (float, 9 * n);
+  memcpy (holed, facets + 9, 9 * sizeof (float) * (n - 1));
+  memcpy (holed + 9 * (n - 1), facets + 9 * 1000, 9 * sizeof (float));
+  holed_path = write_stl_raw ("large-holed.stl", NULL, 0, n, holed, n, 0, 0);
+  open_mesh = load (holed_path, unit_scale);
+  props_of (open_mesh, FALSE, &p);
+  g_assert_false (p.watertight);
+  g_assert_cmpuint (p.boundary_edges, ==, 3);
+  g_assert_cmpuint (p.n_holes, ==, 1);
+  g_assert_cmpuint (p.duplicate_triangles, ==, 1);
+  g_assert_cmpuint (p.non_manifold_edges, ==, 3);
+  g_assert_cmpuint (p.inconsistent_edges, ==, 0);
+  g_unlink (closed_path);
+  g_unlink (holed_path);
+}
+
 static void
 test_native_stl_edge_cases (void)
 {
@@ -1995,6 +2036,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mesh/reader-hang", test_reader_hang);
   g_test_add_func ("/core/mesh/native-stl/same-mesh", test_native_stl_same_mesh);
   g_test_add_func ("/core/mesh/native-stl/edge-cases", test_native_stl_edge_cases);
+  g_test_add_func ("/core/mesh/large-health", test_large_health);
 
   ret = g_test_run ();
 
