@@ -15,8 +15,13 @@ main ()
 #ifdef SMOOTH
   vec3 n = v_normal;
 
+#ifdef NORMAL_FALLBACK
+  // Only for batches whose matrices may leave a vertex without a normal
+  // (normals_may_vanish in bl-renderer.c): llvmpipe pays for a branch on
+  // every pixel even when it is never taken.
   if (dot (n, n) < 1e-12)
     n = cross (dFdx (v_world), dFdy (v_world));
+#endif
 #else
   vec3 n = cross (dFdx (v_world), dFdy (v_world));
 #endif

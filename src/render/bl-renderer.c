@@ -191,6 +191,7 @@ typedef enum
 {
   BODY_FLAT,
   BODY_SMOOTH,
+  BODY_SMOOTH_FALLBACK,     /* with the derivative normal where one vanishes */
   N_BODY_PROGRAMS
 } BodyProgram;
 
@@ -606,13 +607,16 @@ det3 (const double m[16])
          + m[8] * (m[1] * m[6] - m[5] * m[2]);
 }
 
-/* Whether shell.frag may meet an interpolated normal too short to
- * normalise (|n|² < 1e-12) under M.  Normals go through the cofactor
- * matrix C, which maps a unit vector to one of length at least
+/* Whether shell.frag or body.frag (primitives) may meet an interpolated
+ * normal too short to normalise (|n|² < 1e-12) under M, and so need their
+ * NORMAL_FALLBACK variant.  Normals go through the cofactor matrix C,
+ * which maps a unit vector to one of length at least
  * σmin(C) ≥ det C / ‖C‖²_F = det(M)² / ‖C‖²_F; interpolating across a
- * triangle of the coarsest sphere (normals at most 90° apart) keeps at
- * least half of it; the test keeps a factor 100 in hand.  C = 0 (rank at
- * most 1, a missing overlay's zero matrix) draws no pixel at all. */
+ * triangle of the coarsest tessellation (normals at most 90° apart) keeps
+ * at least half of it; the test keeps a factor 100 in hand (body.vert
+ * also normalises per vertex, so for bodies it is more than enough).
+ * C = 0 (rank at most 1, a missing overlay's zero matrix) draws no pixel
+ * at all. */
 static gboolean
 normals_may_vanish (const double m[16])
 {
@@ -1126,6 +1130,8 @@ bl_renderer_new (gboolean   use_es,
   if (!program_init (&self->general, "mesh", "", use_es, error)
       || !program_init (&self->body[BODY_FLAT], "body", "", use_es, error)
       || !program_init (&self->body[BODY_SMOOTH], "body", "#define SMOOTH 1\n", use_es, error)
+      || !program_init (&self->body[BODY_SMOOTH_FALLBACK], "body", "#define SMOOTH 1\n#define NORMAL_FALLBACK 1\n",
+                        use_es, error)
       || !program_init (&self->shell[0], "shell", "", use_es, error)
       || !program_init (&self->shell[1], "shell", "#define NORMAL_FALLBACK 1\n", use_es, error))
     {
@@ -1563,10 +1569,13 @@ draw_bodies (BlRenderer            *self,
       return;
     }
 
-  program_use (&self->body[BODY_SMOOTH], vp, eye, options);
   for (int p = 0; p < BL_PRIM_MESH; p++)
     if (p != BL_PRIM_PLANE)
-      batch_draw (self, self->prim_batches[p], FALSE, TRUE);
+      {
+        program_use (&self->body[self->prim_batches[p]->faint_normals ? BODY_SMOOTH_FALLBACK : BODY_SMOOTH],
+                     vp, eye, options);
+        batch_draw (self, self->prim_batches[p], FALSE, TRUE);
+      }
   program_use (&self->body[BODY_FLAT], vp, eye, options);
   g_hash_table_iter_init (&iter, self->mesh_batches);
   while (g_hash_table_iter_next (&iter, NULL, &value))
