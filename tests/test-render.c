@@ -777,6 +777,43 @@ test_clusters_renumber (void)
     }
 }
 
+/* A cluster with a non-finite coordinate is never skipped, whatever the
+ * view: neither behind a frustum plane nor as back-facing. */
+static void
+test_clusters_not_finite (void)
+{
+  float vertices[12] = { 0, 0, 0, 1, 0, 0, 0, 1, 0, NAN, 0, 1 };
+  guint32 indices[6] = { 0, 1, 2, 0, 2, 3 };
+  const float model[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+  float planes[6][4] = { { 0 } };
+  /* Below the triangles' plane (they face +z) and every plane excluding them. */
+  const double eye[3] = { 0.2, 0.2, -5 };
+  g_autoptr(GArray) clusters = bl_cluster_build (vertices, 3, indices, 2, 8);
+  BlClusterView view;
+  guint n_nan = 0;
+
+  for (int p = 0; p < 6; p++)
+    {
+      planes[p][0] = 1.0f;
+      planes[p][3] = -100.0f;
+    }
+  g_assert_true (bl_cluster_view_init (&view, model, (const float (*)[4]) planes, eye, 2.0, TRUE));
+  g_assert_cmpuint (clusters->len, >=, 1);
+  for (guint c = 0; c < clusters->len; c++)
+    {
+      BlCluster *cl = &g_array_index (clusters, BlCluster, c);
+      gboolean has_nan = FALSE;
+
+      for (guint t = cl->first; t < cl->first + cl->count; t++)
+        for (int k = 0; k < 3; k++)
+          has_nan = has_nan || isnan (vertices[3 * indices[3 * t + k]]);
+      if (has_nan)
+        g_assert_true (bl_cluster_is_visible (cl, &view));
+      n_nan += has_nan;
+    }
+  g_assert_cmpuint (n_nan, ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -799,6 +836,7 @@ main (int   argc,
   g_test_add_func ("/render/scene/added-mass-link", test_scene_added_mass_link);
   g_test_add_func ("/render/clusters", test_clusters);
   g_test_add_func ("/render/clusters/renumber", test_clusters_renumber);
+  g_test_add_func ("/render/clusters/not-finite", test_clusters_not_finite);
 
   return g_test_run ();
 }

@@ -206,10 +206,18 @@ cluster_bounds (BlCluster     *cluster,
       if (!degenerate)
         cos_cone = MIN (cos_cone, dot3 (normals[i], axis));
     }
+  /* A non-finite coordinate: never skipped. */
+  if (!isfinite (radius2) || !isfinite (center[0] + center[1] + center[2]))
+    {
+      memset (cluster->center, 0, sizeof cluster->center);
+      cluster->radius = FLT_MAX;
+      memset (cluster->axis, 0, sizeof cluster->axis);
+      return;
+    }
   cluster->radius = float_up (sqrt (radius2));
   /* No normal, or a cone wider than nearly all directions: drops nothing
    * as back-facing. */
-  if (degenerate || !(len > 0.0) || cos_cone < -0.99)
+  if (degenerate || !(len > 0.0) || !(cos_cone >= -0.99) || !isfinite (offset) || !isfinite (inv_altitude))
     {
       memset (cluster->axis, 0, sizeof cluster->axis);
       return;
@@ -269,7 +277,10 @@ bl_cluster_build (const float *positions,
           float c = positions[(gsize) stride * indices[3 * t] + a] + positions[(gsize) stride * indices[3 * t + 1] + a]
                     + positions[(gsize) stride * indices[3 * t + 2] + a];
 
-          q[a] = (guint32) CLAMP ((c - lo[a]) * scale[a] + 0.5, 0.0, (1 << MORTON_BITS) - 1);
+          double cell = (c - lo[a]) * scale[a] + 0.5;
+
+          /* (Not a number, from a non-finite coordinate: cell 0.) */
+          q[a] = cell >= 0.0 ? (guint32) MIN (cell, (1 << MORTON_BITS) - 1) : 0;
           an[a] = fabs (n[a]);
         }
       axis = an[0] >= an[1] && an[0] >= an[2] ? 0 : an[1] >= an[2] ? 1 : 2;
