@@ -3,6 +3,10 @@
 
 #include <math.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
 #include <epoxy/gl.h>
 #include <gdk/gdk.h>
@@ -93,6 +97,7 @@ typedef struct _ClusterJob
   gint    done;              /* atomic: clusters and indices are ready */
   GArray *vertices;          /* float, shared read-only with the tessellation */
   guint   stride;
+  GArray *source;            /* guint32, shared read-only with the mesh (its edges) */
   GArray *indices;           /* guint32, the thread's own copy, reordered and renumbered */
   GArray *clusters;          /* BlCluster, the result */
   GArray *new_vertices;      /* float, renumbered in the order of first use */
@@ -104,7 +109,8 @@ cluster_job_unref (ClusterJob *job)
   if (!g_atomic_int_dec_and_test (&job->ref_count))
     return;
   g_array_unref (job->vertices);
-  g_array_unref (job->indices);
+  g_array_unref (job->source);
+  g_clear_pointer (&job->indices, g_array_unref);
   g_clear_pointer (&job->clusters, g_array_unref);
   g_clear_pointer (&job->new_vertices, g_array_unref);
   g_free (job);
@@ -115,6 +121,11 @@ cluster_job_run (gpointer data)
 {
   ClusterJob *job = data;
 
+#ifdef __linux__
+  /* Behind the frames being drawn meanwhile: llvmpipe's threads first. */
+  (void) setpriority (PRIO_PROCESS, (id_t) gettid (), 10);
+#endif
+  job->indices = g_array_copy (job->source);
   job->clusters = bl_cluster_build ((const float *) job->vertices->data, job->stride,
                                     (guint32 *) job->indices->data, job->indices->len / 3, CLUSTER_TRIANGLES);
   /* The triangles are in a new order: vertices in the same order keep
@@ -237,6 +248,7 @@ struct _BlRenderer
   GArray     *ranges;                   /* guint32 pairs: first triangle, count */
   GArray     *draw_counts;              /* GLsizei */
   GArray     *draw_offsets;             /* const void * */
+  GPtrArray  *unstarted_jobs;           /* ClusterJob*, each holding its thread's reference */
 };
 
 void
@@ -1158,6 +1170,7 @@ bl_renderer_new (gboolean   use_es,
   self->ranges = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->draw_counts = g_array_new (FALSE, FALSE, sizeof (GLsizei));
   self->draw_offsets = g_array_new (FALSE, FALSE, sizeof (const void *));
+  self->unstarted_jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) cluster_job_unref);
   make_fixed_meshes (self);
   self->need_rebuild = TRUE;
   return self;
@@ -1185,6 +1198,7 @@ bl_renderer_free (BlRenderer *self)
   g_array_unref (self->ranges);
   g_array_unref (self->draw_counts);
   g_array_unref (self->draw_offsets);
+  g_ptr_array_unref (self->unstarted_jobs);
   glDeleteProgram (self->general.id);
   for (int v = 0; v < 2; v++)
     glDeleteProgram (self->shell[v].id);
@@ -1232,18 +1246,14 @@ gpu_mesh_for (BlRenderer *self,
       if (bl_tess_mesh_get_n_triangles (tess) >= CLUSTER_MIN_TRIANGLES)
         {
           ClusterJob *job = g_new0 (ClusterJob, 1);
-          GThread *thread;
 
           job->ref_count = 2;   /* the mesh's and the thread's */
           job->vertices = g_array_ref (tess->vertices);
           job->stride = bl_tess_mesh_get_stride (tess);
-          job->indices = g_array_copy (tess->indices);
+          job->source = g_array_ref (tess->indices);
           gpu->job = job;
-          thread = g_thread_try_new ("ballast-clusters", cluster_job_run, job, NULL);
-          if (thread != NULL)
-            g_thread_unref (thread);
-          else
-            cluster_job_run (job);   /* no thread to be had: here, now */
+          /* Started once this frame is handed to GL, not to compete with it. */
+          g_ptr_array_add (self->unstarted_jobs, job);
         }
       g_hash_table_insert (self->mesh_gpu, bl_mesh_ref (mesh), gpu);
     }
@@ -1757,6 +1767,22 @@ bl_renderer_draw (BlRenderer            *self,
 
   glEnable (GL_DEPTH_TEST);
   glUseProgram (0);
+
+  /* The clusters of meshes first drawn in this frame. */
+  for (guint j = 0; j < self->unstarted_jobs->len; j++)
+    {
+      ClusterJob *job = g_ptr_array_index (self->unstarted_jobs, j);
+      GThread *thread = g_thread_try_new ("ballast-clusters", cluster_job_run, job, NULL);
+
+      if (thread != NULL)
+        g_thread_unref (thread);
+      else
+        cluster_job_run (job);   /* no thread to be had: here, now */
+    }
+  /* Each thread now owns the reference the array held. */
+  g_ptr_array_set_free_func (self->unstarted_jobs, NULL);
+  g_ptr_array_set_size (self->unstarted_jobs, 0);
+  g_ptr_array_set_free_func (self->unstarted_jobs, (GDestroyNotify) cluster_job_unref);
 }
 
 guint
