@@ -16,7 +16,7 @@ with open(os.path.join(root, 'po', 'POTFILES.in'), encoding='utf-8') as f:
 c_marker = re.compile(r'\b(?:_|N_|C_|NC_|g_dngettext|ngettext)\s*\(\s*"')
 ui_marker = re.compile(r'translatable\s*=\s*"yes"')
 needed = set()
-for top in ('src', 'data'):
+for top in ('src', 'ui', 'data'):
     for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
         for name in filenames:
             path = os.path.join(dirpath, name)
