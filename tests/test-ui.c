@@ -472,6 +472,30 @@ test_refuse_invalid_added_mass (Fixture       *f,
   g_assert_false (bl_window_get_modified (f->window));
 }
 
+/* Waits until `done` holds or ten seconds pass, running the main loop. */
+#define WAIT_UNTIL(done) \
+  G_STMT_START { \
+    gint64 wait_deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
+    while (!(done) && g_get_monotonic_time () < wait_deadline) \
+      { \
+        g_main_context_iteration (NULL, FALSE); \
+        g_usleep (1000); \
+      } \
+  } G_STMT_END
+
+/* Answers DIALOG as a user would: once it is on screen, mapped and laid
+ * out (answering a dialog GTK has not allocated yet lets it snapshot
+ * buttons without an allocation, a GTK warning, when the machine is busy). */
+static void
+respond (gpointer dialog,
+         int      response)
+{
+  GtkWidget *widget = GTK_WIDGET (dialog);
+
+  WAIT_UNTIL (gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) > 0);
+  gtk_dialog_response (GTK_DIALOG (dialog), response);
+}
+
 static void
 test_ask_before_close (Fixture       *f,
                        gconstpointer  data)
@@ -497,7 +521,7 @@ test_ask_before_close (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
 
   /* Cancel keeps the window and the edits. */
-  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  respond (dialog, GTK_RESPONSE_CANCEL);
   drain ();
   g_assert_nonnull (f->window);
   g_assert_true (bl_window_get_modified (f->window));
@@ -513,7 +537,7 @@ test_ask_before_close (Fixture       *f,
         dialog = GTK_MESSAGE_DIALOG (w);
     }
   g_assert_nonnull (dialog);
-  gtk_dialog_response (GTK_DIALOG (dialog), 1 /* discard */);
+  respond (dialog, 1 /* discard */);
   drain ();
   g_assert_null (f->window);
   {
@@ -936,7 +960,7 @@ answer_file_chooser (const char *dir,
   g_assert_no_error (error);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
   drain ();
-  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  respond (dialog, GTK_RESPONSE_ACCEPT);
   /* The chooser checks the name asynchronously before it answers. */
   {
     gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
@@ -1068,7 +1092,7 @@ test_open_broken_keeps_document (Fixture       *f,
     drain ();
     question = find_dialog (GTK_TYPE_MESSAGE_DIALOG);
     g_assert_nonnull (question);
-    gtk_dialog_response (GTK_DIALOG (question), 1 /* discard */);
+    respond (question, 1 /* discard */);
     wait_for_load (f->window);
     g_assert_nonnull (find_dialog (GTK_TYPE_MESSAGE_DIALOG));  /* the error */
     gtk_window_destroy (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
@@ -1272,7 +1296,7 @@ drive_restore (gpointer data)
         g_assert_true (strstr (secondary, "a copy from today at ") != NULL ||
                        strstr (secondary, "a copy from yesterday at ") != NULL);
       }
-      gtk_dialog_response (GTK_DIALOG (dialog), BL_RECOVERY_RESPONSE_RESTORE);
+      respond (dialog, BL_RECOVERY_RESPONSE_RESTORE);
       run->answered = TRUE;
       return G_SOURCE_CONTINUE;
     }
@@ -1492,24 +1516,13 @@ test_drop_opens_file (Fixture       *f,
   question = find_dialog (GTK_TYPE_MESSAGE_DIALOG);
   g_assert_nonnull (question);
   g_assert_true (bl_document_find_link (bl_window_get_document (f->window), "box::box_link") != NULL);
-  gtk_dialog_response (GTK_DIALOG (question), 1 /* discard */);
+  respond (question, 1 /* discard */);
   wait_for_load (f->window);
   g_assert_null (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
   g_assert_nonnull (bl_document_find_link (bl_window_get_document (f->window), "test_model::link_2"));
   g_assert_false (bl_window_get_modified (f->window));
   g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (f->window)), "model.sdf"));
 }
-
-/* Waits until `done` holds or ten seconds pass, running the main loop. */
-#define WAIT_UNTIL(done) \
-  G_STMT_START { \
-    gint64 wait_deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
-    while (!(done) && g_get_monotonic_time () < wait_deadline) \
-      { \
-        g_main_context_iteration (NULL, FALSE); \
-        g_usleep (1000); \
-      } \
-  } G_STMT_END
 
 static gboolean
 chooser_has_file (GtkFileChooser *chooser,
@@ -1548,7 +1561,7 @@ test_open_dialog (Fixture       *f,
   /* The chooser selects it once the folder is listed. */
   WAIT_UNTIL (chooser_has_file (GTK_FILE_CHOOSER (dialog), file));
   g_assert_true (chooser_has_file (GTK_FILE_CHOOSER (dialog), file));
-  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  respond (dialog, GTK_RESPONSE_ACCEPT);
   WAIT_UNTIL (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG) == NULL);
   g_assert_null (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG));
   drain ();
@@ -1560,7 +1573,7 @@ test_open_dialog (Fixture       *f,
   drain ();
   dialog = find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG);
   g_assert_nonnull (dialog);
-  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  respond (dialog, GTK_RESPONSE_CANCEL);
   drain ();
   g_assert_null (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG));
   assert_shows_shapes (f, shapes);
@@ -1896,7 +1909,7 @@ test_open_async_edit_while_loading (Fixture       *f,
       g_assert_nonnull (question);
       g_assert_false (res->done);
       g_assert_true (bl_window_get_document (f->window) == before);
-      gtk_dialog_response (GTK_DIALOG (question), round == 0 ? GTK_RESPONSE_CANCEL : 1 /* discard */);
+      respond (question, round == 0 ? GTK_RESPONSE_CANCEL : 1 /* discard */);
       drain ();
       g_assert_null (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
       g_assert_true (res->done);
@@ -2090,7 +2103,7 @@ assert_file_chooser (const char           *title,
   g_assert_nonnull (dialog);
   g_assert_cmpstr (gtk_window_get_title (dialog), ==, title);
   g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (dialog)), ==, action);
-  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  respond (dialog, GTK_RESPONSE_CANCEL);
   drain ();
   g_assert_null (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG));
 }
