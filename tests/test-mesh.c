@@ -1911,12 +1911,42 @@ test_native_stl_edge_cases (void)
     gsize len;
 
     g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+    g_assert_cmpuint (len, ==, 84 + 4 * 50);
     g_assert_true (g_file_set_contents (path, data, len - 20, NULL));
     error = compare_stl_paths (path, unit_scale, FALSE);
+    /* assimp's message, and what is wrong: 84 + 4 × 50 = 284 bytes announced */
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, "its header announces 4 facets, which take 284 bytes, "
+                                              "but the file has 264 bytes: it is cut short"));
     g_clear_error (&error);
-    /* shorter than a header */
+    /* longer than its facets */
+    {
+      g_autofree char *longer = g_malloc0 (len + 7);
+
+      memcpy (longer, data, len);
+      g_assert_true (g_file_set_contents (path, longer, len + 7, NULL));
+    }
+    error = compare_stl_paths (path, unit_scale, FALSE);
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, "but the file has 291 bytes: it is longer than its facets"));
+    g_clear_error (&error);
+    /* a broken ASCII STL (text only) has no binary header to speak of */
+    {
+      static const char broken[] = "solid broken\nfacet normal 0 0 1\n  outer loop\n    vertex 0 0 zero\n";
+      g_autofree char *ascii = g_strnfill (120, ' ');
+
+      memcpy (ascii, broken, strlen (broken));
+      g_assert_true (g_file_set_contents (path, ascii, 120, NULL));
+      error = compare_stl_paths (path, unit_scale, FALSE);
+      g_assert_nonnull (error);
+      g_assert_null (strstr (error->message, "header announces"));
+      g_clear_error (&error);
+    }
+    /* shorter than a header: nothing to say about a header */
     g_assert_true (g_file_set_contents (path, data, 60, NULL));
     error = compare_stl_paths (path, unit_scale, FALSE);
+    g_assert_nonnull (error);
+    g_assert_null (strstr (error->message, "header announces"));
     g_clear_error (&error);
     g_unlink (path);
     g_clear_pointer (&path, g_free);

@@ -51,6 +51,10 @@ typedef struct
 BlStlStatus bl_stl_read_binary     (const char  *path,
                                     BlStlMesh   *out,
                                     GError     **error);
+/* For an STL file assimp could not read: when it looks binary (a byte
+ * that is not text among its first 134) but its size does not match the
+ * facet count in its header, a sentence that says so; else NULL. */
+char       *bl_stl_explain_failure (const char  *path);
 
 /* Zeroed anonymous memory of *SIZE bytes (rounded up to a multiple of
  * 2 MiB, the size given back in *SIZE) on huge-page boundaries, asked for

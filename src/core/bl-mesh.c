@@ -1228,7 +1228,24 @@ bl_mesh_new_from_file (const char  *path,
       timings.native_wall = stl.wall_seconds;
     }
   else if (!import_isolated (mesh, error))
-    return NULL;
+    {
+      g_autofree char *why = error != NULL && *error != NULL ? bl_stl_explain_failure (path) : NULL;
+
+      /* assimp's own words for a damaged binary STL say little */
+      if (why != NULL)
+        {
+          gsize length = strlen ((*error)->message);
+          char *message;
+
+          if (length > 0 && (*error)->message[length - 1] == '.')
+            length--;
+          message = g_strdup_printf ("%.*s; %s", (int) length, (*error)->message, why);
+
+          g_free ((*error)->message);
+          (*error)->message = message;
+        }
+      return NULL;
+    }
 
   /* A NaN or infinite vertex (a binary STL holds any float) would make
    * every number computed from the mesh meaningless: refuse it. */

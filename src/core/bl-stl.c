@@ -537,6 +537,41 @@ read_and_weld (StlReader *r,
   return r->consumed == total;
 }
 
+char *
+bl_stl_explain_failure (const char *path)
+{
+  guint8 head[HEADER_SIZE + RECORD_SIZE];
+  gboolean text = TRUE;
+  guint32 count32;
+  guint64 count, expected;
+  gsize size;
+  gssize n;
+  int fd;
+
+  if (!is_stl_path (path))
+    return NULL;
+  fd = bl_file_open (path, G_MAXSIZE, &size, NULL);
+  if (fd < 0)
+    return NULL;
+  n = read_full (fd, head, sizeof head);
+  close (fd);
+  if (n < HEADER_SIZE)
+    return NULL;
+
+  for (gssize i = 0; i < n && text; i++)
+    text = g_ascii_isprint (head[i]) || g_ascii_isspace (head[i]);
+  memcpy (&count32, head + 80, 4);
+  count = GUINT32_FROM_LE (count32);
+  expected = HEADER_SIZE + RECORD_SIZE * count;
+  if (text || expected == size)
+    return NULL;
+
+  return g_strdup_printf ("as a binary STL, its header announces %" G_GUINT64_FORMAT " facets, "
+                          "which take %" G_GUINT64_FORMAT " bytes, but the file has %" G_GSIZE_FORMAT
+                          " bytes: it is %s", count, expected, size,
+                          size < expected ? "cut short" : "longer than its facets");
+}
+
 BlStlStatus
 bl_stl_read_binary (const char  *path,
                     BlStlMesh   *out,
