@@ -768,6 +768,83 @@ test_reload_link (void)
 
 /* Every diagnostic code, with the line and element it names.  Each SDF
  * body is placed after SDF_HEAD (2 lines), so its first line is line 3. */
+/* Overlapping collisions (added-mass.md §7.1).  Each case: two collisions
+ * of one link and whether their solids may share volume, worked by hand. */
+static void
+test_overlaps (void)
+{
+  static const struct {
+    const char *collisions;
+    gboolean    overlap;
+  } cases[] = {
+    /* unit boxes face to face (x 0 and 1): touching, no shared volume */
+    { BOX ("0 0 0 0 0 0", "", "1 1 1") BOX ("1 0 0 0 0 0", "", "1 1 1"), FALSE },
+    { BOX ("0 0 0 0 0 0", "", "1 1 1") BOX ("0.999 0 0 0 0 0", "", "1 1 1"), TRUE },
+    /* the second turned 45° about z reaches √2/2 = 0.7071 towards the first,
+     * whose face is at 0.5: centre 1.2 → 0.4929 (inside), 1.25 → 0.5429 */
+    { BOX ("0 0 0 0 0 0", "", "1 1 1") BOX ("1.2 0 0 0 0 0.7853981633974483", "", "1 1 1"), TRUE },
+    { BOX ("0 0 0 0 0 0", "", "1 1 1") BOX ("1.25 0 0 0 0 0.7853981633974483", "", "1 1 1"), FALSE },
+    /* both turned: edge against edge across the diagonal, 1.4 apart against √2 */
+    { BOX ("0 0 0 0 0 0.7853981633974483", "", "1 1 1") BOX ("1.4 0 0 0 0 0.7853981633974483", "", "1 1 1"), TRUE },
+    { BOX ("0 0 0 0 0 0.7853981633974483", "", "1 1 1") BOX ("1.43 0 0 0 0 0.7853981633974483", "", "1 1 1"), FALSE },
+    /* spheres r 1, compared exactly: 1.9 apart share volume, 2 touch, and
+     * diagonally at (1.5, 1.5) (2.1213 apart) their boxes meet but they do not */
+    { "<collision name=\"a\"><geometry><sphere><radius>1</radius></sphere></geometry></collision>"
+      "<collision name=\"b\"><pose>1.9 0 0 0 0 0</pose><geometry><sphere><radius>1</radius></sphere></geometry></collision>", TRUE },
+    { "<collision name=\"a\"><geometry><sphere><radius>1</radius></sphere></geometry></collision>"
+      "<collision name=\"b\"><pose>2 0 0 0 0 0</pose><geometry><sphere><radius>1</radius></sphere></geometry></collision>", FALSE },
+    { "<collision name=\"a\"><geometry><sphere><radius>1</radius></sphere></geometry></collision>"
+      "<collision name=\"b\"><pose>1.5 1.5 0 0 0 0</pose><geometry><sphere><radius>1</radius></sphere></geometry></collision>", FALSE },
+    /* a capsule r 0.5 l 1 reaches z ±1 (l/2 + r); a unit box above it */
+    { "<collision name=\"cap\"><geometry><capsule><radius>0.5</radius><length>1</length></capsule></geometry></collision>"
+      BOX ("0 0 1.49 0 0 0", "", "1 1 1"), TRUE },
+    { "<collision name=\"cap\"><geometry><capsule><radius>0.5</radius><length>1</length></capsule></geometry></collision>"
+      BOX ("0 0 1.51 0 0 0", "", "1 1 1"), FALSE },
+    /* a cylinder laid along x (r 0.1, l 0.3) and a standing one from z 0.05:
+     * the pendulum's upper link, whose solids really meet (z 0.05 to 0.1) */
+    { "<collision name=\"j\"><pose>-0.05 0 0 0 1.5707963267948966 0</pose><geometry><cylinder><radius>0.1</radius>"
+      "<length>0.3</length></cylinder></geometry></collision>"
+      "<collision name=\"c\"><pose>0 0 0.5 0 0 0</pose><geometry><cylinder><radius>0.1</radius>"
+      "<length>0.9</length></cylinder></geometry></collision>", TRUE },
+    /* a plane has no volume */
+    { "<collision name=\"p\"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision>"
+      BOX ("0 0 0 0 0 0", "", "1 1 1"), FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(BlDocument) doc = load_link ("0 0 0 0 0 0", "<inertial auto=\"true\"/>", cases[i].collisions);
+      BlLink *link = link_of (doc, "m::l");
+
+      g_test_message ("case %u", i);
+      g_assert_cmpuint (count_code (link->diagnostics, "overlap"), ==, cases[i].overlap ? 1 : 0);
+    }
+
+  /* Three collisions: the last overlaps both others, named in one note on
+   * its own line; on an explicit link the note leaves the inertia out. */
+  {
+    g_autoptr(BlDocument) doc = load_link ("0 0 0 0 0 0",
+      "<inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>",
+      BOX ("0 0 0 0 0 0", "", "1 1 1") BOX ("2 0 0 0 0 0", "", "1 1 1") BOX ("1 0 0 0 0 0", "", "1.5 1 1"));
+    BlLink *link = link_of (doc, "m::l");
+    BlDiagnostic *d = NULL;
+
+    for (guint i = 0; i < link->diagnostics->len; i++)
+      if (g_strcmp0 (((BlDiagnostic *) g_ptr_array_index (link->diagnostics, i))->code, "overlap") == 0)
+        {
+          g_assert_null (d);
+          d = g_ptr_array_index (link->diagnostics, i);
+        }
+    g_assert_nonnull (d);
+    g_assert_cmpint (d->severity, ==, BL_SEVERITY_WARNING);
+    g_assert_cmpstr (d->element, ==, "m::l/collision[c1 0 0 0 0 0]");
+    /* lines: <?xml>, <sdf>, <model><link><pose>, <inertial>, then a box each */
+    g_assert_cmpint (d->line, ==, 7);
+    g_assert_nonnull (strstr (d->message, "“c0 0 0 0 0 0”, “c2 0 0 0 0 0”"));
+    g_assert_null (strstr (d->message, "automatic"));
+  }
+}
+
 static void
 test_diagnostic_table (void)
 {
@@ -987,6 +1064,7 @@ main (int    argc,
   g_test_add_func ("/core/document/sample", test_sample);
   g_test_add_func ("/core/document/reload-link", test_reload_link);
   g_test_add_func ("/core/document/diagnostics", test_diagnostic_table);
+  g_test_add_func ("/core/document/overlaps", test_overlaps);
   g_test_add_func ("/core/document/nesting-limit", test_nesting_limit);
   g_test_add_func ("/core/resolve/equivalent-pairs-with-axes", test_equivalent_pairs_with_axes);
   g_test_add_func ("/core/resolve/rotated-inertial-pose", test_rotated_inertial_pose);

@@ -258,6 +258,172 @@ compute_volumes (BlLink  *link,
     props->center_of_buoyancy = bl_vec3_scale (moment, 1.0 / props->volume);
 }
 
+/* An oriented box around a collision's solid, in the link frame. */
+typedef struct
+{
+  BlVec3 center;
+  BlVec3 axis[3];     /* unit, the collision frame's axes in link axes */
+  double half[3];
+} Obb;
+
+static gboolean
+collision_obb (BlCollision *collision,
+               Obb         *out)
+{
+  const double *s = collision->geometry.size;
+  BlVec3 local = BL_VEC3_ZERO;
+  BlMat3 r = bl_mat3_from_quat (collision->pose.q);
+
+  switch (collision->geometry.type)
+    {
+    case BL_GEOMETRY_BOX:
+      out->half[0] = s[0] / 2.0, out->half[1] = s[1] / 2.0, out->half[2] = s[2] / 2.0;
+      break;
+    case BL_GEOMETRY_SPHERE:
+      out->half[0] = out->half[1] = out->half[2] = s[0];
+      break;
+    case BL_GEOMETRY_CYLINDER:
+    case BL_GEOMETRY_CONE:     /* its height centred on the origin */
+      out->half[0] = out->half[1] = s[0], out->half[2] = s[1] / 2.0;
+      break;
+    case BL_GEOMETRY_CAPSULE:
+      out->half[0] = out->half[1] = s[0], out->half[2] = s[1] / 2.0 + s[0];
+      break;
+    case BL_GEOMETRY_ELLIPSOID:
+      out->half[0] = s[0], out->half[1] = s[1], out->half[2] = s[2];
+      break;
+    case BL_GEOMETRY_MESH:
+      {
+        BlVec3 min, max;
+
+        if (collision->mesh == NULL)
+          return FALSE;
+        bl_mesh_get_bounds (collision->mesh, &min, &max);
+        local = bl_vec3_scale (bl_vec3_add (min, max), 0.5);
+        out->half[0] = (max.x - min.x) / 2.0;
+        out->half[1] = (max.y - min.y) / 2.0;
+        out->half[2] = (max.z - min.z) / 2.0;
+      }
+      break;
+    default:
+      return FALSE;
+    }
+
+  out->center = bl_pose_apply (collision->pose, local);
+  for (int i = 0; i < 3; i++)
+    out->axis[i] = (BlVec3) { r.m[0][i], r.m[1][i], r.m[2][i] };
+  for (int i = 0; i < 3; i++)
+    if (!isfinite (out->half[i]) || !(out->half[i] >= 0.0))
+      return FALSE;
+  return isfinite (out->center.x) && isfinite (out->center.y) && isfinite (out->center.z);
+}
+
+/* TRUE when the boxes share volume (the separating axis test over the 15
+ * axes of two boxes).  Boxes that only touch, face to face within
+ * rounding, do not. */
+static gboolean
+obb_overlap (const Obb *a,
+             const Obb *b)
+{
+  BlVec3 d = bl_vec3_sub (b->center, a->center);
+  double r[3][3], abs_r[3][3], t[3];
+
+  for (int i = 0; i < 3; i++)
+    {
+      for (int j = 0; j < 3; j++)
+        {
+          r[i][j] = bl_vec3_dot (a->axis[i], b->axis[j]);
+          /* parallel edges make the cross axes vanish: keep them harmless */
+          abs_r[i][j] = fabs (r[i][j]) + 1e-12;
+        }
+      t[i] = bl_vec3_dot (d, a->axis[i]);
+    }
+
+#define SEPARATED(dist, ra, rb) (fabs (dist) >= ((ra) + (rb)) * (1.0 - 1e-9))
+  for (int i = 0; i < 3; i++)
+    if (SEPARATED (t[i], a->half[i],
+                   b->half[0] * abs_r[i][0] + b->half[1] * abs_r[i][1] + b->half[2] * abs_r[i][2]))
+      return FALSE;
+  for (int j = 0; j < 3; j++)
+    if (SEPARATED (t[0] * r[0][j] + t[1] * r[1][j] + t[2] * r[2][j],
+                   a->half[0] * abs_r[0][j] + a->half[1] * abs_r[1][j] + a->half[2] * abs_r[2][j],
+                   b->half[j]))
+      return FALSE;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      {
+        int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+
+        /* the axis a_i × b_j */
+        if (SEPARATED (t[i2] * r[i1][j] - t[i1] * r[i2][j],
+                       a->half[i1] * abs_r[i2][j] + a->half[i2] * abs_r[i1][j],
+                       b->half[j1] * abs_r[i][j2] + b->half[j2] * abs_r[i][j1]))
+          return FALSE;
+      }
+#undef SEPARATED
+
+  return TRUE;
+}
+
+/* Collisions whose solids may share volume (added-mass.md §7.1): the
+ * displaced volume counts it twice, and so does an automatic inertia, as
+ * libsdformat's does.  Two spheres are compared exactly, anything else by
+ * the oriented boxes around the solids. */
+static void
+check_overlaps (BlLink  *link,
+                gboolean is_auto)
+{
+  /* Pairs grow with the square: a link of very many collisions is left alone. */
+  if (link->collisions->len < 2 || link->collisions->len > 256)
+    return;
+
+  for (guint j = 1; j < link->collisions->len; j++)
+    {
+      BlCollision *b = g_ptr_array_index (link->collisions, j);
+      g_autoptr(GString) names = NULL;
+      gboolean only_spheres = TRUE;
+      Obb box_b;
+
+      if (!(b->volume > 0.0) || !collision_obb (b, &box_b))
+        continue;
+
+      /* Each pair once, on the later collision's line. */
+      for (guint i = 0; i < j; i++)
+        {
+          BlCollision *a = g_ptr_array_index (link->collisions, i);
+          gboolean spheres = a->geometry.type == BL_GEOMETRY_SPHERE && b->geometry.type == BL_GEOMETRY_SPHERE;
+          Obb box_a;
+          gboolean overlap;
+
+          if (!(a->volume > 0.0) || !collision_obb (a, &box_a))
+            continue;
+          if (spheres)
+            overlap = bl_vec3_length (bl_vec3_sub (box_a.center, box_b.center)) <
+                      (a->geometry.size[0] + b->geometry.size[0]) * (1.0 - 1e-9);
+          else
+            overlap = obb_overlap (&box_a, &box_b);
+          if (!overlap)
+            continue;
+
+          if (names == NULL)
+            names = g_string_new (NULL);
+          else
+            g_string_append (names, ", ");
+          g_string_append_printf (names, "“%s”", a->name);
+          only_spheres &= spheres;
+        }
+
+      if (names != NULL)
+        bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "overlap", link_file (link),
+                            b->line, b->path,
+                            "overlaps %s%s: the volume they share counts twice in the displaced "
+                            "volume and buoyancy%s",
+                            names->str,
+                            only_spheres ? "" : " (their bounding boxes intersect)",
+                            is_auto ? ", and in the automatic mass and inertia, as in libsdformat" : "");
+    }
+}
+
 /* M_RB, and the checks of fluid_added_mass (A1–A6, A9, A10) as the link's
  * diagnostics on the <fluid_added_mass> line. */
 static void
@@ -539,6 +705,7 @@ bl_link_compute_mass_properties (BlLink *link)
     }
 
   compute_volumes (link, link->inertial_node != NULL && link->auto_inertia);
+  check_overlaps (link, link->inertial_node != NULL && link->auto_inertia);
   check_added_mass (link, link->inertial_node != NULL && link->auto_inertia);
   bl_link_check_overflow (link);
 }
