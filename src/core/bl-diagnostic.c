@@ -2,8 +2,60 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 #include "bl-diagnostic.h"
+
+/* Copies TEXT (may be NULL) to *AT and moves *AT past it. */
+static char *
+place (char       **at,
+       const char  *text,
+       gsize        length)
+{
+  char *copy;
+
+  if (text == NULL)
+    return NULL;
+  copy = memcpy (*at, text, length + 1);
+  *at += length + 1;
+  return copy;
+}
+
+BlDiagnostic *
+bl_diagnostic_new_valist (BlSeverity   severity,
+                          const char  *code,
+                          const char  *file,
+                          int          line,
+                          const char  *element,
+                          const char  *format,
+                          va_list      args)
+{
+  g_autofree char *message = NULL;
+  gsize code_len, file_len, element_len, message_len;
+  BlDiagnostic *diagnostic;
+  char *at;
+
+  g_return_val_if_fail (format != NULL, NULL);
+
+  message = g_strdup_vprintf (format, args);
+  code_len = code != NULL ? strlen (code) : 0;
+  file_len = file != NULL ? strlen (file) : 0;
+  element_len = element != NULL ? strlen (element) : 0;
+  message_len = strlen (message);
+
+  /* One block: a large model may have a diagnostic for each of tens of
+   * thousands of links. */
+  diagnostic = g_malloc (sizeof (BlDiagnostic) + code_len + file_len + element_len + message_len + 4);
+  at = (char *) (diagnostic + 1);
+  diagnostic->severity = severity;
+  diagnostic->line = line;
+  diagnostic->code = place (&at, code, code_len);
+  diagnostic->file = place (&at, file, file_len);
+  diagnostic->element = place (&at, element, element_len);
+  diagnostic->message = place (&at, message, message_len);
+
+  return diagnostic;
+}
 
 BlDiagnostic *
 bl_diagnostic_new (BlSeverity   severity,
@@ -17,17 +69,8 @@ bl_diagnostic_new (BlSeverity   severity,
   BlDiagnostic *diagnostic;
   va_list args;
 
-  g_return_val_if_fail (format != NULL, NULL);
-
-  diagnostic = g_new0 (BlDiagnostic, 1);
-  diagnostic->severity = severity;
-  diagnostic->code = g_strdup (code);
-  diagnostic->file = g_strdup (file);
-  diagnostic->line = line;
-  diagnostic->element = g_strdup (element);
-
   va_start (args, format);
-  diagnostic->message = g_strdup_vprintf (format, args);
+  diagnostic = bl_diagnostic_new_valist (severity, code, file, line, element, format, args);
   va_end (args);
 
   return diagnostic;
@@ -36,13 +79,6 @@ bl_diagnostic_new (BlSeverity   severity,
 void
 bl_diagnostic_free (BlDiagnostic *diagnostic)
 {
-  if (diagnostic == NULL)
-    return;
-
-  g_free (diagnostic->code);
-  g_free (diagnostic->file);
-  g_free (diagnostic->element);
-  g_free (diagnostic->message);
   g_free (diagnostic);
 }
 

@@ -29,6 +29,15 @@ BlDiagnostic *bl_diagnostic_new      (BlSeverity   severity,
                                       const char  *element,
                                       const char  *format,
                                       ...) G_GNUC_PRINTF (6, 7);
+BlDiagnostic *bl_diagnostic_new_valist (BlSeverity   severity,
+                                       const char  *code,
+                                       const char  *file,
+                                       int          line,
+                                       const char  *element,
+                                       const char  *format,
+                                       va_list      args) G_GNUC_PRINTF (6, 0);
+/* A diagnostic is one allocation: its strings are not to be freed or
+ * replaced on their own. */
 void          bl_diagnostic_free     (BlDiagnostic *diagnostic);
 const char   *bl_severity_to_string  (BlSeverity severity);
 /* "file:line: severity: element: message" */

@@ -278,14 +278,11 @@ bl_diagnostics_add (GPtrArray   *list,
                     const char  *format,
                     ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  g_ptr_array_add (list, bl_diagnostic_new_valist (severity, code, file, line, element, format, args));
   va_end (args);
-
-  g_ptr_array_add (list, bl_diagnostic_new (severity, code, file, line, element, "%s", message));
 }
 
 static int

@@ -416,11 +416,9 @@ check_overlaps (BlLink  *link,
       if (names != NULL)
         bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "overlap", link_file (link),
                             b->line, b->path,
-                            "overlaps %s%s: the volume they share counts twice in the displaced "
-                            "volume and buoyancy%s",
-                            names->str,
-                            only_spheres ? "" : " (their bounding boxes intersect)",
-                            is_auto ? ", and in the automatic mass and inertia, as in libsdformat" : "");
+                            "overlaps %s%s: the shared volume counts twice in the buoyancy%s",
+                            names->str, only_spheres ? "" : " (by bounding boxes)",
+                            is_auto ? " and, as in libsdformat, in the automatic inertia" : "");
     }
 }
 
