@@ -845,6 +845,89 @@ test_overlaps (void)
   }
 }
 
+/* What gz-sim's Buoyancy system makes of a link (added-mass.md §7.4): the
+ * same volumes, each at its collision's origin, a mesh's without <scale>. */
+static void
+test_gz_buoyancy (void)
+{
+  static const char cone[] =
+    "<model name=\"m\"><link name=\"l\"><collision name=\"c\"><geometry><cone><radius>1</radius>"
+    "<length>1</length></cone></geometry></collision></link></model>";
+  static const char box[] =
+    "<model name=\"m\"><link name=\"l\"><collision name=\"c\"><pose>1 2 3 0 0 0</pose><geometry><box>"
+    "<size>1 2 3</size></box></geometry></collision></link></model>";
+  static const char system[] =
+    "<plugin filename=\"gz-sim-buoyancy-system\" name=\"gz::sim::systems::Buoyancy\">";
+  static const struct {
+    const char *plugin;   /* the plugin's start tag; NULL: no plugin */
+    const char *inside;   /* the plugin's children */
+    const char *model;
+    gboolean    note;
+  } cases[] = {
+    /* a cone's centroid is l/4 below its origin: (0, 0, −0.25) against (0, 0, 0) */
+    { system, "<uniform_fluid_density>1000</uniform_fluid_density>", cone, TRUE },
+    { NULL, "", cone, FALSE },
+    /* a box's centroid is its origin: both agree */
+    { system, "", box, FALSE },
+    { system, "<enable>other</enable>", cone, FALSE },
+    { system, "<enable>m</enable>", cone, TRUE },
+    { system, "<enable>m::l</enable>", cone, TRUE },
+    /* graded mode: another computation, not compared */
+    { system, "<graded_buoyancy><default_density>1000</default_density></graded_buoyancy>", cone, FALSE },
+    /* BuoyancyEngine is another system */
+    { "<plugin filename=\"gz-sim-buoyancy-engine-system\" name=\"gz::sim::systems::BuoyancyEngine\">",
+      "", cone, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *plugin = cases[i].plugin != NULL ? g_strconcat (cases[i].plugin, cases[i].inside,
+                                                                       "</plugin>", NULL)
+                                                        : g_strdup ("");
+      g_autofree char *sdf = g_strconcat (SDF_HEAD, "<world name=\"w\">\n", plugin, "\n", cases[i].model,
+                                          "</world></sdf>\n", NULL);
+      g_autoptr(BlDocument) doc = load_string (sdf);
+      BlLink *link = link_of (doc, "m::l");
+
+      g_test_message ("case %u", i);
+      g_assert_cmpuint (count_code (link->diagnostics, "gz-buoyancy"), ==, cases[i].note ? 1 : 0);
+      if (cases[i].note)
+        {
+          BlDiagnostic *d = g_ptr_array_index (link->diagnostics, link->diagnostics->len - 1);
+
+          g_assert_cmpint (d->severity, ==, BL_SEVERITY_INFO);
+          /* lines: <?xml>, <sdf>, <world>, the plugin, the model and link */
+          g_assert_cmpint (d->line, ==, 5);
+          g_assert_nonnull (strstr (d->message, "(line 4)"));
+          g_assert_nonnull (strstr (d->message, "centred at (0, 0, 0)"));
+          g_assert_nonnull (strstr (d->message, "at (0, 0, -0.25)"));
+          g_assert_null (strstr (d->message, "scale"));
+        }
+    }
+
+  /* A mesh scaled 2 1 1: gz-sim takes the unscaled volume (the fixture's
+   * cylinder r 1 l 2, 2π by the reference's integration), Ballast twice it. */
+  {
+    g_autofree char *mesh = g_build_filename (g_getenv ("BALLAST_FIXTURES"), "models", "cylinder_dae",
+                                              "meshes", "cylinder.dae", NULL);
+    g_autofree char *sdf = g_strdup_printf (SDF_HEAD "<world name=\"w\">\n"
+      "<plugin filename=\"gz-sim-buoyancy-system\" name=\"gz::sim::systems::Buoyancy\"/>\n"
+      "<model name=\"m\"><link name=\"l\"><collision name=\"c\"><geometry><mesh><uri>%s</uri>"
+      "<scale>2 1 1</scale></mesh></geometry></collision></link></model></world></sdf>\n", mesh);
+    g_autoptr(BlDocument) doc = load_string (sdf);
+    BlLink *link = link_of (doc, "m::l");
+    BlDiagnostic *d;
+
+    assert_close (link->props.volume, 2.0 * 6.28318296, 1e-6);
+    g_assert_cmpuint (count_code (link->diagnostics, "gz-buoyancy"), ==, 1);
+    d = g_ptr_array_index (link->diagnostics, link->diagnostics->len - 1);
+    g_assert_nonnull (strstr (d->message, "displaces 6.28318 m³"));
+    g_assert_nonnull (strstr (d->message, "Ballast finds 12.5664 m³"));
+    g_assert_nonnull (strstr (d->message, "leaves a mesh's <scale> out"));
+    g_assert_null (strstr (d->message, "origin"));
+  }
+}
+
 static void
 test_diagnostic_table (void)
 {
@@ -1065,6 +1148,7 @@ main (int    argc,
   g_test_add_func ("/core/document/reload-link", test_reload_link);
   g_test_add_func ("/core/document/diagnostics", test_diagnostic_table);
   g_test_add_func ("/core/document/overlaps", test_overlaps);
+  g_test_add_func ("/core/document/gz-buoyancy", test_gz_buoyancy);
   g_test_add_func ("/core/document/nesting-limit", test_nesting_limit);
   g_test_add_func ("/core/resolve/equivalent-pairs-with-axes", test_equivalent_pairs_with_axes);
   g_test_add_func ("/core/resolve/rotated-inertial-pose", test_rotated_inertial_pose);

@@ -497,6 +497,117 @@ check_plugins_in (BlLink     *link,
     }
 }
 
+/* gz-sim's Buoyancy system (not BuoyancyEngine, a different one). */
+static gboolean
+is_buoyancy_system (xmlNode *plugin)
+{
+  g_autofree char *filename = bl_xml_dup_attribute (plugin, "filename");
+  g_autofree char *name = bl_xml_dup_attribute (plugin, "name");
+  g_autofree char *lower_file = g_ascii_strdown (filename != NULL ? filename : "", -1);
+  g_autofree char *lower_name = g_ascii_strdown (name != NULL ? name : "", -1);
+
+  return strstr (lower_file, "buoyancy-system") != NULL || g_str_has_suffix (lower_name, "systems::buoyancy");
+}
+
+/* Whether the system's <enable> entries (none: every model) take LINK. */
+static gboolean
+buoyancy_enabled_for (xmlNode *plugin,
+                      BlLink  *link)
+{
+  gboolean any = FALSE;
+
+  for (xmlNode *n = plugin->children; n != NULL; n = n->next)
+    {
+      g_autofree char *text = NULL;
+
+      if (!bl_xml_is_element (n, "enable"))
+        continue;
+      any = TRUE;
+      text = g_strstrip (node_text (n));
+      if (strcmp (text, link->scoped_name) == 0)
+        return TRUE;
+      for (BlModel *model = link->model; model != NULL; model = model->parent)
+        if (strcmp (text, model->scoped_name) == 0)
+          return TRUE;
+    }
+  return !any;
+}
+
+/* added-mass.md §7.4: gz-sim's Buoyancy system, in its uniform mode, sums
+ * the same volumes but places each at its collision's origin, and takes a
+ * mesh's volume without its <scale>.  Where that gives another displaced
+ * volume or centre than Ballast's, an info note says what gz-sim will use. */
+static void
+check_gz_buoyancy (BlDocument *self,
+                   BlLink     *link)
+{
+  const BlMassProperties *props = &link->props;
+  xmlNode *world = world_node (self);
+  xmlNode *system = NULL;
+  BlVec3 moment = BL_VEC3_ZERO, center = BL_VEC3_ZERO;
+  double volume = 0.0, scale;
+  gboolean scaled_mesh = FALSE;
+
+  if (world == NULL || !(props->volume > 0.0))
+    return;
+  for (xmlNode *n = world->children; n != NULL && system == NULL; n = n->next)
+    if (bl_xml_is_element (n, "plugin") && is_buoyancy_system (n))
+      system = n;
+  /* the graded mode slices shapes by fluid layers: another computation */
+  if (system == NULL || bl_xml_first_child (system, "graded_buoyancy") != NULL ||
+      !buoyancy_enabled_for (system, link))
+    return;
+
+  for (guint i = 0; i < link->collisions->len; i++)
+    {
+      BlCollision *collision = g_ptr_array_index (link->collisions, i);
+      double v = collision->volume;
+
+      if (!(v > 0.0))
+        continue;
+      if (collision->geometry.type == BL_GEOMETRY_MESH)
+        {
+          BlVec3 k = collision->geometry.scale;
+
+          scale = fabs (k.x * k.y * k.z);
+          if (scale != 1.0 && scale > 0.0)
+            {
+              v /= scale;
+              scaled_mesh = TRUE;
+            }
+        }
+      volume += v;
+      moment = bl_vec3_add (moment, bl_vec3_scale (collision->pose.p, v));
+    }
+  if (!(volume > 0.0) || !isfinite (volume))
+    return;
+  center = bl_vec3_scale (moment, 1.0 / volume);
+
+  {
+    double length = MAX (cbrt (props->volume), bl_vec3_length (props->center_of_buoyancy));
+    gboolean other_volume = fabs (volume - props->volume) > 1e-9 * props->volume;
+    gboolean other_center =
+      bl_vec3_length (bl_vec3_sub (center, props->center_of_buoyancy)) > 1e-9 * length;
+    double c[3] = { center.x, center.y, center.z };
+    double b[3] = { props->center_of_buoyancy.x, props->center_of_buoyancy.y, props->center_of_buoyancy.z };
+
+    if (!other_volume && !other_center)
+      return;
+
+    bl_number_clean_noise (c, 3, length);
+    bl_number_clean_noise (b, 3, length);
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "gz-buoyancy", link->model->file, link->line,
+                        link->scoped_name,
+                        "gz-sim's Buoyancy system (line %d) displaces %g m³ centred at (%g, %g, %g) "
+                        "for this link, where Ballast finds %g m³ at (%g, %g, %g): it %s%s%s",
+                        bl_xml_get_line (system), volume, c[0], c[1], c[2],
+                        props->volume, b[0], b[1], b[2],
+                        other_center ? "centres each collision's volume on the collision's origin" : "",
+                        other_center && other_volume ? " and " : "",
+                        other_volume && scaled_mesh ? "leaves a mesh's <scale> out of its volume" : "");
+  }
+}
+
 void
 bl_document_check_link_fluid (BlDocument *self,
                               BlLink     *link)
@@ -506,6 +617,7 @@ bl_document_check_link_fluid (BlDocument *self,
   xmlNode *world;
   int line, engine_line;
 
+  check_gz_buoyancy (self, link);
   if (!link->has_added_mass)
     return;
 
