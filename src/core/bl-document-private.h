@@ -25,6 +25,10 @@ void bl_link_compute_mass_properties (BlLink *link);
 void bl_document_check_link_fluid (BlDocument *self,
                                    BlLink     *link);
 
+/* The document's first <world> element, or NULL (found once, as it loads:
+ * a file may hold a great many other elements at the top). */
+xmlNode *bl_document_get_world (BlDocument *self);
+
 void bl_link_free      (BlLink      *link);
 void bl_collision_free (BlCollision *collision);
 void bl_model_free     (BlModel     *model);

@@ -156,6 +156,7 @@ struct _BlDocument
   GPtrArray  *links;          /* BlLink*, borrowed from the models */
   GHashTable *links_by_name;  /* scoped name → BlLink* */
   GPtrArray  *diagnostics;    /* BlDiagnostic* not tied to a link */
+  xmlNode    *world;          /* the first <world>, or NULL */
   gboolean    read_only;      /* BL_DOCUMENT_LOAD_READ_ONLY */
   Arena      *arena;          /* read-only: links, collisions and their names */
   GPtrArray  *mesh_collisions; /* read-only: BlCollision* in the arena that hold heap memory */
@@ -2287,6 +2288,8 @@ bl_document_load (BlDocument  *self,
     {
       if (bl_xml_is_element (child, "world"))
         {
+          if (self->world == NULL)
+            self->world = child;
           for (xmlNode *item = child->children; item != NULL; item = item->next)
             {
               BlModel *model = NULL;
@@ -2548,6 +2551,13 @@ bl_document_get_sdf_version (BlDocument *self)
 {
   g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
   return self->sdf_version;
+}
+
+xmlNode *
+bl_document_get_world (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  return self->world;
 }
 
 const char *

@@ -49,10 +49,7 @@ child_true (xmlNode    *parent,
 static xmlNode *
 world_node (BlDocument *self)
 {
-  xmlDoc *xml = bl_document_get_xml (self);
-  xmlNode *root = xml != NULL ? xmlDocGetRootElement (xml) : NULL;
-
-  return bl_xml_first_child (root, "world");
+  return bl_document_get_world (self);
 }
 
 /* Lower-case "filename name" of a <plugin>, for matching. */
@@ -509,6 +506,29 @@ is_buoyancy_system (xmlNode *plugin)
   return strstr (lower_file, "buoyancy-system") != NULL || g_str_has_suffix (lower_name, "systems::buoyancy");
 }
 
+static G_DEFINE_QUARK (bl-buoyancy-system, bl_buoyancy_system)
+
+/* The world's Buoyancy system, looked up once per document (a world may
+ * hold a great many models, and every link asks). */
+static xmlNode *
+find_buoyancy_system (BlDocument *self,
+                      xmlNode    *world)
+{
+  GQuark quark = bl_buoyancy_system_quark ();
+  gpointer cached = g_object_get_qdata (G_OBJECT (self), quark);
+  xmlNode *system = NULL;
+
+  if (cached != NULL)
+    return cached == (gpointer) self ? NULL : cached;
+
+  for (xmlNode *n = world->children; n != NULL && system == NULL; n = n->next)
+    if (bl_xml_is_element (n, "plugin") && is_buoyancy_system (n))
+      system = n;
+  /* the document itself stands for "none" */
+  g_object_set_qdata (G_OBJECT (self), quark, system != NULL ? (gpointer) system : (gpointer) self);
+  return system;
+}
+
 /* Whether the system's <enable> entries (none: every model) take LINK. */
 static gboolean
 buoyancy_enabled_for (xmlNode *plugin,
@@ -550,9 +570,7 @@ check_gz_buoyancy (BlDocument *self,
 
   if (world == NULL || !(props->volume > 0.0))
     return;
-  for (xmlNode *n = world->children; n != NULL && system == NULL; n = n->next)
-    if (bl_xml_is_element (n, "plugin") && is_buoyancy_system (n))
-      system = n;
+  system = find_buoyancy_system (self, world);
   /* the graded mode slices shapes by fluid layers: another computation */
   if (system == NULL || bl_xml_first_child (system, "graded_buoyancy") != NULL ||
       !buoyancy_enabled_for (system, link))
