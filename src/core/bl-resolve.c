@@ -277,20 +277,26 @@ collision_obb (BlCollision *collision,
   switch (collision->geometry.type)
     {
     case BL_GEOMETRY_BOX:
-      out->half[0] = s[0] / 2.0, out->half[1] = s[1] / 2.0, out->half[2] = s[2] / 2.0;
+      out->half[0] = s[0] / 2.0;
+      out->half[1] = s[1] / 2.0;
+      out->half[2] = s[2] / 2.0;
       break;
     case BL_GEOMETRY_SPHERE:
       out->half[0] = out->half[1] = out->half[2] = s[0];
       break;
     case BL_GEOMETRY_CYLINDER:
     case BL_GEOMETRY_CONE:     /* its height centred on the origin */
-      out->half[0] = out->half[1] = s[0], out->half[2] = s[1] / 2.0;
+      out->half[0] = out->half[1] = s[0];
+      out->half[2] = s[1] / 2.0;
       break;
     case BL_GEOMETRY_CAPSULE:
-      out->half[0] = out->half[1] = s[0], out->half[2] = s[1] / 2.0 + s[0];
+      out->half[0] = out->half[1] = s[0];
+      out->half[2] = s[1] / 2.0 + s[0];
       break;
     case BL_GEOMETRY_ELLIPSOID:
-      out->half[0] = s[0], out->half[1] = s[1], out->half[2] = s[2];
+      out->half[0] = s[0];
+      out->half[1] = s[1];
+      out->half[2] = s[2];
       break;
     case BL_GEOMETRY_MESH:
       {
@@ -318,9 +324,18 @@ collision_obb (BlCollision *collision,
   return isfinite (out->center.x) && isfinite (out->center.y) && isfinite (out->center.z);
 }
 
+/* Whether projections DIST apart with radii RA and RB are separate; boxes
+ * that only touch, face to face within rounding, are. */
+static inline gboolean
+separated (double dist,
+           double ra,
+           double rb)
+{
+  return fabs (dist) >= (ra + rb) * (1.0 - 1e-9);
+}
+
 /* TRUE when the boxes share volume (the separating axis test over the 15
- * axes of two boxes).  Boxes that only touch, face to face within
- * rounding, do not. */
+ * axes of two boxes). */
 static gboolean
 obb_overlap (const Obb *a,
              const Obb *b)
@@ -339,13 +354,12 @@ obb_overlap (const Obb *a,
       t[i] = bl_vec3_dot (d, a->axis[i]);
     }
 
-#define SEPARATED(dist, ra, rb) (fabs (dist) >= ((ra) + (rb)) * (1.0 - 1e-9))
   for (int i = 0; i < 3; i++)
-    if (SEPARATED (t[i], a->half[i],
+    if (separated (t[i], a->half[i],
                    b->half[0] * abs_r[i][0] + b->half[1] * abs_r[i][1] + b->half[2] * abs_r[i][2]))
       return FALSE;
   for (int j = 0; j < 3; j++)
-    if (SEPARATED (t[0] * r[0][j] + t[1] * r[1][j] + t[2] * r[2][j],
+    if (separated (t[0] * r[0][j] + t[1] * r[1][j] + t[2] * r[2][j],
                    a->half[0] * abs_r[0][j] + a->half[1] * abs_r[1][j] + a->half[2] * abs_r[2][j],
                    b->half[j]))
       return FALSE;
@@ -355,12 +369,11 @@ obb_overlap (const Obb *a,
         int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
 
         /* the axis a_i × b_j */
-        if (SEPARATED (t[i2] * r[i1][j] - t[i1] * r[i2][j],
+        if (separated (t[i2] * r[i1][j] - t[i1] * r[i2][j],
                        a->half[i1] * abs_r[i2][j] + a->half[i2] * abs_r[i1][j],
                        b->half[j1] * abs_r[i][j2] + b->half[j2] * abs_r[i][j1]))
           return FALSE;
       }
-#undef SEPARATED
 
   return TRUE;
 }
