@@ -58,32 +58,6 @@ wait_for_load (BlWindow *window)
   drain ();
 }
 
-static void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
-{
-  g_autofree char *source = g_build_filename (g_getenv ("BALLAST_FIXTURES"), FIXTURE, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = NULL;
-  gsize length;
-
-  f->dir = g_dir_make_tmp ("ballast-ui-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_assert_true (g_file_get_contents (source, &f->original, &length, &error));
-  g_assert_no_error (error);
-  f->path = g_build_filename (f->dir, "model.sdf", NULL);
-  g_assert_true (g_file_set_contents (f->path, f->original, length, &error));
-  g_assert_no_error (error);
-
-  f->window = bl_window_new (NULL);
-  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
-  file = g_file_new_for_path (f->path);
-  g_assert_true (bl_window_load_file (f->window, file, &error));
-  g_assert_no_error (error);
-  gtk_window_present (GTK_WINDOW (f->window));
-  drain ();
-}
-
 /* Copies a fixture (or, when `text` is given, writes it) to model.sdf in a
  * new directory and opens it in a new window. */
 static void
@@ -120,6 +94,13 @@ open_copy (Fixture    *f,
   g_assert_no_error (error);
   gtk_window_present (GTK_WINDOW (f->window));
   drain ();
+}
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  open_copy (f, FIXTURE, NULL);
 }
 
 /* Removes the directory of a test and everything in it. */
