@@ -8,19 +8,9 @@
 #include <string.h>
 
 #include "bl-document.h"
+#include "test-common.h"
 
 #define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
-
-static void
-assert_close (double actual,
-              double expected,
-              double rel)
-{
-  double tol = rel * MAX (fabs (expected), 1.0);
-
-  if (fabs (actual - expected) > tol)
-    g_error ("expected %.17g, got %.17g (tolerance %.3g)", expected, actual, tol);
-}
 
 static BlDocument *
 load_string (const char *sdf)
@@ -31,29 +21,6 @@ load_string (const char *sdf)
   g_assert_no_error (error);
   g_assert_nonnull (doc);
   return doc;
-}
-
-static BlDocument *
-load_fixture (const char *name)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = g_build_filename (g_getenv ("BALLAST_FIXTURES"), name, NULL);
-  BlDocument *doc = bl_document_new_from_file (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (doc);
-  return doc;
-}
-
-static BlLink *
-link_of (BlDocument *doc,
-         const char *name)
-{
-  BlLink *link = bl_document_find_link (doc, name);
-
-  if (link == NULL)
-    g_error ("no link %s", name);
-  return link;
 }
 
 static guint

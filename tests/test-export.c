@@ -17,6 +17,7 @@
 
 #include "bl-added-mass.h"
 #include "bl-document.h"
+#include "test-common.h"
 #include "bl-edit-history.h"
 #include "bl-edit.h"
 #include "bl-export.h"
@@ -30,18 +31,6 @@ static char *
 fixture_path (const char *name)
 {
   return g_build_filename (g_getenv ("BALLAST_FIXTURES"), name, NULL);
-}
-
-static BlDocument *
-load_fixture (const char *name)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = fixture_path (name);
-  BlDocument *doc = bl_document_new_from_file (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (doc);
-  return doc;
 }
 
 static BlDocument *
@@ -84,17 +73,6 @@ reload (GBytes *bytes)
   return doc;
 }
 
-static BlLink *
-link_of (BlDocument *doc,
-         const char *name)
-{
-  BlLink *link = bl_document_find_link (doc, name);
-
-  if (link == NULL)
-    g_error ("no link %s", name);
-  return link;
-}
-
 static char *
 export_string (BlDocument *doc)
 {
@@ -124,17 +102,6 @@ apply (BlEdit *edit)
 
   g_assert_true (bl_edit_apply (edit, &error));
   g_assert_no_error (error);
-}
-
-static void
-assert_close (double actual,
-              double expected,
-              double rel)
-{
-  double tol = rel * MAX (fabs (expected), 1.0);
-
-  if (fabs (actual - expected) > tol)
-    g_error ("expected %.17g, got %.17g (tolerance %.3g)", expected, actual, tol);
 }
 
 /* Line diff by longest common subsequence: the lines only in a and only

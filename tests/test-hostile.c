@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 
 #include "bl-document.h"
+#include "test-common.h"
 
 #define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
 #define TEST_PATH "/nonexistent/hostile.sdf"
@@ -31,21 +32,11 @@ load_string (const char *sdf)
   return doc;
 }
 
-static BlLink *
-link_of (BlDocument *doc,
-         const char *name)
-{
-  BlLink *link = bl_document_find_link (doc, name);
-
-  if (link == NULL)
-    g_error ("no link %s", name);
-  return link;
-}
-
+/* Relative only, unlike test-common's assert_close. */
 static void
-assert_close (double actual,
-              double expected,
-              double rel)
+assert_relative (double actual,
+                 double expected,
+                 double rel)
 {
   if (!(fabs (actual - expected) <= rel * fabs (expected)))
     g_error ("expected %.17g, got %.17g", expected, actual);
@@ -245,9 +236,9 @@ test_overflow (void)
 
     for (guint i = 0; i < 3; i++)
       {
-        assert_close (link->props.principal_moments[i], 1e308, 1e-15);
+        assert_relative (link->props.principal_moments[i], 1e308, 1e-15);
         /* λ = m a²·2/5 with all three equal: a = √2.5 */
-        assert_close (link->props.equivalent_ellipsoid[i], sqrt (2.5), 1e-15);
+        assert_relative (link->props.equivalent_ellipsoid[i], sqrt (2.5), 1e-15);
       }
     find_diagnostic (doc, "overflow", BL_SEVERITY_ERROR, 4, "m::l", TEST_PATH);
   }
@@ -258,12 +249,12 @@ test_overflow (void)
                 "1 1 1") "\n</sdf>\n");
     BlLink *link = link_of (doc, "m::l");
 
-    assert_close (link->props.mass, 1e308, 1e-15);
+    assert_relative (link->props.mass, 1e308, 1e-15);
     for (guint i = 0; i < 3; i++)
       {
-        assert_close (link->props.inertia.m[i][i], 1e308 / 6, 1e-15);
-        assert_close (link->props.principal_moments[i], 1e308 / 6, 1e-15);
-        assert_close (link->props.equivalent_ellipsoid[i], sqrt (5.0 / 12), 1e-15);
+        assert_relative (link->props.inertia.m[i][i], 1e308 / 6, 1e-15);
+        assert_relative (link->props.principal_moments[i], 1e308 / 6, 1e-15);
+        assert_relative (link->props.equivalent_ellipsoid[i], sqrt (5.0 / 12), 1e-15);
       }
     find_diagnostic (doc, "overflow", BL_SEVERITY_ERROR, 4, "m::l", TEST_PATH);
   }
@@ -276,9 +267,9 @@ test_overflow (void)
     /* eigenvalues of [[2, −0.1], [−0.1, 3]]·1e-300 (ixy enters negated), and 4e-300 */
     double root = sqrt (0.25 + 0.01);
 
-    assert_close (link->props.principal_moments[0], (2.5 - root) * 1e-300, 1e-12);
-    assert_close (link->props.principal_moments[1], (2.5 + root) * 1e-300, 1e-12);
-    assert_close (link->props.principal_moments[2], 4e-300, 1e-12);
+    assert_relative (link->props.principal_moments[0], (2.5 - root) * 1e-300, 1e-12);
+    assert_relative (link->props.principal_moments[1], (2.5 + root) * 1e-300, 1e-12);
+    assert_relative (link->props.principal_moments[2], 4e-300, 1e-12);
   }
 }
 

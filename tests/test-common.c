@@ -1,0 +1,40 @@
+/* test-common.c: helpers the core tests share. */
+#include "config.h"
+
+#include <math.h>
+
+#include "test-common.h"
+
+BlDocument *
+load_fixture (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (g_getenv ("BALLAST_FIXTURES"), name, NULL);
+  BlDocument *doc = bl_document_new_from_file (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  return doc;
+}
+
+BlLink *
+link_of (BlDocument *doc,
+         const char *name)
+{
+  BlLink *link = bl_document_find_link (doc, name);
+
+  if (link == NULL)
+    g_error ("no link %s", name);
+  return link;
+}
+
+void
+assert_close (double actual,
+              double expected,
+              double rel)
+{
+  double tol = rel * MAX (fabs (expected), 1.0);
+
+  if (fabs (actual - expected) > tol)
+    g_error ("expected %.17g, got %.17g (tolerance %.3g)", expected, actual, tol);
+}

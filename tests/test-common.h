@@ -1,0 +1,19 @@
+/* test-common.h: helpers the core tests share. */
+#pragma once
+
+#include "bl-document.h"
+
+G_BEGIN_DECLS
+
+/* A document read from tests/fixtures/public/NAME (BALLAST_FIXTURES); aborts
+ * when it cannot be read. */
+BlDocument *load_fixture (const char *name);
+/* The link of that scoped name; aborts when there is none. */
+BlLink     *link_of      (BlDocument *doc,
+                          const char *name);
+/* Aborts unless ACTUAL is EXPECTED within REL relative (absolute below 1). */
+void        assert_close (double      actual,
+                          double      expected,
+                          double      rel);
+
+G_END_DECLS
