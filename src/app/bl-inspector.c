@@ -684,16 +684,6 @@ update_all (BlInspector *self)
   self->updating = FALSE;
 }
 
-static gboolean
-model_contains (BlModel *model,
-                BlLink  *link)
-{
-  for (BlModel *m = link->model; m != NULL; m = m->parent)
-    if (m == model)
-      return TRUE;
-  return FALSE;
-}
-
 static void
 on_link_changed (BlDocument  *document,
                  BlLink      *link,
@@ -701,7 +691,7 @@ on_link_changed (BlDocument  *document,
 {
   if (link == self->link)
     update_all (self);
-  else if (self->model != NULL && model_contains (self->model, link))
+  else if (self->model != NULL && bl_model_contains_link (self->model, link))
     update_model (self);
 }
 

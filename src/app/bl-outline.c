@@ -338,16 +338,6 @@ bl_outline_get_selected_model (BlOutline *self)
   return self->selected_model;
 }
 
-static gboolean
-model_contains (BlModel *model,
-                BlLink  *link)
-{
-  for (BlModel *m = link->model; m != NULL; m = m->parent)
-    if (m == model)
-      return TRUE;
-  return FALSE;
-}
-
 void
 bl_outline_select_link (BlOutline *self,
                         BlLink    *link)
@@ -379,7 +369,7 @@ bl_outline_select_link (BlOutline *self,
           switch (bl_outline_item_get_kind (item))
             {
             case BL_OUTLINE_ITEM_MODEL:
-              if (model_contains (bl_outline_item_get_model (item), link))
+              if (bl_model_contains_link (bl_outline_item_get_model (item), link))
                 gtk_tree_list_row_set_expanded (row, TRUE);
               break;
             case BL_OUTLINE_ITEM_LINK:

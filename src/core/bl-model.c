@@ -68,3 +68,15 @@ bl_model_free (BlModel *model)
   g_clear_pointer (&model->models, g_ptr_array_unref);
   g_free (model);
 }
+
+gboolean
+bl_model_contains_link (BlModel *model,
+                        BlLink  *link)
+{
+  g_return_val_if_fail (link != NULL, FALSE);
+
+  for (BlModel *m = link->model; m != NULL; m = m->parent)
+    if (m == model)
+      return TRUE;
+  return FALSE;
+}

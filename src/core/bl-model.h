@@ -152,6 +152,10 @@ struct _BlModel
   GPtrArray      *models;        /* BlModel*, nested */
 };
 
+/* Whether LINK belongs to MODEL or to a model nested in it. */
+gboolean      bl_model_contains_link    (BlModel *model,
+                                         BlLink  *link);
+
 /* The 21 added-mass keys in spec order, and their (row, col) in the 6×6. */
 extern const char * const bl_added_mass_keys[21];
 void          bl_added_mass_index       (guint key, guint *row, guint *col);

@@ -1132,6 +1132,16 @@ make_fixed_meshes (BlRenderer *self)
   }
 }
 
+static void
+delete_programs (BlRenderer *self)
+{
+  glDeleteProgram (self->general.id);
+  for (int v = 0; v < 2; v++)
+    glDeleteProgram (self->shell[v].id);
+  for (int b = 0; b < N_BODY_PROGRAMS; b++)
+    glDeleteProgram (self->body[b].id);
+}
+
 BlRenderer *
 bl_renderer_new (gboolean   use_es,
                  GError   **error)
@@ -1147,11 +1157,7 @@ bl_renderer_new (gboolean   use_es,
       || !program_init (&self->shell[0], "shell", "", use_es, error)
       || !program_init (&self->shell[1], "shell", "#define NORMAL_FALLBACK 1\n", use_es, error))
     {
-      glDeleteProgram (self->general.id);
-      for (int v = 0; v < 2; v++)
-        glDeleteProgram (self->shell[v].id);
-      for (int b = 0; b < N_BODY_PROGRAMS; b++)
-        glDeleteProgram (self->body[b].id);
+      delete_programs (self);
       g_free (self);
       return NULL;
     }
@@ -1199,11 +1205,7 @@ bl_renderer_free (BlRenderer *self)
   g_array_unref (self->draw_counts);
   g_array_unref (self->draw_offsets);
   g_ptr_array_unref (self->unstarted_jobs);
-  glDeleteProgram (self->general.id);
-  for (int v = 0; v < 2; v++)
-    glDeleteProgram (self->shell[v].id);
-  for (int b = 0; b < N_BODY_PROGRAMS; b++)
-    glDeleteProgram (self->body[b].id);
+  delete_programs (self);
   g_free (self);
 }
 
