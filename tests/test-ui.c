@@ -2362,6 +2362,57 @@ test_recovery_time_format (void)
   assert_time_text (2026, 12, 30, 22, 0, new_year, "30 December 2026 at 22:00");
 }
 
+/* GTK 4.8's own file chooser can snapshot one of its buttons before the
+ * button's first allocation while it lists a folder, warning "Trying to
+ * snapshot GtkButton … without a current allocation" (timing-dependent,
+ * seen twice on a busy machine in /ui/files/open-dialog).  That warning,
+ * while a file chooser is on screen, is not fatal here; every other warning
+ * and critical still is.  GTK logs through the structured API (a writer
+ * decides), GLib's old API asks the test's fatal handler: both use this. */
+static GThread *main_thread;
+
+static gboolean
+is_tolerated (GLogLevelFlags  level,
+              const char     *domain,
+              const char     *message)
+{
+  return (level & G_LOG_LEVEL_WARNING) != 0 && g_strcmp0 (domain, "Gtk") == 0 &&
+         message != NULL && g_str_has_prefix (message, "Trying to snapshot ") &&
+         g_str_has_suffix (message, " without a current allocation") &&
+         g_thread_self () == main_thread &&
+         find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL;
+}
+
+static GLogWriterOutput
+log_writer (GLogLevelFlags   level,
+            const GLogField *fields,
+            gsize            n_fields,
+            gpointer         user_data)
+{
+  const char *domain = NULL, *message = NULL;
+
+  for (gsize i = 0; i < n_fields; i++)
+    {
+      if (g_strcmp0 (fields[i].key, "GLIB_DOMAIN") == 0)
+        domain = fields[i].value;
+      else if (g_strcmp0 (fields[i].key, "MESSAGE") == 0)
+        message = fields[i].value;
+    }
+  /* printed, and not made fatal */
+  if (is_tolerated (level, domain, message))
+    return g_log_writer_standard_streams (level & ~G_LOG_FLAG_FATAL, fields, n_fields, user_data);
+  return g_log_writer_default (level, fields, n_fields, user_data);
+}
+
+static gboolean
+fatal_log_handler (const char     *domain,
+                   GLogLevelFlags  level,
+                   const char     *message,
+                   gpointer        user_data)
+{
+  return !is_tolerated (level, domain, message);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2369,6 +2420,9 @@ main (int   argc,
   g_autofree char *state = NULL;
   g_autofree char *data_home = NULL;
   int status;
+
+  main_thread = g_thread_self ();
+  g_log_set_writer_func (log_writer, NULL, NULL);
 
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("LC_NUMERIC", "C", TRUE);
@@ -2381,6 +2435,7 @@ main (int   argc,
   g_assert_nonnull (data_home);
   g_setenv ("XDG_DATA_HOME", data_home, TRUE);
   gtk_test_init (&argc, &argv, NULL);
+  g_test_log_set_fatal_handler (fatal_log_handler, NULL);
   g_assert_cmpstr (g_get_user_state_dir (), ==, state);
   g_assert_cmpstr (g_get_user_data_dir (), ==, data_home);
 
