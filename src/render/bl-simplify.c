@@ -62,6 +62,8 @@ typedef struct
   gboolean     rings_valid;
 
   Quadric     *quadric;
+  struct { double cost, area; } *self;   /* a vertex's quadric at its position, and its area, this pass */
+  guint32     *n_around;   /* a vertex's triangles now */
   guint32     *parent;     /* a removed vertex: the one it was collapsed into */
   guint8      *flags;
   guint32     *mark;       /* stamps */
@@ -434,12 +436,7 @@ valence (Simplifier *s,
   if (s->gained[w] == s->pass)
     return 0;
   if (!(s->flags[w] & V_LOCKED))
-    {
-      /* A closed fan: as many neighbours as triangles. */
-      for (guint32 i = 0; i < n; i++)
-        count += s->tris[3 * (gsize) ring[i]] != DEAD;
-      return count;
-    }
+    return s->n_around[w];   /* a closed fan: as many neighbours as triangles */
   stamp = next_stamp (s);
   s->seen[w] = stamp;
   for (guint32 i = 0; i < n; i++)
@@ -468,7 +465,7 @@ collapse_is_valid (Simplifier *s,
 {
   guint32 stamp = next_stamp (s), n = ring_size (s, v), valence_v = 0, common = 0, shared[2] = { 0, 0 };
   const guint32 *ring = s->ring + s->start[v];
-  double pv[3];
+  double pv[3], pu[3];
 
   s->seen[v] = stamp;
   for (guint32 i = 0; i < n; i++)
@@ -495,17 +492,17 @@ collapse_is_valid (Simplifier *s,
       return FALSE;
 
   position (s, v, pv);
+  position (s, u, pu);
   ring = s->ring + s->start[u];
   n = ring_size (s, u);
   for (guint32 i = 0; i < n; i++)
     {
       const guint32 *tri = s->tris + 3 * (gsize) ring[i];
       int k = tri[0] == u ? 0 : tri[1] == u ? 1 : 2;
-      double pu[3], a[3], b[3], n0[3], n1[3], ea[3], eb[3], n1n1;
+      double a[3], b[3], n0[3], n1[3], ea[3], eb[3], n1n1, cos_n;
 
       if (tri[0] == DEAD || tri[0] == v || tri[1] == v || tri[2] == v)
         continue;
-      position (s, u, pu);
       position (s, tri[(k + 1) % 3], a);
       position (s, tri[(k + 2) % 3], b);
       normal3 (pu, a, b, n0);
@@ -515,7 +512,9 @@ collapse_is_valid (Simplifier *s,
       n1n1 = dot3 (n1, n1);
       if (n1n1 <= DEGENERATE_SIN2 * dot3 (ea, ea) * dot3 (eb, eb))
         return FALSE;
-      if (dot3 (n0, n1) < COS_MAX_TURN * sqrt (dot3 (n0, n0) * n1n1))
+      /* n0 · n1 < cos 75° |n0| |n1|, without the root. */
+      cos_n = dot3 (n0, n1);
+      if (cos_n < 0 || cos_n * cos_n < COS_MAX_TURN * COS_MAX_TURN * dot3 (n0, n0) * n1n1)
         return FALSE;
     }
   return TRUE;
@@ -537,12 +536,12 @@ best_collapse (Simplifier *s,
 
   for (gsize i = 0; i < n; i++)
     {
-      const double *qv = s->quadric[s->nb[i]];
+      guint32 v = s->nb[i];
       double p[3];
 
-      position (s, s->nb[i], p);
-      s->nb_cost[i] = MAX (0.0, quadric_eval (qu, p) + quadric_eval (qv, p));
-      if (!(s->nb_cost[i] <= s->max_cost * (area_u + quadric_area (qv))))
+      position (s, v, p);
+      s->nb_cost[i] = MAX (0.0, quadric_eval (qu, p) + s->self[v].cost);
+      if (!(s->nb_cost[i] <= s->max_cost * (area_u + s->self[v].area)))
         s->nb_cost[i] = G_MAXDOUBLE;   /* not allowed */
       if (s->nb_cost[i] < s->nb_cost[best])
         best = i;
@@ -639,13 +638,18 @@ collapse (Simplifier *s,
         s->dirty[tri[k]] = s->pass;
       if (tri[0] == v || tri[1] == v || tri[2] == v)
         {
+          for (int k = 0; k < 3; k++)
+            s->n_around[tri[k]]--;
           tri[0] = DEAD;
           removed++;
         }
       else
-        for (int k = 0; k < 3; k++)
-          if (tri[k] == u)
-            tri[k] = v;
+        {
+          for (int k = 0; k < 3; k++)
+            if (tri[k] == u)
+              tri[k] = v;
+          s->n_around[v]++;
+        }
     }
   for (int i = 0; i < 10; i++)
     s->quadric[v][i] += s->quadric[u][i];
@@ -674,10 +678,10 @@ find_kept (Simplifier *s,
   return root;
 }
 
-/* The distance from P to the triangle A B C (Ericson, Real-Time Collision
+/* The squared distance from P to the triangle A B C (Ericson, Real-Time Collision
  * Detection §5.1.5: the closest point by Voronoi regions). */
 static double
-point_triangle_distance (const double p[3],
+point_triangle_distance2 (const double p[3],
                          const double a[3],
                          const double b[3],
                          const double c[3])
@@ -691,12 +695,12 @@ point_triangle_distance (const double p[3],
   d1 = dot3 (ab, ap);
   d2 = dot3 (ac, ap);
   if (d1 <= 0 && d2 <= 0)
-    return sqrt (dot3 (ap, ap));
+    return dot3 (ap, ap);
   sub3 (p, b, bp);
   d3 = dot3 (ab, bp);
   d4 = dot3 (ac, bp);
   if (d3 >= 0 && d4 <= d3)
-    return sqrt (dot3 (bp, bp));
+    return dot3 (bp, bp);
   vc = d1 * d4 - d3 * d2;
   if (vc <= 0 && d1 >= 0 && d3 <= 0)
     {
@@ -704,13 +708,13 @@ point_triangle_distance (const double p[3],
       for (int k = 0; k < 3; k++)
         q[k] = a[k] + v * ab[k];
       sub3 (p, q, d);
-      return sqrt (dot3 (d, d));
+      return dot3 (d, d);
     }
   sub3 (p, c, cp);
   d5 = dot3 (ab, cp);
   d6 = dot3 (ac, cp);
   if (d6 >= 0 && d5 <= d6)
-    return sqrt (dot3 (cp, cp));
+    return dot3 (cp, cp);
   vb = d5 * d2 - d1 * d6;
   if (vb <= 0 && d2 >= 0 && d6 <= 0)
     {
@@ -718,7 +722,7 @@ point_triangle_distance (const double p[3],
       for (int k = 0; k < 3; k++)
         q[k] = a[k] + w * ac[k];
       sub3 (p, q, d);
-      return sqrt (dot3 (d, d));
+      return dot3 (d, d);
     }
   va = d3 * d6 - d5 * d4;
   if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0)
@@ -727,7 +731,7 @@ point_triangle_distance (const double p[3],
       for (int k = 0; k < 3; k++)
         q[k] = b[k] + w * (c[k] - b[k]);
       sub3 (p, q, d);
-      return sqrt (dot3 (d, d));
+      return dot3 (d, d);
     }
   denom = 1.0 / (va + vb + vc);
   v = vb * denom;
@@ -735,7 +739,7 @@ point_triangle_distance (const double p[3],
   for (int k = 0; k < 3; k++)
     q[k] = a[k] + ab[k] * v + ac[k] * w;
   sub3 (p, q, d);
-  return sqrt (dot3 (d, d));
+  return dot3 (d, d);
 }
 
 /* A level's triangles and the triangles around each vertex. */
@@ -746,8 +750,8 @@ typedef struct
   guint32       *ring;
 } Snapshot;
 
-/* The smallest distance from P to LEVEL's triangles around V, stopping as
- * soon as one is within ENOUGH. */
+/* The smallest squared distance from P to LEVEL's triangles around V,
+ * stopping as soon as one is within ENOUGH (squared too). */
 static double
 fan_distance (const Simplifier *s,
               const Snapshot   *level,
@@ -765,7 +769,7 @@ fan_distance (const Simplifier *s,
       position (s, tri[0], a);
       position (s, tri[1], b);
       position (s, tri[2], c);
-      best = MIN (best, point_triangle_distance (p, a, b, c));
+      best = MIN (best, point_triangle_distance2 (p, a, b, c));
     }
   return best;
 }
@@ -780,7 +784,7 @@ measure_error (Simplifier    *s,
   g_autofree guint32 *start = g_new (guint32, (gsize) s->n_vertices + 1);
   g_autofree guint32 *ring = g_new (guint32, 3 * MAX (n_tris, 1));
   Snapshot level = { tris, start, ring };
-  double error = 0.0;
+  double error = 0.0;   /* squared until the end */
   gsize step = MAX (1, s->n_surface / 1024);
 
   vertex_rings (tris, n_tris, s->n_vertices, start, ring);
@@ -810,7 +814,7 @@ measure_error (Simplifier    *s,
             }
         error = MAX (error, d);
       }
-  return error;
+  return sqrt (error);
 }
 
 /* Making the levels: the one under way and what stops them. */
@@ -874,6 +878,17 @@ run_pass (Simplifier *s,
   if (!s->rings_valid)
     build_rings (s);
   s->pass++;
+  /* Each vertex's own quadric at its own position and its area, once. */
+  for (guint32 v = 0; v < s->n_vertices; v++)
+    if ((s->flags[v] & (V_USED | V_REMOVED)) == V_USED)
+      {
+        double p[3];
+
+        position (s, v, p);
+        s->self[v].cost = quadric_eval (s->quadric[v], p);
+        s->self[v].area = quadric_area (s->quadric[v]);
+        s->n_around[v] = ring_size (s, v);
+      }
   for (gsize i = 0; i < s->n_removable; i++)
     {
       guint32 u = s->removable[i], v;
@@ -957,6 +972,8 @@ simplifier_clear (Simplifier *s)
   g_free (s->start);
   g_free (s->ring);
   g_free (s->quadric);
+  g_free (s->self);
+  g_free (s->n_around);
   g_free (s->parent);
   g_free (s->flags);
   g_free (s->mark);
@@ -998,6 +1015,8 @@ bl_simplify_levels (const float   *positions,
   s.stride = stride;
   s.n_vertices = n_vertices;
   s.quadric = g_new0 (Quadric, MAX (n_vertices, 1));
+  s.self = g_malloc0_n (MAX (n_vertices, 1), sizeof *s.self);
+  s.n_around = g_new0 (guint32, MAX (n_vertices, 1));
   s.flags = g_new0 (guint8, MAX (n_vertices, 1));
   s.mark = g_new0 (guint32, MAX (n_vertices, 1));
   s.seen = g_new0 (guint32, MAX (n_vertices, 1));
