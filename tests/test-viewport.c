@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -111,6 +112,24 @@ look_front (Fixture *f,
   bl_viewport_set_camera (f->viewport, &camera);
 }
 
+/* Aims the camera at TARGET from DISTANCE at YAW and PITCH (radians). */
+static void
+aim (Fixture      *f,
+     const double  target[3],
+     double        distance,
+     double        yaw,
+     double        pitch)
+{
+  BlCamera camera;
+
+  bl_viewport_get_camera (f->viewport, &camera);
+  memcpy (camera.target, target, sizeof camera.target);
+  camera.distance = distance;
+  camera.yaw = yaw;
+  camera.pitch = pitch;
+  bl_viewport_set_camera (f->viewport, &camera);
+}
+
 static void
 capture (Fixture *f)
 {
@@ -135,6 +154,41 @@ capture (Fixture *f)
   f->pixels = g_malloc (f->stride * f->height);
   /* Downloads as Cairo's ARGB32 (B G R A in memory on little-endian). */
   gdk_texture_download (f->texture, f->pixels, f->stride);
+}
+
+/* Captures the view with a viewport switch (SET) on, then off: returns
+ * the first picture (free it) and its drawn triangles in *N_ON; the second
+ * is left in f->pixels, its triangles in *N_OFF. */
+static guchar *
+capture_on_off (Fixture *f,
+                void   (*set) (BlViewport *viewport, gboolean enabled),
+                guint   *n_on,
+                guint   *n_off)
+{
+  guchar *on;
+
+  set (f->viewport, TRUE);
+  capture (f);
+  *n_on = bl_viewport_get_n_drawn_triangles (f->viewport);
+  on = g_steal_pointer (&f->pixels);
+  set (f->viewport, FALSE);
+  capture (f);
+  *n_off = bl_viewport_get_n_drawn_triangles (f->viewport);
+  return on;
+}
+
+/* Big meshes' clusters and coarser levels are made in a thread; the mesh
+ * is drawn whole, at full detail, meanwhile. */
+static void
+wait_for_mesh_jobs (Fixture *f)
+{
+  gint64 start = g_get_monotonic_time ();
+
+  while (bl_viewport_get_mesh_jobs_pending (f->viewport))
+    {
+      g_assert_cmpint (g_get_monotonic_time () - start, <, 60 * G_USEC_PER_SEC);
+      wait_for_frame (f);
+    }
 }
 
 static void
@@ -676,6 +730,17 @@ torus_triangles (double R,
   return tris;
 }
 
+/* A model of one link (mass 1, principal moments 0.1) whose one
+ * collision is the mesh at PATH. */
+static char *
+one_mesh_sdf (const char *path)
+{
+  return g_strdup_printf (SDF_HEAD "<model name='m'><link name='a'><inertial><mass>1</mass><inertia>"
+                          "<ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz>"
+                          "</inertia></inertial><collision name='c'><geometry><mesh><uri>%s</uri></mesh>"
+                          "</geometry></collision></link></model></sdf>", path);
+}
+
 /* A closed cube mesh whose +x face (the one the front view sees) alone is
  * 2 × 190² = 72,200 triangles, more than one piece of a software
  * rasteriser's split draw (65,536), and whose five other faces are coarse
@@ -704,10 +769,7 @@ test_large_mesh_in_pieces (void)
   stl_path = g_build_filename (dir, "cube.stl", NULL);
   write_stl (stl_path, (const float *) tris->data, n_triangles);
 
-  sdf = g_strdup_printf (SDF_HEAD "<model name='m'><link name='cube'><inertial><mass>1</mass><inertia>"
-                         "<ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz>"
-                         "</inertia></inertial><collision name='c'><geometry><mesh><uri>%s</uri></mesh>"
-                         "</geometry></collision></link></model></sdf>", stl_path);
+  sdf = one_mesh_sdf (stl_path);
   fixture_setup (&f, sdf);
   look_front (&f, 5.0);
   capture (&f);
@@ -739,7 +801,8 @@ test_large_mesh_in_pieces (void)
  * inside its hole, from inside its tube (nothing of it faces the eye),
  * with the mesh partly behind the eye, and from inside the cube.  The
  * clusters must also have dropped triangles in most views (else the test
- * would prove nothing). */
+ * would prove nothing).  The same again with the levels of detail on: the
+ * clusters of a coarser level are as lossless as the mesh's own. */
 static void
 test_clusters_lossless (void)
 {
@@ -786,54 +849,150 @@ test_clusters_lossless (void)
                          "</model></sdf>", torus_path, torus_path, cube_path);
 #undef MESH_LINK
   fixture_setup (&f, sdf);
-  /* The clusters are made in a thread; the mesh is drawn whole meanwhile. */
-  {
-    gint64 start = g_get_monotonic_time ();
-
-    while (bl_viewport_get_clusters_pending (f.viewport))
-      {
-        g_assert_cmpint (g_get_monotonic_time () - start, <, 60 * G_USEC_PER_SEC);
-        wait_for_frame (&f);
-      }
-  }
+  wait_for_mesh_jobs (&f);
 
   for (guint v = 0; v < G_N_ELEMENTS (views); v++)
     {
-      BlCamera camera;
-      g_autofree guchar *culled = NULL;
-      guint n_culled, n_whole;
+      aim (&f, views[v].target, views[v].distance, views[v].yaw, views[v].pitch);
 
-      bl_viewport_get_camera (f.viewport, &camera);
-      memcpy (camera.target, views[v].target, sizeof camera.target);
-      camera.distance = views[v].distance;
-      camera.yaw = views[v].yaw;
-      camera.pitch = views[v].pitch;
-      bl_viewport_set_camera (f.viewport, &camera);
+      /* At full detail, then at the levels of detail (whose big levels
+       * have clusters of their own). */
+      for (int levels = 0; levels < 2; levels++)
+        {
+          g_autofree guchar *culled = NULL;
+          guint n_culled, n_whole;
 
-      bl_viewport_set_cluster_culling (f.viewport, TRUE);
-      capture (&f);
-      n_culled = bl_viewport_get_n_drawn_triangles (f.viewport);
-      culled = g_steal_pointer (&f.pixels);
-      bl_viewport_set_cluster_culling (f.viewport, FALSE);
-      capture (&f);
-      n_whole = bl_viewport_get_n_drawn_triangles (f.viewport);
+          bl_viewport_set_levels_of_detail (f.viewport, levels);
+          culled = capture_on_off (&f, bl_viewport_set_cluster_culling, &n_culled, &n_whole);
 
-      g_test_message ("view %u: %u of %u triangles drawn with the clusters skipped", v, n_culled, n_whole);
-      g_assert_cmpuint (n_whole, >=, n_total);
-      g_assert_cmpuint (n_culled, <=, n_whole);
-      n_fewer += n_culled < n_whole;
-      n_views++;
-      for (int y = 0; y < f.height; y++)
-        if (memcmp (culled + y * f.stride, f.pixels + y * f.stride, f.stride) != 0)
-          for (int x = 0; x < f.width; x++)
-            if (memcmp (culled + y * f.stride + 4 * x, f.pixels + y * f.stride + 4 * x, 4) != 0)
-              g_error ("view %u: pixel (%d, %d) differs with the clusters skipped", v, x, y);
+          g_test_message ("view %u%s: %u of %u triangles drawn with the clusters skipped", v,
+                          levels ? " (levels of detail)" : "", n_culled, n_whole);
+          g_assert_cmpuint (n_culled, <=, n_whole);
+          if (!levels)
+            {
+              g_assert_cmpuint (n_whole, >=, n_total);
+              n_fewer += n_culled < n_whole;
+              n_views++;
+            }
+          for (int y = 0; y < f.height; y++)
+            if (memcmp (culled + y * f.stride, f.pixels + y * f.stride, f.stride) != 0)
+              for (int x = 0; x < f.width; x++)
+                if (memcmp (culled + y * f.stride + 4 * x, f.pixels + y * f.stride + 4 * x, 4) != 0)
+                  g_error ("view %u%s: pixel (%d, %d) differs with the clusters skipped", v,
+                           levels ? " (levels of detail)" : "", x, y);
+        }
     }
   g_assert_cmpuint (n_fewer, >=, n_views - 1);
 
   fixture_teardown (&f);
   g_unlink (torus_path);
   g_unlink (cube_path);
+  g_rmdir (dir);
+}
+
+/* The largest difference of one channel between pixel (x, y) of A and
+ * the closest of the 3 × 3 pixels around (x, y) in B. */
+static int
+diff_within_one_px (const guchar *a,
+                    const guchar *b,
+                    Fixture      *f,
+                    int           x,
+                    int           y)
+{
+  int best = 255;
+
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++)
+      {
+        int qx = x + dx, qy = y + dy, worst = 0;
+
+        if (qx < 0 || qy < 0 || qx >= f->width || qy >= f->height)
+          continue;
+        for (int c = 0; c < 3; c++)
+          worst = MAX (worst, abs (a[y * f->stride + 4 * x + c] - b[qy * f->stride + 4 * qx + c]));
+        best = MIN (best, worst);
+      }
+  return best;
+}
+
+/* A coarser level of detail stands for a big mesh only where its measured
+ * distance from the full mesh is within half a pixel on screen, so the
+ * picture may differ from the full mesh's only by what half a pixel and
+ * the shading's smoothing make: every pixel of each picture must be
+ * matched by one of the 3 × 3 pixels around it in the other within
+ * SHADE_TOLERANCE per channel.  That tolerance: the full torus (400 × 100
+ * squares) is shaded flat, each facet turning the normal by at most
+ * 2π/100 from the next, so across the view its shade steps by up to
+ * 0.7 sin θ · 2π/100 ≤ 0.044 (11 of 255) between neighbouring facets; a
+ * smooth level lies within a step of it, doubled for rounding and the
+ * grid lines seen through the half-pixel rim.  Up close the mesh itself
+ * must be drawn (all its triangles); farther away a level, with at most
+ * about a quarter of them (else the test would prove nothing).  With the default
+ * overlays (ellipsoid, centre of mass, x-ray) as well. */
+#define SHADE_TOLERANCE 24
+static void
+test_levels_within_half_pixel (void)
+{
+  g_autoptr(GArray) torus = torus_triangles (1.0, 0.4, 400, 100);
+  g_autofree char *dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", NULL);
+  g_autofree char *torus_path = NULL;
+  g_autofree char *sdf = NULL;
+  guint n_full = torus->len / 9;
+  Fixture f = { 0 };
+  static const struct
+  {
+    double target[3], distance, yaw, pitch;
+    gboolean near, overlays;
+  } views[] = {
+    { { 0, 0, 0 }, 4.5, 0.3, 0.5, FALSE, FALSE },          /* fit-all, from above */
+    { { 0, 0, 0 }, 4.5, 2.4, -0.2, FALSE, FALSE },         /* from below, grazing */
+    { { 0, 0, 0 }, 4.5, G_PI / 2, 0.0, FALSE, FALSE },     /* edge-on */
+    { { 0, 0, 0 }, 12.0, 1.0, 0.7, FALSE, FALSE },         /* far */
+    { { 0, 0, 0 }, 4.5, 0.8, 0.6, FALSE, TRUE },           /* with the overlays */
+    { { 1.0, 0, 0 }, 1.0, 0.0, 0.2, TRUE, FALSE },         /* near: the tube fills the view */
+  };
+
+  g_assert_nonnull (dir);
+  torus_path = g_build_filename (dir, "torus.stl", NULL);
+  write_stl (torus_path, (const float *) torus->data, n_full);
+  sdf = one_mesh_sdf (torus_path);
+  fixture_setup (&f, sdf);
+  wait_for_mesh_jobs (&f);
+
+  for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+    {
+      g_autofree guchar *coarse = NULL;
+      guint n_coarse, n_drawn, n_differ = 0, worst = 0;
+
+      aim (&f, views[v].target, views[v].distance, views[v].yaw, views[v].pitch);
+      g_object_set (f.viewport, "xray", views[v].overlays, "show-com", views[v].overlays,
+                    "show-inertia-ellipsoid", views[v].overlays, NULL);
+      /* Every triangle, whatever faces the eye: the counts compare. */
+      bl_viewport_set_cluster_culling (f.viewport, FALSE);
+
+      coarse = capture_on_off (&f, bl_viewport_set_levels_of_detail, &n_coarse, &n_drawn);
+      g_assert_cmpuint (n_drawn, >=, n_full);
+
+      for (int y = 0; y < f.height; y++)
+        for (int x = 0; x < f.width; x++)
+          {
+            int d = MAX (diff_within_one_px (coarse, f.pixels, &f, x, y),
+                         diff_within_one_px (f.pixels, coarse, &f, x, y));
+
+            worst = MAX (worst, (guint) d);
+            n_differ += d > SHADE_TOLERANCE;
+          }
+      g_test_message ("view %u: %u of %u triangles at the levels of detail; largest difference within a "
+                      "pixel %u of 255, %u pixels over %d", v, n_coarse, n_drawn, worst, n_differ, SHADE_TOLERANCE);
+      if (views[v].near)
+        g_assert_cmpuint (n_coarse, ==, n_drawn);
+      else
+        g_assert_cmpuint (n_coarse, <=, n_drawn - n_full + 3 * n_full / 10);
+      g_assert_cmpuint (n_differ, ==, 0);
+    }
+
+  fixture_teardown (&f);
+  g_unlink (torus_path);
   g_rmdir (dir);
 }
 
@@ -853,6 +1012,7 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/marker-size", test_marker_size);
   g_test_add_func ("/ui/viewport/large-mesh-in-pieces", test_large_mesh_in_pieces);
   g_test_add_func ("/ui/viewport/clusters-lossless", test_clusters_lossless);
+  g_test_add_func ("/ui/viewport/levels-within-half-pixel", test_levels_within_half_pixel);
 
   return g_test_run ();
 }

@@ -314,8 +314,9 @@ on_screenshot_tick (GtkWidget     *widget,
                     GdkFrameClock *clock,
                     gpointer       user_data)
 {
-  /* Wait a few frames: the layout settles and the viewport draws once. */
-  if (++screenshot_frames < 4)
+  /* Wait a few frames: the layout settles and the viewport draws once,
+   * with big meshes' levels of detail once they are made. */
+  if (++screenshot_frames < 4 || bl_window_get_view_settling (BL_WINDOW (widget)))
     return G_SOURCE_CONTINUE;
   g_idle_add_full (G_PRIORITY_LOW, take_screenshot, widget, NULL);
   return G_SOURCE_REMOVE;

@@ -1266,6 +1266,14 @@ bl_window_close_request (GtkWindow *window)
 /* Screenshot -------------------------------------------------------------- */
 
 gboolean
+bl_window_get_view_settling (BlWindow *self)
+{
+  g_return_val_if_fail (BL_IS_WINDOW (self), FALSE);
+
+  return bl_viewport_get_mesh_jobs_pending (self->viewport);
+}
+
+gboolean
 bl_window_save_screenshot (BlWindow    *self,
                            const char  *path,
                            GError     **error)

@@ -58,6 +58,9 @@ gboolean    bl_window_do_edit        (BlWindow       *self,
 gboolean    bl_window_restore        (BlWindow       *self,
                                       BlRecovery     *recovery,
                                       GError        **error);
+/* Whether the viewport is still preparing big meshes (their clusters and
+ * levels of detail, in a thread): a screenshot waits until it is not. */
+gboolean    bl_window_get_view_settling (BlWindow    *self);
 
 /* Renders the window as it is now into a PNG. */
 gboolean    bl_window_save_screenshot (BlWindow      *self,

@@ -14,6 +14,7 @@
 #include "bl-cluster.h"
 #include "bl-render-resources.h"
 #include "bl-renderer.h"
+#include "bl-simplify.h"
 #include "bl-tessellate.h"
 
 const float bl_render_background_color[3] = { 0.18f, 0.19f, 0.21f };
@@ -43,10 +44,23 @@ static const float grid_color[3] = { 0.32f, 0.33f, 0.36f };
 /* Triangles per piece of a large draw on a software rasteriser. */
 #define FLUSH_TRIANGLES 65536
 /* Meshes of at least this many triangles are cut into clusters of at most
- * CLUSTER_TRIANGLES (in a thread, see ClusterJob), and each frame draws
+ * CLUSTER_TRIANGLES (in a thread, see MeshJob), and each frame draws
  * only those that may show. */
 #define CLUSTER_MIN_TRIANGLES 4096
 #define CLUSTER_TRIANGLES 128
+/* Such meshes also get coarser levels (in the same thread), down to
+ * LEVEL_MIN_TRIANGLES, each with its measured distance from the mesh;
+ * each frame draws an instance at the coarsest level whose distance from
+ * the full mesh is at most LEVEL_ERROR_PX on screen (bl_simplify.h).  A
+ * level is shaded smooth, its normals averaged across edges sharper than
+ * LEVEL_CREASE_DEGREES only; levels whose error exceeds LEVEL_MAX_ERROR
+ * of the mesh's radius are not made (they would serve only a mesh a few
+ * pixels across). */
+#define LEVEL_MIN_TRIANGLES 256
+#define LEVEL_ERROR_PX 0.5
+#define LEVEL_CREASE_DEGREES 60.0
+#define LEVEL_MAX_ERROR 0.05
+#define MAX_LEVELS 12
 
 enum
 {
@@ -73,7 +87,9 @@ static const char * const attr_names[N_ATTRS] = {
 /* Per instance: model 16, normal matrix 9, colour 4, link 1, flags 1, padding 1. */
 #define INSTANCE_FLOATS 32
 
-typedef struct
+typedef struct _GpuMesh GpuMesh;
+
+struct _GpuMesh
 {
   GLuint   vbo;
   GLuint   ibo;
@@ -84,27 +100,53 @@ typedef struct
   gboolean has_normals;
   GArray  *indices;          /* kept for the wireframe edges, until made */
   GArray  *clusters;         /* BlCluster, for big meshes (else NULL) */
-  struct _ClusterJob *job;   /* the clusters being made in a thread */
-} GpuMesh;
+  GPtrArray *levels;         /* GpuMesh*, coarser versions of a big mesh, finest first (else NULL) */
+  double   error;            /* a level's measured distance from the mesh, in the mesh's frame */
+  struct _MeshJob *job;      /* the clusters and levels being made in a thread */
+};
+
+/* One coarser level of a big mesh, as the thread makes it. */
+typedef struct
+{
+  BlTessMesh *tess;          /* smooth normals; reordered and renumbered when it has clusters */
+  GArray     *clusters;      /* BlCluster, or NULL for a small level */
+  double      error;
+} LevelData;
+
+static void
+level_data_free (gpointer data)
+{
+  LevelData *level = data;
+
+  bl_tess_mesh_free (level->tess);
+  g_clear_pointer (&level->clusters, g_array_unref);
+  g_free (level);
+}
 
 /* Making a big mesh's clusters takes about 0.1 s per million triangles,
- * so a thread does it while the first frames draw the mesh whole; the
- * first draw after it is done uploads the reordered indices and starts
- * skipping clusters.  The job is shared by the thread and the mesh. */
-typedef struct _ClusterJob
+ * and its levels about a second, so a thread does both while the first
+ * frames draw the mesh whole; the first draw after the clusters are done
+ * uploads the reordered indices and starts skipping clusters, the first
+ * after the levels are done uploads them.  The job is shared by the thread
+ * and the mesh, which cancels it when it goes first. */
+typedef struct _MeshJob
 {
   gint    ref_count;
-  gint    done;              /* atomic: clusters and indices are ready */
+  gint    clusters_done;     /* atomic: clusters and indices are ready */
+  gint    levels_done;       /* atomic: levels are ready */
   GArray *vertices;          /* float, shared read-only with the tessellation */
   guint   stride;
+  double  radius;            /* of the mesh about its origin */
   GArray *source;            /* guint32, shared read-only with the mesh (its edges) */
   GArray *indices;           /* guint32, the thread's own copy, reordered and renumbered */
   GArray *clusters;          /* BlCluster, the result */
   GArray *new_vertices;      /* float, renumbered in the order of first use */
-} ClusterJob;
+  GPtrArray *levels;         /* LevelData*, finest first */
+  GCancellable *cancellable;
+} MeshJob;
 
 static void
-cluster_job_unref (ClusterJob *job)
+mesh_job_unref (MeshJob *job)
 {
   if (!g_atomic_int_dec_and_test (&job->ref_count))
     return;
@@ -113,29 +155,64 @@ cluster_job_unref (ClusterJob *job)
   g_clear_pointer (&job->indices, g_array_unref);
   g_clear_pointer (&job->clusters, g_array_unref);
   g_clear_pointer (&job->new_vertices, g_array_unref);
+  g_clear_pointer (&job->levels, g_ptr_array_unref);
+  g_object_unref (job->cancellable);
   g_free (job);
 }
 
-static gpointer
-cluster_job_run (gpointer data)
+/* Reorders the triangles of INDICES into clusters and renumbers the
+ * vertices in the order of first use (VERTICES rewritten in that order). */
+static GArray *
+make_clusters (GArray  *vertices,
+               guint    stride,
+               GArray  *indices)
 {
-  ClusterJob *job = data;
+  GArray *clusters = bl_cluster_build ((const float *) vertices->data, stride, (guint32 *) indices->data,
+                                       indices->len / 3, CLUSTER_TRIANGLES);
+  g_autoptr(GArray) old = g_array_copy (vertices);
+
+  /* The triangles are in a new order: vertices in the same order keep
+   * llvmpipe's vertex fetch sequential instead of scattered. */
+  bl_cluster_renumber ((guint32 *) indices->data, indices->len, (const float *) old->data, stride,
+                       old->len / stride, (float *) vertices->data);
+  return clusters;
+}
+
+static gpointer
+mesh_job_run (gpointer data)
+{
+  MeshJob *job = data;
+  g_autoptr(GPtrArray) simplified = NULL;
 
 #ifdef __linux__
   /* Behind the frames being drawn meanwhile: llvmpipe's threads first. */
   (void) setpriority (PRIO_PROCESS, (id_t) gettid (), 10);
 #endif
   job->indices = g_array_copy (job->source);
-  job->clusters = bl_cluster_build ((const float *) job->vertices->data, job->stride,
-                                    (guint32 *) job->indices->data, job->indices->len / 3, CLUSTER_TRIANGLES);
-  /* The triangles are in a new order: vertices in the same order keep
-   * llvmpipe's vertex fetch sequential instead of scattered. */
-  job->new_vertices = g_array_sized_new (FALSE, FALSE, sizeof (float), job->vertices->len);
-  g_array_set_size (job->new_vertices, job->vertices->len);
-  bl_cluster_renumber ((guint32 *) job->indices->data, job->indices->len, (const float *) job->vertices->data,
-                       job->stride, job->vertices->len / job->stride, (float *) job->new_vertices->data);
-  g_atomic_int_set (&job->done, 1);
-  cluster_job_unref (job);
+  job->new_vertices = g_array_copy (job->vertices);
+  job->clusters = make_clusters (job->new_vertices, job->stride, job->indices);
+  g_atomic_int_set (&job->clusters_done, 1);
+
+  simplified = bl_simplify_levels ((const float *) job->vertices->data, job->stride,
+                                   job->vertices->len / job->stride, (const guint32 *) job->source->data,
+                                   job->source->len / 3, LEVEL_MIN_TRIANGLES, LEVEL_MAX_ERROR * job->radius,
+                                   job->cancellable);
+  job->levels = g_ptr_array_new_with_free_func (level_data_free);
+  for (guint l = 0; simplified != NULL && l < MIN (simplified->len, MAX_LEVELS); l++)
+    {
+      BlSimplifyLevel *level = g_ptr_array_index (simplified, l);
+      LevelData *out = g_new0 (LevelData, 1);
+
+      out->error = level->error;
+      out->tess = bl_simplify_smooth_mesh ((const float *) job->vertices->data, job->stride, level->indices,
+                                           LEVEL_CREASE_DEGREES);
+      if (bl_tess_mesh_get_n_triangles (out->tess) >= CLUSTER_MIN_TRIANGLES)
+        out->clusters = make_clusters (out->tess->vertices, bl_tess_mesh_get_stride (out->tess),
+                                       out->tess->indices);
+      g_ptr_array_add (job->levels, out);
+    }
+  g_atomic_int_set (&job->levels_done, 1);
+  mesh_job_unref (job);
   return NULL;
 }
 
@@ -160,6 +237,9 @@ typedef struct
   GLuint   lod_vao[N_LODS];
   GLuint   lod_vbo[N_LODS];
   GArray  *lod_instances[N_LODS];
+
+  /* The VAOs of the mesh's coarser levels, made when first drawn (0: not yet). */
+  GLuint   level_vao[MAX_LEVELS];
 } Batch;
 
 typedef struct
@@ -184,9 +264,12 @@ typedef struct
 {
   float  planes[6][4];      /* frustum, normalised, inside ≥ 0 */
   double eye[3];
-  double px_per_radian;     /* pixels per radian near the view axis */
+  double forward[3];        /* the view direction, unit */
+  double px_per_radian;     /* pixels per radian near the view axis (the focal length) */
+  double corner_stretch;    /* √(1 + tan²θ), θ the angle of the frustum's corners off the axis */
   int    selected;
   gboolean clusters;        /* big meshes skip clusters that cannot show */
+  gboolean levels;          /* big meshes may be drawn at a coarser level */
 } FrameInfo;
 
 /* A linked program and its uniforms (−1 where it has none). */
@@ -248,7 +331,7 @@ struct _BlRenderer
   GArray     *ranges;                   /* guint32 pairs: first triangle, count */
   GArray     *draw_counts;              /* GLsizei */
   GArray     *draw_offsets;             /* const void * */
-  GPtrArray  *unstarted_jobs;           /* ClusterJob*, each holding its thread's reference */
+  GPtrArray  *unstarted_jobs;           /* MeshJob*, each holding its thread's reference */
 };
 
 void
@@ -445,7 +528,10 @@ gpu_mesh_free (gpointer data)
     glDeleteBuffers (1, &mesh->edge_ibo);
   g_clear_pointer (&mesh->indices, g_array_unref);
   g_clear_pointer (&mesh->clusters, g_array_unref);
-  g_clear_pointer (&mesh->job, cluster_job_unref);
+  g_clear_pointer (&mesh->levels, g_ptr_array_unref);
+  if (mesh->job != NULL)
+    g_cancellable_cancel (mesh->job->cancellable);
+  g_clear_pointer (&mesh->job, mesh_job_unref);
   g_free (mesh);
 }
 
@@ -566,6 +652,9 @@ batch_free (gpointer data)
         glDeleteBuffers (1, &batch->lod_vbo[l]);
         g_array_unref (batch->lod_instances[l]);
       }
+  for (int l = 0; l < MAX_LEVELS; l++)
+    if (batch->level_vao[l] != 0)
+      glDeleteVertexArrays (1, &batch->level_vao[l]);
   g_array_unref (batch->instances);
   g_free (batch);
 }
@@ -717,12 +806,16 @@ batch_upload (Batch *batch)
 
 
 static void
-frame_info_init (FrameInfo *frame,
-                 mat4       vp,
-                 const double eye[3],
-                 int        height,
-                 int        selected)
+frame_info_init (FrameInfo      *frame,
+                 mat4            vp,
+                 const BlCamera *camera,
+                 int             width,
+                 int             height,
+                 int             selected)
 {
+  double tan_half = tan (BL_CAMERA_FOVY_DEGREES * G_PI / 360.0);
+  double aspect = (double) width / MAX (height, 1);
+
   for (int p = 0; p < 6; p++)
     {
       int axis = p / 2;
@@ -738,8 +831,14 @@ frame_info_init (FrameInfo *frame,
         for (int k = 0; k < 4; k++)
           frame->planes[p][k] /= len;
     }
-  memcpy (frame->eye, eye, sizeof frame->eye);
-  frame->px_per_radian = 0.5 * height / tan (BL_CAMERA_FOVY_DEGREES * G_PI / 360.0);
+  bl_camera_get_eye (camera, frame->eye);
+  {
+    double right[3], up[3];
+
+    bl_camera_get_basis (camera, frame->forward, right, up);
+  }
+  frame->px_per_radian = 0.5 * height / tan_half;
+  frame->corner_stretch = sqrt (1.0 + tan_half * tan_half * (1.0 + aspect * aspect));
   frame->selected = selected;
 }
 
@@ -915,11 +1014,69 @@ draw_ranges (BlRenderer *self)
   submit_ranges (self);
 }
 
-/* Takes the clusters of every mesh whose thread is done: uploads the
- * reordered indices and renumbered vertices (the same triangles); the
+/* Uploads a finished thread's reordered indices and renumbered vertices
+ * (the same triangles) into MESH's buffers, and takes its clusters; the
  * wireframe's edges are made again from them when next needed. */
 static void
-adopt_clusters (BlRenderer *self)
+gpu_mesh_adopt_clusters (GpuMesh *mesh,
+                         GArray  *vertices,
+                         GArray  *indices,
+                         GArray  *clusters)
+{
+  glBindVertexArray (0);
+  glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, mesh->ibo);
+  glBufferSubData (GL_ELEMENT_ARRAY_BUFFER, 0, indices->len * sizeof (guint32), indices->data);
+  glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, 0);
+  glBindBuffer (GL_ARRAY_BUFFER, mesh->vbo);
+  glBufferSubData (GL_ARRAY_BUFFER, 0, vertices->len * sizeof (float), vertices->data);
+  glBindBuffer (GL_ARRAY_BUFFER, 0);
+  if (mesh->edge_ibo != 0)
+    {
+      glDeleteBuffers (1, &mesh->edge_ibo);
+      mesh->edge_ibo = 0;
+    }
+  g_clear_pointer (&mesh->indices, g_array_unref);
+  mesh->indices = g_array_ref (indices);
+  mesh->clusters = g_array_ref (clusters);
+}
+
+/* Takes what the threads of big meshes have finished: clusters first,
+ * then the coarser levels (uploaded as meshes of their own). */
+static void
+adopt_mesh_jobs (BlRenderer *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->mesh_gpu);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      GpuMesh *mesh = value;
+      MeshJob *job = mesh->job;
+
+      if (job == NULL)
+        continue;
+      if (mesh->clusters == NULL && g_atomic_int_get (&job->clusters_done))
+        gpu_mesh_adopt_clusters (mesh, job->new_vertices, job->indices, job->clusters);
+      if (!g_atomic_int_get (&job->levels_done))
+        continue;
+      mesh->levels = g_ptr_array_new_with_free_func (gpu_mesh_free);
+      for (guint l = 0; l < job->levels->len; l++)
+        {
+          LevelData *data = g_ptr_array_index (job->levels, l);
+          GpuMesh *level = gpu_mesh_from_tess (data->tess);
+
+          level->error = data->error;
+          if (data->clusters != NULL)
+            level->clusters = g_array_ref (data->clusters);
+          g_ptr_array_add (mesh->levels, level);
+        }
+      g_clear_pointer (&mesh->job, mesh_job_unref);
+    }
+}
+
+gboolean
+bl_renderer_get_mesh_jobs_ready (BlRenderer *self)
 {
   GHashTableIter iter;
   gpointer value;
@@ -929,31 +1086,15 @@ adopt_clusters (BlRenderer *self)
     {
       GpuMesh *mesh = value;
 
-      if (mesh->job == NULL || !g_atomic_int_get (&mesh->job->done))
-        continue;
-      glBindVertexArray (0);
-      glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, mesh->ibo);
-      glBufferSubData (GL_ELEMENT_ARRAY_BUFFER, 0, mesh->job->indices->len * sizeof (guint32),
-                       mesh->job->indices->data);
-      glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, 0);
-      glBindBuffer (GL_ARRAY_BUFFER, mesh->vbo);
-      glBufferSubData (GL_ARRAY_BUFFER, 0, mesh->job->new_vertices->len * sizeof (float),
-                       mesh->job->new_vertices->data);
-      glBindBuffer (GL_ARRAY_BUFFER, 0);
-      if (mesh->edge_ibo != 0)
-        {
-          glDeleteBuffers (1, &mesh->edge_ibo);
-          mesh->edge_ibo = 0;
-        }
-      g_clear_pointer (&mesh->indices, g_array_unref);
-      mesh->indices = g_array_ref (mesh->job->indices);
-      mesh->clusters = g_steal_pointer (&mesh->job->clusters);
-      g_clear_pointer (&mesh->job, cluster_job_unref);
+      if (mesh->job != NULL && ((mesh->clusters == NULL && g_atomic_int_get (&mesh->job->clusters_done))
+                                || g_atomic_int_get (&mesh->job->levels_done)))
+        return TRUE;
     }
+  return FALSE;
 }
 
 gboolean
-bl_renderer_get_clusters_pending (BlRenderer *self)
+bl_renderer_get_mesh_jobs_pending (BlRenderer *self)
 {
   GHashTableIter iter;
   gpointer value;
@@ -965,26 +1106,29 @@ bl_renderer_get_clusters_pending (BlRenderer *self)
   return FALSE;
 }
 
-/* A clustered mesh's instances one by one: for each, the clusters that may
- * show (bl_cluster_is_visible, conservative) as merged index ranges. */
+/* Draws instance I of BATCH with MESH (the batch's own or one of its
+ * levels, VAO binding it): only the clusters that may show
+ * (bl_cluster_is_visible, conservative) as merged index ranges when MESH
+ * has clusters, else every triangle.  The VAO's instance attributes are
+ * left pointing at instance I. */
 static void
-draw_clustered (BlRenderer *self,
-                Batch      *batch,
-                gboolean    backfaces)
+draw_instance (BlRenderer *self,
+               Batch      *batch,
+               GpuMesh    *mesh,
+               GLuint      vao,
+               guint       i,
+               gboolean    backfaces)
 {
-  GpuMesh *mesh = batch->mesh;
-  guint n = batch_n_instances (batch);
-  const BlCluster *clusters = (const BlCluster *) mesh->clusters->data;
+  const float *model = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
 
-  glBindVertexArray (batch->vao);
-  for (guint i = 0; i < n; i++)
+  g_array_set_size (self->ranges, 0);
+  if (mesh->clusters != NULL && self->frame.clusters)
     {
-      const float *model = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+      const BlCluster *clusters = (const BlCluster *) mesh->clusters->data;
       BlClusterView view;
       gboolean all = !bl_cluster_view_init (&view, model, (const float (*)[4]) self->frame.planes,
                                             self->frame.eye, batch->bound_radius, backfaces);
 
-      g_array_set_size (self->ranges, 0);
       for (guint c = 0; c < mesh->clusters->len; c++)
         if (all || bl_cluster_is_visible (&clusters[c], &view))
           {
@@ -1000,11 +1144,31 @@ draw_clustered (BlRenderer *self,
                 g_array_append_vals (self->ranges, range, 2);
               }
           }
-      if (self->ranges->len == 0)
-        continue;
-      point_instances (batch->instance_vbo, i);
-      draw_ranges (self);
     }
+  else
+    {
+      guint32 range[2] = { 0, mesh->n_indices / 3 };
+
+      g_array_append_vals (self->ranges, range, 2);
+    }
+  if (self->ranges->len == 0)
+    return;
+  glBindVertexArray (vao);
+  point_instances (batch->instance_vbo, i);
+  draw_ranges (self);
+}
+
+/* A clustered mesh's instances one by one (draw_instance). */
+static void
+draw_clustered (BlRenderer *self,
+                Batch      *batch,
+                gboolean    backfaces)
+{
+  guint n = batch_n_instances (batch);
+
+  for (guint i = 0; i < n; i++)
+    draw_instance (self, batch, batch->mesh, batch->vao, i, backfaces);
+  glBindVertexArray (batch->vao);
   point_instances (batch->instance_vbo, 0);
   glBindVertexArray (0);
 }
@@ -1031,6 +1195,139 @@ batch_draw (BlRenderer *self,
         draw_instances (self, batch_level_mesh (batch, l), batch->lod_vao[l],
                         batch->lod_instances[l]->len / INSTANCE_FLOATS, edges);
   glDisable (GL_CULL_FACE);
+}
+
+/* The nearest depth (along the view axis) of the part of BATCH's mesh in view
+ * under the instance matrix M (whose largest stretch is STRETCH): of its
+ * clusters' spheres that reach into the frustum, or of its whole bounding
+ * sphere when it has none.  Spheres grow by MARGIN (a level's surface may
+ * lie that far from the mesh's).  G_MAXDOUBLE when nothing is in view. */
+static double
+nearest_depth (BlRenderer    *self,
+               const Batch   *batch,
+               const float   *m,
+               double         stretch,
+               double         margin)
+{
+  const FrameInfo *frame = &self->frame;
+  const GpuMesh *mesh = batch->mesh;
+  double nearest = G_MAXDOUBLE;
+
+  if (mesh->clusters == NULL)
+    {
+      double depth = -batch->bound_radius * stretch - margin;
+
+      for (int k = 0; k < 3; k++)
+        depth += frame->forward[k] * (m[12 + k] - frame->eye[k]);
+      return depth;
+    }
+  for (guint c = 0; c < mesh->clusters->len; c++)
+    {
+      const BlCluster *cluster = &g_array_index (mesh->clusters, BlCluster, c);
+      double center[3], r = cluster->radius * stretch + margin, depth = -r;
+      gboolean outside = FALSE;
+
+      for (int k = 0; k < 3; k++)
+        center[k] = m[k] * cluster->center[0] + m[4 + k] * cluster->center[1] + m[8 + k] * cluster->center[2]
+                    + m[12 + k];
+      for (int p = 0; p < 6 && !outside; p++)
+        outside = frame->planes[p][0] * center[0] + frame->planes[p][1] * center[1]
+                  + frame->planes[p][2] * center[2] + frame->planes[p][3] < -r;
+      if (outside)
+        continue;
+      for (int k = 0; k < 3; k++)
+        depth += frame->forward[k] * (center[k] - frame->eye[k]);
+      nearest = MIN (nearest, depth);
+    }
+  return nearest;
+}
+
+/* The coarsest level of the batch's mesh (1 + its index in mesh->levels;
+ * 0: the mesh itself) that may stand for instance I this frame: its
+ * measured distance from the mesh, through the instance's matrix and the
+ * perspective at the nearest depth of the part of the mesh in view, is at
+ * most LEVEL_ERROR_PX pixels anywhere in the view. */
+static guint
+instance_level (BlRenderer *self,
+                Batch      *batch,
+                guint       i)
+{
+  const float *m = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+  GPtrArray *levels = batch->mesh->levels;
+  double gram[3][3], stretch = 0.0;
+
+  if (levels == NULL || levels->len == 0 || !self->frame.levels || batch->streamed)
+    return 0;
+  /* How far the matrix can stretch a length: the largest singular value,
+   * bounded by the largest row sum of |MᵀM| (exact when the columns are
+   * orthogonal, as a pose times a scale). */
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++)
+      gram[a][b] = (double) m[4 * a] * m[4 * b] + (double) m[4 * a + 1] * m[4 * b + 1]
+                   + (double) m[4 * a + 2] * m[4 * b + 2];
+  for (int a = 0; a < 3; a++)
+    stretch = MAX (stretch, fabs (gram[a][0]) + fabs (gram[a][1]) + fabs (gram[a][2]));
+  stretch = sqrt (stretch);
+  /* A length L at depth Z spans at most L·f·√(1 + tan²θ)/Z pixels, θ the
+   * angle off the view axis (at most the frustum's corner).  The part in
+   * view is taken with the level's own error as margin: its surface may
+   * reach that far into the view from the mesh's. */
+  for (guint l = levels->len; l > 0; l--)
+    {
+      double error = ((GpuMesh *) g_ptr_array_index (levels, l - 1))->error * stretch;
+      double depth = nearest_depth (self, batch, m, stretch, error);
+
+      if (depth > 0.0 && error * self->frame.px_per_radian * self->frame.corner_stretch <= LEVEL_ERROR_PX * depth)
+        return l;
+    }
+  return 0;
+}
+
+/* A mesh batch's solid bodies, at each instance's level of detail: the
+ * instances drawn at full detail when COARSE is FALSE (flat shading,
+ * bodies' flat program bound), the others when TRUE (smooth program
+ * bound).  Returns whether any instance wants a coarser level. */
+static gboolean
+draw_mesh_batch (BlRenderer *self,
+                 Batch      *batch,
+                 gboolean    coarse)
+{
+  guint n = batch_n_instances (batch);
+  gboolean any_coarse = FALSE;
+  gboolean backfaces = batch->cull;
+
+  if (batch->mesh->levels == NULL || batch->streamed || !self->frame.levels)
+    {
+      if (!coarse)
+        batch_draw (self, batch, FALSE, TRUE);
+      return FALSE;
+    }
+  if (backfaces)
+    glEnable (GL_CULL_FACE);
+  for (guint i = 0; i < n; i++)
+    {
+      guint level = instance_level (self, batch, i);
+
+      any_coarse |= level > 0;
+      if (level == 0 && !coarse)
+        draw_instance (self, batch, batch->mesh, batch->vao, i, backfaces);
+      else if (level > 0 && coarse)
+        {
+          if (batch->level_vao[level - 1] == 0)
+            {
+              glGenVertexArrays (1, &batch->level_vao[level - 1]);
+              setup_vao (batch->level_vao[level - 1], g_ptr_array_index (batch->mesh->levels, level - 1),
+                         batch->instance_vbo);
+            }
+          draw_instance (self, batch, g_ptr_array_index (batch->mesh->levels, level - 1),
+                         batch->level_vao[level - 1], i, backfaces);
+        }
+    }
+  glBindVertexArray (batch->vao);
+  point_instances (batch->instance_vbo, 0);
+  glBindVertexArray (0);
+  glDisable (GL_CULL_FACE);
+  return any_coarse;
 }
 
 /* ---- Life cycle ------------------------------------------------------------ */
@@ -1176,7 +1473,7 @@ bl_renderer_new (gboolean   use_es,
   self->ranges = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->draw_counts = g_array_new (FALSE, FALSE, sizeof (GLsizei));
   self->draw_offsets = g_array_new (FALSE, FALSE, sizeof (const void *));
-  self->unstarted_jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) cluster_job_unref);
+  self->unstarted_jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) mesh_job_unref);
   make_fixed_meshes (self);
   self->need_rebuild = TRUE;
   return self;
@@ -1234,34 +1531,6 @@ bl_renderer_get_n_rebuilds (BlRenderer *self)
 
 /* ---- Instances from the scene --------------------------------------------- */
 
-static GpuMesh *
-gpu_mesh_for (BlRenderer *self,
-              BlMesh     *mesh)
-{
-  GpuMesh *gpu = g_hash_table_lookup (self->mesh_gpu, mesh);
-
-  if (gpu == NULL)
-    {
-      g_autoptr(BlTessMesh) tess = bl_tess_from_mesh (mesh);
-
-      gpu = gpu_mesh_from_tess (tess);
-      if (bl_tess_mesh_get_n_triangles (tess) >= CLUSTER_MIN_TRIANGLES)
-        {
-          ClusterJob *job = g_new0 (ClusterJob, 1);
-
-          job->ref_count = 2;   /* the mesh's and the thread's */
-          job->vertices = g_array_ref (tess->vertices);
-          job->stride = bl_tess_mesh_get_stride (tess);
-          job->source = g_array_ref (tess->indices);
-          gpu->job = job;
-          /* Started once this frame is handed to GL, not to compete with it. */
-          g_ptr_array_add (self->unstarted_jobs, job);
-        }
-      g_hash_table_insert (self->mesh_gpu, bl_mesh_ref (mesh), gpu);
-    }
-  return gpu;
-}
-
 /* A mesh's batch culls back faces only when the surface is closed and
  * consistently wound outward. */
 static gboolean
@@ -1289,6 +1558,36 @@ mesh_bound_radius (BlMesh *mesh)
   r = MAX (r, bl_vec3_length (bl_vec3 (b.x, a.y, b.z)));
   r = MAX (r, bl_vec3_length (bl_vec3 (b.x, b.y, a.z)));
   return r;
+}
+
+static GpuMesh *
+gpu_mesh_for (BlRenderer *self,
+              BlMesh     *mesh)
+{
+  GpuMesh *gpu = g_hash_table_lookup (self->mesh_gpu, mesh);
+
+  if (gpu == NULL)
+    {
+      g_autoptr(BlTessMesh) tess = bl_tess_from_mesh (mesh);
+
+      gpu = gpu_mesh_from_tess (tess);
+      if (bl_tess_mesh_get_n_triangles (tess) >= CLUSTER_MIN_TRIANGLES)
+        {
+          MeshJob *job = g_new0 (MeshJob, 1);
+
+          job->ref_count = 2;   /* the mesh's and the thread's */
+          job->vertices = g_array_ref (tess->vertices);
+          job->stride = bl_tess_mesh_get_stride (tess);
+          job->radius = mesh_bound_radius (mesh);
+          job->source = g_array_ref (tess->indices);
+          job->cancellable = g_cancellable_new ();
+          gpu->job = job;
+          /* Started once this frame is handed to GL, not to compete with it. */
+          g_ptr_array_add (self->unstarted_jobs, job);
+        }
+      g_hash_table_insert (self->mesh_gpu, bl_mesh_ref (mesh), gpu);
+    }
+  return gpu;
 }
 
 static Batch *
@@ -1567,6 +1866,7 @@ draw_bodies (BlRenderer            *self,
 {
   GHashTableIter iter;
   gpointer value;
+  gboolean any_coarse = FALSE;
 
   if (options->wireframe)
     {
@@ -1588,10 +1888,24 @@ draw_bodies (BlRenderer            *self,
                      vp, eye, options);
         batch_draw (self, self->prim_batches[p], FALSE, TRUE);
       }
+  /* Meshes at full detail flat, then those at a coarser level smooth. */
   program_use (&self->body[BODY_FLAT], vp, eye, options);
   g_hash_table_iter_init (&iter, self->mesh_batches);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    batch_draw (self, value, FALSE, TRUE);
+    any_coarse |= draw_mesh_batch (self, value, FALSE);
+  if (any_coarse)
+    {
+      g_hash_table_iter_init (&iter, self->mesh_batches);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
+        {
+          Batch *batch = value;
+
+          if (batch->mesh->levels == NULL)
+            continue;
+          program_use (&self->body[batch->faint_normals ? BODY_SMOOTH_FALLBACK : BODY_SMOOTH], vp, eye, options);
+          draw_mesh_batch (self, batch, TRUE);
+        }
+    }
   glUseProgram (self->general.id);
 }
 
@@ -1651,7 +1965,7 @@ bl_renderer_draw (BlRenderer            *self,
   gboolean any_shell = options->show_inertia_ellipsoid || options->show_added_mass || options->show_inertia_box;
 
   sync_instances (self);
-  adopt_clusters (self);
+  adopt_mesh_jobs (self);
   self->n_drawn_triangles = 0;
 
   bl_camera_get_view (camera, view);
@@ -1660,8 +1974,9 @@ bl_renderer_draw (BlRenderer            *self,
   bl_camera_get_eye (camera, eye);
   for (int k = 0; k < 3; k++)
     eyef[k] = (float) eye[k];
-  frame_info_init (&frame, vp, eye, height, options->selected);
+  frame_info_init (&frame, vp, camera, width, height, options->selected);
   frame.clusters = !options->no_clusters;
+  frame.levels = !options->no_levels;
   self->frame = frame;
   prepare_batches (self, &frame);
 
@@ -1773,18 +2088,18 @@ bl_renderer_draw (BlRenderer            *self,
   /* The clusters of meshes first drawn in this frame. */
   for (guint j = 0; j < self->unstarted_jobs->len; j++)
     {
-      ClusterJob *job = g_ptr_array_index (self->unstarted_jobs, j);
-      GThread *thread = g_thread_try_new ("ballast-clusters", cluster_job_run, job, NULL);
+      MeshJob *job = g_ptr_array_index (self->unstarted_jobs, j);
+      GThread *thread = g_thread_try_new ("ballast-meshes", mesh_job_run, job, NULL);
 
       if (thread != NULL)
         g_thread_unref (thread);
       else
-        cluster_job_run (job);   /* no thread to be had: here, now */
+        mesh_job_run (job);   /* no thread to be had: here, now */
     }
   /* Each thread now owns the reference the array held. */
   g_ptr_array_set_free_func (self->unstarted_jobs, NULL);
   g_ptr_array_set_size (self->unstarted_jobs, 0);
-  g_ptr_array_set_free_func (self->unstarted_jobs, (GDestroyNotify) cluster_job_unref);
+  g_ptr_array_set_free_func (self->unstarted_jobs, (GDestroyNotify) mesh_job_unref);
 }
 
 guint

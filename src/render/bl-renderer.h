@@ -26,6 +26,10 @@ typedef struct
   /* Draw big meshes whole instead of skipping their back-facing and
    * off-screen clusters (the picture is the same; for tests and benchmarks). */
   gboolean no_clusters;
+  /* Draw big meshes at full detail only, never at a coarser level (whose
+   * measured distance from the mesh stays within half a pixel on screen;
+   * for tests and benchmarks). */
+  gboolean no_levels;
 } BlRenderOptions;
 
 /* Colours, 0…1 RGB as written to the framebuffer: what the pixel tests
@@ -76,9 +80,12 @@ void        bl_renderer_draw         (BlRenderer            *self,
                                       double                 extent_radius,
                                       int                    width,
                                       int                    height);
-/* TRUE while a big mesh's clusters are being made (in a thread) or are
- * made but not yet taken by a draw: until then it is drawn whole. */
-gboolean    bl_renderer_get_clusters_pending (BlRenderer *self);
+/* TRUE while a big mesh's clusters or coarser levels are being made (in a
+ * thread) or are made but not yet taken by a draw: until then it is drawn
+ * whole, at full detail. */
+gboolean    bl_renderer_get_mesh_jobs_pending (BlRenderer *self);
+/* TRUE when such a thread has finished something the next draw will take. */
+gboolean    bl_renderer_get_mesh_jobs_ready (BlRenderer *self);
 /* Triangles drawn by the last frame (after culling and level of detail). */
 guint       bl_renderer_get_n_drawn_triangles (BlRenderer *self);
 

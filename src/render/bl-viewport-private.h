@@ -16,9 +16,10 @@ guint    bl_viewport_get_n_drawn_triangles (BlViewport *self);
  * (default TRUE; the picture must be the same either way). */
 void     bl_viewport_set_cluster_culling (BlViewport *self,
                                           gboolean    enabled);
-/* TRUE while a big mesh's clusters are not yet in use (they are made in a
- * thread; the first draw after it is done takes them). */
-gboolean bl_viewport_get_clusters_pending (BlViewport *self);
+/* Whether big meshes may be drawn at a coarser level of detail (default
+ * TRUE; within half a pixel of the full mesh on screen). */
+void     bl_viewport_set_levels_of_detail (BlViewport *self,
+                                           gboolean    enabled);
 /* What a primary click at (x, y) does: pick, select, emit ::link-picked. */
 BlLink  *bl_viewport_click             (BlViewport *self,
                                         double      x,

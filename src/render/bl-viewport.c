@@ -33,6 +33,7 @@ struct _BlViewport
   BlLink          *hovered;
   gboolean         pending_fit;
   guint            n_frames;
+  guint            mesh_jobs_id;     /* polls big meshes' threads (poll_mesh_jobs) */
 
   /* Pointer and gesture state. */
   double           pointer_x, pointer_y;
@@ -597,6 +598,7 @@ bl_viewport_unrealize (GtkWidget *widget)
   BlViewport *self = BL_VIEWPORT (widget);
   GtkGLArea *area = GTK_GL_AREA (widget);
 
+  g_clear_handle_id (&self->mesh_jobs_id, g_source_remove);
   gtk_gl_area_make_current (area);
   if (gtk_gl_area_get_error (area) == NULL)
     g_clear_pointer (&self->renderer, bl_renderer_free);
@@ -627,6 +629,24 @@ draw_frame (BlViewport *self,
                     self->scene_center, self->scene_radius, self->extent_radius, width, height);
 }
 
+/* While big meshes' clusters and levels are made in a thread: a frame
+ * takes whatever is ready (later frames are cheaper; the picture stays
+ * the same within half a pixel). */
+static gboolean
+poll_mesh_jobs (gpointer data)
+{
+  BlViewport *self = data;
+
+  if (self->renderer == NULL || !bl_renderer_get_mesh_jobs_pending (self->renderer))
+    {
+      self->mesh_jobs_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (bl_renderer_get_mesh_jobs_ready (self->renderer))
+    gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  return G_SOURCE_CONTINUE;
+}
+
 static gboolean
 bl_viewport_render (GtkGLArea    *area,
                     GdkGLContext *context)
@@ -640,6 +660,8 @@ bl_viewport_render (GtkGLArea    *area,
   draw_frame (self, gtk_widget_get_width (GTK_WIDGET (area)) * scale,
               gtk_widget_get_height (GTK_WIDGET (area)) * scale);
   self->n_frames++;
+  if (self->mesh_jobs_id == 0 && bl_renderer_get_mesh_jobs_pending (self->renderer))
+    self->mesh_jobs_id = g_timeout_add (50, poll_mesh_jobs, self);
   return TRUE;
 }
 
@@ -844,10 +866,18 @@ bl_viewport_set_cluster_culling (BlViewport *self,
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
 
-gboolean
-bl_viewport_get_clusters_pending (BlViewport *self)
+void
+bl_viewport_set_levels_of_detail (BlViewport *self,
+                                  gboolean    enabled)
 {
-  return self->renderer != NULL && bl_renderer_get_clusters_pending (self->renderer);
+  self->options.no_levels = !enabled;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+gboolean
+bl_viewport_get_mesh_jobs_pending (BlViewport *self)
+{
+  return self->renderer != NULL && bl_renderer_get_mesh_jobs_pending (self->renderer);
 }
 
 guint

@@ -68,5 +68,10 @@ GdkTexture *bl_viewport_render_texture      (BlViewport      *self,
 gboolean    bl_viewport_save_png            (BlViewport      *self,
                                              const char      *path,
                                              GError         **error);
+/* TRUE while big meshes' clusters or coarser levels are still being made
+ * (in a thread, after the mesh is first drawn) or not yet drawn with:
+ * until then they are drawn whole.  The viewport redraws once they are
+ * ready; a screenshot of the settled view waits for this to be FALSE. */
+gboolean    bl_viewport_get_mesh_jobs_pending (BlViewport     *self);
 
 G_END_DECLS
