@@ -14,6 +14,7 @@
 #include "bl-pick.h"
 #include "bl-scene.h"
 #include "bl-tessellate.h"
+#include "torus.h"
 
 #define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
 
@@ -529,31 +530,6 @@ test_scene_added_mass_link (void)
   assert_close (s->added_mass[14], 1.0, 1e-12);
 }
 
-/* A torus about z (radii 1 and 0.4), NU × NV squares of two triangles
- * wound outward, on shared vertices. */
-static void
-torus_mesh (guint    nu,
-            guint    nv,
-            GArray **vertices,
-            GArray **indices)
-{
-  *vertices = g_array_new (FALSE, FALSE, sizeof (float));
-  *indices = g_array_new (FALSE, FALSE, sizeof (guint32));
-  for (guint i = 0; i < nu; i++)
-    for (guint j = 0; j < nv; j++)
-      {
-        double u = 2 * G_PI * i / nu, v = 2 * G_PI * j / nv;
-        float p[3] = { (float) ((1 + 0.4 * cos (v)) * cos (u)), (float) ((1 + 0.4 * cos (v)) * sin (u)),
-                       (float) (0.4 * sin (v)) };
-        guint32 a = i * nv + j, b = (i + 1) % nu * nv + j, c = (i + 1) % nu * nv + (j + 1) % nv;
-        guint32 d = i * nv + (j + 1) % nv;
-        guint32 tri[6] = { a, b, c, a, c, d };
-
-        g_array_append_vals (*vertices, p, 3);
-        g_array_append_vals (*indices, tri, 6);
-      }
-}
-
 /* The frustum planes (unit normals, inside ≥ 0) of a camera. */
 static void
 frustum_planes (const BlCamera *camera,
@@ -596,7 +572,7 @@ test_clusters (void)
   guint n_triangles, next = 0, n_dropped = 0, n_back_dropped = 0;
   GRand *rand = g_rand_new_with_seed (7);
 
-  torus_mesh (120, 40, &vertices, &indices);
+  torus_mesh (1.0, 0.4, 120, 40, &vertices, &indices);
   n_triangles = indices->len / 3;
   original = g_array_copy (indices);
   clusters = bl_cluster_build ((const float *) vertices->data, 3, (guint32 *) indices->data, n_triangles, 64);
