@@ -750,6 +750,87 @@ test_unwelded (void)
     }
 }
 
+/* The viewport's own sphere (stride 6 with normals; the poles' vertices
+ * repeated, and the seam's too, where sin 2π ≠ 0 leaves them apart by
+ * 1e-16, as bl_tess_sphere makes it): welded by position, its levels keep
+ * the seam's open edges as they are, each other edge between two
+ * triangles wound opposite ways, and lie inside the unit ball. */
+static void
+test_tess_sphere (void)
+{
+  g_autoptr(BlTessMesh) tess = bl_tess_sphere (128, 64);
+  g_auto(Mesh) xyz = { 0 };
+  g_autoptr(GPtrArray) levels = NULL;
+  g_autoptr(GHashTable) first = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GArray) welded = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GHashTable) seam = NULL;
+  guint stride = bl_tess_mesh_get_stride (tess), n_vertices = bl_tess_mesh_get_n_vertices (tess);
+  g_autofree guint32 *rep = g_new (guint32, n_vertices);
+  const guint32 *idx = (const guint32 *) tess->indices->data;
+
+  g_assert_cmpuint (stride, ==, 6);
+  mesh_init (&xyz);
+  for (guint v = 0; v < n_vertices; v++)
+    {
+      const float *p = (const float *) tess->vertices->data + stride * v;
+      guint32 bits[3];
+      char *key;
+      gpointer found;
+
+      memcpy (bits, p, sizeof bits);
+      key = g_strdup_printf ("%08x%08x%08x", bits[0], bits[1], bits[2]);
+      g_array_append_vals (xyz.positions, p, 3);
+      if (g_hash_table_lookup_extended (first, key, NULL, &found))
+        {
+          rep[v] = GPOINTER_TO_UINT (found);
+          g_free (key);
+        }
+      else
+        {
+          rep[v] = v;
+          g_hash_table_insert (first, key, GUINT_TO_POINTER (v));
+        }
+    }
+  for (guint t = 0; t < bl_tess_mesh_get_n_triangles (tess); t++)
+    {
+      guint32 w[3] = { rep[idx[3 * t]], rep[idx[3 * t + 1]], rep[idx[3 * t + 2]] };
+
+      if (w[0] != w[1] && w[1] != w[2] && w[2] != w[0])
+        g_array_append_vals (welded, w, 3);
+    }
+  seam = boundary_edges (welded);
+  g_assert_cmpuint (g_hash_table_size (seam), ==, 2 * 64);   /* both sides of the seam, pole to pole */
+
+  levels = bl_simplify_levels ((const float *) tess->vertices->data, stride, n_vertices, idx,
+                               bl_tess_mesh_get_n_triangles (tess), 64, G_MAXDOUBLE, NULL);
+  g_assert_nonnull (levels);
+  g_assert_cmpuint (levels->len, >=, 3);
+  for (guint i = 0; i < levels->len; i++)
+    {
+      BlSimplifyLevel *level = level_at (levels, i);
+      g_autoptr(GHashTable) level_seam = boundary_edges (level->indices);
+      g_autoptr(GHashTable) directed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      const guint32 *lidx = (const guint32 *) (gconstpointer) level->indices->data;
+      double v = volume (&xyz, level->indices);
+      GHashTableIter iter;
+      gpointer key;
+
+      for (guint t = 0; t < level->indices->len; t++)
+        {
+          gint64 *edge = g_new (gint64, 1);
+
+          *edge = (gint64) edge_key (lidx[t], lidx[t / 3 * 3 + (t + 1) % 3]);
+          g_assert_true (g_hash_table_add (directed, edge));
+        }
+      g_assert_cmpuint (g_hash_table_size (level_seam), ==, g_hash_table_size (seam));
+      g_hash_table_iter_init (&iter, seam);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        g_assert_true (g_hash_table_contains (level_seam, key));
+      g_assert_cmpfloat (v, <=, 4 * G_PI / 3 * pow (1 + 1e-7, 3));
+      g_assert_cmpfloat (v, >=, 4 * G_PI / 3 * pow (1 - 2 * level->error, 3));
+    }
+}
+
 /* Two spheres apart: both stay, each closed. */
 static void
 test_two_spheres (void)
@@ -941,6 +1022,7 @@ main (int    argc,
   g_test_add_func ("/simplify/nothing-to-do", test_nothing_to_do);
   g_test_add_func ("/simplify/non-manifold-edge", test_non_manifold_edge);
   g_test_add_func ("/simplify/unwelded", test_unwelded);
+  g_test_add_func ("/simplify/tess-sphere", test_tess_sphere);
   g_test_add_func ("/simplify/two-spheres", test_two_spheres);
   g_test_add_func ("/simplify/max-error", test_max_error);
   g_test_add_func ("/simplify/cancelled", test_cancelled);
