@@ -796,11 +796,15 @@ measure_error (Simplifier    *s,
     for (gsize i = round == 0 ? step / 2 : 0; i < s->n_surface; i += round == 0 ? step : 1)
       {
         guint32 o = s->surface[i], r = find_kept (s, o);
-        double p[3], d;
+        double p[3], q[3], e[3], d;
 
         if (r == o)
           continue;
         position (s, o, p);
+        position (s, r, q);
+        sub3 (p, q, e);
+        if (dot3 (e, e) <= error)
+          continue;   /* R is a point of its triangles: no farther than that */
         d = fan_distance (s, &level, p, r, error);
         /* Around the neighbours too: still an upper bound, and tighter
          * where O lies beyond R's own fan. */
