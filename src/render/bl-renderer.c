@@ -1304,6 +1304,8 @@ draw_mesh_batch (BlRenderer *self,
     }
   if (backfaces)
     glEnable (GL_CULL_FACE);
+  else
+    glDisable (GL_CULL_FACE);
   for (guint i = 0; i < n; i++)
     {
       guint level = instance_level (self, batch, i);
