@@ -27,6 +27,8 @@ void bl_simplify_level_free (BlSimplifyLevel *level);
  *
  * Vertices with bit-identical positions are one vertex (a level indexes
  * one of them); triangles with a repeated vertex or zero area are dropped.
+ * Vertices merely close (a seam computed as sin 2π ≠ 0) are not welded:
+ * such a seam is a boundary, kept as it is.
  * Garland–Heckbert quadrics (area-weighted planes, in double) rank
  * half-edge collapses u → v (u removed, v kept where it is).  A collapse
  * never flips or degenerates a triangle (no normal turns by more than 75°),
@@ -38,11 +40,12 @@ void bl_simplify_level_free (BlSimplifyLevel *level);
  * exceeds MAX_ERROR² is not made.
  *
  * The error is measured, not estimated: every vertex o of a non-degenerate
- * input triangle was collapsed (along a chain) into a kept vertex r; its
- * distance to the level's triangles around r, and when that is larger than
- * the maximum so far also to those around r's neighbours, is computed
- * exactly (point–triangle distance in double), and the level's error is
- * the maximum over o.  Since a subset of the level's triangles is searched,
+ * input triangle was collapsed (along a chain) into a kept vertex r (a
+ * vertex never removed is its own r: distance 0); its distance to the
+ * level's triangles around r, and when that is larger than the maximum so
+ * far also to those around r's neighbours, is computed exactly
+ * (point–triangle distance in double; skipped where |o − r| is already
+ * within the maximum), and the level's error is the maximum over o.  Since a subset of the level's triangles is searched,
  * this is an upper bound of the largest distance from the input's vertices
  * to the level's surface (not of the distance the other way, nor between
  * the surfaces' interiors, though on a finely sampled input these are
