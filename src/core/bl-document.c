@@ -298,22 +298,14 @@ node_line (xmlNode *node)
 typedef xmlChar *BlXmlString;
 G_DEFINE_AUTO_CLEANUP_FREE_FUNC (BlXmlString, xmlFree, NULL)
 
-/* The text of an element without copying it when it is one text node,
- * the common case; otherwise a copy in *owned (free with xmlFree). */
+/* The element's value (bl_xml_value_node: as libsdformat reads it), not
+ * copied; "" when it has none. */
 static const char *
-node_text_peek (xmlNode  *node,
-                xmlChar **owned)
+node_text_peek (xmlNode *node)
 {
-  xmlNode *child = node->children;
+  xmlNode *value = bl_xml_value_node (node);
 
-  *owned = NULL;
-  if (child == NULL)
-    return "";
-  if (child->next == NULL && child->type == XML_TEXT_NODE && child->content != NULL)
-    return (const char *) child->content;
-
-  *owned = xmlNodeGetContent (node);
-  return *owned != NULL ? (const char *) *owned : "";
+  return value != NULL && value->content != NULL ? (const char *) value->content : "";
 }
 
 /* The attribute's value (as bl_xml_dup_attribute gives it) without a copy
@@ -352,6 +344,35 @@ element_path (const char *owner,
   return g_strdup_printf ("%s/%s", owner, (const char *) node->name);
 }
 
+/* A value element holding more than its value: text split off by a
+ * comment or an element, or elements inside it.  libsdformat reads only
+ * the text before the first of them (none when an element comes first),
+ * and so does Ballast (bl_xml_value_node); the warning says so. */
+static void
+check_split_value (xmlNode    *element,
+                   const char *owner,
+                   const char *file,
+                   GPtrArray  *diagnostics)
+{
+  xmlNode *first = element->children;
+  g_autofree char *value = NULL;
+  g_autofree char *path = NULL;
+
+  if (first == NULL || (first->next == NULL && first->type == XML_TEXT_NODE) || !bl_xml_value_is_split (element))
+    return;
+  value = g_strstrip (bl_xml_dup_text (element));
+  path = element_path (owner, element);
+  if (*value != '\0')
+    bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "split-value", file, node_line (element), path,
+                        "<%s> holds more than its value (text after a comment or an element, or an element "
+                        "inside it): libsdformat reads only “%s”, the text before the first comment or element, "
+                        "and so does Ballast", (const char *) element->name, value);
+  else
+    bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "split-value", file, node_line (element), path,
+                        "<%s> begins with an element: libsdformat reads no value from it, the text after the "
+                        "element is ignored, and so Ballast does too", (const char *) element->name);
+}
+
 /* Reads a child holding one number.  Returns TRUE and sets *value when the
  * child exists and parses; FALSE when absent (silently) or broken (with an
  * error diagnostic, *failed set). */
@@ -367,22 +388,23 @@ read_number (xmlNode    *parent,
   xmlNode *child = bl_xml_first_child (parent, name);
   g_autofree char *text = NULL;
   g_autofree char *path = NULL;
-  xmlChar *owned;
-  gboolean ok;
 
   if (child == NULL)
     return FALSE;
 
-  ok = bl_number_parse (node_text_peek (child, &owned), value);
-  xmlFree (owned);
-  if (ok)
+  check_split_value (child, owner, file, diagnostics);
+  if (bl_number_parse (node_text_peek (child), value))
     return TRUE;
 
   text = bl_xml_dup_text (child);
   path = g_strdup_printf ("%s/%s", owner, name);
   g_strstrip (text);
-  bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
-                      "<%s> holds “%s”, which is not a finite number", name, text);
+  if (*text == '\0')
+    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
+                        "<%s> holds no number", name);
+  else
+    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
+                        "<%s> holds “%s”, which is not a finite number", name, text);
   if (failed != NULL)
     *failed = TRUE;
 
@@ -399,12 +421,9 @@ read_vector (xmlNode    *child,
 {
   g_autofree char *text = NULL;
   g_autofree char *path = NULL;
-  xmlChar *owned;
-  gboolean ok;
 
-  ok = bl_number_parse_vector (node_text_peek (child, &owned), values, n);
-  xmlFree (owned);
-  if (ok)
+  check_split_value (child, owner, file, diagnostics);
+  if (bl_number_parse_vector (node_text_peek (child), values, n))
     return TRUE;
 
   text = bl_xml_dup_text (child);
@@ -457,7 +476,6 @@ parse_pose (xmlNode     *pose_node,
   g_auto(BlXmlString) degrees_owned = NULL;
   g_autofree char *path = NULL;
   gboolean degrees = FALSE;
-  g_auto(BlXmlString) owned = NULL;
   const char *text, *format, *degrees_attr;
   double v[7];
   guint n;
@@ -467,7 +485,8 @@ parse_pose (xmlNode     *pose_node,
   if (pose_node == NULL)
     return BL_POSE_IDENTITY;
 
-  text = node_text_peek (pose_node, &owned);
+  text = node_text_peek (pose_node);
+  check_split_value (pose_node, owner, file, diagnostics);
   if (pose_node->properties == NULL && (pose_node->doc == NULL || pose_node->doc->intSubset == NULL))
     {
       /* <pose>x y z r p y</pose>, by far the most common */

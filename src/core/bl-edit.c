@@ -236,17 +236,6 @@ order_rank (const char * const *order,
   return -1;
 }
 
-static gboolean
-is_blank_text (xmlNode *node)
-{
-  if (node == NULL || node->type != XML_TEXT_NODE)
-    return FALSE;
-  for (const char *p = (const char *) node->content; p != NULL && *p != '\0'; p++)
-    if (!g_ascii_isspace (*p))
-      return FALSE;
-  return TRUE;
-}
-
 /* The indentation of `node`: the blanks after the last line end of the
  * text before it, or NULL when it does not start a line. */
 static char *
@@ -254,7 +243,7 @@ indentation_of (xmlNode *node)
 {
   const char *text, *newline;
 
-  if (!is_blank_text (node->prev))
+  if (!bl_xml_is_blank_text (node->prev))
     return NULL;
   text = (const char *) node->prev->content;
   newline = strrchr (text, '\n');
@@ -350,7 +339,7 @@ insert_child (BlEdit             *edit,
       gboolean blank = TRUE;
 
       for (xmlNode *child = parent->children; child != NULL; child = child->next)
-        blank &= is_blank_text (child);
+        blank &= bl_xml_is_blank_text (child);
 
       if (outer == NULL || !blank)
         op_insert (edit, parent, NULL, element);
@@ -390,7 +379,7 @@ static void
 remove_element (BlEdit  *edit,
                 xmlNode *element)
 {
-  xmlNode *blank = is_blank_text (element->prev) ? element->prev : NULL;
+  xmlNode *blank = bl_xml_is_blank_text (element->prev) ? element->prev : NULL;
 
   op_remove (edit, element);
   if (blank != NULL)
@@ -402,15 +391,14 @@ text_holds (xmlNode      *element,
             const double *values,
             guint         n)
 {
-  xmlChar *content = xmlNodeGetContent (element);
+  g_autofree char *content = bl_xml_dup_text (element);   /* the value as the document reads it */
   double parsed[6];
   gboolean same;
 
   g_assert (n <= G_N_ELEMENTS (parsed));
-  same = bl_number_parse_vector ((const char *) content, parsed, n);
+  same = bl_number_parse_vector (content, parsed, n);
   for (guint i = 0; same && i < n; i++)
     same = parsed[i] == values[i] && signbit (parsed[i]) == signbit (values[i]);
-  xmlFree (content);
 
   return same;
 }

@@ -42,15 +42,60 @@ bl_xml_first_child (xmlNode    *parent,
   return NULL;
 }
 
-/* The element's text as written (not stripped); never NULL. */
+/* Text of XML blanks only (layout; TinyXML2 keeps no node for it). */
+static inline gboolean
+bl_xml_is_blank_text (xmlNode *node)
+{
+  if (node == NULL || node->type != XML_TEXT_NODE)
+    return FALSE;
+  for (const xmlChar *c = node->content; c != NULL && *c != '\0'; c++)
+    if (*c != ' ' && *c != '\t' && *c != '\n' && *c != '\r')
+      return FALSE;
+  return TRUE;
+}
+
+/* The child an element's value is read from, as libsdformat reads it
+ * (TinyXML2's XMLElement::GetText): the first child that is neither a
+ * comment nor blank text, when that is text or CDATA; NULL when it is an
+ * element or anything else (libsdformat then reads an empty value) or
+ * when there is none.  Text after a comment or an element is not part of
+ * the value. */
+static inline xmlNode *
+bl_xml_value_node (xmlNode *element)
+{
+  for (xmlNode *child = element->children; child != NULL; child = child->next)
+    {
+      if (child->type == XML_COMMENT_NODE || bl_xml_is_blank_text (child))
+        continue;
+      if (child->type == XML_TEXT_NODE || child->type == XML_CDATA_SECTION_NODE)
+        return child;
+      return NULL;
+    }
+  return NULL;
+}
+
+/* Whether the element holds more than its value (bl_xml_value_node),
+ * comments and blanks: text split off by a comment or an element, or
+ * elements, which libsdformat leaves out of the value. */
+static inline gboolean
+bl_xml_value_is_split (xmlNode *element)
+{
+  xmlNode *value = bl_xml_value_node (element);
+
+  for (xmlNode *child = element->children; child != NULL; child = child->next)
+    if (child != value && child->type != XML_COMMENT_NODE && !bl_xml_is_blank_text (child))
+      return TRUE;
+  return FALSE;
+}
+
+/* The element's value as written (not stripped; see bl_xml_value_node),
+ * "" when it has none; never NULL. */
 static inline char *
 bl_xml_dup_text (xmlNode *node)
 {
-  xmlChar *content = xmlNodeGetContent (node);
-  char *text = g_strdup (content != NULL ? (const char *) content : "");
+  xmlNode *value = bl_xml_value_node (node);
 
-  xmlFree (content);
-  return text;
+  return g_strdup (value != NULL && value->content != NULL ? (const char *) value->content : "");
 }
 
 /* The attribute's value, or NULL when absent. */
