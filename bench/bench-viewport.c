@@ -29,6 +29,7 @@
 #include <glib/gstdio.h>
 
 #include "bl-viewport-private.h"
+#include "torus.h"
 
 #define WIDTH 1280
 #define HEIGHT 800
@@ -77,41 +78,15 @@ write_mesh_model (const char *dir,
 {
   guint nv = (guint) MAX (8, sqrt (n_triangles / 8.0));
   guint nu = MAX (8, n_triangles / (2 * nv));
-  guint32 n = 2 * nu * nv;
-  gsize size = 84 + 50 * (gsize) n;
-  g_autofree guint8 *stl = g_malloc0 (size);
+  g_autoptr(GArray) tris = torus_triangles (1.0, 0.4, nu, nv);
+  guint32 n = tris->len / 9;
   g_autofree char *stl_name = g_strdup_printf ("torus-%u.stl", n);
   g_autofree char *stl_path = g_build_filename (dir, stl_name, NULL);
   g_autofree char *sdf = NULL;
   g_autoptr(GError) error = NULL;
   char *path = g_strdup_printf ("%s/mesh-%u.sdf", dir, n);
-  guint8 *rec = stl + 84;
 
-  memcpy (stl + 80, &n, 4);
-  for (guint i = 0; i < nu; i++)
-    for (guint j = 0; j < nv; j++)
-      {
-        float p[4][3];
-
-        for (int c = 0; c < 4; c++)
-          {
-            /* Wrapped indices: the seams share exact vertices, so the
-             * surface is closed (watertight) as a real closed mesh. */
-            double u = 2 * G_PI * ((i + (c == 1 || c == 2)) % nu) / nu;
-            double v = 2 * G_PI * ((j + (c >= 2)) % nv) / nv;
-
-            p[c][0] = (float) ((1.0 + 0.4 * cos (v)) * cos (u));
-            p[c][1] = (float) ((1.0 + 0.4 * cos (v)) * sin (u));
-            p[c][2] = (float) (0.4 * sin (v));
-          }
-        /* quad 0 1 2 3 as (0 1 2) and (0 2 3), outward */
-        memcpy (rec + 12, p[0], 12); memcpy (rec + 24, p[1], 12); memcpy (rec + 36, p[2], 12);
-        rec += 50;
-        memcpy (rec + 12, p[0], 12); memcpy (rec + 24, p[2], 12); memcpy (rec + 36, p[3], 12);
-        rec += 50;
-      }
-  g_file_set_contents (stl_path, (const char *) stl, size, &error);
-  g_assert_no_error (error);
+  write_stl (stl_path, (const float *) tris->data, n);
 
   sdf = g_strdup_printf ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\"><model name=\"mesh\">"
                          "<link name=\"hull\"><inertial auto=\"true\"/><collision name=\"c\">"

@@ -18,6 +18,7 @@
 
 #include "bl-renderer.h"
 #include "bl-viewport-private.h"
+#include "torus.h"
 
 #define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
 #define TAN_HALF_FOV (tan (BL_CAMERA_FOVY_DEGREES * G_PI / 360.0))
@@ -640,24 +641,6 @@ test_actions_and_png (void)
   fixture_teardown (&f);
 }
 
-/* Binary STL of N_TRIANGLES triangles (nine floats each, counter-clockwise
- * seen from outside) at PATH. */
-static void
-write_stl (const char  *path,
-           const float *triangles,
-           guint32      n_triangles)
-{
-  gsize size = 84 + 50 * (gsize) n_triangles;
-  g_autofree guint8 *stl = g_malloc0 (size);
-  g_autoptr(GError) error = NULL;
-
-  memcpy (stl + 80, &n_triangles, 4);
-  for (guint32 t = 0; t < n_triangles; t++)
-    memcpy (stl + 84 + 50 * (gsize) t + 12, triangles + 9 * (gsize) t, 36);
-  g_file_set_contents (path, (const char *) stl, size, &error);
-  g_assert_no_error (error);
-}
-
 /* The closed cube [−½, ½]³, face k (−x, +x, −y, +y, −z, +z) cut into
  * N[k]² squares of two triangles each, wound outward. */
 static GArray *
@@ -693,40 +676,6 @@ cube_triangles (const guint n[6])
               }
           }
     }
-  return tris;
-}
-
-/* A closed torus about z (radii R and r), NU × NV squares of two
- * triangles, wound outward; the seams share exact vertices. */
-static GArray *
-torus_triangles (double R,
-                 double r,
-                 guint  nu,
-                 guint  nv)
-{
-  GArray *tris = g_array_new (FALSE, FALSE, sizeof (float));
-
-  for (guint i = 0; i < nu; i++)
-    for (guint j = 0; j < nv; j++)
-      {
-        float p[4][3];
-
-        for (int c = 0; c < 4; c++)
-          {
-            double u = 2 * G_PI * ((i + (c == 1 || c == 2)) % nu) / nu;
-            double v = 2 * G_PI * ((j + (c >= 2)) % nv) / nv;
-
-            p[c][0] = (float) ((R + r * cos (v)) * cos (u));
-            p[c][1] = (float) ((R + r * cos (v)) * sin (u));
-            p[c][2] = (float) (r * sin (v));
-          }
-        g_array_append_vals (tris, p[0], 3);
-        g_array_append_vals (tris, p[1], 3);
-        g_array_append_vals (tris, p[2], 3);
-        g_array_append_vals (tris, p[0], 3);
-        g_array_append_vals (tris, p[2], 3);
-        g_array_append_vals (tris, p[3], 3);
-      }
   return tris;
 }
 

@@ -1,7 +1,8 @@
-/* torus.c: a closed, welded torus grid for the tests and the benchmarks. */
+/* torus.c: a closed, welded torus grid for the tests and the benchmarks, and binary STL files of triangle soups. */
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "torus.h"
 
@@ -37,6 +38,23 @@ torus_mesh (double   R,
       }
 }
 
+GArray *
+torus_triangles (double R,
+                 double r,
+                 guint  nu,
+                 guint  nv)
+{
+  g_autoptr(GArray) positions = NULL;
+  g_autoptr(GArray) indices = NULL;
+  GArray *soup;
+
+  torus_mesh (R, r, nu, nv, &positions, &indices);
+  soup = g_array_sized_new (FALSE, FALSE, sizeof (float), 3 * indices->len);
+  for (guint k = 0; k < indices->len; k++)
+    g_array_append_vals (soup, &g_array_index (positions, float, 3 * g_array_index (indices, guint32, k)), 3);
+  return soup;
+}
+
 void
 torus_grid_for (double  R,
                 double  r,
@@ -47,4 +65,20 @@ torus_grid_for (double  R,
   /* 2 nu nv = n and nu / nv = R / r. */
   *nv = MAX (8, (guint) round (sqrt (n_triangles * r / (2 * R))));
   *nu = MAX (8, (guint) round (n_triangles / (2.0 * *nv)));
+}
+
+void
+write_stl (const char  *path,
+           const float *triangles,
+           guint32      n_triangles)
+{
+  gsize size = 84 + 50 * (gsize) n_triangles;
+  g_autofree guint8 *stl = g_malloc0 (size);
+  g_autoptr(GError) error = NULL;
+
+  memcpy (stl + 80, &n_triangles, 4);
+  for (guint32 t = 0; t < n_triangles; t++)
+    memcpy (stl + 84 + 50 * (gsize) t + 12, triangles + 9 * (gsize) t, 36);
+  g_file_set_contents (path, (const char *) stl, size, &error);
+  g_assert_no_error (error);
 }

@@ -1,4 +1,4 @@
-/* torus.h: a closed, welded torus grid for the tests and the benchmarks. */
+/* torus.h: a closed, welded torus grid for the tests and the benchmarks, and binary STL files of triangle soups. */
 #pragma once
 
 #include <glib.h>
@@ -18,6 +18,20 @@ void torus_mesh (double   R,
                  guint    nv,
                  GArray **positions,
                  GArray **indices);
+
+/* The same torus as a triangle soup, three corners of three floats per
+ * triangle (for binary STL files); the seams' corners are the same
+ * floats, so the surface welds closed. */
+GArray *torus_triangles (double R,
+                         double r,
+                         guint  nu,
+                         guint  nv);
+
+/* Binary STL of N_TRIANGLES triangles (nine floats each, counter-clockwise
+ * seen from outside) at PATH; aborts when it cannot be written. */
+void    write_stl       (const char  *path,
+                         const float *triangles,
+                         guint32      n_triangles);
 
 /* The grid of about N_TRIANGLES triangles (at least 8 × 8) whose squares
  * are closest to square on the centre circle (NU / NV ≈ R / r). */
