@@ -876,8 +876,8 @@ diff_within_one_px (const guchar *a,
  * smooth level lies within a step of it, doubled for rounding and the
  * grid lines seen through the half-pixel rim.  Up close the mesh itself
  * must be drawn (all its triangles); farther away a level, with at most
- * about a quarter of them (else the test would prove nothing).  With the default
- * overlays (ellipsoid, centre of mass, x-ray) as well. */
+ * about a quarter of them (else the test would prove nothing).  With the
+ * default overlays (ellipsoid, centre of mass, x-ray) as well. */
 #define SHADE_TOLERANCE 24
 static void
 test_levels_within_half_pixel (void)
@@ -945,6 +945,47 @@ test_levels_within_half_pixel (void)
   g_rmdir (dir);
 }
 
+/* A mesh's buffers, levels and the thread making them go with the last
+ * shape that uses it: opening another document (here while the big
+ * torus's levels are still being made) leaves none behind. */
+static void
+test_replaced_meshes_go (void)
+{
+  g_autoptr(GArray) torus = torus_triangles (1.0, 0.4, 400, 100);
+  g_autofree char *dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", NULL);
+  g_autofree char *torus_path = NULL;
+  g_autofree char *sdf = NULL;
+  static const char box_sdf[] = SDF_HEAD "<model name='m'><link name='a'><collision name='c'><geometry>"
+                                "<box><size>1 1 1</size></box></geometry></collision></link></model></sdf>";
+  g_autoptr(BlDocument) boxes = NULL;
+  g_autoptr(GError) error = NULL;
+  Fixture f = { 0 };
+
+  g_assert_nonnull (dir);
+  torus_path = g_build_filename (dir, "torus.stl", NULL);
+  write_stl (torus_path, (const float *) torus->data, torus->len / 9);
+  sdf = one_mesh_sdf (torus_path);
+  fixture_setup (&f, sdf);
+  g_assert_cmpuint (bl_viewport_get_n_meshes (f.viewport), ==, 1);
+
+  boxes = bl_document_new_from_data (box_sdf, strlen (box_sdf), "/nonexistent/boxes.sdf", &error);
+  g_assert_no_error (error);
+  bl_viewport_set_document (f.viewport, boxes);
+  wait_for_frame (&f);
+  g_assert_cmpuint (bl_viewport_get_n_meshes (f.viewport), ==, 0);
+  g_assert_false (bl_viewport_get_mesh_jobs_pending (f.viewport));
+
+  /* And back: the mesh is made again, levels and all. */
+  bl_viewport_set_document (f.viewport, f.document);
+  wait_for_frame (&f);
+  g_assert_cmpuint (bl_viewport_get_n_meshes (f.viewport), ==, 1);
+  wait_for_mesh_jobs (&f);
+
+  fixture_teardown (&f);
+  g_unlink (torus_path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -962,6 +1003,7 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/large-mesh-in-pieces", test_large_mesh_in_pieces);
   g_test_add_func ("/ui/viewport/clusters-lossless", test_clusters_lossless);
   g_test_add_func ("/ui/viewport/levels-within-half-pixel", test_levels_within_half_pixel);
+  g_test_add_func ("/ui/viewport/replaced-meshes-go", test_replaced_meshes_go);
 
   return g_test_run ();
 }

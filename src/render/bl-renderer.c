@@ -1682,6 +1682,16 @@ overlay_color (Overlay overlay)
     }
 }
 
+static gboolean
+mesh_is_unused (gpointer key,
+                gpointer value,
+                gpointer data)
+{
+  BlRenderer *self = data;
+
+  return !g_hash_table_contains (self->mesh_batches, key);
+}
+
 static void
 rebuild (BlRenderer *self)
 {
@@ -1749,6 +1759,9 @@ rebuild (BlRenderer *self)
         batch_append (self->overlays[o], m[o], overlay_color (o), (float) i, link->is_static ? 1.0f : 0.0f);
       g_ptr_array_add (self->slots, slots);
     }
+  /* Meshes no shape uses any more (those of a document closed or
+   * replaced) go, with their levels and any thread still making them. */
+  g_hash_table_foreach_remove (self->mesh_gpu, mesh_is_unused, self);
   self->need_rebuild = FALSE;
   self->n_rebuilds++;
   g_hash_table_remove_all (self->dirty_links);
@@ -2102,6 +2115,12 @@ bl_renderer_draw (BlRenderer            *self,
   g_ptr_array_set_free_func (self->unstarted_jobs, NULL);
   g_ptr_array_set_size (self->unstarted_jobs, 0);
   g_ptr_array_set_free_func (self->unstarted_jobs, (GDestroyNotify) mesh_job_unref);
+}
+
+guint
+bl_renderer_get_n_meshes (BlRenderer *self)
+{
+  return g_hash_table_size (self->mesh_gpu);
 }
 
 guint

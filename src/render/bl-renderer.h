@@ -86,6 +86,9 @@ void        bl_renderer_draw         (BlRenderer            *self,
 gboolean    bl_renderer_get_mesh_jobs_pending (BlRenderer *self);
 /* TRUE when such a thread has finished something the next draw will take. */
 gboolean    bl_renderer_get_mesh_jobs_ready (BlRenderer *self);
+/* Meshes whose buffers the renderer holds: those the scene's shapes use
+ * (a mesh no shape uses any more goes at the next rebuild). */
+guint       bl_renderer_get_n_meshes (BlRenderer *self);
 /* Triangles drawn by the last frame (after culling and level of detail). */
 guint       bl_renderer_get_n_drawn_triangles (BlRenderer *self);
 

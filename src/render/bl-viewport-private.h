@@ -10,6 +10,8 @@ guint    bl_viewport_get_n_frames      (BlViewport *self);
 /* Whole-scene rebuilds of the GPU instance buffers so far (a link edit
  * must not cause one). */
 guint    bl_viewport_get_n_rebuilds    (BlViewport *self);
+/* Meshes whose GPU buffers the viewport holds (see bl_renderer_get_n_meshes). */
+guint    bl_viewport_get_n_meshes      (BlViewport *self);
 /* Triangles drawn by the last frame, after culling and level of detail. */
 guint    bl_viewport_get_n_drawn_triangles (BlViewport *self);
 /* Whether big meshes skip their back-facing and off-screen clusters

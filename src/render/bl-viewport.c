@@ -881,6 +881,12 @@ bl_viewport_get_mesh_jobs_pending (BlViewport *self)
 }
 
 guint
+bl_viewport_get_n_meshes (BlViewport *self)
+{
+  return self->renderer != NULL ? bl_renderer_get_n_meshes (self->renderer) : 0;
+}
+
+guint
 bl_viewport_get_n_drawn_triangles (BlViewport *self)
 {
   return self->renderer != NULL ? bl_renderer_get_n_drawn_triangles (self->renderer) : 0;
