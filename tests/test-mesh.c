@@ -1552,10 +1552,20 @@ test_cache (void)
   g_assert_true (pa.warnings == pb.warnings);
   g_assert_cmpuint (bl_mesh_cache_size (), ==, 1);
 
-  c = bl_mesh_cache_lookup (path, bl_vec3 (2, 2, 2), NULL, FALSE, &error);
+  c = bl_mesh_cache_lookup (path, bl_vec3 (2, -1, 3), NULL, FALSE, &error);
   g_assert_no_error (error);
   g_assert_true (c != a);
   g_assert_cmpuint (bl_mesh_cache_size (), ==, 2);
+  /* two scales of one file: one unscaled key (the viewport shares their
+   * buffers), each with its own scale */
+  {
+    BlVec3 sa, sc;
+
+    g_assert_nonnull (bl_mesh_get_unscaled_key (a, &sa));
+    g_assert_cmpstr (bl_mesh_get_unscaled_key (a, &sa), ==, bl_mesh_get_unscaled_key (c, &sc));
+    g_assert_true (sa.x == 1 && sa.y == 1 && sa.z == 1);
+    g_assert_true (sc.x == 2 && sc.y == -1 && sc.z == 3);
+  }
 
   /* a new version of the file (another size) is reloaded, old entries dropped */
   shape_vertex (&cube, 0.5, 0.5, 0.5);
@@ -1567,6 +1577,8 @@ test_cache (void)
   g_assert_true (d != a);
   g_assert_cmpuint (bl_mesh_cache_size (), <, before + 1);
   g_assert_cmpuint (bl_mesh_get_n_triangles (d), ==, 13);
+  /* another version of the file: another key */
+  g_assert_cmpstr (bl_mesh_get_unscaled_key (d, NULL), !=, bl_mesh_get_unscaled_key (a, NULL));
   props_of (d, FALSE, &pd);
   assert_near (pd.volume, 1.0, 1e-12);
 

@@ -986,6 +986,79 @@ test_replaced_meshes_go (void)
   g_rmdir (dir);
 }
 
+/* The pixel where the plane x = ½ seen from the front at distance 8 (depth
+ * 7.5) shows the point (½, S, Z), a little above the ground grid for
+ * Z = 0 (seen edge-on through the centre): COLOR as the headlight shades
+ * it there (cos θ = 7.5 / distance from the eye), or the background for
+ * NULL. */
+static void
+check_face_point (Fixture     *f,
+                  double       s,
+                  double       z,
+                  const float *color)
+{
+  double x = f->width / 2.0 + offset_px (f, s, 7.5);
+  double y = f->height / 2.0 - (z == 0.0 ? 10.5 : offset_px (f, z, 7.5));
+  double zz = (f->height / 2.0 - y) / offset_px (f, 1.0, 7.5);
+
+  if (color == NULL)
+    assert_color (f, x, y, bl_render_background_color, 1.0);
+  else
+    assert_color (f, x, y, color, 0.3 + 0.7 * 7.5 / sqrt (7.5 * 7.5 + s * s + zz * zz));
+}
+
+/* One file used at two scales, one of them mirroring, is uploaded once:
+ * the second link's instances scale the first's geometry.  Both boxes must
+ * show where their own scale puts them: the unit cube at y = −1.5, and at
+ * y = 1.5 the cube scaled by (1, −2, ½) (2 wide, ½ high; mirrored, so
+ * drawn without back-face culling), their +x faces head-on at depth 7.5. */
+static void
+test_scales_share_buffers (void)
+{
+  static const guint n[6] = { 2, 2, 2, 2, 2, 2 };
+  g_autoptr(GArray) tris = cube_triangles (n);
+  g_autofree char *dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *sdf = NULL;
+  Fixture f = { 0 };
+  float a[3], b[3];
+
+  g_assert_nonnull (dir);
+  path = g_build_filename (dir, "cube.stl", NULL);
+  write_stl (path, (const float *) tris->data, tris->len / 9);
+#define SCALED_LINK(name, y, scale) \
+  "<link name='" name "'><pose>0 " y " 0 0 0 0</pose><collision name='c'><geometry><mesh><uri>%s</uri>" \
+  "<scale>" scale "</scale></mesh></geometry></collision></link>"
+  sdf = g_strdup_printf (SDF_HEAD "<model name='m'>" SCALED_LINK ("a", "-1.5", "1 1 1")
+                         SCALED_LINK ("b", "1.5", "1 -2 0.5") "</model></sdf>", path, path);
+#undef SCALED_LINK
+  fixture_setup (&f, sdf);
+  look_front (&f, 8.0);
+  capture (&f);
+  g_assert_cmpuint (bl_viewport_get_n_meshes (f.viewport), ==, 1);
+
+  bl_render_link_color (0, a);
+  bl_render_link_color (1, b);
+  /* a: from y = −2 to −1, z within ±½; b: from y = 0.5 to 2.5, z within ±¼ */
+  check_face_point (&f, -1.5, 0.0, a);
+  check_face_point (&f, -2.0 + 0.05, 0.0, a);
+  check_face_point (&f, -2.0 - 0.05, 0.0, NULL);
+  check_face_point (&f, -1.0 - 0.05, 0.0, a);
+  check_face_point (&f, -1.5, 0.5 - 0.05, a);
+  check_face_point (&f, -1.5, 0.5 + 0.05, NULL);
+  check_face_point (&f, 1.5, 0.0, b);
+  check_face_point (&f, 0.5 + 0.05, 0.0, b);
+  check_face_point (&f, 0.5 - 0.1, 0.0, NULL);   /* past the side face seen at 0.44…0.5 */
+  check_face_point (&f, 2.5 - 0.05, 0.0, b);
+  check_face_point (&f, 2.5 + 0.05, 0.0, NULL);
+  check_face_point (&f, 1.5, 0.25 - 0.05, b);
+  check_face_point (&f, 1.5, 0.25 + 0.05, NULL);
+
+  fixture_teardown (&f);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1004,6 +1077,7 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/clusters-lossless", test_clusters_lossless);
   g_test_add_func ("/ui/viewport/levels-within-half-pixel", test_levels_within_half_pixel);
   g_test_add_func ("/ui/viewport/replaced-meshes-go", test_replaced_meshes_go);
+  g_test_add_func ("/ui/viewport/scales-share-buffers", test_scales_share_buffers);
 
   return g_test_run ();
 }

@@ -66,6 +66,8 @@ struct _BlMesh
   BlMeshProperties *submesh_props;  /* filled with slots[0] */
   gpointer    mapping;        /* the mesh reader's result, mapped privately */
   gsize       mapping_size;
+  char       *unscaled_key;   /* from the cache: the file as read, submesh and centring (no scale) */
+  BlVec3      scale;          /* the <scale> it was made with (with unscaled_key) */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -165,6 +167,7 @@ bl_mesh_unref (BlMesh *mesh)
   if (mesh->mapping != NULL)
     munmap (mesh->mapping, mesh->mapping_size);
   g_free (mesh->path);
+  g_free (mesh->unscaled_key);
   g_free (mesh);
 }
 
@@ -1421,6 +1424,8 @@ bl_mesh_cache_lookup (const char  *path,
   mesh = bl_mesh_new_from_file (path, scale, submesh, center, error);
   if (mesh == NULL)
     return NULL;
+  mesh->unscaled_key = cache_key (path, mtime_ns, st.st_size, bl_vec3 (1, 1, 1), submesh, center);
+  mesh->scale = scale;
 
   g_mutex_lock (&cache_lock);
   g_hash_table_insert (mesh_cache, g_steal_pointer (&key), bl_mesh_ref (mesh));
@@ -1456,6 +1461,16 @@ bl_mesh_get_path (BlMesh *mesh)
 {
   g_return_val_if_fail (mesh != NULL, NULL);
   return mesh->path;
+}
+
+const char *
+bl_mesh_get_unscaled_key (BlMesh *mesh,
+                          BlVec3 *scale)
+{
+  g_return_val_if_fail (mesh != NULL, NULL);
+  if (scale != NULL)
+    *scale = mesh->scale;
+  return mesh->unscaled_key;
 }
 
 void

@@ -88,6 +88,12 @@ void           bl_mesh_cache_clear            (void);
 guint          bl_mesh_cache_size             (void);
 
 const char    *bl_mesh_get_path               (BlMesh         *mesh);
+/* For a mesh from bl_mesh_cache_lookup: a key that is the same for every
+ * <scale> of one file (as it was on disk), submesh and centring, and in
+ * *SCALE the scale this one was made with; the meshes of one key are the
+ * same geometry, scaled.  NULL for other meshes. */
+const char    *bl_mesh_get_unscaled_key       (BlMesh         *mesh,
+                                               BlVec3         *scale);
 void           bl_mesh_get_bounds             (BlMesh         *mesh,
                                                BlVec3         *min,
                                                BlVec3         *max);

@@ -91,6 +91,7 @@ typedef struct _GpuMesh GpuMesh;
 
 struct _GpuMesh
 {
+  guint    ref_count;        /* a loaded mesh's: one per BlMesh using it, one for its unscaled key */
   GLuint   vbo;
   GLuint   ibo;
   GLuint   edge_ibo;
@@ -103,6 +104,9 @@ struct _GpuMesh
   GPtrArray *levels;         /* GpuMesh*, coarser versions of a big mesh, finest first (else NULL) */
   double   error;            /* a level's measured distance from the mesh, in the mesh's frame */
   struct _MeshJob *job;      /* the clusters and levels being made in a thread */
+  char    *unscaled_key;     /* a loaded mesh's bl_mesh_get_unscaled_key, or NULL */
+  BlVec3   scale;            /* the <scale> of the geometry in its buffers */
+  double   bound_radius;     /* of that geometry about its origin */
 };
 
 /* One coarser level of a big mesh, as the thread makes it. */
@@ -240,6 +244,10 @@ typedef struct
 
   /* The VAOs of the mesh's coarser levels, made when first drawn (0: not yet). */
   GLuint   level_vao[MAX_LEVELS];
+
+  /* Scales each instance's matrix first (its mesh's buffers hold another
+   * <scale> of the same file); (1, 1, 1) otherwise. */
+  double   rescale[3];
 } Batch;
 
 typedef struct
@@ -302,7 +310,8 @@ struct _BlRenderer
   GpuMesh    *axes_lines;
   GpuMesh    *grid;
   GpuMesh    *triad;
-  GHashTable *mesh_gpu;                 /* BlMesh* (ref) → GpuMesh* */
+  GHashTable *mesh_gpu;                 /* BlMesh* (ref) → GpuMesh* (ref) */
+  GHashTable *unscaled_gpu;             /* unscaled key → GpuMesh* (ref): every <scale> of one file shares it */
 
   GPtrArray  *batches;                  /* Batch*, owned, every batch */
   Batch      *prim_batches[BL_PRIM_MESH];
@@ -482,6 +491,8 @@ gpu_mesh_new (const float   *vertices,
 {
   GpuMesh *mesh = g_new0 (GpuMesh, 1);
 
+  mesh->ref_count = 1;
+  mesh->scale = bl_vec3 (1, 1, 1);
   mesh->has_normals = has_normals;
   mesh->primitive = primitive;
   mesh->n_indices = indices->len;
@@ -532,7 +543,17 @@ gpu_mesh_free (gpointer data)
   if (mesh->job != NULL)
     g_cancellable_cancel (mesh->job->cancellable);
   g_clear_pointer (&mesh->job, mesh_job_unref);
+  g_free (mesh->unscaled_key);
   g_free (mesh);
+}
+
+static void
+gpu_mesh_unref (gpointer data)
+{
+  GpuMesh *mesh = data;
+
+  if (--mesh->ref_count == 0)
+    gpu_mesh_free (mesh);
 }
 
 /* The wireframe's unique edges, made on first use. */
@@ -614,6 +635,7 @@ batch_new (BlRenderer *self,
   Batch *batch = g_new0 (Batch, 1);
 
   batch->mesh = mesh;
+  batch->rescale[0] = batch->rescale[1] = batch->rescale[2] = 1.0;
   batch->lods[0] = mesh;
   batch->bound_radius = bound_radius;
   batch->cull = cull;
@@ -737,6 +759,30 @@ normals_may_vanish (const double m[16])
   return !(bound * bound >= 1e-10);
 }
 
+/* Writes instance INDEX (its matrix M scaled first by batch->rescale);
+ * a mirroring matrix turns the batch's back-face culling off. */
+static void
+batch_write (Batch        *batch,
+             guint         index,
+             const double  m[16],
+             const float   color[3],
+             float         link,
+             float         flags)
+{
+  double scaled[16];
+
+  memcpy (scaled, m, sizeof scaled);
+  for (int c = 0; c < 3; c++)
+    for (int r = 0; r < 3; r++)
+      scaled[4 * c + r] *= batch->rescale[c];
+  write_instance (&g_array_index (batch->instances, float, index * INSTANCE_FLOATS), scaled, color, 1.0f, link,
+                  flags);
+  if (det3 (scaled) < 0.0)
+    batch->cull = FALSE;
+  if (normals_may_vanish (scaled))
+    batch->faint_normals = TRUE;
+}
+
 static guint
 batch_append (Batch        *batch,
               const double  m[16],
@@ -747,11 +793,7 @@ batch_append (Batch        *batch,
   guint index = batch_n_instances (batch);
 
   g_array_set_size (batch->instances, batch->instances->len + INSTANCE_FLOATS);
-  write_instance (&g_array_index (batch->instances, float, index * INSTANCE_FLOATS), m, color, 1.0f, link, flags);
-  if (det3 (m) < 0.0)
-    batch->cull = FALSE;
-  if (normals_may_vanish (m))
-    batch->faint_normals = TRUE;
+  batch_write (batch, index, m, color, link, flags);
   batch->full_dirty = TRUE;
   return index;
 }
@@ -764,11 +806,7 @@ batch_rewrite (Batch        *batch,
                float         link,
                float         flags)
 {
-  write_instance (&g_array_index (batch->instances, float, index * INSTANCE_FLOATS), m, color, 1.0f, link, flags);
-  if (det3 (m) < 0.0)
-    batch->cull = FALSE;
-  if (normals_may_vanish (m))
-    batch->faint_normals = TRUE;
+  batch_write (batch, index, m, color, link, flags);
   if (batch->dirty_lo == batch->dirty_hi)
     {
       batch->dirty_lo = index;
@@ -1468,7 +1506,8 @@ bl_renderer_new (gboolean   use_es,
   }
 
   self->batches = g_ptr_array_new_with_free_func (batch_free);
-  self->mesh_gpu = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) bl_mesh_unref, gpu_mesh_free);
+  self->mesh_gpu = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) bl_mesh_unref, gpu_mesh_unref);
+  self->unscaled_gpu = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, gpu_mesh_unref);
   self->mesh_batches = g_hash_table_new (NULL, NULL);
   self->slots = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   self->dirty_links = g_hash_table_new (NULL, NULL);
@@ -1489,6 +1528,7 @@ bl_renderer_free (BlRenderer *self)
   g_ptr_array_unref (self->batches);
   g_hash_table_unref (self->mesh_batches);
   g_hash_table_unref (self->mesh_gpu);
+  g_hash_table_unref (self->unscaled_gpu);
   for (int l = 0; l < N_LODS; l++)
     for (int p = 0; p < BL_PRIM_MESH; p++)
       gpu_mesh_free (self->prims[l][p]);
@@ -1562,17 +1602,36 @@ mesh_bound_radius (BlMesh *mesh)
   return r;
 }
 
+/* The buffers of MESH: those of another <scale> of the same file when
+ * there are (bl_mesh_get_unscaled_key), else made now. */
 static GpuMesh *
 gpu_mesh_for (BlRenderer *self,
               BlMesh     *mesh)
 {
   GpuMesh *gpu = g_hash_table_lookup (self->mesh_gpu, mesh);
+  BlVec3 scale;
+  const char *key;
 
-  if (gpu == NULL)
+  if (gpu != NULL)
+    return gpu;
+  key = bl_mesh_get_unscaled_key (mesh, &scale);
+  if (key != NULL && scale.x != 0.0 && scale.y != 0.0 && scale.z != 0.0)
+    gpu = g_hash_table_lookup (self->unscaled_gpu, key);
+  if (gpu != NULL)
+    gpu->ref_count++;
+  else
     {
       g_autoptr(BlTessMesh) tess = bl_tess_from_mesh (mesh);
 
       gpu = gpu_mesh_from_tess (tess);
+      gpu->bound_radius = mesh_bound_radius (mesh);
+      if (key != NULL)
+        {
+          gpu->unscaled_key = g_strdup (key);
+          gpu->scale = scale;
+          gpu->ref_count++;
+          g_hash_table_insert (self->unscaled_gpu, g_strdup (key), gpu);
+        }
       if (bl_tess_mesh_get_n_triangles (tess) >= CLUSTER_MIN_TRIANGLES)
         {
           MeshJob *job = g_new0 (MeshJob, 1);
@@ -1580,15 +1639,15 @@ gpu_mesh_for (BlRenderer *self,
           job->ref_count = 2;   /* the mesh's and the thread's */
           job->vertices = g_array_ref (tess->vertices);
           job->stride = bl_tess_mesh_get_stride (tess);
-          job->radius = mesh_bound_radius (mesh);
+          job->radius = gpu->bound_radius;
           job->source = g_array_ref (tess->indices);
           job->cancellable = g_cancellable_new ();
           gpu->job = job;
           /* Started once this frame is handed to GL, not to compete with it. */
           g_ptr_array_add (self->unstarted_jobs, job);
         }
-      g_hash_table_insert (self->mesh_gpu, bl_mesh_ref (mesh), gpu);
     }
+  g_hash_table_insert (self->mesh_gpu, bl_mesh_ref (mesh), gpu);
   return gpu;
 }
 
@@ -1603,8 +1662,17 @@ batch_for_shape (BlRenderer   *self,
   batch = g_hash_table_lookup (self->mesh_batches, shape->mesh);
   if (batch == NULL)
     {
-      batch = batch_new (self, gpu_mesh_for (self, shape->mesh), mesh_bound_radius (shape->mesh),
-                         mesh_is_closed (shape->mesh));
+      GpuMesh *gpu = gpu_mesh_for (self, shape->mesh);
+      BlVec3 scale;
+
+      batch = batch_new (self, gpu, gpu->bound_radius, mesh_is_closed (shape->mesh));
+      /* Another scale's geometry: this one's is that scaled further. */
+      if (bl_mesh_get_unscaled_key (shape->mesh, &scale) != NULL && gpu->unscaled_key != NULL)
+        {
+          batch->rescale[0] = scale.x / gpu->scale.x;
+          batch->rescale[1] = scale.y / gpu->scale.y;
+          batch->rescale[2] = scale.z / gpu->scale.z;
+        }
       g_hash_table_insert (self->mesh_batches, shape->mesh, batch);
     }
   return batch;
@@ -1692,6 +1760,15 @@ mesh_is_unused (gpointer key,
   return !g_hash_table_contains (self->mesh_batches, key);
 }
 
+/* Only the unscaled table holds it. */
+static gboolean
+gpu_mesh_is_unused (gpointer key,
+                    gpointer value,
+                    gpointer data)
+{
+  return ((GpuMesh *) value)->ref_count == 1;
+}
+
 static void
 rebuild (BlRenderer *self)
 {
@@ -1762,6 +1839,7 @@ rebuild (BlRenderer *self)
   /* Meshes no shape uses any more (those of a document closed or
    * replaced) go, with their levels and any thread still making them. */
   g_hash_table_foreach_remove (self->mesh_gpu, mesh_is_unused, self);
+  g_hash_table_foreach_remove (self->unscaled_gpu, gpu_mesh_is_unused, NULL);
   self->need_rebuild = FALSE;
   self->n_rebuilds++;
   g_hash_table_remove_all (self->dirty_links);
@@ -2120,7 +2198,15 @@ bl_renderer_draw (BlRenderer            *self,
 guint
 bl_renderer_get_n_meshes (BlRenderer *self)
 {
-  return g_hash_table_size (self->mesh_gpu);
+  GHashTableIter iter;
+  gpointer value;
+  guint n = g_hash_table_size (self->unscaled_gpu);
+
+  /* Those the unscaled table lists, and the others (one BlMesh each). */
+  g_hash_table_iter_init (&iter, self->mesh_gpu);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    n += ((GpuMesh *) value)->unscaled_key == NULL;
+  return n;
 }
 
 guint
