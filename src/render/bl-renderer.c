@@ -221,11 +221,15 @@ mesh_job_run (gpointer data)
 }
 
 #define N_LODS 4
+/* A batch's levels: a primitive's N_LODS, or a big mesh and its levels. */
+#define N_BATCH_LEVELS (1 + MAX_LEVELS)
 
 typedef struct
 {
   GpuMesh *mesh;
-  GpuMesh *lods[N_LODS];     /* fine (= mesh), coarse, tiny, speck; NULL: the finer one */
+  /* Primitives: fine (= mesh), coarse, tiny, speck; big meshes: the mesh
+   * and its levels once made; NULL: the finer one. */
+  GpuMesh *lods[N_BATCH_LEVELS];
   double   bound_radius;     /* of the unit mesh about its origin */
   gboolean cull;             /* closed and wound outward: back faces may go */
   gboolean faint_normals;    /* a matrix may shrink a normal to nothing (normals_may_vanish) */
@@ -238,9 +242,9 @@ typedef struct
 
   /* This frame's visible instances by level of detail (many instances only). */
   gboolean streamed;
-  GLuint   lod_vao[N_LODS];
-  GLuint   lod_vbo[N_LODS];
-  GArray  *lod_instances[N_LODS];
+  GLuint   lod_vao[N_BATCH_LEVELS];
+  GLuint   lod_vbo[N_BATCH_LEVELS];
+  GArray  *lod_instances[N_BATCH_LEVELS];
 
   /* The VAOs of the mesh's coarser levels, made when first drawn (0: not yet). */
   GLuint   level_vao[MAX_LEVELS];
@@ -667,7 +671,7 @@ batch_free (gpointer data)
 
   glDeleteVertexArrays (1, &batch->vao);
   glDeleteBuffers (1, &batch->instance_vbo);
-  for (int l = 0; l < N_LODS; l++)
+  for (int l = 0; l < N_BATCH_LEVELS; l++)
     if (batch->lod_vao[l] != 0)
       {
         glDeleteVertexArrays (1, &batch->lod_vao[l]);
@@ -889,10 +893,96 @@ batch_level_mesh (Batch *batch,
   return batch->lods[level];
 }
 
+/* The nearest depth (along the view axis) of the part of BATCH's mesh in view
+ * under the instance matrix M (whose largest stretch is STRETCH): of its
+ * clusters' spheres that reach into the frustum, or of its whole bounding
+ * sphere when it has none.  Spheres grow by MARGIN (a level's surface may
+ * lie that far from the mesh's).  G_MAXDOUBLE when nothing is in view. */
+static double
+nearest_depth (const FrameInfo *frame,
+               const Batch   *batch,
+               const float   *m,
+               double         stretch,
+               double         margin)
+{
+  const GpuMesh *mesh = batch->mesh;
+  double nearest = G_MAXDOUBLE;
+
+  if (mesh->clusters == NULL)
+    {
+      double depth = -batch->bound_radius * stretch - margin;
+
+      for (int k = 0; k < 3; k++)
+        depth += frame->forward[k] * (m[12 + k] - frame->eye[k]);
+      return depth;
+    }
+  for (guint c = 0; c < mesh->clusters->len; c++)
+    {
+      const BlCluster *cluster = &g_array_index (mesh->clusters, BlCluster, c);
+      double center[3], r = cluster->radius * stretch + margin, depth = -r;
+      gboolean outside = FALSE;
+
+      for (int k = 0; k < 3; k++)
+        center[k] = m[k] * cluster->center[0] + m[4 + k] * cluster->center[1] + m[8 + k] * cluster->center[2]
+                    + m[12 + k];
+      for (int p = 0; p < 6 && !outside; p++)
+        outside = frame->planes[p][0] * center[0] + frame->planes[p][1] * center[1]
+                  + frame->planes[p][2] * center[2] + frame->planes[p][3] < -r;
+      if (outside)
+        continue;
+      for (int k = 0; k < 3; k++)
+        depth += frame->forward[k] * (center[k] - frame->eye[k]);
+      nearest = MIN (nearest, depth);
+    }
+  return nearest;
+}
+
+/* The coarsest level of the batch's mesh (1 + its index in mesh->levels;
+ * 0: the mesh itself) that may stand for instance I this frame: its
+ * measured distance from the mesh, through the instance's matrix and the
+ * perspective at the nearest depth of the part of the mesh in view, is at
+ * most LEVEL_ERROR_PX pixels anywhere in the view. */
+static guint
+instance_level (const FrameInfo *frame,
+                Batch           *batch,
+                guint            i)
+{
+  const float *m = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+  GPtrArray *levels = batch->mesh->levels;
+  double gram[3][3], stretch = 0.0;
+
+  if (levels == NULL || levels->len == 0 || !frame->levels)
+    return 0;
+  /* How far the matrix can stretch a length: the largest singular value,
+   * bounded by the largest row sum of |MᵀM| (exact when the columns are
+   * orthogonal, as a pose times a scale). */
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++)
+      gram[a][b] = (double) m[4 * a] * m[4 * b] + (double) m[4 * a + 1] * m[4 * b + 1]
+                   + (double) m[4 * a + 2] * m[4 * b + 2];
+  for (int a = 0; a < 3; a++)
+    stretch = MAX (stretch, fabs (gram[a][0]) + fabs (gram[a][1]) + fabs (gram[a][2]));
+  stretch = sqrt (stretch);
+  /* A length L at depth Z spans at most L·f·√(1 + tan²θ)/Z pixels, θ the
+   * angle off the view axis (at most the frustum's corner).  The part in
+   * view is taken with the level's own error as margin: its surface may
+   * reach that far into the view from the mesh's. */
+  for (guint l = levels->len; l > 0; l--)
+    {
+      double error = ((GpuMesh *) g_ptr_array_index (levels, l - 1))->error * stretch;
+      double depth = nearest_depth (frame, batch, m, stretch, error);
+
+      if (depth > 0.0 && error * frame->px_per_radian * frame->corner_stretch <= LEVEL_ERROR_PX * depth)
+        return l;
+    }
+  return 0;
+}
+
 /* With many instances: keeps this frame's visible ones, each at the level
- * of detail of its size on screen, in per-level buffers.  The selected
- * link is always drawn finely; a static link's overlays only when it is
- * selected; instances smaller than MIN_PX on screen are dropped. */
+ * of detail of its size on screen (a big mesh's: instance_level), in
+ * per-level buffers.  The selected link is always drawn finely; a static
+ * link's overlays only when it is selected; instances smaller than MIN_PX
+ * on screen are dropped. */
 static void
 batch_prepare (Batch           *batch,
                const FrameInfo *frame,
@@ -900,11 +990,14 @@ batch_prepare (Batch           *batch,
 {
   guint n = batch_n_instances (batch);
   const float *src = (const float *) batch->instances->data;
+  GPtrArray *levels = batch->mesh->levels;
 
   batch->streamed = n > LOD_MIN_INSTANCES;
   if (!batch->streamed)
     return;
-  for (int l = 0; l < N_LODS; l++)
+  for (guint l = 0; levels != NULL && l < MIN (levels->len, MAX_LEVELS); l++)
+    batch->lods[1 + l] = g_ptr_array_index (levels, l);
+  for (int l = 0; l < N_BATCH_LEVELS; l++)
     {
       if (batch->lod_vao[l] == 0 && (l == 0 || batch->lods[l] != NULL))
         {
@@ -943,13 +1036,16 @@ batch_prepare (Batch           *batch,
       px = dist > r ? frame->px_per_radian * r / dist : G_MAXDOUBLE;
       if (!selected && px < min_px)
         continue;
-      level = selected || px >= LOD_FINE_PX ? 0 : px >= LOD_COARSE_PX ? 1 : px >= LOD_TINY_PX ? 2 : 3;
+      if (levels != NULL)
+        level = (int) instance_level (frame, batch, i);
+      else
+        level = selected || px >= LOD_FINE_PX ? 0 : px >= LOD_COARSE_PX ? 1 : px >= LOD_TINY_PX ? 2 : 3;
       while (level > 0 && batch->lods[level] == NULL)
         level--;
       g_array_append_vals (batch->lod_instances[level], src, INSTANCE_FLOATS);
     }
 
-  for (int l = 0; l < N_LODS; l++)
+  for (int l = 0; l < N_BATCH_LEVELS; l++)
     if (batch->lod_instances[l] != NULL && batch->lod_instances[l]->len > 0)
       {
         glBindBuffer (GL_ARRAY_BUFFER, batch->lod_vbo[l]);
@@ -1228,97 +1324,11 @@ batch_draw (BlRenderer *self,
   else if (!batch->streamed)
     draw_instances (self, batch->mesh, batch->vao, batch_n_instances (batch), edges);
   else
-    for (int l = 0; l < N_LODS; l++)
+    for (int l = 0; l < N_BATCH_LEVELS; l++)
       if (batch->lod_instances[l] != NULL)
         draw_instances (self, batch_level_mesh (batch, l), batch->lod_vao[l],
                         batch->lod_instances[l]->len / INSTANCE_FLOATS, edges);
   glDisable (GL_CULL_FACE);
-}
-
-/* The nearest depth (along the view axis) of the part of BATCH's mesh in view
- * under the instance matrix M (whose largest stretch is STRETCH): of its
- * clusters' spheres that reach into the frustum, or of its whole bounding
- * sphere when it has none.  Spheres grow by MARGIN (a level's surface may
- * lie that far from the mesh's).  G_MAXDOUBLE when nothing is in view. */
-static double
-nearest_depth (BlRenderer    *self,
-               const Batch   *batch,
-               const float   *m,
-               double         stretch,
-               double         margin)
-{
-  const FrameInfo *frame = &self->frame;
-  const GpuMesh *mesh = batch->mesh;
-  double nearest = G_MAXDOUBLE;
-
-  if (mesh->clusters == NULL)
-    {
-      double depth = -batch->bound_radius * stretch - margin;
-
-      for (int k = 0; k < 3; k++)
-        depth += frame->forward[k] * (m[12 + k] - frame->eye[k]);
-      return depth;
-    }
-  for (guint c = 0; c < mesh->clusters->len; c++)
-    {
-      const BlCluster *cluster = &g_array_index (mesh->clusters, BlCluster, c);
-      double center[3], r = cluster->radius * stretch + margin, depth = -r;
-      gboolean outside = FALSE;
-
-      for (int k = 0; k < 3; k++)
-        center[k] = m[k] * cluster->center[0] + m[4 + k] * cluster->center[1] + m[8 + k] * cluster->center[2]
-                    + m[12 + k];
-      for (int p = 0; p < 6 && !outside; p++)
-        outside = frame->planes[p][0] * center[0] + frame->planes[p][1] * center[1]
-                  + frame->planes[p][2] * center[2] + frame->planes[p][3] < -r;
-      if (outside)
-        continue;
-      for (int k = 0; k < 3; k++)
-        depth += frame->forward[k] * (center[k] - frame->eye[k]);
-      nearest = MIN (nearest, depth);
-    }
-  return nearest;
-}
-
-/* The coarsest level of the batch's mesh (1 + its index in mesh->levels;
- * 0: the mesh itself) that may stand for instance I this frame: its
- * measured distance from the mesh, through the instance's matrix and the
- * perspective at the nearest depth of the part of the mesh in view, is at
- * most LEVEL_ERROR_PX pixels anywhere in the view. */
-static guint
-instance_level (BlRenderer *self,
-                Batch      *batch,
-                guint       i)
-{
-  const float *m = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
-  GPtrArray *levels = batch->mesh->levels;
-  double gram[3][3], stretch = 0.0;
-
-  if (levels == NULL || levels->len == 0 || !self->frame.levels || batch->streamed)
-    return 0;
-  /* How far the matrix can stretch a length: the largest singular value,
-   * bounded by the largest row sum of |MᵀM| (exact when the columns are
-   * orthogonal, as a pose times a scale). */
-  for (int a = 0; a < 3; a++)
-    for (int b = 0; b < 3; b++)
-      gram[a][b] = (double) m[4 * a] * m[4 * b] + (double) m[4 * a + 1] * m[4 * b + 1]
-                   + (double) m[4 * a + 2] * m[4 * b + 2];
-  for (int a = 0; a < 3; a++)
-    stretch = MAX (stretch, fabs (gram[a][0]) + fabs (gram[a][1]) + fabs (gram[a][2]));
-  stretch = sqrt (stretch);
-  /* A length L at depth Z spans at most L·f·√(1 + tan²θ)/Z pixels, θ the
-   * angle off the view axis (at most the frustum's corner).  The part in
-   * view is taken with the level's own error as margin: its surface may
-   * reach that far into the view from the mesh's. */
-  for (guint l = levels->len; l > 0; l--)
-    {
-      double error = ((GpuMesh *) g_ptr_array_index (levels, l - 1))->error * stretch;
-      double depth = nearest_depth (self, batch, m, stretch, error);
-
-      if (depth > 0.0 && error * self->frame.px_per_radian * self->frame.corner_stretch <= LEVEL_ERROR_PX * depth)
-        return l;
-    }
-  return 0;
 }
 
 /* A mesh batch's solid bodies, at each instance's level of detail: the
@@ -1334,7 +1344,25 @@ draw_mesh_batch (BlRenderer *self,
   gboolean any_coarse = FALSE;
   gboolean backfaces = batch->cull;
 
-  if (batch->mesh->levels == NULL || batch->streamed || !self->frame.levels)
+  if (batch->streamed)
+    {
+      /* batch_prepare sorted the instances by level */
+      if (batch->cull)
+        glEnable (GL_CULL_FACE);
+      else
+        glDisable (GL_CULL_FACE);
+      for (int l = 0; l < N_BATCH_LEVELS; l++)
+        if (batch->lod_instances[l] != NULL && batch->lod_instances[l]->len > 0)
+          {
+            any_coarse |= l > 0;
+            if ((l > 0) == coarse)
+              draw_instances (self, batch_level_mesh (batch, l), batch->lod_vao[l],
+                              batch->lod_instances[l]->len / INSTANCE_FLOATS, FALSE);
+          }
+      glDisable (GL_CULL_FACE);
+      return any_coarse;
+    }
+  if (batch->mesh->levels == NULL || !self->frame.levels)
     {
       if (!coarse)
         batch_draw (self, batch, FALSE, TRUE);
@@ -1346,7 +1374,7 @@ draw_mesh_batch (BlRenderer *self,
     glDisable (GL_CULL_FACE);
   for (guint i = 0; i < n; i++)
     {
-      guint level = instance_level (self, batch, i);
+      guint level = instance_level (&self->frame, batch, i);
 
       any_coarse |= level > 0;
       if (level == 0 && !coarse)
@@ -2069,7 +2097,8 @@ bl_renderer_draw (BlRenderer            *self,
     eyef[k] = (float) eye[k];
   frame_info_init (&frame, vp, camera, width, height, options->selected);
   frame.clusters = !options->no_clusters;
-  frame.levels = !options->no_levels;
+  /* The wireframe shows the file's own triangles. */
+  frame.levels = !options->no_levels && !options->wireframe;
   self->frame = frame;
   prepare_batches (self, &frame);
 
