@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bl-simplify.h"
+#include "distance.h"
 #include "test-common.h"
 #include "torus.h"
 
@@ -284,68 +285,6 @@ dot (const double a[3],
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-/* The distance from P to the segment A B. */
-static double
-segment_distance (const double p[3],
-                  const double a[3],
-                  const double b[3])
-{
-  double ab[3], ap[3], t, d[3];
-
-  for (int k = 0; k < 3; k++)
-    {
-      ab[k] = b[k] - a[k];
-      ap[k] = p[k] - a[k];
-    }
-  t = CLAMP (dot (ap, ab) / dot (ab, ab), 0.0, 1.0);
-  for (int k = 0; k < 3; k++)
-    d[k] = ap[k] - t * ab[k];
-  return sqrt (dot (d, d));
-}
-
-/* The distance from P to the triangle V: its plane's if P projects inside
- * it (the same side of all three edges), else the nearest edge's. */
-static double
-triangle_distance (const double p[3],
-                   const double v[3][3])
-{
-  double n[3], e1[3], e2[3], len, h, q[3];
-  gboolean inside = TRUE;
-
-  for (int k = 0; k < 3; k++)
-    {
-      e1[k] = v[1][k] - v[0][k];
-      e2[k] = v[2][k] - v[0][k];
-    }
-  n[0] = e1[1] * e2[2] - e1[2] * e2[1];
-  n[1] = e1[2] * e2[0] - e1[0] * e2[2];
-  n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-  len = sqrt (dot (n, n));
-  for (int k = 0; k < 3; k++)
-    n[k] /= len;
-  h = (p[0] - v[0][0]) * n[0] + (p[1] - v[0][1]) * n[1] + (p[2] - v[0][2]) * n[2];
-  for (int k = 0; k < 3; k++)
-    q[k] = p[k] - h * n[k];
-  for (int e = 0; e < 3 && inside; e++)
-    {
-      const double *a = v[e], *b = v[(e + 1) % 3];
-      double ab[3], aq[3], c[3];
-
-      for (int k = 0; k < 3; k++)
-        {
-          ab[k] = b[k] - a[k];
-          aq[k] = q[k] - a[k];
-        }
-      c[0] = ab[1] * aq[2] - ab[2] * aq[1];
-      c[1] = ab[2] * aq[0] - ab[0] * aq[2];
-      c[2] = ab[0] * aq[1] - ab[1] * aq[0];
-      inside = dot (c, n) >= 0.0;
-    }
-  if (inside)
-    return fabs (h);
-  return MIN (segment_distance (p, v[0], v[1]), MIN (segment_distance (p, v[1], v[2]), segment_distance (p, v[2], v[0])));
-}
-
 static void
 triangle_of (const Mesh    *mesh,
              const guint32 *tri,
@@ -374,7 +313,7 @@ brute_force_error (const Mesh   *mesh,
           double v[3][3];
 
           triangle_of (mesh, idx + 3 * t, v);
-          best = MIN (best, triangle_distance (p, v));
+          best = MIN (best, point_triangle_distance (p, v[0], v[1], v[2]));
         }
       error = MAX (error, best);
     }
@@ -414,7 +353,7 @@ test_sphere (void)
           triangle_of (&mesh, idx + 3 * t, p);
           for (int k = 0; k < 3; k++)
             c[k] = (p[0][k] + p[1][k] + p[2][k]) / 3;
-          inner = MIN (inner, triangle_distance (origin, p));
+          inner = MIN (inner, point_triangle_distance (origin, p[0], p[1], p[2]));
           chord_centroid = MAX (chord_centroid, 1.0 - sqrt (dot (c, c)));
         }
       g_test_message ("level %u: %u triangles, error %.3g, deepest point %.3g, deepest centroid %.3g, volume %.6f",
