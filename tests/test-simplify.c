@@ -948,6 +948,68 @@ test_smooth_sphere (void)
   g_assert_cmpuint (n, ==, n_distinct (level_at (levels, 1)->indices));
 }
 
+/* A vertex with more than 256 triangles around it (each pole of a sphere
+ * of 2,000 slices: a hub) is neither removed nor collapsed into while it
+ * is one, so that no check walks a huge ring; the rings around it thin
+ * out, and the levels come as for any sphere, closed.  Drawn smooth, its
+ * corners are shaded flat, each with its own triangle's normal; every
+ * other vertex of the sphere gets its smooth normal, within a few degrees
+ * of the radius (the stacks are 9° apart). */
+static void
+test_hubs (void)
+{
+  g_auto(Mesh) mesh = { 0 };
+  g_autoptr(GPtrArray) levels = NULL;
+  g_autoptr(BlTessMesh) smooth = NULL;
+  guint32 south;
+  const guint32 *idx, *out;
+  const float *v;
+  guint n_flat = 0;
+
+  sphere (&mesh, 2000, 20);
+  south = mesh.positions->len / 3 - 1;
+  levels = simplify (&mesh, 64, G_MAXDOUBLE);
+  g_assert_cmpuint (levels->len, >=, 3);
+  for (guint l = 0; l < levels->len; l++)
+    assert_closed_manifold (&mesh, level_at (levels, l)->indices);
+
+  smooth = bl_simplify_smooth_mesh ((const float *) mesh.positions->data, 3, mesh.indices, 60.0);
+  idx = (const guint32 *) (gconstpointer) mesh.indices->data;
+  out = (const guint32 *) (gconstpointer) smooth->indices->data;
+  v = (const float *) smooth->vertices->data;
+  for (guint t = 0; t < mesh.indices->len / 3; t++)
+    for (int k = 0; k < 3; k++)
+      {
+        const float *corner = v + 6 * out[3 * t + k];
+        gboolean hub = idx[3 * t + k] == 0 || idx[3 * t + k] == south;
+        double expected[3], len;
+
+        if (hub)
+          {
+            const float *a = vertex_of (&mesh, idx[3 * t]), *b = vertex_of (&mesh, idx[3 * t + 1]);
+            const float *c = vertex_of (&mesh, idx[3 * t + 2]);
+            double e1[3], e2[3];
+
+            for (int i = 0; i < 3; i++)
+              {
+                e1[i] = (double) b[i] - a[i];
+                e2[i] = (double) c[i] - a[i];
+              }
+            expected[0] = e1[1] * e2[2] - e1[2] * e2[1];
+            expected[1] = e1[2] * e2[0] - e1[0] * e2[2];
+            expected[2] = e1[0] * e2[1] - e1[1] * e2[0];
+            n_flat++;
+          }
+        else
+          for (int i = 0; i < 3; i++)
+            expected[i] = corner[i];   /* the position: the sphere's normal */
+        len = sqrt (dot (expected, expected));
+        for (int i = 0; i < 3; i++)
+          g_assert_cmpfloat (fabs (corner[3 + i] - expected[i] / len), <=, hub ? 1e-6 : 0.05);
+      }
+  g_assert_cmpuint (n_flat, ==, 2 * 2000);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -968,5 +1030,6 @@ main (int    argc,
   g_test_add_func ("/simplify/torus", test_torus);
   g_test_add_func ("/simplify/smooth-cube", test_smooth_cube);
   g_test_add_func ("/simplify/smooth-sphere", test_smooth_sphere);
+  g_test_add_func ("/simplify/hubs", test_hubs);
   return g_test_run ();
 }

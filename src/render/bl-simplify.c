@@ -33,6 +33,13 @@
 #define SORT_SHIFT (32 + 23 - SORT_MANTISSA_BITS)
 /* A level that keeps more than this share of the one before is not made. */
 #define STALL_SHARE 0.6
+/* A vertex with more triangles around it than this (a cone's apex, a
+ * fan's hub) is neither removed nor collapsed into, and its fan is not
+ * searched for another vertex's error: every check would walk its whole
+ * ring, so a 600,000-triangle cone took minutes.  It stays where it is;
+ * the error stays an upper bound.  bl_simplify_smooth_mesh shades its
+ * corners flat, for the same reason. */
+#define MAX_RING 256
 
 enum
 {
@@ -488,7 +495,7 @@ collapse_is_valid (Simplifier *s,
   if (common != 2 || valence_u + valence_v < 7)
     return FALSE;
   for (int i = 0; i < 2; i++)
-    if (valence (s, shared[i]) < 4)
+    if (((s->flags[shared[i]] & V_LOCKED) && ring_size (s, shared[i]) > MAX_RING) || valence (s, shared[i]) < 4)
       return FALSE;
 
   position (s, v, pv);
@@ -529,11 +536,15 @@ best_collapse (Simplifier *s,
                guint32    *target,
                double     *cost)
 {
-  gsize n = gather_neighbours (s, u), best = 0;
-  guint32 u_stamp = s->stamp;
+  gsize n, best = 0;
+  guint32 u_stamp;
   const double *qu = s->quadric[u];
   double area_u = quadric_area (qu);
 
+  if (ring_size (s, u) > MAX_RING)
+    return FALSE;
+  n = gather_neighbours (s, u);
+  u_stamp = s->stamp;
   for (gsize i = 0; i < n; i++)
     {
       guint32 v = s->nb[i];
@@ -541,7 +552,7 @@ best_collapse (Simplifier *s,
 
       position (s, v, p);
       s->nb_cost[i] = MAX (0.0, quadric_eval (qu, p) + s->self[v].cost);
-      if (!(s->nb_cost[i] <= s->max_cost * (area_u + s->self[v].area)))
+      if (!(s->nb_cost[i] <= s->max_cost * (area_u + s->self[v].area)) || ring_size (s, v) > MAX_RING)
         s->nb_cost[i] = G_MAXDOUBLE;   /* not allowed */
       if (s->nb_cost[i] < s->nb_cost[best])
         best = i;
@@ -813,7 +824,7 @@ measure_error (Simplifier    *s,
             {
               guint32 w = tris[3 * (gsize) ring[j] + k];
 
-              if (w != r)
+              if (w != r && start[w + 1] - start[w] <= MAX_RING)
                 d = MIN (d, fan_distance (s, &level, p, w, error));
             }
         error = MAX (error, d);
@@ -1124,24 +1135,28 @@ bl_simplify_smooth_mesh (const float  *positions,
       {
         guint32 v = idx[3 * t + k], found = G_MAXUINT32;
         gboolean flat = units[t][0] == 0.0 && units[t][1] == 0.0 && units[t][2] == 0.0;
+        gboolean hub = start[v + 1] - start[v] > MAX_RING;
         double sum[3] = { 0, 0, 0 }, len;
         float vertex[6];
 
-        for (guint32 i = start[v]; i < start[v + 1]; i++)
-          {
-            guint32 other = ring[i];
+        if (hub)
+          memcpy (sum, normals[t], sizeof sum);   /* flat, and a vertex of its own (below) */
+        else
+          for (guint32 i = start[v]; i < start[v + 1]; i++)
+            {
+              guint32 other = ring[i];
 
-            if (flat || dot3 (units[other], units[t]) >= cos_crease)
-              for (int a = 0; a < 3; a++)
-                sum[a] += normals[other][a];
-          }
+              if (flat || dot3 (units[other], units[t]) >= cos_crease)
+                for (int a = 0; a < 3; a++)
+                  sum[a] += normals[other][a];
+            }
         len = sqrt (dot3 (sum, sum));
         for (int a = 0; a < 3; a++)
           {
             vertex[a] = positions[(gsize) stride * v + a];
             vertex[3 + a] = len > 0.0 ? (float) (sum[a] / len) : a == 2 ? 1.0f : 0.0f;
           }
-        for (guint32 o = first_out[v]; o != G_MAXUINT32; o = next_out[o])
+        for (guint32 o = hub ? G_MAXUINT32 : first_out[v]; o != G_MAXUINT32; o = next_out[o])
           if (memcmp (&g_array_index (mesh->vertices, float, 6 * (gsize) o + 3), vertex + 3, 3 * sizeof (float)) == 0)
             {
               found = o;

@@ -37,7 +37,9 @@ void bl_simplify_level_free (BlSimplifyLevel *level);
  * boundary edge (one triangle), a non-manifold edge (three or more), an
  * inconsistently wound edge or a pinched fan: boundaries and holes stay
  * exactly as they are.  A collapse whose quadric error per unit area
- * exceeds MAX_ERROR² is not made.
+ * exceeds MAX_ERROR² is not made, nor one that removes or lands on a hub
+ * (a vertex with more than 256 triangles around it, as a cone's apex: the
+ * checks would walk its whole ring each time), until its ring has thinned.
  *
  * The error is measured, not estimated: every vertex o of a non-degenerate
  * input triangle was collapsed (along a chain) into a kept vertex r (a
@@ -65,7 +67,9 @@ GPtrArray *bl_simplify_levels (const float   *positions,
  * a vertex is split where its corners' normals differ (so sharp edges stay sharp).
  * Vertices are told apart by index (as a level indexes them), not by position.
  * A corner of a zero-area triangle takes its vertex's average over all
- * its triangles ((0, 0, 1) if that is zero too). */
+ * its triangles ((0, 0, 1) if that is zero too).  A hub's corners (more
+ * than 256 triangles around it) take their own triangle's normal, each
+ * its own vertex. */
 BlTessMesh *bl_simplify_smooth_mesh (const float  *positions,
                                      guint         stride,
                                      const GArray *indices,
