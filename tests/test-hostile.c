@@ -320,6 +320,68 @@ write_file (const char *dir,
   return path;
 }
 
+/* On a link with its inertia written out, a mesh's volume counts only
+ * for the buoyancy: an open mesh whose holes, closed, enclose nothing (a
+ * soup of 64 small scattered triangles, each its own hole) is left out,
+ * with a warning on its line, rather than shown as a displaced volume.
+ * The unit box beside it still counts: displaced volume 1 m³, centred on
+ * the box. */
+static void
+test_open_mesh_buoyancy (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *stl = NULL;
+  g_autofree char *sdf_path = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  guint8 bytes[84 + 64 * 50] = { 0 };
+  guint32 seed = 12345;
+  BlLink *link;
+  guint n_warnings = 0;
+
+  bytes[80] = 64;
+  for (guint t = 0; t < 64; t++)
+    {
+      float v[9], c[3];
+
+      for (int k = 0; k < 3; k++)
+        {
+          seed = seed * 1664525u + 1013904223u;
+          c[k] = (float) (seed >> 8) / (float) (1 << 24);
+        }
+      for (int i = 0; i < 9; i++)
+        {
+          seed = seed * 1664525u + 1013904223u;
+          v[i] = c[i % 3] + 0.1f * (float) (seed >> 8) / (float) (1 << 24);
+        }
+      memcpy (bytes + 84 + 50 * t + 12, v, sizeof v);
+    }
+  stl = write_file (dir, "soup.stl", (const char *) bytes, sizeof bytes);
+  sdf_path = write_file (dir, "model.sdf", SDF_HEAD
+    "<model name=\"m\"><link name=\"l\"><inertial><mass>2</mass></inertial>\n"
+    "<collision name=\"box\"><pose>3 0 0 0 0 0</pose><geometry><box><size>1 1 1</size></box></geometry></collision>\n"
+    "<collision name=\"soup\"><geometry><mesh><uri>soup.stl</uri></mesh></geometry></collision>\n"
+    "</link></model></sdf>\n", -1);
+  doc = bl_document_new_from_file (sdf_path, &error);
+  g_assert_no_error (error);
+  link = link_of (doc, "m::l");
+  g_assert_cmpfloat (link->props.volume, ==, 1.0);
+  g_assert_cmpfloat (link->props.center_of_buoyancy.x, ==, 3.0);
+  for (guint i = 0; i < link->diagnostics->len; i++)
+    {
+      const BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
+
+      if (g_strcmp0 (d->code, "volume") == 0 && d->severity == BL_SEVERITY_WARNING && d->line == 5
+          && g_strcmp0 (d->element, "m::l/collision[soup]") == 0 && strstr (d->message, "closing it gives no volume"))
+        n_warnings++;
+    }
+  g_assert_cmpuint (n_warnings, ==, 1);
+
+  g_unlink (stl);
+  g_unlink (sdf_path);
+  g_rmdir (dir);
+}
+
 static void
 make_fifo (const char *path)
 {
@@ -637,6 +699,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/overflow", test_overflow);
   g_test_add_func ("/core/hostile/relative-to-cycle", test_relative_to_cycle);
   g_test_add_func ("/core/hostile/bad-meshes", test_bad_meshes);
+  g_test_add_func ("/core/hostile/open-mesh-buoyancy", test_open_mesh_buoyancy);
   g_test_add_func ("/core/hostile/not-a-file", test_not_a_file);
   g_test_add_func ("/core/hostile/include-not-a-file", test_include_not_a_file);
   g_test_add_func ("/core/hostile/entities", test_entities);

@@ -384,7 +384,7 @@ print_buoyancy (const FluidContext *fluid,
 
   if (!(b->volume > 0.0))
     {
-      printf ("  volume     0 m³ (no solid collision): no buoyancy\n");
+      printf ("  volume     0 m³ (no collision of known volume): no buoyancy\n");
       return;
     }
 

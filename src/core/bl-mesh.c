@@ -2504,7 +2504,10 @@ warn_health (BlMeshProperties *props,
       for (int i = 0; i < BL_MESH_N_MOMENTS; i++)
         closed[i] = moments[i] + flip * h->cap_moments[i];
 
-      if (moments_to_props (closed, ref, &cv, &cc, &ci) && cv > 0.0)
+      /* Closing each hole of a soup of triangles cancels each one: what is
+       * left of the volume then is rounding, of either sign. */
+      if (moments_to_props (closed, ref, &cv, &cc, &ci)
+          && cv > 1e-9 * MAX (v, fabs (h->cap_moments[0])))
         {
           double dv, dc, di;
 
@@ -2534,6 +2537,7 @@ warn_health (BlMeshProperties *props,
         }
       else
         {
+          props->volume_undefined = TRUE;
           add_warning (props,
                        "The mesh is open: %u boundary edges around %u hole%s, and "
                        "closing them gives no volume: the result is meaningless. "

@@ -192,6 +192,18 @@ mesh_volume_properties (BlCollision *collision,
                             error->message);
       return FALSE;
     }
+  /* Only the buoyancy depends on it here: a volume that means nothing is
+   * left out rather than shown as a number. */
+  if (!is_auto && collision->mesh_properties.volume_undefined)
+    {
+      bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "volume", link_file (link),
+                          collision->line, collision->path,
+                          "Mesh “%s” is open (%u boundary edges around %u holes) and closing it gives no "
+                          "volume; its displaced volume is unknown and left out of the buoyancy",
+                          collision->geometry.resolved_path, collision->mesh_properties.boundary_edges,
+                          collision->mesh_properties.n_holes);
+      return FALSE;
+    }
 
   if (!is_auto)
     for (guint i = 0; i < collision->mesh_properties.warnings->len; i++)
