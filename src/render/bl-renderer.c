@@ -896,8 +896,10 @@ batch_level_mesh (Batch *batch,
 /* The nearest depth (along the view axis) of the part of BATCH's mesh in view
  * under the instance matrix M (whose largest stretch is STRETCH): of its
  * clusters' spheres that reach into the frustum, or of its whole bounding
- * sphere when it has none.  Spheres grow by MARGIN (a level's surface may
- * lie that far from the mesh's).  G_MAXDOUBLE when nothing is in view. */
+ * sphere when it has none or the batch has many instances (the cheap
+ * bound: every instance is asked every frame).  Spheres grow by MARGIN
+ * (a level's surface may lie that far from the mesh's).  G_MAXDOUBLE
+ * when nothing is in view. */
 static double
 nearest_depth (const FrameInfo *frame,
                const Batch   *batch,
@@ -908,7 +910,7 @@ nearest_depth (const FrameInfo *frame,
   const GpuMesh *mesh = batch->mesh;
   double nearest = G_MAXDOUBLE;
 
-  if (mesh->clusters == NULL)
+  if (mesh->clusters == NULL || batch->streamed)
     {
       double depth = -batch->bound_radius * stretch - margin;
 
