@@ -1645,7 +1645,10 @@ gpu_mesh_for (BlRenderer *self,
   if (gpu != NULL)
     return gpu;
   key = bl_mesh_get_unscaled_key (mesh, &scale);
-  if (key != NULL && scale.x != 0.0 && scale.y != 0.0 && scale.z != 0.0)
+  /* A flattened scale has lost a dimension: no other scale can be made from it. */
+  if (scale.x == 0.0 || scale.y == 0.0 || scale.z == 0.0)
+    key = NULL;
+  if (key != NULL)
     gpu = g_hash_table_lookup (self->unscaled_gpu, key);
   if (gpu != NULL)
     gpu->ref_count++;
@@ -1697,7 +1700,7 @@ batch_for_shape (BlRenderer   *self,
 
       batch = batch_new (self, gpu, gpu->bound_radius, mesh_is_closed (shape->mesh));
       /* Another scale's geometry: this one's is that scaled further. */
-      if (bl_mesh_get_unscaled_key (shape->mesh, &scale) != NULL && gpu->unscaled_key != NULL)
+      if (gpu->unscaled_key != NULL && bl_mesh_get_unscaled_key (shape->mesh, &scale) != NULL)
         {
           batch->rescale[0] = scale.x / gpu->scale.x;
           batch->rescale[1] = scale.y / gpu->scale.y;
