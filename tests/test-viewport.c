@@ -32,6 +32,8 @@ typedef struct
   GdkTexture *texture;
   guchar     *pixels;
   gsize       stride;
+  char       *dir;       /* temporary files (fixture_write_stl), or NULL */
+  GPtrArray  *files;
 } Fixture;
 
 static gboolean
@@ -97,6 +99,35 @@ fixture_teardown (Fixture *f)
   g_clear_pointer (&f->pixels, g_free);
   gtk_window_destroy (GTK_WINDOW (f->window));
   g_clear_object (&f->document);
+  for (guint i = 0; f->files != NULL && i < f->files->len; i++)
+    g_unlink (g_ptr_array_index (f->files, i));
+  g_clear_pointer (&f->files, g_ptr_array_unref);
+  if (f->dir != NULL)
+    g_rmdir (f->dir);
+  g_clear_pointer (&f->dir, g_free);
+}
+
+/* Writes the triangle soup TRIS (nine floats a triangle) as the binary
+ * STL NAME in the fixture's temporary folder (made on first use, before
+ * or after fixture_setup; fixture_teardown removes both) and returns its
+ * path, owned by the fixture. */
+static const char *
+fixture_write_stl (Fixture      *f,
+                   const char   *name,
+                   const GArray *tris)
+{
+  char *path;
+
+  if (f->dir == NULL)
+    {
+      f->dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", NULL);
+      g_assert_nonnull (f->dir);
+      f->files = g_ptr_array_new_with_free_func (g_free);
+    }
+  path = g_build_filename (f->dir, name, NULL);
+  write_stl (path, (const float *) tris->data, tris->len / 9);
+  g_ptr_array_add (f->files, path);
+  return path;
 }
 
 /* The front view aimed at TARGET from DISTANCE. */
@@ -705,20 +736,14 @@ test_large_mesh_in_pieces (void)
 {
   static const guint n[6] = { 4, 190, 4, 4, 4, 4 };
   g_autoptr(GArray) tris = cube_triangles (n);
-  guint32 n_triangles = tris->len / 9, n_face = 2 * n[1] * n[1];
-  g_autofree char *dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", NULL);
-  g_autofree char *stl_path = NULL;
+  guint32 n_face = 2 * n[1] * n[1];
   g_autofree char *sdf = NULL;
   Fixture f = { 0 };
   double cx, cy, edge;
   float color[3];
 
-  g_assert_nonnull (dir);
   g_assert_cmpuint (n_face, >, 65536);
-  stl_path = g_build_filename (dir, "cube.stl", NULL);
-  write_stl (stl_path, (const float *) tris->data, n_triangles);
-
-  sdf = one_mesh_sdf (stl_path);
+  sdf = one_mesh_sdf (fixture_write_stl (&f, "cube.stl", tris));
   fixture_setup (&f, sdf);
   look_front (&f, 5.0);
   capture (&f);
@@ -737,8 +762,6 @@ test_large_mesh_in_pieces (void)
   assert_color (&f, cx + 0.5, cy - edge - 3, bl_render_background_color, 1.0);
 
   fixture_teardown (&f);
-  g_unlink (stl_path);
-  g_rmdir (dir);
 }
 
 /* Skipping back-facing and off-screen clusters must not change a pixel.
@@ -758,9 +781,7 @@ test_clusters_lossless (void)
   static const guint cube_n[6] = { 16, 16, 16, 16, 16, 16 };
   g_autoptr(GArray) torus = torus_triangles (1.0, 0.4, 200, 50);
   g_autoptr(GArray) cube = cube_triangles (cube_n);
-  g_autofree char *dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", NULL);
-  g_autofree char *torus_path = NULL;
-  g_autofree char *cube_path = NULL;
+  const char *torus_path, *cube_path;
   g_autofree char *sdf = NULL;
   guint n_total = torus->len / 9 * 2 + cube->len / 9;
   guint n_fewer = 0, n_views = 0;
@@ -782,11 +803,8 @@ test_clusters_lossless (void)
     { { 0, 3.0, 0 }, 0.9, 2.0, -0.6 },         /* near the cube's corner */
   };
 
-  g_assert_nonnull (dir);
-  torus_path = g_build_filename (dir, "torus.stl", NULL);
-  cube_path = g_build_filename (dir, "cube.stl", NULL);
-  write_stl (torus_path, (const float *) torus->data, torus->len / 9);
-  write_stl (cube_path, (const float *) cube->data, cube->len / 9);
+  torus_path = fixture_write_stl (&f, "torus.stl", torus);
+  cube_path = fixture_write_stl (&f, "cube.stl", cube);
 #define MESH_LINK(name, pose, uri, scale) \
   "<link name='" name "'><pose>" pose "</pose><inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy>" \
   "<izz>0.1</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial><collision name='c'><geometry>" \
@@ -834,9 +852,6 @@ test_clusters_lossless (void)
   g_assert_cmpuint (n_fewer, >=, n_views - 1);
 
   fixture_teardown (&f);
-  g_unlink (torus_path);
-  g_unlink (cube_path);
-  g_rmdir (dir);
 }
 
 /* The largest difference of one channel between pixel (x, y) of A and
@@ -907,8 +922,6 @@ static void
 test_levels_within_half_pixel (void)
 {
   g_autoptr(GArray) torus = torus_triangles (1.0, 0.4, 400, 100);
-  g_autofree char *dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", NULL);
-  g_autofree char *torus_path = NULL;
   g_autofree char *sdf = NULL;
   guint n_full = torus->len / 9;
   Fixture f = { 0 };
@@ -925,10 +938,7 @@ test_levels_within_half_pixel (void)
     { { 1.0, 0, 0 }, 1.0, 0.0, 0.2, TRUE, FALSE },         /* near: the tube fills the view */
   };
 
-  g_assert_nonnull (dir);
-  torus_path = g_build_filename (dir, "torus.stl", NULL);
-  write_stl (torus_path, (const float *) torus->data, n_full);
-  sdf = one_mesh_sdf (torus_path);
+  sdf = one_mesh_sdf (fixture_write_stl (&f, "torus.stl", torus));
   fixture_setup (&f, sdf);
   wait_for_mesh_jobs (&f);
 
@@ -957,8 +967,6 @@ test_levels_within_half_pixel (void)
     }
 
   fixture_teardown (&f);
-  g_unlink (torus_path);
-  g_rmdir (dir);
 }
 
 /* A mesh's buffers, levels and the thread making them go with the last
@@ -968,8 +976,6 @@ static void
 test_replaced_meshes_go (void)
 {
   g_autoptr(GArray) torus = torus_triangles (1.0, 0.4, 400, 100);
-  g_autofree char *dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", NULL);
-  g_autofree char *torus_path = NULL;
   g_autofree char *sdf = NULL;
   static const char box_sdf[] = SDF_HEAD "<model name='m'><link name='a'><collision name='c'><geometry>"
                                 "<box><size>1 1 1</size></box></geometry></collision></link></model></sdf>";
@@ -977,10 +983,7 @@ test_replaced_meshes_go (void)
   g_autoptr(GError) error = NULL;
   Fixture f = { 0 };
 
-  g_assert_nonnull (dir);
-  torus_path = g_build_filename (dir, "torus.stl", NULL);
-  write_stl (torus_path, (const float *) torus->data, torus->len / 9);
-  sdf = one_mesh_sdf (torus_path);
+  sdf = one_mesh_sdf (fixture_write_stl (&f, "torus.stl", torus));
   fixture_setup (&f, sdf);
   g_assert_cmpuint (bl_viewport_get_n_meshes (f.viewport), ==, 1);
 
@@ -998,8 +1001,6 @@ test_replaced_meshes_go (void)
   wait_for_mesh_jobs (&f);
 
   fixture_teardown (&f);
-  g_unlink (torus_path);
-  g_rmdir (dir);
 }
 
 /* The pixel where the plane x = ½ seen from the front at distance 8 (depth
@@ -1033,15 +1034,11 @@ test_scales_share_buffers (void)
 {
   static const guint n[6] = { 2, 2, 2, 2, 2, 2 };
   g_autoptr(GArray) tris = cube_triangles (n);
-  g_autofree char *dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", NULL);
-  g_autofree char *path = NULL;
   g_autofree char *sdf = NULL;
   Fixture f = { 0 };
+  const char *path = fixture_write_stl (&f, "cube.stl", tris);
   float a[3], b[3];
 
-  g_assert_nonnull (dir);
-  path = g_build_filename (dir, "cube.stl", NULL);
-  write_stl (path, (const float *) tris->data, tris->len / 9);
 #define SCALED_LINK(name, y, scale) \
   "<link name='" name "'><pose>0 " y " 0 0 0 0</pose><collision name='c'><geometry><mesh><uri>%s</uri>" \
   "<scale>" scale "</scale></mesh></geometry></collision></link>"
@@ -1071,8 +1068,6 @@ test_scales_share_buffers (void)
   check_face_point (&f, 1.5, 0.25 + 0.05, NULL);
 
   fixture_teardown (&f);
-  g_unlink (path);
-  g_rmdir (dir);
 }
 
 /* Many instances of one big mesh (40 links share a 20,000-triangle
@@ -1089,16 +1084,13 @@ static void
 test_many_instances_levels (void)
 {
   g_autoptr(GArray) torus = torus_triangles (1.0, 0.4, 200, 50);
-  g_autofree char *dir = g_dir_make_tmp ("ballast-viewport-XXXXXX", NULL);
-  g_autofree char *torus_path = NULL;
+  const char *torus_path;
   g_autoptr(GString) sdf = g_string_new (SDF_HEAD "<model name='m'>");
   g_autofree guchar *coarse = NULL;
   guint n_full = torus->len / 9 * 40, n_coarse, n_drawn, n_differ, worst;
   Fixture f = { 0 };
 
-  g_assert_nonnull (dir);
-  torus_path = g_build_filename (dir, "torus.stl", NULL);
-  write_stl (torus_path, (const float *) torus->data, torus->len / 9);
+  torus_path = fixture_write_stl (&f, "torus.stl", torus);
   for (int i = 0; i < 40; i++)
     g_string_append_printf (sdf, "<link name='l%d'><pose>%d %d 0 0 0 0</pose><collision name='c'><geometry>"
                             "<mesh><uri>%s</uri></mesh></geometry></collision></link>",
@@ -1123,8 +1115,6 @@ test_many_instances_levels (void)
   g_assert_cmpint (memcmp (coarse, f.pixels, f.stride * f.height), ==, 0);
 
   fixture_teardown (&f);
-  g_unlink (torus_path);
-  g_rmdir (dir);
 }
 
 int
