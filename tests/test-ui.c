@@ -770,6 +770,30 @@ test_link_buoyancy (Fixture       *f,
   bl_inspector_set_fluid_density (BL_INSPECTOR (inspector), 1025.0);
 }
 
+/* gz-sim's fluid-added-mass test world sets <gravity>0 0 0</gravity>: the
+ * 1 kg unit box displaces 1025 kg of sea water, 1024 kg more than its own
+ * mass, yet weighs nothing and feels no buoyancy: net force 0 N, no
+ * "rises", and no "above" for the centre of buoyancy. */
+static void
+test_weightless_buoyancy (Fixture       *f,
+                          gconstpointer  data)
+{
+  GtkWidget *inspector, *grid;
+  const char *verdict;
+
+  open_copy (f, "gzsim_test_worlds_fluid_added_mass.sdf", NULL);
+  inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  grid = child (inspector, BL_TYPE_INSPECTOR, "buoyancy_grid");
+  bl_inspector_set_fluid_density (BL_INSPECTOR (inspector), 1025.0);
+  select_in_outline (f, "link");
+  assert_label_near (grid_cell (grid, 3, 0), 1.0);
+  assert_label_near (grid_cell (grid, 3, 4), 0.0);
+  verdict = gtk_label_get_text (GTK_LABEL (grid_cell (grid, 0, 5)));
+  g_assert_true (g_str_has_prefix (verdict, "The world has no gravity"));
+  g_assert_nonnull (strstr (verdict, "1024 kg"));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (grid_cell (grid, 3, 6))), ==, "—");
+}
+
 /* Four 6 kg unit cubes at (±5, 0, 0) and (0, ±5, 0): 24 kg at the origin,
  * Ixx = Iyy = 4·1 + 2·6·25 = 304, Izz = 4·1 + 4·6·25 = 604 kg·m², 4 m³. */
 static void
@@ -2452,6 +2476,7 @@ main (int   argc,
   ADD ("/ui/window/close-without-edits", test_close_without_edits);
   ADD ("/ui/window/reload-when-changed-on-disk", test_reload_when_changed_on_disk);
   ADD ("/ui/inspector/link-buoyancy", test_link_buoyancy);
+  ADD ("/ui/inspector/weightless-buoyancy", test_weightless_buoyancy);
   ADD ("/ui/inspector/model-totals", test_model_totals);
   ADD ("/ui/window/export-baked", test_export_baked);
   ADD ("/ui/window/save-as", test_save_as);

@@ -320,11 +320,14 @@ update_props (BlInspector *self)
               p->has_equivalent ? p->equivalent_ellipsoid : NULL);
 }
 
+/* WEIGHTLESS: the world has no gravity (a zero <gravity>): nothing rises
+ * or sinks, and "above" means nothing. */
 static void
 show_buoyancy (BlInspector      *self,
                BuoyancyLabels   *labels,
                const BlBuoyancy *b,
-               double            mass)
+               double            mass,
+               gboolean          weightless)
 {
   double c[3] = { b->center.x, b->center.y, b->center.z };
   g_autofree char *verdict = NULL;
@@ -341,13 +344,21 @@ show_buoyancy (BlInspector      *self,
         gtk_label_set_text (labels->center[i], "—");
     }
   set_number (labels->net, b->net_force);
-  if (b->volume > 0.0)
+  if (b->volume > 0.0 && !weightless)
     set_number (labels->offset, b->vertical_offset);
   else
     gtk_label_set_text (labels->offset, "—");
 
   if (!(b->volume > 0.0))
     verdict = g_strdup (_("No collision displaces any volume."));
+  else if (weightless && b->net_mass >= 0.0)
+    /* Translators: %s is a mass, e.g. "1024 kg"; the world is the SDF <world>, whose <gravity> is 0 0 0 */
+    verdict = g_strdup_printf (_("The world has no gravity: it neither rises nor sinks. It displaces %s of "
+                                 "fluid more than its own mass."), excess);
+  else if (weightless)
+    /* Translators: %s is a mass, e.g. "1024 kg"; the world is the SDF <world>, whose <gravity> is 0 0 0 */
+    verdict = g_strdup_printf (_("The world has no gravity: it neither rises nor sinks. Its mass exceeds "
+                                 "that of the displaced fluid by %s."), excess);
   else if (b->net_mass > 1e-9 * MAX (mass, b->displaced_mass))
     /* Translators: the mass of fluid displaced beyond the body's own */
     verdict = g_strdup_printf (_("Rises: it displaces %s of fluid more than its own mass."), excess);
@@ -366,7 +377,7 @@ update_buoyancy (BlInspector *self)
   BlVec3 gravity = bl_document_get_gravity (self->document, NULL);
 
   bl_link_compute_buoyancy (self->link, gtk_adjustment_get_value (self->fluid_adjustment), gravity, &b);
-  show_buoyancy (self, &self->buoyancy, &b, self->link->props.mass);
+  show_buoyancy (self, &self->buoyancy, &b, self->link->props.mass, bl_vec3_length (gravity) == 0.0);
 }
 
 static int
@@ -396,7 +407,7 @@ update_model (BlInspector *self)
               has_ellipsoid ? semi_axes : NULL);
 
   bl_model_compute_buoyancy (self->model, &total, gtk_adjustment_get_value (self->fluid_adjustment), gravity, &b);
-  show_buoyancy (self, &self->model_buoyancy, &b, total.mass);
+  show_buoyancy (self, &self->model_buoyancy, &b, total.mass, bl_vec3_length (gravity) == 0.0);
 }
 
 static void
