@@ -219,6 +219,19 @@ class ExitStatus(unittest.TestCase):
             os.unlink(f.name)
         self.assertEqual(invalid.returncode, 1)
         self.assertIn("m::l", invalid.stdout)
+        # Warnings do not fail the check, but are counted: a value split by
+        # a comment (libsdformat reads only "1") is one.
+        with tempfile.NamedTemporaryFile("w", suffix=".sdf", delete=False) as f:
+            f.write('<?xml version="1.0"?><sdf version="1.11"><model name="m"><link name="l">'
+                    '<inertial><mass>1<!-- c -->2</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>'
+                    '</inertia></inertial></link></model></sdf>')
+        try:
+            warned = run("check", f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(warned.returncode, 0, warned.stdout)
+        self.assertIn("1 link, all valid; 1 warning", warned.stdout)
+        self.assertNotIn("warning", good.stdout.replace("all valid", ""))
 
 
 

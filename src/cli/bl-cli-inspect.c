@@ -559,7 +559,7 @@ bl_cli_check (int    argc,
   g_autoptr(BlDocument) doc = NULL;
   g_autoptr(GPtrArray) diagnostics = NULL;
   GPtrArray *links;
-  guint n_problems = 0;
+  guint n_problems = 0, n_warnings = 0;
   const GOptionEntry entries[] = { { NULL } };
 
   context = g_option_context_new ("FILE — fail when a link's inertia is invalid or an error was found");
@@ -590,6 +590,7 @@ bl_cli_check (int    argc,
           print_diagnostic (stdout, diagnostic);
           n_problems++;
         }
+      n_warnings += diagnostic->severity == BL_SEVERITY_WARNING;
     }
 
   links = bl_document_get_links (doc);
@@ -606,8 +607,12 @@ bl_cli_check (int    argc,
 
   if (n_problems == 0)
     {
-      printf ("%s: %u link%s, all valid\n", bl_document_get_path (doc), links->len,
-              links->len == 1 ? "" : "s");
+      printf ("%s: %u link%s, all valid", bl_document_get_path (doc), links->len, links->len == 1 ? "" : "s");
+      /* Warnings do not fail the check, but they are not hidden either. */
+      if (n_warnings > 0)
+        printf ("; %u warning%s (ballast-cli inspect lists %s)", n_warnings, n_warnings == 1 ? "" : "s",
+                n_warnings == 1 ? "it" : "them");
+      printf ("\n");
       return BL_EXIT_OK;
     }
 
