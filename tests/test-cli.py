@@ -209,26 +209,22 @@ class ExitStatus(unittest.TestCase):
         bad = run("check", os.path.join(FIXTURES, "sdformat_test_sdf_mesh_auto_inertial.sdf"))
         self.assertEqual(bad.returncode, 1)
         self.assertIn("error", bad.stdout)
-        with tempfile.NamedTemporaryFile("w", suffix=".sdf", delete=False) as f:
-            f.write('<?xml version="1.0"?><sdf version="1.11"><model name="m"><link name="l">'
-                    '<inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>3</izz>'
-                    '</inertia></inertial></link></model></sdf>')
-        try:
-            invalid = run("check", f.name)
-        finally:
-            os.unlink(f.name)
+        def check_link(mass, izz):
+            with tempfile.NamedTemporaryFile("w", suffix=".sdf", delete=False) as f:
+                f.write('<?xml version="1.0"?><sdf version="1.11"><model name="m"><link name="l">'
+                        '<inertial><mass>%s</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>%s</izz>'
+                        '</inertia></inertial></link></model></sdf>' % (mass, izz))
+            try:
+                return run("check", f.name)
+            finally:
+                os.unlink(f.name)
+
+        invalid = check_link("1", "3")
         self.assertEqual(invalid.returncode, 1)
         self.assertIn("m::l", invalid.stdout)
         # Warnings do not fail the check, but are counted: a value split by
         # a comment (libsdformat reads only "1") is one.
-        with tempfile.NamedTemporaryFile("w", suffix=".sdf", delete=False) as f:
-            f.write('<?xml version="1.0"?><sdf version="1.11"><model name="m"><link name="l">'
-                    '<inertial><mass>1<!-- c -->2</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>'
-                    '</inertia></inertial></link></model></sdf>')
-        try:
-            warned = run("check", f.name)
-        finally:
-            os.unlink(f.name)
+        warned = check_link("1<!-- c -->2", "1")
         self.assertEqual(warned.returncode, 0, warned.stdout)
         self.assertIn("1 link, all valid; 1 warning", warned.stdout)
         self.assertNotIn("warning", good.stdout.replace("all valid", ""))
