@@ -1176,6 +1176,46 @@ gpu_mesh_adopt_clusters (GpuMesh *mesh,
   mesh->clusters = g_array_ref (clusters);
 }
 
+/* What MESH's thread has finished and no draw has taken yet. */
+static gboolean
+clusters_ready (const GpuMesh *mesh)
+{
+  return mesh->job != NULL && mesh->clusters == NULL && g_atomic_int_get (&mesh->job->clusters_done);
+}
+
+static gboolean
+levels_ready (const GpuMesh *mesh)
+{
+  return mesh->job != NULL && g_atomic_int_get (&mesh->job->levels_done);
+}
+
+static gboolean
+job_ready (const GpuMesh *mesh)
+{
+  return clusters_ready (mesh) || levels_ready (mesh);
+}
+
+static gboolean
+job_pending (const GpuMesh *mesh)
+{
+  return mesh->job != NULL;
+}
+
+/* Whether TEST holds for any of the renderer's meshes. */
+static gboolean
+any_mesh (BlRenderer *self,
+          gboolean  (*test) (const GpuMesh *mesh))
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->mesh_gpu);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (test (value))
+      return TRUE;
+  return FALSE;
+}
+
 /* Takes what the threads of big meshes have finished: clusters first,
  * then the coarser levels (uploaded as meshes of their own). */
 static void
@@ -1190,11 +1230,9 @@ adopt_mesh_jobs (BlRenderer *self)
       GpuMesh *mesh = value;
       MeshJob *job = mesh->job;
 
-      if (job == NULL)
-        continue;
-      if (mesh->clusters == NULL && g_atomic_int_get (&job->clusters_done))
+      if (clusters_ready (mesh))
         gpu_mesh_adopt_clusters (mesh, job->new_vertices, job->indices, job->clusters);
-      if (!g_atomic_int_get (&job->levels_done))
+      if (!levels_ready (mesh))
         continue;
       mesh->levels = g_ptr_array_new_with_free_func (gpu_mesh_free);
       for (guint l = 0; l < job->levels->len; l++)
@@ -1214,32 +1252,13 @@ adopt_mesh_jobs (BlRenderer *self)
 gboolean
 bl_renderer_get_mesh_jobs_ready (BlRenderer *self)
 {
-  GHashTableIter iter;
-  gpointer value;
-
-  g_hash_table_iter_init (&iter, self->mesh_gpu);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      GpuMesh *mesh = value;
-
-      if (mesh->job != NULL && ((mesh->clusters == NULL && g_atomic_int_get (&mesh->job->clusters_done))
-                                || g_atomic_int_get (&mesh->job->levels_done)))
-        return TRUE;
-    }
-  return FALSE;
+  return any_mesh (self, job_ready);
 }
 
 gboolean
 bl_renderer_get_mesh_jobs_pending (BlRenderer *self)
 {
-  GHashTableIter iter;
-  gpointer value;
-
-  g_hash_table_iter_init (&iter, self->mesh_gpu);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    if (((GpuMesh *) value)->job != NULL)
-      return TRUE;
-  return FALSE;
+  return any_mesh (self, job_pending);
 }
 
 /* Draws instance I of BATCH with MESH (the batch's own or one of its
