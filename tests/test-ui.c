@@ -770,6 +770,36 @@ test_link_buoyancy (Fixture       *f,
   bl_inspector_set_fluid_density (BL_INSPECTOR (inspector), 1025.0);
 }
 
+/* A link whose inertia is valid but whose file has errors (an automatic
+ * link whose mesh cannot be found: only its box counts) does not show a
+ * plain green tick; a valid link without errors does. */
+static void
+test_validity_with_errors (Fixture       *f,
+                           gconstpointer  data)
+{
+  GtkWidget *inspector;
+  GtkLabel *label;
+
+  open_copy (f, NULL,
+             "<?xml version=\"1.0\"?><sdf version=\"1.11\"><model name=\"m\">"
+             "<link name=\"partial\"><inertial auto=\"true\"><density>1000</density></inertial>"
+             "<collision name=\"mesh\"><geometry><mesh><uri>nowhere.stl</uri></mesh></geometry></collision>"
+             "<collision name=\"box\"><geometry><box><size>0.5 0.5 0.5</size></box></geometry></collision></link>"
+             "<link name=\"whole\"><pose>2 0 0 0 0 0</pose><inertial auto=\"true\"><density>1000</density></inertial>"
+             "<collision name=\"box\"><geometry><box><size>0.5 0.5 0.5</size></box></geometry></collision></link>"
+             "</model></sdf>");
+  inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  label = GTK_LABEL (child (inspector, BL_TYPE_INSPECTOR, "validity_label"));
+  select_in_outline (f, "partial");
+  g_assert_cmpstr (inspector_mass_text (f), ==, "125");
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (label), "Valid inertia, but the link has 2 errors"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (label), "warning"));
+  select_in_outline (f, "whole");
+  g_assert_cmpstr (gtk_label_get_text (label), ==, "Valid inertia");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (label), "success"));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (label), "warning"));
+}
+
 /* gz-sim's fluid-added-mass test world sets <gravity>0 0 0</gravity>: the
  * 1 kg unit box displaces 1025 kg of sea water, 1024 kg more than its own
  * mass, yet weighs nothing and feels no buoyancy: net force 0 N, no
@@ -2477,6 +2507,7 @@ main (int   argc,
   ADD ("/ui/window/reload-when-changed-on-disk", test_reload_when_changed_on_disk);
   ADD ("/ui/inspector/link-buoyancy", test_link_buoyancy);
   ADD ("/ui/inspector/weightless-buoyancy", test_weightless_buoyancy);
+  ADD ("/ui/inspector/validity-with-errors", test_validity_with_errors);
   ADD ("/ui/inspector/model-totals", test_model_totals);
   ADD ("/ui/window/export-baked", test_export_baked);
   ADD ("/ui/window/save-as", test_save_as);

@@ -254,12 +254,32 @@ static void
 update_validity (BlInspector *self)
 {
   g_autofree char *reason = validity_reason (self->link);
+  guint n_errors = 0;
 
-  gtk_widget_remove_css_class (GTK_WIDGET (self->validity_label), "error");
-  gtk_widget_remove_css_class (GTK_WIDGET (self->validity_label), "success");
-  gtk_widget_remove_css_class (GTK_WIDGET (self->validity_icon), "error");
-  gtk_widget_remove_css_class (GTK_WIDGET (self->validity_icon), "success");
-  if (reason == NULL)
+  for (guint i = 0; i < self->link->diagnostics->len; i++)
+    n_errors += ((BlDiagnostic *) g_ptr_array_index (self->link->diagnostics, i))->severity == BL_SEVERITY_ERROR;
+  for (int k = 0; k < 3; k++)
+    {
+      static const char * const classes[] = { "error", "success", "warning" };
+
+      gtk_widget_remove_css_class (GTK_WIDGET (self->validity_label), classes[k]);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->validity_icon), classes[k]);
+    }
+  if (reason == NULL && n_errors > 0)
+    {
+      /* Valid in gz-math's sense, but not what the file says (a collision
+       * left out, a value unreadable): not a plain green tick. */
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "Valid inertia, but the link has %u error (below)",
+                                                            "Valid inertia, but the link has %u errors (below)",
+                                                            n_errors), n_errors);
+
+      gtk_image_set_from_icon_name (self->validity_icon, "dialog-warning-symbolic");
+      gtk_label_set_text (self->validity_label, text);
+      gtk_widget_add_css_class (GTK_WIDGET (self->validity_label), "warning");
+      gtk_widget_add_css_class (GTK_WIDGET (self->validity_icon), "warning");
+    }
+  else if (reason == NULL)
     {
       gtk_image_set_from_icon_name (self->validity_icon, "emblem-ok-symbolic");
       gtk_label_set_text (self->validity_label, _("Valid inertia"));
