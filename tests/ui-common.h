@@ -1,0 +1,82 @@
+/* ui-common.h: what every ui test of the application shares. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "bl-outline-item.h"
+#include "bl-window.h"
+
+G_BEGIN_DECLS
+
+/* sdformat's inertial_stats_auto model: link_2 is a 1 m cube whose
+ * collision_2 has <density>6</density>, so its mass is 6 kg and, with a
+ * density ρ, ρ kg (V = 1 m³) with Ixx = Iyy = Izz = m·(1² + 1²)/12. */
+#define FIXTURE "sdformat_test_sdf_inertial_stats_auto.sdf"
+
+typedef struct
+{
+  char     *dir;
+  char     *path;
+  char     *original;
+  BlWindow *window;
+} Fixture;
+
+/* Waits until `done` holds or ten seconds pass, running the main loop. */
+#define WAIT_UNTIL(done) \
+  G_STMT_START { \
+    gint64 wait_deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC; \
+    while (!(done) && g_get_monotonic_time () < wait_deadline) \
+      { \
+        g_main_context_iteration (NULL, FALSE); \
+        g_usleep (1000); \
+      } \
+  } G_STMT_END
+
+void        drain (void);
+
+/* Files open in a worker thread: iterate until the window's load ended. */
+void        wait_for_load (BlWindow *window);
+
+/* Copies a fixture (or, when `text` is given, writes it) to model.sdf in a
+ * new directory and opens it in a new window. */
+void        open_copy (Fixture *f, const char *fixture, const char *text);
+
+void        fixture_set_up (Fixture *f, gconstpointer data);
+
+/* Removes the directory of a test and everything in it. */
+void        remove_tree (const char *path);
+
+void        fixture_tear_down (Fixture *f, gconstpointer data);
+
+GtkWidget * child (gpointer widget, GType type, const char *name);
+
+GtkWidget * find_named (GtkWidget *root, const char *name);
+
+/* Selects the link's row in the outline's own selection model, as a click would. */
+void        select_in_outline (Fixture *f, const char *link_name);
+
+void        type_into (GtkWidget *widget, const char *text);
+
+/* Answers DIALOG as a user would: once it is on screen, mapped and laid
+ * out (answering a dialog GTK has not allocated yet lets it snapshot
+ * buttons without an allocation, a GTK warning, when the machine is busy). */
+void        respond (gpointer dialog, int response);
+
+double      label_number (GtkWidget *label);
+
+/* The displayed numbers have six significant digits. */
+void        assert_label_near (GtkWidget *label, double expected);
+
+GtkWidget * grid_cell (GtkWidget *grid, int column, int row);
+
+GtkWindow * find_dialog (GType type);
+
+void        select_row (Fixture *f, BlOutlineItemKind kind, const char *name);
+
+/* Sets up a ui test program (GSettings in memory, its own state and data
+ * folders, GTK, warnings fatal but GTK 4.8's file-chooser snapshot one) and
+ * runs its tests, removing those folders afterwards. */
+void        ui_test_init (int *argc, char ***argv);
+int         ui_test_run (void);
+
+G_END_DECLS

@@ -1,0 +1,211 @@
+/* ui-input.c: real input events for the ui tests, through XTEST. */
+#include "config.h"
+
+#include <gdk/x11/gdkx.h>
+#include <X11/Xlib.h>
+#include <X11/XKBlib.h>
+#include <X11/extensions/XTest.h>
+
+#include "ui-input.h"
+
+static Display *
+x_display (void)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  Display *xdpy;
+  int event_base, error_base, major, minor;
+
+  g_assert_true (GDK_IS_X11_DISPLAY (display));
+  xdpy = gdk_x11_display_get_xdisplay (display);
+  g_assert_true (XTestQueryExtension (xdpy, &event_base, &error_base, &major, &minor));
+  return xdpy;
+}
+
+/* Lets the server deliver what the fake events caused (GDK reads this same
+ * connection, so after XSync the events are queued for it), then lets GTK
+ * handle them and whatever they queued: layout, idles, a frame. */
+static void
+drain_events (void)
+{
+  for (int round = 0; round < 3; round++)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (2000);
+    }
+}
+
+static void
+settle (Display *xdpy)
+{
+  XSync (xdpy, False);
+  drain_events ();
+}
+
+/* The scrolled window around `widget` scrolled (as by its scroll bar) so
+ * that the widget is wholly in view. */
+static void
+reveal (GtkWidget *widget)
+{
+  for (GtkWidget *w = gtk_widget_get_parent (widget); w != NULL; w = gtk_widget_get_parent (w))
+    {
+      graphene_rect_t bounds;
+      GtkAdjustment *adjustment;
+      double top, value, page;
+
+      if (!GTK_IS_SCROLLED_WINDOW (w))
+        continue;
+      g_assert_true (gtk_widget_compute_bounds (widget, w, &bounds));
+      adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (w));
+      value = gtk_adjustment_get_value (adjustment);
+      page = gtk_adjustment_get_page_size (adjustment);
+      top = value + bounds.origin.y;
+      if (bounds.origin.y < 0 || bounds.origin.y + bounds.size.height > page)
+        gtk_adjustment_set_value (adjustment, top - (page - bounds.size.height) / 2);
+      drain_events ();
+    }
+}
+
+static void
+root_point (GtkWidget *widget,
+            double     x,
+            double     y,
+            int       *root_x,
+            int       *root_y)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t in = GRAPHENE_POINT_INIT (x, y), out;
+  double sx, sy;
+  Window child;
+
+  g_assert_true (gtk_widget_get_mapped (widget));
+  reveal (widget);
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &in, &out));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  XTranslateCoordinates (x_display (),
+                         gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
+                         DefaultRootWindow (x_display ()),
+                         (int) (out.x + sx), (int) (out.y + sy),
+                         root_x, root_y, &child);
+}
+
+void
+ui_input_move (GtkWidget *widget,
+               double     x,
+               double     y)
+{
+  Display *xdpy = x_display ();
+  int rx, ry;
+
+  root_point (widget, x, y, &rx, &ry);
+  XTestFakeMotionEvent (xdpy, -1, rx, ry, CurrentTime);
+  settle (xdpy);
+}
+
+void
+ui_input_move_center (GtkWidget *widget)
+{
+  ui_input_move (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0);
+}
+
+static void
+press_release (guint button)
+{
+  Display *xdpy = x_display ();
+
+  XTestFakeButtonEvent (xdpy, button, True, CurrentTime);
+  settle (xdpy);
+  XTestFakeButtonEvent (xdpy, button, False, CurrentTime);
+  settle (xdpy);
+}
+
+void
+ui_input_scroll (GtkWidget *widget,
+                 int        ticks)
+{
+  ui_input_move_center (widget);
+  /* X11's wheel is buttons 4 (up) and 5 (down), one press per tick. */
+  for (int i = 0; i < ABS (ticks); i++)
+    press_release (ticks > 0 ? 5 : 4);
+}
+
+void
+ui_input_click_at (GtkWidget *widget,
+                   double     x,
+                   double     y,
+                   guint      button)
+{
+  ui_input_move (widget, x, y);
+  press_release (button);
+}
+
+void
+ui_input_click (GtkWidget *widget,
+                guint      button)
+{
+  ui_input_click_at (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0, button);
+}
+
+static void
+fake_key (KeySym   keysym,
+          gboolean press)
+{
+  Display *xdpy = x_display ();
+  KeyCode code = XKeysymToKeycode (xdpy, keysym);
+
+  g_assert_cmpuint (code, !=, 0);
+  XTestFakeKeyEvent (xdpy, code, press, CurrentTime);
+}
+
+void
+ui_input_key (guint           keyval,
+              GdkModifierType modifiers)
+{
+  static const struct { GdkModifierType mask; KeySym key; } mods[] = {
+    { GDK_SHIFT_MASK, XK_Shift_L },
+    { GDK_CONTROL_MASK, XK_Control_L },
+    { GDK_ALT_MASK, XK_Alt_L },
+  };
+  Display *xdpy = x_display ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (mods); i++)
+    if (modifiers & mods[i].mask)
+      fake_key (mods[i].key, TRUE);
+  /* GDK's key values are X keysyms. */
+  fake_key (keyval, TRUE);
+  fake_key (keyval, FALSE);
+  for (guint i = G_N_ELEMENTS (mods); i-- > 0;)
+    if (modifiers & mods[i].mask)
+      fake_key (mods[i].key, FALSE);
+  settle (xdpy);
+}
+
+void
+ui_input_type (const char *text)
+{
+  Display *xdpy = x_display ();
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      /* Printable ASCII keysyms are the characters themselves; a character
+       * in the keycode's second column needs Shift. */
+      KeySym keysym = (KeySym) (guchar) *p;
+      KeyCode code = XKeysymToKeycode (xdpy, keysym);
+
+      g_assert_true (g_ascii_isprint (*p));
+      g_assert_cmpuint (code, !=, 0);
+      ui_input_key (keysym, XkbKeycodeToKeysym (xdpy, code, 0, 0) == keysym ? 0 : GDK_SHIFT_MASK);
+    }
+}
+
+void
+ui_input_focus_window (GtkWidget *widget)
+{
+  Display *xdpy = x_display ();
+  GtkNative *native = gtk_widget_get_native (widget);
+
+  g_assert_true (gtk_widget_get_mapped (widget));
+  XSetInputFocus (xdpy, gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
+                  RevertToParent, CurrentTime);
+  settle (xdpy);
+}
