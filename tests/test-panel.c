@@ -341,6 +341,47 @@ test_mesh_refined (void)
   bl_panel_estimate_clear (&estimate);
 }
 
+/* A sphere inside another adds nothing: its panels are all inside the
+ * big one, left out, and μ is the big sphere's ½ρV. */
+static void
+test_overlap (void)
+{
+  BlPanelBody bodies[2] = { ellipsoid (0.5, 0.5, 0.5), ellipsoid (0.2, 0.2, 0.2) };
+  g_autoptr(BlPanelSurface) both = NULL;
+  g_autoptr(GError) error = NULL;
+  BlPanelSolution solution;
+  double half_mass = 0.5 * 1000.0 * 4.0 / 3 * G_PI * 0.125;
+
+  bodies[1].pose = bl_pose_from_euler (0.1, 0.05, 0, 0, 0, 0);
+  both = bl_panel_surface_new (bodies, 2, 3000);
+  g_assert_cmpuint (both->n_removed, >, 0);
+  g_assert_cmpuint (both->body_end[0], ==, both->n_panels);
+  g_assert_true (bl_panel_solve (both, 1000.0, NULL, NULL, NULL, &solution, &error));
+  g_assert_no_error (error);
+  for (int j = 0; j < 3; j++)
+    g_assert_cmpfloat (fabs (solution.added_mass.m[j][j] - half_mass), <, 0.01 * half_mass);
+  bl_panel_solution_clear (&solution);
+
+  /* Two unit spheres 1 m apart share a lens: panels are removed from both,
+   * and along their line the added mass lies between one sphere's and two
+   * separate spheres'. */
+  {
+    BlPanelBody pair[2] = { ellipsoid (1, 1, 1), ellipsoid (1, 1, 1) };
+    g_autoptr(BlPanelSurface) surface = NULL;
+    double single = 0.5 * 1000.0 * 4.0 / 3 * G_PI;
+
+    pair[1].pose = bl_pose_from_euler (1, 0, 0, 0, 0, 0);
+    surface = bl_panel_surface_new (pair, 2, 3000);
+    g_assert_cmpuint (surface->body_end[0], <, surface->body_end[1]);
+    g_assert_cmpuint (surface->n_removed, >, 0);
+    g_assert_true (bl_panel_solve (surface, 1000.0, NULL, NULL, NULL, &solution, &error));
+    g_assert_cmpfloat (solution.added_mass.m[0][0], >, single);
+    g_assert_cmpfloat (solution.added_mass.m[0][0], <, 2 * single);
+    g_assert_cmpfloat (solution.asymmetry, <, 0.01);
+    bl_panel_solution_clear (&solution);
+  }
+}
+
 static void
 cancel_at_half (double   fraction,
                 gpointer data)
@@ -395,6 +436,7 @@ main (int   argc,
   g_test_add_func ("/core/panel/ellipsoids", test_ellipsoids);
   g_test_add_func ("/core/panel/offset-rotated", test_offset_rotated);
   g_test_add_func ("/core/panel/two-spheres", test_two_spheres);
+  g_test_add_func ("/core/panel/overlap", test_overlap);
   g_test_add_func ("/core/panel/error-estimate", test_error_estimate);
   g_test_add_func ("/core/panel/mesh-refined", test_mesh_refined);
   g_test_add_func ("/core/panel/cancel-and-limits", test_cancel_and_limits);

@@ -415,6 +415,8 @@ bl_panel_mesh_level (const BlPanelBody *body,
   return level;
 }
 
+static void remove_shared (BlPanelSurface *surface);
+
 /* The area one panel should have for `budget` panels over all bodies. */
 static double
 panel_area_for (const BlPanelBody *bodies,
@@ -438,26 +440,35 @@ bl_panel_surface_new (const BlPanelBody *bodies,
   double panel_area = panel_area_for (bodies, n_bodies, budget);
   /* A grid of h × h squares, two panels each: a panel's area is h²/2. */
   double h = sqrt (2.0 * panel_area);
+  g_autofree gsize *body_end = g_new (gsize, MAX (n_bodies, 1));
 
   for (gsize i = 0; i < n_bodies; i++)
     {
       const BlPanelBody *body = &bodies[i];
+      gsize first = b.points->len / 9;
       guint level;
 
       if (body->kind != BL_PANEL_BODY_TRIANGLES)
+        add_primitive (&b, body, h);
+      else
         {
-          add_primitive (&b, body, h);
-          continue;
+          level = bl_panel_mesh_level (body, panel_area);
+          for (gsize t = 0; t < body->n_triangles; t++)
+            add_subdivided (&b, &body->pose, mesh_point (body, t, 0), mesh_point (body, t, 1),
+                            mesh_point (body, t, 2), level);
+          /* A mesh wound inward as a whole is turned outward. */
+          orient_outward (&b, first);
         }
-      level = bl_panel_mesh_level (body, panel_area);
-      for (gsize t = 0; t < body->n_triangles; t++)
-        add_subdivided (&b, &body->pose, mesh_point (body, t, 0), mesh_point (body, t, 1),
-                        mesh_point (body, t, 2), level);
+      body_end[i] = b.points->len / 9;
     }
 
   surface = g_new0 (BlPanelSurface, 1);
   surface->n_panels = b.points->len / 9;
   surface->points = (double *) g_array_free (b.points, FALSE);
+  surface->body_end = g_steal_pointer (&body_end);
+  surface->n_bodies = n_bodies;
+  if (n_bodies > 1)
+    remove_shared (surface);
   return surface;
 }
 
@@ -466,6 +477,7 @@ bl_panel_surface_free (BlPanelSurface *surface)
 {
   if (surface == NULL)
     return;
+  g_free (surface->body_end);
   g_free (surface->points);
   g_free (surface);
 }
@@ -565,6 +577,80 @@ bl_panel_triangle_integrals (const double  corners[9],
         sum += d * log ((rr + l) / gap);
     }
   *one_over_r = sum + h * *solid_angle;
+}
+
+/* Whether x is inside the closed body whose panels are [first, end): the
+ * body's panels subtend 4π from inside, 0 from outside. */
+static gboolean
+inside_body (const double *points,
+             gsize         first,
+             gsize         end,
+             const double  x[3])
+{
+  double total = 0.0;
+
+  for (gsize p = first; p < end; p++)
+    {
+      double unused, solid;
+
+      bl_panel_triangle_integrals (points + 9 * p, x, &unused, &solid);
+      total += solid;
+    }
+  return total > 2 * G_PI;
+}
+
+/* Collisions that overlap share volume that is solid, not fluid: the
+ * panels of one body inside another are not wetted.  They are removed
+ * (by their centroids), leaving the outer surface of the union, cut
+ * along the seams to within a panel. */
+static void
+remove_shared (BlPanelSurface *surface)
+{
+  g_autofree gboolean *drop = g_new0 (gboolean, surface->n_panels);
+  gsize first = 0, kept = 0;
+
+  for (gsize b = 0; b < surface->n_bodies; b++)
+    {
+      gsize end = surface->body_end[b];
+      double lo[3] = { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE }, hi[3] = { -G_MAXDOUBLE, -G_MAXDOUBLE, -G_MAXDOUBLE };
+
+      for (gsize i = 9 * first; i < 9 * end; i++)
+        {
+          lo[i % 3] = MIN (lo[i % 3], surface->points[i]);
+          hi[i % 3] = MAX (hi[i % 3], surface->points[i]);
+        }
+      for (gsize p = 0; p < surface->n_panels; p++)
+        {
+          const double *c = surface->points + 9 * p;
+          double x[3];
+          gboolean in_box = TRUE;
+
+          if (p >= first && p < end)
+            continue;
+          for (int k = 0; k < 3; k++)
+            {
+              x[k] = (c[k] + c[3 + k] + c[6 + k]) / 3;
+              in_box = in_box && x[k] > lo[k] && x[k] < hi[k];
+            }
+          if (in_box && !drop[p] && inside_body (surface->points, first, end, x))
+            drop[p] = TRUE;
+        }
+      first = end;
+    }
+
+  first = 0;
+  for (gsize b = 0; b < surface->n_bodies; b++)
+    {
+      gsize end = surface->body_end[b];
+
+      for (gsize p = first; p < end; p++)
+        if (!drop[p])
+          memmove (surface->points + 9 * kept++, surface->points + 9 * p, 9 * sizeof (double));
+      first = end;
+      surface->body_end[b] = kept;
+    }
+  surface->n_removed = surface->n_panels - kept;
+  surface->n_panels = kept;
 }
 
 /* Panels farther than this many radii are points: the error of the point

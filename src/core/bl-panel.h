@@ -70,6 +70,9 @@ typedef struct
 {
   double *points;       /* 9 per panel: its three corners */
   gsize   n_panels;
+  gsize  *body_end;     /* body i's panels are [body_end[i − 1], body_end[i]) */
+  gsize   n_bodies;
+  gsize   n_removed;    /* panels left out: inside another body */
 } BlPanelSurface;
 
 /* How many times (0…8) a mesh's triangles are halved along each edge so
@@ -79,9 +82,10 @@ typedef struct
 guint           bl_panel_mesh_level    (const BlPanelBody *body,
                                         double             panel_area);
 
-/* Cuts the bodies into about `budget` panels in all (primitives share it
- * by area; meshes count as they are).  The surface's panels are in body
- * order. */
+/* Cuts the bodies into about `budget` panels in all (shared by area).
+ * The surface's panels are in body order.  Where bodies overlap, their
+ * shared volume is solid: the panels of one inside another (by centroid)
+ * are left out, and counted in n_removed. */
 BlPanelSurface *bl_panel_surface_new   (const BlPanelBody *bodies,
                                         gsize              n_bodies,
                                         gsize              budget);
