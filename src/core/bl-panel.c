@@ -1,7 +1,6 @@
 /* bl-panel.c: added mass by a constant-strength panel method (see bl-panel.h). */
 #include "config.h"
 
-#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -979,13 +978,13 @@ bl_panel_solve (const BlPanelSurface *surface,
   memset (out, 0, sizeof *out);
   if (n == 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("There is no surface to solve on"));
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "There is no surface to solve on");
       return FALSE;
     }
   if (n > BL_PANEL_MAX_PANELS)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("%zu panels are more than the panel method takes (%d: its matrix alone would need %zu MB)"),
+                   "%zu panels are more than the panel method takes (%d: its matrix alone would need %zu MB)",
                    n, BL_PANEL_MAX_PANELS, (gsize) (4.0 * n * n / 1e6));
       return FALSE;
     }
@@ -1012,7 +1011,7 @@ bl_panel_solve (const BlPanelSurface *surface,
       if (!(twice_area > 0.0) || !isfinite (twice_area))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       _("Panel %zu has no area: the surface has a degenerate triangle"), i);
+                       "Panel %zu has no area: the surface has a degenerate triangle", i);
           return FALSE;
         }
       /* n_k: translation modes n, rotation modes r × n about the link
@@ -1026,7 +1025,7 @@ bl_panel_solve (const BlPanelSurface *surface,
   if (!(six_volume (surface->points, 0, n) > 0.0))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("The surface encloses no volume or is wound inward (its triangles' normals must point into the fluid)"));
+                   "The surface encloses no volume or is wound inward (its triangles' normals must point into the fluid)");
       return FALSE;
     }
 
@@ -1034,7 +1033,7 @@ bl_panel_solve (const BlPanelSurface *surface,
   if (matrix == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
-                   _("Not enough memory for the panel method's matrix (%zu MB)"), (gsize) (4.0 * n * n / 1e6));
+                   "Not enough memory for the panel method's matrix (%zu MB)", (gsize) (4.0 * n * n / 1e6));
       return FALSE;
     }
   rhs = g_new (double, 6 * n);
@@ -1059,7 +1058,7 @@ bl_panel_solve (const BlPanelSurface *surface,
   if (iterations == 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                   _("The panel method did not converge in %d iterations: the surface may not be closed"),
+                   "The panel method did not converge in %d iterations: the surface may not be closed",
                    MAX_ITERATIONS);
       return FALSE;
     }
