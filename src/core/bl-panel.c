@@ -1127,7 +1127,8 @@ bl_panel_estimate (const BlPanelBody    *bodies,
   BlPanelSolution coarse_solution;
   /* The coarse solve costs about a sixteenth of the fine one. */
   Stage stage = { progress, user_data, 0.0, 1.0 / 17 };
-  double largest, difference = 0.0;
+  gboolean same;
+  double largest, scale[2] = { 0.0, 0.0 };
 
   memset (out, 0, sizeof *out);
   if (!bl_panel_solve (coarse, rho, cancellable, stage_progress, &stage, &coarse_solution, error))
@@ -1141,18 +1142,37 @@ bl_panel_estimate (const BlPanelBody    *bodies,
     return FALSE;
 
   largest = bl_mat6_max_abs (&out->fine.added_mass);
+  /* The same surface twice (a mesh too fine to be cut for this budget):
+   * no estimate. */
+  same = fine->n_panels == coarse->n_panels;
   for (int j = 0; j < 6; j++)
     for (int k = 0; k < 6; k++)
-      difference = MAX (difference, fabs (out->fine.added_mass.m[j][k] - out->coarse.m[j][k]));
-  /* Constant panels: the error falls as h², that is as 1/N; a quarter of the
-   * panels has four times the error, so the fine result's is a third of
-   * the difference.  No difference at all means the two surfaces were the
-   * same (a mesh too fine to be cut for this budget): no estimate. */
-  if (fine->n_panels == coarse->n_panels)
-    out->error = NAN;
-  else
-    out->error = difference / 3;
-  out->relative_error = largest > 0.0 ? out->error / largest : 0.0;
+      out->errors.m[j][k] = same ? NAN : fabs (out->fine.added_mass.m[j][k] - out->coarse.m[j][k]) / 3;
+
+  /* The scale of each block: its largest diagonal term (translations kg,
+   * rotations kg·m²); the relative error: the largest over the diagonal
+   * terms that carry their block (a tenth of its scale or more). */
+  for (int j = 0; j < 6; j++)
+    scale[j / 3] = MAX (scale[j / 3], fabs (out->fine.added_mass.m[j][j]));
+  out->relative_error = same ? NAN : 0.0;
+  for (int j = 0; j < 6 && !same; j++)
+    if (fabs (out->fine.added_mass.m[j][j]) >= 0.1 * scale[j / 3] && scale[j / 3] > 0.0)
+      out->relative_error = MAX (out->relative_error, out->errors.m[j][j] / fabs (out->fine.added_mass.m[j][j]));
+
+  /* A term is shown as 0 when it is within its own difference between the
+   * resolutions of 0, or within the relative error of the scale of its
+   * blocks (√(s_j s_k), which bounds |μ_jk| for a positive matrix). */
+  out->added_mass = out->fine.added_mass;
+  for (int j = 0; j < 6; j++)
+    for (int k = 0; k < 6; k++)
+      {
+        double value = fabs (out->fine.added_mass.m[j][k]);
+        double block = sqrt (scale[j / 3] * scale[k / 3]);
+        double limit = same ? 1e-9 * largest : MAX (3 * out->errors.m[j][k], out->relative_error * block);
+
+        if (value <= limit)
+          out->added_mass.m[j][k] = 0.0;
+      }
   return TRUE;
 }
 

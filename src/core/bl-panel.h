@@ -131,18 +131,30 @@ void     bl_panel_triangle_integrals (const double  corners[9],
                                       double       *one_over_r,
                                       double       *solid_angle);
 
-/* The estimate a user is shown: μ at `budget` panels, and at a quarter of
- * them; `error` is the Richardson estimate of the fine result's error per
- * term, |μ_N − μ_N/4| / 3 (constant panels converge as 1/N): the largest
- * over the matrix, NAN when both resolutions were the same surface (meshes
- * already finer than the budget). */
+/* The estimate a user is shown: μ at `budget` panels and at a quarter of
+ * them.  Constant panels converge as 1/N, so a quarter of the panels has
+ * four times the error and the fine result's is a third of the
+ * difference, term by term (Richardson). */
 typedef struct
 {
+  /* The fine result with every term that cannot be told from 0 at this
+   * resolution set to 0 (a symmetric hull's couplings come out as 1e-5 of
+   * its terms, not 0): a term within its own difference between the
+   * resolutions of 0, or within relative_error of the scale of its blocks
+   * (√(s_j·s_k), s the largest diagonal term of the translational or the
+   * rotational block, which bounds |μ_jk| for a positive matrix).  What to
+   * show and write.  With no error estimate, terms below 1e-9 of the
+   * largest. */
+  BlMat6          added_mass;
+  BlMat6          errors;          /* |μ_N − μ_N/4| / 3 per term; NAN without an estimate */
+  /* The largest errors[j][j] / |μ_jj| over the diagonal terms that carry
+   * their block (a tenth of its largest or more); NAN when both
+   * resolutions were the same surface (meshes already finer than the
+   * budget). */
+  double          relative_error;
   BlPanelSolution fine;
   BlMat6          coarse;
   gsize           coarse_panels;
-  double          error;          /* absolute, in the units of μ's largest term */
-  double          relative_error; /* error / max |μ| */
 } BlPanelEstimate;
 
 gboolean bl_panel_estimate       (const BlPanelBody    *bodies,
