@@ -14,6 +14,7 @@
 #endif
 
 #include "bl-document-private.h"
+#include "bl-source-map.h"
 #include "bl-xml-private.h"
 #include "bl-file-private.h"
 #include "bl-number.h"
@@ -2374,6 +2375,7 @@ bl_document_finalize (GObject *object)
 {
   BlDocument *self = (BlDocument *) object;
 
+  bl_source_map_forget (self);
   clear_preparsed (self);
   g_clear_pointer (&self->protos, g_ptr_array_unref);
   g_clear_pointer (&self->links_by_name, g_hash_table_unref);
@@ -2448,6 +2450,8 @@ bl_document_new_from_bytes (GBytes               *bytes,
   if (!loaded)
     return NULL;
 
+  if (!self->read_only)
+    bl_source_map_prepare (self);
   return g_steal_pointer (&self);
 }
 

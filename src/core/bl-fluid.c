@@ -453,45 +453,26 @@ bl_document_find_added_mass_imports (BlDocument *self)
 /* ------------------------------------------------------------------------ */
 /* A7 and A8 on one link (called by the document after each computation)    */
 
-/* A7 for the Hydrodynamics plugins of one scope that name `link`. */
+/* A7 for one Hydrodynamics plugin that names `link`. */
 static void
-check_plugins_in (BlLink     *link,
-                  xmlNode    *scope_node,
-                  const char *scope,
-                  const char *element,
-                  int         line)
+check_plugin (BlLink     *link,
+              xmlNode    *plugin,
+              const char *element,
+              int         line)
 {
-  for (xmlNode *plugin = scope_node->children; plugin != NULL; plugin = plugin->next)
-    {
-      g_autoptr(GPtrArray) names = NULL;
-      g_autoptr(GArray) values = NULL;
-      g_autoptr(BlAddedMassFinding) finding = NULL;
-      g_autofree char *link_name = NULL;
-      g_autofree char *full = NULL;
-      xmlNode *link_name_node;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(BlAddedMassFinding) finding = NULL;
 
-      if (!bl_xml_is_element (plugin, "plugin") || !is_hydrodynamics (plugin))
-        continue;
-      link_name_node = bl_xml_first_child (plugin, "link_name");
-      if (link_name_node == NULL)
-        continue;
-      link_name = node_text (link_name_node);
-      full = scope != NULL ? g_strconcat (scope, "::", link_name, NULL) : g_strdup (link_name);
-      if (strcmp (full, link->scoped_name) != 0)
-        continue;
-
-      names = g_ptr_array_new ();
-      values = g_array_new (FALSE, FALSE, sizeof (double));
-      collect_numbers (plugin, names, values);
-      finding = bl_added_mass_check_plugin ((const char * const *) names->pdata,
-                                            (const double *) values->data, values->len,
-                                            child_true (plugin, "disable_added_mass"),
-                                            link->has_added_mass);
-      if (finding != NULL)
-        bl_diagnostics_add (link->diagnostics, finding->severity, finding->id, link->model->file,
-                            line, element, "%s (plugin on line %d)", finding->message,
-                            bl_xml_get_line (plugin));
-    }
+  collect_numbers (plugin, names, values);
+  finding = bl_added_mass_check_plugin ((const char * const *) names->pdata,
+                                        (const double *) values->data, values->len,
+                                        child_true (plugin, "disable_added_mass"),
+                                        link->has_added_mass);
+  if (finding != NULL)
+    bl_diagnostics_add (link->diagnostics, finding->severity, finding->id, link->model->file,
+                        line, element, "%s (plugin on line %d)", finding->message,
+                        bl_xml_get_line (plugin));
 }
 
 /* gz-sim's Buoyancy system (not BuoyancyEngine, a different one). */
@@ -506,27 +487,114 @@ is_buoyancy_system (xmlNode *plugin)
   return strstr (lower_file, "buoyancy-system") != NULL || g_str_has_suffix (lower_name, "systems::buoyancy");
 }
 
-static G_DEFINE_QUARK (bl-buoyancy-system, bl_buoyancy_system)
+/* ------------------------------------------------------------------------ */
+/* What every link's checks ask of the plugins, found once per document      */
 
-/* The world's Buoyancy system, looked up once per document (a world may
- * hold a great many models, and every link asks). */
-static xmlNode *
-find_buoyancy_system (BlDocument *self,
-                      xmlNode    *world)
+/* A Hydrodynamics plugin and the scope (a model's element, or the world)
+ * it sits in. */
+typedef struct
 {
-  GQuark quark = bl_buoyancy_system_quark ();
-  gpointer cached = g_object_get_qdata (G_OBJECT (self), quark);
-  xmlNode *system = NULL;
+  xmlNode *scope;
+  xmlNode *plugin;
+} ScopedPlugin;
 
-  if (cached != NULL)
-    return cached == (gpointer) self ? NULL : cached;
+typedef struct
+{
+  /* the full scoped name of the link a Hydrodynamics plugin's <link_name>
+   * names → GArray of ScopedPlugin, in document order within each scope */
+  GHashTable *hydrodynamics;
+  xmlNode    *buoyancy_system;  /* the world's, or NULL */
+  char       *engine;           /* bl_document_dup_physics_engine */
+  int         engine_line;
+} FluidIndex;
 
-  for (xmlNode *n = world->children; n != NULL && system == NULL; n = n->next)
-    if (bl_xml_is_element (n, "plugin") && is_buoyancy_system (n))
-      system = n;
-  /* the document itself stands for "none" */
-  g_object_set_qdata (G_OBJECT (self), quark, system != NULL ? (gpointer) system : (gpointer) self);
-  return system;
+static void
+fluid_index_free (FluidIndex *index)
+{
+  g_hash_table_unref (index->hydrodynamics);
+  g_free (index->engine);
+  g_free (index);
+}
+
+static G_DEFINE_QUARK (bl-fluid-index, bl_fluid_index)
+
+static void
+index_hydrodynamics (FluidIndex *index,
+                     xmlNode    *scope_node,
+                     const char *scope)
+{
+  for (xmlNode *plugin = scope_node->children; plugin != NULL; plugin = plugin->next)
+    {
+      g_autofree char *link_name = NULL;
+      ScopedPlugin entry = { scope_node, plugin };
+      xmlNode *link_name_node;
+      char *full;
+      GArray *plugins;
+
+      if (!bl_xml_is_element (plugin, "plugin") || !is_hydrodynamics (plugin))
+        continue;
+      link_name_node = bl_xml_first_child (plugin, "link_name");
+      if (link_name_node == NULL)
+        continue;
+      link_name = node_text (link_name_node);
+      full = scope != NULL ? g_strconcat (scope, "::", link_name, NULL) : g_steal_pointer (&link_name);
+      plugins = g_hash_table_lookup (index->hydrodynamics, full);
+      if (plugins == NULL)
+        {
+          plugins = g_array_new (FALSE, FALSE, sizeof (ScopedPlugin));
+          g_hash_table_insert (index->hydrodynamics, full, plugins);
+        }
+      else
+        {
+          g_free (full);
+        }
+      g_array_append_val (plugins, entry);
+    }
+}
+
+static void
+index_model (FluidIndex *index,
+             BlModel    *model)
+{
+  index_hydrodynamics (index, model->node, model->scoped_name);
+  for (guint i = 0; i < model->models->len; i++)
+    index_model (index, g_ptr_array_index (model->models, i));
+}
+
+/* The document's index, built on first use: one walk of every scope's
+ * children instead of one per link (a world may hold a great many models,
+ * a model a great many links).  It holds plugin elements, not what they
+ * say: a check reads a plugin's terms when it runs. */
+static FluidIndex *
+fluid_index (BlDocument *self)
+{
+  GQuark quark = bl_fluid_index_quark ();
+  FluidIndex *index = g_object_get_qdata (G_OBJECT (self), quark);
+  GPtrArray *models;
+  xmlNode *world;
+
+  if (index != NULL)
+    return index;
+
+  index = g_new0 (FluidIndex, 1);
+  index->hydrodynamics = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                (GDestroyNotify) g_array_unref);
+  models = bl_document_get_models (self);
+  for (guint i = 0; i < models->len; i++)
+    index_model (index, g_ptr_array_index (models, i));
+
+  world = world_node (self);
+  if (world != NULL)
+    {
+      index_hydrodynamics (index, world, NULL);
+      for (xmlNode *n = world->children; n != NULL && index->buoyancy_system == NULL; n = n->next)
+        if (bl_xml_is_element (n, "plugin") && is_buoyancy_system (n))
+          index->buoyancy_system = n;
+    }
+  index->engine = bl_document_dup_physics_engine (self, &index->engine_line);
+
+  g_object_set_qdata_full (G_OBJECT (self), quark, index, (GDestroyNotify) fluid_index_free);
+  return index;
 }
 
 /* Whether the system's <enable> entries (none: every model) take LINK. */
@@ -562,15 +630,14 @@ check_gz_buoyancy (BlDocument *self,
                    BlLink     *link)
 {
   const BlMassProperties *props = &link->props;
-  xmlNode *world = world_node (self);
   xmlNode *system = NULL;
   BlVec3 moment = BL_VEC3_ZERO, center = BL_VEC3_ZERO;
   double volume = 0.0, scale;
   gboolean scaled_mesh = FALSE;
 
-  if (world == NULL || !(props->volume > 0.0))
+  if (!(props->volume > 0.0))
     return;
-  system = find_buoyancy_system (self, world);
+  system = fluid_index (self)->buoyancy_system;
   /* the graded mode slices shapes by fluid layers: another computation */
   if (system == NULL || bl_xml_first_child (system, "graded_buoyancy") != NULL ||
       !buoyancy_enabled_for (system, link))
@@ -631,31 +698,40 @@ bl_document_check_link_fluid (BlDocument *self,
                               BlLink     *link)
 {
   g_autofree char *element = NULL;
-  g_autofree char *engine = NULL;
-  xmlNode *world;
-  int line, engine_line;
+  FluidIndex *index;
+  GArray *plugins;
+  int line;
 
   check_gz_buoyancy (self, link);
   if (!link->has_added_mass)
     return;
 
+  index = fluid_index (self);
   element = g_strdup_printf ("%s/inertial/fluid_added_mass", link->scoped_name);
   line = bl_xml_get_line (link->added_mass_node != NULL ? link->added_mass_node : link->node);
 
-  /* A7: the plugin sits in the link's model, an enclosing one or the world. */
-  for (BlModel *model = link->model; model != NULL; model = model->parent)
-    check_plugins_in (link, model->node, model->scoped_name, element, line);
-  world = world_node (self);
-  if (world != NULL)
-    check_plugins_in (link, world, NULL, element, line);
+  /* A7: the plugin sits in the link's model, an enclosing one or the
+   * world; reported in that order. */
+  plugins = g_hash_table_lookup (index->hydrodynamics, link->scoped_name);
+  if (plugins != NULL)
+    {
+      xmlNode *world = world_node (self);
+
+      for (BlModel *model = link->model; model != NULL; model = model->parent)
+        for (guint i = 0; i < plugins->len; i++)
+          if (g_array_index (plugins, ScopedPlugin, i).scope == model->node)
+            check_plugin (link, g_array_index (plugins, ScopedPlugin, i).plugin, element, line);
+      for (guint i = 0; world != NULL && i < plugins->len; i++)
+        if (g_array_index (plugins, ScopedPlugin, i).scope == world)
+          check_plugin (link, g_array_index (plugins, ScopedPlugin, i).plugin, element, line);
+    }
 
   /* A8 */
-  engine = bl_document_dup_physics_engine (self, &engine_line);
-  if (engine != NULL && !engine_is_dart (engine))
+  if (index->engine != NULL && !engine_is_dart (index->engine))
     bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "A8", link->model->file, line, element,
                         "the world's physics engine is “%s” (line %d): only gz-physics dartsim "
                         "applies fluid_added_mass; other engines ignore it",
-                        engine, engine_line);
+                        index->engine, index->engine_line);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -1012,22 +1012,92 @@ bl_source_map_free (BlSourceMap *map)
   g_free (map);
 }
 
+/* A document's map: being built on another thread, built, or refused. */
+typedef struct
+{
+  GThread     *thread;         /* until joined */
+  xmlDoc      *xml;            /* borrowed from the document */
+  GBytes      *source;
+  BlSourceMap *map;
+  GError      *error;
+} DocumentMap;
+
+static void
+document_map_join (DocumentMap *state)
+{
+  if (state->thread != NULL)
+    g_thread_join (g_steal_pointer (&state->thread));
+}
+
+static void
+document_map_free (DocumentMap *state)
+{
+  document_map_join (state);
+  g_clear_pointer (&state->map, bl_source_map_free);
+  g_clear_error (&state->error);
+  g_clear_pointer (&state->source, g_bytes_unref);
+  g_free (state);
+}
+
+static gpointer
+document_map_build (gpointer data)
+{
+  DocumentMap *state = data;
+
+  state->map = bl_source_map_new (state->xml, state->source, &state->error);
+  return NULL;
+}
+
+static DocumentMap *
+document_map_new (BlDocument *doc)
+{
+  DocumentMap *state = g_new0 (DocumentMap, 1);
+
+  state->xml = bl_document_get_xml (doc);
+  state->source = g_bytes_ref (bl_document_get_source (doc));
+  g_object_set_data_full (G_OBJECT (doc), "bl-source-map", state, (GDestroyNotify) document_map_free);
+  return state;
+}
+
+void
+bl_source_map_prepare (BlDocument *doc)
+{
+  DocumentMap *state;
+
+  g_return_if_fail (BL_IS_DOCUMENT (doc));
+  g_return_if_fail (bl_document_get_source (doc) != NULL);
+
+  if (g_object_get_data (G_OBJECT (doc), "bl-source-map") != NULL)
+    return;
+  state = document_map_new (doc);
+  state->thread = g_thread_try_new ("bl-source-map", document_map_build, state, NULL);
+  /* Without a thread, the first edit builds the map. */
+}
+
+void
+bl_source_map_forget (BlDocument *doc)
+{
+  g_return_if_fail (BL_IS_DOCUMENT (doc));
+
+  g_object_set_data (G_OBJECT (doc), "bl-source-map", NULL);
+}
+
 BlSourceMap *
 bl_source_map_for_document (BlDocument  *doc,
                             GError     **error)
 {
-  BlSourceMap *map;
+  DocumentMap *state;
 
   g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
 
-  map = g_object_get_data (G_OBJECT (doc), "bl-source-map");
-  if (map != NULL)
-    return map;
+  state = g_object_get_data (G_OBJECT (doc), "bl-source-map");
+  if (state == NULL)
+    state = document_map_new (doc);
+  document_map_join (state);
+  if (state->map == NULL && state->error == NULL)
+    state->map = bl_source_map_new (state->xml, state->source, &state->error);
+  if (state->map == NULL)
+    g_propagate_error (error, g_error_copy (state->error));
 
-  map = bl_source_map_new (bl_document_get_xml (doc), bl_document_get_source (doc), error);
-  if (map != NULL)
-    g_object_set_data_full (G_OBJECT (doc), "bl-source-map", map,
-                            (GDestroyNotify) bl_source_map_free);
-
-  return map;
+  return state->map;
 }
