@@ -657,13 +657,7 @@ write_file (const char *dir,
             const char *name,
             const char *contents)
 {
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autofree char *parent = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_mkdir_with_parents (parent, 0755);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
+  write_tree_file (dir, name, contents);
 }
 
 static void
@@ -694,8 +688,10 @@ test_include (void)
               "</world></sdf>");
 
   g_setenv ("GZ_SIM_RESOURCE_PATH", models, TRUE);
+  g_setenv ("GZ_FUEL_CACHE_PATH", dir, TRUE);  /* holds no Fuel model */
   doc = bl_document_new_from_file (main_path, &error);
   g_unsetenv ("GZ_SIM_RESOURCE_PATH");
+  g_unsetenv ("GZ_FUEL_CACHE_PATH");
   g_assert_no_error (error);
 
   first = link_of (doc, "cube::body");
@@ -716,7 +712,7 @@ test_include (void)
         BlDiagnostic *d = g_ptr_array_index (all, i);
 
         absent |= d->line == 6 && strstr (d->message, "absent") != NULL;
-        offline |= d->line == 7 && strstr (d->message, "not available offline") != NULL;
+        offline |= d->line == 7 && strstr (d->message, "not in the local Fuel cache") != NULL;
       }
     g_assert_true (absent);
     g_assert_true (offline);

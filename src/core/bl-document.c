@@ -157,6 +157,7 @@ struct _BlDocument
   GPtrArray  *links;          /* BlLink*, borrowed from the models */
   GHashTable *links_by_name;  /* scoped name → BlLink* */
   GPtrArray  *diagnostics;    /* BlDiagnostic* not tied to a link */
+  GPtrArray  *include_failures; /* BlIncludeFailure* */
   xmlNode    *world;          /* the first <world>, or NULL */
   gboolean    read_only;      /* BL_DOCUMENT_LOAD_READ_ONLY */
   Arena      *arena;          /* read-only: links, collisions and their names */
@@ -569,7 +570,7 @@ static void
 parse_inertial (BlLink    *link,
                 GPtrArray *diagnostics)
 {
-  const char *file = link->model->file;
+  const char *file = link->file;
   g_autofree char *owner = NULL;
   xmlNode *inertial = bl_xml_first_child (link->node, "inertial");
   xmlNode *child;
@@ -684,10 +685,10 @@ parse_collision_density (BlCollision *collision,
   const char *owner = collision->path;
 
   collision->density = 1000.0;
-  collision->has_density = read_number (collision->node, "density", owner, link->model->file,
+  collision->has_density = read_number (collision->node, "density", owner, link->file,
                                         diagnostics, &collision->density, &link->input_errors);
   if (collision->has_density && collision->density <= 0.0)
-    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", link->model->file,
+    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", link->file,
                         node_line (bl_xml_first_child (collision->node, "density")), owner,
                         "density %g is not positive", collision->density);
 }
@@ -793,7 +794,7 @@ parse_geometry (BlCollision *collision,
                 const char  *base_dir)
 {
   BlGeometry *geometry = &collision->geometry;
-  const char *file = collision->link->model->file;
+  const char *file = collision->link->file;
   const char *owner = collision->path;
   xmlNode *node = bl_xml_first_child (collision->node, "geometry");
   xmlNode *shape = NULL;
@@ -1202,6 +1203,7 @@ parse_link (BlDocument *doc,
   link->name = doc_strjoin (doc, name, NULL);
   link->scoped_name = doc_strjoin (doc, model->scoped_name, "::", name, NULL);
   link->model = model;
+  link->file = model->file;
   link->node = node;
   link->line = node_line (node);
   /* In the arena, only mesh collisions hold memory of their own; those are
@@ -1274,7 +1276,7 @@ parse_link_collisions (BlDocument *doc,
 
           g_snprintf (generated, sizeof generated, "collision_%u", link->collisions->len);
           collision->name = doc_strjoin (doc, generated, NULL);
-          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->model->file,
+          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->file,
                               collision->line, link->scoped_name,
                               "a <collision> has no name; shown as “%s”", collision->name);
         }
@@ -1282,14 +1284,14 @@ parse_link_collisions (BlDocument *doc,
         {
           collision->name = doc_strjoin (doc, name, NULL);
           if (!add_collision_name (seen, &n_seen, &names, collision->name))
-            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->model->file,
+            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->file,
                                 collision->line, link->scoped_name,
                                 "two collisions are named “%s”", collision->name);
         }
 
       collision->path = doc_strjoin (doc, link->scoped_name, "/collision[", collision->name, "]", NULL);
       owner = collision->path;
-      raw = parse_pose (bl_xml_first_child (child, "pose"), owner, link->model->file,
+      raw = parse_pose (bl_xml_first_child (child, "pose"), owner, link->file,
                         link->diagnostics, &relative_to);
 
       if (relative_to == NULL || strcmp (relative_to, link->name) == 0)
@@ -1341,15 +1343,182 @@ report_version_features (BlDocument *doc,
     }
 
   if (needs_1_11 && version < 11)
-    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->model->file, link->line,
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->file, link->line,
                         link->scoped_name,
                         "uses automatic inertia, densities or cones (SDF 1.11) in a file that "
                         "declares %s; read as libsdformat 15 does", doc->sdf_version);
   else if (link->has_added_mass && version < 10)
-    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->model->file, link->line,
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->file, link->line,
                         link->scoped_name,
                         "has <fluid_added_mass> (SDF 1.10) in a file that declares %s; "
                         "read as libsdformat 15 does", doc->sdf_version);
+}
+
+/* One child element of a model as parse_model reads it: its own, or one
+ * an <include merge="true"> brought from another file (libsdformat 15's
+ * merge-include: no model scope of its own, names unchanged). */
+typedef struct
+{
+  xmlNode    *node;
+  const char *file;          /* the file the element is in */
+  const char *proxy;         /* merged: the frame standing for the included
+                              * model's __model__, else NULL */
+  char       *merged_frame;  /* a merge <include> (node): the name of its proxy frame */
+  xmlNode    *pose_node;     /* merged_frame: the <include>'s <pose>, else the model's */
+  const char *pose_file;     /* the file pose_node is in */
+} ModelChild;
+
+static gboolean load_include (LoadContext  *ctx,
+                              xmlNode      *node,
+                              const char   *file,
+                              const char   *owner,
+                              const char  **sdf_path_out,
+                              xmlNode     **model_out);
+
+static void include_failed (BlDocument  *doc,
+                            const char  *code,
+                            const char  *file,
+                            int          line,
+                            const char  *owner,
+                            const char  *uri,
+                            GPtrArray   *searched,
+                            const char  *format,
+                            ...) G_GNUC_PRINTF (8, 9);
+
+/* Whether a model or include NODE in MODEL (at DEPTH) would nest too
+ * deep; says so when it would. */
+static gboolean
+too_deep (BlDocument *doc,
+          xmlNode    *node,
+          const char *file,
+          BlModel    *model,
+          int         depth)
+{
+  if (depth + 1 <= MAX_MODEL_DEPTH)
+    return FALSE;
+  bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "depth", file, node_line (node),
+                      model->scoped_name,
+                      "models are nested more than %d deep; the deeper ones are not loaded",
+                      MAX_MODEL_DEPTH);
+  return TRUE;
+}
+
+static gboolean
+is_merge_include (xmlNode *node)
+{
+  g_autofree char *merge = NULL;
+  gboolean value = FALSE;
+
+  if (!bl_xml_is_element (node, "include"))
+    return FALSE;
+  merge = bl_xml_dup_attribute (node, "merge");
+  return merge != NULL && parse_bool (merge, &value) && value;
+}
+
+static void collect_model_children (LoadContext *ctx,
+                                    BlModel     *model,
+                                    xmlNode     *node,
+                                    const char  *file,
+                                    const char  *proxy,
+                                    int          depth,
+                                    GArray      *out);
+
+/* An <include merge="true">: a proxy frame "_merged__NAME__model__" placed
+ * where the included model would be (the include's <pose>, else the
+ * model's, relative to __model__ unless it says otherwise), then the
+ * included model's own children, whose __model__ (or empty relative_to,
+ * attached_to) now means the proxy frame. */
+static void
+expand_merge_include (LoadContext *ctx,
+                      BlModel     *model,
+                      xmlNode     *include,
+                      const char  *file,
+                      const char  *proxy,
+                      int          depth,
+                      GArray      *out)
+{
+  BlDocument *doc = ctx->doc;
+  xmlNode *name_node = bl_xml_first_child (include, "name");
+  g_autofree char *name = NULL;
+  const char *sdf_path;
+  xmlNode *included;
+  ModelChild item = { include, file, proxy, NULL, NULL, file };
+
+  if (too_deep (doc, include, file, model, depth))
+    return;
+
+  if (!load_include (ctx, include, file, model->scoped_name, &sdf_path, &included))
+    return;
+  if (included == NULL)
+    {
+      include_failed (doc, "include", file, node_line (include), model->scoped_name, NULL, NULL,
+                      "<include merge=\"true\"> of a file without a <model>: merging is only "
+                      "defined for included models (libsdformat refuses it too)");
+      return;
+    }
+
+  if (name_node != NULL)
+    name = g_strstrip (bl_xml_dup_text (name_node));
+  if (name == NULL || *name == '\0')
+    {
+      g_free (name);
+      name = bl_xml_dup_attribute (included, "name");
+    }
+  item.merged_frame = g_strdup_printf ("_merged__%s__model__", name != NULL ? name : "");
+  item.pose_node = bl_xml_first_child (include, "pose");
+  if (item.pose_node == NULL)
+    {
+      item.pose_node = bl_xml_first_child (included, "pose");
+      item.pose_file = sdf_path;
+    }
+  g_array_append_val (out, item);
+
+  g_ptr_array_add (ctx->include_stack, g_strdup (sdf_path));
+  collect_model_children (ctx, model, included, sdf_path, item.merged_frame, depth + 1, out);
+  g_ptr_array_remove_index (ctx->include_stack, ctx->include_stack->len - 1);
+}
+
+static void
+collect_model_children (LoadContext *ctx,
+                        BlModel     *model,
+                        xmlNode     *node,
+                        const char  *file,
+                        const char  *proxy,
+                        int          depth,
+                        GArray      *out)
+{
+  for (xmlNode *child = node->children; child != NULL; child = child->next)
+    {
+      ModelChild item = { child, file, proxy, NULL, NULL, NULL };
+
+      if (!bl_xml_is_element (child, NULL))
+        continue;
+      if (is_merge_include (child))
+        expand_merge_include (ctx, model, child, file, proxy, depth, out);
+      else
+        g_array_append_val (out, item);
+    }
+}
+
+static void
+model_child_clear (ModelChild *item)
+{
+  g_free (item->merged_frame);
+}
+
+/* In a merged element, the included model's frame is the proxy frame. */
+static void
+merge_frame_name (char       **name,
+                  const char  *proxy,
+                  gboolean     when_empty)
+{
+  if (proxy == NULL)
+    return;
+  if ((*name == NULL && when_empty) || (*name != NULL && strcmp (*name, "__model__") == 0))
+    {
+      g_free (*name);
+      *name = g_strdup (proxy);
+    }
 }
 
 /* The first pass registers every frame of the scope; nested models and
@@ -1370,6 +1539,8 @@ parse_model (LoadContext *ctx,
   BlModel *model;
   FrameScope *scope;
   GPtrArray *pending_links;
+  GPtrArray *pending_files;  /* the file of each pending link */
+  GArray *children;          /* ModelChild */
   xmlNode *static_node;
 
   model = g_new0 (BlModel, 1);
@@ -1403,15 +1574,35 @@ parse_model (LoadContext *ctx,
 
   scope = frame_scope_new (model);
   pending_links = g_ptr_array_new ();
+  pending_files = g_ptr_array_new ();
+  children = g_array_new (FALSE, FALSE, sizeof (ModelChild));
+  g_array_set_clear_func (children, (GDestroyNotify) model_child_clear);
+  collect_model_children (ctx, model, node, file, NULL, depth, children);
 
-  for (xmlNode *child = node->children; child != NULL; child = child->next)
+  for (guint c = 0; c < children->len; c++)
     {
+      ModelChild *item = &g_array_index (children, ModelChild, c);
+      xmlNode *child = item->node;
+      const char *child_file = item->file;
       g_auto(BlXmlString) name_owned = NULL;
       const char *child_name;
       FrameEntry *entry;
 
-      if (!bl_xml_is_element (child, NULL))
-        continue;
+      if (item->merged_frame != NULL)
+        {
+          g_autofree char *owner = scoped (model, item->merged_frame);
+
+          entry = frame_scope_add (scope, FRAME_FRAME, child, item->merged_frame, doc->diagnostics,
+                                   model->scoped_name);
+          if (entry == NULL)
+            continue;
+          entry->raw = parse_pose (item->pose_node, owner, item->pose_file, doc->diagnostics,
+                                   &entry->relative_to);
+          if (entry->relative_to == NULL)
+            entry->relative_to = g_strdup ("__model__");
+          merge_frame_name (&entry->relative_to, item->proxy, FALSE);
+          continue;
+        }
 
       if (strcmp ((const char *) child->name, "model") == 0 ||
           strcmp ((const char *) child->name, "include") == 0)
@@ -1421,23 +1612,17 @@ parse_model (LoadContext *ctx,
           BlModel *nested;
           gboolean has_static = FALSE, is_static = FALSE;
 
-          if (depth + 1 > MAX_MODEL_DEPTH)
-            {
-              bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "depth", file, node_line (child),
-                                  model->scoped_name,
-                                  "models are nested more than %d deep; the deeper ones are not loaded",
-                                  MAX_MODEL_DEPTH);
-              continue;
-            }
+          if (too_deep (doc, child, child_file, model, depth))
+            continue;
 
           if (strcmp ((const char *) child->name, "model") == 0)
             {
-              nested = parse_model (ctx, child, model, file, NULL, depth + 1, &nested_scope);
+              nested = parse_model (ctx, child, model, child_file, NULL, depth + 1, &nested_scope);
               pose_node = bl_xml_first_child (child, "pose");
             }
           else
             {
-              nested = parse_include (ctx, child, model, file, depth + 1, &nested_scope,
+              nested = parse_include (ctx, child, model, child_file, depth + 1, &nested_scope,
                                       &pose_node, &has_static, &is_static);
             }
 
@@ -1452,8 +1637,9 @@ parse_model (LoadContext *ctx,
           if (entry != NULL)
             {
               entry->nested = nested_scope;
-              entry->raw = parse_pose (pose_node, nested->scoped_name, file, doc->diagnostics,
+              entry->raw = parse_pose (pose_node, nested->scoped_name, child_file, doc->diagnostics,
                                        &entry->relative_to);
+              merge_frame_name (&entry->relative_to, item->proxy, TRUE);
             }
           else
             {
@@ -1477,6 +1663,7 @@ parse_model (LoadContext *ctx,
           if (entry == NULL)
             continue;
           g_ptr_array_add (pending_links, entry);
+          g_ptr_array_add (pending_files, (gpointer) child_file);
         }
       else if (strcmp ((const char *) child->name, "frame") == 0)
         {
@@ -1486,6 +1673,7 @@ parse_model (LoadContext *ctx,
           entry->implicit_base = bl_xml_dup_attribute (child, "attached_to");
           if (entry->implicit_base != NULL && *entry->implicit_base == '\0')
             g_clear_pointer (&entry->implicit_base, g_free);
+          merge_frame_name (&entry->implicit_base, item->proxy, TRUE);
         }
       else if (strcmp ((const char *) child->name, "joint") == 0)
         {
@@ -1499,6 +1687,7 @@ parse_model (LoadContext *ctx,
               entry->implicit_base = g_strstrip (bl_xml_dup_text (child_link));
               if (strcmp (entry->implicit_base, "world") == 0)
                 g_clear_pointer (&entry->implicit_base, g_free);
+              merge_frame_name (&entry->implicit_base, item->proxy, FALSE);
             }
         }
       else
@@ -1509,10 +1698,15 @@ parse_model (LoadContext *ctx,
       {
         g_autofree char *owner = scoped (model, entry->name);
 
-        entry->raw = parse_pose (bl_xml_first_child (child, "pose"), owner, file, doc->diagnostics,
+        entry->raw = parse_pose (bl_xml_first_child (child, "pose"), owner, child_file, doc->diagnostics,
                                  &entry->relative_to);
+        /* a link's empty relative_to is its model's frame; a frame's and a
+         * joint's are their attached_to and child, renamed above */
+        merge_frame_name (&entry->relative_to, item->proxy, entry->kind == FRAME_LINK);
       }
     }
+
+  g_array_unref (children);
 
   /* Poses of everything in this scope, then the links' contents. */
   {
@@ -1536,11 +1730,25 @@ parse_model (LoadContext *ctx,
   for (guint i = 0; i < pending_links->len; i++)
     {
       FrameEntry *entry = g_ptr_array_index (pending_links, i);
+      const char *link_file = g_ptr_array_index (pending_files, i);
       BlLink *link = adopt_preparsed_link (doc, model, entry->node);
 
       if (link != NULL)
         {
           link->pose = entry->pose;
+        }
+      else if (link_file != file)
+        {
+          /* merged from an included file: its meshes are beside that file */
+          g_autofree char *link_dir = g_path_get_dirname (link_file);
+
+          link = parse_link (doc, model, entry->node, entry->name);
+          link->file = link_file;
+          link->pose = entry->pose;
+          parse_link_collisions (doc, link, scope, link_dir);
+          link->n_load_diagnostics = link->diagnostics->len;
+          if (doc->read_only)
+            parse_link_inertial (link);
         }
       else
         {
@@ -1557,6 +1765,7 @@ parse_model (LoadContext *ctx,
     }
 
   g_ptr_array_unref (pending_links);
+  g_ptr_array_unref (pending_files);
 
   if (scope_out != NULL)
     *scope_out = scope;
@@ -1620,51 +1829,146 @@ find_model_sdf (const char *dir)
   return best;
 }
 
-/* An <include> names a model directory (model://NAME, or a folder) or an
- * SDF file. */
-static char *
-resolve_include_uri (const char  *uri,
-                     const char  *base_dir,
-                     GError     **error)
-{
-  g_autofree char *local = NULL;
-
-  if (g_str_has_prefix (uri, "model://") && strchr (uri + 8, '/') == NULL)
-    {
-      g_autoptr(GPtrArray) search = bl_resource_model_search_path ();
-      g_autoptr(GString) places = g_string_new (NULL);
-      char *dir = bl_resource_find_model (uri + 8, base_dir);
-
-      if (dir != NULL)
-        return dir;
-
-      for (guint i = 0; i < search->len; i++)
-        g_string_append_printf (places, "%s, ", (const char *) g_ptr_array_index (search, i));
-      g_string_append (places, base_dir);
-      g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
-                   "model “%s” was not found in the model path (GZ_SIM_RESOURCE_PATH, "
-                   "IGN_GAZEBO_RESOURCE_PATH, SDF_PATH, GAZEBO_MODEL_PATH) or beside the file; "
-                   "searched %s", uri + 8, places->str);
-      return NULL;
-    }
-
-  if (!strstr (uri, "://"))
-    local = g_path_is_absolute (uri) ? g_strdup (uri) : g_build_filename (base_dir, uri, NULL);
-  else if (g_str_has_prefix (uri, "file://"))
-    local = g_filename_from_uri (uri, NULL, NULL);
-
-  if (local != NULL && g_file_test (local, G_FILE_TEST_IS_DIR))
-    return g_canonicalize_filename (local, NULL);
-
-  return bl_resource_resolve_uri (uri, base_dir, error);
-}
-
 static xmlDoc *read_xml (BlDocument  *self,
                          const char  *data,
                          gsize        length,
                          int          fd,
                          const char  *path,
                          GError     **error);
+
+static void
+include_failure_free (BlIncludeFailure *failure)
+{
+  g_free (failure->uri);
+  g_free (failure->file);
+  g_free (failure->message);
+  g_strfreev (failure->searched);
+  g_free (failure);
+}
+
+/* Records an include that failed: its diagnostic and its BlIncludeFailure. */
+static void
+include_failed (BlDocument  *doc,
+                const char  *code,
+                const char  *file,
+                int          line,
+                const char  *owner,
+                const char  *uri,
+                GPtrArray   *searched,
+                const char  *format,
+                ...)
+{
+  BlIncludeFailure *failure = g_new0 (BlIncludeFailure, 1);
+  g_autoptr(GStrvBuilder) folders = g_strv_builder_new ();
+  va_list args;
+
+  va_start (args, format);
+  failure->message = g_strdup_vprintf (format, args);
+  va_end (args);
+  failure->uri = g_strdup (uri != NULL ? uri : "");
+  failure->file = g_strdup (file);
+  failure->line = line;
+  for (guint i = 0; searched != NULL && i < searched->len; i++)
+    g_strv_builder_add (folders, g_ptr_array_index (searched, i));
+  failure->searched = g_strv_builder_end (folders);
+
+  bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, code, file, line, owner, "%s", failure->message);
+  g_ptr_array_add (doc->include_failures, failure);
+}
+
+/* The file an <include> names, read: its path (interned: links and models
+ * keep it) and its top-level <model>, or NULL (and no failure) for a file
+ * holding only a <light> or an <actor>, which libsdformat includes and
+ * which have no mass. FALSE after a failure is recorded. */
+static gboolean
+load_include (LoadContext  *ctx,
+              xmlNode      *node,
+              const char   *file,
+              const char   *owner,
+              const char  **sdf_path_out,
+              xmlNode     **model_out)
+{
+  BlDocument *doc = ctx->doc;
+  g_autofree char *base_dir = g_path_get_dirname (file);
+  g_autofree char *uri = NULL;
+  g_autofree char *target = NULL;
+  g_autofree char *sdf_path = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) searched = g_ptr_array_new_with_free_func (g_free);
+  xmlNode *uri_node = bl_xml_first_child (node, "uri");
+  xmlNode *root;
+  xmlDoc *xml;
+  gsize length;
+  int line;
+
+  if (uri_node == NULL)
+    {
+      include_failed (doc, "include", file, node_line (node), owner, NULL, NULL, "<include> has no <uri>");
+      return FALSE;
+    }
+  uri = g_strstrip (bl_xml_dup_text (uri_node));
+  line = node_line (uri_node);
+
+  target = bl_resource_resolve_include (uri, base_dir, searched, &error);
+  if (target == NULL)
+    {
+      include_failed (doc, "include", file, line, owner, uri, searched,
+                      "cannot include “%s”: %s", uri, error->message);
+      return FALSE;
+    }
+
+  if (g_file_test (target, G_FILE_TEST_IS_DIR))
+    {
+      sdf_path = find_model_sdf (target);
+      if (sdf_path == NULL)
+        {
+          include_failed (doc, "include", file, line, owner, uri, NULL,
+                          "cannot include “%s”: %s has no model.config naming an SDF file, "
+                          "and no model.sdf", uri, target);
+          return FALSE;
+        }
+    }
+  else
+    {
+      sdf_path = g_steal_pointer (&target);
+    }
+
+  for (guint i = 0; i < ctx->include_stack->len; i++)
+    {
+      if (strcmp (g_ptr_array_index (ctx->include_stack, i), sdf_path) == 0)
+        {
+          include_failed (doc, "include-cycle", file, line, owner, uri, NULL,
+                          "including “%s” again would never end (include cycle through %s)",
+                          uri, sdf_path);
+          return FALSE;
+        }
+    }
+
+  if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
+      (xml = read_xml (NULL, contents, length, -1, sdf_path, &error)) == NULL)
+    {
+      include_failed (doc, "include", file, line, owner, uri, NULL,
+                      "cannot include “%s”: %s", uri, error->message);
+      return FALSE;
+    }
+  g_ptr_array_add (doc->included_xml, xml);
+
+  root = xmlDocGetRootElement (xml);
+  *sdf_path_out = g_intern_string (sdf_path);
+  *model_out = root != NULL && bl_xml_is_element (root, "sdf") ? bl_xml_first_child (root, "model") : NULL;
+  if (*model_out == NULL &&
+      (root == NULL || !bl_xml_is_element (root, "sdf") ||
+       (bl_xml_first_child (root, "light") == NULL && bl_xml_first_child (root, "actor") == NULL)))
+    {
+      include_failed (doc, "include", file, line, owner, uri, NULL,
+                      "cannot include “%s”: %s has no <sdf><model> (nor a <light> or <actor>)",
+                      uri, sdf_path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
 
 static BlModel *
 parse_include (LoadContext *ctx,
@@ -1677,85 +1981,18 @@ parse_include (LoadContext *ctx,
                gboolean    *has_static,
                gboolean    *is_static)
 {
-  BlDocument *doc = ctx->doc;
-  g_autofree char *base_dir = g_path_get_dirname (file);
-  g_autofree char *uri = NULL;
-  g_autofree char *target = NULL;
-  g_autofree char *sdf_path = NULL;
   g_autofree char *name = NULL;
-  g_autofree char *contents = NULL;
-  g_autoptr(GError) error = NULL;
   const char *owner = parent != NULL ? parent->scoped_name : "world";
-  xmlNode *uri_node = bl_xml_first_child (node, "uri");
   xmlNode *name_node = bl_xml_first_child (node, "name");
   xmlNode *static_node = bl_xml_first_child (node, "static");
-  xmlNode *root, *model_node;
-  xmlDoc *xml;
-  gsize length;
+  xmlNode *model_node;
+  const char *sdf_path;
   BlModel *model;
 
   *pose_node_out = bl_xml_first_child (node, "pose");
 
-  if (uri_node == NULL)
-    {
-      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (node), owner,
-                          "<include> has no <uri>");
-      return NULL;
-    }
-  uri = g_strstrip (bl_xml_dup_text (uri_node));
-
-  target = resolve_include_uri (uri, base_dir, &error);
-  if (target == NULL)
-    {
-      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
-                          "cannot include “%s”: %s", uri, error->message);
-      return NULL;
-    }
-
-  if (g_file_test (target, G_FILE_TEST_IS_DIR))
-    {
-      sdf_path = find_model_sdf (target);
-      if (sdf_path == NULL)
-        {
-          bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
-                              "cannot include “%s”: %s has no model.config naming an SDF file, "
-                              "and no model.sdf", uri, target);
-          return NULL;
-        }
-    }
-  else
-    {
-      sdf_path = g_steal_pointer (&target);
-    }
-
-  for (guint i = 0; i < ctx->include_stack->len; i++)
-    {
-      if (strcmp (g_ptr_array_index (ctx->include_stack, i), sdf_path) == 0)
-        {
-          bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include-cycle", file, node_line (uri_node),
-                              owner, "including “%s” again would never end (include cycle through %s)",
-                              uri, sdf_path);
-          return NULL;
-        }
-    }
-
-  if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
-      (xml = read_xml (NULL, contents, length, -1, sdf_path, &error)) == NULL)
-    {
-      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
-                          "cannot include “%s”: %s", uri, error->message);
-      return NULL;
-    }
-  g_ptr_array_add (doc->included_xml, xml);
-
-  root = xmlDocGetRootElement (xml);
-  model_node = root != NULL && bl_xml_is_element (root, "sdf") ? bl_xml_first_child (root, "model") : NULL;
-  if (model_node == NULL)
-    {
-      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
-                          "cannot include “%s”: %s has no <sdf><model>", uri, sdf_path);
-      return NULL;
-    }
+  if (!load_include (ctx, node, file, owner, &sdf_path, &model_node) || model_node == NULL)
+    return NULL;
 
   if (name_node != NULL)
     name = g_strstrip (bl_xml_dup_text (name_node));
@@ -2008,6 +2245,7 @@ adopt_preparsed_link (BlDocument *self,
 
   link = g_steal_pointer (&preparsed->link);
   link->model = model;
+  link->file = model->file;
 
   return link;
 }
@@ -2387,6 +2625,7 @@ bl_document_finalize (GObject *object)
   g_free (self->base_dir);
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
   g_clear_pointer (&self->included_xml, g_ptr_array_unref);
+  g_clear_pointer (&self->include_failures, g_ptr_array_unref);
   g_clear_pointer (&self->xml, xmlFreeDoc);
   g_clear_pointer (&self->source, g_bytes_unref);
   g_free (self->sdf_version);
@@ -2423,6 +2662,7 @@ bl_document_init (BlDocument *self)
   self->links_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->diagnostics = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
   self->included_xml = g_ptr_array_new_with_free_func ((GDestroyNotify) xmlFreeDoc);
+  self->include_failures = g_ptr_array_new_with_free_func ((GDestroyNotify) include_failure_free);
 }
 
 /* From bytes, or (bytes NULL) read from fd. */
@@ -2653,6 +2893,13 @@ bl_document_get_diagnostics (BlDocument *self)
 {
   g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
   return self->diagnostics;
+}
+
+GPtrArray *
+bl_document_get_include_failures (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  return self->include_failures;
 }
 
 GPtrArray *
