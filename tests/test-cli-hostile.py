@@ -268,6 +268,31 @@ class Hostile(unittest.TestCase):
         self.assertFalse(doc["links"][0]["valid"])
         self.assertCheckFails(path, "D5")
 
+    # ---- issue 14: hostile input, round two -----------------------------
+
+    def test_json_of_deeply_nested_models(self):
+        # Each model is two levels of JSON (an object in a "models" array):
+        # 31 nested models aborted the writer at its depth of 63. The loader
+        # reads 64 levels (the deeper ones are reported); includes the same.
+        body = "".join(f'<model name="m{i}">' for i in range(64)) + \
+            '<link name="l"><inertial><mass>2</mass></inertial></link>' + "</model>" * 64
+        path = self.write("nested.sdf", HEAD + body + "</sdf>\n")
+        self.write("inc40.sdf", HEAD + '<model name="i40"><link name="l"><inertial><mass>3</mass>'
+                   '</inertial></link></model></sdf>\n')
+        for i in range(40):
+            self.write(f"inc{i}.sdf", HEAD + f'<model name="i{i}"><include><uri>inc{i + 1}.sdf</uri>'
+                       '</include></model></sdf>\n')
+        for path, depth, mass in ((path, 64, 2), (os.path.join(self.dir, "inc0.sdf"), 41, 3)):
+            doc = self.loaded(path)
+            model = doc["models"][0]
+            for _ in range(depth - 1):
+                self.assertEqual(model["mass"], mass)
+                (model,) = model["models"]
+            prefix = "m" if depth == 64 else "i"
+            self.assertEqual(model["name"], "::".join(f"{prefix}{i}" for i in range(depth)))
+            self.assertEqual(doc["links"][0]["name"], model["name"] + "::l")
+            self.assertEqual(doc["links"][0]["mass"], mass)
+
     # ---- usage: 2 ------------------------------------------------------
 
     def test_usage(self):

@@ -306,6 +306,84 @@ test_relative_to_cycle (void)
   g_assert_true (isfinite (link_of (doc, "m::self")->pose.p.x));
 }
 
+/* Poses chained through tens of thousands of frames and links (issue 14):
+ * f0 at x = 1, each next frame 1 m further along x relative to the one
+ * before, so frame k sits at x = k + 1; a link placed relative to the last
+ * of n frames sits at x = n + 1. A chain of links the same way. The
+ * recursion these chains used to take overflowed the stack at 40,000
+ * frames (60,000 links); a ring of them is one cycle, reported once. */
+static GString *
+frame_chain (const char *element,
+             guint       n,
+             gboolean    ring)
+{
+  GString *sdf = g_string_new (SDF_HEAD "<model name=\"m\">\n");
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (i == 0 && !ring)
+        g_string_append_printf (sdf, "<%s name=\"f0\"><pose>1 0 0 0 0 0</pose></%s>\n",
+                                element, element);
+      else
+        g_string_append_printf (sdf, "<%s name=\"f%u\"><pose relative_to=\"f%u\">1 0 0 0 0 0</pose></%s>\n",
+                                element, i, i == 0 ? n - 1 : i - 1, element);
+    }
+  return sdf;
+}
+
+static void
+test_long_frame_chains (void)
+{
+  const guint n_frames = 100000, n_links = 60000;
+
+  {
+    GString *sdf = frame_chain ("frame", n_frames, FALSE);
+    g_autoptr(BlDocument) doc = NULL;
+    BlLink *link;
+
+    g_string_append_printf (sdf, "<link name=\"l\"><pose relative_to=\"f%u\">1 0 0 0 0 0</pose></link>\n"
+                            "</model></sdf>\n", n_frames - 1);
+    doc = load_string (sdf->str);
+    g_string_free (sdf, TRUE);
+    link = link_of (doc, "m::l");
+    g_assert_cmpfloat (link->pose.p.x, ==, n_frames + 1.0);
+    g_assert_cmpfloat (link->pose.p.y, ==, 0.0);
+    g_assert_false (bl_document_has_errors (doc));
+  }
+
+  {
+    GString *sdf = frame_chain ("link", n_links, FALSE);
+    g_autoptr(BlDocument) doc = NULL;
+
+    g_string_append (sdf, "</model></sdf>\n");
+    doc = load_string (sdf->str);
+    g_string_free (sdf, TRUE);
+    g_assert_cmpfloat (link_of (doc, "m::f0")->pose.p.x, ==, 1.0);
+    g_assert_cmpfloat (link_of (doc, "m::f29999")->pose.p.x, ==, 30000.0);
+    g_assert_cmpfloat (link_of (doc, "m::f59999")->pose.p.x, ==, n_links);
+  }
+
+  {
+    GString *sdf = frame_chain ("frame", n_frames, TRUE);
+    g_autoptr(BlDocument) doc = NULL;
+    g_autoptr(GPtrArray) all = NULL;
+    guint cycles = 0;
+
+    g_string_append (sdf, "</model></sdf>\n");
+    doc = load_string (sdf->str);
+    g_string_free (sdf, TRUE);
+    all = bl_document_collect_diagnostics (doc);
+    for (guint i = 0; i < all->len; i++)
+      {
+        BlDiagnostic *d = g_ptr_array_index (all, i);
+
+        if (g_strcmp0 (d->code, "frame-cycle") == 0)
+          cycles++;
+      }
+    g_assert_cmpuint (cycles, ==, 1);
+  }
+}
+
 static char *
 write_file (const char *dir,
             const char *name,
@@ -698,6 +776,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/non-positive", test_non_positive);
   g_test_add_func ("/core/hostile/overflow", test_overflow);
   g_test_add_func ("/core/hostile/relative-to-cycle", test_relative_to_cycle);
+  g_test_add_func ("/core/hostile/long-frame-chains", test_long_frame_chains);
   g_test_add_func ("/core/hostile/bad-meshes", test_bad_meshes);
   g_test_add_func ("/core/hostile/open-mesh-buoyancy", test_open_mesh_buoyancy);
   g_test_add_func ("/core/hostile/not-a-file", test_not_a_file);

@@ -41,7 +41,7 @@ bl_json_init (BlJson  *json,
 {
   json->out = out;
   json->depth = 0;
-  json->need_comma = 0;
+  json->need_comma = FALSE;
   json->after_key = FALSE;
 }
 
@@ -50,16 +50,14 @@ static inline char *
 before_value (BlJson *json,
               char   *p)
 {
-  guint64 bit = G_GUINT64_CONSTANT (1) << json->depth;
-
   if (json->after_key)
     {
       json->after_key = FALSE;
       return p;
     }
-  if (json->need_comma & bit)
+  if (json->need_comma)
     *p++ = ',';
-  json->need_comma |= bit;
+  json->need_comma = TRUE;
   return p;
 }
 
@@ -71,9 +69,8 @@ json_open (BlJson *json,
 
   *p++ = c;
   commit (json->out, p);
-  g_assert (json->depth < 63);
   json->depth++;
-  json->need_comma &= ~(G_GUINT64_CONSTANT (1) << json->depth);
+  json->need_comma = FALSE;
 }
 
 static void
@@ -84,6 +81,8 @@ json_close (BlJson *json,
 
   g_assert (json->depth > 0);
   json->depth--;
+  /* the container just closed is a value of its parent */
+  json->need_comma = TRUE;
   *p++ = c;
   commit (json->out, p);
 }

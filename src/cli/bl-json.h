@@ -10,8 +10,9 @@ G_BEGIN_DECLS
 typedef struct
 {
   GString *out;
-  guint    depth;
-  guint64  need_comma;   /* bit d: a value was already written at depth d */
+  guint    depth;        /* open containers: any number */
+  gboolean need_comma;   /* a value was already written in the innermost one
+                          * (an enclosing one always has one: the container) */
   gboolean after_key;
 } BlJson;
 

@@ -987,33 +987,50 @@ static gboolean frame_resolve (FrameScope *scope,
                                int         line,
                                BlPose     *pose);
 
-static void
-frame_entry_resolve (FrameScope *scope,
-                     FrameEntry *entry,
-                     GPtrArray  *diagnostics)
+static char *
+frame_entry_owner (FrameScope *scope,
+                   FrameEntry *entry)
 {
-  const char *base = entry->relative_to != NULL ? entry->relative_to : entry->implicit_base;
-  g_autofree char *owner = NULL;
-  BlPose base_pose = BL_POSE_IDENTITY;
-
-  if (entry->state == FRAME_RESOLVED)
-    return;
-
-  owner = scope->model->scoped_name != NULL
+  return scope->model->scoped_name != NULL
     ? g_strdup_printf ("%s::%s", scope->model->scoped_name, entry->name)
     : g_strdup (entry->name);
+}
 
-  if (entry->state == FRAME_VISITING)
+/* The entry of this scope that entry's pose is written relative to (for
+ * "m::f", the nested model m), or NULL: none, itself or unknown. */
+static FrameEntry *
+frame_entry_base (FrameScope *scope,
+                  FrameEntry *entry)
+{
+  const char *base = entry->relative_to != NULL ? entry->relative_to : entry->implicit_base;
+  const char *sep;
+  FrameEntry *found;
+
+  if (base == NULL || strcmp (base, entry->name) == 0)
+    return NULL;
+
+  sep = strstr (base, "::");
+  if (sep != NULL)
     {
-      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "frame-cycle", scope->file, entry->line, owner,
-                          "the pose of “%s” is defined through a cycle of relative_to/attached_to "
-                          "frames; taken relative to the model frame", entry->name);
-      entry->pose = entry->raw;
-      entry->state = FRAME_RESOLVED;
-      return;
+      g_autofree char *head = g_strndup (base, sep - base);
+
+      found = g_hash_table_lookup (scope->frames, head);
+      return found != NULL && found->kind == FRAME_MODEL ? found : NULL;
     }
 
-  entry->state = FRAME_VISITING;
+  return g_hash_table_lookup (scope->frames, base);
+}
+
+/* Settles entry once its base is resolved (or is the entry that closes a
+ * cycle): X_MF = X_MB · raw. */
+static void
+frame_entry_finish (FrameScope *scope,
+                    FrameEntry *entry,
+                    GPtrArray  *diagnostics)
+{
+  const char *base = entry->relative_to != NULL ? entry->relative_to : entry->implicit_base;
+  g_autofree char *owner = frame_entry_owner (scope, entry);
+  BlPose base_pose = BL_POSE_IDENTITY;
 
   if (base != NULL && strcmp (base, entry->name) == 0)
     {
@@ -1027,12 +1044,65 @@ frame_entry_resolve (FrameScope *scope,
         base_pose = BL_POSE_IDENTITY;
     }
 
-  /* A cycle found deeper down may already have settled this entry. */
+  /* A cycle through "m::f" may already have settled this entry. */
   if (entry->state == FRAME_RESOLVED)
     return;
 
   entry->pose = bl_pose_mul (base_pose, entry->raw);
   entry->state = FRAME_RESOLVED;
+}
+
+/* Resolves entry and the chain of entries it is placed relative to, without
+ * recursion: a chain is as long as the file makes it (tens of thousands of
+ * frames), the stack is not. The chain is walked to its first resolved (or
+ * unplaced) entry on an explicit stack, then settled back up; an entry met
+ * again while still on the stack closes a cycle. */
+static void
+frame_entry_resolve (FrameScope *scope,
+                     FrameEntry *start,
+                     GPtrArray  *diagnostics)
+{
+  g_autoptr(GPtrArray) chain = NULL;
+
+  if (start->state == FRAME_RESOLVED)
+    return;
+
+  if (start->state == FRAME_VISITING)
+    {
+      g_autofree char *owner = frame_entry_owner (scope, start);
+
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "frame-cycle", scope->file, start->line, owner,
+                          "the pose of “%s” is defined through a cycle of relative_to/attached_to "
+                          "frames; taken relative to the model frame", start->name);
+      start->pose = start->raw;
+      start->state = FRAME_RESOLVED;
+      return;
+    }
+
+  chain = g_ptr_array_new ();
+  g_ptr_array_add (chain, start);
+  while (chain->len > 0)
+    {
+      FrameEntry *entry = g_ptr_array_index (chain, chain->len - 1);
+
+      if (entry->state == FRAME_UNRESOLVED)
+        {
+          FrameEntry *base = frame_entry_base (scope, entry);
+
+          entry->state = FRAME_VISITING;
+          if (base != NULL && base->state == FRAME_UNRESOLVED)
+            {
+              g_ptr_array_add (chain, base);
+              continue;
+            }
+        }
+
+      /* its base is resolved, or on the chain (a cycle, reported by
+       * frame_resolve), or not an entry of this scope */
+      if (entry->state != FRAME_RESOLVED)
+        frame_entry_finish (scope, entry, diagnostics);
+      g_ptr_array_set_size (chain, chain->len - 1);
+    }
 }
 
 /* X_MF of the frame `name` in scope's model frame M. */
