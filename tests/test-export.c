@@ -1124,6 +1124,56 @@ test_bake_keeps_added_mass (void)
   g_assert_cmpstr (exported, ==, sdf);
 }
 
+/* Baking one link (turning its auto off, keeping what it computes) leaves
+ * the other auto link alone and is one undo step. */
+static void
+test_bake_one_link (void)
+{
+  static const char sdf[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<sdf version=\"1.11\">\n"
+    "  <model name=\"m\">\n"
+    "    <link name=\"a\">\n"
+    "      <inertial auto=\"true\"/>\n"
+    "      <collision name=\"c\">\n"
+    "        <density>6</density>\n"
+    "        <geometry><box><size>1 1 1</size></box></geometry>\n"
+    "      </collision>\n"
+    "    </link>\n"
+    "    <link name=\"b\">\n"
+    "      <inertial auto=\"true\"/>\n"
+    "      <collision name=\"c\">\n"
+    "        <geometry><box><size>1 1 1</size></box></geometry>\n"
+    "      </collision>\n"
+    "    </link>\n"
+    "  </model>\n"
+    "</sdf>\n";
+  g_autoptr(BlDocument) doc = load_string (sdf);
+  BlLink *a = bl_document_find_link (doc, "m::a");
+  BlLink *b = bl_document_find_link (doc, "m::b");
+  g_autoptr(BlEdit) bake = bl_export_create_link_bake_edit (doc, a, NULL);
+  g_autofree char *exported = NULL;
+
+  g_assert_nonnull (bake);
+  apply (bake);
+  /* A 1 m cube of 6 kg/m³: 6 kg, Ixx = Iyy = Izz = 6·(1+1)/12 = 1. */
+  g_assert_false (a->auto_inertia);
+  g_assert_cmpfloat (a->props.mass, ==, 6.0);
+  for (int i = 0; i < 3; i++)
+    g_assert_cmpfloat_with_epsilon (a->props.inertia.m[i][i], 1.0, 1e-12);
+  g_assert_true (b->auto_inertia);
+  g_assert_cmpfloat (b->props.mass, ==, 1000.0);
+  exported = export_string (doc);
+  g_assert_nonnull (strstr (exported, "<mass>6</mass>"));
+  g_assert_nonnull (strstr (exported, "<ixx>1</ixx>"));
+
+  bl_edit_revert (bake);
+  g_free (exported);
+  exported = export_string (doc);
+  g_assert_cmpstr (exported, ==, sdf);
+  g_assert_true (a->auto_inertia);
+}
+
 static void
 test_bake_fix_invalid (void)
 {
@@ -1420,6 +1470,7 @@ main (int    argc,
   g_test_add_func ("/core/export/version/follows-edits", test_version_follows_edits);
   g_test_add_func ("/core/export/bake/fixtures", test_bake_fixtures);
   g_test_add_func ("/core/export/bake/keeps-added-mass", test_bake_keeps_added_mass);
+  g_test_add_func ("/core/export/bake/one-link", test_bake_one_link);
   g_test_add_func ("/core/export/bake/fix-invalid", test_bake_fix_invalid);
   g_test_add_func ("/core/export/bake/fix-invalid-skips-overflow", test_bake_fix_invalid_skips_overflow);
   /* With an unnamed temporary file (O_TMPFILE), and as where there is none. */

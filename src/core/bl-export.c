@@ -372,6 +372,47 @@ add_inertial_edits (BlEdit     *group,
   bl_edit_group_add (group, inertial_edit);
 }
 
+/* An auto link made explicit with what it computes now: the rescaled mass
+ * and moments and the density-based centre (sdf-inertia.md §7.2), the
+ * rotation always identity, auto="true" removed.  FALSE when its inertia
+ * could not be computed. */
+static gboolean
+add_link_bake (BlEdit      *group,
+               BlDocument  *doc,
+               BlLink      *link,
+               GError     **error)
+{
+  g_autoptr(BlEdit) explicit = NULL;
+
+  if (!link->props.resolved)
+    {
+      g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_BAKE,
+                   "cannot bake %s: its automatic inertia could not be computed "
+                   "(run “ballast-cli check” for the reason)", link->scoped_name);
+      return FALSE;
+    }
+  add_inertial_edits (group, doc, link, link->props.mass, link->props.com, &link->props.inertia);
+  explicit = bl_edit_new_auto (doc, link, FALSE);
+  bl_edit_group_add (group, explicit);
+  return TRUE;
+}
+
+BlEdit *
+bl_export_create_link_bake_edit (BlDocument  *doc,
+                                 BlLink      *link,
+                                 GError     **error)
+{
+  g_autoptr(BlEdit) group = NULL;
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
+  g_return_val_if_fail (link != NULL && link->auto_inertia, NULL);
+
+  group = bl_edit_new_group (doc, "Keep the computed inertia");
+  if (!add_link_bake (group, doc, link, error))
+    return NULL;
+  return g_steal_pointer (&group);
+}
+
 BlEdit *
 bl_export_create_bake_edit (BlDocument   *doc,
                             BlBakeFlags   flags,
@@ -409,21 +450,8 @@ bl_export_create_bake_edit (BlDocument   *doc,
 
       if (is_auto)
         {
-          g_autoptr(BlEdit) explicit = NULL;
-
-          if (!link->props.resolved)
-            {
-              g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_BAKE,
-                           "cannot bake %s: its automatic inertia could not be computed "
-                           "(run “ballast-cli check” for the reason)", link->scoped_name);
-              return NULL;
-            }
-
-          /* The rescaled mass and moments and the density-based centre
-           * (sdf-inertia.md §7.2); the rotation is always identity. */
-          add_inertial_edits (group, doc, link, link->props.mass, link->props.com, &link->props.inertia);
-          explicit = bl_edit_new_auto (doc, link, FALSE);
-          bl_edit_group_add (group, explicit);
+          if (!add_link_bake (group, doc, link, error))
+            return NULL;
         }
       else
         {
