@@ -694,8 +694,10 @@ test_include (void)
               "</world></sdf>");
 
   g_setenv ("GZ_SIM_RESOURCE_PATH", models, TRUE);
+  g_setenv ("GZ_FUEL_CACHE_PATH", dir, TRUE);  /* holds no Fuel model */
   doc = bl_document_new_from_file (main_path, &error);
   g_unsetenv ("GZ_SIM_RESOURCE_PATH");
+  g_unsetenv ("GZ_FUEL_CACHE_PATH");
   g_assert_no_error (error);
 
   first = link_of (doc, "cube::body");
@@ -716,7 +718,7 @@ test_include (void)
         BlDiagnostic *d = g_ptr_array_index (all, i);
 
         absent |= d->line == 6 && strstr (d->message, "absent") != NULL;
-        offline |= d->line == 7 && strstr (d->message, "not available offline") != NULL;
+        offline |= d->line == 7 && strstr (d->message, "not in the local Fuel cache") != NULL;
       }
     g_assert_true (absent);
     g_assert_true (offline);

@@ -175,9 +175,10 @@ test_package_uri (void)
 static void
 test_offline_and_errors (void)
 {
-  const char *uri = "https://fuel.gazebosim.org/1.0/OpenRobotics/models/Boat/1/files/meshes/hull.dae";
+  const char *uri = "https://example.com/models/boat/hull.dae";
   g_autoptr(GError) error = NULL;
 
+  /* a web address that is not a Fuel model's */
   g_assert_null (bl_resource_resolve_uri (uri, NULL, &error));
   g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OFFLINE);
   g_assert_nonnull (strstr (error->message, "not available offline"));
@@ -209,6 +210,215 @@ test_offline_and_errors (void)
   /* a folder is not a mesh */
   g_assert_null (bl_resource_resolve_uri (tmp_dir, NULL, &error));
   g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
+}
+
+static gboolean
+searched_has (GPtrArray  *searched,
+              const char *folder)
+{
+  for (guint i = 0; i < searched->len; i++)
+    {
+      if (strcmp (g_ptr_array_index (searched, i), folder) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_extra_paths (void)
+{
+  const char * const two[] = { "/extra/one", "", "/extra/two", NULL };
+  g_autoptr(GPtrArray) path = NULL;
+  g_auto(GStrv) copy = NULL;
+
+  clear_path_variables ();
+  bl_resource_set_extra_paths (two);
+  g_assert_false (bl_resource_add_extra_path ("/extra/two"));
+  g_assert_true (bl_resource_add_extra_path ("/extra/three"));
+  copy = bl_resource_dup_extra_paths ();
+  g_assert_cmpuint (g_strv_length (copy), ==, 3);
+  g_assert_cmpstr (copy[2], ==, "/extra/three");
+
+  /* after the environment's, each folder once */
+  g_setenv ("SDF_PATH", "/env:/extra/one", TRUE);
+  path = bl_resource_model_search_path ();
+  g_assert_cmpuint (path->len, ==, 4);
+  g_assert_cmpstr (g_ptr_array_index (path, 0), ==, "/env");
+  g_assert_cmpstr (g_ptr_array_index (path, 1), ==, "/extra/one");
+  g_assert_cmpstr (g_ptr_array_index (path, 2), ==, "/extra/two");
+  g_assert_cmpstr (g_ptr_array_index (path, 3), ==, "/extra/three");
+
+  bl_resource_set_extra_paths (NULL);
+  g_clear_pointer (&copy, g_strfreev);
+  copy = bl_resource_dup_extra_paths ();
+  g_assert_cmpuint (g_strv_length (copy), ==, 0);
+  clear_path_variables ();
+}
+
+/* <uri>tethys</uri>: libsdformat's findFile tries the name under each
+ * SDF_PATH entry, which gz-sim extends with GZ_SIM_RESOURCE_PATH. */
+static void
+test_bare_include (void)
+{
+  g_autofree char *config = make_file ("lrauv/models/tethys/model.config");
+  g_autofree char *file = make_file ("lrauv/models/tethys/model.sdf");
+  g_autofree char *models = g_build_filename (tmp_dir, "lrauv", "models", NULL);
+  g_autofree char *want = g_build_filename (models, "tethys", NULL);
+  g_autofree char *world_dir = g_build_filename (tmp_dir, "lrauv", "worlds", NULL);
+  g_autofree char *elsewhere = g_build_filename (tmp_dir, "elsewhere", NULL);
+  g_autoptr(GPtrArray) searched = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  char *got;
+
+  clear_path_variables ();
+  g_assert_cmpint (g_mkdir_with_parents (world_dir, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (elsewhere, 0755), ==, 0);
+
+  /* not beside the world, no path set: every folder searched is listed */
+  g_setenv ("GZ_SIM_RESOURCE_PATH", elsewhere, TRUE);
+  g_assert_null (bl_resource_resolve_include ("tethys", world_dir, searched, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "“tethys”"));
+  g_assert_nonnull (strstr (error->message, "GZ_SIM_RESOURCE_PATH"));
+  g_assert_nonnull (strstr (error->message, "--model-path"));
+  g_assert_nonnull (strstr (error->message, elsewhere));
+  g_assert_true (searched_has (searched, world_dir));
+  g_assert_true (searched_has (searched, elsewhere));
+  g_clear_error (&error);
+
+  /* through each variable, and through the user's extra paths */
+  g_setenv ("SDF_PATH", models, TRUE);
+  got = bl_resource_resolve_include ("tethys", world_dir, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (got, ==, want);
+  g_free (got);
+  clear_path_variables ();
+
+  g_setenv ("GZ_SIM_RESOURCE_PATH", models, TRUE);
+  got = bl_resource_resolve_include ("tethys/model.sdf", world_dir, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (got, ==, file);
+  g_free (got);
+  clear_path_variables ();
+
+  bl_resource_add_extra_path (models);
+  got = bl_resource_resolve_include ("  tethys ", world_dir, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (got, ==, want);
+  g_free (got);
+  got = bl_resource_resolve_include ("model://tethys", world_dir, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (got, ==, want);
+  g_free (got);
+  bl_resource_set_extra_paths (NULL);
+
+  /* beside the including file first */
+  got = bl_resource_resolve_include ("../models/tethys", world_dir, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (got, ==, want);
+  g_free (got);
+  (void) config;
+}
+
+/* gz-common resolves file://hardhat_ribbed/meshes/x.dae through its file
+ * paths, which gz-sim extends with GZ_SIM_RESOURCE_PATH. */
+static void
+test_relative_file_uri (void)
+{
+  g_autofree char *want = make_file ("dave/models/hardhat_ribbed/meshes/hat.dae");
+  g_autofree char *beside = make_file ("dave/worlds/hardhat_ribbed/meshes/hat.dae");
+  g_autofree char *models = g_build_filename (tmp_dir, "dave", "models", NULL);
+  g_autofree char *worlds = g_build_filename (tmp_dir, "dave", "worlds", NULL);
+  g_autofree char *other = g_build_filename (tmp_dir, "dave", "other", NULL);
+  g_autoptr(GError) error = NULL;
+  char *got;
+
+  clear_path_variables ();
+  g_assert_cmpint (g_mkdir_with_parents (other, 0755), ==, 0);
+  g_assert_null (bl_resource_resolve_uri ("file://hardhat_ribbed/meshes/hat.dae", other, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  g_setenv ("GZ_SIM_RESOURCE_PATH", models, TRUE);
+  got = bl_resource_resolve_uri ("file://hardhat_ribbed/meshes/hat.dae", other, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (got, ==, want);
+  g_free (got);
+
+  /* beside the file wins */
+  got = bl_resource_resolve_uri ("file://hardhat_ribbed/meshes/hat.dae", worlds, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (got, ==, beside);
+  g_free (got);
+
+  /* a plain relative path stays relative to the file, as gz-sim's asFullPath */
+  g_assert_null (bl_resource_resolve_uri ("hardhat_ribbed/meshes/hat.dae", other, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
+  clear_path_variables ();
+}
+
+/* gz-fuel-tools' cache: CACHE/SERVER/owner/models/name/VERSION, owner and
+ * name lowercased; no version (or "tip") means the highest number. */
+static void
+test_fuel_cache (void)
+{
+  g_autofree char *cache = g_build_filename (tmp_dir, "fuel", NULL);
+  g_autofree char *v2 = make_file ("fuel/fuel.gazebosim.org/openrobotics/models/construction cone/2/model.config");
+  g_autofree char *v10 = make_file ("fuel/fuel.gazebosim.org/openrobotics/models/construction cone/10/model.config");
+  g_autofree char *mesh = make_file ("fuel/fuel.gazebosim.org/openrobotics/models/construction cone/2/meshes/cone.dae");
+  g_autofree char *dir2 = g_path_get_dirname (v2);
+  g_autofree char *dir10 = g_path_get_dirname (v10);
+  g_autofree char *missing = g_build_filename (cache, "fuel.gazebosim.org", "openrobotics", "models", "sun", NULL);
+  g_autoptr(GPtrArray) searched = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  char *got;
+
+  clear_path_variables ();
+  g_setenv ("GZ_FUEL_CACHE_PATH", cache, TRUE);
+
+  got = bl_resource_resolve_include ("https://fuel.gazebosim.org/1.0/OpenRobotics/models/Construction Cone",
+                                     NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (got, ==, dir10);    /* 10 > 2, not as text */
+  g_free (got);
+  got = bl_resource_resolve_include ("https://fuel.gazebosim.org/1.0/OpenRobotics/models/Construction%20Cone/tip/",
+                                     NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (got, ==, dir10);
+  g_free (got);
+  got = bl_resource_resolve_include ("https://fuel.gazebosim.org/openrobotics/models/construction cone/2",
+                                     NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (got, ==, dir2);
+  g_free (got);
+  got = bl_resource_resolve_uri ("https://fuel.gazebosim.org/1.0/OpenRobotics/models/Construction Cone/2/"
+                                 "files/meshes/cone.dae", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (got, ==, mesh);
+  g_free (got);
+
+  /* absent: says what is missing and where it looked */
+  g_assert_null (bl_resource_resolve_include ("https://fuel.gazebosim.org/1.0/OpenRobotics/models/Sun",
+                                              NULL, searched, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "not in the local Fuel cache"));
+  g_assert_nonnull (strstr (error->message, missing));
+  g_assert_nonnull (strstr (error->message, "GZ_FUEL_CACHE_PATH"));
+  g_assert_true (searched_has (searched, missing));
+  g_clear_error (&error);
+
+  g_assert_null (bl_resource_resolve_include ("https://fuel.gazebosim.org/1.0/OpenRobotics/models/Construction Cone/3",
+                                              NULL, NULL, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "version 3"));
+  g_clear_error (&error);
+
+  /* the default cache is ~/.gz/fuel */
+  g_unsetenv ("GZ_FUEL_CACHE_PATH");
+  got = bl_resource_fuel_cache_dir ();
+  g_assert_true (g_str_has_prefix (got, g_get_home_dir ()));
+  g_assert_true (g_str_has_suffix (got, "/.gz/fuel"));
+  g_free (got);
 }
 
 static void
@@ -249,6 +459,10 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/resource/model", test_model_uri);
   g_test_add_func ("/core/resource/package", test_package_uri);
   g_test_add_func ("/core/resource/offline-and-errors", test_offline_and_errors);
+  g_test_add_func ("/core/resource/extra-paths", test_extra_paths);
+  g_test_add_func ("/core/resource/bare-include", test_bare_include);
+  g_test_add_func ("/core/resource/relative-file-uri", test_relative_file_uri);
+  g_test_add_func ("/core/resource/fuel-cache", test_fuel_cache);
 
   ret = g_test_run ();
 

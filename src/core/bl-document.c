@@ -156,6 +156,7 @@ struct _BlDocument
   GPtrArray  *links;          /* BlLink*, borrowed from the models */
   GHashTable *links_by_name;  /* scoped name → BlLink* */
   GPtrArray  *diagnostics;    /* BlDiagnostic* not tied to a link */
+  GPtrArray  *include_failures; /* BlIncludeFailure* */
   xmlNode    *world;          /* the first <world>, or NULL */
   gboolean    read_only;      /* BL_DOCUMENT_LOAD_READ_ONLY */
   Arena      *arena;          /* read-only: links, collisions and their names */
@@ -568,7 +569,7 @@ static void
 parse_inertial (BlLink    *link,
                 GPtrArray *diagnostics)
 {
-  const char *file = link->model->file;
+  const char *file = link->file;
   g_autofree char *owner = NULL;
   xmlNode *inertial = bl_xml_first_child (link->node, "inertial");
   xmlNode *child;
@@ -683,10 +684,10 @@ parse_collision_density (BlCollision *collision,
   const char *owner = collision->path;
 
   collision->density = 1000.0;
-  collision->has_density = read_number (collision->node, "density", owner, link->model->file,
+  collision->has_density = read_number (collision->node, "density", owner, link->file,
                                         diagnostics, &collision->density, &link->input_errors);
   if (collision->has_density && collision->density <= 0.0)
-    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", link->model->file,
+    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", link->file,
                         node_line (bl_xml_first_child (collision->node, "density")), owner,
                         "density %g is not positive", collision->density);
 }
@@ -792,7 +793,7 @@ parse_geometry (BlCollision *collision,
                 const char  *base_dir)
 {
   BlGeometry *geometry = &collision->geometry;
-  const char *file = collision->link->model->file;
+  const char *file = collision->link->file;
   const char *owner = collision->path;
   xmlNode *node = bl_xml_first_child (collision->node, "geometry");
   xmlNode *shape = NULL;
@@ -1201,6 +1202,7 @@ parse_link (BlDocument *doc,
   link->name = doc_strjoin (doc, name, NULL);
   link->scoped_name = doc_strjoin (doc, model->scoped_name, "::", name, NULL);
   link->model = model;
+  link->file = model->file;
   link->node = node;
   link->line = node_line (node);
   /* In the arena, only mesh collisions hold memory of their own; those are
@@ -1273,7 +1275,7 @@ parse_link_collisions (BlDocument *doc,
 
           g_snprintf (generated, sizeof generated, "collision_%u", link->collisions->len);
           collision->name = doc_strjoin (doc, generated, NULL);
-          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->model->file,
+          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->file,
                               collision->line, link->scoped_name,
                               "a <collision> has no name; shown as “%s”", collision->name);
         }
@@ -1281,14 +1283,14 @@ parse_link_collisions (BlDocument *doc,
         {
           collision->name = doc_strjoin (doc, name, NULL);
           if (!add_collision_name (seen, &n_seen, &names, collision->name))
-            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->model->file,
+            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->file,
                                 collision->line, link->scoped_name,
                                 "two collisions are named “%s”", collision->name);
         }
 
       collision->path = doc_strjoin (doc, link->scoped_name, "/collision[", collision->name, "]", NULL);
       owner = collision->path;
-      raw = parse_pose (bl_xml_first_child (child, "pose"), owner, link->model->file,
+      raw = parse_pose (bl_xml_first_child (child, "pose"), owner, link->file,
                         link->diagnostics, &relative_to);
 
       if (relative_to == NULL || strcmp (relative_to, link->name) == 0)
@@ -1340,12 +1342,12 @@ report_version_features (BlDocument *doc,
     }
 
   if (needs_1_11 && version < 11)
-    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->model->file, link->line,
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->file, link->line,
                         link->scoped_name,
                         "uses automatic inertia, densities or cones (SDF 1.11) in a file that "
                         "declares %s; read as libsdformat 15 does", doc->sdf_version);
   else if (link->has_added_mass && version < 10)
-    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->model->file, link->line,
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->file, link->line,
                         link->scoped_name,
                         "has <fluid_added_mass> (SDF 1.10) in a file that declares %s; "
                         "read as libsdformat 15 does", doc->sdf_version);
@@ -1619,51 +1621,146 @@ find_model_sdf (const char *dir)
   return best;
 }
 
-/* An <include> names a model directory (model://NAME, or a folder) or an
- * SDF file. */
-static char *
-resolve_include_uri (const char  *uri,
-                     const char  *base_dir,
-                     GError     **error)
-{
-  g_autofree char *local = NULL;
-
-  if (g_str_has_prefix (uri, "model://") && strchr (uri + 8, '/') == NULL)
-    {
-      g_autoptr(GPtrArray) search = bl_resource_model_search_path ();
-      g_autoptr(GString) places = g_string_new (NULL);
-      char *dir = bl_resource_find_model (uri + 8, base_dir);
-
-      if (dir != NULL)
-        return dir;
-
-      for (guint i = 0; i < search->len; i++)
-        g_string_append_printf (places, "%s, ", (const char *) g_ptr_array_index (search, i));
-      g_string_append (places, base_dir);
-      g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
-                   "model “%s” was not found in the model path (GZ_SIM_RESOURCE_PATH, "
-                   "IGN_GAZEBO_RESOURCE_PATH, SDF_PATH, GAZEBO_MODEL_PATH) or beside the file; "
-                   "searched %s", uri + 8, places->str);
-      return NULL;
-    }
-
-  if (!strstr (uri, "://"))
-    local = g_path_is_absolute (uri) ? g_strdup (uri) : g_build_filename (base_dir, uri, NULL);
-  else if (g_str_has_prefix (uri, "file://"))
-    local = g_filename_from_uri (uri, NULL, NULL);
-
-  if (local != NULL && g_file_test (local, G_FILE_TEST_IS_DIR))
-    return g_canonicalize_filename (local, NULL);
-
-  return bl_resource_resolve_uri (uri, base_dir, error);
-}
-
 static xmlDoc *read_xml (BlDocument  *self,
                          const char  *data,
                          gsize        length,
                          int          fd,
                          const char  *path,
                          GError     **error);
+
+static void
+include_failure_free (BlIncludeFailure *failure)
+{
+  g_free (failure->uri);
+  g_free (failure->file);
+  g_free (failure->message);
+  g_strfreev (failure->searched);
+  g_free (failure);
+}
+
+/* Records an include that failed: its diagnostic and its BlIncludeFailure. */
+static void G_GNUC_PRINTF (8, 9)
+include_failed (BlDocument  *doc,
+                const char  *code,
+                const char  *file,
+                int          line,
+                const char  *owner,
+                const char  *uri,
+                GPtrArray   *searched,
+                const char  *format,
+                ...)
+{
+  BlIncludeFailure *failure = g_new0 (BlIncludeFailure, 1);
+  g_autoptr(GStrvBuilder) folders = g_strv_builder_new ();
+  va_list args;
+
+  va_start (args, format);
+  failure->message = g_strdup_vprintf (format, args);
+  va_end (args);
+  failure->uri = g_strdup (uri != NULL ? uri : "");
+  failure->file = g_strdup (file);
+  failure->line = line;
+  for (guint i = 0; searched != NULL && i < searched->len; i++)
+    g_strv_builder_add (folders, g_ptr_array_index (searched, i));
+  failure->searched = g_strv_builder_end (folders);
+
+  bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, code, file, line, owner, "%s", failure->message);
+  g_ptr_array_add (doc->include_failures, failure);
+}
+
+/* The file an <include> names, read: its path (interned: links and models
+ * keep it) and its top-level <model>, or NULL (and no failure) for a file
+ * holding only a <light> or an <actor>, which libsdformat includes and
+ * which have no mass. FALSE after a failure is recorded. */
+static gboolean
+load_include (LoadContext  *ctx,
+              xmlNode      *node,
+              const char   *file,
+              const char   *owner,
+              const char  **sdf_path_out,
+              xmlNode     **model_out)
+{
+  BlDocument *doc = ctx->doc;
+  g_autofree char *base_dir = g_path_get_dirname (file);
+  g_autofree char *uri = NULL;
+  g_autofree char *target = NULL;
+  g_autofree char *sdf_path = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) searched = g_ptr_array_new_with_free_func (g_free);
+  xmlNode *uri_node = bl_xml_first_child (node, "uri");
+  xmlNode *root;
+  xmlDoc *xml;
+  gsize length;
+  int line;
+
+  if (uri_node == NULL)
+    {
+      include_failed (doc, "include", file, node_line (node), owner, NULL, NULL, "<include> has no <uri>");
+      return FALSE;
+    }
+  uri = g_strstrip (bl_xml_dup_text (uri_node));
+  line = node_line (uri_node);
+
+  target = bl_resource_resolve_include (uri, base_dir, searched, &error);
+  if (target == NULL)
+    {
+      include_failed (doc, "include", file, line, owner, uri, searched,
+                      "cannot include “%s”: %s", uri, error->message);
+      return FALSE;
+    }
+
+  if (g_file_test (target, G_FILE_TEST_IS_DIR))
+    {
+      sdf_path = find_model_sdf (target);
+      if (sdf_path == NULL)
+        {
+          include_failed (doc, "include", file, line, owner, uri, NULL,
+                          "cannot include “%s”: %s has no model.config naming an SDF file, "
+                          "and no model.sdf", uri, target);
+          return FALSE;
+        }
+    }
+  else
+    {
+      sdf_path = g_steal_pointer (&target);
+    }
+
+  for (guint i = 0; i < ctx->include_stack->len; i++)
+    {
+      if (strcmp (g_ptr_array_index (ctx->include_stack, i), sdf_path) == 0)
+        {
+          include_failed (doc, "include-cycle", file, line, owner, uri, NULL,
+                          "including “%s” again would never end (include cycle through %s)",
+                          uri, sdf_path);
+          return FALSE;
+        }
+    }
+
+  if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
+      (xml = read_xml (NULL, contents, length, -1, sdf_path, &error)) == NULL)
+    {
+      include_failed (doc, "include", file, line, owner, uri, NULL,
+                      "cannot include “%s”: %s", uri, error->message);
+      return FALSE;
+    }
+  g_ptr_array_add (doc->included_xml, xml);
+
+  root = xmlDocGetRootElement (xml);
+  *sdf_path_out = g_intern_string (sdf_path);
+  *model_out = root != NULL && bl_xml_is_element (root, "sdf") ? bl_xml_first_child (root, "model") : NULL;
+  if (*model_out == NULL &&
+      (root == NULL || !bl_xml_is_element (root, "sdf") ||
+       (bl_xml_first_child (root, "light") == NULL && bl_xml_first_child (root, "actor") == NULL)))
+    {
+      include_failed (doc, "include", file, line, owner, uri, NULL,
+                      "cannot include “%s”: %s has no <sdf><model> (nor a <light> or <actor>)",
+                      uri, sdf_path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
 
 static BlModel *
 parse_include (LoadContext *ctx,
@@ -1676,85 +1773,18 @@ parse_include (LoadContext *ctx,
                gboolean    *has_static,
                gboolean    *is_static)
 {
-  BlDocument *doc = ctx->doc;
-  g_autofree char *base_dir = g_path_get_dirname (file);
-  g_autofree char *uri = NULL;
-  g_autofree char *target = NULL;
-  g_autofree char *sdf_path = NULL;
   g_autofree char *name = NULL;
-  g_autofree char *contents = NULL;
-  g_autoptr(GError) error = NULL;
   const char *owner = parent != NULL ? parent->scoped_name : "world";
-  xmlNode *uri_node = bl_xml_first_child (node, "uri");
   xmlNode *name_node = bl_xml_first_child (node, "name");
   xmlNode *static_node = bl_xml_first_child (node, "static");
-  xmlNode *root, *model_node;
-  xmlDoc *xml;
-  gsize length;
+  xmlNode *model_node;
+  const char *sdf_path;
   BlModel *model;
 
   *pose_node_out = bl_xml_first_child (node, "pose");
 
-  if (uri_node == NULL)
-    {
-      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (node), owner,
-                          "<include> has no <uri>");
-      return NULL;
-    }
-  uri = g_strstrip (bl_xml_dup_text (uri_node));
-
-  target = resolve_include_uri (uri, base_dir, &error);
-  if (target == NULL)
-    {
-      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
-                          "cannot include “%s”: %s", uri, error->message);
-      return NULL;
-    }
-
-  if (g_file_test (target, G_FILE_TEST_IS_DIR))
-    {
-      sdf_path = find_model_sdf (target);
-      if (sdf_path == NULL)
-        {
-          bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
-                              "cannot include “%s”: %s has no model.config naming an SDF file, "
-                              "and no model.sdf", uri, target);
-          return NULL;
-        }
-    }
-  else
-    {
-      sdf_path = g_steal_pointer (&target);
-    }
-
-  for (guint i = 0; i < ctx->include_stack->len; i++)
-    {
-      if (strcmp (g_ptr_array_index (ctx->include_stack, i), sdf_path) == 0)
-        {
-          bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include-cycle", file, node_line (uri_node),
-                              owner, "including “%s” again would never end (include cycle through %s)",
-                              uri, sdf_path);
-          return NULL;
-        }
-    }
-
-  if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
-      (xml = read_xml (NULL, contents, length, -1, sdf_path, &error)) == NULL)
-    {
-      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
-                          "cannot include “%s”: %s", uri, error->message);
-      return NULL;
-    }
-  g_ptr_array_add (doc->included_xml, xml);
-
-  root = xmlDocGetRootElement (xml);
-  model_node = root != NULL && bl_xml_is_element (root, "sdf") ? bl_xml_first_child (root, "model") : NULL;
-  if (model_node == NULL)
-    {
-      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
-                          "cannot include “%s”: %s has no <sdf><model>", uri, sdf_path);
-      return NULL;
-    }
+  if (!load_include (ctx, node, file, owner, &sdf_path, &model_node) || model_node == NULL)
+    return NULL;
 
   if (name_node != NULL)
     name = g_strstrip (bl_xml_dup_text (name_node));
@@ -2007,6 +2037,7 @@ adopt_preparsed_link (BlDocument *self,
 
   link = g_steal_pointer (&preparsed->link);
   link->model = model;
+  link->file = model->file;
 
   return link;
 }
@@ -2385,6 +2416,7 @@ bl_document_finalize (GObject *object)
   g_free (self->base_dir);
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
   g_clear_pointer (&self->included_xml, g_ptr_array_unref);
+  g_clear_pointer (&self->include_failures, g_ptr_array_unref);
   g_clear_pointer (&self->xml, xmlFreeDoc);
   g_clear_pointer (&self->source, g_bytes_unref);
   g_free (self->sdf_version);
@@ -2421,6 +2453,7 @@ bl_document_init (BlDocument *self)
   self->links_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->diagnostics = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
   self->included_xml = g_ptr_array_new_with_free_func ((GDestroyNotify) xmlFreeDoc);
+  self->include_failures = g_ptr_array_new_with_free_func ((GDestroyNotify) include_failure_free);
 }
 
 /* From bytes, or (bytes NULL) read from fd. */
@@ -2649,6 +2682,13 @@ bl_document_get_diagnostics (BlDocument *self)
 {
   g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
   return self->diagnostics;
+}
+
+GPtrArray *
+bl_document_get_include_failures (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  return self->include_failures;
 }
 
 GPtrArray *

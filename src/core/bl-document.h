@@ -82,6 +82,24 @@ GPtrArray    *bl_document_get_diagnostics    (BlDocument  *self);
 GPtrArray    *bl_document_collect_diagnostics (BlDocument *self);
 gboolean      bl_document_has_errors         (BlDocument  *self);
 
+/* An <include> that was not loaded, for a window that offers the fix: each
+ * also has its "include" (or "include-cycle") diagnostic, with the same
+ * message, among bl_document_get_diagnostics(). */
+typedef struct
+{
+  char  *uri;       /* as written in <uri> ("" when there is none) */
+  char  *file;      /* the file holding the <include> */
+  int    line;      /* of its <uri> (or of the <include> without one) */
+  char  *message;   /* what failed, where it looked and what to set */
+  GStrv  searched;  /* the folders searched, in order; empty when the
+                     * file was found but could not be used */
+} BlIncludeFailure;
+
+/* The includes that failed, in document order (BlIncludeFailure*, owned
+ * by the document). Resolving uses the environment and the extra model
+ * paths (bl_resource_set_extra_paths()) as they were when it loaded. */
+GPtrArray    *bl_document_get_include_failures (BlDocument *self);
+
 /* The model's mass properties in its own frame: every link's, nested
  * models' included, summed with the parallel-axis theorem. */
 BlInertial    bl_model_compute_total         (BlModel     *model);

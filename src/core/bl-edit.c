@@ -785,7 +785,7 @@ validate (BlEdit  *edit,
     {
       g_set_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_NOT_EDITABLE,
                    "%s comes from an included file (%s); edit that file instead",
-                   edit->link->scoped_name, edit->link->model->file);
+                   edit->link->scoped_name, edit->link->file);
       return FALSE;
     }
 

@@ -403,7 +403,7 @@ bl_export_create_bake_edit (BlDocument   *doc,
         {
           if (notes != NULL)
             g_ptr_array_add (notes, g_strdup_printf ("%s is in the included file %s; left as it is",
-                                                     link->scoped_name, link->model->file));
+                                                     link->scoped_name, link->file));
           continue;
         }
 

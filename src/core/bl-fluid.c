@@ -488,7 +488,7 @@ check_plugins_in (BlLink     *link,
                                             child_true (plugin, "disable_added_mass"),
                                             link->has_added_mass);
       if (finding != NULL)
-        bl_diagnostics_add (link->diagnostics, finding->severity, finding->id, link->model->file,
+        bl_diagnostics_add (link->diagnostics, finding->severity, finding->id, link->file,
                             line, element, "%s (plugin on line %d)", finding->message,
                             bl_xml_get_line (plugin));
     }
@@ -614,7 +614,7 @@ check_gz_buoyancy (BlDocument *self,
 
     bl_number_clean_noise (c, 3, length);
     bl_number_clean_noise (b, 3, length);
-    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "gz-buoyancy", link->model->file, link->line,
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "gz-buoyancy", link->file, link->line,
                         link->scoped_name,
                         "gz-sim's Buoyancy system (line %d) displaces %g m³ centred at (%g, %g, %g) "
                         "for this link, where Ballast finds %g m³ at (%g, %g, %g): it %s%s%s",
@@ -652,7 +652,7 @@ bl_document_check_link_fluid (BlDocument *self,
   /* A8 */
   engine = bl_document_dup_physics_engine (self, &engine_line);
   if (engine != NULL && !engine_is_dart (engine))
-    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "A8", link->model->file, line, element,
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "A8", link->file, line, element,
                         "the world's physics engine is “%s” (line %d): only gz-physics dartsim "
                         "applies fluid_added_mass; other engines ignore it",
                         engine, engine_line);

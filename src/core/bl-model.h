@@ -108,6 +108,8 @@ struct _BlLink
   char           *name;          /* local name */
   char           *scoped_name;   /* model::nested::link */
   BlModel        *model;
+  const char     *file;          /* the file the <link> is in: its model's, or the
+                                  * file an <include merge="true"> brought it from */
   xmlNode        *node;
   int             line;
   BlPose          pose;          /* X_ML: link frame in its model's frame */

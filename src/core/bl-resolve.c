@@ -15,7 +15,7 @@
 static const char *
 link_file (BlLink *link)
 {
-  return link->model->file;
+  return link->file;
 }
 
 /* A mesh's unit-density properties through the mesh cache; *mesh is kept
