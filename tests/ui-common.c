@@ -151,6 +151,67 @@ find_named (GtkWidget  *root,
   return NULL;
 }
 
+/* Answers the file chooser that GtkFileChooserNative shows (without a
+ * portal it is an in-process GtkFileChooserDialog) with dir/name. */
+void
+answer_file_chooser (const char *dir,
+                     const char *name)
+{
+  GtkWindow *dialog = NULL;
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(GError) error = NULL;
+
+  drain ();
+  dialog = find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, &error));
+  g_assert_no_error (error);
+  /* A folder chooser with nothing selected answers its current folder. */
+  if (name != NULL)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  drain ();
+  respond (dialog, GTK_RESPONSE_ACCEPT);
+  /* The chooser checks the name asynchronously before it answers. */
+  {
+    gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+    while (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL && g_get_monotonic_time () < deadline)
+      {
+        g_main_context_iteration (NULL, FALSE);
+        g_usleep (1000);
+      }
+  }
+  g_assert_null (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG));
+  drain ();
+}
+
+/* The label under `root` that reads `text`. */
+GtkWidget *
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, text);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The menu item that shows `text`: the label's nearest clickable ancestor. */
+GtkWidget *
+find_menu_item (GtkWidget  *popover,
+                const char *text)
+{
+  for (GtkWidget *up = find_label (popover, text); up != NULL && up != popover; up = gtk_widget_get_parent (up))
+    if (g_signal_lookup ("clicked", G_OBJECT_TYPE (up)) != 0)
+      return up;
+  return NULL;
+}
+
 /* Selects the link's row in the outline's own selection model, as a click would. */
 void
 select_in_outline (Fixture    *f,

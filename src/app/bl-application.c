@@ -499,6 +499,8 @@ bl_application_open (GApplication  *app,
     {
       BlWindow *window = bl_window_new (GTK_APPLICATION (app));
 
+      /* A picture taken for a script is not a file the user opened. */
+      bl_window_set_remember_recent (window, self->screenshot_path == NULL);
       /* The window shows at once, "Opening …"; the file is read in a thread. */
       g_object_set_data_full (G_OBJECT (window), "bl-file", g_object_ref (files[i]), g_object_unref);
       g_object_set_data (G_OBJECT (window), "bl-first", GINT_TO_POINTER (i == 0));

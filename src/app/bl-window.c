@@ -10,7 +10,9 @@
 #include "bl-export.h"
 #include "bl-inspector.h"
 #include "bl-outline.h"
+#include "bl-problems-bar.h"
 #include "bl-recovery.h"
+#include "bl-toast.h"
 #include "bl-viewport.h"
 #include "bl-window.h"
 
@@ -29,6 +31,8 @@ struct _BlWindow
   BlInspector          *inspector;
   BlAddedMassEditor    *added_mass_editor;
   BlViewport           *viewport;
+  BlProblemsBar        *problems_bar;  /* the document's own problems, above the view */
+  BlToast              *toast;         /* short notices over the view's bottom */
 
   GSettings            *settings;
   BlDocument           *document;
@@ -36,6 +40,9 @@ struct _BlWindow
   BlEditHistory        *history;
   GFileMonitor         *monitor;
   GBytes               *disk_bytes;    /* what we last read or wrote */
+  /* The user kept their version over a change on disk: a save asks first. */
+  gboolean              disk_conflict;
+  gboolean              remember_recent;
   GtkWidget            *dialog;        /* the question being asked, if any */
   gboolean              close_confirmed;
   /* Restored from a recovery copy: unsaved edits that undo cannot reach. */
@@ -56,6 +63,8 @@ struct _BlWindow
 
 /* How long after an edit its recovery copy is written, at the latest. */
 #define RECOVERY_DELAY_MS 1000
+/* How long a notice ("Exported …") stays over the view. */
+#define TOAST_TIMEOUT_MS 6000
 
 G_DEFINE_FINAL_TYPE (BlWindow, bl_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -97,11 +106,57 @@ display_name (BlWindow *self)
   return g_file_get_basename (self->file);
 }
 
+/* A modal question over the window, not yet shown; the caller adds the
+ * answers as buttons. */
+static GtkWidget *
+question_new (BlWindow       *self,
+              GtkMessageType  type,
+              const char     *primary,
+              const char     *secondary)
+{
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                              GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              type, GTK_BUTTONS_NONE, "%s", primary);
+
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
+  return dialog;
+}
+
+/* The folder of FILE as the user reads it, the home folder as "~". */
+static char *
+dup_folder_display (GFile *file)
+{
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  g_autofree char *dir = parent != NULL ? g_file_get_parse_name (parent) : NULL;
+  const char *home = g_get_home_dir ();
+  gsize home_len = home != NULL ? strlen (home) : 0;
+
+  if (dir != NULL && home_len > 1 && g_str_has_prefix (dir, home) &&
+      (dir[home_len] == '\0' || dir[home_len] == G_DIR_SEPARATOR))
+    return g_strconcat ("~", dir + home_len, NULL);
+  return g_steal_pointer (&dir);
+}
+
+static void
+add_to_recent (BlWindow *self,
+               GFile    *file)
+{
+  g_autofree char *uri = NULL;
+
+  if (!self->remember_recent)
+    return;
+  uri = g_file_get_uri (file);
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+}
+
 /* Asking before losing edits --------------------------------------------- */
 
 enum {
   RESPONSE_DISCARD = 1,
   RESPONSE_SAVE = 2,
+  RESPONSE_KEEP_MINE = 3,   /* the file changed on disk: keep the edits */
+  RESPONSE_RELOAD = 4,      /* … or reload it and lose them */
+  RESPONSE_REPLACE = 5,     /* save over a file changed on disk */
 };
 
 typedef struct
@@ -182,12 +237,8 @@ confirm_discard (BlWindow       *self,
   pending->data = data;
   pending->destroy = destroy;
 
-  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
-                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                   "%s", question);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
-                                            _("Your edits will be lost if you don’t save them."));
+  dialog = question_new (self, GTK_MESSAGE_QUESTION, question,
+                         _("Your edits will be lost if you don’t save them."));
   gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
   gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Discard"), RESPONSE_DISCARD);
   if (self->file != NULL)
@@ -376,6 +427,7 @@ set_document (BlWindow   *self,
   g_set_object (&self->file, file);
   g_clear_pointer (&self->disk_bytes, g_bytes_unref);
   self->disk_bytes = bytes != NULL ? g_bytes_ref (bytes) : NULL;
+  self->disk_conflict = FALSE;
 
   self->history = bl_edit_history_new ();
   g_signal_connect (self->history, "changed", G_CALLBACK (on_history_changed), self);
@@ -384,6 +436,7 @@ set_document (BlWindow   *self,
   bl_added_mass_editor_set_document (self->added_mass_editor, document);
   bl_viewport_set_document (self->viewport, document);
   bl_outline_set_document (self->outline, document);
+  bl_problems_bar_set_document (self->problems_bar, document);
 
   if (selected_name != NULL)
     selected = bl_document_find_link (document, selected_name);
@@ -424,10 +477,7 @@ bl_window_load_file (BlWindow  *self,
   bytes = g_bytes_ref (bl_document_get_source (document));
 
   set_document (self, document, file, bytes);
-  {
-    g_autofree char *uri = g_file_get_uri (file);
-    gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  }
+  add_to_recent (self, file);
   return TRUE;
 }
 
@@ -552,10 +602,9 @@ swap_now (BlWindow *self,
 {
   Swap *swap = data;
   GFile *file = g_task_get_task_data (swap->task);
-  g_autofree char *uri = g_file_get_uri (file);
 
   set_document (self, swap->document, file, bl_document_get_source (swap->document));
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  add_to_recent (self, file);
   g_task_return_boolean (swap->task, TRUE);
   g_clear_object (&swap->task);
 }
@@ -841,6 +890,47 @@ reload_now (BlWindow *self,
 }
 
 static void
+on_disk_changed_response (GtkDialog *dialog,
+                          int        response,
+                          BlWindow  *self)
+{
+  if (self->dialog == GTK_WIDGET (dialog))
+    self->dialog = NULL;
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  if (response == RESPONSE_RELOAD)
+    reload_now (self, NULL);
+  else
+    /* Kept (or closed, which keeps): nothing is written until the user
+     * saves, and that save asks before it replaces the file on disk. */
+    self->disk_conflict = TRUE;
+}
+
+/* The file changed on disk under unsaved edits: each choice says what it
+ * does, and neither writes the file. */
+static void
+ask_disk_changed (BlWindow *self)
+{
+  g_autofree char *name = display_name (self);
+  g_autofree char *primary = g_strdup_printf (_("“%s” changed on disk"), name);
+  GtkWidget *dialog;
+  GtkWidget *reload;
+
+  dialog = question_new (self, GTK_MESSAGE_WARNING, primary,
+                         _("Another program changed the file while you have unsaved edits "
+                           "in Ballast. Reloading shows its version and loses your edits. "
+                           "Keeping your version writes nothing now; saving it later "
+                           "replaces the other program’s changes, and Ballast asks first."));
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Keep My Version"), RESPONSE_KEEP_MINE);
+  reload = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Reload from Disk (Lose My Edits)"), RESPONSE_RELOAD);
+  gtk_widget_add_css_class (reload, "destructive-action");
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), RESPONSE_KEEP_MINE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_disk_changed_response), self);
+  self->dialog = dialog;
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
 on_file_changed (GFileMonitor      *monitor,
                  GFile             *file,
                  GFile             *other,
@@ -864,12 +954,13 @@ on_file_changed (GFileMonitor      *monitor,
   g_clear_pointer (&self->disk_bytes, g_bytes_unref);
   self->disk_bytes = g_steal_pointer (&bytes);
 
-  {
-    g_autofree char *name = display_name (self);
-    g_autofree char *question = g_strdup_printf (_("“%s” changed on disk. Discard your edits and reload it?"), name);
-
-    confirm_discard (self, question, reload_now, NULL, NULL);
-  }
+  /* Nothing to lose: show what is on disk. */
+  if (!bl_window_get_modified (self))
+    {
+      reload_now (self, NULL);
+      return;
+    }
+  ask_disk_changed (self);
 }
 
 static void
@@ -925,16 +1016,8 @@ update_title (BlWindow *self)
 
   if (self->file != NULL)
     {
-      g_autoptr(GFile) parent = g_file_get_parent (self->file);
-      g_autofree char *dir = parent != NULL ? g_file_get_parse_name (parent) : NULL;
-      const char *home = g_get_home_dir ();
+      g_autofree char *dir = dup_folder_display (self->file);
 
-      if (dir != NULL && home != NULL && g_str_has_prefix (dir, home))
-        {
-          char *short_dir = g_strconcat ("~", dir + strlen (home), NULL);
-          g_free (dir);
-          dir = short_dir;
-        }
       gtk_label_set_text (self->subtitle_label, dir != NULL ? dir : "");
     }
   else
@@ -1063,6 +1146,7 @@ update_recent_menu (BlWindow *self)
   GMenu *section = self->recent_section;
   GList *items = g_list_sort (gtk_recent_manager_get_items (gtk_recent_manager_get_default ()),
                               compare_recent);
+  g_autoptr(GPtrArray) shown = g_ptr_array_new ();   /* borrowed from items */
   guint n = 0;
 
   if (section == NULL)
@@ -1075,17 +1159,47 @@ update_recent_menu (BlWindow *self)
     }
   g_menu_remove_all (section);
 
-  for (GList *l = items; l != NULL && n < 10; l = l->next)
+  for (GList *l = items; l != NULL && shown->len < 10; l = l->next)
     {
       GtkRecentInfo *info = l->data;
       const char *uri = gtk_recent_info_get_uri (info);
-      g_autoptr(GMenuItem) item = NULL;
 
       if (!g_str_has_suffix (uri, ".sdf") && !g_str_has_suffix (uri, ".world"))
         continue;
       if (!gtk_recent_info_exists (info))
         continue;
-      item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_ptr_array_add (shown, info);
+    }
+
+  for (guint i = 0; i < shown->len; i++)
+    {
+      GtkRecentInfo *info = g_ptr_array_index (shown, i);
+      const char *uri = gtk_recent_info_get_uri (info);
+      const char *name = gtk_recent_info_get_display_name (info);
+      g_autoptr(GMenuItem) item = NULL;
+      g_autofree char *label = NULL;
+      gboolean collides = FALSE;
+
+      /* Two files of one name (every world.sdf) are told apart by folder. */
+      for (guint j = 0; j < shown->len && !collides; j++)
+        collides = j != i && g_strcmp0 (name, gtk_recent_info_get_display_name (g_ptr_array_index (shown, j))) == 0;
+      if (collides)
+        {
+          g_autoptr(GFile) file = g_file_new_for_uri (uri);
+          g_autofree char *dir = dup_folder_display (file);
+
+          /* Translators: a file name and its folder, in the recent files menu */
+          label = g_strdup_printf (_("%s — %s"), name, dir != NULL ? dir : "/");
+        }
+      else
+        label = g_strdup (name);
+      /* A menu reads "_" as a mnemonic: my_model.sdf must not show as mymodel.sdf. */
+      {
+        g_auto(GStrv) parts = g_strsplit (label, "_", -1);
+        g_autofree char *escaped = g_strjoinv ("__", parts);
+
+        item = g_menu_item_new (escaped, NULL);
+      }
       g_menu_item_set_action_and_target (item, "win.open-recent", "s", uri);
       g_menu_append_item (section, item);
       n++;
@@ -1264,6 +1378,14 @@ bl_window_close_request (GtkWindow *window)
 }
 
 /* Screenshot -------------------------------------------------------------- */
+
+void
+bl_window_set_remember_recent (BlWindow *self,
+                               gboolean  remember)
+{
+  g_return_if_fail (BL_IS_WINDOW (self));
+  self->remember_recent = remember;
+}
 
 gboolean
 bl_window_get_view_settling (BlWindow *self)
@@ -1511,7 +1633,14 @@ build_viewport (BlWindow *self)
   gtk_widget_add_css_class (self->loading_box, "toolbar");
   gtk_widget_set_visible (self->loading_box, FALSE);
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->loading_box);
+
+  self->toast = BL_TOAST (bl_toast_new ());
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), GTK_WIDGET (self->toast));
   gtk_widget_set_vexpand (overlay, TRUE);
+
+  /* The document's own problems (a failed <include>…) above the view. */
+  self->problems_bar = BL_PROBLEMS_BAR (bl_problems_bar_new ());
+  gtk_box_append (self->viewport_box, GTK_WIDGET (self->problems_bar));
   gtk_box_append (self->viewport_box, overlay);
 
   g_object_bind_property (self->added_mass_editor, "fluid-density",
@@ -1528,6 +1657,7 @@ bl_window_init (BlWindow *self)
   GtkDropTarget *drop;
 
   load_css ();
+  self->remember_recent = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
   build_viewport (self);
 
@@ -1614,6 +1744,84 @@ write_baked (BlWindow  *self,
   return ok;
 }
 
+/* Whether the file on disk is another version than the one the edits
+ * were made to: the user kept theirs over a change, or it changed since
+ * (before the monitor told). */
+static gboolean
+disk_changed_since_read (BlWindow *self)
+{
+  g_autoptr(GBytes) now = NULL;
+
+  if (self->disk_conflict)
+    return TRUE;
+  if (self->disk_bytes == NULL)
+    return FALSE;
+  now = g_file_load_bytes (self->file, NULL, NULL, NULL);
+  return now != NULL && !g_bytes_equal (now, self->disk_bytes);
+}
+
+typedef struct
+{
+  GFile          *file;
+  BlContinuation  then;
+  gpointer        data;
+} Replace;
+
+static void
+on_replace_response (GtkDialog *dialog,
+                     int        response,
+                     BlWindow  *self)
+{
+  Replace *replace = g_object_steal_data (G_OBJECT (dialog), "bl-replace");
+  g_autoptr(GFile) file = replace->file;
+
+  if (self->dialog == GTK_WIDGET (dialog))
+    self->dialog = NULL;
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), NULL);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  if (response == RESPONSE_REPLACE)
+    {
+      /* Asked and answered: this version is the one written over. */
+      self->disk_conflict = FALSE;
+      g_clear_pointer (&self->disk_bytes, g_bytes_unref);
+      self->disk_bytes = g_file_load_bytes (file, NULL, NULL, NULL);
+      save_to_file (self, file, FALSE, replace->then, replace->data);
+    }
+  else if (replace->then == run_pending)
+    pending_free (replace->data);
+  g_free (replace);
+}
+
+/* Saving would write over another program's changes: ask first. */
+static void
+ask_replace (BlWindow       *self,
+             GFile          *file,
+             BlContinuation  then,
+             gpointer        data)
+{
+  g_autofree char *name = display_name (self);
+  g_autofree char *primary = g_strdup_printf (_("Replace the changed “%s” on disk?"), name);
+  Replace *replace = g_new0 (Replace, 1);
+  GtkWidget *dialog;
+  GtkWidget *button;
+
+  replace->file = g_object_ref (file);
+  replace->then = then;
+  replace->data = data;
+  dialog = question_new (self, GTK_MESSAGE_WARNING, primary,
+                         _("Another program changed the file after Ballast read it. "
+                           "Saving writes your version over it, and its changes are lost."));
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
+  button = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Replace the File on Disk"), RESPONSE_REPLACE);
+  gtk_widget_add_css_class (button, "destructive-action");
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  g_object_set_data (G_OBJECT (dialog), "bl-replace", replace);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_replace_response), self);
+  self->dialog = dialog;
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 save_to_file (BlWindow       *self,
               GFile          *file,
@@ -1632,14 +1840,27 @@ save_to_file (BlWindow       *self,
 
   if (bake)
     {
+      g_autofree char *name = g_file_get_basename (file);
+      g_autofree char *dir = dup_folder_display (file);
+      g_autoptr(GFile) folder = g_file_get_parent (file);
+      g_autofree char *notice = NULL;
+
       if (!write_baked (self, file, &error))
         {
           show_error (self, _("Could not export the baked file"), error->message);
           return;
         }
+      /* Translators: the file name, then its folder ("~/robots") */
+      notice = g_strdup_printf (_("Exported “%s” to %s"), name, dir != NULL ? dir : "/");
+      bl_toast_show (self->toast, notice, folder, TOAST_TIMEOUT_MS);
     }
   else
     {
+      if (self->file != NULL && g_file_equal (file, self->file) && disk_changed_since_read (self))
+        {
+          ask_replace (self, file, then, data);
+          return;
+        }
       if (!write_document (self, file, &written, &error))
         {
           g_autofree char *name = g_file_get_parse_name (file);
@@ -1663,10 +1884,7 @@ save_to_file (BlWindow       *self,
       recovery_update (self);
     }
 
-  {
-    g_autofree char *uri = g_file_get_uri (file);
-    gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  }
+  add_to_recent (self, file);
   if (then != NULL)
     then (self, data);
 }
