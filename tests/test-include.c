@@ -115,39 +115,45 @@ test_merge (void)
   g_autofree char *world = g_build_filename (dir, "worlds", "buoyant_tethys.sdf", NULL);
   g_autofree char *models = g_build_filename (dir, "models", NULL);
   g_autofree char *tethys_sdf = g_build_filename (models, "tethys", "model.sdf", NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(BlDocument) doc = NULL;
-  BlModel *model;
-  BlLink *base;
+  const BlDocumentLoadFlags loads[] = { BL_DOCUMENT_LOAD_DEFAULT, BL_DOCUMENT_LOAD_READ_ONLY };
 
-  clear_model_path_variables ();
-  g_setenv ("GZ_SIM_RESOURCE_PATH", models, TRUE);
-  doc = bl_document_new_from_file (world, &error);
-  clear_model_path_variables ();
-  g_assert_no_error (error);
-  g_assert_cmpuint (count_errors (doc), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (loads); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = NULL;
+      BlModel *model;
+      BlLink *base;
 
-  g_assert_null (bl_document_find_link (doc, "my_lrauv::tethys::base_link"));
-  base = link_of (doc, "my_lrauv::base_link");
-  model = g_ptr_array_index (bl_document_get_models (doc), 0);
-  g_assert_cmpuint (bl_document_get_models (doc)->len, ==, 1);
-  g_assert_cmpstr (model->scoped_name, ==, "my_lrauv");
-  g_assert_cmpuint (model->models->len, ==, 0);
-  g_assert_true (base->model == model);
-  g_assert_cmpstr (base->file, ==, tethys_sdf);
-  g_assert_cmpuint (model->links->len, ==, 5);
+      clear_model_path_variables ();
+      g_setenv ("GZ_SIM_RESOURCE_PATH", models, TRUE);
+      doc = bl_document_new_from_file_full (world, loads[i], &error);
+      clear_model_path_variables ();
+      g_assert_no_error (error);
+      g_assert_cmpuint (count_errors (doc), ==, 0);
 
-  /* world ← my_lrauv (10 0 0) ← proxy (yaw 90°) ← base_link (1 0 0) */
-  assert_position (base, 10, 1, 0);
-  /* relative_to another merged link */
-  assert_position (link_of (doc, "my_lrauv::propeller"), 10, 1, 1);
-  /* a frame attached to __model__ (the proxy): nose at (0 3 0), then
-   * (0 1 0) in the nose's yawed axes is (−1 0 0) */
-  assert_position (link_of (doc, "my_lrauv::sensor"), 9, 3, 0);
-  /* a frame without attached_to, pose relative_to __model__ */
-  assert_position (link_of (doc, "my_lrauv::fin"), 10, -2, 0);
-  /* the parent model's own link placed relative_to a merged one */
-  assert_position (link_of (doc, "my_lrauv::battery"), 10, 1, -1);
+      g_assert_null (bl_document_find_link (doc, "my_lrauv::tethys::base_link"));
+      base = link_of (doc, "my_lrauv::base_link");
+      model = g_ptr_array_index (bl_document_get_models (doc), 0);
+      g_assert_cmpuint (bl_document_get_models (doc)->len, ==, 1);
+      g_assert_cmpstr (model->scoped_name, ==, "my_lrauv");
+      g_assert_cmpuint (model->models->len, ==, 0);
+      g_assert_true (base->model == model);
+      g_assert_cmpstr (base->file, ==, tethys_sdf);
+      g_assert_cmpuint (model->links->len, ==, 5);
+      g_assert_cmpfloat (fabs (base->props.mass - 1), <, 1e-15);
+
+      /* world ← my_lrauv (10 0 0) ← proxy (yaw 90°) ← base_link (1 0 0) */
+      assert_position (base, 10, 1, 0);
+      /* relative_to another merged link */
+      assert_position (link_of (doc, "my_lrauv::propeller"), 10, 1, 1);
+      /* a frame attached to __model__ (the proxy): nose at (0 3 0), then
+       * (0 1 0) in the nose's yawed axes is (−1 0 0) */
+      assert_position (link_of (doc, "my_lrauv::sensor"), 9, 3, 0);
+      /* a frame without attached_to, pose relative_to __model__ */
+      assert_position (link_of (doc, "my_lrauv::fin"), 10, -2, 0);
+      /* the parent model's own link placed relative_to a merged one */
+      assert_position (link_of (doc, "my_lrauv::battery"), 10, 1, -1);
+    }
 }
 
 /* Without an <include><pose>, the proxy frame takes the included model's
@@ -175,6 +181,40 @@ test_merge_model_pose (void)
   g_assert_cmpuint (count_errors (doc), ==, 0);
   assert_position (link_of (doc, "robot::upper"), 1, 2, 5);
   assert_position (link_of (doc, "robot::chassis"), 0, 2, 0);
+}
+
+/* Merged into a world, the included model's models become the world's,
+ * placed by the include's pose; its links cannot be (an error each). */
+static void
+test_merge_into_world (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-merge-world-XXXXXX", NULL);
+  g_autofree char *main_path = g_build_filename (dir, "world.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+
+  write_tree_file (dir, "boat.sdf", SDF_HEAD
+                   "<model name=\"boat\"><link name=\"hull\">" INERTIAL "</link></model></sdf>");
+  write_tree_file (dir, "fleet.sdf", SDF_HEAD
+                   "<model name=\"fleet\">\n"
+                   "<model name=\"a\"><pose>1 0 0 0 0 0</pose><link name=\"l\">" INERTIAL "</link></model>\n"
+                   "<include><uri>boat.sdf</uri><name>b</name><pose>0 1 0 0 0 0</pose></include>\n"
+                   "<link name=\"stray\">" INERTIAL "</link>\n"
+                   "</model></sdf>");
+  write_tree_file (dir, "world.sdf", SDF_HEAD
+                   "<world name=\"w\">\n"
+                   "<include merge=\"true\"><uri>fleet.sdf</uri><pose>0 0 10 0 0 0</pose></include>\n"
+                   "</world></sdf>");
+
+  clear_model_path_variables ();
+  doc = bl_document_new_from_file (main_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_errors (doc), ==, 1);
+  g_assert_cmpuint (bl_document_get_models (doc)->len, ==, 2);
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 2);
+  assert_position (link_of (doc, "a::l"), 1, 0, 10);
+  assert_position (link_of (doc, "b::hull"), 0, 1, 10);
+  g_assert_null (bl_document_find_link (doc, "fleet::a::l"));
 }
 
 /* model://sun: a model folder whose SDF holds only a <light>. libsdformat
@@ -289,6 +329,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/include/bare-name", test_bare_name);
   g_test_add_func ("/core/include/merge", test_merge);
   g_test_add_func ("/core/include/merge-model-pose", test_merge_model_pose);
+  g_test_add_func ("/core/include/merge-into-world", test_merge_into_world);
   g_test_add_func ("/core/include/light", test_light);
   g_test_add_func ("/core/include/failure", test_failure);
 
