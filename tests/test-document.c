@@ -657,13 +657,7 @@ write_file (const char *dir,
             const char *name,
             const char *contents)
 {
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autofree char *parent = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_mkdir_with_parents (parent, 0755);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
+  write_tree_file (dir, name, contents);
 }
 
 static void

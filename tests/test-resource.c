@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 
 #include "bl-resource.h"
+#include "test-common.h"
 
 static char *tmp_dir;
 
@@ -36,17 +37,6 @@ resolve_ok (const char *uri,
 }
 
 static void
-clear_path_variables (void)
-{
-  g_unsetenv ("GZ_SIM_RESOURCE_PATH");
-  g_unsetenv ("IGN_GAZEBO_RESOURCE_PATH");
-  g_unsetenv ("SDF_PATH");
-  g_unsetenv ("GAZEBO_MODEL_PATH");
-  g_unsetenv ("ROS_PACKAGE_PATH");
-  g_unsetenv ("AMENT_PREFIX_PATH");
-}
-
-static void
 test_relative_absolute_file (void)
 {
   g_autofree char *want = make_file ("world/meshes/part.stl");
@@ -73,7 +63,7 @@ test_search_path (void)
 {
   g_autoptr(GPtrArray) path = NULL;
 
-  clear_path_variables ();
+  clear_model_path_variables ();
   g_setenv ("GAZEBO_MODEL_PATH", "/d", TRUE);
   g_setenv ("SDF_PATH", "/c1:/c2", TRUE);
   g_setenv ("IGN_GAZEBO_RESOURCE_PATH", "", TRUE);
@@ -86,7 +76,7 @@ test_search_path (void)
   g_assert_cmpstr (g_ptr_array_index (path, 2), ==, "/c1");
   g_assert_cmpstr (g_ptr_array_index (path, 3), ==, "/c2");
   g_assert_cmpstr (g_ptr_array_index (path, 4), ==, "/d");
-  clear_path_variables ();
+  clear_model_path_variables ();
 }
 
 static void
@@ -101,7 +91,7 @@ test_model_uri (void)
   g_autofree char *sibling_base = g_build_filename (tmp_dir, "models", "harbour", NULL);
   g_autoptr(GError) error = NULL;
 
-  clear_path_variables ();
+  clear_model_path_variables ();
 
   /* not on the search path and no base dir: an error naming the model */
   g_assert_null (bl_resource_resolve_uri ("model://boat/meshes/hull.dae", NULL, &error));
@@ -127,7 +117,7 @@ test_model_uri (void)
   g_clear_error (&error);
 
   /* found next to the including file (its parent folder) without the path */
-  clear_path_variables ();
+  clear_model_path_variables ();
   g_assert_cmpint (g_mkdir_with_parents (sibling_base, 0755), ==, 0);
   near = resolve_ok ("model://boat/meshes/hull.dae", sibling_base);
   g_assert_cmpstr (near, ==, want);
@@ -147,7 +137,7 @@ test_package_uri (void)
   g_autofree char *got3 = NULL;
   g_autoptr(GError) error = NULL;
 
-  clear_path_variables ();
+  clear_model_path_variables ();
   g_assert_null (bl_resource_resolve_uri ("package://my_robot/meshes/base.stl", NULL, &error));
   g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, "package://my_robot/meshes/base.stl"));
@@ -169,7 +159,7 @@ test_package_uri (void)
   g_assert_null (bl_resource_resolve_uri ("package://my_robot/meshes/nope.stl", NULL, &error));
   g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, "nope.stl"));
-  clear_path_variables ();
+  clear_model_path_variables ();
 }
 
 static void
@@ -231,7 +221,7 @@ test_extra_paths (void)
   g_autoptr(GPtrArray) path = NULL;
   g_auto(GStrv) copy = NULL;
 
-  clear_path_variables ();
+  clear_model_path_variables ();
   bl_resource_set_extra_paths (two);
   g_assert_false (bl_resource_add_extra_path ("/extra/two"));
   g_assert_true (bl_resource_add_extra_path ("/extra/three"));
@@ -252,7 +242,7 @@ test_extra_paths (void)
   g_clear_pointer (&copy, g_strfreev);
   copy = bl_resource_dup_extra_paths ();
   g_assert_cmpuint (g_strv_length (copy), ==, 0);
-  clear_path_variables ();
+  clear_model_path_variables ();
 }
 
 /* <uri>tethys</uri>: libsdformat's findFile tries the name under each
@@ -270,7 +260,7 @@ test_bare_include (void)
   g_autoptr(GError) error = NULL;
   char *got;
 
-  clear_path_variables ();
+  clear_model_path_variables ();
   g_assert_cmpint (g_mkdir_with_parents (world_dir, 0755), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (elsewhere, 0755), ==, 0);
 
@@ -292,14 +282,14 @@ test_bare_include (void)
   g_assert_no_error (error);
   g_assert_cmpstr (got, ==, want);
   g_free (got);
-  clear_path_variables ();
+  clear_model_path_variables ();
 
   g_setenv ("GZ_SIM_RESOURCE_PATH", models, TRUE);
   got = bl_resource_resolve_include ("tethys/model.sdf", world_dir, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (got, ==, file);
   g_free (got);
-  clear_path_variables ();
+  clear_model_path_variables ();
 
   bl_resource_add_extra_path (models);
   got = bl_resource_resolve_include ("  tethys ", world_dir, NULL, &error);
@@ -333,7 +323,7 @@ test_relative_file_uri (void)
   g_autoptr(GError) error = NULL;
   char *got;
 
-  clear_path_variables ();
+  clear_model_path_variables ();
   g_assert_cmpint (g_mkdir_with_parents (other, 0755), ==, 0);
   g_assert_null (bl_resource_resolve_uri ("file://hardhat_ribbed/meshes/hat.dae", other, &error));
   g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
@@ -354,7 +344,7 @@ test_relative_file_uri (void)
   /* a plain relative path stays relative to the file, as gz-sim's asFullPath */
   g_assert_null (bl_resource_resolve_uri ("hardhat_ribbed/meshes/hat.dae", other, &error));
   g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND);
-  clear_path_variables ();
+  clear_model_path_variables ();
 }
 
 /* gz-fuel-tools' cache: CACHE/SERVER/owner/models/name/VERSION, owner and
@@ -373,7 +363,7 @@ test_fuel_cache (void)
   g_autoptr(GError) error = NULL;
   char *got;
 
-  clear_path_variables ();
+  clear_model_path_variables ();
   g_setenv ("GZ_FUEL_CACHE_PATH", cache, TRUE);
 
   got = bl_resource_resolve_include ("https://fuel.gazebosim.org/1.0/OpenRobotics/models/Construction Cone",

@@ -1353,6 +1353,167 @@ report_version_features (BlDocument *doc,
                         "read as libsdformat 15 does", doc->sdf_version);
 }
 
+/* One child element of a model as parse_model reads it: its own, or one
+ * an <include merge="true"> brought from another file (libsdformat 15's
+ * merge-include: no model scope of its own, names unchanged). */
+typedef struct
+{
+  xmlNode    *node;
+  const char *file;          /* the file the element is in */
+  const char *proxy;         /* merged: the frame standing for the included
+                              * model's __model__, else NULL */
+  char       *merged_frame;  /* a merge <include> (node): the name of its proxy frame */
+  xmlNode    *pose_node;     /* merged_frame: the <include>'s <pose>, else the model's */
+  const char *pose_file;     /* the file pose_node is in */
+} ModelChild;
+
+static gboolean load_include (LoadContext  *ctx,
+                              xmlNode      *node,
+                              const char   *file,
+                              const char   *owner,
+                              gboolean      merge,
+                              const char  **sdf_path_out,
+                              xmlNode     **model_out);
+
+static void include_failed (BlDocument  *doc,
+                            const char  *code,
+                            const char  *file,
+                            int          line,
+                            const char  *owner,
+                            const char  *uri,
+                            GPtrArray   *searched,
+                            const char  *format,
+                            ...) G_GNUC_PRINTF (8, 9);
+
+/* Whether a model or include NODE in MODEL (at DEPTH) would nest too
+ * deep; says so when it would. */
+static gboolean
+too_deep (BlDocument *doc,
+          xmlNode    *node,
+          const char *file,
+          BlModel    *model,
+          int         depth)
+{
+  if (depth + 1 <= MAX_MODEL_DEPTH)
+    return FALSE;
+  bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "depth", file, node_line (node),
+                      model->scoped_name,
+                      "models are nested more than %d deep; the deeper ones are not loaded",
+                      MAX_MODEL_DEPTH);
+  return TRUE;
+}
+
+static gboolean
+is_merge_include (xmlNode *node)
+{
+  g_autofree char *merge = NULL;
+  gboolean value = FALSE;
+
+  if (!bl_xml_is_element (node, "include"))
+    return FALSE;
+  merge = bl_xml_dup_attribute (node, "merge");
+  return merge != NULL && parse_bool (merge, &value) && value;
+}
+
+static void collect_model_children (LoadContext *ctx,
+                                    BlModel     *model,
+                                    xmlNode     *node,
+                                    const char  *file,
+                                    const char  *proxy,
+                                    int          depth,
+                                    GArray      *out);
+
+/* An <include merge="true">: a proxy frame "_merged__NAME__model__" placed
+ * where the included model would be (the include's <pose>, else the
+ * model's, relative to __model__ unless it says otherwise), then the
+ * included model's own children, whose __model__ (or empty relative_to,
+ * attached_to) now means the proxy frame. */
+static void
+expand_merge_include (LoadContext *ctx,
+                      BlModel     *model,
+                      xmlNode     *include,
+                      const char  *file,
+                      const char  *proxy,
+                      int          depth,
+                      GArray      *out)
+{
+  BlDocument *doc = ctx->doc;
+  xmlNode *name_node = bl_xml_first_child (include, "name");
+  g_autofree char *name = NULL;
+  const char *sdf_path;
+  xmlNode *included;
+  ModelChild item = { include, file, proxy, NULL, NULL, file };
+
+  if (too_deep (doc, include, file, model, depth))
+    return;
+
+  if (!load_include (ctx, include, file, model->scoped_name, TRUE, &sdf_path, &included))
+    return;
+
+  if (name_node != NULL)
+    name = g_strstrip (bl_xml_dup_text (name_node));
+  if (name == NULL || *name == '\0')
+    {
+      g_free (name);
+      name = bl_xml_dup_attribute (included, "name");
+    }
+  item.merged_frame = g_strdup_printf ("_merged__%s__model__", name != NULL ? name : "");
+  item.pose_node = bl_xml_first_child (include, "pose");
+  if (item.pose_node == NULL)
+    {
+      item.pose_node = bl_xml_first_child (included, "pose");
+      item.pose_file = sdf_path;
+    }
+  g_array_append_val (out, item);
+
+  g_ptr_array_add (ctx->include_stack, g_strdup (sdf_path));
+  collect_model_children (ctx, model, included, sdf_path, item.merged_frame, depth + 1, out);
+  g_ptr_array_remove_index (ctx->include_stack, ctx->include_stack->len - 1);
+}
+
+static void
+collect_model_children (LoadContext *ctx,
+                        BlModel     *model,
+                        xmlNode     *node,
+                        const char  *file,
+                        const char  *proxy,
+                        int          depth,
+                        GArray      *out)
+{
+  for (xmlNode *child = node->children; child != NULL; child = child->next)
+    {
+      ModelChild item = { child, file, proxy, NULL, NULL, NULL };
+
+      if (!bl_xml_is_element (child, NULL))
+        continue;
+      if (is_merge_include (child))
+        expand_merge_include (ctx, model, child, file, proxy, depth, out);
+      else
+        g_array_append_val (out, item);
+    }
+}
+
+static void
+model_child_clear (ModelChild *item)
+{
+  g_free (item->merged_frame);
+}
+
+/* In a merged element, the included model's frame is the proxy frame. */
+static void
+merge_frame_name (char       **name,
+                  const char  *proxy,
+                  gboolean     when_empty)
+{
+  if (proxy == NULL)
+    return;
+  if ((*name == NULL && when_empty) || (*name != NULL && strcmp (*name, "__model__") == 0))
+    {
+      g_free (*name);
+      *name = g_strdup (proxy);
+    }
+}
+
 /* The first pass registers every frame of the scope; nested models and
  * includes are parsed depth first so that "nested::frame" resolves. */
 static BlModel *
@@ -1371,6 +1532,8 @@ parse_model (LoadContext *ctx,
   BlModel *model;
   FrameScope *scope;
   GPtrArray *pending_links;
+  GPtrArray *pending_files;  /* the file of each pending link */
+  GArray *children;          /* ModelChild */
   xmlNode *static_node;
 
   model = g_new0 (BlModel, 1);
@@ -1404,15 +1567,35 @@ parse_model (LoadContext *ctx,
 
   scope = frame_scope_new (model);
   pending_links = g_ptr_array_new ();
+  pending_files = g_ptr_array_new ();
+  children = g_array_new (FALSE, FALSE, sizeof (ModelChild));
+  g_array_set_clear_func (children, (GDestroyNotify) model_child_clear);
+  collect_model_children (ctx, model, node, file, NULL, depth, children);
 
-  for (xmlNode *child = node->children; child != NULL; child = child->next)
+  for (guint c = 0; c < children->len; c++)
     {
+      ModelChild *item = &g_array_index (children, ModelChild, c);
+      xmlNode *child = item->node;
+      const char *child_file = item->file;
       g_auto(BlXmlString) name_owned = NULL;
       const char *child_name;
       FrameEntry *entry;
 
-      if (!bl_xml_is_element (child, NULL))
-        continue;
+      if (item->merged_frame != NULL)
+        {
+          g_autofree char *owner = scoped (model, item->merged_frame);
+
+          entry = frame_scope_add (scope, FRAME_FRAME, child, item->merged_frame, doc->diagnostics,
+                                   model->scoped_name);
+          if (entry == NULL)
+            continue;
+          entry->raw = parse_pose (item->pose_node, owner, item->pose_file, doc->diagnostics,
+                                   &entry->relative_to);
+          if (entry->relative_to == NULL)
+            entry->relative_to = g_strdup ("__model__");
+          merge_frame_name (&entry->relative_to, item->proxy, FALSE);
+          continue;
+        }
 
       if (strcmp ((const char *) child->name, "model") == 0 ||
           strcmp ((const char *) child->name, "include") == 0)
@@ -1422,23 +1605,17 @@ parse_model (LoadContext *ctx,
           BlModel *nested;
           gboolean has_static = FALSE, is_static = FALSE;
 
-          if (depth + 1 > MAX_MODEL_DEPTH)
-            {
-              bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "depth", file, node_line (child),
-                                  model->scoped_name,
-                                  "models are nested more than %d deep; the deeper ones are not loaded",
-                                  MAX_MODEL_DEPTH);
-              continue;
-            }
+          if (too_deep (doc, child, child_file, model, depth))
+            continue;
 
           if (strcmp ((const char *) child->name, "model") == 0)
             {
-              nested = parse_model (ctx, child, model, file, NULL, depth + 1, &nested_scope);
+              nested = parse_model (ctx, child, model, child_file, NULL, depth + 1, &nested_scope);
               pose_node = bl_xml_first_child (child, "pose");
             }
           else
             {
-              nested = parse_include (ctx, child, model, file, depth + 1, &nested_scope,
+              nested = parse_include (ctx, child, model, child_file, depth + 1, &nested_scope,
                                       &pose_node, &has_static, &is_static);
             }
 
@@ -1453,8 +1630,9 @@ parse_model (LoadContext *ctx,
           if (entry != NULL)
             {
               entry->nested = nested_scope;
-              entry->raw = parse_pose (pose_node, nested->scoped_name, file, doc->diagnostics,
+              entry->raw = parse_pose (pose_node, nested->scoped_name, child_file, doc->diagnostics,
                                        &entry->relative_to);
+              merge_frame_name (&entry->relative_to, item->proxy, TRUE);
             }
           else
             {
@@ -1478,6 +1656,7 @@ parse_model (LoadContext *ctx,
           if (entry == NULL)
             continue;
           g_ptr_array_add (pending_links, entry);
+          g_ptr_array_add (pending_files, (gpointer) child_file);
         }
       else if (strcmp ((const char *) child->name, "frame") == 0)
         {
@@ -1487,6 +1666,7 @@ parse_model (LoadContext *ctx,
           entry->implicit_base = bl_xml_dup_attribute (child, "attached_to");
           if (entry->implicit_base != NULL && *entry->implicit_base == '\0')
             g_clear_pointer (&entry->implicit_base, g_free);
+          merge_frame_name (&entry->implicit_base, item->proxy, TRUE);
         }
       else if (strcmp ((const char *) child->name, "joint") == 0)
         {
@@ -1500,6 +1680,7 @@ parse_model (LoadContext *ctx,
               entry->implicit_base = g_strstrip (bl_xml_dup_text (child_link));
               if (strcmp (entry->implicit_base, "world") == 0)
                 g_clear_pointer (&entry->implicit_base, g_free);
+              merge_frame_name (&entry->implicit_base, item->proxy, FALSE);
             }
         }
       else
@@ -1510,10 +1691,15 @@ parse_model (LoadContext *ctx,
       {
         g_autofree char *owner = scoped (model, entry->name);
 
-        entry->raw = parse_pose (bl_xml_first_child (child, "pose"), owner, file, doc->diagnostics,
+        entry->raw = parse_pose (bl_xml_first_child (child, "pose"), owner, child_file, doc->diagnostics,
                                  &entry->relative_to);
+        /* a link's empty relative_to is its model's frame; a frame's and a
+         * joint's are their attached_to and child, renamed above */
+        merge_frame_name (&entry->relative_to, item->proxy, entry->kind == FRAME_LINK);
       }
     }
+
+  g_array_unref (children);
 
   /* Poses of everything in this scope, then the links' contents. */
   {
@@ -1537,11 +1723,25 @@ parse_model (LoadContext *ctx,
   for (guint i = 0; i < pending_links->len; i++)
     {
       FrameEntry *entry = g_ptr_array_index (pending_links, i);
+      const char *link_file = g_ptr_array_index (pending_files, i);
       BlLink *link = adopt_preparsed_link (doc, model, entry->node);
 
       if (link != NULL)
         {
           link->pose = entry->pose;
+        }
+      else if (link_file != file)
+        {
+          /* merged from an included file: its meshes are beside that file */
+          g_autofree char *link_dir = g_path_get_dirname (link_file);
+
+          link = parse_link (doc, model, entry->node, entry->name);
+          link->file = link_file;
+          link->pose = entry->pose;
+          parse_link_collisions (doc, link, scope, link_dir);
+          link->n_load_diagnostics = link->diagnostics->len;
+          if (doc->read_only)
+            parse_link_inertial (link);
         }
       else
         {
@@ -1558,6 +1758,7 @@ parse_model (LoadContext *ctx,
     }
 
   g_ptr_array_unref (pending_links);
+  g_ptr_array_unref (pending_files);
 
   if (scope_out != NULL)
     *scope_out = scope;
@@ -1639,7 +1840,7 @@ include_failure_free (BlIncludeFailure *failure)
 }
 
 /* Records an include that failed: its diagnostic and its BlIncludeFailure. */
-static void G_GNUC_PRINTF (8, 9)
+static void
 include_failed (BlDocument  *doc,
                 const char  *code,
                 const char  *file,
@@ -1671,12 +1872,14 @@ include_failed (BlDocument  *doc,
 /* The file an <include> names, read: its path (interned: links and models
  * keep it) and its top-level <model>, or NULL (and no failure) for a file
  * holding only a <light> or an <actor>, which libsdformat includes and
- * which have no mass. FALSE after a failure is recorded. */
+ * which have no mass, unless MERGE: merging one is an error (libsdformat's
+ * too). FALSE after a failure is recorded. */
 static gboolean
 load_include (LoadContext  *ctx,
               xmlNode      *node,
               const char   *file,
               const char   *owner,
+              gboolean      merge,
               const char  **sdf_path_out,
               xmlNode     **model_out)
 {
@@ -1758,6 +1961,13 @@ load_include (LoadContext  *ctx,
                       uri, sdf_path);
       return FALSE;
     }
+  if (*model_out == NULL && merge)
+    {
+      include_failed (doc, "include", file, line, owner, uri, NULL,
+                      "cannot merge “%s”: %s holds no <model>, and merge=\"true\" is only "
+                      "defined for included models (libsdformat refuses it too)", uri, sdf_path);
+      return FALSE;
+    }
 
   return TRUE;
 }
@@ -1783,7 +1993,7 @@ parse_include (LoadContext *ctx,
 
   *pose_node_out = bl_xml_first_child (node, "pose");
 
-  if (!load_include (ctx, node, file, owner, &sdf_path, &model_node) || model_node == NULL)
+  if (!load_include (ctx, node, file, owner, FALSE, &sdf_path, &model_node) || model_node == NULL)
     return NULL;
 
   if (name_node != NULL)
@@ -2272,6 +2482,100 @@ read_xml (BlDocument  *self,
   return xml;
 }
 
+static void merge_into_world (LoadContext *ctx,
+                              xmlNode     *include,
+                              const char  *file,
+                              BlPose       placement);
+
+/* A <model> or <include> of the world, placed in PLACEMENT (the proxy
+ * frame of a merge-include into the world, else identity). */
+static void
+add_world_child (LoadContext *ctx,
+                 xmlNode     *item,
+                 const char  *file,
+                 BlPose       placement)
+{
+  BlDocument *self = ctx->doc;
+  BlModel *model = NULL;
+
+  if (bl_xml_is_element (item, "model"))
+    {
+      model = parse_model (ctx, item, NULL, file, NULL, 0, NULL);
+      model->pose = parse_pose (bl_xml_first_child (item, "pose"), model->scoped_name,
+                                file, self->diagnostics, NULL);
+    }
+  else if (is_merge_include (item))
+    {
+      merge_into_world (ctx, item, file, placement);
+    }
+  else if (bl_xml_is_element (item, "include"))
+    {
+      FrameScope *scope = NULL;
+      xmlNode *pose_node = NULL;
+      gboolean has_static = FALSE, is_static = FALSE;
+
+      model = parse_include (ctx, item, NULL, file, 0, &scope, &pose_node,
+                             &has_static, &is_static);
+      frame_scope_free (scope);
+      if (model != NULL)
+        {
+          if (has_static)
+            model->is_static = is_static;
+          model->pose = parse_pose (pose_node, model->scoped_name, file,
+                                    self->diagnostics, NULL);
+        }
+    }
+
+  if (model != NULL)
+    {
+      model->pose = bl_pose_mul (placement, model->pose);
+      g_ptr_array_add (self->models, model);
+    }
+}
+
+/* An <include merge="true"> directly in a <world>: as libsdformat 15, the
+ * included model's models (and includes) become the world's, placed by its
+ * proxy frame; its links cannot be (libsdformat refuses them too). */
+static void
+merge_into_world (LoadContext *ctx,
+                  xmlNode     *include,
+                  const char  *file,
+                  BlPose       placement)
+{
+  BlDocument *self = ctx->doc;
+  xmlNode *pose_node = bl_xml_first_child (include, "pose");
+  const char *pose_file = file;
+  const char *sdf_path;
+  xmlNode *included;
+  BlPose proxy;
+
+  if (!load_include (ctx, include, file, "world", TRUE, &sdf_path, &included))
+    return;
+  if (pose_node == NULL)
+    {
+      pose_node = bl_xml_first_child (included, "pose");
+      pose_file = sdf_path;
+    }
+  proxy = bl_pose_mul (placement, parse_pose (pose_node, "world", pose_file, self->diagnostics, NULL));
+
+  g_ptr_array_add (ctx->include_stack, g_strdup (sdf_path));
+  for (xmlNode *item = included->children; item != NULL; item = item->next)
+    {
+      if (bl_xml_is_element (item, "link"))
+        {
+          g_autofree char *name = bl_xml_dup_attribute (item, "name");
+
+          bl_diagnostics_add (self->diagnostics, BL_SEVERITY_ERROR, "include", sdf_path, node_line (item),
+                              "world", "<include merge=\"true\"> into a <world> cannot take the "
+                              "included model's <link> “%s”: a world has no links of its own "
+                              "(libsdformat refuses it too); left out", name != NULL ? name : "");
+          continue;
+        }
+      add_world_child (ctx, item, sdf_path, proxy);
+    }
+  g_ptr_array_remove_index (ctx->include_stack, ctx->include_stack->len - 1);
+}
+
 static gboolean
 bl_document_load (BlDocument  *self,
                   int          fd,
@@ -2341,35 +2645,7 @@ bl_document_load (BlDocument  *self,
           if (self->world == NULL)
             self->world = child;
           for (xmlNode *item = child->children; item != NULL; item = item->next)
-            {
-              BlModel *model = NULL;
-
-              if (bl_xml_is_element (item, "model"))
-                {
-                  model = parse_model (&ctx, item, NULL, self->path, NULL, 0, NULL);
-                  model->pose = parse_pose (bl_xml_first_child (item, "pose"), model->scoped_name,
-                                            self->path, self->diagnostics, NULL);
-                }
-              else if (bl_xml_is_element (item, "include"))
-                {
-                  FrameScope *scope = NULL;
-                  xmlNode *pose_node = NULL;
-                  gboolean has_static = FALSE, is_static = FALSE;
-
-                  model = parse_include (&ctx, item, NULL, self->path, 0, &scope, &pose_node,
-                                         &has_static, &is_static);
-                  frame_scope_free (scope);
-                  if (model != NULL)
-                    {
-                      if (has_static)
-                        model->is_static = is_static;
-                      model->pose = parse_pose (pose_node, model->scoped_name, self->path,
-                                                self->diagnostics, NULL);
-                    }
-                }
-              if (model != NULL)
-                g_ptr_array_add (self->models, model);
-            }
+            add_world_child (&ctx, item, self->path, BL_POSE_IDENTITY);
         }
       else if (bl_xml_is_element (child, "model"))
         {
