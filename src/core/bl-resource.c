@@ -769,8 +769,8 @@ bl_resource_resolve_include (const char  *uri,
     g_autofree char *places = join_places (tried);
 
     g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
-                 "Cannot find model or file “%s”: looked beside the file, in the current "
-                 "folder and the model path: %s (%s)", rel, places, HOW_TO_ADD_A_PATH);
+                 "no model or file “%s” in %s (beside the file, the current folder, then "
+                 "the model path); %s", rel, places, HOW_TO_ADD_A_PATH);
   }
   for (guint i = 0; searched != NULL && i < tried->len; i++)
     g_ptr_array_add (searched, g_strdup (g_ptr_array_index (tried, i)));
