@@ -217,6 +217,52 @@ test_merge_into_world (void)
   g_assert_null (bl_document_find_link (doc, "fleet::a::l"));
 }
 
+/* A Fuel model gz-sim downloaded: read from the cache, newest version;
+ * its meshes as gz-fuel-tools rewrote their model:// URIs (Fuel file
+ * URLs of that version). */
+static void
+test_fuel (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-fuel-XXXXXX", NULL);
+  g_autofree char *cache = g_build_filename (dir, "fuel", NULL);
+  g_autofree char *main_path = g_build_filename (dir, "world.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  BlLink *link;
+  /* a unit right tetrahedron, ASCII STL: volume 1/6 */
+  static const char tetrahedron[] =
+    "solid t\n"
+    "facet normal 0 0 -1\nouter loop\nvertex 0 0 0\nvertex 0 1 0\nvertex 1 0 0\nendloop\nendfacet\n"
+    "facet normal 0 -1 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 0 1\nendloop\nendfacet\n"
+    "facet normal -1 0 0\nouter loop\nvertex 0 0 0\nvertex 0 0 1\nvertex 0 1 0\nendloop\nendfacet\n"
+    "facet normal 1 1 1\nouter loop\nvertex 1 0 0\nvertex 0 1 0\nvertex 0 0 1\nendloop\nendfacet\n"
+    "endsolid t\n";
+
+  write_tree_file (cache, "fuel.gazebosim.org/openrobotics/models/buoy/1/model.sdf", SDF_HEAD
+                   "<model name=\"old_buoy\"><link name=\"l\">" INERTIAL "</link></model></sdf>");
+  write_tree_file (cache, "fuel.gazebosim.org/openrobotics/models/buoy/2/model.config",
+                   "<?xml version=\"1.0\"?><model><name>Buoy</name><sdf version=\"1.9\">model.sdf</sdf></model>");
+  write_tree_file (cache, "fuel.gazebosim.org/openrobotics/models/buoy/2/model.sdf", SDF_HEAD
+                   "<model name=\"buoy\"><link name=\"float\"><inertial auto=\"true\"><density>600</density></inertial>"
+                   "<collision name=\"c\"><geometry><mesh><uri>"
+                   "https://fuel.gazebosim.org/1.0/openrobotics/models/buoy/2/files/meshes/t.stl"
+                   "</uri></mesh></geometry></collision></link></model></sdf>");
+  write_tree_file (cache, "fuel.gazebosim.org/openrobotics/models/buoy/2/meshes/t.stl", tetrahedron);
+  write_tree_file (dir, "world.sdf", SDF_HEAD
+                   "<world name=\"w\">\n"
+                   "<include><uri>https://fuel.gazebosim.org/1.0/OpenRobotics/models/Buoy</uri></include>\n"
+                   "</world></sdf>");
+
+  clear_model_path_variables ();
+  g_setenv ("GZ_FUEL_CACHE_PATH", cache, TRUE);
+  doc = bl_document_new_from_file (main_path, &error);
+  clear_model_path_variables ();
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_errors (doc), ==, 0);
+  link = link_of (doc, "buoy::float");
+  assert_close (link->props.mass, 600.0 / 6.0, 1e-12);
+}
+
 /* model://sun: a model folder whose SDF holds only a <light>. libsdformat
  * includes it; it has no mass, so it adds nothing and is no error. Merging
  * it is an error, as in libsdformat. */
@@ -330,6 +376,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/include/merge", test_merge);
   g_test_add_func ("/core/include/merge-model-pose", test_merge_model_pose);
   g_test_add_func ("/core/include/merge-into-world", test_merge_into_world);
+  g_test_add_func ("/core/include/fuel", test_fuel);
   g_test_add_func ("/core/include/light", test_light);
   g_test_add_func ("/core/include/failure", test_failure);
 
