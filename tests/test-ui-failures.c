@@ -8,8 +8,11 @@
 #include <gtk/gtk.h>
 #include <string.h>
 
+#include "bl-application.h"
 #include "bl-edit.h"
+#include "bl-inspector.h"
 #include "bl-problems-bar.h"
+#include "bl-resource.h"
 #include "bl-toast.h"
 #include "bl-window.h"
 #include "ui-common.h"
@@ -29,6 +32,7 @@ static const char missing_world[] =
   "    </include>\n"
   "    <model name=\"buoy\">\n"
   "      <link name=\"float\">\n"
+  "        <inertial auto=\"true\"/>\n"
   "        <collision name=\"c\">\n"
   "          <geometry><sphere><radius>0.3</radius></sphere></geometry>\n"
   "          <density>500</density>\n"
@@ -44,6 +48,7 @@ static const char thruster_sdf[] =
   "<sdf version=\"1.11\">\n"
   "  <model name=\"bl_thruster\">\n"
   "    <link name=\"rotor\">\n"
+  "      <inertial auto=\"true\"/>\n"
   "      <collision name=\"c\">\n"
   "        <geometry><box><size>0.2 0.2 0.4</size></box></geometry>\n"
   "        <density>2000</density>\n"
@@ -156,11 +161,13 @@ test_include_banner (Fixture       *f,
   g_assert_cmpstr (bar_text (f, "title_label"), ==, "A model could not be found");
   g_assert_true (g_str_has_prefix (bar_text (f, "message_label"), where));
   g_assert_nonnull (strstr (bar_text (f, "message_label"), "model://bl_thruster"));
+  /* The folders searched: the file's own among them. */
+  g_assert_nonnull (strstr (bar_text (f, "message_label"), f->dir));
   g_assert_nonnull (strstr (bar_text (f, "hint_label"), "GZ_SIM_RESOURCE_PATH"));
   g_assert_true (gtk_widget_get_visible (child (bar, BL_TYPE_PROBLEMS_BAR, "hint_label")));
   add = child (bar, BL_TYPE_PROBLEMS_BAR, "add_path_button");
   g_assert_true (gtk_widget_get_mapped (add));
-  //SENS g_assert_true (gtk_widget_is_sensitive (add));
+  g_assert_true (gtk_widget_is_sensitive (add));
 
   /* Details: the whole message, which names the folders searched. */
   details = child (bar, BL_TYPE_PROBLEMS_BAR, "details_button");
@@ -174,8 +181,114 @@ test_include_banner (Fixture       *f,
     g_assert_nonnull (find_label (GTK_WIDGET (popover), location));
   }
   g_assert_nonnull (strstr (d->message, f->dir));
+  /* … and lists them, one a line: the file's own folder among them. */
+  {
+    GPtrArray *failures = bl_document_get_include_failures (bl_window_get_document (f->window));
+    const BlIncludeFailure *failure;
+    g_autofree char *folders = NULL;
+    g_autofree char *searched = NULL;
+
+    g_assert_cmpuint (failures->len, ==, 1);
+    failure = g_ptr_array_index (failures, 0);
+    g_assert_cmpstr (failure->uri, ==, "model://bl_thruster");
+    g_assert_true (g_strv_contains ((const char * const *) failure->searched, f->dir));
+    folders = g_strjoinv ("\n", failure->searched);
+    searched = g_strdup_printf ("Searched:\n%s", folders);
+    g_assert_nonnull (find_label (GTK_WIDGET (popover), searched));
+  }
   gtk_popover_popdown (popover);
   drain ();
+}
+
+/* A world of one include that failed: no outline to pick from, and the
+ * inspector does not ask for a pick but points at the bar. */
+static void
+test_include_only (Fixture       *f,
+                   gconstpointer  data)
+{
+  static const char text[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<sdf version=\"1.11\">\n"
+    "  <world name=\"sea\">\n"
+    "    <include><uri>model://bl_thruster</uri></include>\n"
+    "  </world>\n"
+    "</sdf>\n";
+  GtkWidget *inspector;
+
+  open_copy (f, NULL, text);
+  WAIT_UNTIL (bar_shown (f));
+  g_assert_true (bar_shown (f));
+  /* The world left without a model is a warning that follows from it. */
+  g_assert_cmpuint (bl_document_get_diagnostics (bl_window_get_document (f->window))->len, ==, 2);
+  g_assert_cmpstr (bar_text (f, "title_label"), ==, "A model could not be found");
+  g_assert_true (g_str_has_prefix (bar_text (f, "message_label"), "model.sdf, line 4: "));
+
+  inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  g_assert_cmpuint (bl_document_get_links (bl_window_get_document (f->window))->len, ==, 0);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (child (inspector, BL_TYPE_INSPECTOR, "empty_title_label"))),
+                   ==, "No Links");
+  g_assert_true (gtk_widget_get_mapped (child (inspector, BL_TYPE_INSPECTOR, "empty_title_label")));
+}
+
+static guint
+extra_path_count (void)
+{
+  g_auto(GStrv) paths = bl_resource_dup_extra_paths ();
+
+  return g_strv_length (paths);
+}
+
+/* The program's own application, registered (not run) in main(): it keeps
+ * the model-paths setting and hands it to the resolver. */
+static BlApplication *application;
+
+/* Add Model Folder… asks for a folder, keeps it in the model-paths
+ * setting (which ballast-cli reads too) and reloads: the include resolves
+ * and the bar goes.  The included rotor: 0.2 × 0.2 × 0.4 m × 2000 kg/m³. */
+static void
+test_add_model_folder (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = NULL;
+  g_autofree char *models = NULL;
+  g_auto(GStrv) paths = NULL;
+  BlDocument *old;
+  BlLink *rotor;
+
+  open_copy (f, NULL, missing_world);
+  gtk_window_set_application (GTK_WINDOW (f->window), GTK_APPLICATION (application));
+  models = write_thruster (f);
+  WAIT_UNTIL (bar_shown (f));
+  g_assert_null (bl_document_find_link (bl_window_get_document (f->window), "bl_thruster::rotor"));
+  old = bl_window_get_document (f->window);
+
+  ui_input_click (child (problems_bar (f), BL_TYPE_PROBLEMS_BAR, "add_path_button"), 1);
+  WAIT_UNTIL (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL);
+  g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG))), ==,
+                   GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
+  answer_file_chooser (models, NULL);
+
+  /* Kept where Ballast and ballast-cli read it. */
+  settings = g_settings_new ("app.ballast.Ballast");
+  paths = g_settings_get_strv (settings, "model-paths");
+  g_assert_cmpuint (g_strv_length (paths), ==, 1);
+  g_assert_cmpstr (paths[0], ==, models);
+
+  /* Reloaded: the model is there and nothing is left to report. */
+  WAIT_UNTIL (bl_window_get_document (f->window) != old && !bl_window_get_loading (f->window));
+  wait_for_load (f->window);
+  rotor = bl_document_find_link (bl_window_get_document (f->window), "bl_thruster::rotor");
+  g_assert_nonnull (rotor);
+  g_assert_cmpfloat_with_epsilon (rotor->props.mass, 0.2 * 0.2 * 0.4 * 2000.0, 1e-9);
+  g_assert_cmpuint (bl_document_get_diagnostics (bl_window_get_document (f->window))->len, ==, 0);
+  g_assert_false (bl_problems_bar_get_revealed (BL_PROBLEMS_BAR (problems_bar (f))));
+  g_assert_false (bl_window_get_modified (f->window));
+
+  /* The resolver follows the setting: reset, it searches no extra folder
+   * (and the next test starts without it). */
+  g_settings_reset (settings, "model-paths");
+  WAIT_UNTIL (extra_path_count () == 0);
+  g_assert_cmpuint (extra_path_count (), ==, 0);
 }
 
 /* A file with several problems of its own counts them and lists each. */
@@ -567,16 +680,29 @@ int
 main (int    argc,
       char **argv)
 {
+  int status;
+
   /* The model path comes from the test alone. */
   g_unsetenv ("GZ_SIM_RESOURCE_PATH");
   g_unsetenv ("IGN_GAZEBO_RESOURCE_PATH");
   g_unsetenv ("SDF_PATH");
   g_unsetenv ("GAZEBO_MODEL_PATH");
   ui_test_init (&argc, &argv);
+  {
+    g_autoptr(GError) error = NULL;
+
+    application = bl_application_new ();
+    g_application_set_flags (G_APPLICATION (application),
+                             g_application_get_flags (G_APPLICATION (application)) | G_APPLICATION_NON_UNIQUE);
+    g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+    g_assert_no_error (error);
+  }
 
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
 #define ADD_OWN(path, fn) g_test_add (path, Fixture, NULL, NULL, fn, fixture_tear_down)
   ADD_OWN ("/ui/failures/include/banner", test_include_banner);
+  ADD_OWN ("/ui/failures/include/only-include", test_include_only);
+  ADD_OWN ("/ui/failures/include/add-model-folder", test_add_model_folder);
   ADD_OWN ("/ui/failures/problems/several", test_several_problems);
   ADD ("/ui/failures/problems/none", test_no_problems);
   ADD_OWN ("/ui/failures/problems/close", test_close_banner);
@@ -586,5 +712,7 @@ main (int    argc,
   ADD ("/ui/failures/recent/labels", test_recent_labels);
   g_test_add_func ("/ui/failures/recent/not-from-screenshot", test_screenshot_not_recent);
 
-  return ui_test_run ();
+  status = ui_test_run ();
+  g_clear_object (&application);
+  return status;
 }

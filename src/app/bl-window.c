@@ -12,6 +12,7 @@
 #include "bl-outline.h"
 #include "bl-problems-bar.h"
 #include "bl-recovery.h"
+#include "bl-resource.h"
 #include "bl-toast.h"
 #include "bl-viewport.h"
 #include "bl-window.h"
@@ -1316,6 +1317,72 @@ export_baked_action (GtkWidget  *widget,
   ask_save_as (BL_WINDOW (widget), TRUE, NULL, NULL);
 }
 
+/* Model folders ----------------------------------------------------------- */
+
+/* Keeps PATH among the user's model folders (the application's model-paths
+ * setting, which ballast-cli reads too; a window of its own, as in the
+ * tests, for this run only) and reloads the file so that its includes
+ * resolve. */
+static void
+add_model_path (BlWindow   *self,
+                const char *path)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (BL_IS_APPLICATION (application))
+    bl_application_add_model_path (BL_APPLICATION (application), path);
+  else
+    bl_resource_add_extra_path (path);
+
+  if (self->file != NULL)
+    {
+      g_autofree char *name = display_name (self);
+      g_autofree char *question = g_strdup_printf (_("Save the edits to “%s” before reloading it?"), name);
+
+      confirm_discard (self, question, reload_now, NULL, NULL);
+    }
+}
+
+static void
+on_model_folder_response (GtkNativeDialog *dialog,
+                          int              response,
+                          BlWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = folder != NULL ? g_file_get_path (folder) : NULL;
+
+      if (path != NULL)
+        add_model_path (self, path);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+/* Asks for a folder that holds models, keeps it and reloads the file, so
+ * that the includes it holds resolve. */
+static void
+add_model_path_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  BlWindow *self = BL_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (_("Add Model Folder"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Add"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  if (self->file != NULL)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (self->file);
+      if (parent != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), parent, NULL);
+    }
+  g_signal_connect (dialog, "response", G_CALLBACK (on_model_folder_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
 /* Drag and drop ----------------------------------------------------------- */
 
 static gboolean
@@ -1512,6 +1579,7 @@ bl_window_class_init (BlWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
   gtk_widget_class_install_action (widget_class, "win.export-baked", NULL, export_baked_action);
+  gtk_widget_class_install_action (widget_class, "win.add-model-path", NULL, add_model_path_action);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
 
