@@ -592,8 +592,9 @@ recent_count (GtkMenuButton *button)
   return section != NULL ? g_menu_model_get_n_items (section) : 0;
 }
 
-/* Underscores show; two world.sdf are told apart by their folders; a
- * click opens the one clicked. */
+/* Underscores show; files of one name are told apart by their folders
+ * (the home folder as ~: main() makes HOME a folder of this run); a click
+ * opens the one clicked. */
 static void
 test_recent_labels (Fixture       *f,
                     gconstpointer  data)
@@ -601,7 +602,9 @@ test_recent_labels (Fixture       *f,
   g_autofree char *underscored = write_copy (f, "my_model.sdf");
   g_autofree char *world_a = write_copy (f, "a/world.sdf");
   g_autofree char *world_b = write_copy (f, "b/world.sdf");
-  const char *paths[] = { underscored, world_a, world_b };
+  g_autofree char *home_folder = g_build_filename (g_get_home_dir (), "bl-recent", NULL);
+  g_autofree char *world_home = g_build_filename (home_folder, "world.sdf", NULL);
+  const char *paths[] = { underscored, world_a, world_b, world_home };
   GtkRecentManager *manager = gtk_recent_manager_get_default ();
   GtkMenuButton *button = GTK_MENU_BUTTON (child (f->window, BL_TYPE_WINDOW, "recent_button"));
   g_autofree char *label_a = NULL;
@@ -609,14 +612,16 @@ test_recent_labels (Fixture       *f,
   GtkPopover *popover;
   GtkWidget *item;
 
+  g_assert_cmpint (g_mkdir_with_parents (home_folder, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (world_home, f->original, -1, NULL));
   gtk_recent_manager_purge_items (manager, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
     {
       g_autofree char *uri = g_filename_to_uri (paths[i], NULL, NULL);
       g_assert_true (gtk_recent_manager_add_item (manager, uri));
     }
-  WAIT_UNTIL (recent_count (button) == 3);
-  g_assert_cmpuint (recent_count (button), ==, 3);
+  WAIT_UNTIL (recent_count (button) == 4);
+  g_assert_cmpuint (recent_count (button), ==, 4);
 
   ui_input_click (GTK_WIDGET (button), 1);
   popover = gtk_menu_button_get_popover (button);
@@ -629,6 +634,7 @@ test_recent_labels (Fixture       *f,
   label_b = g_strdup_printf ("world.sdf — %s%sb", f->dir, G_DIR_SEPARATOR_S);
   g_assert_nonnull (find_label (GTK_WIDGET (popover), label_a));
   g_assert_nonnull (find_label (GTK_WIDGET (popover), label_b));
+  g_assert_nonnull (find_label (GTK_WIDGET (popover), "world.sdf — ~/bl-recent"));
 
   item = find_menu_item (GTK_WIDGET (popover), label_b);
   g_assert_nonnull (item);
@@ -637,6 +643,7 @@ test_recent_labels (Fixture       *f,
               g_str_has_suffix (g_file_peek_path (bl_window_get_file (f->window)), "b/world.sdf"));
   wait_for_load (f->window);
   g_assert_cmpstr (g_file_peek_path (bl_window_get_file (f->window)), ==, world_b);
+  remove_tree (home_folder);
 }
 
 /* A picture taken with --screenshot is no file the user opened. */
@@ -680,6 +687,7 @@ int
 main (int    argc,
       char **argv)
 {
+  g_autofree char *home = g_dir_make_tmp ("ballast-ui-home-XXXXXX", NULL);
   int status;
 
   /* The model path comes from the test alone. */
@@ -687,7 +695,11 @@ main (int    argc,
   g_unsetenv ("IGN_GAZEBO_RESOURCE_PATH");
   g_unsetenv ("SDF_PATH");
   g_unsetenv ("GAZEBO_MODEL_PATH");
+  /* Before anything asks GLib for it: recent files under ~ show as such. */
+  g_assert_nonnull (home);
+  g_setenv ("HOME", home, TRUE);
   ui_test_init (&argc, &argv);
+  g_assert_cmpstr (g_get_home_dir (), ==, home);
   {
     g_autoptr(GError) error = NULL;
 
@@ -714,5 +726,6 @@ main (int    argc,
 
   status = ui_test_run ();
   g_clear_object (&application);
+  remove_tree (home);
   return status;
 }
