@@ -1833,6 +1833,7 @@ static void
 include_failure_free (BlIncludeFailure *failure)
 {
   g_free (failure->uri);
+  g_free (failure->name);
   g_free (failure->file);
   g_free (failure->message);
   g_strfreev (failure->searched);
@@ -1858,6 +1859,7 @@ include_failed (BlDocument  *doc,
   va_start (args, format);
   failure->message = g_strdup_vprintf (format, args);
   va_end (args);
+  failure->problem = BL_INCLUDE_UNUSABLE;
   failure->uri = g_strdup (uri != NULL ? uri : "");
   failure->file = g_strdup (file);
   failure->line = line;
@@ -1908,8 +1910,17 @@ load_include (LoadContext  *ctx,
   target = bl_resource_resolve_include (uri, base_dir, searched, &error);
   if (target == NULL)
     {
+      BlIncludeFailure *failure;
+
       include_failed (doc, "include", file, line, owner, uri, searched,
                       "cannot include “%s”: %s", uri, error->message);
+      failure = g_ptr_array_index (doc->include_failures, doc->include_failures->len - 1);
+      if (g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND))
+        {
+          failure->name = bl_resource_dup_include_name (uri);
+          failure->problem = g_ascii_strncasecmp (uri, "http", 4) == 0
+                             ? BL_INCLUDE_NOT_IN_FUEL_CACHE : BL_INCLUDE_NOT_FOUND;
+        }
       return FALSE;
     }
 
