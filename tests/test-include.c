@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bl-document.h"
+#include "bl-fluid.h"
 #include "bl-resource.h"
 #include "test-common.h"
 
@@ -62,6 +63,8 @@ write_lrauv_tree (void)
               "<link name=\"sensor\"><pose relative_to=\"nose\">0 1 0 0 0 0</pose>" INERTIAL "</link>\n"
               "<frame name=\"tail\"><pose relative_to=\"__model__\">-2 0 0 0 0 0</pose></frame>\n"
               "<link name=\"fin\"><pose relative_to=\"tail\">0 0 0 0 0 0</pose>" INERTIAL "</link>\n"
+              "<plugin filename=\"gz-sim-hydrodynamics-system\" name=\"gz::sim::systems::Hydrodynamics\">"
+              "<link_name>base_link</link_name><xDotU>-4.876161</xDotU></plugin>\n"
               "</model></sdf>");
   write_tree_file (dir, "models/tethys_equipped/model.config",
               "<?xml version=\"1.0\"?><model><name>tethys_equipped</name>"
@@ -153,6 +156,19 @@ test_merge (void)
       assert_position (link_of (doc, "my_lrauv::fin"), 10, -2, 0);
       /* the parent model's own link placed relative_to a merged one */
       assert_position (link_of (doc, "my_lrauv::battery"), 10, 1, -1);
+
+      /* the merged model's plugins are the including model's */
+      {
+        g_autoptr(GPtrArray) imports = bl_document_find_added_mass_imports (doc);
+        BlAddedMassImport *import;
+
+        g_assert_cmpuint (imports->len, ==, 1);
+        import = g_ptr_array_index (imports, 0);
+        g_assert_true (import->link == base);
+        g_assert_cmpstr (import->file, ==, tethys_sdf);
+        g_assert_true (import->has_values);
+        g_assert_cmpfloat (import->values[0], ==, 4.876161);  /* −xDotU */
+      }
     }
 }
 
