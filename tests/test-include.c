@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bl-document.h"
+#include "bl-fluid.h"
 #include "bl-resource.h"
 #include "test-common.h"
 
@@ -62,6 +63,8 @@ write_lrauv_tree (void)
               "<link name=\"sensor\"><pose relative_to=\"nose\">0 1 0 0 0 0</pose>" INERTIAL "</link>\n"
               "<frame name=\"tail\"><pose relative_to=\"__model__\">-2 0 0 0 0 0</pose></frame>\n"
               "<link name=\"fin\"><pose relative_to=\"tail\">0 0 0 0 0 0</pose>" INERTIAL "</link>\n"
+              "<plugin filename=\"gz-sim-hydrodynamics-system\" name=\"gz::sim::systems::Hydrodynamics\">"
+              "<link_name>base_link</link_name><xDotU>-4.876161</xDotU></plugin>\n"
               "</model></sdf>");
   write_tree_file (dir, "models/tethys_equipped/model.config",
               "<?xml version=\"1.0\"?><model><name>tethys_equipped</name>"
@@ -153,6 +156,19 @@ test_merge (void)
       assert_position (link_of (doc, "my_lrauv::fin"), 10, -2, 0);
       /* the parent model's own link placed relative_to a merged one */
       assert_position (link_of (doc, "my_lrauv::battery"), 10, 1, -1);
+
+      /* the merged model's plugins are the including model's */
+      {
+        g_autoptr(GPtrArray) imports = bl_document_find_added_mass_imports (doc);
+        BlAddedMassImport *import;
+
+        g_assert_cmpuint (imports->len, ==, 1);
+        import = g_ptr_array_index (imports, 0);
+        g_assert_true (import->link == base);
+        g_assert_cmpstr (import->file, ==, tethys_sdf);
+        g_assert_true (import->has_values);
+        g_assert_cmpfloat (import->values[0], ==, 4.876161);  /* −xDotU */
+      }
     }
 }
 
@@ -261,6 +277,41 @@ test_fuel (void)
   g_assert_cmpuint (count_errors (doc), ==, 0);
   link = link_of (doc, "buoy::float");
   assert_close (link->props.mass, 600.0 / 6.0, 1e-12);
+
+  /* not cached: what is missing, and where it was looked for */
+  {
+    g_autoptr(BlDocument) missing = NULL;
+    g_autofree char *folder = g_build_filename (cache, "fuel.gazebosim.org", "openrobotics", "models",
+                                                "sun", NULL);
+    BlIncludeFailure *failure;
+
+    write_tree_file (dir, "sunny.sdf", SDF_HEAD
+                     "<world name=\"w\">\n"
+                     "<include><uri>https://fuel.gazebosim.org/1.0/OpenRobotics/models/Sun</uri></include>\n"
+                     "<include><uri>model.sdf</uri></include>\n"
+                     "</world></sdf>");
+    write_tree_file (dir, "model.sdf", "<?xml version=\"1.0\"?><robot name=\"urdf\"/>");
+    g_free (main_path);
+    main_path = g_build_filename (dir, "sunny.sdf", NULL);
+    g_setenv ("GZ_FUEL_CACHE_PATH", cache, TRUE);
+    missing = bl_document_new_from_file (main_path, &error);
+    clear_model_path_variables ();
+    g_assert_no_error (error);
+    g_assert_cmpuint (bl_document_get_include_failures (missing)->len, ==, 2);
+
+    failure = g_ptr_array_index (bl_document_get_include_failures (missing), 0);
+    g_assert_cmpint (failure->problem, ==, BL_INCLUDE_NOT_IN_FUEL_CACHE);
+    g_assert_cmpstr (failure->name, ==, "sun");
+    g_assert_cmpint (failure->line, ==, 4);
+    g_assert_true (g_strv_contains ((const char * const *) failure->searched, folder));
+    g_assert_nonnull (strstr (failure->message, "gz fuel download"));
+
+    /* found, but not an SDF model: the file needs fixing, not the path */
+    failure = g_ptr_array_index (bl_document_get_include_failures (missing), 1);
+    g_assert_cmpint (failure->problem, ==, BL_INCLUDE_UNUSABLE);
+    g_assert_null (failure->name);
+    g_assert_cmpuint (g_strv_length (failure->searched), ==, 0);
+  }
 }
 
 /* model://sun: a model folder whose SDF holds only a <light>. libsdformat
@@ -335,7 +386,9 @@ test_failure (void)
 
   g_assert_cmpuint (bl_document_get_include_failures (doc)->len, ==, 1);
   failure = g_ptr_array_index (bl_document_get_include_failures (doc), 0);
+  g_assert_cmpint (failure->problem, ==, BL_INCLUDE_NOT_FOUND);
   g_assert_cmpstr (failure->uri, ==, "tethys_equipped");
+  g_assert_cmpstr (failure->name, ==, "tethys_equipped");
   g_assert_cmpstr (failure->file, ==, world);
   g_assert_cmpint (failure->line, ==, 4);
   g_assert_true (g_strv_contains ((const char * const *) failure->searched, worlds));

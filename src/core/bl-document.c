@@ -1365,6 +1365,8 @@ typedef struct
   char       *merged_frame;  /* a merge <include> (node): the name of its proxy frame */
   xmlNode    *pose_node;     /* merged_frame: the <include>'s <pose>, else the model's */
   const char *pose_file;     /* the file pose_node is in */
+  xmlNode    *included;      /* merged_frame: the included <model> */
+  const char *included_file; /* the file it is in */
 } ModelChild;
 
 static gboolean load_include (LoadContext  *ctx,
@@ -1442,7 +1444,7 @@ expand_merge_include (LoadContext *ctx,
   g_autofree char *name = NULL;
   const char *sdf_path;
   xmlNode *included;
-  ModelChild item = { include, file, proxy, NULL, NULL, file };
+  ModelChild item = { include, file, proxy, NULL, NULL, file, NULL, NULL };
 
   if (too_deep (doc, include, file, model, depth))
     return;
@@ -1458,6 +1460,8 @@ expand_merge_include (LoadContext *ctx,
       name = bl_xml_dup_attribute (included, "name");
     }
   item.merged_frame = g_strdup_printf ("_merged__%s__model__", name != NULL ? name : "");
+  item.included = included;
+  item.included_file = sdf_path;
   item.pose_node = bl_xml_first_child (include, "pose");
   if (item.pose_node == NULL)
     {
@@ -1482,7 +1486,7 @@ collect_model_children (LoadContext *ctx,
 {
   for (xmlNode *child = node->children; child != NULL; child = child->next)
     {
-      ModelChild item = { child, file, proxy, NULL, NULL, NULL };
+      ModelChild item = { child, file, proxy, NULL, NULL, NULL, NULL, NULL };
 
       if (!bl_xml_is_element (child, NULL))
         continue;
@@ -1497,6 +1501,18 @@ static void
 model_child_clear (ModelChild *item)
 {
   g_free (item->merged_frame);
+}
+
+static void
+add_merged_element (BlModel    *model,
+                    xmlNode    *node,
+                    const char *file)
+{
+  BlMergedElement element = { node, g_intern_string (file) };
+
+  if (model->merged == NULL)
+    model->merged = g_array_new (FALSE, FALSE, sizeof (BlMergedElement));
+  g_array_append_val (model->merged, element);
 }
 
 /* In a merged element, the included model's frame is the proxy frame. */
@@ -1594,6 +1610,8 @@ parse_model (LoadContext *ctx,
           if (entry->relative_to == NULL)
             entry->relative_to = g_strdup ("__model__");
           merge_frame_name (&entry->relative_to, item->proxy, FALSE);
+          add_merged_element (model, child, child_file);
+          add_merged_element (model, item->included, item->included_file);
           continue;
         }
 
@@ -1833,6 +1851,7 @@ static void
 include_failure_free (BlIncludeFailure *failure)
 {
   g_free (failure->uri);
+  g_free (failure->name);
   g_free (failure->file);
   g_free (failure->message);
   g_strfreev (failure->searched);
@@ -1858,6 +1877,7 @@ include_failed (BlDocument  *doc,
   va_start (args, format);
   failure->message = g_strdup_vprintf (format, args);
   va_end (args);
+  failure->problem = BL_INCLUDE_UNUSABLE;
   failure->uri = g_strdup (uri != NULL ? uri : "");
   failure->file = g_strdup (file);
   failure->line = line;
@@ -1908,8 +1928,17 @@ load_include (LoadContext  *ctx,
   target = bl_resource_resolve_include (uri, base_dir, searched, &error);
   if (target == NULL)
     {
+      BlIncludeFailure *failure;
+
       include_failed (doc, "include", file, line, owner, uri, searched,
                       "cannot include “%s”: %s", uri, error->message);
+      failure = g_ptr_array_index (doc->include_failures, doc->include_failures->len - 1);
+      if (g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND))
+        {
+          failure->name = bl_resource_dup_include_name (uri);
+          failure->problem = g_ascii_strncasecmp (uri, "http", 4) == 0
+                             ? BL_INCLUDE_NOT_IN_FUEL_CACHE : BL_INCLUDE_NOT_FOUND;
+        }
       return FALSE;
     }
 
