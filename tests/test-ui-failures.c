@@ -163,7 +163,9 @@ test_include_banner (Fixture       *f,
   g_assert_nonnull (strstr (bar_text (f, "message_label"), "model://bl_thruster"));
   /* The folders searched: the file's own among them. */
   g_assert_nonnull (strstr (bar_text (f, "message_label"), f->dir));
-  g_assert_nonnull (strstr (bar_text (f, "hint_label"), "GZ_SIM_RESOURCE_PATH"));
+  g_assert_cmpstr (bar_text (f, "hint_label"), ==,
+                   "To fix it, add the folder that holds the “bl_thruster” folder (Ballast and ballast-cli "
+                   "keep it), or set GZ_SIM_RESOURCE_PATH to it before starting Ballast.");
   g_assert_true (gtk_widget_get_visible (child (bar, BL_TYPE_PROBLEMS_BAR, "hint_label")));
   add = child (bar, BL_TYPE_PROBLEMS_BAR, "add_path_button");
   g_assert_true (gtk_widget_get_mapped (add));
@@ -244,13 +246,16 @@ static BlApplication *application;
 
 /* Add Model Folder… asks for a folder, keeps it in the model-paths
  * setting (which ballast-cli reads too) and reloads: the include resolves
- * and the bar goes.  The included rotor: 0.2 × 0.2 × 0.4 m × 2000 kg/m³. */
+ * and the bar goes.  The included rotor: 0.2 × 0.2 × 0.4 m × 2000 kg/m³.
+ * `data` is the folder the user picks under the test's folder: models/,
+ * or the model's own models/bl_thruster, which means models/. */
 static void
 test_add_model_folder (Fixture       *f,
                        gconstpointer  data)
 {
   g_autoptr(GSettings) settings = NULL;
   g_autofree char *models = NULL;
+  g_autofree char *chosen = NULL;
   g_auto(GStrv) paths = NULL;
   BlDocument *old;
   BlLink *rotor;
@@ -258,6 +263,7 @@ test_add_model_folder (Fixture       *f,
   open_copy (f, NULL, missing_world);
   gtk_window_set_application (GTK_WINDOW (f->window), GTK_APPLICATION (application));
   models = write_thruster (f);
+  chosen = g_build_filename (f->dir, (const char *) data, NULL);
   WAIT_UNTIL (bar_shown (f));
   g_assert_null (bl_document_find_link (bl_window_get_document (f->window), "bl_thruster::rotor"));
   old = bl_window_get_document (f->window);
@@ -266,7 +272,7 @@ test_add_model_folder (Fixture       *f,
   WAIT_UNTIL (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL);
   g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG))), ==,
                    GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
-  answer_file_chooser (models, NULL);
+  answer_file_chooser (chosen, NULL);
 
   /* Kept where Ballast and ballast-cli read it. */
   settings = g_settings_new ("app.ballast.Ballast");
@@ -583,6 +589,36 @@ write_copy (Fixture    *f,
   return g_steal_pointer (&path);
 }
 
+/* A popover settles its size, and so its place beside its button, over a
+ * few frames: wait until the widget's place in it and the popover's size
+ * stay the same, so that a click lands on the widget. */
+static void
+wait_until_still (GtkWidget *widget)
+{
+  GtkWidget *native = GTK_WIDGET (gtk_widget_get_native (widget));
+  graphene_rect_t before = GRAPHENE_RECT_INIT (-1, -1, -1, -1);
+  int width = -1, height = -1;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  int still = 0;
+
+  while (still < 3 && g_get_monotonic_time () < deadline)
+    {
+      graphene_rect_t now;
+      gboolean same;
+
+      drain ();
+      g_assert_true (gtk_widget_compute_bounds (widget, native, &now));
+      same = graphene_rect_equal (&now, &before) && width == gtk_widget_get_width (native) &&
+             height == gtk_widget_get_height (native);
+      still = same ? still + 1 : 0;
+      before = now;
+      width = gtk_widget_get_width (native);
+      height = gtk_widget_get_height (native);
+      g_usleep (20000);
+    }
+  g_assert_cmpint (still, ==, 3);
+}
+
 static guint
 recent_count (GtkMenuButton *button)
 {
@@ -638,6 +674,7 @@ test_recent_labels (Fixture       *f,
 
   item = find_menu_item (GTK_WIDGET (popover), label_b);
   g_assert_nonnull (item);
+  wait_until_still (item);
   ui_input_click (item, 1);
   WAIT_UNTIL (!bl_window_get_loading (f->window) && bl_window_get_file (f->window) != NULL &&
               g_str_has_suffix (g_file_peek_path (bl_window_get_file (f->window)), "b/world.sdf"));
@@ -714,7 +751,10 @@ main (int    argc,
 #define ADD_OWN(path, fn) g_test_add (path, Fixture, NULL, NULL, fn, fixture_tear_down)
   ADD_OWN ("/ui/failures/include/banner", test_include_banner);
   ADD_OWN ("/ui/failures/include/only-include", test_include_only);
-  ADD_OWN ("/ui/failures/include/add-model-folder", test_add_model_folder);
+  g_test_add ("/ui/failures/include/add-model-folder", Fixture, "models", NULL, test_add_model_folder,
+              fixture_tear_down);
+  g_test_add ("/ui/failures/include/add-model-folder/the-model-itself", Fixture, "models/bl_thruster", NULL,
+              test_add_model_folder, fixture_tear_down);
   ADD_OWN ("/ui/failures/problems/several", test_several_problems);
   ADD ("/ui/failures/problems/none", test_no_problems);
   ADD_OWN ("/ui/failures/problems/close", test_close_banner);

@@ -52,16 +52,45 @@ find_include_failure (BlDocument         *document,
   return NULL;
 }
 
-/* Whether adding a model folder may fix it: an include that was looked for
- * in folders and found in none (not a cycle, nor a file that was found but
- * could not be read). */
+/* Whether adding a model folder fixes it: an include looked for in folders
+ * and found in none (not a Fuel model missing from the cache, nor a file
+ * found but unusable). */
 static gboolean
 wants_model_path (BlDocument         *document,
                   const BlDiagnostic *d)
 {
   const BlIncludeFailure *failure = find_include_failure (document, d);
 
-  return failure != NULL && failure->searched != NULL && failure->searched[0] != NULL;
+  return failure != NULL && failure->problem == BL_INCLUDE_NOT_FOUND;
+}
+
+/* How to fix the includes not found: name the folder to add when there is
+ * one model to find. */
+static char *
+dup_hint (BlDocument *document)
+{
+  GPtrArray *failures = bl_document_get_include_failures (document);
+  const char *name = NULL;
+
+  for (guint i = 0; i < failures->len; i++)
+    {
+      const BlIncludeFailure *failure = g_ptr_array_index (failures, i);
+
+      if (failure->problem != BL_INCLUDE_NOT_FOUND || failure->name == NULL)
+        continue;
+      if (name != NULL && g_strcmp0 (name, failure->name) != 0)
+        {
+          name = NULL;
+          break;
+        }
+      name = failure->name;
+    }
+  if (name != NULL)
+    /* Translators: the model's folder name, as “tethys” */
+    return g_strdup_printf (_("To fix it, add the folder that holds the “%s” folder (Ballast and ballast-cli "
+                              "keep it), or set GZ_SIM_RESOURCE_PATH to it before starting Ballast."), name);
+  return g_strdup (_("To fix it, add the folder that holds the models’ folders (Ballast and ballast-cli "
+                     "keep it), or set GZ_SIM_RESOURCE_PATH to it before starting Ballast."));
 }
 
 /* Errors first, then warnings, each in document order. */
@@ -276,6 +305,12 @@ update (BlProblemsBar *self)
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->message_label), first->file);
     }
   /* How to fix it: the model path, and the variable gz-sim itself reads. */
+  if (wants_path)
+    {
+      g_autofree char *hint = dup_hint (self->document);
+
+      gtk_label_set_text (self->hint_label, hint);
+    }
   gtk_widget_set_visible (GTK_WIDGET (self->hint_label), wants_path);
   gtk_widget_set_visible (GTK_WIDGET (self->add_path_button), wants_path);
   gtk_info_bar_set_revealed (self->info_bar, revealed);

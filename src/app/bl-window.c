@@ -1125,17 +1125,23 @@ open_recent_action (GtkWidget  *widget,
   bl_window_open (BL_WINDOW (widget), file);
 }
 
-/* Most recently used first. */
+/* Most recently used first; files of the same second by address, so that
+ * the menu does not reshuffle under the pointer when the list is re-read. */
 static int
 compare_recent (gconstpointer a,
                 gconstpointer b)
 {
   GDateTime *ta = gtk_recent_info_get_modified ((GtkRecentInfo *) a);
   GDateTime *tb = gtk_recent_info_get_modified ((GtkRecentInfo *) b);
+  int order;
 
   if (ta == NULL || tb == NULL)
-    return (ta == NULL) - (tb == NULL);
-  return g_date_time_compare (tb, ta);
+    order = (ta == NULL) - (tb == NULL);
+  else
+    order = g_date_time_compare (tb, ta);
+  if (order != 0)
+    return order;
+  return g_strcmp0 (gtk_recent_info_get_uri ((GtkRecentInfo *) a), gtk_recent_info_get_uri ((GtkRecentInfo *) b));
 }
 
 /* The recent menu follows the recent-files list.  Its items change in
@@ -1343,6 +1349,30 @@ add_model_path (BlWindow   *self,
     }
 }
 
+/* The model path wants the folder that holds a model's folder; a user who
+ * picks the model's own folder ("…/models/tethys" for model://tethys,
+ * with no "tethys" inside) means its parent. */
+static char *
+dup_model_path_for (BlWindow   *self,
+                    const char *chosen)
+{
+  g_autofree char *base = g_path_get_basename (chosen);
+  GPtrArray *failures = bl_document_get_include_failures (self->document);
+
+  for (guint i = 0; i < failures->len; i++)
+    {
+      const BlIncludeFailure *failure = g_ptr_array_index (failures, i);
+      g_autofree char *inside = NULL;
+
+      if (failure->problem != BL_INCLUDE_NOT_FOUND || g_strcmp0 (failure->name, base) != 0)
+        continue;
+      inside = g_build_filename (chosen, failure->name, NULL);
+      if (!g_file_test (inside, G_FILE_TEST_IS_DIR))
+        return g_path_get_dirname (chosen);
+    }
+  return g_strdup (chosen);
+}
+
 static void
 on_model_folder_response (GtkNativeDialog *dialog,
                           int              response,
@@ -1351,10 +1381,14 @@ on_model_folder_response (GtkNativeDialog *dialog,
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = folder != NULL ? g_file_get_path (folder) : NULL;
+      g_autofree char *chosen = folder != NULL ? g_file_get_path (folder) : NULL;
 
-      if (path != NULL)
-        add_model_path (self, path);
+      if (chosen != NULL && self->document != NULL)
+        {
+          g_autofree char *path = dup_model_path_for (self, chosen);
+
+          add_model_path (self, path);
+        }
     }
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
