@@ -411,6 +411,30 @@ test_fuel_cache (void)
   g_free (got);
 }
 
+/* The name a window asks the user to find a folder for. */
+static void
+test_include_name (void)
+{
+  static const struct { const char *uri, *name; } cases[] = {
+    { "tethys", "tethys" },
+    { " tethys_equipped ", "tethys_equipped" },
+    { "tethys/model.sdf", "tethys" },
+    { "model://sun", "sun" },
+    { "model://boat/meshes/hull.dae", "boat" },
+    { "file://hardhat_ribbed", "hardhat_ribbed" },
+    { "../models/tethys", "tethys" },
+    { "/opt/models/dock/model.sdf", "model.sdf" },
+    { "https://fuel.gazebosim.org/1.0/OpenRobotics/models/Construction%20Cone/2", "construction cone" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *name = bl_resource_dup_include_name (cases[i].uri);
+
+      g_assert_cmpstr (name, ==, cases[i].name);
+    }
+}
+
 static void
 remove_tree (const char *path)
 {
@@ -453,6 +477,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/resource/bare-include", test_bare_include);
   g_test_add_func ("/core/resource/relative-file-uri", test_relative_file_uri);
   g_test_add_func ("/core/resource/fuel-cache", test_fuel_cache);
+  g_test_add_func ("/core/resource/include-name", test_include_name);
 
   ret = g_test_run ();
 

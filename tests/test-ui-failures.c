@@ -8,8 +8,11 @@
 #include <gtk/gtk.h>
 #include <string.h>
 
+#include "bl-application.h"
 #include "bl-edit.h"
+#include "bl-inspector.h"
 #include "bl-problems-bar.h"
+#include "bl-resource.h"
 #include "bl-toast.h"
 #include "bl-window.h"
 #include "ui-common.h"
@@ -29,6 +32,7 @@ static const char missing_world[] =
   "    </include>\n"
   "    <model name=\"buoy\">\n"
   "      <link name=\"float\">\n"
+  "        <inertial auto=\"true\"/>\n"
   "        <collision name=\"c\">\n"
   "          <geometry><sphere><radius>0.3</radius></sphere></geometry>\n"
   "          <density>500</density>\n"
@@ -44,6 +48,7 @@ static const char thruster_sdf[] =
   "<sdf version=\"1.11\">\n"
   "  <model name=\"bl_thruster\">\n"
   "    <link name=\"rotor\">\n"
+  "      <inertial auto=\"true\"/>\n"
   "      <collision name=\"c\">\n"
   "        <geometry><box><size>0.2 0.2 0.4</size></box></geometry>\n"
   "        <density>2000</density>\n"
@@ -156,11 +161,15 @@ test_include_banner (Fixture       *f,
   g_assert_cmpstr (bar_text (f, "title_label"), ==, "A model could not be found");
   g_assert_true (g_str_has_prefix (bar_text (f, "message_label"), where));
   g_assert_nonnull (strstr (bar_text (f, "message_label"), "model://bl_thruster"));
-  g_assert_nonnull (strstr (bar_text (f, "hint_label"), "GZ_SIM_RESOURCE_PATH"));
+  /* The folders searched: the file's own among them. */
+  g_assert_nonnull (strstr (bar_text (f, "message_label"), f->dir));
+  g_assert_cmpstr (bar_text (f, "hint_label"), ==,
+                   "To fix it, add the folder that holds the “bl_thruster” folder (Ballast and ballast-cli "
+                   "keep it), or set GZ_SIM_RESOURCE_PATH to it before starting Ballast.");
   g_assert_true (gtk_widget_get_visible (child (bar, BL_TYPE_PROBLEMS_BAR, "hint_label")));
   add = child (bar, BL_TYPE_PROBLEMS_BAR, "add_path_button");
   g_assert_true (gtk_widget_get_mapped (add));
-  //SENS g_assert_true (gtk_widget_is_sensitive (add));
+  g_assert_true (gtk_widget_is_sensitive (add));
 
   /* Details: the whole message, which names the folders searched. */
   details = child (bar, BL_TYPE_PROBLEMS_BAR, "details_button");
@@ -174,8 +183,118 @@ test_include_banner (Fixture       *f,
     g_assert_nonnull (find_label (GTK_WIDGET (popover), location));
   }
   g_assert_nonnull (strstr (d->message, f->dir));
+  /* … and lists them, one a line: the file's own folder among them. */
+  {
+    GPtrArray *failures = bl_document_get_include_failures (bl_window_get_document (f->window));
+    const BlIncludeFailure *failure;
+    g_autofree char *folders = NULL;
+    g_autofree char *searched = NULL;
+
+    g_assert_cmpuint (failures->len, ==, 1);
+    failure = g_ptr_array_index (failures, 0);
+    g_assert_cmpstr (failure->uri, ==, "model://bl_thruster");
+    g_assert_true (g_strv_contains ((const char * const *) failure->searched, f->dir));
+    folders = g_strjoinv ("\n", failure->searched);
+    searched = g_strdup_printf ("Searched:\n%s", folders);
+    g_assert_nonnull (find_label (GTK_WIDGET (popover), searched));
+  }
   gtk_popover_popdown (popover);
   drain ();
+}
+
+/* A world of one include that failed: no outline to pick from, and the
+ * inspector does not ask for a pick but points at the bar. */
+static void
+test_include_only (Fixture       *f,
+                   gconstpointer  data)
+{
+  static const char text[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<sdf version=\"1.11\">\n"
+    "  <world name=\"sea\">\n"
+    "    <include><uri>model://bl_thruster</uri></include>\n"
+    "  </world>\n"
+    "</sdf>\n";
+  GtkWidget *inspector;
+
+  open_copy (f, NULL, text);
+  WAIT_UNTIL (bar_shown (f));
+  g_assert_true (bar_shown (f));
+  /* The world left without a model is a warning that follows from it. */
+  g_assert_cmpuint (bl_document_get_diagnostics (bl_window_get_document (f->window))->len, ==, 2);
+  g_assert_cmpstr (bar_text (f, "title_label"), ==, "A model could not be found");
+  g_assert_true (g_str_has_prefix (bar_text (f, "message_label"), "model.sdf, line 4: "));
+
+  inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  g_assert_cmpuint (bl_document_get_links (bl_window_get_document (f->window))->len, ==, 0);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (child (inspector, BL_TYPE_INSPECTOR, "empty_title_label"))),
+                   ==, "No Links");
+  g_assert_true (gtk_widget_get_mapped (child (inspector, BL_TYPE_INSPECTOR, "empty_title_label")));
+}
+
+static guint
+extra_path_count (void)
+{
+  g_auto(GStrv) paths = bl_resource_dup_extra_paths ();
+
+  return g_strv_length (paths);
+}
+
+/* The program's own application, registered (not run) in main(): it keeps
+ * the model-paths setting and hands it to the resolver. */
+static BlApplication *application;
+
+/* Add Model Folder… asks for a folder, keeps it in the model-paths
+ * setting (which ballast-cli reads too) and reloads: the include resolves
+ * and the bar goes.  The included rotor: 0.2 × 0.2 × 0.4 m × 2000 kg/m³.
+ * `data` is the folder the user picks under the test's folder: models/,
+ * or the model's own models/bl_thruster, which means models/. */
+static void
+test_add_model_folder (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = NULL;
+  g_autofree char *models = NULL;
+  g_autofree char *chosen = NULL;
+  g_auto(GStrv) paths = NULL;
+  BlDocument *old;
+  BlLink *rotor;
+
+  open_copy (f, NULL, missing_world);
+  gtk_window_set_application (GTK_WINDOW (f->window), GTK_APPLICATION (application));
+  models = write_thruster (f);
+  chosen = g_build_filename (f->dir, (const char *) data, NULL);
+  WAIT_UNTIL (bar_shown (f));
+  g_assert_null (bl_document_find_link (bl_window_get_document (f->window), "bl_thruster::rotor"));
+  old = bl_window_get_document (f->window);
+
+  ui_input_click (child (problems_bar (f), BL_TYPE_PROBLEMS_BAR, "add_path_button"), 1);
+  WAIT_UNTIL (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL);
+  g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG))), ==,
+                   GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
+  answer_file_chooser (chosen, NULL);
+
+  /* Kept where Ballast and ballast-cli read it. */
+  settings = g_settings_new ("app.ballast.Ballast");
+  paths = g_settings_get_strv (settings, "model-paths");
+  g_assert_cmpuint (g_strv_length (paths), ==, 1);
+  g_assert_cmpstr (paths[0], ==, models);
+
+  /* Reloaded: the model is there and nothing is left to report. */
+  WAIT_UNTIL (bl_window_get_document (f->window) != old && !bl_window_get_loading (f->window));
+  wait_for_load (f->window);
+  rotor = bl_document_find_link (bl_window_get_document (f->window), "bl_thruster::rotor");
+  g_assert_nonnull (rotor);
+  g_assert_cmpfloat_with_epsilon (rotor->props.mass, 0.2 * 0.2 * 0.4 * 2000.0, 1e-9);
+  g_assert_cmpuint (bl_document_get_diagnostics (bl_window_get_document (f->window))->len, ==, 0);
+  g_assert_false (bl_problems_bar_get_revealed (BL_PROBLEMS_BAR (problems_bar (f))));
+  g_assert_false (bl_window_get_modified (f->window));
+
+  /* The resolver follows the setting: reset, it searches no extra folder
+   * (and the next test starts without it). */
+  g_settings_reset (settings, "model-paths");
+  WAIT_UNTIL (extra_path_count () == 0);
+  g_assert_cmpuint (extra_path_count (), ==, 0);
 }
 
 /* A file with several problems of its own counts them and lists each. */
@@ -470,6 +589,36 @@ write_copy (Fixture    *f,
   return g_steal_pointer (&path);
 }
 
+/* A popover settles its size, and so its place beside its button, over a
+ * few frames: wait until the widget's place in it and the popover's size
+ * stay the same, so that a click lands on the widget. */
+static void
+wait_until_still (GtkWidget *widget)
+{
+  GtkWidget *native = GTK_WIDGET (gtk_widget_get_native (widget));
+  graphene_rect_t before = GRAPHENE_RECT_INIT (-1, -1, -1, -1);
+  int width = -1, height = -1;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  int still = 0;
+
+  while (still < 3 && g_get_monotonic_time () < deadline)
+    {
+      graphene_rect_t now;
+      gboolean same;
+
+      drain ();
+      g_assert_true (gtk_widget_compute_bounds (widget, native, &now));
+      same = graphene_rect_equal (&now, &before) && width == gtk_widget_get_width (native) &&
+             height == gtk_widget_get_height (native);
+      still = same ? still + 1 : 0;
+      before = now;
+      width = gtk_widget_get_width (native);
+      height = gtk_widget_get_height (native);
+      g_usleep (20000);
+    }
+  g_assert_cmpint (still, ==, 3);
+}
+
 static guint
 recent_count (GtkMenuButton *button)
 {
@@ -479,8 +628,9 @@ recent_count (GtkMenuButton *button)
   return section != NULL ? g_menu_model_get_n_items (section) : 0;
 }
 
-/* Underscores show; two world.sdf are told apart by their folders; a
- * click opens the one clicked. */
+/* Underscores show; files of one name are told apart by their folders
+ * (the home folder as ~: main() makes HOME a folder of this run); a click
+ * opens the one clicked. */
 static void
 test_recent_labels (Fixture       *f,
                     gconstpointer  data)
@@ -488,7 +638,9 @@ test_recent_labels (Fixture       *f,
   g_autofree char *underscored = write_copy (f, "my_model.sdf");
   g_autofree char *world_a = write_copy (f, "a/world.sdf");
   g_autofree char *world_b = write_copy (f, "b/world.sdf");
-  const char *paths[] = { underscored, world_a, world_b };
+  g_autofree char *home_folder = g_build_filename (g_get_home_dir (), "bl-recent", NULL);
+  g_autofree char *world_home = g_build_filename (home_folder, "world.sdf", NULL);
+  const char *paths[] = { underscored, world_a, world_b, world_home };
   GtkRecentManager *manager = gtk_recent_manager_get_default ();
   GtkMenuButton *button = GTK_MENU_BUTTON (child (f->window, BL_TYPE_WINDOW, "recent_button"));
   g_autofree char *label_a = NULL;
@@ -496,14 +648,16 @@ test_recent_labels (Fixture       *f,
   GtkPopover *popover;
   GtkWidget *item;
 
+  g_assert_cmpint (g_mkdir_with_parents (home_folder, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (world_home, f->original, -1, NULL));
   gtk_recent_manager_purge_items (manager, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
     {
       g_autofree char *uri = g_filename_to_uri (paths[i], NULL, NULL);
       g_assert_true (gtk_recent_manager_add_item (manager, uri));
     }
-  WAIT_UNTIL (recent_count (button) == 3);
-  g_assert_cmpuint (recent_count (button), ==, 3);
+  WAIT_UNTIL (recent_count (button) == 4);
+  g_assert_cmpuint (recent_count (button), ==, 4);
 
   ui_input_click (GTK_WIDGET (button), 1);
   popover = gtk_menu_button_get_popover (button);
@@ -516,14 +670,17 @@ test_recent_labels (Fixture       *f,
   label_b = g_strdup_printf ("world.sdf — %s%sb", f->dir, G_DIR_SEPARATOR_S);
   g_assert_nonnull (find_label (GTK_WIDGET (popover), label_a));
   g_assert_nonnull (find_label (GTK_WIDGET (popover), label_b));
+  g_assert_nonnull (find_label (GTK_WIDGET (popover), "world.sdf — ~/bl-recent"));
 
   item = find_menu_item (GTK_WIDGET (popover), label_b);
   g_assert_nonnull (item);
+  wait_until_still (item);
   ui_input_click (item, 1);
   WAIT_UNTIL (!bl_window_get_loading (f->window) && bl_window_get_file (f->window) != NULL &&
               g_str_has_suffix (g_file_peek_path (bl_window_get_file (f->window)), "b/world.sdf"));
   wait_for_load (f->window);
   g_assert_cmpstr (g_file_peek_path (bl_window_get_file (f->window)), ==, world_b);
+  remove_tree (home_folder);
 }
 
 /* A picture taken with --screenshot is no file the user opened. */
@@ -567,16 +724,37 @@ int
 main (int    argc,
       char **argv)
 {
+  g_autofree char *home = g_dir_make_tmp ("ballast-ui-home-XXXXXX", NULL);
+  int status;
+
   /* The model path comes from the test alone. */
   g_unsetenv ("GZ_SIM_RESOURCE_PATH");
   g_unsetenv ("IGN_GAZEBO_RESOURCE_PATH");
   g_unsetenv ("SDF_PATH");
   g_unsetenv ("GAZEBO_MODEL_PATH");
+  /* Before anything asks GLib for it: recent files under ~ show as such. */
+  g_assert_nonnull (home);
+  g_setenv ("HOME", home, TRUE);
   ui_test_init (&argc, &argv);
+  g_assert_cmpstr (g_get_home_dir (), ==, home);
+  {
+    g_autoptr(GError) error = NULL;
+
+    application = bl_application_new ();
+    g_application_set_flags (G_APPLICATION (application),
+                             g_application_get_flags (G_APPLICATION (application)) | G_APPLICATION_NON_UNIQUE);
+    g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+    g_assert_no_error (error);
+  }
 
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
 #define ADD_OWN(path, fn) g_test_add (path, Fixture, NULL, NULL, fn, fixture_tear_down)
   ADD_OWN ("/ui/failures/include/banner", test_include_banner);
+  ADD_OWN ("/ui/failures/include/only-include", test_include_only);
+  g_test_add ("/ui/failures/include/add-model-folder", Fixture, "models", NULL, test_add_model_folder,
+              fixture_tear_down);
+  g_test_add ("/ui/failures/include/add-model-folder/the-model-itself", Fixture, "models/bl_thruster", NULL,
+              test_add_model_folder, fixture_tear_down);
   ADD_OWN ("/ui/failures/problems/several", test_several_problems);
   ADD ("/ui/failures/problems/none", test_no_problems);
   ADD_OWN ("/ui/failures/problems/close", test_close_banner);
@@ -586,5 +764,8 @@ main (int    argc,
   ADD ("/ui/failures/recent/labels", test_recent_labels);
   g_test_add_func ("/ui/failures/recent/not-from-screenshot", test_screenshot_not_recent);
 
-  return ui_test_run ();
+  status = ui_test_run ();
+  g_clear_object (&application);
+  remove_tree (home);
+  return status;
 }

@@ -15,6 +15,7 @@
 #include "bl-outline.h"
 #include "bl-outline-item.h"
 #include "bl-recovery.h"
+#include "bl-resource.h"
 #include "bl-viewport.h"
 #include "bl-window.h"
 #include "ui-common.h"
@@ -2040,6 +2041,72 @@ test_shortcuts (void)
   g_free (run.original);
 }
 
+/* ---- Model paths (issue 13) --------------------------------------------- */
+
+typedef struct
+{
+  gboolean done;
+} ModelPathsRun;
+
+/* The model-paths setting is the core's extra model paths while the app
+ * runs, whoever changes it; adding a folder stores it once. */
+static void
+check_model_paths (GApplication  *application,
+                   ModelPathsRun *run)
+{
+  g_autoptr(GSettings) settings = bl_application_settings_new ();
+  const char * const other[] = { "/models/other", NULL };
+  g_auto(GStrv) core = bl_resource_dup_extra_paths ();
+  g_auto(GStrv) stored = NULL;
+  g_auto(GStrv) after = NULL;
+
+  /* read at startup */
+  g_assert_cmpuint (g_strv_length (core), ==, 1);
+  g_assert_cmpstr (core[0], ==, "/models/first");
+
+  /* changed elsewhere (another window, gsettings set) */
+  g_settings_set_strv (settings, "model-paths", other);
+  drain ();
+  g_clear_pointer (&core, g_strfreev);
+  core = bl_resource_dup_extra_paths ();
+  g_assert_cmpuint (g_strv_length (core), ==, 1);
+  g_assert_cmpstr (core[0], ==, "/models/other");
+
+  /* the window's offer to add the folder of a missing model */
+  g_assert_true (bl_application_add_model_path (BL_APPLICATION (application), "/models/lrauv"));
+  g_assert_false (bl_application_add_model_path (BL_APPLICATION (application), "/models/lrauv"));
+  stored = g_settings_get_strv (settings, "model-paths");
+  g_assert_cmpuint (g_strv_length (stored), ==, 2);
+  g_assert_cmpstr (stored[1], ==, "/models/lrauv");
+  after = bl_resource_dup_extra_paths ();
+  g_assert_cmpuint (g_strv_length (after), ==, 2);
+  g_assert_cmpstr (after[1], ==, "/models/lrauv");
+
+  g_settings_reset (settings, "model-paths");
+  drain ();
+  run->done = TRUE;
+  g_application_quit (application);
+}
+
+static void
+test_model_paths (void)
+{
+  g_autoptr(BlApplication) app = bl_application_new ();
+  g_autoptr(GSettings) settings = bl_application_settings_new ();
+  const char * const first[] = { "/models/first", NULL };
+  char *app_argv[] = { (char *) "ballast", NULL };
+  ModelPathsRun run = { 0 };
+
+  g_assert_nonnull (settings);
+  g_settings_set_strv (settings, "model-paths", first);
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_signal_connect_after (app, "activate", G_CALLBACK (check_model_paths), &run);
+  g_assert_cmpint (g_application_run (G_APPLICATION (app), 1, app_argv), ==, 0);
+  g_assert_true (run.done);
+  bl_resource_set_extra_paths (NULL);
+}
+
 /* ---- The recovery offer's time (issue 6) -------------------------------- */
 
 static void
@@ -2119,6 +2186,7 @@ main (int   argc,
 #undef ADD_OWN
   g_test_add ("/ui/style/dark-follows-settings", Fixture, NULL, fixture_set_up, test_dark_style, fixture_tear_down);
   g_test_add_func ("/ui/shortcuts/each-listed-key-works", test_shortcuts);
+  g_test_add_func ("/ui/model-paths/setting", test_model_paths);
   g_test_add_func ("/ui/recovery/time-format", test_recovery_time_format);
   g_test_add_func ("/ui/recovery/after-kill", test_recovery_after_kill);
 

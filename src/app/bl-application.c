@@ -7,6 +7,7 @@
 #include "bl-application.h"
 #include "bl-number.h"
 #include "bl-recovery.h"
+#include "bl-resource.h"
 #include "bl-window.h"
 
 struct _BlApplication
@@ -19,6 +20,7 @@ struct _BlApplication
   guint           portal_signal_id;
   gboolean        recovery_checked;
   GPtrArray      *orphans;          /* BlRecovery* not yet answered */
+  GSettings      *settings;         /* NULL without the installed schema */
 };
 
 G_DEFINE_FINAL_TYPE (BlApplication, bl_application, GTK_TYPE_APPLICATION)
@@ -415,6 +417,64 @@ bl_application_handle_local_options (GApplication *app,
   return -1;
 }
 
+/* Model paths ------------------------------------------------------------
+ * The model-paths setting is the core's list of extra model folders, for
+ * every window (ballast-cli reads the same key). */
+
+static void
+apply_model_paths (BlApplication *self)
+{
+  g_auto(GStrv) paths = g_settings_get_strv (self->settings, "model-paths");
+
+  bl_resource_set_extra_paths ((const char * const *) paths);
+}
+
+static void
+on_model_paths_changed (GSettings  *settings,
+                        const char *key,
+                        gpointer    user_data)
+{
+  apply_model_paths (BL_APPLICATION (user_data));
+}
+
+static void
+follow_model_paths (BlApplication *self)
+{
+  self->settings = bl_application_settings_new ();
+  if (self->settings == NULL)
+    return;
+  g_signal_connect_object (self->settings, "changed::model-paths",
+                           G_CALLBACK (on_model_paths_changed), self, G_CONNECT_DEFAULT);
+  apply_model_paths (self);
+}
+
+gboolean
+bl_application_add_model_path (BlApplication *self,
+                               const char    *folder)
+{
+  g_auto(GStrv) paths = NULL;
+  g_autoptr(GStrvBuilder) builder = NULL;
+  g_auto(GStrv) updated = NULL;
+
+  g_return_val_if_fail (BL_IS_APPLICATION (self), FALSE);
+  g_return_val_if_fail (folder != NULL && *folder != '\0', FALSE);
+
+  if (self->settings == NULL)
+    return bl_resource_add_extra_path (folder);
+
+  paths = g_settings_get_strv (self->settings, "model-paths");
+  if (g_strv_contains ((const char * const *) paths, folder))
+    return FALSE;
+
+  builder = g_strv_builder_new ();
+  g_strv_builder_addv (builder, (const char **) paths);
+  g_strv_builder_add (builder, folder);
+  updated = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "model-paths", (const char * const *) updated);
+  apply_model_paths (self);
+  return TRUE;
+}
+
 static void
 bl_application_startup (GApplication *app)
 {
@@ -430,6 +490,7 @@ bl_application_startup (GApplication *app)
   gtk_window_set_default_icon_name (BL_APPLICATION_ID);
   if (self->screenshot_path == NULL)
     follow_color_scheme (self);
+  follow_model_paths (self);
 }
 
 static void
@@ -531,6 +592,7 @@ bl_application_finalize (GObject *object)
 
   g_clear_pointer (&self->screenshot_path, g_free);
   g_clear_pointer (&self->orphans, g_ptr_array_unref);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (bl_application_parent_class)->finalize (object);
 }

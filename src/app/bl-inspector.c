@@ -38,6 +38,8 @@ struct _BlInspector
   GtkWidget      parent_instance;
 
   GtkStack      *stack;
+  GtkLabel      *empty_title_label;
+  GtkLabel      *empty_body_label;
   GtkLabel      *title_label;
   GtkLabel      *subtitle_label;
   GtkImage      *validity_icon;
@@ -917,6 +919,8 @@ bl_inspector_class_init (BlInspectorClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/app/ballast/Ballast/ui/bl-inspector.ui");
   gtk_widget_class_bind_template_child (widget_class, BlInspector, stack);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, empty_title_label);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, empty_body_label);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, title_label);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, validity_icon);
@@ -972,6 +976,22 @@ bl_inspector_new (void)
   return g_object_new (BL_TYPE_INSPECTOR, NULL);
 }
 
+/* Nothing selected: how to pick a link, or that the file has none (a
+ * model that could not be loaded says why in the bar above the 3D view). */
+static void
+show_empty (BlInspector *self)
+{
+  gboolean no_links = self->document != NULL && bl_document_get_links (self->document)->len == 0;
+
+  gtk_label_set_text (self->empty_title_label, no_links ? _("No Links") : _("No Link Selected"));
+  gtk_label_set_text (self->empty_body_label,
+                      no_links ? _("The file has no links to show. If a model could not be loaded, "
+                                   "the bar above the 3D view says why.")
+                               : _("Pick a link in the outline or click it in the viewport to see "
+                                   "and edit its mass properties."));
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+}
+
 void
 bl_inspector_set_document (BlInspector *self,
                            BlDocument  *document)
@@ -988,6 +1008,7 @@ bl_inspector_set_document (BlInspector *self,
   if (document != NULL)
     self->link_changed_id = g_signal_connect (document, "link-changed",
                                               G_CALLBACK (on_link_changed), self);
+  show_empty (self);
 }
 
 void
@@ -1002,7 +1023,7 @@ bl_inspector_set_link (BlInspector *self,
   self->model = NULL;
   if (link == NULL)
     {
-      gtk_stack_set_visible_child_name (self->stack, "empty");
+      show_empty (self);
       return;
     }
 
@@ -1039,7 +1060,7 @@ bl_inspector_set_model (BlInspector *self,
     {
       self->model = NULL;
       if (self->link == NULL)
-        gtk_stack_set_visible_child_name (self->stack, "empty");
+        show_empty (self);
       return;
     }
   self->link = NULL;

@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
 #include "bl-problems-bar.h"
 
@@ -34,16 +33,64 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (BlProblemsBar, bl_problems_bar, GTK_TYPE_WIDGET)
 
-gboolean
-bl_problems_bar_wants_model_path (const BlDiagnostic *diagnostic)
+/* The failed include a diagnostic reports, if it is one: both carry the
+ * same place and message. */
+static const BlIncludeFailure *
+find_include_failure (BlDocument         *document,
+                      const BlDiagnostic *d)
 {
-  g_return_val_if_fail (diagnostic != NULL, FALSE);
+  GPtrArray *failures = bl_document_get_include_failures (document);
 
-  /* The resolver says "not found" or "Cannot find" when no folder held the
-   * model; a cycle, a missing <uri> or an unreadable file are not that. */
-  return g_strcmp0 (diagnostic->code, "include") == 0 &&
-         (strstr (diagnostic->message, "not found") != NULL ||
-          strstr (diagnostic->message, "Cannot find") != NULL);
+  for (guint i = 0; i < failures->len; i++)
+    {
+      const BlIncludeFailure *failure = g_ptr_array_index (failures, i);
+
+      if (failure->line == d->line && g_strcmp0 (failure->file, d->file) == 0 &&
+          g_strcmp0 (failure->message, d->message) == 0)
+        return failure;
+    }
+  return NULL;
+}
+
+/* Whether adding a model folder fixes it: an include looked for in folders
+ * and found in none (not a Fuel model missing from the cache, nor a file
+ * found but unusable). */
+static gboolean
+wants_model_path (BlDocument         *document,
+                  const BlDiagnostic *d)
+{
+  const BlIncludeFailure *failure = find_include_failure (document, d);
+
+  return failure != NULL && failure->problem == BL_INCLUDE_NOT_FOUND;
+}
+
+/* How to fix the includes not found: name the folder to add when there is
+ * one model to find. */
+static char *
+dup_hint (BlDocument *document)
+{
+  GPtrArray *failures = bl_document_get_include_failures (document);
+  const char *name = NULL;
+
+  for (guint i = 0; i < failures->len; i++)
+    {
+      const BlIncludeFailure *failure = g_ptr_array_index (failures, i);
+
+      if (failure->problem != BL_INCLUDE_NOT_FOUND || failure->name == NULL)
+        continue;
+      if (name != NULL && g_strcmp0 (name, failure->name) != 0)
+        {
+          name = NULL;
+          break;
+        }
+      name = failure->name;
+    }
+  if (name != NULL)
+    /* Translators: the model's folder name, as “tethys” */
+    return g_strdup_printf (_("To fix it, add the folder that holds the “%s” folder (Ballast and ballast-cli "
+                              "keep it), or set GZ_SIM_RESOURCE_PATH to it before starting Ballast."), name);
+  return g_strdup (_("To fix it, add the folder that holds the models’ folders (Ballast and ballast-cli "
+                     "keep it), or set GZ_SIM_RESOURCE_PATH to it before starting Ballast."));
 }
 
 /* Errors first, then warnings, each in document order. */
@@ -102,33 +149,57 @@ severity_icon_new (BlSeverity severity)
   return icon;
 }
 
-/* One problem in the details popover: what, then where (the full path on
- * hover), both selectable so that a path can be copied. */
+/* A label whose text can be selected with the pointer (to copy a path),
+ * but that does not take the focus: the popover would give it to the
+ * first one, selecting all its text. */
 static GtkWidget *
-problem_row_new (const BlDiagnostic *d)
+copyable_label_new (const char *text)
 {
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_focusable (label, FALSE);
+  return label;
+}
+
+/* One problem in the details popover: what, then where (the full path on
+ * hover), and for an include not found the folders searched. */
+static GtkWidget *
+problem_row_new (BlDocument         *document,
+                 const BlDiagnostic *d)
+{
+  const BlIncludeFailure *failure = find_include_failure (document, d);
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *message = gtk_label_new (d->message);
+  GtkWidget *message = copyable_label_new (d->message);
   g_autofree char *location = dup_location (d);
 
   gtk_widget_add_css_class (row, "bl-problem");
-  gtk_label_set_xalign (GTK_LABEL (message), 0.0);
   gtk_label_set_wrap (GTK_LABEL (message), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (message), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_max_width_chars (GTK_LABEL (message), 64);
-  gtk_label_set_selectable (GTK_LABEL (message), TRUE);
   gtk_box_append (GTK_BOX (text), message);
   if (location != NULL)
     {
-      GtkWidget *where = gtk_label_new (location);
+      GtkWidget *where = copyable_label_new (location);
 
-      gtk_label_set_xalign (GTK_LABEL (where), 0.0);
-      gtk_label_set_selectable (GTK_LABEL (where), TRUE);
       gtk_widget_add_css_class (where, "dim-label");
       gtk_widget_add_css_class (where, "caption");
       gtk_widget_set_tooltip_text (where, d->file);
       gtk_box_append (GTK_BOX (text), where);
+    }
+  /* The folders searched, one a line, as the user compares them. */
+  if (failure != NULL && failure->searched != NULL && failure->searched[0] != NULL)
+    {
+      g_autofree char *folders = g_strjoinv ("\n", failure->searched);
+      g_autofree char *searched = g_strdup_printf ("%s\n%s", _("Searched:"), folders);
+      GtkWidget *list = copyable_label_new (searched);
+
+      gtk_label_set_wrap (GTK_LABEL (list), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (list), PANGO_WRAP_WORD_CHAR);
+      gtk_widget_add_css_class (list, "caption");
+      gtk_box_append (GTK_BOX (text), list);
     }
   gtk_widget_set_hexpand (text, TRUE);
   gtk_box_append (GTK_BOX (row), severity_icon_new (d->severity));
@@ -136,8 +207,35 @@ problem_row_new (const BlDiagnostic *d)
   return row;
 }
 
+/* The bar's line on the worst problem: where, then what.  An include not
+ * found reads as the folders searched (the core's message, which says the
+ * same at length, is in Details). */
 static char *
-dup_title (GPtrArray *problems)
+dup_summary (BlDocument         *document,
+             const BlDiagnostic *d)
+{
+  const BlIncludeFailure *failure = find_include_failure (document, d);
+  g_autofree char *location = dup_location (d);
+  g_autofree char *what = NULL;
+
+  if (failure != NULL && wants_model_path (document, d))
+    {
+      g_autofree char *folders = g_strjoinv (", ", failure->searched);
+
+      /* Translators: the <uri> of an <include>, then the folders searched */
+      what = g_strdup_printf (_("“%s” is in none of the folders searched: %s"), failure->uri, folders);
+    }
+  else
+    what = g_strdup (d->message);
+  if (location == NULL)
+    return g_steal_pointer (&what);
+  /* Translators: where a problem is ("world.sdf, line 5"), then what it is */
+  return g_strdup_printf (_("%s: %s"), location, what);
+}
+
+static char *
+dup_title (BlDocument *document,
+           GPtrArray  *problems)
 {
   guint errors = 0, warnings = 0, includes = 0;
 
@@ -149,12 +247,14 @@ dup_title (GPtrArray *problems)
         errors++;
       else
         warnings++;
-      if (bl_problems_bar_wants_model_path (d))
+      if (wants_model_path (document, d))
         includes++;
     }
-  if (includes == 1 && problems->len == 1)
+  /* Every error is a model not found (what follows from it, such as a
+   * world left without a model, is a warning): say that. */
+  if (includes == 1 && errors == 1)
     return g_strdup (_("A model could not be found"));
-  if (includes > 0 && includes == problems->len)
+  if (includes > 0 && includes == errors)
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u model could not be found",
                                          "%u models could not be found", includes), includes);
   if (errors > 0 && warnings > 0)
@@ -188,15 +288,13 @@ update (BlProblemsBar *self)
   if (problems->len > 0)
     {
       const BlDiagnostic *first = g_ptr_array_index (problems, 0);
-      g_autofree char *title = dup_title (problems);
-      g_autofree char *location = dup_location (first);
-      g_autofree char *message = location != NULL ? g_strdup_printf ("%s: %s", location, first->message)
-                                                  : g_strdup (first->message);
+      g_autofree char *title = dup_title (self->document, problems);
+      g_autofree char *message = dup_summary (self->document, first);
 
       for (guint i = 0; i < problems->len; i++)
         {
-          wants_path |= bl_problems_bar_wants_model_path (g_ptr_array_index (problems, i));
-          gtk_box_append (self->details_box, problem_row_new (g_ptr_array_index (problems, i)));
+          wants_path |= wants_model_path (self->document, g_ptr_array_index (problems, i));
+          gtk_box_append (self->details_box, problem_row_new (self->document, g_ptr_array_index (problems, i)));
         }
       gtk_info_bar_set_message_type (self->info_bar, first->severity == BL_SEVERITY_ERROR
                                                      ? GTK_MESSAGE_ERROR : GTK_MESSAGE_WARNING);
@@ -207,6 +305,12 @@ update (BlProblemsBar *self)
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->message_label), first->file);
     }
   /* How to fix it: the model path, and the variable gz-sim itself reads. */
+  if (wants_path)
+    {
+      g_autofree char *hint = dup_hint (self->document);
+
+      gtk_label_set_text (self->hint_label, hint);
+    }
   gtk_widget_set_visible (GTK_WIDGET (self->hint_label), wants_path);
   gtk_widget_set_visible (GTK_WIDGET (self->add_path_button), wants_path);
   gtk_info_bar_set_revealed (self->info_bar, revealed);

@@ -14,16 +14,14 @@ G_DECLARE_FINAL_TYPE (BlProblemsBar, bl_problems_bar, BL, PROBLEMS_BAR, GtkWidge
 
 GtkWidget  *bl_problems_bar_new          (void);
 /* Shows the errors and warnings of bl_document_get_diagnostics(), worst
- * first; hidden when there are none.  A new document (a reload too) shows
+ * first; hidden when there are none.  An <include> not found in any folder
+ * searched (bl_document_get_include_failures()) lists those folders and
+ * offers win.add-model-path.  A new document (a reload too) shows
  * the bar again after the user closed it. */
 void        bl_problems_bar_set_document (BlProblemsBar *self,
                                           BlDocument    *document);
 BlDocument *bl_problems_bar_get_document (BlProblemsBar *self);
 /* Whether the bar is shown: it has problems and the user did not close it. */
 gboolean    bl_problems_bar_get_revealed (BlProblemsBar *self);
-
-/* Whether adding a model folder may fix the diagnostic: an <include> whose
- * model:// (or bare model name) was not found. */
-gboolean    bl_problems_bar_wants_model_path (const BlDiagnostic *diagnostic);
 
 G_END_DECLS

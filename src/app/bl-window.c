@@ -12,6 +12,7 @@
 #include "bl-outline.h"
 #include "bl-problems-bar.h"
 #include "bl-recovery.h"
+#include "bl-resource.h"
 #include "bl-toast.h"
 #include "bl-viewport.h"
 #include "bl-window.h"
@@ -1124,17 +1125,23 @@ open_recent_action (GtkWidget  *widget,
   bl_window_open (BL_WINDOW (widget), file);
 }
 
-/* Most recently used first. */
+/* Most recently used first; files of the same second by address, so that
+ * the menu does not reshuffle under the pointer when the list is re-read. */
 static int
 compare_recent (gconstpointer a,
                 gconstpointer b)
 {
   GDateTime *ta = gtk_recent_info_get_modified ((GtkRecentInfo *) a);
   GDateTime *tb = gtk_recent_info_get_modified ((GtkRecentInfo *) b);
+  int order;
 
   if (ta == NULL || tb == NULL)
-    return (ta == NULL) - (tb == NULL);
-  return g_date_time_compare (tb, ta);
+    order = (ta == NULL) - (tb == NULL);
+  else
+    order = g_date_time_compare (tb, ta);
+  if (order != 0)
+    return order;
+  return g_strcmp0 (gtk_recent_info_get_uri ((GtkRecentInfo *) a), gtk_recent_info_get_uri ((GtkRecentInfo *) b));
 }
 
 /* The recent menu follows the recent-files list.  Its items change in
@@ -1314,6 +1321,100 @@ export_baked_action (GtkWidget  *widget,
                      GVariant   *parameter)
 {
   ask_save_as (BL_WINDOW (widget), TRUE, NULL, NULL);
+}
+
+/* Model folders ----------------------------------------------------------- */
+
+/* Keeps PATH among the user's model folders (the application's model-paths
+ * setting, which ballast-cli reads too; a window of its own, as in the
+ * tests, for this run only) and reloads the file so that its includes
+ * resolve. */
+static void
+add_model_path (BlWindow   *self,
+                const char *path)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (BL_IS_APPLICATION (application))
+    bl_application_add_model_path (BL_APPLICATION (application), path);
+  else
+    bl_resource_add_extra_path (path);
+
+  if (self->file != NULL)
+    {
+      g_autofree char *name = display_name (self);
+      g_autofree char *question = g_strdup_printf (_("Save the edits to “%s” before reloading it?"), name);
+
+      confirm_discard (self, question, reload_now, NULL, NULL);
+    }
+}
+
+/* The model path wants the folder that holds a model's folder; a user who
+ * picks the model's own folder ("…/models/tethys" for model://tethys,
+ * with no "tethys" inside) means its parent. */
+static char *
+dup_model_path_for (BlWindow   *self,
+                    const char *chosen)
+{
+  g_autofree char *base = g_path_get_basename (chosen);
+  GPtrArray *failures = bl_document_get_include_failures (self->document);
+
+  for (guint i = 0; i < failures->len; i++)
+    {
+      const BlIncludeFailure *failure = g_ptr_array_index (failures, i);
+      g_autofree char *inside = NULL;
+
+      if (failure->problem != BL_INCLUDE_NOT_FOUND || g_strcmp0 (failure->name, base) != 0)
+        continue;
+      inside = g_build_filename (chosen, failure->name, NULL);
+      if (!g_file_test (inside, G_FILE_TEST_IS_DIR))
+        return g_path_get_dirname (chosen);
+    }
+  return g_strdup (chosen);
+}
+
+static void
+on_model_folder_response (GtkNativeDialog *dialog,
+                          int              response,
+                          BlWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *chosen = folder != NULL ? g_file_get_path (folder) : NULL;
+
+      if (chosen != NULL && self->document != NULL)
+        {
+          g_autofree char *path = dup_model_path_for (self, chosen);
+
+          add_model_path (self, path);
+        }
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+/* Asks for a folder that holds models, keeps it and reloads the file, so
+ * that the includes it holds resolve. */
+static void
+add_model_path_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  BlWindow *self = BL_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (_("Add Model Folder"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Add"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  if (self->file != NULL)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (self->file);
+      if (parent != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), parent, NULL);
+    }
+  g_signal_connect (dialog, "response", G_CALLBACK (on_model_folder_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
 /* Drag and drop ----------------------------------------------------------- */
@@ -1512,6 +1613,7 @@ bl_window_class_init (BlWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
   gtk_widget_class_install_action (widget_class, "win.export-baked", NULL, export_baked_action);
+  gtk_widget_class_install_action (widget_class, "win.add-model-path", NULL, add_model_path_action);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
 

@@ -1436,12 +1436,15 @@ typedef struct
   char       *merged_frame;  /* a merge <include> (node): the name of its proxy frame */
   xmlNode    *pose_node;     /* merged_frame: the <include>'s <pose>, else the model's */
   const char *pose_file;     /* the file pose_node is in */
+  xmlNode    *included;      /* merged_frame: the included <model> */
+  const char *included_file; /* the file it is in */
 } ModelChild;
 
 static gboolean load_include (LoadContext  *ctx,
                               xmlNode      *node,
                               const char   *file,
                               const char   *owner,
+                              gboolean      merge,
                               const char  **sdf_path_out,
                               xmlNode     **model_out);
 
@@ -1512,20 +1515,13 @@ expand_merge_include (LoadContext *ctx,
   g_autofree char *name = NULL;
   const char *sdf_path;
   xmlNode *included;
-  ModelChild item = { include, file, proxy, NULL, NULL, file };
+  ModelChild item = { include, file, proxy, NULL, NULL, file, NULL, NULL };
 
   if (too_deep (doc, include, file, model, depth))
     return;
 
-  if (!load_include (ctx, include, file, model->scoped_name, &sdf_path, &included))
+  if (!load_include (ctx, include, file, model->scoped_name, TRUE, &sdf_path, &included))
     return;
-  if (included == NULL)
-    {
-      include_failed (doc, "include", file, node_line (include), model->scoped_name, NULL, NULL,
-                      "<include merge=\"true\"> of a file without a <model>: merging is only "
-                      "defined for included models (libsdformat refuses it too)");
-      return;
-    }
 
   if (name_node != NULL)
     name = g_strstrip (bl_xml_dup_text (name_node));
@@ -1535,6 +1531,8 @@ expand_merge_include (LoadContext *ctx,
       name = bl_xml_dup_attribute (included, "name");
     }
   item.merged_frame = g_strdup_printf ("_merged__%s__model__", name != NULL ? name : "");
+  item.included = included;
+  item.included_file = sdf_path;
   item.pose_node = bl_xml_first_child (include, "pose");
   if (item.pose_node == NULL)
     {
@@ -1559,7 +1557,7 @@ collect_model_children (LoadContext *ctx,
 {
   for (xmlNode *child = node->children; child != NULL; child = child->next)
     {
-      ModelChild item = { child, file, proxy, NULL, NULL, NULL };
+      ModelChild item = { child, file, proxy, NULL, NULL, NULL, NULL, NULL };
 
       if (!bl_xml_is_element (child, NULL))
         continue;
@@ -1574,6 +1572,18 @@ static void
 model_child_clear (ModelChild *item)
 {
   g_free (item->merged_frame);
+}
+
+static void
+add_merged_element (BlModel    *model,
+                    xmlNode    *node,
+                    const char *file)
+{
+  BlMergedElement element = { node, g_intern_string (file) };
+
+  if (model->merged == NULL)
+    model->merged = g_array_new (FALSE, FALSE, sizeof (BlMergedElement));
+  g_array_append_val (model->merged, element);
 }
 
 /* In a merged element, the included model's frame is the proxy frame. */
@@ -1671,6 +1681,8 @@ parse_model (LoadContext *ctx,
           if (entry->relative_to == NULL)
             entry->relative_to = g_strdup ("__model__");
           merge_frame_name (&entry->relative_to, item->proxy, FALSE);
+          add_merged_element (model, child, child_file);
+          add_merged_element (model, item->included, item->included_file);
           continue;
         }
 
@@ -1910,6 +1922,7 @@ static void
 include_failure_free (BlIncludeFailure *failure)
 {
   g_free (failure->uri);
+  g_free (failure->name);
   g_free (failure->file);
   g_free (failure->message);
   g_strfreev (failure->searched);
@@ -1935,6 +1948,7 @@ include_failed (BlDocument  *doc,
   va_start (args, format);
   failure->message = g_strdup_vprintf (format, args);
   va_end (args);
+  failure->problem = BL_INCLUDE_UNUSABLE;
   failure->uri = g_strdup (uri != NULL ? uri : "");
   failure->file = g_strdup (file);
   failure->line = line;
@@ -1949,12 +1963,14 @@ include_failed (BlDocument  *doc,
 /* The file an <include> names, read: its path (interned: links and models
  * keep it) and its top-level <model>, or NULL (and no failure) for a file
  * holding only a <light> or an <actor>, which libsdformat includes and
- * which have no mass. FALSE after a failure is recorded. */
+ * which have no mass, unless MERGE: merging one is an error (libsdformat's
+ * too). FALSE after a failure is recorded. */
 static gboolean
 load_include (LoadContext  *ctx,
               xmlNode      *node,
               const char   *file,
               const char   *owner,
+              gboolean      merge,
               const char  **sdf_path_out,
               xmlNode     **model_out)
 {
@@ -1983,8 +1999,17 @@ load_include (LoadContext  *ctx,
   target = bl_resource_resolve_include (uri, base_dir, searched, &error);
   if (target == NULL)
     {
+      BlIncludeFailure *failure;
+
       include_failed (doc, "include", file, line, owner, uri, searched,
                       "cannot include “%s”: %s", uri, error->message);
+      failure = g_ptr_array_index (doc->include_failures, doc->include_failures->len - 1);
+      if (g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND))
+        {
+          failure->name = bl_resource_dup_include_name (uri);
+          failure->problem = g_ascii_strncasecmp (uri, "http", 4) == 0
+                             ? BL_INCLUDE_NOT_IN_FUEL_CACHE : BL_INCLUDE_NOT_FOUND;
+        }
       return FALSE;
     }
 
@@ -2036,6 +2061,13 @@ load_include (LoadContext  *ctx,
                       uri, sdf_path);
       return FALSE;
     }
+  if (*model_out == NULL && merge)
+    {
+      include_failed (doc, "include", file, line, owner, uri, NULL,
+                      "cannot merge “%s”: %s holds no <model>, and merge=\"true\" is only "
+                      "defined for included models (libsdformat refuses it too)", uri, sdf_path);
+      return FALSE;
+    }
 
   return TRUE;
 }
@@ -2061,7 +2093,7 @@ parse_include (LoadContext *ctx,
 
   *pose_node_out = bl_xml_first_child (node, "pose");
 
-  if (!load_include (ctx, node, file, owner, &sdf_path, &model_node) || model_node == NULL)
+  if (!load_include (ctx, node, file, owner, FALSE, &sdf_path, &model_node) || model_node == NULL)
     return NULL;
 
   if (name_node != NULL)
@@ -2550,6 +2582,100 @@ read_xml (BlDocument  *self,
   return xml;
 }
 
+static void merge_into_world (LoadContext *ctx,
+                              xmlNode     *include,
+                              const char  *file,
+                              BlPose       placement);
+
+/* A <model> or <include> of the world, placed in PLACEMENT (the proxy
+ * frame of a merge-include into the world, else identity). */
+static void
+add_world_child (LoadContext *ctx,
+                 xmlNode     *item,
+                 const char  *file,
+                 BlPose       placement)
+{
+  BlDocument *self = ctx->doc;
+  BlModel *model = NULL;
+
+  if (bl_xml_is_element (item, "model"))
+    {
+      model = parse_model (ctx, item, NULL, file, NULL, 0, NULL);
+      model->pose = parse_pose (bl_xml_first_child (item, "pose"), model->scoped_name,
+                                file, self->diagnostics, NULL);
+    }
+  else if (is_merge_include (item))
+    {
+      merge_into_world (ctx, item, file, placement);
+    }
+  else if (bl_xml_is_element (item, "include"))
+    {
+      FrameScope *scope = NULL;
+      xmlNode *pose_node = NULL;
+      gboolean has_static = FALSE, is_static = FALSE;
+
+      model = parse_include (ctx, item, NULL, file, 0, &scope, &pose_node,
+                             &has_static, &is_static);
+      frame_scope_free (scope);
+      if (model != NULL)
+        {
+          if (has_static)
+            model->is_static = is_static;
+          model->pose = parse_pose (pose_node, model->scoped_name, file,
+                                    self->diagnostics, NULL);
+        }
+    }
+
+  if (model != NULL)
+    {
+      model->pose = bl_pose_mul (placement, model->pose);
+      g_ptr_array_add (self->models, model);
+    }
+}
+
+/* An <include merge="true"> directly in a <world>: as libsdformat 15, the
+ * included model's models (and includes) become the world's, placed by its
+ * proxy frame; its links cannot be (libsdformat refuses them too). */
+static void
+merge_into_world (LoadContext *ctx,
+                  xmlNode     *include,
+                  const char  *file,
+                  BlPose       placement)
+{
+  BlDocument *self = ctx->doc;
+  xmlNode *pose_node = bl_xml_first_child (include, "pose");
+  const char *pose_file = file;
+  const char *sdf_path;
+  xmlNode *included;
+  BlPose proxy;
+
+  if (!load_include (ctx, include, file, "world", TRUE, &sdf_path, &included))
+    return;
+  if (pose_node == NULL)
+    {
+      pose_node = bl_xml_first_child (included, "pose");
+      pose_file = sdf_path;
+    }
+  proxy = bl_pose_mul (placement, parse_pose (pose_node, "world", pose_file, self->diagnostics, NULL));
+
+  g_ptr_array_add (ctx->include_stack, g_strdup (sdf_path));
+  for (xmlNode *item = included->children; item != NULL; item = item->next)
+    {
+      if (bl_xml_is_element (item, "link"))
+        {
+          g_autofree char *name = bl_xml_dup_attribute (item, "name");
+
+          bl_diagnostics_add (self->diagnostics, BL_SEVERITY_ERROR, "include", sdf_path, node_line (item),
+                              "world", "<include merge=\"true\"> into a <world> cannot take the "
+                              "included model's <link> “%s”: a world has no links of its own "
+                              "(libsdformat refuses it too); left out", name != NULL ? name : "");
+          continue;
+        }
+      add_world_child (ctx, item, sdf_path, proxy);
+    }
+  g_ptr_array_remove_index (ctx->include_stack, ctx->include_stack->len - 1);
+}
+
 static gboolean
 bl_document_load (BlDocument  *self,
                   int          fd,
@@ -2619,35 +2745,7 @@ bl_document_load (BlDocument  *self,
           if (self->world == NULL)
             self->world = child;
           for (xmlNode *item = child->children; item != NULL; item = item->next)
-            {
-              BlModel *model = NULL;
-
-              if (bl_xml_is_element (item, "model"))
-                {
-                  model = parse_model (&ctx, item, NULL, self->path, NULL, 0, NULL);
-                  model->pose = parse_pose (bl_xml_first_child (item, "pose"), model->scoped_name,
-                                            self->path, self->diagnostics, NULL);
-                }
-              else if (bl_xml_is_element (item, "include"))
-                {
-                  FrameScope *scope = NULL;
-                  xmlNode *pose_node = NULL;
-                  gboolean has_static = FALSE, is_static = FALSE;
-
-                  model = parse_include (&ctx, item, NULL, self->path, 0, &scope, &pose_node,
-                                         &has_static, &is_static);
-                  frame_scope_free (scope);
-                  if (model != NULL)
-                    {
-                      if (has_static)
-                        model->is_static = is_static;
-                      model->pose = parse_pose (pose_node, model->scoped_name, self->path,
-                                                self->diagnostics, NULL);
-                    }
-                }
-              if (model != NULL)
-                g_ptr_array_add (self->models, model);
-            }
+            add_world_child (&ctx, item, self->path, BL_POSE_IDENTITY);
         }
       else if (bl_xml_is_element (child, "model"))
         {

@@ -425,6 +425,12 @@ scan_model (BlDocument *self,
             GPtrArray  *out)
 {
   scan_plugins (self, model->node, model, model->file, out);
+  for (guint i = 0; model->merged != NULL && i < model->merged->len; i++)
+    {
+      BlMergedElement *merged = &g_array_index (model->merged, BlMergedElement, i);
+
+      scan_plugins (self, merged->node, model, merged->file, out);
+    }
   for (guint i = 0; i < model->models->len; i++)
     scan_model (self, g_ptr_array_index (model->models, i), out);
 }

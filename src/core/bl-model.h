@@ -139,6 +139,15 @@ struct _BlLink
   guint           n_load_diagnostics;  /* the first n are from loading */
 };
 
+/* An element whose <plugin>s a model took from an <include merge="true">
+ * (libsdformat moves them into the including model): the <include> itself
+ * or the included <model>. */
+typedef struct
+{
+  xmlNode        *node;
+  const char     *file;          /* the file it is in (interned) */
+} BlMergedElement;
+
 struct _BlModel
 {
   char           *name;
@@ -152,6 +161,8 @@ struct _BlModel
   BlPose          world_pose;
   GPtrArray      *links;         /* BlLink* */
   GPtrArray      *models;        /* BlModel*, nested */
+  GArray         *merged;        /* BlMergedElement, in document order; NULL
+                                  * when nothing was merged into this model */
 };
 
 /* Whether LINK belongs to MODEL or to a model nested in it. */

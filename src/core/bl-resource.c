@@ -769,10 +769,40 @@ bl_resource_resolve_include (const char  *uri,
     g_autofree char *places = join_places (tried);
 
     g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
-                 "Cannot find model or file “%s”: looked beside the file, in the current "
-                 "folder and the model path: %s (%s)", rel, places, HOW_TO_ADD_A_PATH);
+                 "no model or file “%s” in %s (beside the file, the current folder, then "
+                 "the model path); %s", rel, places, HOW_TO_ADD_A_PATH);
   }
   for (guint i = 0; searched != NULL && i < tried->len; i++)
     g_ptr_array_add (searched, g_strdup (g_ptr_array_index (tried, i)));
   return NULL;
+}
+
+char *
+bl_resource_dup_include_name (const char *uri)
+{
+  g_autofree char *trimmed = NULL;
+  g_auto(FuelUrl) url = { 0 };
+  const char *rest;
+
+  g_return_val_if_fail (uri != NULL, NULL);
+
+  trimmed = g_strstrip (g_strdup (uri));
+  if ((has_scheme (trimmed, "http://") || has_scheme (trimmed, "https://")) &&
+      parse_fuel_url (trimmed, &url))
+    return g_steal_pointer (&url.name);
+
+  rest = strstr (trimmed, "://");
+  rest = rest != NULL ? rest + 3 : trimmed;
+  if (has_scheme (trimmed, "model://") || !g_path_is_absolute (rest))
+    {
+      /* the first component: the model folder (not a "." or "..") */
+      g_autofree char *first = NULL;
+
+      while (*rest == '/')
+        rest++;
+      first = g_strndup (rest, strcspn (rest, "/"));
+      if (strcmp (first, ".") != 0 && strcmp (first, "..") != 0)
+        return g_steal_pointer (&first);
+    }
+  return g_path_get_basename (rest);
 }

@@ -71,4 +71,10 @@ char      *bl_resource_resolve_include    (const char  *uri,
                                            GPtrArray   *searched,
                                            GError     **error);
 
+/* The name an include URI looks for, to tell the user which folder to add:
+ * "tethys" of "tethys", "model://tethys/model.sdf" or "file://tethys";
+ * the (lowercased) model name of a Fuel URL; the last component of other
+ * paths. */
+char      *bl_resource_dup_include_name   (const char  *uri);
+
 G_END_DECLS
