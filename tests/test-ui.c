@@ -1359,33 +1359,6 @@ menu_has_target (GMenuModel *menu,
   return FALSE;
 }
 
-/* The label under `root` that reads `text`. */
-static GtkWidget *
-find_label (GtkWidget  *root,
-            const char *text)
-{
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_label (c, text);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* The menu item that shows `text`: the label's nearest clickable ancestor. */
-static GtkWidget *
-find_menu_item (GtkWidget  *popover,
-                const char *text)
-{
-  for (GtkWidget *up = find_label (popover, text); up != NULL && up != popover; up = gtk_widget_get_parent (up))
-    if (g_signal_lookup ("clicked", G_OBJECT_TYPE (up)) != 0)
-      return up;
-  return NULL;
-}
-
 /* Opening in the background ---------------------------------------------- */
 
 typedef struct

@@ -151,6 +151,33 @@ find_named (GtkWidget  *root,
   return NULL;
 }
 
+/* The label under `root` that reads `text`. */
+GtkWidget *
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, text);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The menu item that shows `text`: the label's nearest clickable ancestor. */
+GtkWidget *
+find_menu_item (GtkWidget  *popover,
+                const char *text)
+{
+  for (GtkWidget *up = find_label (popover, text); up != NULL && up != popover; up = gtk_widget_get_parent (up))
+    if (g_signal_lookup ("clicked", G_OBJECT_TYPE (up)) != 0)
+      return up;
+  return NULL;
+}
+
 /* Selects the link's row in the outline's own selection model, as a click would. */
 void
 select_in_outline (Fixture    *f,

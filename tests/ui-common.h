@@ -52,6 +52,12 @@ GtkWidget * child (gpointer widget, GType type, const char *name);
 
 GtkWidget * find_named (GtkWidget *root, const char *name);
 
+/* The label under `root` that reads `text`, or NULL. */
+GtkWidget * find_label (GtkWidget *root, const char *text);
+
+/* The menu item that shows `text`: the label's nearest clickable ancestor. */
+GtkWidget * find_menu_item (GtkWidget *popover, const char *text);
+
 /* Selects the link's row in the outline's own selection model, as a click would. */
 void        select_in_outline (Fixture *f, const char *link_name);
 

@@ -38,6 +38,8 @@ struct _BlInspector
   GtkWidget      parent_instance;
 
   GtkStack      *stack;
+  GtkScrolledWindow *link_scroller;
+  GtkScrolledWindow *model_scroller;
   GtkLabel      *title_label;
   GtkLabel      *subtitle_label;
   GtkImage      *validity_icon;
@@ -120,6 +122,9 @@ attach_title (GtkGrid    *grid,
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
   gtk_widget_set_valign (label, GTK_ALIGN_START);
   gtk_widget_set_hexpand (label, TRUE);
+  /* A narrow inspector wraps the titles, not the numbers. */
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
   gtk_grid_attach (grid, label, 0, row, 1, 1);
 
   gtk_label_set_xalign (GTK_LABEL (unit_label), 0.0);
@@ -917,6 +922,8 @@ bl_inspector_class_init (BlInspectorClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/app/ballast/Ballast/ui/bl-inspector.ui");
   gtk_widget_class_bind_template_child (widget_class, BlInspector, stack);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, link_scroller);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, model_scroller);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, title_label);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, validity_icon);
@@ -972,6 +979,15 @@ bl_inspector_new (void)
   return g_object_new (BL_TYPE_INSPECTOR, NULL);
 }
 
+/* A new link, model or file is shown from its top (its name), not at the
+ * place the previous one was scrolled to. */
+static void
+scroll_to_top (GtkScrolledWindow *scroller)
+{
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (scroller), 0.0);
+  gtk_adjustment_set_value (gtk_scrolled_window_get_hadjustment (scroller), 0.0);
+}
+
 void
 bl_inspector_set_document (BlInspector *self,
                            BlDocument  *document)
@@ -1014,6 +1030,7 @@ bl_inspector_set_link (BlInspector *self,
   }
   rebuild_collisions (self);
   update_all (self);
+  scroll_to_top (self->link_scroller);
   gtk_stack_set_visible_child_name (self->stack, "link");
 }
 
@@ -1052,6 +1069,7 @@ bl_inspector_set_model (BlInspector *self,
                               model->scoped_name, n_links);
   gtk_label_set_text (self->model_subtitle_label, subtitle);
   update_model (self);
+  scroll_to_top (self->model_scroller);
   gtk_stack_set_visible_child_name (self->stack, "model");
 }
 

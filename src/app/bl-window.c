@@ -23,6 +23,7 @@ struct _BlWindow
   GtkMenuButton        *recent_button;
   GMenu                *recent_section;  /* the recent files, kept up to date */
   GtkPaned             *inner_paned;
+  gboolean              panes_placed;  /* the dividers' first positions are set */
   GtkBox               *viewport_box;
   GtkStack             *side_stack;
   BlOutline            *outline;
@@ -1357,6 +1358,37 @@ bl_window_dispose (GObject *object)
   G_OBJECT_CLASS (bl_window_parent_class)->dispose (object);
 }
 
+/* Layout ------------------------------------------------------------------ */
+
+/* The dividers' first positions, from the width of the window's first
+ * allocation: the outline a fifth of it (200–280 px), the inspector two
+ * fifths (400–480 px), the 3D view the rest (at 1024 px about 400 px).
+ * From then on a divider moves only when the user drags it: a paned whose
+ * position is set keeps it whatever its children ask for (the inspector's
+ * pages scroll sideways rather than push it), and a change of the
+ * window's width goes to the 3D view (the inner paned's start child
+ * resizes, its end child does not). */
+static void
+bl_window_size_allocate (GtkWidget *widget,
+                         int        width,
+                         int        height,
+                         int        baseline)
+{
+  BlWindow *self = BL_WINDOW (widget);
+
+  if (!self->panes_placed && width > 0)
+    {
+      int outline = CLAMP (width / 5, 200, 280);
+      int side = CLAMP (width * 2 / 5, 400, 480);
+
+      self->panes_placed = TRUE;
+      /* The outer paned (outline | the rest) is the window's child. */
+      gtk_paned_set_position (GTK_PANED (gtk_window_get_child (GTK_WINDOW (self))), outline);
+      gtk_paned_set_position (self->inner_paned, MAX (0, width - outline - side));
+    }
+  GTK_WIDGET_CLASS (bl_window_parent_class)->size_allocate (widget, width, height, baseline);
+}
+
 static void
 bl_window_class_init (BlWindowClass *klass)
 {
@@ -1365,6 +1397,7 @@ bl_window_class_init (BlWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = bl_window_dispose;
+  widget_class->size_allocate = bl_window_size_allocate;
   window_class->close_request = bl_window_close_request;
 
   g_type_ensure (BL_TYPE_OUTLINE);
