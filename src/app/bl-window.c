@@ -290,6 +290,15 @@ on_outline_model_selected (BlOutline *outline,
   bl_inspector_set_model (self->inspector, model);
 }
 
+/* After ::link-selected for its link. */
+static void
+on_outline_collision_selected (BlOutline   *outline,
+                               BlCollision *collision,
+                               BlWindow    *self)
+{
+  bl_viewport_set_selected_collision (self->viewport, collision);
+}
+
 static void
 on_viewport_link_picked (BlViewport *viewport,
                          BlLink     *link,
@@ -1416,6 +1425,7 @@ bl_window_class_init (BlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlWindow, added_mass_editor);
   gtk_widget_class_bind_template_callback (widget_class, on_outline_link_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_outline_model_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_outline_collision_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_edit_requested);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
