@@ -8,6 +8,7 @@
 #include "bl-added-mass-editor.h"
 #include "bl-application.h"
 #include "bl-inspector.h"
+#include "bl-viewport.h"
 #include "ui-common.h"
 #include "ui-input.h"
 
@@ -43,20 +44,18 @@ set_up_1024 (Fixture       *f,
   open_sized (f, FIXTURE, 1024, 700);
 }
 
+static gboolean
+is_of_type (GtkWidget     *widget,
+            gconstpointer  type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
+}
+
 static GtkWidget *
 find_type (GtkWidget *root,
            GType      type)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_type (c, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return find_widget (root, is_of_type, GSIZE_TO_POINTER (type));
 }
 
 /* The stack switcher's button of the page titled TITLE. */
@@ -266,6 +265,153 @@ test_proposal_in_view (Fixture       *f,
   g_assert_cmpfloat (bounds.origin.y, >=, 0.0);
 }
 
+/* The arrow of the outline row that shows NAME (css name "expander"). */
+static GtkWidget *
+row_arrow (Fixture    *f,
+           const char *name)
+{
+  GtkWidget *label = find_label (child (f->window, BL_TYPE_WINDOW, "outline"), name);
+  GtkWidget *expander = label != NULL ? gtk_widget_get_ancestor (label, GTK_TYPE_TREE_EXPANDER) : NULL;
+
+  g_assert_nonnull (expander);
+  for (GtkWidget *c = gtk_widget_get_first_child (expander); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (g_strcmp0 (gtk_widget_get_css_name (c), "expander") == 0)
+      return c;
+  g_error ("the outline row “%s” has no arrow", name);
+  return NULL;
+}
+
+/* A collision picked in the outline is the one highlighted in the 3D view
+ * (the viewport's drawing of it: /ui/viewport/selection-unmistakable). */
+static void
+test_collision_selected_in_3d (Fixture       *f,
+                               gconstpointer  data)
+{
+  BlViewport *viewport = BL_VIEWPORT (find_type (child (f->window, BL_TYPE_WINDOW, "viewport_box"),
+                                                 BL_TYPE_VIEWPORT));
+  BlCollision *collision = bl_document_find_collision (bl_window_get_document (f->window),
+                                                       "test_model::link_2", "collision_2");
+
+  g_assert_nonnull (collision);
+  click_row (f, "link_2");
+  g_assert_true (bl_viewport_get_selected_link (viewport) == collision->link);
+  g_assert_null (bl_viewport_get_selected_collision (viewport));
+  click (row_arrow (f, "link_2"));
+  click_row (f, "collision_2");
+  g_assert_true (bl_viewport_get_selected_link (viewport) == collision->link);
+  g_assert_true (bl_viewport_get_selected_collision (viewport) == collision);
+  /* Back to the link's own row: the link alone. */
+  click_row (f, "link_2");
+  g_assert_true (bl_viewport_get_selected_link (viewport) == collision->link);
+  g_assert_null (bl_viewport_get_selected_collision (viewport));
+}
+
+static GtkWidget *
+view_menu_button (Fixture *f)
+{
+  GtkWidget *button = find_type (child (f->window, BL_TYPE_WINDOW, "viewport_box"), GTK_TYPE_MENU_BUTTON);
+
+  g_assert_nonnull (button);
+  return button;
+}
+
+/* Opens the menu of BUTTON with a click and returns its popover, shown. */
+static GtkWidget *
+open_menu (GtkWidget *button)
+{
+  GtkWidget *popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+
+  click (button);
+  WAIT_UNTIL (gtk_widget_get_mapped (popover) && gtk_widget_get_width (popover) > 0);
+  g_assert_true (gtk_widget_get_mapped (popover));
+  drain ();
+  return popover;
+}
+
+/* The legend in the 3D view's corner lists what is drawn: a row per
+ * overlay that is on, following the ⋮ menu's toggles, and hides with its
+ * own toggle. */
+static void
+test_legend_follows_toggles (Fixture       *f,
+                             gconstpointer  data)
+{
+  GtkWidget *legend = find_named (GTK_WIDGET (f->window), "legend");
+  GtkWidget *box_row, *popover;
+
+  g_assert_nonnull (legend);
+  g_assert_true (gtk_widget_get_mapped (legend));
+  g_assert_true (gtk_widget_get_mapped (find_named (legend, "legend-selection")));
+  g_assert_true (gtk_widget_get_mapped (find_named (legend, "legend-warning")));
+  g_assert_true (gtk_widget_get_mapped (find_named (legend, "legend-show-inertia-ellipsoid")));
+  g_assert_true (gtk_widget_get_mapped (find_named (legend, "legend-show-com")));
+  g_assert_true (gtk_widget_get_mapped (find_named (legend, "legend-show-added-mass")));
+  box_row = find_named (legend, "legend-show-inertia-box");
+  g_assert_nonnull (box_row);
+  g_assert_false (gtk_widget_get_visible (box_row));
+
+  popover = open_menu (view_menu_button (f));
+  click (find_menu_item (popover, "Inertia Box"));
+  drain ();
+  g_assert_true (gtk_widget_get_mapped (box_row));
+
+  popover = open_menu (view_menu_button (f));
+  click (find_menu_item (popover, "Colour Legend"));
+  drain ();
+  g_assert_false (gtk_widget_get_visible (legend));
+}
+
+/* The label colour of the menu item TEXT in POPOVER. */
+static void
+item_color (GtkWidget  *popover,
+            const char *text,
+            GdkRGBA    *color)
+{
+  GtkWidget *label = find_label (popover, text);
+
+  g_assert_nonnull (label);
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (label), color);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+}
+
+static gboolean
+is_primary_menu (GtkWidget     *widget,
+                 gconstpointer  data)
+{
+  return GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_primary (GTK_MENU_BUTTON (widget));
+}
+
+/* The ⋮ menu's items read as the main menu's do (they looked disabled
+ * until hovered: the on-screen-display style of the button reached its
+ * popover). */
+static void
+test_view_menu_items_look_enabled (Fixture       *f,
+                                   gconstpointer  data)
+{
+  GtkWidget *popover, *primary;
+  GtkWidget *titlebar = gtk_window_get_titlebar (GTK_WINDOW (f->window));
+  GdkRGBA view, main_menu;
+
+  popover = open_menu (view_menu_button (f));
+  /* Not the first item: the menu opens with that one highlighted. */
+  g_assert_true (gtk_widget_get_sensitive (find_menu_item (popover, "Isometric")));
+  item_color (popover, "Isometric", &view);
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  drain ();
+
+  primary = find_widget (titlebar, is_primary_menu, NULL);
+  g_assert_nonnull (primary);
+  popover = open_menu (primary);
+  g_assert_true (gtk_widget_get_sensitive (find_menu_item (popover, "Export Baked…")));
+  item_color (popover, "Export Baked…", &main_menu);
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  drain ();
+
+  if (!gdk_rgba_equal (&view, &main_menu))
+    g_error ("the view menu's items are drawn in %s, the main menu's in %s",
+             gdk_rgba_to_string (&view), gdk_rgba_to_string (&main_menu));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -280,6 +426,9 @@ main (int   argc,
   ADD ("/ui/layout/stable-dividers", test_stable_dividers);
   ADD ("/ui/layout/new-selection-scrolls-to-top", test_new_selection_scrolls_to_top);
   ADD ("/ui/layout/proposal-in-view", test_proposal_in_view);
+  ADD ("/ui/layout/collision-selected-in-3d", test_collision_selected_in_3d);
+  ADD ("/ui/layout/legend-follows-toggles", test_legend_follows_toggles);
+  ADD ("/ui/layout/view-menu-items-look-enabled", test_view_menu_items_look_enabled);
 #undef ADD
 
   return ui_test_run ();

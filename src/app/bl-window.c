@@ -9,6 +9,7 @@
 #include "bl-edit-history.h"
 #include "bl-export.h"
 #include "bl-inspector.h"
+#include "bl-legend.h"
 #include "bl-outline.h"
 #include "bl-recovery.h"
 #include "bl-viewport.h"
@@ -1511,13 +1512,26 @@ build_viewport (BlWindow *self)
   g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/app/ballast/Ballast/ui/bl-view-menu.ui");
   GtkWidget *overlay = gtk_overlay_new ();
   GtkWidget *button = gtk_menu_button_new ();
+  GtkWidget *legend;
 
   self->viewport = BL_VIEWPORT (bl_viewport_new ());
   gtk_widget_set_hexpand (GTK_WIDGET (self->viewport), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self->viewport), TRUE);
   g_signal_connect (self->viewport, "link-picked", G_CALLBACK (on_viewport_link_picked), self);
+  /* The key to the colours, in the lower right corner. */
+  legend = bl_legend_new (self->viewport);
+  gtk_widget_set_name (legend, "legend");
+  gtk_widget_set_halign (legend, GTK_ALIGN_END);
+  gtk_widget_set_valign (legend, GTK_ALIGN_END);
+  gtk_widget_set_margin_end (legend, 8);
+  gtk_widget_set_margin_bottom (legend, 8);
 
   g_action_map_add_action_entries (G_ACTION_MAP (group), entries, G_N_ELEMENTS (entries), self);
+  {
+    g_autoptr(GPropertyAction) action = g_property_action_new ("show-legend", legend, "visible");
+
+    g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (action));
+  }
   for (guint i = 0; i < G_N_ELEMENTS (overlay_toggles); i++)
     {
       g_autoptr(GPropertyAction) action = g_property_action_new (overlay_toggles[i], self->viewport,
@@ -1534,10 +1548,14 @@ build_viewport (BlWindow *self)
   gtk_widget_set_valign (button, GTK_ALIGN_START);
   gtk_widget_set_margin_top (button, 8);
   gtk_widget_set_margin_end (button, 8);
-  gtk_widget_add_css_class (button, "osd");
+  /* The dark on-screen look on the button alone: on the menu button it
+   * would pass the light text of .osd down to its popover, whose items
+   * then looked disabled on the popover's light background. */
+  gtk_widget_add_css_class (gtk_widget_get_first_child (button), "osd");
 
   gtk_overlay_set_child (GTK_OVERLAY (overlay), GTK_WIDGET (self->viewport));
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), button);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), legend);
 
   /* Shown while a file opens in the background; the previous model stays
    * in view (and usable) until the new one is ready. */
