@@ -1145,14 +1145,16 @@ test_selection_unmistakable (void)
   float own_a[3], own_b[3], expected[3];
   double cx, cy, z, d = 8.0;
 
-  /* Link a: cubes c1 at y = −1.5 and c2 at y = 0; link b: a cube at y = 1.5. */
+  /* Link a (at the origin): cubes c1 at y = −1.5 and c2 at y = 0; link b
+   * (at y = 1.5): a cube. */
   fixture_setup (&f, SDF_HEAD "<model name='m'>"
                  "<link name='a'><inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz>"
                  "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>"
                  CUBE_COLLISION ("c1", -1.5) CUBE_COLLISION ("c2", 0) "</link>"
-                 "<link name='b'><inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz>"
+                 "<link name='b'><pose>0 1.5 0 0 0 0</pose>"
+                 "<inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz>"
                  "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>"
-                 CUBE_COLLISION ("c", 1.5) "</link></model></sdf>");
+                 CUBE_COLLISION ("c", 0) "</link></model></sdf>");
   a = bl_document_find_link (f.document, "m::a");
   c2 = bl_document_find_collision (f.document, "m::a", "c2");
   g_assert_nonnull (c2);
@@ -1196,6 +1198,27 @@ test_selection_unmistakable (void)
   assert_color (&f, FACE (0.0), expected, SHADE (0.0));
 #undef FACE
 #undef SHADE
+
+  /* The centre-of-mass markers are drawn over everything: link a's, at
+   * the origin, is dimmed too while b is selected.  3 px up and right of
+   * its centre lies a white octant (x·y·z > 0, the eye on +x) lit by the
+   * headlight's cosine c: the pixel is white·c, and dimmed
+   * (1 − t)·white·c + t·background·c. */
+  g_object_set (f.viewport, "show-com", TRUE, NULL);
+  bl_viewport_set_selected_link (f.viewport, NULL);
+  capture (&f);
+  {
+    double lit[3], c;
+    float dimmed[3];
+
+    pixel_at (&f, cx + 3.5, cy - 3.5, lit);
+    c = lit[0] / bl_render_com_color[0];
+    g_assert_cmpfloat (c, >, 0.8);
+    bl_viewport_set_selected_link (f.viewport, bl_document_find_link (f.document, "m::b"));
+    capture (&f);
+    mix3 (bl_render_com_color, bl_render_background_color, BL_RENDER_DIM_MIX, dimmed);
+    assert_color (&f, cx + 3.5, cy - 3.5, dimmed, c);
+  }
   fixture_teardown (&f);
 }
 
