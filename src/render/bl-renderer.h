@@ -39,9 +39,9 @@ typedef struct
  * BL_RENDER_SELECTION_MIX of the way to the selection colour, its selected
  * collision BL_RENDER_COLLISION_MIX, and while a link is selected every
  * other link's bodies, edges and markers are dimmed BL_RENDER_DIM_MIX of
- * the way to the background (their shells fainter too); overlays are translucent shells
- * in saturated hues; the centre-of-mass marker is the usual black-and-white
- * sphere, the centre of buoyancy a blue one. */
+ * the way to the background (their shells fainter too); overlays are
+ * translucent shells in saturated hues; the centre-of-mass marker is the
+ * usual black-and-white sphere, the centre of buoyancy a blue one. */
 #define BL_RENDER_SELECTION_MIX 0.5f
 #define BL_RENDER_COLLISION_MIX 0.9f
 #define BL_RENDER_DIM_MIX 0.55f
