@@ -137,14 +137,16 @@ child (gpointer    widget,
 }
 
 GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
+find_widget (GtkWidget     *root,
+             WidgetTest     test,
+             gconstpointer  data)
 {
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+  if (test (root, data))
     return root;
   for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
     {
-      GtkWidget *found = find_named (c, name);
+      GtkWidget *found = find_widget (c, test, data);
+
       if (found != NULL)
         return found;
     }
@@ -185,20 +187,33 @@ answer_file_chooser (const char *dir,
   drain ();
 }
 
+static gboolean
+has_name (GtkWidget     *widget,
+          gconstpointer  name)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), name) == 0;
+}
+
+GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  return find_widget (root, has_name, name);
+}
+
+static gboolean
+reads (GtkWidget     *widget,
+       gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
 /* The label under `root` that reads `text`. */
 GtkWidget *
 find_label (GtkWidget  *root,
             const char *text)
 {
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_label (c, text);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return find_widget (root, reads, text);
 }
 
 /* The menu item that shows `text`: the label's nearest clickable ancestor. */

@@ -50,6 +50,11 @@ void        fixture_tear_down (Fixture *f, gconstpointer data);
 
 GtkWidget * child (gpointer widget, GType type, const char *name);
 
+/* The first widget under `root` (itself included, depth first) that
+ * passes `test`, or NULL. */
+typedef gboolean (*WidgetTest) (GtkWidget *widget, gconstpointer data);
+GtkWidget * find_widget (GtkWidget *root, WidgetTest test, gconstpointer data);
+
 GtkWidget * find_named (GtkWidget *root, const char *name);
 
 /* Answers the file chooser that GtkFileChooserNative shows (without a

@@ -19,6 +19,7 @@ struct _BlAddedMassEditor
   GtkWidget      parent_instance;
 
   GtkStack      *stack;
+  GtkScrolledWindow *scroller;
   GtkLabel      *title_label;
   GtkLabel      *status_label;
   GtkGrid       *matrix_grid;
@@ -45,6 +46,7 @@ struct _BlAddedMassEditor
   BlLink        *link;
   double         proposal[21];
   gboolean       has_proposal;
+  guint          scroll_tick;   /* scrolls an opened proposal into view */
   gboolean       updating;
 };
 
@@ -383,6 +385,55 @@ on_link_changed (BlDocument        *document,
 
 /* Proposals -------------------------------------------------------------- */
 
+/* The proposal panel the user just opened is scrolled into view: all of
+ * it when it fits, else its top.  Once a frame while the revealer slides
+ * it open (the content grows), until it is open and in view. */
+static gboolean
+scroll_to_proposal (GtkWidget     *widget,
+                    GdkFrameClock *clock,
+                    gpointer       user_data)
+{
+  BlAddedMassEditor *self = BL_ADDED_MASS_EDITOR (widget);
+  GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (self->scroller);
+  GtkWidget *panel = gtk_revealer_get_child (self->proposal_revealer);
+  graphene_rect_t bounds;
+  double value = gtk_adjustment_get_value (vadj);
+  double page = gtk_adjustment_get_page_size (vadj);
+  double top, bottom, target;
+  int height;
+
+  if (!gtk_widget_compute_bounds (panel, GTK_WIDGET (self->scroller), &bounds))
+    return G_SOURCE_CONTINUE;
+  /* Where the panel ends once open, in the adjustment's units, with the
+   * page's margin below it. */
+  gtk_widget_measure (panel, GTK_ORIENTATION_VERTICAL, MAX (1, (int) bounds.size.width),
+                      NULL, &height, NULL, NULL);
+  top = value + bounds.origin.y;
+  bottom = top + MAX (height, bounds.size.height)
+           + gtk_widget_get_margin_bottom (gtk_widget_get_parent (GTK_WIDGET (self->proposal_revealer)));
+  target = value;
+  if (bottom > target + page)
+    target = bottom - page;
+  if (top < target)
+    target = top;
+  gtk_adjustment_set_value (vadj, target);
+  if (gtk_revealer_get_child_revealed (self->proposal_revealer)
+      && fabs (gtk_adjustment_get_value (vadj) - value) < 0.5)
+    {
+      self->scroll_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stop_scroll_to_proposal (BlAddedMassEditor *self)
+{
+  if (self->scroll_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->scroll_tick);
+  self->scroll_tick = 0;
+}
+
 static void
 show_proposal (BlAddedMassEditor *self,
                const char        *title,
@@ -450,12 +501,15 @@ show_proposal (BlAddedMassEditor *self,
     }
   gtk_widget_set_visible (GTK_WIDGET (self->apply_button), ok);
   gtk_revealer_set_reveal_child (self->proposal_revealer, TRUE);
+  if (self->scroll_tick == 0)
+    self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_proposal, NULL, NULL);
 }
 
 static void
 hide_proposal (BlAddedMassEditor *self)
 {
   self->has_proposal = FALSE;
+  stop_scroll_to_proposal (self);
   gtk_revealer_set_reveal_child (self->proposal_revealer, FALSE);
 }
 
@@ -652,6 +706,7 @@ bl_added_mass_editor_dispose (GObject *object)
   if (self->document != NULL)
     g_clear_signal_handler (&self->link_changed_id, self->document);
   g_clear_object (&self->document);
+  stop_scroll_to_proposal (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_ADDED_MASS_EDITOR);
 
   G_OBJECT_CLASS (bl_added_mass_editor_parent_class)->dispose (object);
@@ -688,6 +743,7 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/app/ballast/Ballast/ui/bl-added-mass-editor.ui");
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, stack);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, scroller);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, title_label);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, status_label);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, matrix_grid);
@@ -761,6 +817,8 @@ bl_added_mass_editor_set_link (BlAddedMassEditor *self,
       return;
     }
   update_all (self);
+  /* A new link is shown from its top (its name). */
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0.0);
   gtk_stack_set_visible_child_name (self->stack, "link");
 }
 

@@ -15,6 +15,8 @@ struct _BlApplication
   GtkApplication  parent_instance;
 
   char           *screenshot_path;
+  int             window_width;     /* --window-size, or 0 */
+  int             window_height;
   gboolean        failed;
   GDBusConnection *portal_bus;
   guint           portal_signal_id;
@@ -328,10 +330,18 @@ static void
 present (BlApplication *self,
          BlWindow      *window)
 {
-  if (self->screenshot_path != NULL)
+  if (self->window_width > 0)
+    {
+      gtk_window_unmaximize (GTK_WINDOW (window));
+      gtk_window_set_default_size (GTK_WINDOW (window), self->window_width, self->window_height);
+    }
+  else if (self->screenshot_path != NULL)
     {
       gtk_window_unmaximize (GTK_WINDOW (window));
       gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+    }
+  if (self->screenshot_path != NULL)
+    {
       /* A file still opening is waited for (see on_file_opened). */
       if (!bl_window_get_loading (window))
         gtk_widget_add_tick_callback (GTK_WIDGET (window), on_screenshot_tick, NULL, NULL);
@@ -402,11 +412,27 @@ bl_application_handle_local_options (GApplication *app,
 {
   BlApplication *self = BL_APPLICATION (app);
   const char *path = NULL;
+  const char *size = NULL;
 
   if (g_variant_dict_lookup (options, "version", "b", NULL))
     {
       g_print ("ballast %s\n", PACKAGE_VERSION);
       return 0;
+    }
+  if (g_variant_dict_lookup (options, "window-size", "&s", &size))
+    {
+      char *end = NULL;
+      gint64 width = g_ascii_strtoll (size, &end, 10), height = 0;
+
+      if (end != NULL && *end == 'x')
+        height = g_ascii_strtoll (end + 1, &end, 10);
+      if (end == NULL || *end != '\0' || width < 200 || height < 200 || width > 16384 || height > 16384)
+        {
+          g_printerr (_("ballast: --window-size “%s”: expected WIDTHxHEIGHT in pixels, e.g. 1024x700\n"), size);
+          return 1;
+        }
+      self->window_width = (int) width;
+      self->window_height = (int) height;
     }
   if (g_variant_dict_lookup (options, "screenshot", "^&ay", &path))
     {
@@ -617,6 +643,9 @@ bl_application_init (BlApplication *self)
   static const GOptionEntry entries[] = {
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Open the file, save the window as a PNG image at PATH and quit"), N_("PATH") },
+    { "window-size", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("Open the window at this size (default: as last closed; 1280x800 for --screenshot)"),
+      N_("WIDTHxHEIGHT") },
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and quit"), NULL },
     { NULL }
   };

@@ -40,6 +40,8 @@ struct _BlInspector
   GtkStack      *stack;
   GtkLabel      *empty_title_label;
   GtkLabel      *empty_body_label;
+  GtkScrolledWindow *link_scroller;
+  GtkScrolledWindow *model_scroller;
   GtkLabel      *title_label;
   GtkLabel      *subtitle_label;
   GtkImage      *validity_icon;
@@ -122,6 +124,9 @@ attach_title (GtkGrid    *grid,
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
   gtk_widget_set_valign (label, GTK_ALIGN_START);
   gtk_widget_set_hexpand (label, TRUE);
+  /* A narrow inspector wraps the titles, not the numbers. */
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
   gtk_grid_attach (grid, label, 0, row, 1, 1);
 
   gtk_label_set_xalign (GTK_LABEL (unit_label), 0.0);
@@ -921,6 +926,8 @@ bl_inspector_class_init (BlInspectorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlInspector, stack);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, empty_title_label);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, empty_body_label);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, link_scroller);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, model_scroller);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, title_label);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, validity_icon);
@@ -992,6 +999,15 @@ show_empty (BlInspector *self)
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }
 
+/* A new link, model or file is shown from its top (its name), not at the
+ * place the previous one was scrolled to. */
+static void
+scroll_to_top (GtkScrolledWindow *scroller)
+{
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (scroller), 0.0);
+  gtk_adjustment_set_value (gtk_scrolled_window_get_hadjustment (scroller), 0.0);
+}
+
 void
 bl_inspector_set_document (BlInspector *self,
                            BlDocument  *document)
@@ -1035,6 +1051,7 @@ bl_inspector_set_link (BlInspector *self,
   }
   rebuild_collisions (self);
   update_all (self);
+  scroll_to_top (self->link_scroller);
   gtk_stack_set_visible_child_name (self->stack, "link");
 }
 
@@ -1073,6 +1090,7 @@ bl_inspector_set_model (BlInspector *self,
                               model->scoped_name, n_links);
   gtk_label_set_text (self->model_subtitle_label, subtitle);
   update_model (self);
+  scroll_to_top (self->model_scroller);
   gtk_stack_set_visible_child_name (self->stack, "model");
 }
 

@@ -9,6 +9,7 @@
 #include "bl-edit-history.h"
 #include "bl-export.h"
 #include "bl-inspector.h"
+#include "bl-legend.h"
 #include "bl-outline.h"
 #include "bl-problems-bar.h"
 #include "bl-recovery.h"
@@ -26,6 +27,7 @@ struct _BlWindow
   GtkMenuButton        *recent_button;
   GMenu                *recent_section;  /* the recent files, kept up to date */
   GtkPaned             *inner_paned;
+  gboolean              panes_placed;  /* the dividers' first positions are set */
   GtkBox               *viewport_box;
   GtkStack             *side_stack;
   BlOutline            *outline;
@@ -339,6 +341,15 @@ on_outline_model_selected (BlOutline *outline,
                            BlWindow  *self)
 {
   bl_inspector_set_model (self->inspector, model);
+}
+
+/* After ::link-selected for its link. */
+static void
+on_outline_collision_selected (BlOutline   *outline,
+                               BlCollision *collision,
+                               BlWindow    *self)
+{
+  bl_viewport_set_selected_collision (self->viewport, collision);
 }
 
 static void
@@ -1580,6 +1591,37 @@ bl_window_dispose (GObject *object)
   G_OBJECT_CLASS (bl_window_parent_class)->dispose (object);
 }
 
+/* Layout ------------------------------------------------------------------ */
+
+/* The dividers' first positions, from the width of the window's first
+ * allocation: the outline a fifth of it (200–280 px), the inspector two
+ * fifths (400–480 px), the 3D view the rest (at 1024 px about 400 px).
+ * From then on a divider moves only when the user drags it: a paned whose
+ * position is set keeps it whatever its children ask for (the inspector's
+ * pages scroll sideways rather than push it), and a change of the
+ * window's width goes to the 3D view (the inner paned's start child
+ * resizes, its end child does not). */
+static void
+bl_window_size_allocate (GtkWidget *widget,
+                         int        width,
+                         int        height,
+                         int        baseline)
+{
+  BlWindow *self = BL_WINDOW (widget);
+
+  if (!self->panes_placed && width > 0)
+    {
+      int outline = CLAMP (width / 5, 200, 280);
+      int side = CLAMP (width * 2 / 5, 400, 480);
+
+      self->panes_placed = TRUE;
+      /* The outer paned (outline | the rest) is the window's child. */
+      gtk_paned_set_position (GTK_PANED (gtk_window_get_child (GTK_WINDOW (self))), outline);
+      gtk_paned_set_position (self->inner_paned, MAX (0, width - outline - side));
+    }
+  GTK_WIDGET_CLASS (bl_window_parent_class)->size_allocate (widget, width, height, baseline);
+}
+
 static void
 bl_window_class_init (BlWindowClass *klass)
 {
@@ -1588,6 +1630,7 @@ bl_window_class_init (BlWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = bl_window_dispose;
+  widget_class->size_allocate = bl_window_size_allocate;
   window_class->close_request = bl_window_close_request;
 
   g_type_ensure (BL_TYPE_OUTLINE);
@@ -1606,6 +1649,7 @@ bl_window_class_init (BlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlWindow, added_mass_editor);
   gtk_widget_class_bind_template_callback (widget_class, on_outline_link_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_outline_model_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_outline_collision_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_edit_requested);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
@@ -1692,13 +1736,26 @@ build_viewport (BlWindow *self)
   g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/app/ballast/Ballast/ui/bl-view-menu.ui");
   GtkWidget *overlay = gtk_overlay_new ();
   GtkWidget *button = gtk_menu_button_new ();
+  GtkWidget *legend;
 
   self->viewport = BL_VIEWPORT (bl_viewport_new ());
   gtk_widget_set_hexpand (GTK_WIDGET (self->viewport), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self->viewport), TRUE);
   g_signal_connect (self->viewport, "link-picked", G_CALLBACK (on_viewport_link_picked), self);
+  /* The key to the colours, in the lower right corner. */
+  legend = bl_legend_new (self->viewport);
+  gtk_widget_set_name (legend, "legend");
+  gtk_widget_set_halign (legend, GTK_ALIGN_END);
+  gtk_widget_set_valign (legend, GTK_ALIGN_END);
+  gtk_widget_set_margin_end (legend, 8);
+  gtk_widget_set_margin_bottom (legend, 8);
 
   g_action_map_add_action_entries (G_ACTION_MAP (group), entries, G_N_ELEMENTS (entries), self);
+  {
+    g_autoptr(GPropertyAction) action = g_property_action_new ("show-legend", legend, "visible");
+
+    g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (action));
+  }
   for (guint i = 0; i < G_N_ELEMENTS (overlay_toggles); i++)
     {
       g_autoptr(GPropertyAction) action = g_property_action_new (overlay_toggles[i], self->viewport,
@@ -1715,10 +1772,14 @@ build_viewport (BlWindow *self)
   gtk_widget_set_valign (button, GTK_ALIGN_START);
   gtk_widget_set_margin_top (button, 8);
   gtk_widget_set_margin_end (button, 8);
-  gtk_widget_add_css_class (button, "osd");
+  /* The dark on-screen look on the button alone: on the menu button it
+   * would pass the light text of .osd down to its popover, whose items
+   * then looked disabled on the popover's light background. */
+  gtk_widget_add_css_class (gtk_widget_get_first_child (button), "osd");
 
   gtk_overlay_set_child (GTK_OVERLAY (overlay), GTK_WIDGET (self->viewport));
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), button);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), legend);
 
   /* Shown while a file opens in the background; the previous model stays
    * in view (and usable) until the new one is ready. */

@@ -22,6 +22,7 @@ typedef struct
   gboolean wireframe;
   gboolean xray;
   int      selected;        /* link index, −1 for none */
+  int      selected_collision; /* its collision (position in link->collisions), −1 for none */
   int      hovered;
   /* Draw big meshes whole instead of skipping their back-facing and
    * off-screen clusters (the picture is the same; for tests and benchmarks). */
@@ -33,12 +34,17 @@ typedef struct
 } BlRenderOptions;
 
 /* Colours, 0…1 RGB as written to the framebuffer: what the pixel tests
- * expect and the README's legend shows.  Bodies (collisions) are opaque in
- * a near-neutral tint per link; the selected link's bodies are mixed
- * BL_RENDER_SELECTION_MIX of the way to the selection colour; overlays are
+ * expect and the viewport's legend shows.  Bodies (collisions) are opaque
+ * in a near-neutral tint per link; the selected link's bodies are mixed
+ * BL_RENDER_SELECTION_MIX of the way to the selection colour, its selected
+ * collision BL_RENDER_COLLISION_MIX, and while a link is selected every
+ * other link's bodies, edges and markers are dimmed BL_RENDER_DIM_MIX of
+ * the way to the background (their shells fainter too); overlays are
  * translucent shells in saturated hues; the centre-of-mass marker is the
  * usual black-and-white sphere, the centre of buoyancy a blue one. */
 #define BL_RENDER_SELECTION_MIX 0.5f
+#define BL_RENDER_COLLISION_MIX 0.9f
+#define BL_RENDER_DIM_MIX 0.55f
 extern const float bl_render_background_color[3];
 extern const float bl_render_selection_color[3];
 extern const float bl_render_warning_color[3];

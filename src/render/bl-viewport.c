@@ -30,6 +30,7 @@ struct _BlViewport
   BlRenderOptions  options;
   BlCamera         camera;
   BlLink          *selected;
+  BlCollision     *selected_collision;  /* one of the selected link's, or NULL */
   BlLink          *hovered;
   gboolean         pending_fit;
   guint            n_frames;
@@ -625,6 +626,11 @@ draw_frame (BlViewport *self,
 {
   self->options.selected = link_index (self, self->selected);
   self->options.hovered = link_index (self, self->hovered);
+  self->options.selected_collision = -1;
+  for (guint i = 0; self->selected != NULL && self->selected_collision != NULL
+                    && i < self->selected->collisions->len; i++)
+    if (g_ptr_array_index (self->selected->collisions, i) == self->selected_collision)
+      self->options.selected_collision = (int) i;
   bl_renderer_draw (self->renderer, &self->camera, &self->options,
                     self->scene_center, self->scene_radius, self->extent_radius, width, height);
 }
@@ -922,6 +928,7 @@ bl_viewport_set_document (BlViewport *self,
     self->link_changed_id = g_signal_connect (document, "link-changed", G_CALLBACK (on_link_changed), self);
 
   self->selected = NULL;
+  self->selected_collision = NULL;
   self->hovered = NULL;
   rebuild_scene (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "viewport.fit-selection", FALSE);
@@ -944,9 +951,10 @@ bl_viewport_set_selected_link (BlViewport *self,
 
   if (link != NULL && link_index (self, link) < 0)
     link = NULL;
-  if (self->selected == link)
+  if (self->selected == link && self->selected_collision == NULL)
     return;
   self->selected = link;
+  self->selected_collision = NULL;
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "viewport.fit-selection", link != NULL);
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
@@ -956,6 +964,34 @@ bl_viewport_get_selected_link (BlViewport *self)
 {
   g_return_val_if_fail (BL_IS_VIEWPORT (self), NULL);
   return self->selected;
+}
+
+void
+bl_viewport_set_selected_collision (BlViewport  *self,
+                                    BlCollision *collision)
+{
+  g_return_if_fail (BL_IS_VIEWPORT (self));
+
+  if (collision == NULL)
+    {
+      if (self->selected_collision == NULL)
+        return;
+      self->selected_collision = NULL;
+      gtk_gl_area_queue_render (GTK_GL_AREA (self));
+      return;
+    }
+  bl_viewport_set_selected_link (self, collision->link);
+  if (self->selected != collision->link)
+    return;
+  self->selected_collision = collision;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+BlCollision *
+bl_viewport_get_selected_collision (BlViewport *self)
+{
+  g_return_val_if_fail (BL_IS_VIEWPORT (self), NULL);
+  return self->selected_collision;
 }
 
 void

@@ -32,10 +32,17 @@ void        bl_viewport_set_document        (BlViewport      *self,
                                              BlDocument      *document);
 BlDocument *bl_viewport_get_document        (BlViewport      *self);
 
-/* NULL: none.  Emits nothing. */
+/* NULL: none.  Emits nothing.  The selected link is drawn tinted towards
+ * the selection colour and every other link dimmed (bl-renderer.h). */
 void        bl_viewport_set_selected_link   (BlViewport      *self,
                                              BlLink          *link);
 BlLink     *bl_viewport_get_selected_link   (BlViewport      *self);
+/* Selects the collision's link and the collision in it, drawn nearly in
+ * the selection colour, apart from the link's other collisions; NULL
+ * leaves the link selected alone.  Selecting a link clears it. */
+void        bl_viewport_set_selected_collision (BlViewport   *self,
+                                                BlCollision  *collision);
+BlCollision *bl_viewport_get_selected_collision (BlViewport  *self);
 
 void        bl_viewport_fit_all             (BlViewport      *self);
 void        bl_viewport_fit_selection       (BlViewport      *self);
