@@ -1124,6 +1124,42 @@ test_bake_keeps_added_mass (void)
   g_assert_cmpstr (exported, ==, sdf);
 }
 
+/* The sample's fins: four 1200 kg/m³ boxes 0.14 × 0.012 × 0.1 m, two at
+ * z = ±0.2 and two rolled a quarter turn at y = ±0.2.  Each weighs 0.2016
+ * kg; its own moments are m(b² + c²)/12: 1.704192e-4, 4.9728e-4 and
+ * 3.316992e-4 (y and z swapped by the roll), and each offset adds
+ * m·0.2² = 8.064e-3 about the two other axes:
+ *   mass 0.8064, ixx = 4·1.704192e-4 + 4·8.064e-3 = 0.0329376768,
+ *   iyy = izz = 2·4.9728e-4 + 2·3.316992e-4 + 2·8.064e-3 = 0.0177859584,
+ * products 0.  In doubles the sum is 0.8064000000000002 and the roll leaves
+ * iyz ≈ 7e-20: written, both would be noise. */
+static void
+test_bake_writes_no_noise (void)
+{
+  g_autoptr(BlDocument) doc = bl_document_new_sample ();
+  g_autoptr(GPtrArray) changed = g_ptr_array_new ();
+  g_autoptr(BlEdit) bake = bl_export_create_bake_edit (doc, BL_BAKE_AUTO, changed, NULL, NULL);
+  g_autofree char *exported = NULL;
+  const char *fins;
+
+  g_assert_nonnull (bake);
+  apply (bake);
+  exported = export_string (doc);
+  fins = strstr (exported, "<link name=\"fins\">");
+  g_assert_nonnull (fins);
+  g_assert_nonnull (strstr (fins, "<mass>0.8064</mass>"));
+  g_assert_nonnull (strstr (fins, "<pose>0 0 0 0 0 0</pose>"));
+  g_assert_nonnull (strstr (fins,
+    "<ixx>0.0329376768</ixx>\n"
+    "          <ixy>0</ixy>\n"
+    "          <ixz>0</ixz>\n"
+    "          <iyy>0.0177859584</iyy>\n"
+    "          <iyz>0</iyz>\n"
+    "          <izz>0.0177859584</izz>"));
+  g_assert_null (strstr (exported, "e-20"));
+  g_assert_null (strstr (exported, "00000000"));
+}
+
 static void
 test_bake_fix_invalid (void)
 {
@@ -1420,6 +1456,7 @@ main (int    argc,
   g_test_add_func ("/core/export/version/follows-edits", test_version_follows_edits);
   g_test_add_func ("/core/export/bake/fixtures", test_bake_fixtures);
   g_test_add_func ("/core/export/bake/keeps-added-mass", test_bake_keeps_added_mass);
+  g_test_add_func ("/core/export/bake/writes-no-noise", test_bake_writes_no_noise);
   g_test_add_func ("/core/export/bake/fix-invalid", test_bake_fix_invalid);
   g_test_add_func ("/core/export/bake/fix-invalid-skips-overflow", test_bake_fix_invalid_skips_overflow);
   /* With an unnamed temporary file (O_TMPFILE), and as where there is none. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bl-added-mass.h"
+#include "bl-number.h"
 
 #define AXES "xyzpqr"
 
@@ -1565,4 +1566,34 @@ bl_buoyancy_compute (const double *volumes,
   out->offset = sqrt (d.x * d.x + d.y * d.y + d.z * d.z);
   if (g > 0.0)
     out->vertical_offset = -(d.x * gravity.x + d.y * gravity.y + d.z * gravity.z) / g;
+}
+
+void
+bl_buoyancy_clean_noise (BlBuoyancy *b)
+{
+  double center[3];
+  double length, mass_scale, net_mass;
+
+  g_return_if_fail (b != NULL);
+
+  center[0] = b->center.x;
+  center[1] = b->center.y;
+  center[2] = b->center.z;
+  length = b->volume > 0.0 ? cbrt (b->volume) : 0.0;
+  bl_number_clean_noise (center, 3, length);
+  length = MAX (length, MAX (fabs (b->center.x), MAX (fabs (b->center.y), fabs (b->center.z))));
+  b->center = bl_vec3 (center[0], center[1], center[2]);
+  b->volume = bl_number_clean (b->volume, 0.0);
+  b->offset = bl_number_clean (b->offset, length);
+  b->vertical_offset = bl_number_clean (b->vertical_offset, length);
+
+  /* m = ρV − net: the two masses whose difference the net is. */
+  mass_scale = MAX (fabs (b->displaced_mass), fabs (b->displaced_mass - b->net_mass));
+  net_mass = bl_number_clean (b->net_mass, mass_scale);
+  if (net_mass == 0.0)
+    b->net_force = 0.0;
+  else if (b->net_mass != 0.0)
+    b->net_force = bl_number_clean (b->net_force, fabs (b->net_force / b->net_mass) * mass_scale);
+  b->net_mass = net_mass;
+  b->displaced_mass = bl_number_clean (b->displaced_mass, 0.0);
 }

@@ -314,6 +314,12 @@ void     bl_buoyancy_compute                (const double *volumes,
                                              BlVec3        gravity,
                                              BlBuoyancy   *out);
 
+/* The buoyancy as a user reads it (bl_number_clean): the volume against
+ * itself, positions and offsets against the body's length (the cube root
+ * of the volume, or the centre's largest coordinate), the net mass and
+ * force against the larger of the two masses. */
+void     bl_buoyancy_clean_noise            (BlBuoyancy   *buoyancy);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlAddedMassFinding, bl_added_mass_finding_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlAddedMassReport, bl_added_mass_report_free)
 

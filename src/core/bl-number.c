@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -613,16 +614,48 @@ bl_number_format (double value,
   return buf;
 }
 
+double
+bl_number_clean (double value,
+                 double scale)
+{
+  double tolerance;
+
+  if (!isfinite (value))
+    return value;
+  if (!(scale >= fabs (value)))
+    scale = fabs (value);
+  if (fabs (value) < BL_NUMBER_NOISE_ZERO * scale)
+    return 0.0;
+
+  /* The fewest significant digits that stay within a few ulps of scale:
+   * printf's %e rounds correctly, so the first precision that lands
+   * within the tolerance gives the shortest such decimal. */
+  tolerance = BL_NUMBER_NOISE_ULPS * DBL_EPSILON * scale;
+  for (int digits = 1; digits <= 17; digits++)
+    {
+      char format[8];
+      char text[G_ASCII_DTOSTR_BUF_SIZE];
+      double rounded;
+
+      g_snprintf (format, sizeof format, "%%.%de", digits - 1);
+      rounded = g_ascii_strtod (g_ascii_formatd (text, sizeof text, format, value), NULL);
+      if (fabs (rounded - value) <= tolerance)
+        return rounded;
+    }
+  return value;
+}
+
 void
 bl_number_clean_noise (double *values,
                        guint   n_values,
                        double  scale)
 {
+  g_return_if_fail (n_values == 0 || values != NULL);
+
   for (guint i = 0; i < n_values; i++)
     if (isfinite (values[i]))
       scale = MAX (scale, fabs (values[i]));
 
   for (guint i = 0; i < n_values; i++)
-    if (fabs (values[i]) < 1e-12 * scale)
-      values[i] = 0.0;
+    values[i] = bl_number_clean (values[i], scale);
 }
