@@ -22,6 +22,7 @@
 #include "bl-edit.h"
 #include "bl-export.h"
 #include "bl-export-private.h"
+#include "bl-fluid.h"
 #include "bl-source-map.h"
 
 /* ------------------------------------------------------------------------ */
@@ -526,6 +527,163 @@ test_edit_added_mass_new_block (void)
   back = reload (bytes);
   g_assert_true (link_of (back, "test_model::link_1")->has_added_mass);
   g_assert_cmpfloat (link_of (back, "test_model::link_1")->added_mass[0], ==, 0.1);
+}
+
+static gboolean
+has_diagnostic (BlLink     *link,
+                const char *code)
+{
+  for (guint i = 0; i < link->diagnostics->len; i++)
+    {
+      const BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
+
+      if (g_strcmp0 (d->code, code) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static const char hydrodynamics_sdf[] =
+  "<?xml version=\"1.0\"?>\n"
+  "<sdf version=\"1.9\">\n"
+  "  <model name=\"auv\">\n"
+  "    <link name=\"body\">\n"
+  "      <inertial>\n"
+  "        <mass>100</mass>\n"
+  "        <inertia><ixx>10</ixx><iyy>10</iyy><izz>10</izz></inertia>\n"
+  "      </inertial>\n"
+  "    </link>\n"
+  "    <plugin filename=\"gz-sim-hydrodynamics-system\" name=\"gz::sim::systems::Hydrodynamics\">\n"
+  "      <link_name>body</link_name>\n"
+  "      <xDotU>-4.876161</xDotU>\n"
+  "      <yDotV>-126.324739</yDotV>\n"
+  "      <kDotP>0</kDotP>\n"
+  "      <nDotR>-33.46</nDotR>\n"
+  "      <xUabsU>-6.2282</xUabsU>\n"
+  "    </plugin>\n"
+  "  </model>\n"
+  "</sdf>\n";
+
+static BlAddedMassImport *
+only_import (BlDocument *doc)
+{
+  g_autoptr(GPtrArray) imports = bl_document_find_added_mass_imports (doc);
+
+  g_assert_cmpuint (imports->len, ==, 1);
+  return g_ptr_array_steal_index (imports, 0);
+}
+
+/* gz-sim's Migration.md example: the plugin's xDotU… (Fossen's sign) become
+ * <fluid_added_mass> xx yy rr (positive), the plugin's terms 0 and
+ * <disable_added_mass> true, in one edit that undo takes back to the byte. */
+static void
+test_edit_import_migrate (void)
+{
+  g_autoptr(BlDocument) doc = load_string (hydrodynamics_sdf);
+  g_autoptr(BlAddedMassImport) import = only_import (doc);
+  g_autoptr(BlEdit) plain = NULL;
+  g_autoptr(BlEdit) migrate = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *exported = NULL;
+  BlLink *body = link_of (doc, "auv::body");
+
+  g_assert_true (import->link == body);
+  g_assert_cmpint (bl_added_mass_import_get_plugin_state (doc, import), ==, BL_PLUGIN_ADDED_MASS_ACTIVE);
+
+  /* Importing alone counts the added mass twice. */
+  plain = bl_added_mass_import_create_edit (doc, import, FALSE, &error);
+  g_assert_no_error (error);
+  apply (plain);
+  g_assert_true (has_diagnostic (body, "A7"));
+  bl_edit_revert (plain);
+  g_free (exported);
+  exported = export_string (doc);
+  g_assert_cmpstr (exported, ==, hydrodynamics_sdf);
+
+  migrate = bl_added_mass_import_create_edit (doc, import, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (bl_edit_get_field (migrate), ==, BL_EDIT_FIELD_GROUP);
+  apply (migrate);
+  g_assert_false (has_diagnostic (body, "A7"));
+  g_assert_true (body->has_added_mass);
+  g_assert_cmpfloat (body->added_mass[0], ==, 4.876161);
+  g_assert_cmpfloat (body->added_mass[6], ==, 126.324739);
+  g_assert_cmpfloat (body->added_mass[20], ==, 33.46);
+
+  g_free (exported);
+  exported = export_string (doc);
+  assert_diff (hydrodynamics_sdf, exported,
+               (const char * const[]) { "<sdf version=\"1.9\">",
+                                        "      <xDotU>-4.876161</xDotU>",
+                                        "      <yDotV>-126.324739</yDotV>",
+                                        "      <nDotR>-33.46</nDotR>", NULL },
+               (const char * const[]) { "<sdf version=\"1.10\">",
+                                        "        <fluid_added_mass>",
+                                        "          <xx>4.876161</xx>",
+                                        "          <xy>0</xy>",
+                                        "          <xz>0</xz>",
+                                        "          <xp>0</xp>",
+                                        "          <xq>0</xq>",
+                                        "          <xr>0</xr>",
+                                        "          <yy>126.324739</yy>",
+                                        "          <yz>0</yz>",
+                                        "          <yp>0</yp>",
+                                        "          <yq>0</yq>",
+                                        "          <yr>0</yr>",
+                                        "          <zz>0</zz>",
+                                        "          <zp>0</zp>",
+                                        "          <zq>0</zq>",
+                                        "          <zr>0</zr>",
+                                        "          <pp>0</pp>",
+                                        "          <pq>0</pq>",
+                                        "          <pr>0</pr>",
+                                        "          <qq>0</qq>",
+                                        "          <qr>0</qr>",
+                                        "          <rr>33.46</rr>",
+                                        "        </fluid_added_mass>",
+                                        "      <xDotU>0</xDotU>",
+                                        "      <yDotV>0</yDotV>",
+                                        "      <nDotR>0</nDotR>",
+                                        "      <disable_added_mass>true</disable_added_mass>", NULL });
+  /* The turned-off plugin has nothing left to move. */
+  g_assert_cmpint (bl_added_mass_import_get_plugin_state (doc, import), ==, BL_PLUGIN_ADDED_MASS_OFF);
+  g_assert_null (bl_added_mass_import_create_edit (doc, import, TRUE, NULL));
+
+  bl_edit_revert (migrate);
+  g_free (exported);
+  exported = export_string (doc);
+  g_assert_cmpstr (exported, ==, hydrodynamics_sdf);
+  g_assert_false (body->has_added_mass);
+}
+
+/* dsros_hydro is a Gazebo classic plugin: nothing to turn off, and the
+ * refusal says why. */
+static void
+test_edit_import_migrate_classic (void)
+{
+  static const char sdf[] =
+    "<sdf version=\"1.6\">\n"
+    "  <model name=\"rov\">\n"
+    "    <link name=\"base\"><inertial><mass>10</mass></inertial></link>\n"
+    "    <plugin name=\"hydro\" filename=\"libdsros_hydro_plugin.so\">\n"
+    "      <drag><added_mass><xx>12</xx></added_mass></drag>\n"
+    "    </plugin>\n"
+    "  </model>\n"
+    "</sdf>\n";
+  g_autoptr(BlDocument) doc = load_string (sdf);
+  g_autoptr(BlAddedMassImport) import = only_import (doc);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlEdit) edit = NULL;
+
+  g_assert_cmpint (bl_added_mass_import_get_plugin_state (doc, import), ==, BL_PLUGIN_ADDED_MASS_CLASSIC);
+  g_assert_null (bl_added_mass_import_create_edit (doc, import, TRUE, &error));
+  g_assert_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_INVALID_VALUE);
+  g_assert_nonnull (strstr (error->message, "Gazebo classic ignores <fluid_added_mass>"));
+
+  edit = bl_added_mass_import_create_edit (doc, import, FALSE, NULL);
+  g_assert_nonnull (edit);
+  apply (edit);
+  g_assert_cmpfloat (link_of (doc, "rov::base")->added_mass[0], ==, 12.0);
 }
 
 static void
@@ -1457,6 +1615,8 @@ main (int    argc,
   g_test_add_func ("/core/export/bake/fixtures", test_bake_fixtures);
   g_test_add_func ("/core/export/bake/keeps-added-mass", test_bake_keeps_added_mass);
   g_test_add_func ("/core/export/bake/writes-no-noise", test_bake_writes_no_noise);
+  g_test_add_func ("/core/export/edit/import-migrate", test_edit_import_migrate);
+  g_test_add_func ("/core/export/edit/import-migrate-classic", test_edit_import_migrate_classic);
   g_test_add_func ("/core/export/bake/fix-invalid", test_bake_fix_invalid);
   g_test_add_func ("/core/export/bake/fix-invalid-skips-overflow", test_bake_fix_invalid_skips_overflow);
   /* With an unnamed temporary file (O_TMPFILE), and as where there is none. */

@@ -617,6 +617,7 @@ bl_added_mass_check_matrix (const BlMat6          *a,
       for (int i = 0; i < 6; i++)
         if (rep->eigenvalues[i] < tol)
           neg++;
+      rep->semidefinite = neg == 0;
       if (neg > 0)
         {
           g_autofree char *dir = describe_direction (&vectors, 0);
@@ -710,8 +711,8 @@ bl_added_mass_check_matrix (const BlMat6          *a,
       g_string_free (others, TRUE);
     }
 
-  /* A9 */
-  if (flags & BL_ADDED_MASS_CHECK_AUTO)
+  /* A9: all zeros is no added mass, nothing for libsdformat to drop. */
+  if ((flags & BL_ADDED_MASS_CHECK_AUTO) && !(bl_mat6_max_abs (a) == 0.0))
     add_finding (out, "A9", BL_SEVERITY_WARNING,
                  g_strdup ("the link's inertial is auto=\"true\": libsdformat discards "
                            "fluid_added_mass there (Ballast keeps it)"));
@@ -756,11 +757,10 @@ bl_added_mass_report_free (BlAddedMassReport *report)
   g_free (report);
 }
 
-/* `[xyzkmn]Dot[UVWPQR]` → (row, col). */
-static gboolean
-parse_dot_name (const char *name,
-                guint      *row,
-                guint      *col)
+gboolean
+bl_added_mass_parse_hydrodynamics_name (const char *name,
+                                        guint      *row,
+                                        guint      *col)
 {
   static const char rows[] = "xyzkmn";
   static const char cols[] = "UVWPQR";
@@ -797,7 +797,7 @@ bl_added_mass_check_plugin (const char * const *names,
     {
       guint r, c;
 
-      if (!parse_dot_name (names[i], &r, &c) || !(fabs (values[i]) > 1e-6))
+      if (!bl_added_mass_parse_hydrodynamics_name (names[i], &r, &c) || !(fabs (values[i]) > 1e-6))
         continue;
       if (n_active < 4)
         g_string_append_printf (active, "%s%s = %g", n_active ? ", " : "",
@@ -906,7 +906,7 @@ bl_added_mass_import_hydrodynamics (const char * const *names,
       guint r, c;
       char key[3];
 
-      if (!parse_dot_name (names[i], &r, &c))
+      if (!bl_added_mass_parse_hydrodynamics_name (names[i], &r, &c))
         continue;
       /* Fossen's sign: Ma(i, j) = −∂F/∂ν̇, the SDF value is its negation. */
       term_table_add (&t, r, c, -values[i], names[i]);
