@@ -38,3 +38,17 @@ assert_close (double actual,
   if (fabs (actual - expected) > tol)
     g_error ("expected %.17g, got %.17g (tolerance %.3g)", expected, actual, tol);
 }
+
+gboolean
+link_has_code (BlLink     *link,
+               const char *code)
+{
+  for (guint i = 0; i < link->diagnostics->len; i++)
+    {
+      const BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
+
+      if (g_strcmp0 (d->code, code) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}

@@ -16,4 +16,8 @@ void        assert_close (double      actual,
                           double      expected,
                           double      rel);
 
+/* TRUE when one of the link's diagnostics has that code ("A7", "D8"…). */
+gboolean    link_has_code (BlLink     *link,
+                           const char *code);
+
 G_END_DECLS

@@ -529,20 +529,6 @@ test_edit_added_mass_new_block (void)
   g_assert_cmpfloat (link_of (back, "test_model::link_1")->added_mass[0], ==, 0.1);
 }
 
-static gboolean
-has_diagnostic (BlLink     *link,
-                const char *code)
-{
-  for (guint i = 0; i < link->diagnostics->len; i++)
-    {
-      const BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
-
-      if (g_strcmp0 (d->code, code) == 0)
-        return TRUE;
-    }
-  return FALSE;
-}
-
 static const char hydrodynamics_sdf[] =
   "<?xml version=\"1.0\"?>\n"
   "<sdf version=\"1.9\">\n"
@@ -594,7 +580,7 @@ test_edit_import_migrate (void)
   plain = bl_added_mass_import_create_edit (doc, import, FALSE, &error);
   g_assert_no_error (error);
   apply (plain);
-  g_assert_true (has_diagnostic (body, "A7"));
+  g_assert_true (link_has_code (body, "A7"));
   bl_edit_revert (plain);
   g_free (exported);
   exported = export_string (doc);
@@ -604,7 +590,7 @@ test_edit_import_migrate (void)
   g_assert_no_error (error);
   g_assert_cmpint (bl_edit_get_field (migrate), ==, BL_EDIT_FIELD_GROUP);
   apply (migrate);
-  g_assert_false (has_diagnostic (body, "A7"));
+  g_assert_false (link_has_code (body, "A7"));
   g_assert_true (body->has_added_mass);
   g_assert_cmpfloat (body->added_mass[0], ==, 4.876161);
   g_assert_cmpfloat (body->added_mass[6], ==, 126.324739);

@@ -137,18 +137,33 @@ child (gpointer    widget,
 }
 
 GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
+find_widget (GtkWidget  *root,
+             gboolean  (*match) (GtkWidget *widget, gconstpointer data),
+             gconstpointer data)
 {
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+  if (match (root, data))
     return root;
   for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
     {
-      GtkWidget *found = find_named (c, name);
+      GtkWidget *found = find_widget (c, match, data);
       if (found != NULL)
         return found;
     }
   return NULL;
+}
+
+static gboolean
+has_name (GtkWidget     *widget,
+          gconstpointer  name)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), name) == 0;
+}
+
+GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  return find_widget (root, has_name, name);
 }
 
 /* Selects the link's row in the outline's own selection model, as a click would. */

@@ -51,6 +51,10 @@ void        fixture_tear_down (Fixture *f, gconstpointer data);
 GtkWidget * child (gpointer widget, GType type, const char *name);
 
 GtkWidget * find_named (GtkWidget *root, const char *name);
+/* The first widget, depth first from root (included), that `match` accepts. */
+GtkWidget * find_widget (GtkWidget *root,
+                         gboolean (*match) (GtkWidget *widget, gconstpointer data),
+                         gconstpointer data);
 
 /* Selects the link's row in the outline's own selection model, as a click would. */
 void        select_in_outline (Fixture *f, const char *link_name);

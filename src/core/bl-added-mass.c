@@ -928,10 +928,6 @@ bl_added_mass_import_hydrodynamics (const char * const *names,
                                 "(Fossen's sign), k m n read as p q r; the plugin's frame is "
                                 "the link origin in link axes, so nothing was moved",
                                 t.n_terms, t.n_terms == 1 ? "" : "s", map->str));
-  add_finding (notes, "import", BL_SEVERITY_INFO,
-               g_strdup ("remove the plugin's *Dot* terms or set "
-                         "<disable_added_mass>true</disable_added_mass>, else the added mass "
-                         "counts twice (A7)"));
   return TRUE;
 }
 
