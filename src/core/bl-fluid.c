@@ -529,10 +529,15 @@ bl_added_mass_import_create_edit (BlDocument              *self,
                                    : "Import the added mass of %s from the %s plugin",
                            import->link->scoped_name, bl_added_mass_source_to_string (import->source));
   group = bl_edit_new_group (self, label);
+  /* An absent value is 0: only the non-zero ones are written, and the
+   * link's own non-zero ones set to 0. */
   for (guint k = 0; k < BL_ADDED_MASS_N_VALUES; k++)
     {
-      g_autoptr(BlEdit) one = bl_edit_new_added_mass (self, import->link, k, values[k]);
+      g_autoptr(BlEdit) one = NULL;
 
+      if (values[k] == 0.0 && !(import->link->has_added_mass && import->link->added_mass[k] != 0.0))
+        continue;
+      one = bl_edit_new_added_mass (self, import->link, k, values[k]);
       bl_edit_group_add (group, one);
     }
   if (migrate)

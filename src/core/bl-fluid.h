@@ -78,8 +78,9 @@ typedef enum
 BlPluginAddedMass bl_added_mass_import_get_plugin_state (BlDocument              *self,
                                                          const BlAddedMassImport *import);
 
-/* One undoable edit: the import's 21 values, rounding noise cleaned
- * (bl_number_clean_noise), into the link's <fluid_added_mass>, and with
+/* One undoable edit: the import's values, rounding noise cleaned
+ * (bl_number_clean_noise), into the link's <fluid_added_mass> (the non-zero
+ * ones, and 0 where the link has another value), and with
  * `migrate` the plugin's own added mass turned off in the same step
  * (bl_edit_new_plugin_added_mass_off).  NULL with BL_EDIT_ERROR when the
  * import has no link or no values, or `migrate` is asked of a plugin that is
