@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bl-cli.h"
 #include "bl-fluid.h"
@@ -466,12 +467,20 @@ print_table (BlDocument         *doc,
                 fmt (link->added_mass[11], b[2]), fmt (link->added_mass[15], b[3]),
                 fmt (link->added_mass[18], b[4]), fmt (link->added_mass[20], b[5]));
       if (p->has_added_mass_eigenvalues)
-        printf ("  eigen      λmin(μ) %s%s, λmin(M_RB + μ) %s (%s)\n",
-                fmt (p->added_mass_eigenvalues[0], b[0]),
-                p->added_mass_eigenvalues[0] < -1e-9 * MAX (p->added_mass_eigenvalues[5], 1.0)
-                  ? " NEGATIVE" : "",
-                fmt (p->total_eigenvalues[0], b[1]),
-                p->total_eigenvalues[0] > 0.0 ? "positive definite" : "NOT positive definite");
+        {
+          double added[6], total[6];
+
+          memcpy (added, p->added_mass_eigenvalues, sizeof added);
+          memcpy (total, p->total_eigenvalues, sizeof total);
+          bl_number_clean_noise (added, 6, 0.0);
+          bl_number_clean_noise (total, 6, 0.0);
+          printf ("  eigen      λmin(μ) %s%s, λmin(M_RB + μ) %s (%s)\n",
+                  fmt (added[0], b[0]),
+                  p->added_mass_eigenvalues[0] < -1e-9 * MAX (p->added_mass_eigenvalues[5], 1.0)
+                    ? " NEGATIVE" : "",
+                  fmt (total[0], b[1]),
+                  p->total_eigenvalues[0] > 0.0 ? "positive definite" : "NOT positive definite");
+        }
       {
         BlBuoyancy buoyancy;
 
