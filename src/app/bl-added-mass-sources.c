@@ -83,6 +83,16 @@ add_plugin_note (BlDocument              *document,
   switch (bl_added_mass_import_get_plugin_state (document, import))
     {
     case BL_PLUGIN_ADDED_MASS_ACTIVE:
+      /* gz-sim's Coriolis terms read the same values unless
+       * <disable_coriolis>: <disable_added_mass> alone leaves them. */
+      if (import->disable_added_mass)
+        {
+          g_ptr_array_add (notes, bl_added_mass_finding_new ("import", BL_SEVERITY_WARNING,
+                                                             _("The plugin’s <disable_added_mass> is true, but its Coriolis "
+                                                               "terms still use these values. “Apply and Turn Off in Plugin” "
+                                                               "also sets them to 0, in one step.")));
+          break;
+        }
       g_ptr_array_add (notes, bl_added_mass_finding_new ("import", BL_SEVERITY_WARNING,
                                                          _("The plugin still applies this added mass. “Apply and Turn Off "
                                                            "in Plugin” also sets its added-mass terms to 0 and "
