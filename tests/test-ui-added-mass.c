@@ -127,6 +127,33 @@ click (Fixture    *f,
   drain ();
 }
 
+/* With BALLAST_UI_SCREENSHOTS set to a folder, the window with the page
+ * scrolled to its end (the proposal, the checks) is saved there as NAME,
+ * for a person to look at. */
+static void
+screenshot (Fixture    *f,
+            const char *name)
+{
+  const char *dir = g_getenv ("BALLAST_UI_SCREENSHOTS");
+  GtkWidget *revealer = editor_child (f, "proposal_revealer");
+  GtkWidget *scrolled = gtk_widget_get_ancestor (revealer, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    return;
+  WAIT_UNTIL (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer))
+              == gtk_revealer_get_child_revealed (GTK_REVEALER (revealer)));
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  drain ();
+  g_usleep (100000);
+  drain ();
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (bl_window_save_screenshot (f->window, path, &error));
+  g_assert_no_error (error);
+}
+
 static char *
 saved_bytes (Fixture *f)
 {
@@ -172,28 +199,12 @@ test_import_migrate_undo (Fixture       *f,
   BlLink *link;
   g_autofree char *after = NULL;
   g_autofree char *undone = NULL;
-  const char *shot = g_getenv ("BALLAST_UI_SCREENSHOT");
 
   open_on_page (f, HYDRO_SDF);
   link = bl_document_find_link (bl_window_get_document (f->window), "auv::base_link");
 
   click (f, "import_button");
-  if (shot != NULL)
-    {
-      g_autoptr(GError) error = NULL;
-
-      GtkWidget *revealer = editor_child (f, "proposal_revealer");
-      GtkWidget *scrolled = gtk_widget_get_ancestor (revealer, GTK_TYPE_SCROLLED_WINDOW);
-      GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
-
-      WAIT_UNTIL (gtk_revealer_get_child_revealed (GTK_REVEALER (revealer)));
-      gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
-      drain ();
-      g_usleep (100000);
-      drain ();
-      g_assert_true (bl_window_save_screenshot (f->window, shot, &error));
-      g_assert_no_error (error);
-    }
+  screenshot (f, "added-mass-import.png");
   click (f, "migrate_button");
 
   g_assert_true (link->has_added_mass);
@@ -208,6 +219,7 @@ test_import_migrate_undo (Fixture       *f,
                                    "      <disable_added_mass>true</disable_added_mass>\n"
                                    "    </plugin>\n"));
   g_assert_true (bl_window_get_modified (f->window));
+  screenshot (f, "added-mass-migrated.png");
 
   /* One undo step takes the whole move back. */
   ui_input_focus_window (GTK_WIDGET (f->window));
