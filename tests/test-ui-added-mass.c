@@ -9,6 +9,7 @@
 #include "bl-added-mass-editor.h"
 #include "bl-document.h"
 #include "bl-export.h"
+#include "bl-inspector.h"
 #include "bl-window.h"
 #include "test-common.h"
 #include "ui-common.h"
@@ -288,6 +289,50 @@ test_no_false_alarms (Fixture       *f,
   g_assert_true (has_label_text (checks, "A9"));
 }
 
+/* The Mass page's "Buoyancy above COM" of the row titled TITLE. */
+static GtkLabel *
+buoyancy_value (Fixture    *f,
+                const char *title)
+{
+  GtkWidget *inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  GtkWidget *grid = child (inspector, BL_TYPE_INSPECTOR, "buoyancy_grid");
+
+  for (int row = 0; row < 64; row++)
+    {
+      GtkWidget *head = gtk_grid_get_child_at (GTK_GRID (grid), 0, row);
+
+      if (head != NULL && GTK_IS_LABEL (head) && strcmp (gtk_label_get_text (GTK_LABEL (head)), title) == 0)
+        return GTK_LABEL (grid_cell (grid, 3, row));
+    }
+  g_error ("no buoyancy row %s", title);
+  return NULL;
+}
+
+/* gz-sim's shapes world: the capsule's centre of buoyancy is its COM (both
+ * at the collision's origin), so it is 0 m above it; the doubles left
+ * −7.96e-18 m, which the page showed. */
+static void
+test_buoyancy_offset_noise (Fixture       *f,
+                            gconstpointer  data)
+{
+  GtkWidget *outline, *row;
+  GtkLabel *offset;
+
+  open_copy (f, "gzsim_examples_worlds_shapes.sdf", NULL);
+  gtk_window_present (GTK_WINDOW (f->window));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (f->window)));
+  drain ();
+  outline = child (f->window, BL_TYPE_WINDOW, "outline");
+  row = find_widget (outline, label_contains, "capsule_link");
+  g_assert_nonnull (row);
+  ui_input_click (row, 1);
+  WAIT_UNTIL (bl_inspector_get_link (BL_INSPECTOR (child (f->window, BL_TYPE_WINDOW, "inspector")))
+              == bl_document_find_link (bl_window_get_document (f->window), "capsule::capsule_link"));
+
+  offset = buoyancy_value (f, _("Buoyancy above COM"));
+  g_assert_cmpstr (gtk_label_get_text (offset), ==, "0");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -298,6 +343,7 @@ main (int   argc,
   ADD ("/ui/added-mass/import-shows-a7", test_import_shows_a7);
   ADD ("/ui/added-mass/import-migrate-undo", test_import_migrate_undo);
   ADD ("/ui/added-mass/no-false-alarms", test_no_false_alarms);
+  ADD ("/ui/noise/buoyancy-offset", test_buoyancy_offset_noise);
 #undef ADD
 
   return ui_test_run ();
