@@ -276,6 +276,15 @@ test_no_false_alarms (Fixture       *f,
   click (f, "apply_button");
   g_assert_true (link->has_added_mass);
   g_assert_cmpfloat (link->added_mass[15], ==, 0.0);
+  {
+    /* Only what is not 0 is written: an absent value is 0. */
+    g_autofree char *bytes = saved_bytes (f);
+
+    g_assert_nonnull (strstr (bytes, "<xx>"));
+    g_assert_nonnull (strstr (bytes, "<zz>"));
+    g_assert_null (strstr (bytes, "<xy>"));
+    g_assert_null (strstr (bytes, "<pp>"));
+  }
   g_assert_cmpstr (gtk_label_get_text (status), ==,
                    "positive semi-definite: rotational terms zero, exact for a sphere");
   g_assert_false (is_red (f, "eigen-status-added"));

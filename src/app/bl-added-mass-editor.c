@@ -659,6 +659,8 @@ on_apply_clicked (GtkButton         *button,
                   BlAddedMassEditor *self)
 {
   guint keys[21];
+  double values[21], current[21];
+  guint n = 0;
 
   if (self->link == NULL || !self->has_proposal)
     return;
@@ -667,10 +669,18 @@ on_apply_clicked (GtkButton         *button,
       apply_import (self, FALSE);
       return;
     }
+  /* An absent value is 0: write the non-zero ones, and 0 only over a
+   * value the link has. */
+  current_values (self, current);
   for (guint k = 0; k < 21; k++)
-    keys[k] = k;
+    if (self->proposal[k] != 0.0 || current[k] != 0.0)
+      {
+        keys[n] = k;
+        values[n++] = self->proposal[k];
+      }
   hide_proposal (self);
-  submit_values (self, keys, self->proposal, 21);
+  if (n > 0)
+    submit_values (self, keys, values, n);
 }
 
 static void
