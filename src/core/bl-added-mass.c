@@ -812,8 +812,10 @@ bl_added_mass_check_plugin (const char * const *names,
   return bl_added_mass_finding_new ("A7", BL_SEVERITY_ERROR,
                                     "added mass is counted twice: the link has "
                                     "fluid_added_mass and its Hydrodynamics plugin has "
-                                    "active added-mass terms (%s); remove them or set "
-                                    "<disable_added_mass>true</disable_added_mass>",
+                                    "active added-mass terms (%s); set them to 0 and "
+                                    "<disable_added_mass> to true (ballast-cli added-mass "
+                                    "import --migrate does both, the Added Mass page's "
+                                    "import too)",
                                     active->str);
 }
 
