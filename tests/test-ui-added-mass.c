@@ -232,6 +232,35 @@ test_import_migrate_undo (Fixture       *f,
   g_assert_false (bl_window_get_modified (f->window));
 }
 
+/* dsros_hydro runs in Gazebo classic: no migration offered, and the
+ * proposal says why the plugin is left alone. */
+static void
+test_import_classic_explained (Fixture       *f,
+                               gconstpointer  data)
+{
+  BlLink *link;
+
+  open_on_page (f,
+    "<?xml version=\"1.0\"?>\n"
+    "<sdf version=\"1.6\">\n"
+    "  <model name=\"rov\">\n"
+    "    <link name=\"base\"><inertial><mass>10</mass></inertial></link>\n"
+    "    <plugin name=\"hydro\" filename=\"libdsros_hydro_plugin.so\">\n"
+    "      <drag><added_mass><xx>12</xx></added_mass></drag>\n"
+    "    </plugin>\n"
+    "  </model>\n"
+    "</sdf>\n");
+  link = bl_document_find_link (bl_window_get_document (f->window), "rov::base");
+
+  click (f, "import_button");
+  g_assert_false (gtk_widget_get_visible (editor_child (f, "migrate_button")));
+  g_assert_true (has_label_text (editor_child (f, "proposal_notes"),
+                                 "dsros_hydro runs in Gazebo classic, which ignores <fluid_added_mass>"));
+  click (f, "apply_button");
+  g_assert_cmpfloat (link->added_mass[0], ==, 12.0);
+  g_assert_false (link_has_code (link, "A7"));
+}
+
 static gboolean
 is_red (Fixture    *f,
         const char *name)
@@ -351,6 +380,7 @@ main (int   argc,
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, NULL, fn, fixture_tear_down)
   ADD ("/ui/added-mass/import-shows-a7", test_import_shows_a7);
   ADD ("/ui/added-mass/import-migrate-undo", test_import_migrate_undo);
+  ADD ("/ui/added-mass/import-classic-explained", test_import_classic_explained);
   ADD ("/ui/added-mass/no-false-alarms", test_no_false_alarms);
   ADD ("/ui/noise/buoyancy-offset", test_buoyancy_offset_noise);
 #undef ADD
