@@ -624,6 +624,36 @@ test_edit_import_migrate (void)
   g_assert_false (body->has_added_mass);
 }
 
+/* A plugin in an included file is not edited: the move is refused with
+ * where to make it. */
+static void
+test_edit_import_migrate_included (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-migrate-XXXXXX", NULL);
+  g_autofree char *outer = g_build_filename (dir, "outer.sdf", NULL);
+  g_autofree char *inner = g_build_filename (dir, "auv.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(BlAddedMassImport) import = NULL;
+
+  g_assert_true (g_file_set_contents (outer,
+                                      "<sdf version=\"1.10\"><model name=\"fleet\">"
+                                      "<include><uri>auv.sdf</uri></include></model></sdf>\n", -1, NULL));
+  g_assert_true (g_file_set_contents (inner, hydrodynamics_sdf, -1, NULL));
+  doc = bl_document_new_from_file (outer, &error);
+  g_assert_no_error (error);
+  import = only_import (doc);
+  g_assert_true (import->link == link_of (doc, "fleet::auv::body"));
+  g_assert_cmpint (bl_added_mass_import_get_plugin_state (doc, import), ==, BL_PLUGIN_ADDED_MASS_INCLUDED);
+  g_assert_null (bl_added_mass_import_create_edit (doc, import, TRUE, &error));
+  g_assert_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_NOT_EDITABLE);
+  g_assert_nonnull (strstr (error->message, "auv.sdf"));
+
+  g_unlink (outer);
+  g_unlink (inner);
+  g_rmdir (dir);
+}
+
 /* dsros_hydro is a Gazebo classic plugin: nothing to turn off, and the
  * refusal says why. */
 static void
@@ -1585,6 +1615,7 @@ main (int    argc,
   g_test_add_func ("/core/export/bake/writes-no-noise", test_bake_writes_no_noise);
   g_test_add_func ("/core/export/edit/import-migrate", test_edit_import_migrate);
   g_test_add_func ("/core/export/edit/import-migrate-classic", test_edit_import_migrate_classic);
+  g_test_add_func ("/core/export/edit/import-migrate-included", test_edit_import_migrate_included);
   g_test_add_func ("/core/export/bake/fix-invalid", test_bake_fix_invalid);
   g_test_add_func ("/core/export/bake/fix-invalid-skips-overflow", test_bake_fix_invalid_skips_overflow);
   /* With an unnamed temporary file (O_TMPFILE), and as where there is none. */
