@@ -390,6 +390,58 @@ test_clean_scale (void)
   g_assert_cmpfloat (bl_number_clean (INFINITY, 1.0), ==, INFINITY);
 }
 
+/* On random values and scales: within 4 ulps of the scale, and no decimal
+ * with fewer significant digits is (the search must not stop short). */
+static void
+test_clean_shortest (void)
+{
+  GRand *rand = g_rand_new_with_seed (20261126);
+
+  for (guint i = 0; i < 20000; i++)
+    {
+      double value = g_rand_double_range (rand, -1.0, 1.0) * pow (10.0, g_rand_int_range (rand, -8, 8));
+      double scale = fabs (value) * pow (10.0, g_rand_double_range (rand, 0.0, 6.0));
+      double tolerance = BL_NUMBER_NOISE_ULPS * DBL_EPSILON * scale;
+      double clean = bl_number_clean (value, scale);
+      char text[64];
+      int digits;
+
+      if (clean == 0.0)
+        {
+          g_assert_cmpfloat (fabs (value), <, BL_NUMBER_NOISE_ZERO * scale);
+          continue;
+        }
+      g_assert_cmpfloat (fabs (clean - value), <=, tolerance);
+      /* its significant digits: those of its shortest form without the
+       * sign, the point, the exponent and the zeros on either side */
+      {
+        char *mantissa, *end;
+
+        bl_number_format (clean, text);
+        if (strchr (text, 'e') != NULL)
+          *strchr (text, 'e') = '\0';
+        mantissa = text;
+        while (*mantissa == '-' || *mantissa == '0' || *mantissa == '.')
+          mantissa++;
+        end = mantissa + strlen (mantissa);
+        while (end > mantissa && (end[-1] == '0' || end[-1] == '.'))
+          end--;
+        digits = 0;
+        for (const char *c = mantissa; c < end; c++)
+          if (g_ascii_isdigit (*c))
+            digits++;
+      }
+      if (digits > 1)
+        {
+          char shorter[64];
+
+          g_snprintf (shorter, sizeof shorter, "%.*e", digits - 2, value);
+          g_assert_cmpfloat (fabs (g_ascii_strtod (shorter, NULL) - value), >, tolerance);
+        }
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -406,6 +458,7 @@ main (int    argc,
   g_test_add_func ("/core/number/clean-product", test_clean_product);
   g_test_add_func ("/core/number/clean-rotated-box", test_clean_rotated_box);
   g_test_add_func ("/core/number/clean-scale", test_clean_scale);
+  g_test_add_func ("/core/number/clean-shortest", test_clean_shortest);
 
   return g_test_run ();
 }

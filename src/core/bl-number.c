@@ -614,11 +614,24 @@ bl_number_format (double value,
   return buf;
 }
 
+/* value rounded to `digits` significant decimal digits. */
+static double
+round_to_digits (double value,
+                 int    digits)
+{
+  char format[8];
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_snprintf (format, sizeof format, "%%.%de", digits - 1);
+  return g_ascii_strtod (g_ascii_formatd (text, sizeof text, format, value), NULL);
+}
+
 double
 bl_number_clean (double value,
                  double scale)
 {
   double tolerance;
+  int lo, hi;
 
   if (!isfinite (value))
     return value;
@@ -627,22 +640,24 @@ bl_number_clean (double value,
   if (fabs (value) < BL_NUMBER_NOISE_ZERO * scale)
     return 0.0;
 
-  /* The fewest significant digits that stay within a few ulps of scale:
-   * printf's %e rounds correctly, so the first precision that lands
-   * within the tolerance gives the shortest such decimal. */
+  /* The fewest significant digits that stay within a few ulps of scale.
+   * printf's %e rounds correctly, so p + 1 digits land at least as close as
+   * p (the p-digit decimal is one of the candidates): the error falls with
+   * p, and 17 digits read back exactly.  A binary search finds the least
+   * p in five roundings. */
   tolerance = BL_NUMBER_NOISE_ULPS * DBL_EPSILON * scale;
-  for (int digits = 1; digits <= 17; digits++)
+  lo = 1;
+  hi = 17;
+  while (lo < hi)
     {
-      char format[8];
-      char text[G_ASCII_DTOSTR_BUF_SIZE];
-      double rounded;
+      int digits = (lo + hi) / 2;
 
-      g_snprintf (format, sizeof format, "%%.%de", digits - 1);
-      rounded = g_ascii_strtod (g_ascii_formatd (text, sizeof text, format, value), NULL);
-      if (fabs (rounded - value) <= tolerance)
-        return rounded;
+      if (fabs (round_to_digits (value, digits) - value) <= tolerance)
+        hi = digits;
+      else
+        lo = digits + 1;
     }
-  return value;
+  return round_to_digits (value, lo);
 }
 
 void
