@@ -462,6 +462,17 @@ test_check_other_ids (void)
   values_one (v, "xx", 1);
   auto_rep = bl_added_mass_check (v, &b, BL_ADDED_MASS_CHECK_AUTO);
   g_assert_cmpint (find (auto_rep, "A9")->severity, ==, BL_SEVERITY_WARNING);
+  {
+    /* No added mass (all 21 zero) on an automatic link: nothing to drop,
+     * no A9; and μ = 0 is positive semi-definite (A3 passes). */
+    const double zeros[21] = { 0 };
+    g_autoptr(BlAddedMassReport) none = bl_added_mass_check (zeros, &b, BL_ADDED_MASS_CHECK_AUTO);
+
+    g_assert_null (find (none, "A9"));
+    g_assert_cmpuint (none->findings->len, ==, 0);
+    g_assert_true (none->semidefinite);
+    g_assert_false (bl_mat6_is_positive_definite (&none->added_mass, NULL));
+  }
 
   /* A10 (and A3: a negative diagonal is a negative eigenvalue) */
   values_one (v, "xx", -4.876161);

@@ -481,6 +481,14 @@ class Buoyancy(unittest.TestCase):
         self.assertIn("sinks", result.stdout)
         self.assertIn("model pendulum", result.stdout)
 
+    def test_no_rounding_noise(self):
+        # gz-sim's shapes world: each shape's centre of buoyancy is its COM,
+        # so the offset is 0 exactly; in doubles it came out as 8e-18 m below.
+        result = run("inspect", fixture("gzsim_examples_worlds_shapes"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertNotRegex(result.stdout, r"e-1[3-9]|e-[2-9][0-9]")
+        self.assertIn("centre of buoyancy 0 m above the COM", result.stdout)
+
     def test_bad_density(self):
         for value in ("0", "-1", "water", "nan"):
             with self.subTest(value=value):
@@ -635,6 +643,101 @@ class AddedMassImport(unittest.TestCase):
         self.assertIn("negated", result.stdout)
         empty = run("added-mass", "import", fixture("sdformat_test_sdf_inertial_stats"))
         self.assertEqual(empty.returncode, 1)
+
+
+# gz-sim's Migration.md example: the plugin's terms (Fossen's sign) become
+# <fluid_added_mass> xx 4.876161, yy 126.324739 (positive).
+HYDRO = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <model name="auv">
+    <link name="base_link">
+      <inertial>
+        <mass>100</mass>
+        <inertia><ixx>10</ixx><iyy>40</iyy><izz>40</izz></inertia>
+      </inertial>
+    </link>
+    <plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">
+      <link_name>base_link</link_name>
+      <xDotU>-4.876161</xDotU>
+      <yDotV>-126.324739</yDotV>
+      <xUabsU>-6.2282</xUabsU>
+    </plugin>
+  </model>
+</sdf>
+"""
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+class AddedMassMigrate(unittest.TestCase):
+    """added-mass import --apply / --migrate: one edit per plugin, written as export writes."""
+
+    def out_path(self):
+        path = tempfile.mktemp(suffix=".sdf")
+        self.addCleanup(lambda: os.path.exists(path) and os.unlink(path))
+        return path
+
+    def codes(self, path):
+        doc = inspect_json(path)
+        (link,) = doc["links"]
+        return {d["code"] for d in link["diagnostics"]}
+
+    def test_migrate(self):
+        sdf, out = write_sdf(self, HYDRO), self.out_path()
+        result = run("added-mass", "import", "--migrate", "-o", out, sdf)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        text = read(out)
+        expected = HYDRO.replace('<sdf version="1.9">', '<sdf version="1.10">').replace(
+            "        <inertia><ixx>10</ixx><iyy>40</iyy><izz>40</izz></inertia>\n",
+            "        <inertia><ixx>10</ixx><iyy>40</iyy><izz>40</izz></inertia>\n"
+            "        <fluid_added_mass>\n"
+            "          <xx>4.876161</xx>\n"
+            "          <yy>126.324739</yy>\n"
+            "        </fluid_added_mass>\n").replace(
+            "<xDotU>-4.876161</xDotU>", "<xDotU>0</xDotU>").replace(
+            "<yDotV>-126.324739</yDotV>", "<yDotV>0</yDotV>").replace(
+            "      <xUabsU>-6.2282</xUabsU>\n",
+            "      <xUabsU>-6.2282</xUabsU>\n"
+            "      <disable_added_mass>true</disable_added_mass>\n")
+        self.assertEqual(text, expected)
+        self.assertNotIn("A7", self.codes(out))
+        self.assertIn("<disable_added_mass> true", result.stderr)
+        # The moved plugin has nothing left to import.
+        again = run("added-mass", "import", "--migrate", "-o", self.out_path(), out)
+        self.assertEqual(again.returncode, 1)
+
+    def test_apply_alone_counts_twice(self):
+        sdf, out = write_sdf(self, HYDRO), self.out_path()
+        result = run("added-mass", "import", "--apply", "-o", out, sdf)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("counts twice (A7)", result.stderr)
+        self.assertIn("A7", self.codes(out))
+        self.assertIn("<xDotU>-4.876161</xDotU>", read(out))
+
+    def test_classic_plugin_refused(self):
+        sdf = write_sdf(self, """<?xml version="1.0"?><sdf version="1.6"><model name="rov">
+  <link name="base"><inertial><mass>10</mass></inertial></link>
+  <plugin name="hydro" filename="libdsros_hydro_plugin.so">
+    <drag><added_mass><xx>12</xx></added_mass></drag></plugin></model></sdf>""")
+        out = self.out_path()
+        result = run("added-mass", "import", "--migrate", "-o", out, sdf)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("Gazebo classic ignores <fluid_added_mass>", result.stderr)
+        self.assertFalse(os.path.exists(out))
+        applied = run("added-mass", "import", "--apply", "-o", out, sdf)
+        self.assertEqual(applied.returncode, 0, applied.stderr)
+        self.assertIn("<xx>12</xx>", read(out))
+
+    def test_usage(self):
+        sdf = write_sdf(self, HYDRO)
+        self.assertEqual(run("added-mass", "import", "--migrate", sdf).returncode, 2)
+        self.assertEqual(run("added-mass", "import", "-o", self.out_path(), sdf).returncode, 2)
+        self.assertEqual(run("added-mass", "import", "--migrate", "--json", "--in-place", sdf).returncode, 2)
+        self.assertEqual(run("added-mass", "import", "--migrate", "--link", "nope", "-o",
+                             self.out_path(), sdf).returncode, 1)
 
 
 if __name__ == "__main__":

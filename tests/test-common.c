@@ -66,3 +66,17 @@ clear_model_path_variables (void)
     g_unsetenv (variables[i]);
   bl_resource_set_extra_paths (NULL);
 }
+
+gboolean
+link_has_code (BlLink     *link,
+               const char *code)
+{
+  for (guint i = 0; i < link->diagnostics->len; i++)
+    {
+      const BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
+
+      if (g_strcmp0 (d->code, code) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}

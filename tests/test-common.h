@@ -23,4 +23,8 @@ void        write_tree_file (const char *dir,
  * packages, the Fuel cache) and clears the extra model paths. */
 void        clear_model_path_variables (void);
 
+/* TRUE when one of the link's diagnostics has that code ("A7", "D8"…). */
+gboolean    link_has_code (BlLink     *link,
+                           const char *code);
+
 G_END_DECLS

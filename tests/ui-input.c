@@ -61,7 +61,20 @@ reveal (GtkWidget *widget)
       page = gtk_adjustment_get_page_size (adjustment);
       top = value + bounds.origin.y;
       if (bounds.origin.y < 0 || bounds.origin.y + bounds.size.height > page)
-        gtk_adjustment_set_value (adjustment, top - (page - bounds.size.height) / 2);
+        {
+          gint64 deadline = g_get_monotonic_time () + G_USEC_PER_SEC;
+
+          gtk_adjustment_set_value (adjustment, top - (page - bounds.size.height) / 2);
+          /* The child moves at the next layout, a frame later: until then
+           * the widget's bounds are where it was. */
+          do
+            {
+              drain_events ();
+              g_assert_true (gtk_widget_compute_bounds (widget, w, &bounds));
+            }
+          while ((bounds.origin.y < 0 || bounds.origin.y + bounds.size.height > page)
+                 && g_get_monotonic_time () < deadline);
+        }
       drain_events ();
     }
 }

@@ -312,19 +312,17 @@ show_props (PropsLabels *labels,
             const double moments[3],
             const double *ellipsoid)
 {
-  double c[3] = { com.x, com.y, com.z };
-  double trace = inertia->m[0][0] + inertia->m[1][1] + inertia->m[2][2];
-  BlMat3 shown = *inertia;
+  /* Rounding noise (1e-17 from a rotation by an inexact π/2) reads as 0. */
+  BlInertial raw = { mass, com, *inertia };
+  BlInertial shown = bl_inertial_clean_noise (&raw);
+  double c[3] = { shown.com.x, shown.com.y, shown.com.z };
+  double principal[3] = { moments[0], moments[1], moments[2] };
 
-  /* Rounding noise (1e-17 from a rotation by an inexact π/2) reads as 0:
-   * positions against the body's radius of gyration, the tensor against
-   * its largest entry. */
-  bl_number_clean_noise (c, 3, mass > 0.0 && trace > 0.0 && isfinite (trace / mass)
-                                 ? sqrt (trace / mass) : 0.0);
-  bl_number_clean_noise (&shown.m[0][0], 9, 0.0);
-  inertia = &shown;
+  bl_number_clean_noise (principal, 3, 0.0);
+  moments = principal;
+  inertia = &shown.inertia;
 
-  set_number (labels->mass, mass);
+  set_number (labels->mass, shown.mass);
   for (int i = 0; i < 3; i++)
     {
       set_number (labels->com[i], c[i]);
@@ -356,11 +354,18 @@ show_buoyancy (BlInspector      *self,
                double            mass,
                gboolean          weightless)
 {
-  double c[3] = { b->center.x, b->center.y, b->center.z };
+  BlBuoyancy shown = *b;
+  double c[3];
   g_autofree char *verdict = NULL;
-  g_autofree char *excess = bl_field_format_quantity (fabs (b->net_mass), "kg");
+  g_autofree char *excess = NULL;
 
-  bl_number_clean_noise (c, 3, cbrt (b->volume));
+  /* Rounding noise (a centre of buoyancy 4e-17 m above the COM) reads as 0. */
+  bl_buoyancy_clean_noise (&shown);
+  b = &shown;
+  c[0] = b->center.x;
+  c[1] = b->center.y;
+  c[2] = b->center.z;
+  excess = bl_field_format_quantity (fabs (b->net_mass), "kg");
 
   set_number (labels->volume, b->volume);
   for (int i = 0; i < 3; i++)

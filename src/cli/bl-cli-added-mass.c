@@ -63,16 +63,16 @@ fmt (double value,
 }
 
 /* The 21 values as the upper triangle of the 6×6, one row per line;
- * rounding noise below 1e-12 of the largest value shows as 0. */
+ * rounding noise shows as 0 (bl_number_clean_noise). */
 static void
-print_values (const double values[21])
+print_values (const double raw[21])
 {
   static const char axes[] = "xyzpqr";
-  double scale = 0.0;
+  double values[21];
   guint k = 0;
 
-  for (guint i = 0; i < 21; i++)
-    scale = MAX (scale, fabs (values[i]));
+  memcpy (values, raw, sizeof values);
+  bl_number_clean_noise (values, 21, 0.0);
 
   printf ("      %12s %12s %12s %12s %12s %12s\n", "x", "y", "z", "p", "q", "r");
   for (guint row = 0; row < 6; row++)
@@ -89,29 +89,29 @@ print_values (const double values[21])
               continue;
             }
           v = values[k++];
-          printf (" %12s", fmt (fabs (v) <= 1e-12 * scale ? 0.0 : v, b));
+          printf (" %12s", fmt (v, b));
         }
       printf ("\n");
     }
 }
 
-/* <fluid_added_mass> with the non-zero values, ready to paste. */
+/* <fluid_added_mass> with the non-zero values as --apply writes them,
+ * ready to paste. */
 static void
-print_sdf (const double values[21])
+print_sdf (const double raw[21])
 {
-  double scale = 0.0;
+  double values[21];
 
-  for (guint i = 0; i < 21; i++)
-    scale = MAX (scale, fabs (values[i]));
-
+  memcpy (values, raw, sizeof values);
+  bl_number_clean_noise (values, 21, 0.0);
   printf ("  <fluid_added_mass>\n");
   for (guint i = 0; i < 21; i++)
     {
       char b[BL_DOUBLE_BUF_SIZE];
 
-      if (fabs (values[i]) <= 1e-12 * scale)
+      if (values[i] == 0.0)
         continue;
-      printf ("    <%s>%s</%s>\n", bl_added_mass_keys[i], fmt (values[i], b), bl_added_mass_keys[i]);
+      printf ("    <%s>%s</%s>\n", bl_added_mass_keys[i], bl_number_format (values[i], b), bl_added_mass_keys[i]);
     }
   printf ("  </fluid_added_mass>\n");
 }
@@ -550,6 +550,68 @@ check_import (const BlAddedMassImport *import)
   return bl_added_mass_check (import->values, &body, flags);
 }
 
+/* --apply / --migrate: each import into its link's <fluid_added_mass>, one
+ * edit per plugin (the plugin's own terms turned off with migrate), then
+ * written as export writes. */
+static int
+apply_imports (BlDocument *doc,
+               GPtrArray  *imports,
+               BlLink     *only,
+               gboolean    migrate,
+               const char *output,
+               gboolean    in_place)
+{
+  g_autoptr(GHashTable) done = g_hash_table_new (NULL, NULL);
+  guint n = 0;
+
+  for (guint i = 0; i < imports->len; i++)
+    {
+      const BlAddedMassImport *import = g_ptr_array_index (imports, i);
+      const BlAddedMassImport *first;
+      g_autoptr(BlEdit) edit = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (!import->has_values || import->link == NULL || (only != NULL && import->link != only))
+        continue;
+      if (bl_added_mass_import_get_plugin_state (doc, import) == BL_PLUGIN_ADDED_MASS_OFF)
+        {
+          g_printerr ("ballast-cli: note: the Hydrodynamics plugin on line %d has all its added-mass "
+                      "terms at 0; nothing to import for %s\n", import->line, import->link->scoped_name);
+          continue;
+        }
+      first = g_hash_table_lookup (done, import->link);
+      if (first != NULL)
+        {
+          g_printerr ("ballast-cli: two plugins give added mass for %s (lines %d and %d): keep one, "
+                      "nothing was written\n", import->link->scoped_name, first->line, import->line);
+          return BL_EXIT_FAILURE;
+        }
+      g_hash_table_insert (done, import->link, (gpointer) import);
+
+      edit = bl_added_mass_import_create_edit (doc, import, migrate, &error);
+      if (edit == NULL || !bl_edit_apply (edit, &error))
+        {
+          g_printerr ("ballast-cli: %s: %s; nothing was written\n", import->link->scoped_name, error->message);
+          return BL_EXIT_FAILURE;
+        }
+      n++;
+      g_printerr ("ballast-cli: %s: <fluid_added_mass> from the %s plugin (line %d)%s\n",
+                  import->link->scoped_name, bl_added_mass_source_to_string (import->source), import->line,
+                  migrate ? "; the plugin's added-mass terms set to 0, <disable_added_mass> true" : "");
+      if (!migrate && bl_added_mass_import_get_plugin_state (doc, import) == BL_PLUGIN_ADDED_MASS_ACTIVE)
+        g_printerr ("ballast-cli: note: the plugin still applies its added mass, so it counts twice "
+                    "(A7); --migrate turns it off in the same edit\n");
+    }
+
+  if (n == 0)
+    {
+      g_printerr ("ballast-cli: no plugin gives added mass for %s; nothing was written\n",
+                  only != NULL ? only->scoped_name : "a link of the document");
+      return BL_EXIT_FAILURE;
+    }
+  return bl_cli_write_document (doc, output, in_place);
+}
+
 static int
 run_import (int    argc,
             char **argv)
@@ -557,9 +619,20 @@ run_import (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(BlDocument) doc = NULL;
   g_autoptr(GPtrArray) imports = NULL;
-  gboolean json = FALSE;
+  g_autofree char *link_name = NULL;
+  g_autofree char *output = NULL;
+  gboolean json = FALSE, apply = FALSE, migrate = FALSE, in_place = FALSE;
+  BlLink *only = NULL;
   const GOptionEntry entries[] = {
     { "json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
+    { "apply", 0, 0, G_OPTION_ARG_NONE, &apply,
+      "Write each plugin's added mass into its link's <fluid_added_mass>", NULL },
+    { "migrate", 0, 0, G_OPTION_ARG_NONE, &migrate,
+      "Like --apply, and turn the Hydrodynamics plugin's own added mass off in the same edit", NULL },
+    { "link", 'l', 0, G_OPTION_ARG_STRING, &link_name, "With --apply or --migrate: only this link", "NAME" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      "With --apply or --migrate: write the file to OUT (“-”: standard output)", "OUT" },
+    { "in-place", 0, 0, G_OPTION_ARG_NONE, &in_place, "With --apply or --migrate: overwrite FILE", NULL },
     { NULL }
   };
 
@@ -571,8 +644,18 @@ run_import (int    argc,
     "origin) and uuv_simulator's 36-value <added_mass> (scaling and offset\n"
     "applied, FRD axes flipped, asymmetry averaged).  Prints the 21 values,\n"
     "what the conversion did, and the checks of the result.\n"
-    "Exit status: 0 when at least one plugin was converted, 1 when none was\n"
-    "found or FILE cannot be read, 2 on a usage error.");
+    "\n"
+    "--apply writes the values into each link's <fluid_added_mass> (-o OUT or\n"
+    "--in-place).  A Hydrodynamics plugin then still applies its own added\n"
+    "mass, which counts it twice (A7): --migrate also sets the plugin's\n"
+    "[xyzkmn]Dot[UVWPQR] terms to 0 (not removed: gz-sim before 7.2 reads an\n"
+    "absent xDotU as 5) and <disable_added_mass> to true, in the same edit.\n"
+    "dsros_hydro and uuv_simulator are Gazebo classic plugins, which ignores\n"
+    "<fluid_added_mass>: --migrate refuses them (nothing is counted twice).\n"
+    "Exit status: 0 when at least one plugin was converted (and, with --apply\n"
+    "or --migrate, the file written), 1 when none was found, FILE cannot be\n"
+    "read or an import cannot be applied (nothing is written then), 2 on a\n"
+    "usage error.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!bl_cli_parse_options (context, &argc, &argv))
     return BL_EXIT_USAGE;
@@ -582,11 +665,39 @@ run_import (int    argc,
       return BL_EXIT_USAGE;
     }
 
+  if ((apply || migrate) && json)
+    {
+      g_printerr ("ballast-cli: --json prints the imports; it does not go with --apply or --migrate\n");
+      return BL_EXIT_USAGE;
+    }
+  if (!(apply || migrate) && (output != NULL || in_place || link_name != NULL))
+    {
+      g_printerr ("ballast-cli: -o, --in-place and --link go with --apply or --migrate\n");
+      return BL_EXIT_USAGE;
+    }
+  if ((apply || migrate) && output == NULL && !in_place)
+    {
+      g_printerr ("ballast-cli: --%s needs -o OUT, or --in-place to overwrite %s\n",
+                  migrate ? "migrate" : "apply", argv[1]);
+      return BL_EXIT_USAGE;
+    }
+
   doc = bl_cli_load_document (argv[1]);
   if (doc == NULL)
     return BL_EXIT_FAILURE;
 
   imports = bl_document_find_added_mass_imports (doc);
+
+  if (apply || migrate)
+    {
+      if (link_name != NULL && (only = find_link (doc, link_name)) == NULL)
+        {
+          g_printerr ("ballast-cli: %s has no link “%s” (or the local name is not unique)\n",
+                      bl_document_get_path (doc), link_name);
+          return BL_EXIT_FAILURE;
+        }
+      return apply_imports (doc, imports, only, migrate, output != NULL ? output : argv[1], in_place);
+    }
 
   if (json)
     {
@@ -676,6 +787,9 @@ run_import (int    argc,
         }
       if (import->link != NULL && import->link->has_added_mass)
         printf ("  (the link already has a fluid_added_mass: keep only one of them, A7)\n");
+      if (bl_added_mass_import_get_plugin_state (doc, import) == BL_PLUGIN_ADDED_MASS_ACTIVE)
+        printf ("  the plugin applies these terms itself: --migrate writes <fluid_added_mass> and "
+                "turns them off in one edit\n");
     }
 
   return BL_EXIT_OK;
@@ -699,11 +813,13 @@ bl_cli_added_mass (int    argc,
   if (argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
     {
       printf ("Usage: ballast-cli added-mass estimate [--fluid-density RHO] [--method closed-form|panel] [--panels N] [--link NAME] [--json] FILE\n"
-              "       ballast-cli added-mass import [--json] FILE\n");
+              "       ballast-cli added-mass import [--json] FILE\n"
+              "       ballast-cli added-mass import (--apply | --migrate) [--link NAME] (-o OUT | --in-place) FILE\n");
       return BL_EXIT_OK;
     }
 
   g_printerr ("Usage: ballast-cli added-mass estimate [--fluid-density RHO] [--method closed-form|panel] [--panels N] [--link NAME] [--json] FILE\n"
-              "       ballast-cli added-mass import [--json] FILE\n");
+              "       ballast-cli added-mass import [--json] FILE\n"
+              "       ballast-cli added-mass import (--apply | --migrate) [--link NAME] (-o OUT | --in-place) FILE\n");
   return BL_EXIT_USAGE;
 }

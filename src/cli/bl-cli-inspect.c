@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bl-cli.h"
 #include "bl-resource.h"
@@ -391,17 +392,6 @@ fmt (double value,
   return buf;
 }
 
-/* A body's length for telling its positions from rounding noise: its
- * radius of gyration (0 when there is none). */
-static double
-length_scale (double        mass,
-              const BlMat3 *inertia)
-{
-  double trace = inertia->m[0][0] + inertia->m[1][1] + inertia->m[2][2];
-
-  return mass > 0.0 && trace > 0.0 && isfinite (trace / mass) ? sqrt (trace / mass) : 0.0;
-}
-
 static void
 print_diagnostic (FILE               *stream,
                   const BlDiagnostic *diagnostic)
@@ -417,7 +407,8 @@ print_buoyancy (const FluidContext *fluid,
                 const BlBuoyancy   *b)
 {
   char v[4][BL_DOUBLE_BUF_SIZE];
-  double c[3] = { b->center.x, b->center.y, b->center.z };
+  BlBuoyancy shown = *b;
+  double c[3];
   double g = sqrt (fluid->gravity.x * fluid->gravity.x + fluid->gravity.y * fluid->gravity.y +
                    fluid->gravity.z * fluid->gravity.z);
 
@@ -427,7 +418,11 @@ print_buoyancy (const FluidContext *fluid,
       return;
     }
 
-  bl_number_clean_noise (c, 3, cbrt (b->volume));
+  bl_buoyancy_clean_noise (&shown);
+  b = &shown;
+  c[0] = b->center.x;
+  c[1] = b->center.y;
+  c[2] = b->center.z;
   printf ("  volume     %s m³, centre of buoyancy %s %s %s m\n", fmt (b->volume, v[0]),
           fmt (c[0], v[1]), fmt (c[1], v[2]), fmt (c[2], v[3]));
   printf ("  buoyancy   in %s (%s kg/m³): displaces %s kg, net %s kg", bl_cli_fluid_name (fluid->rho),
@@ -446,14 +441,14 @@ print_model (const FluidContext *fluid,
              BlModel            *model)
 {
   BlInertial total = bl_model_compute_total (model);
+  BlInertial shown = bl_inertial_clean_noise (&total);
   BlBuoyancy buoyancy;
   char b[3][BL_DOUBLE_BUF_SIZE];
-  double com[3] = { total.com.x, total.com.y, total.com.z };
+  double com[3] = { shown.com.x, shown.com.y, shown.com.z };
 
   bl_model_compute_buoyancy (model, &total, fluid->rho, fluid->gravity, &buoyancy);
-  bl_number_clean_noise (com, 3, length_scale (total.mass, &total.inertia));
   printf ("\nmodel %s\n", model->scoped_name);
-  printf ("  mass       %s kg\n", fmt (total.mass, b[0]));
+  printf ("  mass       %s kg\n", fmt (shown.mass, b[0]));
   printf ("  com        %s %s %s m (model frame)\n", fmt (com[0], b[0]), fmt (com[1], b[1]),
           fmt (com[2], b[2]));
   print_buoyancy (fluid, &buoyancy);
@@ -485,21 +480,23 @@ print_table (BlDocument         *doc,
               link->model->is_static ? ", static" : "",
               link->collisions->len, link->collisions->len == 1 ? "" : "s",
               p->valid ? "" : "  INVALID");
-      double com[3] = { p->com.x, p->com.y, p->com.z };
+      BlInertial raw = { p->mass, p->com, p->inertia };
+      BlInertial shown = bl_inertial_clean_noise (&raw);
+      double com[3] = { shown.com.x, shown.com.y, shown.com.z };
       double inertia[6] = {
-        p->inertia.m[0][0], p->inertia.m[1][1], p->inertia.m[2][2],
-        p->inertia.m[0][1], p->inertia.m[0][2], p->inertia.m[1][2],
+        shown.inertia.m[0][0], shown.inertia.m[1][1], shown.inertia.m[2][2],
+        shown.inertia.m[0][1], shown.inertia.m[0][2], shown.inertia.m[1][2],
       };
+      double principal[3] = { p->principal_moments[0], p->principal_moments[1], p->principal_moments[2] };
 
-      bl_number_clean_noise (com, 3, length_scale (p->mass, &p->inertia));
-      bl_number_clean_noise (inertia, 6, 0.0);
-      printf ("  mass       %s kg\n", fmt (p->mass, b[0]));
+      bl_number_clean_noise (principal, 3, 0.0);
+      printf ("  mass       %s kg\n", fmt (shown.mass, b[0]));
       printf ("  com        %s %s %s m\n", fmt (com[0], b[0]), fmt (com[1], b[1]), fmt (com[2], b[2]));
       printf ("  inertia    ixx %s  iyy %s  izz %s  ixy %s  ixz %s  iyz %s kg·m²\n",
               fmt (inertia[0], b[0]), fmt (inertia[1], b[1]), fmt (inertia[2], b[2]),
               fmt (inertia[3], b[3]), fmt (inertia[4], b[4]), fmt (inertia[5], b[5]));
-      printf ("  principal  %s %s %s kg·m²\n", fmt (p->principal_moments[0], b[0]),
-              fmt (p->principal_moments[1], b[1]), fmt (p->principal_moments[2], b[2]));
+      printf ("  principal  %s %s %s kg·m²\n", fmt (principal[0], b[0]),
+              fmt (principal[1], b[1]), fmt (principal[2], b[2]));
       if (p->has_equivalent)
         printf ("  ellipsoid  semi-axes %s %s %s m\n", fmt (p->equivalent_ellipsoid[0], b[0]),
                 fmt (p->equivalent_ellipsoid[1], b[1]), fmt (p->equivalent_ellipsoid[2], b[2]));
@@ -509,12 +506,20 @@ print_table (BlDocument         *doc,
                 fmt (link->added_mass[11], b[2]), fmt (link->added_mass[15], b[3]),
                 fmt (link->added_mass[18], b[4]), fmt (link->added_mass[20], b[5]));
       if (p->has_added_mass_eigenvalues)
-        printf ("  eigen      λmin(μ) %s%s, λmin(M_RB + μ) %s (%s)\n",
-                fmt (p->added_mass_eigenvalues[0], b[0]),
-                p->added_mass_eigenvalues[0] < -1e-9 * MAX (p->added_mass_eigenvalues[5], 1.0)
-                  ? " NEGATIVE" : "",
-                fmt (p->total_eigenvalues[0], b[1]),
-                p->total_eigenvalues[0] > 0.0 ? "positive definite" : "NOT positive definite");
+        {
+          double added[6], total[6];
+
+          memcpy (added, p->added_mass_eigenvalues, sizeof added);
+          memcpy (total, p->total_eigenvalues, sizeof total);
+          bl_number_clean_noise (added, 6, 0.0);
+          bl_number_clean_noise (total, 6, 0.0);
+          printf ("  eigen      λmin(μ) %s%s, λmin(M_RB + μ) %s (%s)\n",
+                  fmt (added[0], b[0]),
+                  p->added_mass_eigenvalues[0] < -1e-9 * MAX (p->added_mass_eigenvalues[5], 1.0)
+                    ? " NEGATIVE" : "",
+                  fmt (total[0], b[1]),
+                  p->total_eigenvalues[0] > 0.0 ? "positive definite" : "NOT positive definite");
+        }
       {
         BlBuoyancy buoyancy;
 

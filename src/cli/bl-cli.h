@@ -26,6 +26,13 @@ BlDocument *bl_cli_load_document (const char *path);
 BlDocument *bl_cli_load_document_full (const char          *path,
                                        BlDocumentLoadFlags  flags);
 
+/* Writes the edited document to OUTPUT ("-": standard output) as export
+ * does: atomically, the input itself only with in_place; says on stderr
+ * when <sdf version> was raised.  Returns the exit status. */
+int         bl_cli_write_document (BlDocument *doc,
+                                   const char *output,
+                                   gboolean    in_place);
+
 /* A fluid density option: a positive number in kg/m³ or a preset name
  * (sea-water 1025, fresh-water 1000, air 1.225).  Prints the error and
  * returns FALSE otherwise. */

@@ -456,6 +456,105 @@ bl_document_find_added_mass_imports (BlDocument *self)
   return out;
 }
 
+BlPluginAddedMass
+bl_added_mass_import_get_plugin_state (BlDocument              *self,
+                                       const BlAddedMassImport *import)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), BL_PLUGIN_ADDED_MASS_CLASSIC);
+  g_return_val_if_fail (import != NULL, BL_PLUGIN_ADDED_MASS_CLASSIC);
+
+  if (import->source != BL_ADDED_MASS_SOURCE_HYDRODYNAMICS)
+    return BL_PLUGIN_ADDED_MASS_CLASSIC;
+
+  collect_numbers (import->node, names, values);
+  for (guint i = 0; i < values->len; i++)
+    {
+      guint row, col;
+
+      if (bl_added_mass_parse_hydrodynamics_name (g_ptr_array_index (names, i), &row, &col)
+          && g_array_index (values, double, i) != 0.0)
+        return import->node->doc == bl_document_get_xml (self) ? BL_PLUGIN_ADDED_MASS_ACTIVE
+                                                               : BL_PLUGIN_ADDED_MASS_INCLUDED;
+    }
+  return BL_PLUGIN_ADDED_MASS_OFF;
+}
+
+BlEdit *
+bl_added_mass_import_create_edit (BlDocument              *self,
+                                  const BlAddedMassImport *import,
+                                  gboolean                 migrate,
+                                  GError                 **error)
+{
+  g_autoptr(BlEdit) group = NULL;
+  g_autofree char *label = NULL;
+  double values[BL_ADDED_MASS_N_VALUES];
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  g_return_val_if_fail (import != NULL, NULL);
+
+  if (import->link == NULL || !import->has_values)
+    {
+      g_set_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_INVALID_VALUE,
+                   "the %s plugin on line %d gives no added mass for a link of the document",
+                   bl_added_mass_source_to_string (import->source), import->line);
+      return NULL;
+    }
+
+  if (migrate)
+    switch (bl_added_mass_import_get_plugin_state (self, import))
+      {
+      case BL_PLUGIN_ADDED_MASS_ACTIVE:
+        break;
+      case BL_PLUGIN_ADDED_MASS_OFF:
+        g_set_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_INVALID_VALUE,
+                     "the Hydrodynamics plugin on line %d has no added-mass term to turn off",
+                     import->line);
+        return NULL;
+      case BL_PLUGIN_ADDED_MASS_INCLUDED:
+        g_set_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_NOT_EDITABLE,
+                     "the Hydrodynamics plugin is in the included file %s; turn its added mass "
+                     "off there", import->file);
+        return NULL;
+      case BL_PLUGIN_ADDED_MASS_CLASSIC:
+      default:
+        g_set_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_INVALID_VALUE,
+                     "%s is a Gazebo classic plugin: Gazebo classic ignores <fluid_added_mass>, "
+                     "so the plugin's added mass is the only one applied there, and gz-sim does "
+                     "not load it; there is nothing to turn off and nothing is counted twice",
+                     bl_added_mass_source_to_string (import->source));
+        return NULL;
+      }
+
+  memcpy (values, import->values, sizeof values);
+  bl_number_clean_noise (values, BL_ADDED_MASS_N_VALUES, 0.0);
+
+  label = g_strdup_printf (migrate ? "Move the added mass of %s from the %s plugin"
+                                   : "Import the added mass of %s from the %s plugin",
+                           import->link->scoped_name, bl_added_mass_source_to_string (import->source));
+  group = bl_edit_new_group (self, label);
+  /* An absent value is 0: only the non-zero ones are written, and the
+   * link's own non-zero ones set to 0. */
+  for (guint k = 0; k < BL_ADDED_MASS_N_VALUES; k++)
+    {
+      g_autoptr(BlEdit) one = NULL;
+
+      if (values[k] == 0.0 && !(import->link->has_added_mass && import->link->added_mass[k] != 0.0))
+        continue;
+      one = bl_edit_new_added_mass (self, import->link, k, values[k]);
+      bl_edit_group_add (group, one);
+    }
+  if (migrate)
+    {
+      g_autoptr(BlEdit) off = bl_edit_new_plugin_added_mass_off (self, import->link, import->node);
+
+      bl_edit_group_add (group, off);
+    }
+  return g_steal_pointer (&group);
+}
+
 /* ------------------------------------------------------------------------ */
 /* A7 and A8 on one link (called by the document after each computation)    */
 

@@ -8,6 +8,7 @@
 
 #include "bl-added-mass.h"
 #include "bl-document.h"
+#include "bl-edit.h"
 
 G_BEGIN_DECLS
 
@@ -62,6 +63,32 @@ void          bl_added_mass_import_free       (BlAddedMassImport *import);
  * BlAddedMassImport*, freed with it; plugins without any added-mass term
  * are left out. */
 GPtrArray    *bl_document_find_added_mass_imports (BlDocument *self);
+
+/* What applying an import can do about the plugin it came from: writing
+ * <fluid_added_mass> while the plugin still applies its own added mass
+ * counts it twice (A7). */
+typedef enum
+{
+  BL_PLUGIN_ADDED_MASS_ACTIVE,   /* Hydrodynamics in this file with a *Dot* term ≠ 0: can be turned off */
+  BL_PLUGIN_ADDED_MASS_OFF,      /* Hydrodynamics whose *Dot* terms are all 0 already */
+  BL_PLUGIN_ADDED_MASS_INCLUDED, /* Hydrodynamics in an included (read-only) file */
+  BL_PLUGIN_ADDED_MASS_CLASSIC,  /* dsros_hydro or uuv_simulator: Gazebo classic plugins, left alone */
+} BlPluginAddedMass;
+
+BlPluginAddedMass bl_added_mass_import_get_plugin_state (BlDocument              *self,
+                                                         const BlAddedMassImport *import);
+
+/* One undoable edit: the import's values, rounding noise cleaned
+ * (bl_number_clean_noise), into the link's <fluid_added_mass> (the non-zero
+ * ones, and 0 where the link has another value), and with
+ * `migrate` the plugin's own added mass turned off in the same step
+ * (bl_edit_new_plugin_added_mass_off).  NULL with BL_EDIT_ERROR when the
+ * import has no link or no values, or `migrate` is asked of a plugin that is
+ * not BL_PLUGIN_ADDED_MASS_ACTIVE (the message says why). */
+BlEdit       *bl_added_mass_import_create_edit (BlDocument              *self,
+                                                const BlAddedMassImport *import,
+                                                gboolean                 migrate,
+                                                GError                 **error);
 
 /* ---- Estimates from geometry (§6) ---------------------------------------- */
 

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "bl-inertial.h"
+#include "bl-number.h"
 
 /* gz-math's GZ_PI is M_PI; spelled out so the file needs no _GNU_SOURCE. */
 #define BL_PI 3.14159265358979323846
@@ -312,6 +313,37 @@ bl_inertial_scale (const BlInertial *in,
   r.com = in->com;
   r.inertia = bl_mat3_scale (&in->inertia, s);
 
+  return r;
+}
+
+double
+bl_inertial_length_scale (double        mass,
+                          const BlMat3 *inertia)
+{
+  double trace;
+
+  g_return_val_if_fail (inertia != NULL, 0.0);
+
+  trace = inertia->m[0][0] + inertia->m[1][1] + inertia->m[2][2];
+  return mass > 0.0 && trace > 0.0 && isfinite (trace / mass) ? sqrt (trace / mass) : 0.0;
+}
+
+BlInertial
+bl_inertial_clean_noise (const BlInertial *in)
+{
+  BlInertial r;
+  double com[3];
+
+  g_return_val_if_fail (in != NULL, (BlInertial) { 0 });
+
+  r = *in;
+  r.mass = bl_number_clean (in->mass, 0.0);
+  com[0] = in->com.x;
+  com[1] = in->com.y;
+  com[2] = in->com.z;
+  bl_number_clean_noise (com, 3, bl_inertial_length_scale (in->mass, &in->inertia));
+  r.com = bl_vec3 (com[0], com[1], com[2]);
+  bl_number_clean_noise (&r.inertia.m[0][0], 9, 0.0);
   return r;
 }
 
