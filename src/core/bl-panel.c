@@ -1122,8 +1122,22 @@ bl_panel_estimate (const BlPanelBody    *bodies,
                    BlPanelEstimate      *out,
                    GError              **error)
 {
-  g_autoptr(BlPanelSurface) coarse = bl_panel_surface_new (bodies, n_bodies, budget / 4);
   g_autoptr(BlPanelSurface) fine = bl_panel_surface_new (bodies, n_bodies, budget);
+  g_autoptr(BlPanelSurface) coarse = bl_panel_surface_new (bodies, n_bodies, budget / 4);
+
+  return bl_panel_estimate_surfaces (fine, coarse, rho, cancellable, progress, user_data, out, error);
+}
+
+gboolean
+bl_panel_estimate_surfaces (const BlPanelSurface *fine,
+                            const BlPanelSurface *coarse,
+                            double                rho,
+                            GCancellable         *cancellable,
+                            BlPanelProgressFunc   progress,
+                            gpointer              user_data,
+                            BlPanelEstimate      *out,
+                            GError              **error)
+{
   BlPanelSolution coarse_solution;
   /* The coarse solve costs about a sixteenth of the fine one. */
   Stage stage = { progress, user_data, 0.0, 1.0 / 17 };

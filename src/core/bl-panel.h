@@ -166,6 +166,17 @@ gboolean bl_panel_estimate       (const BlPanelBody    *bodies,
                                   gpointer              user_data,
                                   BlPanelEstimate      *out,
                                   GError              **error);
+/* The same on surfaces made beforehand (`coarse` with about a quarter of
+ * `fine`'s panels), e.g. to draw `fine` while it is solved; the fine
+ * solution's potentials are in `fine`'s panel order. */
+gboolean bl_panel_estimate_surfaces (const BlPanelSurface *fine,
+                                     const BlPanelSurface *coarse,
+                                     double                rho,
+                                     GCancellable         *cancellable,
+                                     BlPanelProgressFunc   progress,
+                                     gpointer              user_data,
+                                     BlPanelEstimate      *out,
+                                     GError              **error);
 void     bl_panel_estimate_clear (BlPanelEstimate      *estimate);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlPanelSurface, bl_panel_surface_free)
