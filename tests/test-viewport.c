@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 #include <libxml/tree.h>
 
+#include "bl-panel.h"
 #include "bl-renderer.h"
 #include "bl-viewport-private.h"
 #include "torus.h"
@@ -1339,6 +1340,59 @@ test_sphere_added_mass_visible (void)
       }
   if (tinted < 10)
     g_error ("only %d pixels of the horizontal diameter show the added-mass rings", tinted);
+}
+
+/* The panel method's surface over a unit box: its edges dark on their own
+ * (the box's middle is an edge of a 4 × 4 grid of panels), filled by a
+ * potential (here the panel centroid's height, so the top half is red,
+ * the bottom blue, the middle white), and gone when cleared. */
+static void
+test_panels (void)
+{
+  Fixture f = { 0 };
+  BlPanelBody body = { .kind = BL_PANEL_BODY_BOX, .pose = BL_POSE_IDENTITY, .size = { 1, 1, 1 } };
+  g_autoptr(BlPanelSurface) surface = bl_panel_surface_new (&body, 1, 200);
+  g_autofree double *heights = g_new (double, surface->n_panels);
+  BlLink *link;
+  double cx, cy, edge, rgb[3];
+  float color[3];
+
+  fixture_setup (&f, SDF_HEAD "<model name='m'>" BOX_LINK ("box", 0, "1 1 1") "</model></sdf>");
+  link = bl_document_find_link (f.document, "m::box");
+  look_front (&f, 5.0);
+  cx = f.width / 2.0;
+  cy = f.height / 2.0;
+  edge = offset_px (&f, 0.5, 4.5);
+  for (gsize p = 0; p < surface->n_panels; p++)
+    {
+      const double *c = surface->points + 9 * p;
+      heights[p] = (c[2] + c[5] + c[8]) / 3;
+    }
+
+  bl_viewport_set_panels (f.viewport, link, surface->points, surface->n_panels, NULL);
+  g_assert_cmpuint (bl_viewport_get_n_panels (f.viewport), ==, surface->n_panels);
+  capture (&f);
+  pixel_at (&f, cx, cy, rgb);
+  if (!(rgb[0] < 0.3 && rgb[1] < 0.3 && rgb[2] < 0.3))
+    g_error ("the panels' edges through the middle: expected dark, got %.3f %.3f %.3f", rgb[0], rgb[1], rgb[2]);
+
+  bl_viewport_set_panels (f.viewport, link, surface->points, surface->n_panels, heights);
+  capture (&f);
+  /* Up on screen is up in the model; a quarter of the way from the middle
+   * is inside a panel of the second row (centroid height ±0.125 or so). */
+  pixel_at (&f, cx + 0.3 * edge, cy - 0.6 * edge, rgb);
+  if (!(rgb[0] > rgb[2] + 0.3))
+    g_error ("upper half: expected red, got %.3f %.3f %.3f", rgb[0], rgb[1], rgb[2]);
+  pixel_at (&f, cx + 0.3 * edge, cy + 0.6 * edge, rgb);
+  if (!(rgb[2] > rgb[0] + 0.2))
+    g_error ("lower half: expected blue, got %.3f %.3f %.3f", rgb[0], rgb[1], rgb[2]);
+  assert_color (&f, cx + edge + 3, cy - 10.5, bl_render_background_color, 1.0);
+
+  bl_viewport_set_panels (f.viewport, NULL, NULL, 0, NULL);
+  g_assert_cmpuint (bl_viewport_get_n_panels (f.viewport), ==, 0);
+  capture (&f);
+  bl_render_link_color (0, color);
+  assert_color (&f, cx + 0.5, cy - 10.5, color, 1.0);
   fixture_teardown (&f);
 }
 
@@ -1350,6 +1404,7 @@ main (int   argc,
   gtk_init ();
 
   g_test_add_func ("/ui/viewport/box-at-centre", test_box_at_centre);
+  g_test_add_func ("/ui/viewport/panels", test_panels);
   g_test_add_func ("/ui/viewport/ellipsoid-extent-and-live-update", test_ellipsoid_extent);
   g_test_add_func ("/ui/viewport/pick-selects", test_pick_selects);
   g_test_add_func ("/ui/viewport/xray-and-warning", test_xray_and_warning);

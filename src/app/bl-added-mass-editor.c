@@ -14,6 +14,7 @@
 #include "bl-fluid.h"
 #include "bl-field.h"
 #include "bl-number.h"
+#include "bl-panel-job.h"
 
 static const char * const axis_names[6] = { "x", "y", "z", "p", "q", "r" };
 
@@ -39,6 +40,12 @@ struct _BlAddedMassEditor
   GtkBox        *proposal_notes;
   GtkButton     *apply_button;
   GtkButton     *migrate_button;
+  GtkDropDown   *method_dropdown;
+  GtkBox        *progress_box;
+  GtkProgressBar *progress_bar;
+  GtkButton     *cancel_button;
+  GtkBox        *potential_box;
+  GtkDropDown   *potential_dropdown;
 
   GtkWidget     *cells[6][6];
   GtkLabel      *proposal_cells[6][6];
@@ -52,6 +59,7 @@ struct _BlAddedMassEditor
   gboolean       has_proposal;
   guint          scroll_tick;   /* scrolls an opened proposal into view */
   gboolean       proposal_is_import;
+  BlPanelJob    *job;           /* the panel method's, running or its result shown */
   gboolean       updating;
 };
 
@@ -59,6 +67,7 @@ G_DEFINE_FINAL_TYPE (BlAddedMassEditor, bl_added_mass_editor, GTK_TYPE_WIDGET)
 
 enum {
   EDIT,
+  SHOW_PANELS,
   N_SIGNALS
 };
 
@@ -638,12 +647,145 @@ show_proposal (BlAddedMassEditor *self,
     self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_proposal, NULL, NULL);
 }
 
+/* Stops the panel method (if it runs) and takes its panels off the view. */
+static void
+drop_job (BlAddedMassEditor *self)
+{
+  if (self->job == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->job, self);
+  bl_panel_job_cancel (self->job);
+  g_clear_object (&self->job);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->estimate_button), TRUE);
+  if (gtk_widget_has_focus (GTK_WIDGET (self->cancel_button)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->estimate_button));
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_box), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->potential_box), FALSE);
+  g_signal_emit (self, signals[SHOW_PANELS], 0, NULL, NULL, (guint64) 0, NULL);
+}
+
 static void
 hide_proposal (BlAddedMassEditor *self)
 {
   self->has_proposal = FALSE;
   stop_scroll_to_proposal (self);
+  drop_job (self);
   gtk_revealer_set_reveal_child (self->proposal_revealer, FALSE);
+}
+
+/* The panels of the finished job coloured by the chosen mode's potential. */
+static void
+show_potential (BlAddedMassEditor *self)
+{
+  const BlPanelEstimate *estimate = bl_panel_job_get_estimate (self->job, NULL);
+  const BlPanelSurface *surface = bl_panel_job_get_surface (self->job);
+  guint mode = gtk_drop_down_get_selected (self->potential_dropdown);
+  g_autofree double *values = NULL;
+
+  if (estimate == NULL || mode >= 6)
+    return;
+  values = g_new (double, surface->n_panels);
+  for (gsize i = 0; i < surface->n_panels; i++)
+    values[i] = estimate->fine.potentials[6 * i + mode];
+  g_signal_emit (self, signals[SHOW_PANELS], 0, bl_panel_job_get_link (self->job), surface->points,
+                 (guint64) surface->n_panels, values);
+}
+
+static void
+on_potential_selected (GtkDropDown       *dropdown,
+                       GParamSpec        *pspec,
+                       BlAddedMassEditor *self)
+{
+  if (self->job != NULL && !bl_panel_job_is_running (self->job))
+    show_potential (self);
+}
+
+static void
+on_job_surface (BlPanelJob        *job,
+                BlAddedMassEditor *self)
+{
+  const BlPanelSurface *surface = bl_panel_job_get_surface (job);
+  g_autofree char *text = g_strdup_printf (_("Solving on %zu panels…"), surface->n_panels);
+
+  gtk_progress_bar_set_text (self->progress_bar, text);
+  g_signal_emit (self, signals[SHOW_PANELS], 0, bl_panel_job_get_link (job), surface->points,
+                 (guint64) surface->n_panels, NULL);
+}
+
+static void
+on_job_fraction (BlPanelJob        *job,
+                 GParamSpec        *pspec,
+                 BlAddedMassEditor *self)
+{
+  gtk_progress_bar_set_fraction (self->progress_bar, bl_panel_job_get_fraction (job));
+}
+
+static void
+on_job_finished (BlPanelJob        *job,
+                 BlAddedMassEditor *self)
+{
+  g_autoptr(GPtrArray) notes = bl_added_mass_findings_new ();
+  g_autoptr(GError) error = NULL;
+  const BlPanelEstimate *estimate = bl_panel_job_get_estimate (job, &error);
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->estimate_button), TRUE);
+  if (gtk_widget_has_focus (GTK_WIDGET (self->cancel_button)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->estimate_button));
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_box), FALSE);
+  if (estimate == NULL)
+    {
+      gboolean cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+      drop_job (self);
+      if (!cancelled)
+        {
+          g_ptr_array_add (notes, bl_added_mass_finding_new ("estimate", BL_SEVERITY_ERROR, "%s", error->message));
+          show_proposal (self, _("Estimate from Geometry: Panel Method"), FALSE, FALSE, notes);
+        }
+      return;
+    }
+  bl_mat6_to_values (&estimate->added_mass, self->proposal);
+  bl_added_mass_panel_findings (estimate, bl_panel_job_get_surface (job), bl_panel_job_get_notes (job), notes);
+  show_proposal (self, _("Estimate from Geometry: Panel Method"), TRUE, FALSE, notes);
+  gtk_widget_set_visible (GTK_WIDGET (self->potential_box), TRUE);
+  show_potential (self);
+}
+
+static void
+start_panel_job (BlAddedMassEditor *self,
+                 gsize              budget,
+                 double             rho)
+{
+  g_autoptr(GPtrArray) notes = bl_added_mass_findings_new ();
+  g_autoptr(GError) error = NULL;
+
+  hide_proposal (self);
+  self->job = bl_panel_job_new (self->link, budget, rho, &error);
+  if (self->job == NULL)
+    {
+      g_ptr_array_add (notes, bl_added_mass_finding_new ("estimate", BL_SEVERITY_ERROR, "%s", error->message));
+      show_proposal (self, _("Estimate from Geometry: Panel Method"), FALSE, FALSE, notes);
+      return;
+    }
+  g_signal_connect (self->job, "surface-ready", G_CALLBACK (on_job_surface), self);
+  g_signal_connect (self->job, "notify::fraction", G_CALLBACK (on_job_fraction), self);
+  g_signal_connect (self->job, "finished", G_CALLBACK (on_job_finished), self);
+  gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
+  gtk_progress_bar_set_text (self->progress_bar, _("Cutting the surface into panels…"));
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_box), TRUE);
+  /* The focus goes from the button that turns insensitive to Cancel,
+   * right below it (not wherever GTK would move it, scrolling the page). */
+  if (gtk_widget_has_focus (GTK_WIDGET (self->estimate_button)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->cancel_button));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->estimate_button), FALSE);
+}
+
+static void
+on_cancel_clicked (GtkButton         *button,
+                   BlAddedMassEditor *self)
+{
+  if (self->job != NULL)
+    bl_panel_job_cancel (self->job);
 }
 
 static void
@@ -658,6 +800,18 @@ on_estimate_clicked (GtkButton         *button,
     return;
   if (!bl_field_parse (GTK_WIDGET (self->fluid_spin), self->fluid_error, BL_FIELD_POSITIVE, &rho))
     return;
+  {
+    /* The method list: closed forms, then panel budgets. */
+    static const gsize budgets[] = { 0, 1000, 4000, 10000, BL_PANEL_MAX_PANELS };
+    guint method = gtk_drop_down_get_selected (self->method_dropdown);
+
+    if (method > 0 && method < G_N_ELEMENTS (budgets))
+      {
+        start_panel_job (self, budgets[method], rho);
+        return;
+      }
+  }
+  hide_proposal (self);
   ok = bl_added_mass_propose_estimate (self->link, rho, self->proposal, notes);
   self->proposal_is_import = FALSE;
   show_proposal (self, _("Estimate from Geometry"), ok, FALSE, notes);
@@ -899,6 +1053,7 @@ bl_added_mass_editor_dispose (GObject *object)
 {
   BlAddedMassEditor *self = BL_ADDED_MASS_EDITOR (object);
 
+  drop_job (self);
   if (self->document != NULL)
     g_clear_signal_handler (&self->link_changed_id, self->document);
   g_clear_object (&self->document);
@@ -937,6 +1092,23 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, BL_TYPE_EDIT | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_BOOLEAN);
 
+  /**
+   * BlAddedMassEditor::show-panels:
+   * @link: (nullable): the link whose panels these are, NULL to show none
+   * @corners: 9 doubles a panel, in link coordinates
+   * @n_panels: how many
+   * @values: (nullable): one per panel to colour them by (a potential)
+   *
+   * The panel method's surface, to be drawn in the 3D view: while it is
+   * solved (edges only), then coloured by the chosen mode's potential.
+   */
+  signals[SHOW_PANELS] =
+    g_signal_new ("show-panels",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 4, G_TYPE_POINTER, G_TYPE_POINTER, G_TYPE_UINT64, G_TYPE_POINTER);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/app/ballast/Ballast/ui/bl-added-mass-editor.ui");
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, stack);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, scroller);
@@ -956,6 +1128,14 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, proposal_notes);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, apply_button);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, migrate_button);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, method_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, progress_box);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, potential_box);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, potential_dropdown);
+  gtk_widget_class_bind_template_callback (widget_class, on_cancel_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_potential_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_estimate_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_import_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_apply_clicked);

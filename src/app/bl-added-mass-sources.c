@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 #include "bl-added-mass-sources.h"
@@ -45,6 +46,35 @@ bl_added_mass_propose_estimate (BlLink    *link,
     g_ptr_array_add (notes, bl_added_mass_finding_new ("estimate", BL_SEVERITY_INFO,
                                                        _("The collisions’ estimates are summed, ignoring how the parts shield each other.")));
   return used > 0;
+}
+
+void
+bl_added_mass_panel_findings (const BlPanelEstimate *estimate,
+                              const BlPanelSurface  *surface,
+                              GPtrArray             *link_notes,
+                              GPtrArray             *notes)
+{
+  if (isfinite (estimate->relative_error))
+    g_ptr_array_add (notes, bl_added_mass_finding_new ("estimate", BL_SEVERITY_INFO,
+                                                       _("Panel method, all collisions together: %zu panels; "
+                                                         "error estimate %.2g %% (from a second solve at %zu panels). "
+                                                         "Terms that cannot be told from 0 at this resolution are 0."),
+                                                       estimate->fine.n_panels, 100 * estimate->relative_error,
+                                                       estimate->coarse_panels));
+  else
+    g_ptr_array_add (notes, bl_added_mass_finding_new ("estimate", BL_SEVERITY_WARNING,
+                                                       _("Panel method, all collisions together: %zu panels; no error "
+                                                         "estimate, since the meshes are finer than a quarter of the "
+                                                         "panel budget: choose more panels."),
+                                                       estimate->fine.n_panels));
+  if (surface->n_removed > 0)
+    g_ptr_array_add (notes, bl_added_mass_finding_new ("overlap", BL_SEVERITY_INFO,
+                                                       _("%zu panels inside other collisions were left out: the volume "
+                                                         "collisions share is solid, not wetted."),
+                                                       surface->n_removed));
+  for (guint i = 0; i < link_notes->len; i++)
+    g_ptr_array_add (notes, bl_added_mass_finding_new ("estimate", BL_SEVERITY_INFO, "%s",
+                                                       (const char *) g_ptr_array_index (link_notes, i)));
 }
 
 static void

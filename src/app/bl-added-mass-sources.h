@@ -5,6 +5,7 @@
 #include "bl-added-mass.h"
 #include "bl-document.h"
 #include "bl-fluid.h"
+#include "bl-panel.h"
 
 G_BEGIN_DECLS
 
@@ -17,6 +18,14 @@ gboolean bl_added_mass_propose_estimate (BlLink     *link,
                                          double      rho,
                                          double      out[21],
                                          GPtrArray  *notes);
+
+/* What a panel-method estimate tells the user (into notes, as
+ * BlAddedMassFinding*): panels, error estimate, panels left out inside
+ * other collisions, and `link_notes` (char*, bl_link_panel_new's). */
+void     bl_added_mass_panel_findings   (const BlPanelEstimate *estimate,
+                                         const BlPanelSurface  *surface,
+                                         GPtrArray             *link_notes,
+                                         GPtrArray             *notes);
 
 /* The first plugin of the document that carries added mass for `link`
  * (bl_document_find_added_mass_imports), converted into out (rounding

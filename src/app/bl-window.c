@@ -352,6 +352,18 @@ on_outline_collision_selected (BlOutline   *outline,
   bl_viewport_set_selected_collision (self->viewport, collision);
 }
 
+/* The Added Mass page's panel method draws its panels in the 3D view. */
+static void
+on_show_panels (BlAddedMassEditor *editor,
+                BlLink            *link,
+                const double      *corners,
+                guint64            n_panels,
+                const double      *values,
+                BlWindow          *self)
+{
+  bl_viewport_set_panels (self->viewport, link, corners, n_panels, values);
+}
+
 static void
 on_viewport_link_picked (BlViewport *viewport,
                          BlLink     *link,
@@ -1806,6 +1818,7 @@ build_viewport (BlWindow *self)
   gtk_box_append (self->viewport_box, GTK_WIDGET (self->problems_bar));
   gtk_box_append (self->viewport_box, overlay);
 
+  g_signal_connect (self->added_mass_editor, "show-panels", G_CALLBACK (on_show_panels), self);
   g_object_bind_property (self->added_mass_editor, "fluid-density",
                           self->viewport, "fluid-density", G_BINDING_SYNC_CREATE);
   /* One fluid density for buoyancy and added mass (GSettings binds the editor's). */

@@ -1122,8 +1122,22 @@ bl_panel_estimate (const BlPanelBody    *bodies,
                    BlPanelEstimate      *out,
                    GError              **error)
 {
-  g_autoptr(BlPanelSurface) coarse = bl_panel_surface_new (bodies, n_bodies, budget / 4);
   g_autoptr(BlPanelSurface) fine = bl_panel_surface_new (bodies, n_bodies, budget);
+  g_autoptr(BlPanelSurface) coarse = bl_panel_surface_new (bodies, n_bodies, budget / 4);
+
+  return bl_panel_estimate_surfaces (fine, coarse, rho, cancellable, progress, user_data, out, error);
+}
+
+gboolean
+bl_panel_estimate_surfaces (const BlPanelSurface *fine,
+                            const BlPanelSurface *coarse,
+                            double                rho,
+                            GCancellable         *cancellable,
+                            BlPanelProgressFunc   progress,
+                            gpointer              user_data,
+                            BlPanelEstimate      *out,
+                            GError              **error)
+{
   BlPanelSolution coarse_solution;
   /* The coarse solve costs about a sixteenth of the fine one. */
   Stage stage = { progress, user_data, 0.0, 1.0 / 17 };
@@ -1149,11 +1163,14 @@ bl_panel_estimate (const BlPanelBody    *bodies,
     for (int k = 0; k < 6; k++)
       out->errors.m[j][k] = same ? NAN : fabs (out->fine.added_mass.m[j][k] - out->coarse.m[j][k]) / 3;
 
-  /* The scale of each block: its largest diagonal term (translations kg,
-   * rotations kg·m²); the relative error: the largest over the diagonal
-   * terms that carry their block (a tenth of its scale or more). */
-  for (int j = 0; j < 6; j++)
-    scale[j / 3] = MAX (scale[j / 3], fabs (out->fine.added_mass.m[j][j]));
+  /* The natural scale of each block: the largest translational term,
+   * and that times the square of the body's size (the radius of the
+   * sphere of the same area) for the rotational one, which may be all
+   * noise (a sphere's is 0).  The relative error: the largest over the
+   * diagonal terms that carry their block (a tenth of its scale). */
+  for (int j = 0; j < 3; j++)
+    scale[0] = MAX (scale[0], fabs (out->fine.added_mass.m[j][j]));
+  scale[1] = scale[0] * bl_panel_surface_area (fine) / (4 * G_PI);
   out->relative_error = same ? NAN : 0.0;
   for (int j = 0; j < 6 && !same; j++)
     if (fabs (out->fine.added_mass.m[j][j]) >= 0.1 * scale[j / 3] && scale[j / 3] > 0.0)
@@ -1161,7 +1178,8 @@ bl_panel_estimate (const BlPanelBody    *bodies,
 
   /* A term is shown as 0 when it is within its own difference between the
    * resolutions of 0, or within the relative error of the scale of its
-   * blocks (√(s_j s_k), which bounds |μ_jk| for a positive matrix). */
+   * blocks (√(s_j s_k), which bounds |μ_jk| for a positive matrix of
+   * those scales). */
   out->added_mass = out->fine.added_mass;
   for (int j = 0; j < 6; j++)
     for (int k = 0; k < 6; k++)

@@ -141,14 +141,13 @@ typedef struct
    * resolution set to 0 (a symmetric hull's couplings come out as 1e-5 of
    * its terms, not 0): a term within its own difference between the
    * resolutions of 0, or within relative_error of the scale of its blocks
-   * (√(s_j·s_k), s the largest diagonal term of the translational or the
-   * rotational block, which bounds |μ_jk| for a positive matrix).  What to
-   * show and write.  With no error estimate, terms below 1e-9 of the
-   * largest. */
+   * (√(s_j·s_k): s the largest translational term, and that times the
+   * square of the body's size, R² = area/4π, for rotations).  What to show
+   * and write.  With no error estimate, terms below 1e-9 of the largest. */
   BlMat6          added_mass;
   BlMat6          errors;          /* |μ_N − μ_N/4| / 3 per term; NAN without an estimate */
   /* The largest errors[j][j] / |μ_jj| over the diagonal terms that carry
-   * their block (a tenth of its largest or more); NAN when both
+   * their block (a tenth of its scale or more); NAN when both
    * resolutions were the same surface (meshes already finer than the
    * budget). */
   double          relative_error;
@@ -166,6 +165,17 @@ gboolean bl_panel_estimate       (const BlPanelBody    *bodies,
                                   gpointer              user_data,
                                   BlPanelEstimate      *out,
                                   GError              **error);
+/* The same on surfaces made beforehand (`coarse` with about a quarter of
+ * `fine`'s panels), e.g. to draw `fine` while it is solved; the fine
+ * solution's potentials are in `fine`'s panel order. */
+gboolean bl_panel_estimate_surfaces (const BlPanelSurface *fine,
+                                     const BlPanelSurface *coarse,
+                                     double                rho,
+                                     GCancellable         *cancellable,
+                                     BlPanelProgressFunc   progress,
+                                     gpointer              user_data,
+                                     BlPanelEstimate      *out,
+                                     GError              **error);
 void     bl_panel_estimate_clear (BlPanelEstimate      *estimate);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlPanelSurface, bl_panel_surface_free)

@@ -350,6 +350,13 @@ struct _BlRenderer
   GArray     *draw_counts;              /* GLsizei */
   GArray     *draw_offsets;             /* const void * */
   GPtrArray  *unstarted_jobs;           /* MeshJob*, each holding its thread's reference */
+
+  /* The panel method's surface (bl_renderer_set_panels): triangles
+   * (filled when coloured) then their edges, 6 floats a vertex. */
+  GArray     *panel_vertices;
+  guint       panel_fill_vertices;
+  gboolean    panel_dirty;
+  GLuint      panel_vao, panel_vbo;
 };
 
 void
@@ -1611,6 +1618,12 @@ bl_renderer_free (BlRenderer *self)
   g_array_unref (self->draw_counts);
   g_array_unref (self->draw_offsets);
   g_ptr_array_unref (self->unstarted_jobs);
+  g_clear_pointer (&self->panel_vertices, g_array_unref);
+  if (self->panel_vao != 0)
+    {
+      glDeleteVertexArrays (1, &self->panel_vao);
+      glDeleteBuffers (1, &self->panel_vbo);
+    }
   delete_programs (self);
   g_free (self);
 }
@@ -2122,6 +2135,8 @@ draw_shells (BlRenderer            *self,
     }
 }
 
+static void draw_panels (BlRenderer *self);
+
 void
 bl_renderer_draw (BlRenderer            *self,
                   const BlCamera        *camera,
@@ -2223,6 +2238,7 @@ bl_renderer_draw (BlRenderer            *self,
     }
   glDepthMask (GL_TRUE);
   glDisable (GL_BLEND);
+  draw_panels (self);
 
   /* Point markers and axes on top of everything, markers at a constant
    * size on screen (up to their link's own size). */
@@ -2281,6 +2297,100 @@ bl_renderer_draw (BlRenderer            *self,
   g_ptr_array_set_free_func (self->unstarted_jobs, NULL);
   g_ptr_array_set_size (self->unstarted_jobs, 0);
   g_ptr_array_set_free_func (self->unstarted_jobs, (GDestroyNotify) mesh_job_unref);
+}
+
+void
+bl_renderer_set_panels (BlRenderer  *self,
+                        const float *corners,
+                        const float *colors,
+                        gsize        n_panels)
+{
+  static const float edge_color[3] = { 0.12f, 0.14f, 0.18f };
+
+  g_clear_pointer (&self->panel_vertices, g_array_unref);
+  self->panel_dirty = TRUE;
+  self->panel_fill_vertices = 0;
+  if (n_panels == 0)
+    return;
+  self->panel_vertices = g_array_sized_new (FALSE, FALSE, sizeof (float), 6 * (colors != NULL ? 9 : 6) * n_panels);
+  if (colors != NULL)
+    for (gsize p = 0; p < n_panels; p++)
+      for (int k = 0; k < 3; k++)
+        {
+          g_array_append_vals (self->panel_vertices, corners + 9 * p + 3 * k, 3);
+          g_array_append_vals (self->panel_vertices, colors + 3 * p, 3);
+        }
+  self->panel_fill_vertices = self->panel_vertices->len / 6;
+  for (gsize p = 0; p < n_panels; p++)
+    for (int k = 0; k < 3; k++)
+      {
+        g_array_append_vals (self->panel_vertices, corners + 9 * p + 3 * k, 3);
+        g_array_append_vals (self->panel_vertices, edge_color, 3);
+        g_array_append_vals (self->panel_vertices, corners + 9 * p + 3 * ((k + 1) % 3), 3);
+        g_array_append_vals (self->panel_vertices, edge_color, 3);
+      }
+}
+
+/* The panel surface over everything but the markers: it lies just inside
+ * the bodies it approximates, so it is drawn against a cleared depth
+ * buffer (its own panels hide each other), filled in its colours with its
+ * edges on top.  The general program's vertex-colour mode, with the
+ * per-instance attributes held at an identity instance. */
+static void
+draw_panels (BlRenderer *self)
+{
+  static const float identity[4][4] = { { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 0, 0, 1, 0 }, { 0, 0, 0, 1 } };
+  guint n_vertices;
+
+  if (self->panel_vertices == NULL)
+    return;
+  if (self->panel_vao == 0)
+    {
+      glGenVertexArrays (1, &self->panel_vao);
+      glGenBuffers (1, &self->panel_vbo);
+      glBindVertexArray (self->panel_vao);
+      glBindBuffer (GL_ARRAY_BUFFER, self->panel_vbo);
+      glEnableVertexAttribArray (ATTR_POSITION);
+      glVertexAttribPointer (ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 6 * sizeof (float), (void *) 0);
+      glEnableVertexAttribArray (ATTR_NORMAL);
+      glVertexAttribPointer (ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 6 * sizeof (float), (void *) (3 * sizeof (float)));
+    }
+  glBindVertexArray (self->panel_vao);
+  glBindBuffer (GL_ARRAY_BUFFER, self->panel_vbo);
+  if (self->panel_dirty)
+    {
+      glBufferData (GL_ARRAY_BUFFER, self->panel_vertices->len * sizeof (float), self->panel_vertices->data,
+                    GL_STATIC_DRAW);
+      self->panel_dirty = FALSE;
+    }
+  glVertexAttrib4fv (ATTR_MODEL0, identity[0]);
+  glVertexAttrib4fv (ATTR_MODEL1, identity[1]);
+  glVertexAttrib4fv (ATTR_MODEL2, identity[2]);
+  glVertexAttrib4fv (ATTR_MODEL3, identity[3]);
+  glVertexAttrib3fv (ATTR_NORMAL0, identity[0]);
+  glVertexAttrib3fv (ATTR_NORMAL1, identity[1]);
+  glVertexAttrib3fv (ATTR_NORMAL2, identity[2]);
+  glVertexAttrib4f (ATTR_COLOR, 1.0f, 1.0f, 1.0f, 1.0f);
+  glVertexAttrib1f (ATTR_LINK, -1.0f);
+  glVertexAttrib1f (ATTR_FLAGS, 0.0f);
+
+  glUniform1i (self->general.u_mode, 2);
+  glUniform1f (self->general.u_alpha, 1.0f);
+  glDisable (GL_CULL_FACE);
+  glEnable (GL_DEPTH_TEST);
+  glDepthFunc (GL_LEQUAL);
+  glClear (GL_DEPTH_BUFFER_BIT);
+  n_vertices = self->panel_vertices->len / 6;
+  if (self->panel_fill_vertices > 0)
+    {
+      /* The fill pushed back a little, so that its own edges win. */
+      glEnable (GL_POLYGON_OFFSET_FILL);
+      glPolygonOffset (1.0f, 1.0f);
+      glDrawArrays (GL_TRIANGLES, 0, (GLsizei) self->panel_fill_vertices);
+      glDisable (GL_POLYGON_OFFSET_FILL);
+    }
+  glDrawArrays (GL_LINES, (GLint) self->panel_fill_vertices, (GLsizei) (n_vertices - self->panel_fill_vertices));
+  glBindVertexArray (0);
 }
 
 guint

@@ -86,6 +86,14 @@ void        bl_renderer_draw         (BlRenderer            *self,
                                       double                 extent_radius,
                                       int                    width,
                                       int                    height);
+/* The panel method's surface, drawn over the bodies: CORNERS in world
+ * coordinates, 9 per panel; COLORS (nullable) 3 per panel fill each
+ * panel, else only the panels' edges are drawn.  n_panels 0 removes it.
+ * The arrays are copied. */
+void        bl_renderer_set_panels   (BlRenderer      *self,
+                                      const float     *corners,
+                                      const float     *colors,
+                                      gsize            n_panels);
 /* TRUE while a big mesh's clusters or coarser levels are being made (in a
  * thread) or are made but not yet taken by a draw: until then it is drawn
  * whole, at full detail. */

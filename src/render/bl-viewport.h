@@ -66,6 +66,19 @@ void        bl_viewport_get_camera          (BlViewport      *self,
 void        bl_viewport_set_camera          (BlViewport      *self,
                                              const BlCamera  *camera);
 
+/* The panel method's surface over the view: `n_panels` triangles of
+ * `link`, their corners in link coordinates (9 doubles each), drawn as
+ * edges, and filled blue–white–red by `values` (nullable, one per panel,
+ * scaled by the largest magnitude: a potential's sign and size) when
+ * given.  A NULL link or no panels removes it; so does a new document.
+ * The arrays are copied. */
+void        bl_viewport_set_panels          (BlViewport      *self,
+                                             BlLink          *link,
+                                             const double    *corners,
+                                             gsize            n_panels,
+                                             const double    *values);
+gsize       bl_viewport_get_n_panels        (BlViewport      *self);
+
 /* Renders one frame offscreen at WIDTH×HEIGHT (≤ 0: the widget's size) and
  * returns it.  The widget must be realized.  The PNG variant writes it. */
 GdkTexture *bl_viewport_render_texture      (BlViewport      *self,
