@@ -1750,6 +1750,7 @@ build_viewport (BlWindow *self)
   GtkWidget *button = gtk_menu_button_new ();
   GtkWidget *legend;
 
+  gtk_widget_set_name (button, "view-menu-button");
   self->viewport = BL_VIEWPORT (bl_viewport_new ());
   gtk_widget_set_hexpand (GTK_WIDGET (self->viewport), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self->viewport), TRUE);
