@@ -17,6 +17,7 @@
 #include "bl-recovery.h"
 #include "bl-viewport.h"
 #include "bl-window.h"
+#include "widget-tree.h"
 
 /* sdformat's inertial_stats_auto model: link_2 is a 1 m cube whose
  * collision_2 has <density>6</density>, so its mass is 6 kg and, with a
@@ -155,21 +156,6 @@ child (gpointer    widget,
   return GTK_WIDGET (object);
 }
 
-static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_named (c, name);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Selects the link's row in the outline's own selection model, as a click would. */
 static void
 select_in_outline (Fixture    *f,
@@ -222,13 +208,7 @@ static void
 type_into (GtkWidget  *widget,
            const char *text)
 {
-  GtkWidget *target = widget;
-
-  gtk_editable_set_text (GTK_EDITABLE (widget), text);
-  /* GTK 4.8's spin button has no ::activate; Enter reaches its GtkText. */
-  if (GTK_IS_SPIN_BUTTON (widget))
-    target = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (widget)));
-  g_signal_emit_by_name (target, "activate");
+  type_text (widget, text);
   drain ();
 }
 
@@ -451,6 +431,63 @@ test_refuse_invalid_added_mass (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (message));
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (message)), !=, "");
   g_assert_false (bl_window_get_modified (f->window));
+}
+
+static void
+count_notify (guint *count)
+{
+  (*count)++;
+}
+
+/* A cell's tooltip names its key and unit, is set back after an error,
+ * and an edit elsewhere leaves it as it is (setting it again made GTK ask
+ * the X server for the pointer, 72 times per edit). */
+static void
+test_added_mass_cell_tooltips (Fixture       *f,
+                               gconstpointer  data)
+{
+  GtkWidget *editor = child (f->window, BL_TYPE_WINDOW, "added_mass_editor");
+  GtkWidget *xy, *qq, *zr;
+
+  select_in_outline (f, "link_2");
+  xy = bl_added_mass_editor_get_cell (BL_ADDED_MASS_EDITOR (editor), 0, 1);
+  qq = bl_added_mass_editor_get_cell (BL_ADDED_MASS_EDITOR (editor), 4, 4);
+  zr = bl_added_mass_editor_get_cell (BL_ADDED_MASS_EDITOR (editor), 2, 5);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (xy), ==, "xy (kg)");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (qq), ==, "qq (kg·m²)");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (zr), ==, "zr (kg·m)");
+
+  type_into (xy, "NaN");
+  g_assert_true (gtk_widget_has_css_class (xy, "error"));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (xy), !=, "xy (kg)");
+
+  type_into (qq, "2.5");
+  g_assert_false (gtk_widget_has_css_class (xy, "error"));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (xy), ==, "xy (kg)");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (qq), ==, "qq (kg·m²)");
+
+  {
+    guint notified = 0;
+    gulong id = g_signal_connect_swapped (zr, "notify::tooltip-text", G_CALLBACK (count_notify), &notified);
+
+    type_into (qq, "3.5");
+    g_assert_cmpuint (notified, ==, 0);
+    g_signal_handler_disconnect (zr, id);
+  }
+}
+
+/* Under Xvfb GL is Mesa's llvmpipe: the window draws with GTK's cairo
+ * renderer there (its GL renderer took ten times as long a frame). */
+static void
+test_software_gl_draws_with_cairo (Fixture       *f,
+                                   gconstpointer  data)
+{
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (f->window));
+
+  g_assert_true (bl_viewport_display_gl_is_software (gtk_widget_get_display (GTK_WIDGET (f->window))));
+  g_assert_nonnull (renderer);
+  g_assert_cmpstr (G_OBJECT_TYPE_NAME (renderer), ==, "GskCairoRenderer");
+  g_assert_cmpstr (g_getenv ("GSK_RENDERER"), ==, "cairo");
 }
 
 /* Waits until `done` holds or ten seconds pass, running the main loop. */
@@ -2084,21 +2121,6 @@ press_accelerator (GtkWindow  *window,
   return done;
 }
 
-static GtkWidget *
-find_by_type (GtkWidget *root,
-              GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_by_type (c, type);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The accelerators the Keyboard Shortcuts window lists, one per entry
  * ("1 3" lists two). */
 static void
@@ -2501,6 +2523,8 @@ main (int   argc,
   ADD ("/ui/window/save-and-compare", test_save_and_compare);
   ADD ("/ui/window/refuse-invalid-density", test_refuse_invalid_density);
   ADD ("/ui/window/refuse-invalid-added-mass", test_refuse_invalid_added_mass);
+  ADD ("/ui/window/added-mass-cell-tooltips", test_added_mass_cell_tooltips);
+  ADD ("/ui/window/software-gl-draws-with-cairo", test_software_gl_draws_with_cairo);
   ADD ("/ui/added-mass/focus-leave-edits-nothing", test_added_mass_focus_leave);
   ADD ("/ui/window/ask-before-close", test_ask_before_close);
   ADD ("/ui/window/close-without-edits", test_close_without_edits);

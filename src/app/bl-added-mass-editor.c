@@ -158,11 +158,15 @@ update_matrix (BlAddedMassEditor *self)
         g_autofree char *tooltip = NULL;
 
         bl_field_set_value (GTK_EDITABLE (cell), m.m[r][c]);
-        bl_field_clear_error (cell, NULL);
+        /* A changed tooltip makes GTK ask the display server where the
+         * pointer is (a round trip each): only what changed is set. */
+        if (gtk_widget_has_css_class (cell, "error"))
+          bl_field_clear_error (cell, NULL);
         set_magnitude_class (cell, m.m[r][c], max_abs);
         /* Translators: tooltip of an added-mass cell, e.g. "xq (kg·m)" */
         tooltip = g_strdup_printf (_("%s (%s)"), bl_added_mass_keys[key_of (r, c)], block_unit (r, c));
-        gtk_widget_set_tooltip_text (cell, tooltip);
+        if (g_strcmp0 (gtk_widget_get_tooltip_text (cell), tooltip) != 0)
+          gtk_widget_set_tooltip_text (cell, tooltip);
       }
   gtk_widget_set_visible (GTK_WIDGET (self->cell_error), FALSE);
 }
