@@ -433,6 +433,83 @@ test_refuse_invalid_added_mass (Fixture       *f,
   g_assert_false (bl_window_get_modified (f->window));
 }
 
+static GtkWindow *find_dialog (GType type);
+
+/* DEPTH models nested in one another, one link "l" innermost. */
+static char *
+nested_models (guint depth)
+{
+  GString *text = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n");
+
+  for (guint i = 0; i < depth; i++)
+    g_string_append_printf (text, "<model name=\"m%u\">", i);
+  g_string_append (text, "<link name=\"l\"><inertial><mass>2</mass><inertia><ixx>1</ixx><iyy>1</iyy>"
+                         "<izz>1</izz></inertia></inertial></link>");
+  for (guint i = 0; i < depth; i++)
+    g_string_append (text, "</model>");
+  g_string_append (text, "\n</sdf>\n");
+  return g_string_free (text, FALSE);
+}
+
+/* The loader reads models nested 65 deep and reports deeper ones;
+ * libxml2 reads 256 elements deep (252 such models) and no more: the
+ * window shows each file it read, down to its deepest link, and says why
+ * it refused the deeper one (issue 16). */
+static void
+test_any_depth (Fixture       *f,
+                gconstpointer  data)
+{
+  static const guint depths[] = { 65, 66, 252, 253 };
+  GtkWidget *inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+
+  for (guint i = 0; i < G_N_ELEMENTS (depths); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("nested-%u.sdf", depths[i]);
+      g_autofree char *path = g_build_filename (f->dir, name, NULL);
+      g_autofree char *text = nested_models (depths[i]);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      BlDocument *before = bl_window_get_document (f->window);
+      BlDocument *doc;
+
+      g_assert_true (g_file_set_contents (path, text, -1, NULL));
+      bl_window_open (f->window, file);
+      wait_for_load (f->window);
+      doc = bl_window_get_document (f->window);
+
+      if (depths[i] == 253)
+        {
+          GtkMessageDialog *dialog = GTK_MESSAGE_DIALOG (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
+          g_autofree char *secondary = NULL;
+
+          g_assert_nonnull (dialog);
+          g_object_get (dialog, "secondary-text", &secondary, NULL);
+          g_assert_nonnull (strstr (secondary, path));
+          g_assert_nonnull (strstr (secondary, "depth"));
+          gtk_window_destroy (GTK_WINDOW (dialog));
+          drain ();
+          g_assert_true (doc == before);
+          continue;
+        }
+
+      g_assert_true (doc != before);
+      if (depths[i] == 65)
+        {
+          BlLink *link;
+
+          g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 1);
+          select_in_outline (f, "l");
+          link = bl_inspector_get_link (BL_INSPECTOR (inspector));
+          g_assert_nonnull (link);
+          g_assert_cmpstr (link->name, ==, "l");
+          g_assert_cmpstr (inspector_mass_text (f), ==, "2");
+        }
+      else
+        {
+          g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 0);
+        }
+    }
+}
+
 static void
 count_notify (guint *count)
 {
@@ -2525,6 +2602,7 @@ main (int   argc,
   ADD ("/ui/window/refuse-invalid-added-mass", test_refuse_invalid_added_mass);
   ADD ("/ui/window/added-mass-cell-tooltips", test_added_mass_cell_tooltips);
   ADD ("/ui/window/software-gl-draws-with-cairo", test_software_gl_draws_with_cairo);
+  ADD ("/ui/window/any-depth", test_any_depth);
   ADD ("/ui/added-mass/focus-leave-edits-nothing", test_added_mass_focus_leave);
   ADD ("/ui/window/ask-before-close", test_ask_before_close);
   ADD ("/ui/window/close-without-edits", test_close_without_edits);

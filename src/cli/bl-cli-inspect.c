@@ -335,6 +335,7 @@ print_json (BlDocument         *doc,
   json_diagnostics (&json, diagnostics);
   bl_json_end_object (&json);
   bl_json_newline (&json);
+  bl_json_clear (&json);
 
   fwrite (out->str, 1, out->len, stdout);
 }

@@ -41,8 +41,19 @@ bl_json_init (BlJson  *json,
 {
   json->out = out;
   json->depth = 0;
-  json->need_comma = 0;
+  json->need_comma = json->shallow;
+  json->capacity = G_N_ELEMENTS (json->shallow);
+  json->need_comma[0] = FALSE;
   json->after_key = FALSE;
+}
+
+void
+bl_json_clear (BlJson *json)
+{
+  if (json->need_comma != json->shallow)
+    g_free (json->need_comma);
+  json->need_comma = json->shallow;
+  json->capacity = G_N_ELEMENTS (json->shallow);
 }
 
 /* Writes the comma a value needs at p; returns where the value goes. */
@@ -50,16 +61,14 @@ static inline char *
 before_value (BlJson *json,
               char   *p)
 {
-  guint64 bit = G_GUINT64_CONSTANT (1) << json->depth;
-
   if (json->after_key)
     {
       json->after_key = FALSE;
       return p;
     }
-  if (json->need_comma & bit)
+  if (json->need_comma[json->depth])
     *p++ = ',';
-  json->need_comma |= bit;
+  json->need_comma[json->depth] = TRUE;
   return p;
 }
 
@@ -71,9 +80,18 @@ json_open (BlJson *json,
 
   *p++ = c;
   commit (json->out, p);
-  g_assert (json->depth < 63);
   json->depth++;
-  json->need_comma &= ~(G_GUINT64_CONSTANT (1) << json->depth);
+  if (G_UNLIKELY (json->depth == json->capacity))
+    {
+      guint capacity = json->capacity;
+      guint8 *grown = g_malloc (2 * capacity);
+
+      memcpy (grown, json->need_comma, capacity);
+      bl_json_clear (json);
+      json->need_comma = grown;
+      json->capacity = 2 * capacity;
+    }
+  json->need_comma[json->depth] = FALSE;
 }
 
 static void

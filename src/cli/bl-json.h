@@ -10,12 +10,16 @@ G_BEGIN_DECLS
 typedef struct
 {
   GString *out;
-  guint    depth;
-  guint64  need_comma;   /* bit d: a value was already written at depth d */
+  guint    depth;        /* any: as deep as the document nests */
+  guint8  *need_comma;   /* [d]: a value was already written at depth d */
+  guint    capacity;     /* of need_comma */
+  guint8   shallow[64];  /* need_comma until deeper */
   gboolean after_key;
 } BlJson;
 
 void bl_json_init         (BlJson *json, GString *out);
+/* Frees what a deep document made the writer allocate. */
+void bl_json_clear        (BlJson *json);
 void bl_json_begin_object (BlJson *json);
 void bl_json_end_object   (BlJson *json);
 void bl_json_begin_array  (BlJson *json);
