@@ -236,11 +236,7 @@ class ExitStatus(unittest.TestCase):
                 "".join('<model name="m%d">' % i for i in range(depth)) +
                 '<link name="l"><inertial><mass>2</mass><inertia><ixx>1</ixx><iyy>1</iyy>'
                 '<izz>1</izz></inertia></inertial></link>' + "</model>" * depth + "\n</sdf>\n")
-        f = tempfile.NamedTemporaryFile("w", suffix=".sdf", delete=False)
-        f.write(text)
-        f.close()
-        self.addCleanup(os.unlink, f.name)
-        return f.name
+        return write_sdf(self, text)
 
     def test_any_depth(self):
         # The loader reads models nested 65 deep (the top one and 64 more)
