@@ -884,6 +884,55 @@ test_link_buoyancy (Fixture       *f,
   bl_inspector_set_fluid_density (BL_INSPECTOR (inspector), 1025.0);
 }
 
+/* The rows of the link's diagnostics follow an edit in place: a 1 m cube
+ * of density 1000 has M_RB,qq = 1000/6 kg·m², so an added qq of 5000 is
+ * 30 times the body's own (A6), 15 times at density 2000; A9 (automatic
+ * inertia with added mass) stays.  The rows are the same widgets, with the
+ * new text. */
+static void
+test_diagnostic_rows_in_place (Fixture       *f,
+                               gconstpointer  data)
+{
+  GtkWidget *inspector, *box, *first_row;
+  BlLink *link;
+
+  open_copy (f, NULL,
+             "<?xml version=\"1.0\"?><sdf version=\"1.11\"><model name=\"m\">"
+             "<link name=\"l\"><inertial auto=\"true\"><fluid_added_mass><qq>5000</qq></fluid_added_mass>"
+             "</inertial><collision name=\"c\"><density>1000</density>"
+             "<geometry><box><size>1 1 1</size></box></geometry></collision></link>"
+             "</model></sdf>");
+  inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  box = child (inspector, BL_TYPE_INSPECTOR, "diagnostics_box");
+  select_in_outline (f, "l");
+  link = bl_inspector_get_link (BL_INSPECTOR (inspector));
+
+  for (guint step = 0; step < 2; step++)
+    {
+      const char *ratio = step == 0 ? "qq is 30×" : "qq is 15×";
+      guint rows = 0;
+      gboolean found = FALSE;
+
+      if (step == 1)
+        {
+          first_row = gtk_widget_get_first_child (box);
+          type_into (collision_spin (f, "c"), "2000");
+          g_assert_true (gtk_widget_get_first_child (box) == first_row);
+        }
+      for (GtkWidget *row = gtk_widget_get_first_child (box); row != NULL; row = gtk_widget_get_next_sibling (row))
+        {
+          GtkWidget *label = gtk_widget_get_next_sibling (gtk_widget_get_first_child (row));
+          const BlDiagnostic *d = g_ptr_array_index (link->diagnostics, rows);
+
+          g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (label)), d->message));
+          found |= strstr (gtk_label_get_text (GTK_LABEL (label)), ratio) != NULL;
+          rows++;
+        }
+      g_assert_cmpuint (rows, ==, link->diagnostics->len);
+      g_assert_true (found);
+    }
+}
+
 /* A link whose inertia is valid but whose file has errors (an automatic
  * link whose mesh cannot be found: only its box counts) does not show a
  * plain green tick; a valid link without errors does. */
@@ -2626,6 +2675,7 @@ main (int   argc,
 #define ADD_OWN(path, fn) g_test_add (path, Fixture, NULL, NULL, fn, fixture_tear_down)
   ADD_OWN ("/ui/window/initial-selection-skips-static", test_initial_selection);
   ADD_OWN ("/ui/inspector/unset-fields", test_unset_fields);
+  ADD_OWN ("/ui/inspector/diagnostic-rows-in-place", test_diagnostic_rows_in_place);
   ADD_OWN ("/ui/added-mass/estimate-apply", test_estimate_apply);
   ADD_OWN ("/ui/added-mass/import-apply", test_import_apply);
   ADD_OWN ("/ui/outline/status-colours", test_outline_status_colours);
