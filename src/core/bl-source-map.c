@@ -31,7 +31,8 @@ struct _Span
 {
   SpanKind   kind;
   gsize      start, end;       /* the whole node */
-  /* Elements */
+  Span      *next;             /* the next sibling */
+  /* Elements only: other spans are allocated without these fields */
   gsize      name_end;
   gsize      attrs_end;        /* after the last attribute (or the name) */
   gsize      stag_end;         /* after the start tag's '>' */
@@ -41,7 +42,6 @@ struct _Span
   guint      n_attrs;
   guint      n_children;
   Span      *first_child, *last_child;
-  Span      *next;             /* the next sibling */
 };
 
 /* Spans, their attributes and the values remembered live in blocks freed
@@ -181,7 +181,7 @@ span_new (Tokenizer *t,
           SpanKind   kind,
           gsize      start)
 {
-  Span *span = arena_alloc (t->arena, sizeof (Span));
+  Span *span = arena_alloc (t->arena, kind == SPAN_ELEMENT ? sizeof (Span) : G_STRUCT_OFFSET (Span, name_end));
 
   span->kind = kind;
   span->start = start;
