@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include <gio/gio.h>
+
 #include "bl-export.h"
 #include "bl-source-map.h"
 
@@ -98,6 +100,7 @@ struct _BlSourceMap
   gsize       n;
   Span       *root;
   SpanArena   arena;
+  const gint *cancel;          /* while mapping: non-zero to stop; or NULL */
   char       *encoding;        /* NULL: UTF-8 */
   gboolean    crlf;
 };
@@ -113,6 +116,7 @@ typedef struct
   gsize       pos;
   gboolean    failed;
   SpanArena  *arena;
+  const gint *cancel;          /* non-zero: stop; or NULL */
 } Tokenizer;
 
 static gboolean
@@ -204,6 +208,12 @@ parse_content (Tokenizer *t,
   while (t->pos < t->n && !t->failed)
     {
       gsize start = t->pos;
+
+      if (t->cancel != NULL && g_atomic_int_get (t->cancel))
+        {
+          t->failed = TRUE;
+          return;
+        }
       Span *child = NULL;
 
       if (at (t, "</"))
@@ -349,9 +359,10 @@ fail:
 static Span *
 parse_document (const char *s,
                 gsize       n,
-                SpanArena  *arena)
+                SpanArena  *arena,
+                const gint *cancel)
 {
-  Tokenizer t = { s, n, 0, FALSE, arena };
+  Tokenizer t = { s, n, 0, FALSE, arena, cancel };
 
   while (t.pos < n && !t.failed)
     {
@@ -523,7 +534,7 @@ attach (BlSourceMap *map,
   xmlNode *child;
   Span *span_child = span->first_child;
 
-  if (!node_matches (node, span))
+  if (!node_matches (node, span) || (map->cancel != NULL && g_atomic_int_get (map->cancel)))
     return FALSE;
 
   node->_private = span;
@@ -1043,20 +1054,20 @@ encoding_is_ascii_compatible (const char *encoding)
          !g_str_has_prefix (lower, "ebcdic");
 }
 
-BlSourceMap *
-bl_source_map_new (xmlDoc  *xml,
-                   GBytes  *source,
-                   GError **error)
+/* CANCEL (or NULL): mapping stops, and fails, once it reads non-zero. */
+static BlSourceMap *
+source_map_new (xmlDoc      *xml,
+                GBytes      *source,
+                const gint  *cancel,
+                GError     **error)
 {
   g_autoptr(BlSourceMap) map = NULL;
   g_autoptr(GBytes) check = NULL;
   xmlNode *root;
 
-  g_return_val_if_fail (xml != NULL, NULL);
-  g_return_val_if_fail (source != NULL, NULL);
-
   map = g_new0 (BlSourceMap, 1);
   map->xml = xml;
+  map->cancel = cancel;
   map->source = g_bytes_ref (source);
   map->s = g_bytes_get_data (source, &map->n);
 
@@ -1084,9 +1095,16 @@ bl_source_map_new (xmlDoc  *xml,
 
   root = xmlDocGetRootElement (xml);
   map->arena.blocks = g_ptr_array_new_with_free_func (g_free);
-  map->root = parse_document (map->s, map->n, &map->arena);
+  map->root = parse_document (map->s, map->n, &map->arena, cancel);
   if (root == NULL || map->root == NULL || !attach (map, root, map->root))
     {
+      /* Only the document's end cancels: its tree goes next, with the
+       * _private of the nodes mapped so far. */
+      if (cancel != NULL && g_atomic_int_get (cancel))
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "mapping the file was cancelled");
+          return NULL;
+        }
       if (root != NULL)
         detach (root);
       g_set_error_literal (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_NOT_LOSSLESS,
@@ -1106,7 +1124,19 @@ bl_source_map_new (xmlDoc  *xml,
       return NULL;
     }
 
+  map->cancel = NULL;
   return g_steal_pointer (&map);
+}
+
+BlSourceMap *
+bl_source_map_new (xmlDoc  *xml,
+                   GBytes  *source,
+                   GError **error)
+{
+  g_return_val_if_fail (xml != NULL, NULL);
+  g_return_val_if_fail (source != NULL, NULL);
+
+  return source_map_new (xml, source, NULL, error);
 }
 
 void
@@ -1128,6 +1158,7 @@ typedef struct
   GBytes      *source;
   BlSourceMap *map;
   GError      *error;
+  gint         cancelled;      /* the document ends: stop mapping */
 } DocumentMap;
 
 static void
@@ -1152,7 +1183,7 @@ document_map_build (gpointer data)
 {
   DocumentMap *state = data;
 
-  state->map = bl_source_map_new (state->xml, state->source, &state->error);
+  state->map = source_map_new (state->xml, state->source, &state->cancelled, &state->error);
   return NULL;
 }
 
@@ -1185,8 +1216,14 @@ bl_source_map_prepare (BlDocument *doc)
 void
 bl_source_map_forget (BlDocument *doc)
 {
+  DocumentMap *state;
+
   g_return_if_fail (BL_IS_DOCUMENT (doc));
 
+  /* A document closed before it was mapped does not wait for the map. */
+  state = g_object_get_data (G_OBJECT (doc), "bl-source-map");
+  if (state != NULL)
+    g_atomic_int_set (&state->cancelled, 1);
   g_object_set_data (G_OBJECT (doc), "bl-source-map", NULL);
 }
 
