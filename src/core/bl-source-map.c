@@ -42,7 +42,6 @@ struct _Span
   gboolean   empty;            /* written <a/> */
   SpanAttr  *attrs;            /* n_attrs of them */
   guint      n_attrs;
-  guint      n_children;
   Span      *first_child, *last_child;
 };
 
@@ -269,7 +268,6 @@ parse_content (Tokenizer *t,
       else
         parent->first_child = child;
       parent->last_child = child;
-      parent->n_children++;
     }
 
   t->failed = TRUE; /* the end tag is missing */
