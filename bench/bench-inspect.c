@@ -10,7 +10,8 @@
  * Every step runs in a process of its own (peak RSS from wait4) and is
  * timed in wall time and in CPU time (user + sys, all threads), each the
  * best of BALLAST_BENCH_REPEATS runs (default 5): on a shared machine the
- * CPU time is the steadier one. */
+ * CPU time is the steadier one.  With BALLAST_BENCH_KEEP set, the worlds
+ * are kept and their paths printed. */
 #include "config.h"
 
 #include <stdio.h>
@@ -242,6 +243,8 @@ main (int    argc,
 
       g_stat (path, &st);
       g_print ("%u links, %u per model, %.1f MB\n", n, per_model != 0 ? per_model : n, st.st_size / 1e6);
+      if (g_getenv ("BALLAST_BENCH_KEEP") != NULL)
+        g_print ("  kept: %s\n", path);
       g_print ("  %-16s %9s %9s %7s %7s %9s\n", "", "wall", "CPU", "wall x", "CPU x", "peak MB");
       parse = time_step (step_parse, path);
       print_row ("libxml2 parse", parse, parse);

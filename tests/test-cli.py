@@ -230,6 +230,50 @@ class ExitStatus(unittest.TestCase):
         self.assertNotIn("warning", good.stdout.replace("all valid", ""))
 
 
+    def nested(self, depth):
+        """A file of DEPTH models nested in one another, one link innermost."""
+        text = ('<?xml version="1.0"?>\n<sdf version="1.11">\n' +
+                "".join('<model name="m%d">' % i for i in range(depth)) +
+                '<link name="l"><inertial><mass>2</mass><inertia><ixx>1</ixx><iyy>1</iyy>'
+                '<izz>1</izz></inertia></inertial></link>' + "</model>" * depth + "\n</sdf>\n")
+        return write_sdf(self, text)
+
+    def test_any_depth(self):
+        # The loader reads models nested 65 deep (the top one and 64 more)
+        # and reports deeper ones; libxml2 reads 256 elements deep (here 252
+        # models) and refuses more.  Every command writes what it read.
+        for depth, n_links, refused in ((31, 1, False), (65, 1, False), (66, 0, False),
+                                        (250, 0, False), (252, 0, False), (253, 0, True)):
+            path = self.nested(depth)
+            result = run("inspect", "--json", path)
+            table = run("inspect", path)
+            out = tempfile.mktemp(suffix=".sdf")
+            export = run("export", "-o", out, path)
+            self.addCleanup(lambda p=out: os.path.exists(p) and os.unlink(p))
+            if refused:
+                for r in (result, table, export):
+                    self.assertEqual(r.returncode, 1, depth)
+                    self.assertIn("Excessive depth", r.stderr)
+                    self.assertNotIn("Traceback", r.stderr)
+                continue
+            for r in (result, table, export):
+                self.assertEqual(r.returncode, 0, (depth, r.stderr))
+            doc = json.loads(result.stdout)
+            self.assertEqual(len(doc["links"]), n_links, depth)
+            if n_links:
+                self.assertEqual(doc["links"][0]["name"],
+                                 "::".join("m%d" % i for i in range(depth)) + "::l")
+                self.assertEqual(doc["links"][0]["mass"], 2)
+            else:
+                self.assertIn("depth", [d["code"] for d in doc["diagnostics"]])
+            # the models as deep as they were read, each in its parent's "models"
+            model, levels = doc["models"][0], 1
+            while model["models"]:
+                model, levels = model["models"][0], levels + 1
+            self.assertEqual(levels, min(depth, 65))
+            with open(path) as a, open(out) as b:
+                self.assertEqual(a.read(), b.read())
+
 
 # --- Fluid added mass and buoyancy (shared/reference/added-mass.md) ---------
 

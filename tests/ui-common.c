@@ -236,7 +236,7 @@ select_in_outline (Fixture    *f,
 }
 
 void
-type_into (GtkWidget  *widget,
+type_text (GtkWidget  *widget,
            const char *text)
 {
   GtkWidget *target = widget;
@@ -246,7 +246,28 @@ type_into (GtkWidget  *widget,
   if (GTK_IS_SPIN_BUTTON (widget))
     target = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (widget)));
   g_signal_emit_by_name (target, "activate");
+}
+
+void
+type_into (GtkWidget  *widget,
+           const char *text)
+{
+  type_text (widget, text);
   drain ();
+}
+
+static gboolean
+is_of_type (GtkWidget     *widget,
+            gconstpointer  type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
+}
+
+GtkWidget *
+find_by_type (GtkWidget *root,
+              GType      type)
+{
+  return find_widget (root, is_of_type, GSIZE_TO_POINTER (type));
 }
 
 /* Answers DIALOG as a user would: once it is on screen, mapped and laid

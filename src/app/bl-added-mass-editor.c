@@ -9,6 +9,7 @@
 
 #include "bl-added-mass.h"
 #include "bl-added-mass-editor.h"
+#include "bl-diagnostic-row.h"
 #include "bl-added-mass-sources.h"
 #include "bl-edit.h"
 #include "bl-fluid.h"
@@ -174,11 +175,15 @@ update_matrix (BlAddedMassEditor *self)
         g_autofree char *tooltip = NULL;
 
         bl_field_set_value (GTK_EDITABLE (cell), m.m[r][c]);
-        bl_field_clear_error (cell, NULL);
+        /* A changed tooltip makes GTK ask the display server where the
+         * pointer is (a round trip each): only what changed is set. */
+        if (gtk_widget_has_css_class (cell, "error"))
+          bl_field_clear_error (cell, NULL);
         set_magnitude_class (cell, m.m[r][c], max_abs);
         /* Translators: tooltip of an added-mass cell, e.g. "xq (kg·m)" */
         tooltip = g_strdup_printf (_("%s (%s)"), bl_added_mass_keys[key_of (r, c)], block_unit (r, c));
-        gtk_widget_set_tooltip_text (cell, tooltip);
+        if (g_strcmp0 (gtk_widget_get_tooltip_text (cell), tooltip) != 0)
+          gtk_widget_set_tooltip_text (cell, tooltip);
       }
   gtk_widget_set_visible (GTK_WIDGET (self->cell_error), FALSE);
 }
@@ -296,36 +301,11 @@ finding_row (BlSeverity  severity,
              const char *id,
              const char *message)
 {
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *icon;
-  GtkWidget *label;
+  GtkWidget *row = bl_diagnostic_row_new ();
   g_autofree char *text = id != NULL ? g_strdup_printf ("%s: %s", id, message) : g_strdup (message);
+  g_autofree char *markup = g_markup_escape_text (text, -1);
 
-  switch (severity)
-    {
-    case BL_SEVERITY_ERROR:
-      icon = gtk_image_new_from_icon_name ("dialog-error-symbolic");
-      gtk_widget_add_css_class (icon, "error");
-      break;
-    case BL_SEVERITY_WARNING:
-      icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-      gtk_widget_add_css_class (icon, "warning");
-      break;
-    case BL_SEVERITY_INFO:
-    default:
-      icon = gtk_image_new_from_icon_name ("dialog-information-symbolic");
-      gtk_widget_add_css_class (icon, "dim-label");
-      break;
-    }
-  gtk_widget_set_valign (icon, GTK_ALIGN_START);
-  label = gtk_label_new (text);
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_set_hexpand (label, TRUE);
-  gtk_box_append (GTK_BOX (row), icon);
-  gtk_box_append (GTK_BOX (row), label);
+  bl_diagnostic_row_set (row, severity, markup, NULL);
   return row;
 }
 

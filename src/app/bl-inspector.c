@@ -10,6 +10,7 @@
 #include "bl-field.h"
 #include "bl-fluid.h"
 #include "bl-inspector.h"
+#include "bl-diagnostic-row.h"
 #include "bl-inertial.h"
 #include "bl-number.h"
 
@@ -642,69 +643,54 @@ update_collisions (BlInspector *self)
     }
 }
 
+/* One row per diagnostic.  Rows are kept and only what changed is set
+ * again (an edit changes a few numbers in a message). */
 static void
 rebuild_diagnostics (BlInspector *self)
 {
-  GtkWidget *child;
-  guint shown = 0;
+  GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->diagnostics_box));
+  GtkWidget *next;
+  guint n = self->link->diagnostics->len;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->diagnostics_box))) != NULL)
-    gtk_box_remove (self->diagnostics_box, child);
-
-  for (guint i = 0; i < self->link->diagnostics->len; i++)
+  /* "No problems found" is a label, not a row */
+  if (row != NULL && GTK_IS_LABEL (row))
     {
-      const BlDiagnostic *d = g_ptr_array_index (self->link->diagnostics, i);
-      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-      GtkWidget *icon;
-      GtkWidget *label;
-      g_autofree char *text = NULL;
-
-      switch (d->severity)
-        {
-        case BL_SEVERITY_ERROR:
-          icon = gtk_image_new_from_icon_name ("dialog-error-symbolic");
-          gtk_widget_add_css_class (icon, "error");
-          break;
-        case BL_SEVERITY_WARNING:
-          icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-          gtk_widget_add_css_class (icon, "warning");
-          break;
-        case BL_SEVERITY_INFO:
-        default:
-          icon = gtk_image_new_from_icon_name ("dialog-information-symbolic");
-          gtk_widget_add_css_class (icon, "dim-label");
-          break;
-        }
-      gtk_widget_set_valign (icon, GTK_ALIGN_START);
-
-      text = bl_diagnostic_to_string (d);
-      label = gtk_label_new (NULL);
-      {
-        g_autofree char *escaped = g_markup_escape_text (d->message, -1);
-        g_autofree char *markup = NULL;
-
-        if (d->line > 0)
-          markup = g_strdup_printf ("%s <span alpha=\"60%%\">(%s%s%s %d)</span>", escaped,
-                                    d->code != NULL ? d->code : "", d->code != NULL ? ", " : "",
-                                    _("line"), d->line);
-        else
-          markup = g_steal_pointer (&escaped);
-        gtk_label_set_markup (GTK_LABEL (label), markup);
-      }
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-      gtk_widget_set_hexpand (label, TRUE);
-      gtk_widget_set_tooltip_text (label, text);
-
-      gtk_box_append (GTK_BOX (row), icon);
-      gtk_box_append (GTK_BOX (row), label);
-      gtk_box_append (self->diagnostics_box, row);
-      shown++;
+      if (n == 0)
+        return;
+      gtk_box_remove (self->diagnostics_box, row);
+      row = NULL;
     }
 
-  if (shown == 0)
+  for (guint i = 0; i < n; i++)
+    {
+      const BlDiagnostic *d = g_ptr_array_index (self->link->diagnostics, i);
+      g_autofree char *text = bl_diagnostic_to_string (d);
+      g_autofree char *escaped = g_markup_escape_text (d->message, -1);
+      g_autofree char *markup = NULL;
+
+      if (d->line > 0)
+        markup = g_strdup_printf ("%s <span alpha=\"60%%\">(%s%s%s %d)</span>", escaped,
+                                  d->code != NULL ? d->code : "", d->code != NULL ? ", " : "",
+                                  _("line"), d->line);
+      else
+        markup = g_steal_pointer (&escaped);
+
+      if (row == NULL)
+        {
+          row = bl_diagnostic_row_new ();
+          gtk_box_append (self->diagnostics_box, row);
+        }
+      bl_diagnostic_row_set (row, d->severity, markup, text);
+      row = gtk_widget_get_next_sibling (row);
+    }
+
+  for (; row != NULL; row = next)
+    {
+      next = gtk_widget_get_next_sibling (row);
+      gtk_box_remove (self->diagnostics_box, row);
+    }
+
+  if (n == 0 && gtk_widget_get_first_child (GTK_WIDGET (self->diagnostics_box)) == NULL)
     {
       GtkWidget *label = gtk_label_new (_("No problems found"));
 

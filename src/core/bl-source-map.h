@@ -41,8 +41,9 @@ BlSourceMap *bl_source_map_for_document    (BlDocument   *doc,
  * meanwhile, and only edits do, through bl_source_map_for_document. */
 void         bl_source_map_prepare         (BlDocument   *doc);
 
-/* Waits for and frees the document's map: the document calls it before
- * it frees its tree. */
+/* Stops the document's map being made (a document closed at once does not
+ * wait for it), waits for its thread and frees it: the document calls it
+ * before it frees its tree. */
 void         bl_source_map_forget          (BlDocument   *doc);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlSourceMap, bl_source_map_free)

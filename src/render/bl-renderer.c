@@ -1551,6 +1551,14 @@ delete_programs (BlRenderer *self)
     glDeleteProgram (self->body[b].id);
 }
 
+gboolean
+bl_renderer_gl_is_software (void)
+{
+  const char *renderer = (const char *) glGetString (GL_RENDERER);
+
+  return renderer != NULL && (strstr (renderer, "llvmpipe") != NULL || strstr (renderer, "softpipe") != NULL);
+}
+
 BlRenderer *
 bl_renderer_new (gboolean   use_es,
                  GError   **error)
@@ -1572,12 +1580,8 @@ bl_renderer_new (gboolean   use_es,
       g_free (self);
       return NULL;
     }
-  {
-    const char *renderer = (const char *) glGetString (GL_RENDERER);
-
-    if (renderer != NULL && (strstr (renderer, "llvmpipe") != NULL || strstr (renderer, "softpipe") != NULL))
-      self->flush_triangles = FLUSH_TRIANGLES;
-  }
+  if (bl_renderer_gl_is_software ())
+    self->flush_triangles = FLUSH_TRIANGLES;
 
   self->batches = g_ptr_array_new_with_free_func (batch_free);
   self->mesh_gpu = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) bl_mesh_unref, gpu_mesh_unref);

@@ -58,6 +58,10 @@ extern const float bl_render_buoyancy_color[3];
 void        bl_render_link_color     (guint            index,
                                       float            rgb[3]);
 
+/* Whether the current GL context rasterises in software (Mesa's llvmpipe
+ * or softpipe). */
+gboolean    bl_renderer_gl_is_software (void);
+
 /* Compiles the shaders (GLSL 330 core, or 300 es when USE_ES); a compile or
  * link failure sets GDK_GL_ERROR_COMPILATION_FAILED. */
 BlRenderer *bl_renderer_new          (gboolean         use_es,

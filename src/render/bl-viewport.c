@@ -1364,3 +1364,20 @@ bl_viewport_init (BlViewport *self)
   g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
   gtk_widget_add_controller (widget, scroll);
 }
+
+gboolean
+bl_viewport_display_gl_is_software (GdkDisplay *display)
+{
+  g_autoptr(GdkGLContext) context = NULL;
+  gboolean software;
+
+  g_return_val_if_fail (GDK_IS_DISPLAY (display), FALSE);
+
+  context = gdk_display_create_gl_context (display, NULL);
+  if (context == NULL || !gdk_gl_context_realize (context, NULL))
+    return FALSE;
+  gdk_gl_context_make_current (context);
+  software = bl_renderer_gl_is_software ();
+  gdk_gl_context_clear_current ();
+  return software;
+}

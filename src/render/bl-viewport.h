@@ -94,4 +94,9 @@ gboolean    bl_viewport_save_png            (BlViewport      *self,
  * ready; a screenshot of the settled view waits for this to be FALSE. */
 gboolean    bl_viewport_get_mesh_jobs_pending (BlViewport     *self);
 
+/* Whether GL on DISPLAY rasterises in software (Mesa's llvmpipe or
+ * softpipe, as in a virtual machine or under Xvfb); FALSE when it has no
+ * GL.  Creates and drops a context of its own. */
+gboolean    bl_viewport_display_gl_is_software (GdkDisplay *display);
+
 G_END_DECLS
