@@ -1377,16 +1377,6 @@ static gboolean load_include (LoadContext  *ctx,
                               const char  **sdf_path_out,
                               xmlNode     **model_out);
 
-static void include_failed (BlDocument  *doc,
-                            const char  *code,
-                            const char  *file,
-                            int          line,
-                            const char  *owner,
-                            const char  *uri,
-                            GPtrArray   *searched,
-                            const char  *format,
-                            ...) G_GNUC_PRINTF (8, 9);
-
 /* Whether a model or include NODE in MODEL (at DEPTH) would nest too
  * deep; says so when it would. */
 static gboolean
@@ -1857,6 +1847,16 @@ include_failure_free (BlIncludeFailure *failure)
   g_strfreev (failure->searched);
   g_free (failure);
 }
+
+static void include_failed (BlDocument  *doc,
+                            const char  *code,
+                            const char  *file,
+                            int          line,
+                            const char  *owner,
+                            const char  *uri,
+                            GPtrArray   *searched,
+                            const char  *format,
+                            ...) G_GNUC_PRINTF (8, 9);
 
 /* Records an include that failed: its diagnostic and its BlIncludeFailure. */
 static void
