@@ -1494,15 +1494,15 @@ model_child_clear (ModelChild *item)
 }
 
 static void
-add_merged_element (BlModel    *model,
-                    xmlNode    *node,
-                    const char *file)
+add_plugin_source (BlModel    *model,
+                   xmlNode    *node,
+                   const char *file)
 {
-  BlMergedElement element = { node, g_intern_string (file) };
+  BlPluginSource source = { node, g_intern_string (file) };
 
-  if (model->merged == NULL)
-    model->merged = g_array_new (FALSE, FALSE, sizeof (BlMergedElement));
-  g_array_append_val (model->merged, element);
+  if (model->plugin_sources == NULL)
+    model->plugin_sources = g_array_new (FALSE, FALSE, sizeof (BlPluginSource));
+  g_array_append_val (model->plugin_sources, source);
 }
 
 /* In a merged element, the included model's frame is the proxy frame. */
@@ -1600,8 +1600,8 @@ parse_model (LoadContext *ctx,
           if (entry->relative_to == NULL)
             entry->relative_to = g_strdup ("__model__");
           merge_frame_name (&entry->relative_to, item->proxy, FALSE);
-          add_merged_element (model, child, child_file);
-          add_merged_element (model, item->included, item->included_file);
+          add_plugin_source (model, child, child_file);
+          add_plugin_source (model, item->included, item->included_file);
           continue;
         }
 
@@ -2038,6 +2038,8 @@ parse_include (LoadContext *ctx,
   g_ptr_array_add (ctx->include_stack, g_strdup (sdf_path));
   model = parse_model (ctx, model_node, parent, sdf_path, nonempty (name), depth, scope_out);
   g_ptr_array_remove_index (ctx->include_stack, ctx->include_stack->len - 1);
+  /* <include><plugin> is the included model's (libsdformat puts it there) */
+  add_plugin_source (model, node, file);
 
   /* Without an <include><pose>, the included model keeps its own. */
   if (*pose_node_out == NULL)
