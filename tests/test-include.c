@@ -425,6 +425,8 @@ test_failure (void)
   g_assert_cmpstr (failure->name, ==, "tethys_equipped");
   g_assert_cmpstr (failure->file, ==, world);
   g_assert_cmpint (failure->line, ==, 4);
+  g_assert_cmpstr ((const char *) failure->include->name, ==, "include");
+  g_assert_cmpint (xmlGetLineNo (failure->include), ==, 4);
   g_assert_true (g_strv_contains ((const char * const *) failure->searched, worlds));
   g_assert_true (g_strv_contains ((const char * const *) failure->searched, elsewhere));
   g_assert_nonnull (strstr (failure->message, "GZ_SIM_RESOURCE_PATH"));

@@ -1849,6 +1849,7 @@ include_failure_free (BlIncludeFailure *failure)
 }
 
 static void include_failed (BlDocument  *doc,
+                            xmlNode     *include,
                             const char  *code,
                             const char  *file,
                             int          line,
@@ -1856,11 +1857,12 @@ static void include_failed (BlDocument  *doc,
                             const char  *uri,
                             GPtrArray   *searched,
                             const char  *format,
-                            ...) G_GNUC_PRINTF (8, 9);
+                            ...) G_GNUC_PRINTF (9, 10);
 
 /* Records an include that failed: its diagnostic and its BlIncludeFailure. */
 static void
 include_failed (BlDocument  *doc,
+                xmlNode     *include,
                 const char  *code,
                 const char  *file,
                 int          line,
@@ -1878,6 +1880,7 @@ include_failed (BlDocument  *doc,
   failure->message = g_strdup_vprintf (format, args);
   va_end (args);
   failure->problem = BL_INCLUDE_UNUSABLE;
+  failure->include = include;
   failure->uri = g_strdup (uri != NULL ? uri : "");
   failure->file = g_strdup (file);
   failure->line = line;
@@ -1919,7 +1922,8 @@ load_include (LoadContext  *ctx,
 
   if (uri_node == NULL)
     {
-      include_failed (doc, "include", file, node_line (node), owner, NULL, NULL, "<include> has no <uri>");
+      include_failed (doc, node, "include", file, node_line (node), owner, NULL, NULL,
+                      "<include> has no <uri>");
       return FALSE;
     }
   uri = g_strstrip (bl_xml_dup_text (uri_node));
@@ -1930,7 +1934,7 @@ load_include (LoadContext  *ctx,
     {
       BlIncludeFailure *failure;
 
-      include_failed (doc, "include", file, line, owner, uri, searched,
+      include_failed (doc, node, "include", file, line, owner, uri, searched,
                       "cannot include “%s”: %s", uri, error->message);
       failure = g_ptr_array_index (doc->include_failures, doc->include_failures->len - 1);
       if (g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND))
@@ -1947,7 +1951,7 @@ load_include (LoadContext  *ctx,
       sdf_path = find_model_sdf (target);
       if (sdf_path == NULL)
         {
-          include_failed (doc, "include", file, line, owner, uri, NULL,
+          include_failed (doc, node, "include", file, line, owner, uri, NULL,
                           "cannot include “%s”: %s has no model.config naming an SDF file, "
                           "and no model.sdf", uri, target);
           return FALSE;
@@ -1962,7 +1966,7 @@ load_include (LoadContext  *ctx,
     {
       if (strcmp (g_ptr_array_index (ctx->include_stack, i), sdf_path) == 0)
         {
-          include_failed (doc, "include-cycle", file, line, owner, uri, NULL,
+          include_failed (doc, node, "include-cycle", file, line, owner, uri, NULL,
                           "including “%s” again would never end (include cycle through %s)",
                           uri, sdf_path);
           return FALSE;
@@ -1972,7 +1976,7 @@ load_include (LoadContext  *ctx,
   if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
       (xml = read_xml (NULL, contents, length, -1, sdf_path, &error)) == NULL)
     {
-      include_failed (doc, "include", file, line, owner, uri, NULL,
+      include_failed (doc, node, "include", file, line, owner, uri, NULL,
                       "cannot include “%s”: %s", uri, error->message);
       return FALSE;
     }
@@ -1985,14 +1989,14 @@ load_include (LoadContext  *ctx,
       (root == NULL || !bl_xml_is_element (root, "sdf") ||
        (bl_xml_first_child (root, "light") == NULL && bl_xml_first_child (root, "actor") == NULL)))
     {
-      include_failed (doc, "include", file, line, owner, uri, NULL,
+      include_failed (doc, node, "include", file, line, owner, uri, NULL,
                       "cannot include “%s”: %s has no <sdf><model> (nor a <light> or <actor>)",
                       uri, sdf_path);
       return FALSE;
     }
   if (*model_out == NULL && merge)
     {
-      include_failed (doc, "include", file, line, owner, uri, NULL,
+      include_failed (doc, node, "include", file, line, owner, uri, NULL,
                       "cannot merge “%s”: %s holds no <model>, and merge=\"true\" is only "
                       "defined for included models (libsdformat refuses it too)", uri, sdf_path);
       return FALSE;
