@@ -314,6 +314,40 @@ test_fuel (void)
   }
 }
 
+/* <include><plugin> is the included model's, as libsdformat moves it
+ * there: added-mass import finds it, for the included model's link. */
+static void
+test_include_plugin (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-include-plugin-XXXXXX", NULL);
+  g_autofree char *main_path = g_build_filename (dir, "world.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(GPtrArray) imports = NULL;
+  BlAddedMassImport *import;
+
+  write_tree_file (dir, "boat.sdf", SDF_HEAD
+                   "<model name=\"boat\"><link name=\"hull\">" INERTIAL "</link></model></sdf>");
+  write_tree_file (dir, "world.sdf", SDF_HEAD
+                   "<world name=\"w\">\n"
+                   "<include><uri>boat.sdf</uri><name>b</name>\n"
+                   "<plugin filename=\"gz-sim-hydrodynamics-system\" name=\"gz::sim::systems::Hydrodynamics\">"
+                   "<link_name>hull</link_name><yDotV>-3</yDotV></plugin>\n"
+                   "</include>\n"
+                   "</world></sdf>");
+
+  clear_model_path_variables ();
+  doc = bl_document_new_from_file (main_path, &error);
+  g_assert_no_error (error);
+  imports = bl_document_find_added_mass_imports (doc);
+  g_assert_cmpuint (imports->len, ==, 1);
+  import = g_ptr_array_index (imports, 0);
+  g_assert_true (import->link == link_of (doc, "b::hull"));
+  g_assert_cmpstr (import->file, ==, main_path);
+  g_assert_cmpint (import->line, >=, 4);
+  g_assert_cmpfloat (import->values[6], ==, 3);  /* yy = −yDotV */
+}
+
 /* model://sun: a model folder whose SDF holds only a <light>. libsdformat
  * includes it; it has no mass, so it adds nothing and is no error. Merging
  * it is an error, as in libsdformat. */
@@ -391,6 +425,8 @@ test_failure (void)
   g_assert_cmpstr (failure->name, ==, "tethys_equipped");
   g_assert_cmpstr (failure->file, ==, world);
   g_assert_cmpint (failure->line, ==, 4);
+  g_assert_cmpstr ((const char *) failure->include->name, ==, "include");
+  g_assert_cmpint (xmlGetLineNo (failure->include), ==, 4);
   g_assert_true (g_strv_contains ((const char * const *) failure->searched, worlds));
   g_assert_true (g_strv_contains ((const char * const *) failure->searched, elsewhere));
   g_assert_nonnull (strstr (failure->message, "GZ_SIM_RESOURCE_PATH"));
@@ -430,6 +466,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/include/merge-model-pose", test_merge_model_pose);
   g_test_add_func ("/core/include/merge-into-world", test_merge_into_world);
   g_test_add_func ("/core/include/fuel", test_fuel);
+  g_test_add_func ("/core/include/plugin", test_include_plugin);
   g_test_add_func ("/core/include/light", test_light);
   g_test_add_func ("/core/include/failure", test_failure);
 

@@ -403,6 +403,20 @@ test_fuel_cache (void)
   g_assert_nonnull (strstr (error->message, "version 3"));
   g_clear_error (&error);
 
+  /* a URL that would climb out of the cache is no Fuel URL */
+  g_assert_null (bl_resource_resolve_uri ("https://fuel.gazebosim.org/1.0/OpenRobotics/models/"
+                                          "Construction Cone/2/files/../../2/meshes/cone.dae", NULL, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OFFLINE);
+  g_clear_error (&error);
+  g_assert_null (bl_resource_resolve_uri ("https://fuel.gazebosim.org/1.0/OpenRobotics/models/"
+                                          "Construction Cone/2/files/%2e%2e/2/meshes/cone.dae", NULL, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OFFLINE);
+  g_clear_error (&error);
+  g_assert_null (bl_resource_resolve_include ("https://fuel.gazebosim.org/1.0/OpenRobotics/models/%2E%2E",
+                                              NULL, NULL, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OFFLINE);
+  g_clear_error (&error);
+
   /* the default cache is ~/.gz/fuel */
   g_unsetenv ("GZ_FUEL_CACHE_PATH");
   got = bl_resource_fuel_cache_dir ();

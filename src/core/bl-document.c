@@ -1448,16 +1448,6 @@ static gboolean load_include (LoadContext  *ctx,
                               const char  **sdf_path_out,
                               xmlNode     **model_out);
 
-static void include_failed (BlDocument  *doc,
-                            const char  *code,
-                            const char  *file,
-                            int          line,
-                            const char  *owner,
-                            const char  *uri,
-                            GPtrArray   *searched,
-                            const char  *format,
-                            ...) G_GNUC_PRINTF (8, 9);
-
 /* Whether a model or include NODE in MODEL (at DEPTH) would nest too
  * deep; says so when it would. */
 static gboolean
@@ -1575,15 +1565,15 @@ model_child_clear (ModelChild *item)
 }
 
 static void
-add_merged_element (BlModel    *model,
-                    xmlNode    *node,
-                    const char *file)
+add_plugin_source (BlModel    *model,
+                   xmlNode    *node,
+                   const char *file)
 {
-  BlMergedElement element = { node, g_intern_string (file) };
+  BlPluginSource source = { node, g_intern_string (file) };
 
-  if (model->merged == NULL)
-    model->merged = g_array_new (FALSE, FALSE, sizeof (BlMergedElement));
-  g_array_append_val (model->merged, element);
+  if (model->plugin_sources == NULL)
+    model->plugin_sources = g_array_new (FALSE, FALSE, sizeof (BlPluginSource));
+  g_array_append_val (model->plugin_sources, source);
 }
 
 /* In a merged element, the included model's frame is the proxy frame. */
@@ -1681,8 +1671,8 @@ parse_model (LoadContext *ctx,
           if (entry->relative_to == NULL)
             entry->relative_to = g_strdup ("__model__");
           merge_frame_name (&entry->relative_to, item->proxy, FALSE);
-          add_merged_element (model, child, child_file);
-          add_merged_element (model, item->included, item->included_file);
+          add_plugin_source (model, child, child_file);
+          add_plugin_source (model, item->included, item->included_file);
           continue;
         }
 
@@ -1929,9 +1919,21 @@ include_failure_free (BlIncludeFailure *failure)
   g_free (failure);
 }
 
+static void include_failed (BlDocument  *doc,
+                            xmlNode     *include,
+                            const char  *code,
+                            const char  *file,
+                            int          line,
+                            const char  *owner,
+                            const char  *uri,
+                            GPtrArray   *searched,
+                            const char  *format,
+                            ...) G_GNUC_PRINTF (9, 10);
+
 /* Records an include that failed: its diagnostic and its BlIncludeFailure. */
 static void
 include_failed (BlDocument  *doc,
+                xmlNode     *include,
                 const char  *code,
                 const char  *file,
                 int          line,
@@ -1949,6 +1951,7 @@ include_failed (BlDocument  *doc,
   failure->message = g_strdup_vprintf (format, args);
   va_end (args);
   failure->problem = BL_INCLUDE_UNUSABLE;
+  failure->include = include;
   failure->uri = g_strdup (uri != NULL ? uri : "");
   failure->file = g_strdup (file);
   failure->line = line;
@@ -1990,7 +1993,8 @@ load_include (LoadContext  *ctx,
 
   if (uri_node == NULL)
     {
-      include_failed (doc, "include", file, node_line (node), owner, NULL, NULL, "<include> has no <uri>");
+      include_failed (doc, node, "include", file, node_line (node), owner, NULL, NULL,
+                      "<include> has no <uri>");
       return FALSE;
     }
   uri = g_strstrip (bl_xml_dup_text (uri_node));
@@ -2001,7 +2005,7 @@ load_include (LoadContext  *ctx,
     {
       BlIncludeFailure *failure;
 
-      include_failed (doc, "include", file, line, owner, uri, searched,
+      include_failed (doc, node, "include", file, line, owner, uri, searched,
                       "cannot include “%s”: %s", uri, error->message);
       failure = g_ptr_array_index (doc->include_failures, doc->include_failures->len - 1);
       if (g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND))
@@ -2018,7 +2022,7 @@ load_include (LoadContext  *ctx,
       sdf_path = find_model_sdf (target);
       if (sdf_path == NULL)
         {
-          include_failed (doc, "include", file, line, owner, uri, NULL,
+          include_failed (doc, node, "include", file, line, owner, uri, NULL,
                           "cannot include “%s”: %s has no model.config naming an SDF file, "
                           "and no model.sdf", uri, target);
           return FALSE;
@@ -2033,7 +2037,7 @@ load_include (LoadContext  *ctx,
     {
       if (strcmp (g_ptr_array_index (ctx->include_stack, i), sdf_path) == 0)
         {
-          include_failed (doc, "include-cycle", file, line, owner, uri, NULL,
+          include_failed (doc, node, "include-cycle", file, line, owner, uri, NULL,
                           "including “%s” again would never end (include cycle through %s)",
                           uri, sdf_path);
           return FALSE;
@@ -2043,7 +2047,7 @@ load_include (LoadContext  *ctx,
   if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
       (xml = read_xml (NULL, contents, length, -1, sdf_path, &error)) == NULL)
     {
-      include_failed (doc, "include", file, line, owner, uri, NULL,
+      include_failed (doc, node, "include", file, line, owner, uri, NULL,
                       "cannot include “%s”: %s", uri, error->message);
       return FALSE;
     }
@@ -2056,14 +2060,14 @@ load_include (LoadContext  *ctx,
       (root == NULL || !bl_xml_is_element (root, "sdf") ||
        (bl_xml_first_child (root, "light") == NULL && bl_xml_first_child (root, "actor") == NULL)))
     {
-      include_failed (doc, "include", file, line, owner, uri, NULL,
+      include_failed (doc, node, "include", file, line, owner, uri, NULL,
                       "cannot include “%s”: %s has no <sdf><model> (nor a <light> or <actor>)",
                       uri, sdf_path);
       return FALSE;
     }
   if (*model_out == NULL && merge)
     {
-      include_failed (doc, "include", file, line, owner, uri, NULL,
+      include_failed (doc, node, "include", file, line, owner, uri, NULL,
                       "cannot merge “%s”: %s holds no <model>, and merge=\"true\" is only "
                       "defined for included models (libsdformat refuses it too)", uri, sdf_path);
       return FALSE;
@@ -2109,6 +2113,8 @@ parse_include (LoadContext *ctx,
   g_ptr_array_add (ctx->include_stack, g_strdup (sdf_path));
   model = parse_model (ctx, model_node, parent, sdf_path, nonempty (name), depth, scope_out);
   g_ptr_array_remove_index (ctx->include_stack, ctx->include_stack->len - 1);
+  /* <include><plugin> is the included model's (libsdformat puts it there) */
+  add_plugin_source (model, node, file);
 
   /* Without an <include><pose>, the included model keeps its own. */
   if (*pose_node_out == NULL)

@@ -102,6 +102,7 @@ typedef struct
   char  *name;      /* what was looked for: "tethys" of <uri>tethys</uri> or
                      * model://tethys/…, the Fuel model's name; NULL for
                      * BL_INCLUDE_UNUSABLE */
+  xmlNode *include; /* the <include> element (its <name>, <plugin>s…) */
   char  *file;      /* the file holding the <include> */
   int    line;      /* of its <uri> (or of the <include> without one) */
   char  *message;   /* what failed, where it looked and what to set */

@@ -425,11 +425,11 @@ scan_model (BlDocument *self,
             GPtrArray  *out)
 {
   scan_plugins (self, model->node, model, model->file, out);
-  for (guint i = 0; model->merged != NULL && i < model->merged->len; i++)
+  for (guint i = 0; model->plugin_sources != NULL && i < model->plugin_sources->len; i++)
     {
-      BlMergedElement *merged = &g_array_index (model->merged, BlMergedElement, i);
+      BlPluginSource *source = &g_array_index (model->plugin_sources, BlPluginSource, i);
 
-      scan_plugins (self, merged->node, model, merged->file, out);
+      scan_plugins (self, source->node, model, source->file, out);
     }
   for (guint i = 0; i < model->models->len; i++)
     scan_model (self, g_ptr_array_index (model->models, i), out);

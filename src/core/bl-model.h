@@ -139,14 +139,14 @@ struct _BlLink
   guint           n_load_diagnostics;  /* the first n are from loading */
 };
 
-/* An element whose <plugin>s a model took from an <include merge="true">
- * (libsdformat moves them into the including model): the <include> itself
- * or the included <model>. */
+/* An element other than a model's own whose <plugin>s are the model's, as
+ * libsdformat moves them there: the <include> that brought the model in,
+ * or, for <include merge="true">, that include and the merged <model>. */
 typedef struct
 {
   xmlNode        *node;
   const char     *file;          /* the file it is in (interned) */
-} BlMergedElement;
+} BlPluginSource;
 
 struct _BlModel
 {
@@ -161,8 +161,8 @@ struct _BlModel
   BlPose          world_pose;
   GPtrArray      *links;         /* BlLink* */
   GPtrArray      *models;        /* BlModel*, nested */
-  GArray         *merged;        /* BlMergedElement, in document order; NULL
-                                  * when nothing was merged into this model */
+  GArray         *plugin_sources; /* BlPluginSource, in document order; NULL
+                                   * when there is none */
 };
 
 /* Whether LINK belongs to MODEL or to a model nested in it. */

@@ -411,6 +411,20 @@ is_api_version (const char *text)
   return TRUE;
 }
 
+/* Whether PATH (unescaped) stays below the folder it is joined to. */
+static gboolean
+stays_inside (const char *path)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      if (strcmp (parts[i], "..") == 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 parse_fuel_url (const char *uri,
                 FuelUrl    *url)
@@ -428,6 +442,9 @@ parse_fuel_url (const char *uri,
   parts = g_strsplit (rest + 3, "/", -1);
   for (guint i = 0; parts[i] != NULL; i++)
     {
+      /* names, never a way out of the cache */
+      if (strcmp (parts[i], ".") == 0 || strcmp (parts[i], "..") == 0)
+        return FALSE;
       if (*parts[i] != '\0')
         g_ptr_array_add (segments, parts[i]);
     }
@@ -446,6 +463,11 @@ parse_fuel_url (const char *uri,
   url->owner = g_ascii_strdown (g_ptr_array_index (segments, k), -1);
   name = g_uri_unescape_string (g_ptr_array_index (segments, k + 2), NULL);
   url->name = g_ascii_strdown (name != NULL ? name : g_ptr_array_index (segments, k + 2), -1);
+  if (strchr (url->name, '/') != NULL || strcmp (url->name, ".") == 0 || !stays_inside (url->name))
+    {
+      fuel_url_clear (url);
+      return FALSE;
+    }
   url->model_url = g_strdup_printf ("https://%s/1.0/%s/models/%s", url->server,
                                     (const char *) g_ptr_array_index (segments, k),
                                     (const char *) g_ptr_array_index (segments, k + 2));
@@ -479,6 +501,11 @@ parse_fuel_url (const char *uri,
       url->file = g_uri_unescape_string (joined, NULL);
       if (url->file == NULL)
         url->file = g_steal_pointer (&joined);
+      if (!stays_inside (url->file))
+        {
+          fuel_url_clear (url);
+          return FALSE;
+        }
     }
 
   return TRUE;
