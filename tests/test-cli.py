@@ -55,7 +55,7 @@ class Inspect(unittest.TestCase):
             with self.subTest(path=path):
                 doc = inspect_json(path)
                 self.assertEqual(doc["file"], path)
-                self.assertIn(doc["sdf_version"], ["1.6", "1.8", "1.11"])
+                self.assertIn(doc["sdf_version"], ["1.5", "1.6", "1.7", "1.8", "1.11"])
                 self.assertGreater(len(doc["links"]), 0)
                 for link in doc["links"]:
                     self.assertTrue(keys <= set(link), link.keys())

@@ -16,6 +16,7 @@
 #include "bl-document-private.h"
 #include "bl-xml-private.h"
 #include "bl-file-private.h"
+#include "bl-comment-filter-private.h"
 #include "bl-number.h"
 #include "bl-sample-resources.h"
 #include "bl-resource.h"
@@ -1663,6 +1664,7 @@ static xmlDoc *read_xml (BlDocument  *self,
                          gsize        length,
                          int          fd,
                          const char  *path,
+                         GPtrArray   *diagnostics,
                          GError     **error);
 
 static BlModel *
@@ -1739,7 +1741,7 @@ parse_include (LoadContext *ctx,
     }
 
   if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
-      (xml = read_xml (NULL, contents, length, -1, sdf_path, &error)) == NULL)
+      (xml = read_xml (NULL, contents, length, -1, sdf_path, doc->diagnostics, &error)) == NULL)
     {
       bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
                           "cannot include “%s”: %s", uri, error->message);
@@ -2030,6 +2032,76 @@ link_is_reachable (xmlNode *node)
          up->parent->type == XML_DOCUMENT_NODE;
 }
 
+/* libxml2 refuses these; TinyXML2, and so Gazebo, reads them.  "--"
+ * inside a comment (gz-sim's own example worlds have it) never reaches
+ * libxml2: bl-comment-filter.c rewrites it.  An XML declaration after
+ * blank lines: TinyXML2 keeps no node for the blanks.  A declaration
+ * after a comment or an element stays an error, as in TinyXML2. */
+typedef enum
+{
+  FAULT_HYPHENS,
+  FAULT_LATE_DECLARATION,
+  N_FAULTS
+} XmlFault;
+
+static const char * const fault_text[N_FAULTS] = {
+  "a comment with “--” inside",
+  "blank lines before the XML declaration “<?xml”",
+};
+
+static gboolean
+is_late_declaration (xmlParserCtxt  *ctxt,
+                     const xmlError *error)
+{
+  return error->code == XML_ERR_RESERVED_XML_NAME && error->message != NULL &&
+         g_str_has_prefix (error->message, "XML declaration allowed only") &&
+         ctxt->myDoc != NULL && ctxt->myDoc->children == NULL;
+}
+
+/* What one parse met: the first error that makes the file unreadable,
+ * and the faults read past as TinyXML2 (libsdformat's reader) reads past
+ * them. */
+typedef struct
+{
+  BlDocument *self;          /* read-only loads: links are read as they end */
+  const char *path;
+  GPtrArray  *diagnostics;   /* where the faults read past go; may be NULL */
+  gboolean    failed;
+  gboolean    refused;       /* error_message is ours, not libxml2's */
+  int         error_line;
+  char       *error_message;
+  int         fault_line[N_FAULTS];  /* the first of each fault read past */
+  guint       fault_count[N_FAULTS];
+} ParseState;
+
+static void
+parse_error (void     *ctx,
+             xmlError *error)
+{
+  xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
+
+  /* Namespace faults (an undeclared gz: prefix) and warnings never made
+   * a file unreadable; entity loops, depth and size limits are fatal
+   * parser errors and still stop the parse. */
+  if (state == NULL || state->failed || error->domain != XML_FROM_PARSER || error->level < XML_ERR_ERROR)
+    return;
+
+  if (is_late_declaration (ctxt, error))
+    {
+      if (state->fault_count[FAULT_LATE_DECLARATION]++ == 0)
+        state->fault_line[FAULT_LATE_DECLARATION] = error->line;
+      return;
+    }
+
+  /* The first error names the fault; what libxml2 says after it (often
+   * "Extra content at the end of the document", lines later) does not. */
+  state->failed = TRUE;
+  state->error_line = error->line;
+  state->error_message = g_strchomp (g_strdup (error->message != NULL ? error->message : ""));
+  xmlStopParser (ctxt);
+}
+
 static void
 sax_start_element (void           *ctx,
                    const xmlChar  *localname,
@@ -2059,7 +2131,8 @@ sax_end_element (void          *ctx,
                  const xmlChar *uri)
 {
   xmlParserCtxt *ctxt = ctx;
-  BlDocument *self = ctxt->_private;
+  ParseState *state = ctxt->_private;
+  BlDocument *self = state != NULL ? state->self : NULL;
   xmlNode *node = ctxt->node;
 
   /* the names are the parser's dictionary's: a pointer compare first */
@@ -2070,24 +2143,55 @@ sax_end_element (void          *ctx,
   xmlSAX2EndElementNs (ctx, localname, prefix, uri);
 }
 
+/* SDF has no use for entities; expanding them is how a "billion laughs"
+ * file exhausts memory and how an external entity reads another file.
+ * The first declaration stops the parse: nothing declared is ever
+ * expanded, parsed or checked. */
+static void
+sax_entity_decl (void          *ctx,
+                 const xmlChar *name,
+                 int            type,
+                 const xmlChar *public_id,
+                 const xmlChar *system_id,
+                 xmlChar       *content)
+{
+  xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
+
+  if (state->failed)
+    return;
+  state->failed = TRUE;
+  state->refused = TRUE;
+  state->error_line = ctxt->input != NULL ? ctxt->input->line : 0;
+  state->error_message = g_strdup_printf ("the file declares the XML entity “%s”; Ballast does not read "
+                                          "files with entity declarations, which SDF never needs",
+                                          (const char *) name);
+  xmlStopParser (ctxt);
+}
+
 /* No network, no DTD loading, no entity substitution: a model file must
- * never make us read another file. */
-#define XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES)
+ * never make us read another file.  XML_PARSE_RECOVER only so that the
+ * faults TinyXML2 reads past (tolerated_xml_fault) are read past here
+ * too: parse_error stops the parser at the first other error, so nothing
+ * else is ever recovered from. */
+#define XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES | \
+                     XML_PARSE_RECOVER)
 
 /* Parses data in place of xmlReadMemory, keeping true line numbers.  For
- * a read-only load (self set and read-only), links are read as their end
- * tags arrive and their subtrees freed, and the input goes through a push
- * parser in small chunks, so neither the whole tree nor a second copy of
- * the file is ever held. */
+ * a read-only load (state->self set and read-only), links are read as
+ * their end tags arrive and their subtrees freed, and the input goes
+ * through a push parser in small chunks, so neither the whole tree nor a
+ * second copy of the file is ever held. */
 static xmlDoc *
-parse_xml (BlDocument  *self,
+parse_xml (ParseState  *state,
            const char  *data,
            gsize        length,
            int          fd,
-           const char  *path,
            gsize       *read_length,
            GError     **error)
 {
+  BlDocument *self = state->self;
+  const char *path = state->path;
   xmlParserCtxt *ctxt;
   xmlDoc *xml = NULL;
 
@@ -2095,6 +2199,8 @@ parse_xml (BlDocument  *self,
     {
       const gsize chunk = 256 * 1024;
       g_autofree char *buffer = fd >= 0 ? g_malloc (chunk) : NULL;
+      g_autoptr(BlCommentFilter) filter = bl_comment_filter_new ();
+      g_autoptr(GByteArray) filtered = g_byte_array_sized_new (chunk);
 
       ctxt = xmlCreatePushParserCtxt (NULL, NULL, NULL, 0, path);
       if (ctxt == NULL)
@@ -2105,7 +2211,9 @@ parse_xml (BlDocument  *self,
       xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_COMPACT);
       ctxt->sax->startElementNs = sax_start_element;
       ctxt->sax->endElementNs = sax_end_element;
-      ctxt->_private = self;
+      ctxt->sax->serror = parse_error;
+      ctxt->sax->entityDecl = sax_entity_decl;
+      ctxt->_private = state;
       self->link_tag = xmlDictLookup (ctxt->dict, (const xmlChar *) "link", -1);
 
       *read_length = 0;
@@ -2141,48 +2249,80 @@ parse_xml (BlDocument  *self,
               break;
             }
           *read_length += (gsize) n;
-          if (xmlParseChunk (ctxt, piece, (int) n, 0) != 0 && !ctxt->wellFormed)
+          g_byte_array_set_size (filtered, 0);
+          bl_comment_filter_feed (filter, piece, (gsize) n, filtered);
+          xmlParseChunk (ctxt, (const char *) filtered->data, (int) filtered->len, 0);
+          if (state->failed)
             break;
         }
-      if (ctxt->wellFormed && *read_length > 0)
-        xmlParseChunk (ctxt, NULL, 0, 1);
+      if (!state->failed && *read_length > 0 && (error == NULL || *error == NULL))
+        {
+          g_byte_array_set_size (filtered, 0);
+          bl_comment_filter_finish (filter, filtered);
+          xmlParseChunk (ctxt, (const char *) filtered->data, (int) filtered->len, 1);
+        }
+      state->fault_count[FAULT_HYPHENS] = bl_comment_filter_get_count (filter);
+      state->fault_line[FAULT_HYPHENS] = bl_comment_filter_get_first_line (filter);
       if (error != NULL && *error != NULL)
-        ctxt->wellFormed = 0;
+        state->failed = TRUE;
     }
   else
     {
+      g_autoptr(GByteArray) filtered = NULL;
+
       *read_length = length;
       if (length == 0)
         return NULL;
+      if (bl_comment_filter_needed (data, length))
+        {
+          g_autoptr(BlCommentFilter) filter = bl_comment_filter_new ();
+
+          filtered = g_byte_array_sized_new ((guint) length);
+          bl_comment_filter_feed (filter, data, length, filtered);
+          bl_comment_filter_finish (filter, filtered);
+          state->fault_count[FAULT_HYPHENS] = bl_comment_filter_get_count (filter);
+          state->fault_line[FAULT_HYPHENS] = bl_comment_filter_get_first_line (filter);
+          data = (const char *) filtered->data;
+          g_assert (filtered->len == length);
+        }
       ctxt = xmlNewParserCtxt ();
       if (ctxt == NULL)
         return NULL;
       ctxt->sax->startElementNs = sax_start_element;
+      ctxt->sax->serror = parse_error;
+      ctxt->sax->entityDecl = sax_entity_decl;
+      ctxt->_private = state;
       xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS);
       xmlFreeParserCtxt (ctxt);
+      if (state->failed)
+        g_clear_pointer (&xml, xmlFreeDoc);
       return xml;
     }
 
   xml = ctxt->myDoc;
   ctxt->myDoc = NULL;
-  if (!ctxt->wellFormed)
+  if (state->failed || xml == NULL || xmlDocGetRootElement (xml) == NULL)
     g_clear_pointer (&xml, xmlFreeDoc);
   xmlFreeParserCtxt (ctxt);
 
   return xml;
 }
 
-/* From data, or when fd ≥ 0 read from fd in pieces (read-only loads). */
+/* From data, or when fd ≥ 0 read from fd in pieces (read-only loads).
+ * The faults read past as Gazebo reads past them are warnings in
+ * diagnostics (may be NULL). */
 static xmlDoc *
 read_xml (BlDocument  *self,
           const char  *data,
           gsize        length,
           int          fd,
           const char  *path,
+          GPtrArray   *diagnostics,
           GError     **error)
 {
-  const xmlError *xml_error;
+  ParseState state = { self, path, diagnostics, FALSE, FALSE, 0, NULL, { 0 }, { 0 } };
   g_autoptr(GError) read_error = NULL;
+  g_autofree char *message = NULL;
   xmlDoc *xml;
 
   if (fd < 0 && length > G_MAXINT)
@@ -2192,8 +2332,8 @@ read_xml (BlDocument  *self,
       return NULL;
     }
 
-  xmlResetLastError ();
-  xml = parse_xml (self, data, length, fd, path, &length, &read_error);
+  xml = parse_xml (&state, data, length, fd, &length, &read_error);
+  message = g_steal_pointer (&state.error_message);
   if (read_error != NULL)
     {
       g_clear_pointer (&xml, xmlFreeDoc);
@@ -2202,40 +2342,34 @@ read_xml (BlDocument  *self,
     }
   if (xml == NULL)
     {
-      xml_error = xmlGetLastError ();
       if (length == 0)
         g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
                      "%s: the file is empty", path);
-      else if (xml_error != NULL && xml_error->message != NULL)
-        {
-          g_autofree char *message = g_strchomp (g_strdup (xml_error->message));
-
-          g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
-                       "%s:%d: not well-formed XML: %s", path, xml_error->line, message);
-        }
+      else if (state.refused)
+        g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+                     "%s:%d: %s", path, state.error_line, message);
+      else if (message != NULL && message[0] != '\0')
+        g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+                     "%s:%d: not well-formed XML: %s", path, state.error_line, message);
       else
         g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
                      "%s: not well-formed XML", path);
       return NULL;
     }
 
-  /* SDF has no use for entities; expanding them is how a "billion laughs"
-   * file exhausts memory and how an external entity reads another file. */
-  for (xmlDtd *dtd = xml->intSubset; dtd != NULL; dtd = dtd == xml->intSubset ? xml->extSubset : NULL)
+  /* Said once a file, where the fault first is: a file of shell commands
+   * in comments has dozens. */
+  for (guint i = 0; i < N_FAULTS; i++)
     {
-      for (xmlNode *decl = dtd->children; decl != NULL; decl = decl->next)
-        {
-          if (decl->type != XML_ENTITY_DECL)
-            continue;
-
-          g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
-                       "%s:%d: the file declares the XML entity “%s”; Ballast does not read "
-                       "files with entity declarations, which SDF never needs",
-                       path, (int) xmlGetLineNo ((xmlNode *) dtd) > 0 ? (int) xmlGetLineNo ((xmlNode *) dtd) : 1,
-                       (const char *) decl->name);
-          xmlFreeDoc (xml);
-          return NULL;
-        }
+      if (state.fault_count[i] == 0 || diagnostics == NULL)
+        continue;
+      if (state.fault_count[i] == 1)
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "xml", path, state.fault_line[i], NULL,
+                            "not well-formed XML: %s; read as Gazebo (TinyXML2) reads it", fault_text[i]);
+      else
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "xml", path, state.fault_line[i], NULL,
+                            "not well-formed XML: %s (%u of them, the first here); "
+                            "read as Gazebo (TinyXML2) reads it", fault_text[i], state.fault_count[i]);
     }
 
   return xml;
@@ -2261,7 +2395,7 @@ bl_document_load (BlDocument  *self,
       self->protos = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
     }
   self->base_dir = g_path_get_dirname (self->path);
-  self->xml = read_xml (self, data, length, fd, self->path, error);
+  self->xml = read_xml (self, data, length, fd, self->path, self->diagnostics, error);
   if (self->xml == NULL)
     {
       g_ptr_array_unref (ctx.include_stack);
