@@ -1153,6 +1153,117 @@ test_nesting_limit (void)
   g_assert_cmpuint (count_document_code (doc, "depth"), ==, 1);
 }
 
+/* SDF 1.7's flattened names (libsdformat's partially_flattened.sdf and
+ * flattened_test_nested_model_with_frames.sdf): every link read, placed
+ * through frames named "M1::__model__" and "M1::F1".  M1 is at (10, 0, 0)
+ * turned 90° about z; F1 turns a further 90° about x, so R_F1 takes x to
+ * y and y to z: L1 at F1 (10, 0, 0), L2 one along F1's x (10, 1, 0), L3
+ * one along L2's y (10, 1, 1), L4 one along M1's z (10, 0, 1), M2 at
+ * L2's place (10, 1, 0) and L5 one along its x. */
+static void
+test_flattened_names (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_integration_partially_flattened.sdf");
+  const struct { const char *name; double x, y, z; } expected[] = {
+    { "ParentModel::M1::L1", 10, 0, 0 },
+    { "ParentModel::M1::L2", 10, 1, 0 },
+    { "ParentModel::M1::L3", 10, 1, 1 },
+    { "ParentModel::M1::L4", 10, 0, 1 },
+    { "ParentModel::M1::M2::L5", 1, 0, 0 },   /* in M2, which is at (10, 1, 0) */
+  };
+  g_autoptr(BlDocument) other = load_fixture ("sdformat_test_sdf_flattened_test_nested_model_with_frames.sdf");
+
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 5);
+  g_assert_cmpuint (count_document_code (doc, "name"), ==, 0);
+  g_assert_cmpuint (count_document_code (doc, "frame"), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      BlLink *link = link_of (doc, expected[i].name);
+
+      assert_close (link->pose.p.x, expected[i].x, 1e-5);
+      assert_close (link->pose.p.y, expected[i].y, 1e-5);
+      assert_close (link->pose.p.z, expected[i].z, 1e-5);
+    }
+  {
+    BlModel *m2 = link_of (doc, "ParentModel::M1::M2::L5")->model;
+
+    assert_close (m2->pose.p.x, 10, 1e-5);
+    assert_close (m2->pose.p.y, 1, 1e-5);
+    assert_close (m2->pose.p.z, 0, 1e-5);
+  }
+
+  g_assert_cmpuint (bl_document_get_links (other)->len, ==, 5);
+  g_assert_cmpuint (count_document_code (other, "name"), ==, 0);
+  g_assert_cmpuint (count_document_code (other, "frame"), ==, 0);
+
+  /* from SDF 1.8 on, "::" in a name stays an error (libsdformat refuses the file) */
+  {
+    g_autoptr(BlDocument) v18 = load_string ("<sdf version=\"1.8\"><model name=\"m\">"
+                                             "<link name=\"a::b\"/><link name=\"c\"/></model></sdf>");
+
+    g_assert_cmpuint (bl_document_get_links (v18)->len, ==, 1);
+    g_assert_cmpuint (count_document_code (v18, "name"), ==, 1);
+  }
+}
+
+/* A link named "world" (libsdformat's cfm_damping_implicit_spring_damper.sdf,
+ * SDF 1.5): kept, with a warning, as libsdformat keeps it. */
+static void
+test_world_link (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_integration_cfm_damping_implicit_spring_damper.sdf");
+  const BlDiagnostic *d;
+
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 3);
+  link_of (doc, "cfm_damping_implicit_spring_damper_conversion_test::world");
+  d = find_code (doc, "name");
+  g_assert_cmpint (d->severity, ==, BL_SEVERITY_WARNING);
+  g_assert_cmpint (d->line, ==, 4);
+  g_assert_cmpuint (count_document_code (doc, "name"), ==, 1);
+}
+
+/* Before SDF 1.7 a joint (or frame, or link) named like an element of
+ * another kind before it is renamed NAME_joint (…_frame, …_link), with a
+ * warning, as libsdformat's Model.cc does; from 1.7 on it is an error. */
+static void
+test_old_version_renames (void)
+{
+  const char *body =
+    "<model name=\"m\">\n"
+    "<joint name=\"a\" type=\"fixed\"><parent>world</parent><child>b</child></joint>\n"
+    "<link name=\"a\"><pose>1 0 0 0 0 0</pose><inertial><mass>2</mass></inertial></link>\n"
+    "<link name=\"b\"><pose relative_to=\"b_joint\">0 1 0 0 0 0</pose></link>\n"
+    "<joint name=\"b\" type=\"fixed\"><pose relative_to=\"__model__\">0 0 3 0 0 0</pose>"
+    "<parent>a</parent><child>b</child></joint>\n"
+    "<frame name=\"b_joint\"><pose>0 0 5 0 0 0</pose></frame>\n"
+    "</model></sdf>\n";
+  g_autofree char *old = g_strconcat ("<sdf version=\"1.6\">\n", body, NULL);
+  g_autofree char *new = g_strconcat ("<sdf version=\"1.7\">\n", body, NULL);
+  g_autoptr(BlDocument) doc = load_string (old);
+  g_autoptr(BlDocument) strict = load_string (new);
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+  BlLink *renamed;
+
+  /* the link after the joint "a" is "a_link"; the joint "b" after the
+   * link "b" is "b_joint", the frame "b_joint" then "b_joint_frame" */
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 2);
+  renamed = link_of (doc, "m::a_link");
+  g_assert_cmpfloat (renamed->props.mass, ==, 2);
+  /* "b_joint" is the renamed joint, 3 up; b is 1 along its y */
+  assert_close (link_of (doc, "m::b")->pose.p.y, 1, 1e-12);
+  assert_close (link_of (doc, "m::b")->pose.p.z, 3, 1e-12);
+  g_assert_cmpuint (count_code (all, "name"), ==, 3);
+  for (guint i = 0; i < all->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (all, i);
+
+      g_assert_cmpint (d->severity, !=, BL_SEVERITY_ERROR);
+    }
+
+  g_assert_cmpuint (bl_document_get_links (strict)->len, ==, 1);
+  g_assert_cmpuint (count_document_code (strict, "name"), ==, 2);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1187,6 +1298,9 @@ main (int    argc,
   g_test_add_func ("/core/fixtures/shapes", test_shapes_fixture);
   g_test_add_func ("/core/fixtures/inertial-complete", test_inertial_complete_fixture);
   g_test_add_func ("/core/fixtures/inertial-stats", test_inertial_stats_fixtures);
+  g_test_add_func ("/core/fixtures/flattened-names", test_flattened_names);
+  g_test_add_func ("/core/fixtures/world-link", test_world_link);
+  g_test_add_func ("/core/document/old-version-renames", test_old_version_renames);
 
   return g_test_run ();
 }

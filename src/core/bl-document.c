@@ -218,6 +218,7 @@ struct _FrameScope
   GHashTable *frames;        /* name → FrameEntry* */
   BlModel    *model;
   const char *file;
+  guint       sdf_minor;     /* of the file the model is in, as libsdformat's OriginalVersion */
 };
 
 typedef struct
@@ -935,6 +936,25 @@ nonempty (const char *s)
   return (s != NULL && *s != '\0') ? s : NULL;
 }
 
+/* The name libsdformat gives an element whose name another kind of
+ * element of the model already has, in files before SDF 1.7 (Model.cc):
+ * NAME_link, NAME_joint or NAME_frame, or with 0, 1… after it. */
+static char *
+rename_for_old_version (FrameScope *scope,
+                        FrameKind   kind,
+                        const char *name)
+{
+  const char *suffix = kind == FRAME_LINK ? "_link" : kind == FRAME_JOINT ? "_joint" : "_frame";
+  char *renamed = g_strconcat (name, suffix, NULL);
+
+  for (guint i = 0; g_hash_table_contains (scope->frames, renamed); i++)
+    {
+      g_free (renamed);
+      renamed = g_strdup_printf ("%s%s%u", name, suffix, i);
+    }
+  return renamed;
+}
+
 static FrameEntry *
 frame_scope_add (FrameScope  *scope,
                  FrameKind    kind,
@@ -943,7 +963,9 @@ frame_scope_add (FrameScope  *scope,
                  GPtrArray   *diagnostics,
                  const char  *owner)
 {
+  g_autofree char *renamed = NULL;
   FrameEntry *entry;
+  FrameEntry *other;
 
   if (name == NULL || *name == '\0')
     {
@@ -951,13 +973,35 @@ frame_scope_add (FrameScope  *scope,
                           "<%s> has no name", (const char *) node->name);
       return NULL;
     }
-  if (strcmp (name, "__model__") == 0 || strcmp (name, "world") == 0 || strstr (name, "::") != NULL)
+  /* "::" in names is SDF 1.7's flattened form of nested models
+   * (<link name="M1::L1">, <frame name="M1::__model__">): libsdformat
+   * refuses it from 1.8 only. */
+  if (strcmp (name, "__model__") == 0 || (strstr (name, "::") != NULL && scope->sdf_minor >= 8))
     {
       bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "name", scope->file, node_line (node), owner,
                           "“%s” is a reserved name for a <%s>", name, (const char *) node->name);
       return NULL;
     }
-  if (g_hash_table_contains (scope->frames, name))
+  if (strcmp (name, "world") == 0)
+    {
+      /* libsdformat reports the name as reserved and loads the element */
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "name", scope->file, node_line (node), owner,
+                          "a <%s> named “world”: “world” is reserved for the world frame (a joint's "
+                          "<parent>world</parent> still means the world); read as libsdformat reads it",
+                          (const char *) node->name);
+    }
+  other = g_hash_table_lookup (scope->frames, name);
+  if (other != NULL && scope->sdf_minor < 7 && other->kind != kind && kind != FRAME_MODEL &&
+      other->kind != FRAME_MODEL)
+    {
+      renamed = rename_for_old_version (scope, kind, name);
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "name", scope->file, node_line (node), owner,
+                          "a <%s> named “%s” like a <%s> before it: renamed “%s”, as libsdformat "
+                          "renames it in files before SDF 1.7 (from 1.7 on, an error)",
+                          (const char *) node->name, name, (const char *) other->node->name, renamed);
+      name = renamed;
+    }
+  else if (other != NULL)
     {
       bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "name", scope->file, node_line (node), owner,
                           "another frame of this model is already named “%s”", name);
@@ -1052,8 +1096,9 @@ frame_resolve (FrameScope *scope,
       return TRUE;
     }
 
+  /* a flattened name of SDF 1.7 ("M1::L1") is the frame's whole name */
   sep = strstr (name, "::");
-  if (sep != NULL)
+  if (sep != NULL && !g_hash_table_contains (scope->frames, name))
     {
       g_autofree char *head = g_strndup (name, sep - name);
       BlPose inner;
@@ -1099,6 +1144,10 @@ static void parse_link_inertial (BlLink *link);
 static BlLink *adopt_preparsed_link (BlDocument *self,
                                      BlModel    *model,
                                      xmlNode    *node);
+
+static void rename_preparsed_link (BlDocument *self,
+                                   BlLink     *link,
+                                   const char *name);
 
 static BlModel *parse_model (LoadContext *ctx,
                              xmlNode     *node,
@@ -1402,6 +1451,12 @@ parse_model (LoadContext *ctx,
     }
 
   scope = frame_scope_new (model);
+  {
+    g_autofree char *version = node->doc != NULL && xmlDocGetRootElement (node->doc) != NULL
+                               ? bl_xml_dup_attribute (xmlDocGetRootElement (node->doc), "version") : NULL;
+
+    scope->sdf_minor = sdf_minor_version (version);
+  }
   pending_links = g_ptr_array_new ();
 
   for (xmlNode *child = node->children; child != NULL; child = child->next)
@@ -1540,6 +1595,8 @@ parse_model (LoadContext *ctx,
 
       if (link != NULL)
         {
+          if (strcmp (link->name, entry->name) != 0)
+            rename_preparsed_link (doc, link, entry->name);
           link->pose = entry->pose;
         }
       else
@@ -2011,6 +2068,33 @@ adopt_preparsed_link (BlDocument *self,
   link->model = model;
 
   return link;
+}
+
+/* A link read ahead under the name its file gives, renamed by
+ * frame_scope_add (before SDF 1.7): the name, and the element of each of
+ * its diagnostics, as parse_link would have given them. */
+static void
+rename_preparsed_link (BlDocument *self,
+                       BlLink     *link,
+                       const char *name)
+{
+  g_autofree char *old_scoped = g_strdup (link->scoped_name);
+  gsize old_length = strlen (old_scoped);
+
+  link->name = doc_strjoin (self, name, NULL);
+  link->scoped_name = doc_strjoin (self, link->model->scoped_name, "::", name, NULL);
+  for (guint i = 0; i < link->diagnostics->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
+      g_autofree char *element = NULL;
+
+      if (d->element == NULL || strncmp (d->element, old_scoped, old_length) != 0)
+        continue;
+      element = g_strconcat (link->scoped_name, d->element + old_length, NULL);
+      link->diagnostics->pdata[i] = bl_diagnostic_new (d->severity, d->code, d->file, d->line, element,
+                                                       "%s", d->message);
+      bl_diagnostic_free (d);
+    }
 }
 
 /* Whether parse_model can reach this <link>: its parent is a <model>,
