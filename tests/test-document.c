@@ -1264,6 +1264,50 @@ test_old_version_renames (void)
   g_assert_cmpuint (count_document_code (strict, "name"), ==, 2);
 }
 
+/* What libsdformat warns about or reads differently in <inertial>, said
+ * as what the file meant and what Gazebo uses; D8 names the condition. */
+static void
+test_inertial_messages (void)
+{
+  g_autoptr(BlDocument) doc = load_string (
+    SDF_HEAD "<model name=\"m\">\n"
+    "<link name=\"l\"><inertial><mass value=\"500\"/><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>"
+    "<iyx>0.1</iyx></inertia></inertial></link>\n"
+    "<link name=\"k\"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>3</izz></inertia>"
+    "</inertial></link>\n"
+    "<link name=\"j\"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>-1</iyy><izz>1</izz></inertia>"
+    "</inertial></link>\n"
+    "</model></sdf>");
+  BlLink *l = link_of (doc, "m::l");
+  BlLink *k = link_of (doc, "m::k");
+  BlLink *j = link_of (doc, "m::j");
+  const BlDiagnostic *d;
+
+  /* Gazebo's mass: the empty text's default */
+  g_assert_cmpfloat (l->props.mass, ==, 1);
+  d = find_code (doc, "number");
+  g_assert_nonnull (strstr (d->message, "Gazebo uses the default, 1 kg, not 500"));
+  g_assert_nonnull (strstr (d->message, "<mass>500</mass>"));
+  d = find_code (doc, "unknown");
+  g_assert_cmpint (d->severity, ==, BL_SEVERITY_WARNING);
+  g_assert_cmpint (d->line, ==, 4);
+  g_assert_nonnull (strstr (d->message, "<iyx>"));
+  g_assert_nonnull (strstr (d->message, "<ixy>"));
+  g_assert_cmpfloat (l->props.inertia.m[0][1], ==, 0);
+
+  /* 1 + 1 < 3: the triangle inequality; −1 on the diagonal: not positive */
+  g_assert_cmpuint (count_code (k->diagnostics, "D8"), ==, 1);
+  d = g_ptr_array_index (k->diagnostics, k->diagnostics->len - 1);
+  g_assert_nonnull (strstr (d->message, "triangle inequality: 1 + 1 is less than 3"));
+  g_assert_cmpuint (count_code (j->diagnostics, "D8"), ==, 1);
+  for (guint i = 0; i < j->diagnostics->len; i++)
+    {
+      d = g_ptr_array_index (j->diagnostics, i);
+      if (g_strcmp0 (d->code, "D8") == 0)
+        g_assert_nonnull (strstr (d->message, "not positive definite: its smallest principal moment is -1"));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1301,6 +1345,7 @@ main (int    argc,
   g_test_add_func ("/core/fixtures/flattened-names", test_flattened_names);
   g_test_add_func ("/core/fixtures/world-link", test_world_link);
   g_test_add_func ("/core/document/old-version-renames", test_old_version_renames);
+  g_test_add_func ("/core/document/inertial-messages", test_inertial_messages);
 
   return g_test_run ();
 }

@@ -378,6 +378,28 @@ check_split_value (xmlNode    *element,
 /* Reads a child holding one number.  Returns TRUE and sets *value when the
  * child exists and parses; FALSE when absent (silently) or broken (with an
  * error diagnostic, *failed set). */
+/* What libsdformat reads for an empty value element (the SDF spec's
+ * default), as the diagnostics say it. */
+static const char *
+libsdformat_default (const char *name)
+{
+  static const struct { const char *name, *value; } defaults[] = {
+    { "mass", "the default, 1 kg" },
+    { "ixx", "the default, 1 kg·m²" },
+    { "iyy", "the default, 1 kg·m²" },
+    { "izz", "the default, 1 kg·m²" },
+    { "ixy", "the default, 0" },
+    { "ixz", "the default, 0" },
+    { "iyz", "the default, 0" },
+    { "density", "the default, 1000 kg/m³" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
+    if (strcmp (name, defaults[i].name) == 0)
+      return defaults[i].value;
+  return "the element's default";
+}
+
 static gboolean
 read_number (xmlNode    *parent,
              const char *name,
@@ -402,8 +424,21 @@ read_number (xmlNode    *parent,
   path = g_strdup_printf ("%s/%s", owner, name);
   g_strstrip (text);
   if (*text == '\0')
-    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
-                        "<%s> holds no number", name);
+    {
+      g_auto(BlXmlString) attribute_owned = NULL;
+      const char *attribute = attribute_peek (child, "value", &attribute_owned);
+      const char *fallback = libsdformat_default (name);
+      double meant;
+
+      if (attribute != NULL && bl_number_parse (attribute, &meant))
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
+                            "<%s value=\"%s\"/> is URDF's form: SDF reads the number from the element's "
+                            "text, which is empty, so Gazebo uses %s, not %s; write <%s>%s</%s>",
+                            name, attribute, fallback, attribute, name, attribute, name);
+      else
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
+                            "<%s> holds no number; Gazebo uses %s", name, fallback);
+    }
   else
     bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
                         "<%s> holds “%s”, which is not a finite number", name, text);
@@ -566,6 +601,41 @@ parse_pose (xmlNode     *pose_node,
 /* ------------------------------------------------------------------------ */
 /* Links: <inertial> and collision densities (re-read on every reload)      */
 
+/* libsdformat warns about an element it does not know ("XML Element[iyx],
+ * child of element[inertia], not defined in SDF") and reads nothing from
+ * it; so does Ballast, naming the product it may have meant: the
+ * products of inertia are symmetric, and only ixy, ixz, iyz are read. */
+static void
+report_unknown_inertia_elements (xmlNode            *inertia,
+                                 const char * const  names[6],
+                                 const char         *owner,
+                                 const char         *file,
+                                 GPtrArray          *diagnostics)
+{
+  for (xmlNode *child = inertia->children; child != NULL; child = child->next)
+    {
+      const char *name = (const char *) child->name;
+      gboolean known = FALSE;
+
+      if (!bl_xml_is_element (child, NULL))
+        continue;
+      for (guint i = 0; i < 6; i++)
+        known |= strcmp (name, names[i]) == 0;
+      if (known)
+        continue;
+      if (strlen (name) == 3 && name[0] == 'i' && name[1] != name[2] &&
+          strchr ("xyz", name[1]) != NULL && strchr ("xyz", name[2]) != NULL)
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "unknown", file, node_line (child), owner,
+                            "<%s> is not an element of <inertia>: libsdformat and Ballast ignore it, so "
+                            "the product is read from <i%c%c> (0 when absent); the tensor is symmetric "
+                            "and SDF names only ixy, ixz and iyz", name, name[2], name[1]);
+      else
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "unknown", file, node_line (child), owner,
+                            "<%s> is not an element of <inertia> (ixx iyy izz ixy ixz iyz): "
+                            "libsdformat and Ballast ignore it", name);
+    }
+}
+
 static void
 parse_inertial (BlLink    *link,
                 GPtrArray *diagnostics)
@@ -645,6 +715,7 @@ parse_inertial (BlLink    *link,
       link->has_inertia = TRUE;
       for (guint i = 0; i < 6; i++)
         read_number (child, names[i], inertia_owner, file, diagnostics, &link->inertia[i], &failed);
+      report_unknown_inertia_elements (child, names, inertia_owner, file, diagnostics);
     }
 
   child = bl_xml_first_child (inertial, "fluid_added_mass");

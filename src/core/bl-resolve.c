@@ -712,19 +712,18 @@ bl_link_compute_mass_properties (BlLink *link)
 
   if (resolved && !props->valid)
     {
+      g_autofree char *reason = bl_mass_describe_invalid (total.mass, &props->inertia_c,
+                                                          BL_MASS_DEFAULT_TOLERANCE);
+
+      if (reason == NULL)  /* not a number somewhere: the overflow check names it */
+        reason = g_strdup ("a value is not a finite number");
       if (link->inertial_node != NULL && link->auto_inertia)
         bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D8", link_file (link), link->line,
-                            link->scoped_name, "the computed inertia is not valid (mass %g, principal "
-                            "moments %g %g %g)", total.mass, props->principal_moments[0],
-                            props->principal_moments[1], props->principal_moments[2]);
+                            link->scoped_name, "the computed inertia is not valid: %s", reason);
       else
         bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D8", link_file (link),
                             bl_xml_get_line (link->inertial_node != NULL ? link->inertial_node : link->node),
-                            link->scoped_name,
-                            "invalid inertia: %s", !(total.mass > 0.0)
-                              ? "the mass is not positive"
-                              : "the tensor is not positive definite or its principal moments "
-                                "break the triangle inequality");
+                            link->scoped_name, "invalid inertia: %s", reason);
     }
 
   compute_volumes (link, link->inertial_node != NULL && link->auto_inertia);
