@@ -681,18 +681,99 @@ test_open (void)
   g_assert_cmpuint (p.non_manifold_edges, ==, 0);
   g_assert_cmpuint (p.n_triangles, ==, 10);
 
-  /* gz-sim's numbers (§8.9): integrated about the mesh origin, V 1,
-   * COM (0.5, 0.5, 0), iyz −0.25 — plausible-looking but wrong */
+  /* closed by a flat cap, the unit square at z = 1: the unit cube, V 1,
+   * COM (0.5, 0.5, 0.5), I 1/6 — not gz-sim's numbers (§8.9: integrated
+   * about the mesh origin, COM (0.5, 0.5, 0), iyz −0.25), which the note
+   * gives as its volume, 1 */
   assert_near (p.volume, 1.0, 1e-12);
   assert_near (p.centroid.x, 0.5, 1e-12);
   assert_near (p.centroid.y, 0.5, 1e-12);
-  assert_near (p.centroid.z, 0.0, 1e-12);
-  assert_near (p.inertia.m[1][2], -0.25, 1e-12);
+  assert_near (p.centroid.z, 0.5, 1e-12);
+  assert_inertia (&p.inertia, (double[]) { 1.0 / 6, 1.0 / 6, 1.0 / 6, 0, 0, 0 }, 1e-12);
+  assert_near (p.gz_volume, 1.0, 1e-12);
 
-  /* the cap over the hole is a unit square at z = 1 */
   g_assert_cmpuint (p.warnings->len, >=, 1);
   g_assert_true (warnings_mention (&p, "open"));
   g_assert_true (warnings_mention (&p, "4 boundary edges"));
+  g_assert_true (warnings_mention (&p, "(1 m² in all)"));
+}
+
+/* A T-junction: the top face's front edge split at its midpoint M, the
+ * side face not.  The boundary loop 4 → M → 5 → 4 closes a crack of no
+ * area: the cube is whole, V 1. */
+static void
+test_crack (void)
+{
+  g_auto(Shape) cube = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+  guint32 m;
+
+  shape_init (&cube);
+  shape_add_box (&cube, (double[]) { 0.5, 0.5, 0.5 }, (double[]) { 1, 1, 1 }, identity, 0, 2);
+  shape_add_box (&cube, (double[]) { 0.5, 0.5, 0.5 }, (double[]) { 1, 1, 1 }, identity, 3, 9);
+  m = shape_n_vertices (&cube);
+  shape_vertex (&cube, 0.5, 0, 1);
+  /* { 4, 5, 7 } as { 4, M, 7 } and { M, 5, 7 } */
+  shape_triangle (&cube, 4, m, 7);
+  shape_triangle (&cube, m, 5, 7);
+  path = write_binary_stl (&cube, "cube-crack.stl");
+  mesh = load (path, unit_scale);
+  props_of (mesh, FALSE, &p);
+
+  g_assert_cmpuint (p.boundary_edges, ==, 3);
+  assert_near (p.volume, 1.0, 1e-12);
+  assert_near (p.centroid.z, 0.5, 1e-12);
+  g_assert_true (warnings_mention (&p, "crack of no area"));
+  g_assert_false (warnings_mention (&p, "The mesh is open"));
+}
+
+/* A unit cube missing one face, anywhere and turned any way: closed by
+ * its cap, V 1 and the centroid at the cube's centre every time (issue
+ * 17: at (5, 5, 5) the open surface gave z −12.5, or V 6, or "no volume"
+ * at the origin, and a missing bottom at z = 0 was "a crack of no area"). */
+static void
+test_open_anywhere (void)
+{
+  static const double centres[][3] = { { 0.5, 0.5, 0.5 }, { 5.5, 5.5, 5.5 }, { -3, 2, 7 }, { 1e3, -2e3, 5e2 } };
+  /* Rz(30°)·Rx(40°), and the identity */
+  const double c30 = cos (G_PI / 6), s30 = sin (G_PI / 6), c40 = cos (2 * G_PI / 9), s40 = sin (2 * G_PI / 9);
+  const double turned[3][3] = {
+    { c30, -s30 * c40, s30 * s40 },
+    { s30, c30 * c40, -c30 * s40 },
+    { 0, s40, c40 },
+  };
+
+  for (guint turn = 0; turn < 2; turn++)
+    for (guint c = 0; c < G_N_ELEMENTS (centres); c++)
+      for (guint face = 0; face < 6; face++)
+        {
+          g_auto(Shape) open = { 0 };
+          g_autofree char *path = NULL;
+          g_autoptr(BlMesh) mesh = NULL;
+          BlMeshProperties p;
+          const double (*r)[3] = turn ? turned : identity;
+
+          g_test_message ("turned %u, centre %u, face %u", turn, c, face);
+          shape_init (&open);
+          shape_add_box (&open, centres[c], (double[]) { 1, 1, 1 }, r, 0, 2 * face);
+          shape_add_box (&open, centres[c], (double[]) { 1, 1, 1 }, r, 2 * face + 2, 10 - 2 * face);
+          path = write_binary_stl (&open, "cube-open-anywhere.stl");
+          mesh = load (path, unit_scale);
+          props_of (mesh, FALSE, &p);
+
+          g_assert_cmpuint (p.n_holes, ==, 1);
+          g_assert_false (p.volume_undefined);
+          /* float32 STL coordinates: about 1e-7 relative to the position */
+          assert_near (p.volume, 1.0, 1e-4);
+          assert_near (p.centroid.x, centres[c][0], 1e-4 * MAX (1, fabs (centres[c][0])));
+          assert_near (p.centroid.y, centres[c][1], 1e-4 * MAX (1, fabs (centres[c][1])));
+          assert_near (p.centroid.z, centres[c][2], 1e-4 * MAX (1, fabs (centres[c][2])));
+          assert_near (p.inertia.m[0][0], 1.0 / 6, 1e-3);
+          g_assert_true (warnings_mention (&p, "The mesh is open"));
+          g_assert_false (warnings_mention (&p, "crack"));
+        }
 }
 
 static void
@@ -2062,6 +2143,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mesh/mirror", test_mirror);
   g_test_add_func ("/core/mesh/inward", test_inward);
   g_test_add_func ("/core/mesh/open", test_open);
+  g_test_add_func ("/core/mesh/open-anywhere", test_open_anywhere);
+  g_test_add_func ("/core/mesh/crack", test_crack);
   g_test_add_func ("/core/mesh/non-manifold", test_non_manifold);
   g_test_add_func ("/core/mesh/inconsistent", test_inconsistent);
   g_test_add_func ("/core/mesh/duplicate-degenerate", test_duplicate_and_degenerate);

@@ -1854,6 +1854,7 @@ typedef struct
   guint  degenerate_triangles;
   gboolean is_cycle;   /* every edge crossed as often each way: the result is translation invariant */
   double cap_moments[BL_MESH_N_MOMENTS];   /* flat caps over the holes */
+  double cap_area;                         /* of those caps, m² */
   double dup_volume;                       /* same-winding duplicates' share */
 } Health;
 
@@ -1889,7 +1890,9 @@ typedef struct
 } LoopCentre;
 
 /* Caps each boundary loop with a fan from the mean of its vertices, so
- * that the moments of the open surface plus these give a closed one. */
+ * that the moments of the open surface plus these give a closed one:
+ * the fan's point moves with the mesh, so the closed solid's volume,
+ * centroid and inertia do not depend on where the mesh sits. */
 static void
 cap_holes (const double   *vertices,
            const EdgeSlot *edges,
@@ -1961,6 +1964,13 @@ cap_holes (const double   *vertices,
         }
       /* the open surface runs from → to; the cap runs to → from */
       integrate_one (b, a, p, h->cap_moments);
+      {
+        double u[3] = { a[0] - p[0], a[1] - p[1], a[2] - p[2] };
+        double w[3] = { b[0] - p[0], b[1] - p[1], b[2] - p[2] };
+        double n[3] = { u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0] };
+
+        h->cap_area += 0.5 * sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      }
     }
 
   scale_moments (h->cap_moments);
@@ -2459,17 +2469,6 @@ vec3_distance (BlVec3 a,
   return sqrt ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z));
 }
 
-static double
-mat3_norm (const BlMat3 *a)
-{
-  double s = 0.0;
-
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
-      s += a->m[i][j] * a->m[i][j];
-  return sqrt (s);
-}
-
 static void
 health_to_props (const Health     *h,
                  BlMeshProperties *props)
@@ -2484,67 +2483,28 @@ health_to_props (const Health     *h,
   props->hole_volume = h->cap_moments[0];
 }
 
-/* Health warnings, given the (final, positive) result and the moments about REF. */
+/* Health warnings, given the (final, positive) result; size is the
+ * mesh's diagonal. */
 static void
 warn_health (BlMeshProperties *props,
              const Health     *h,
-             const double      moments[BL_MESH_N_MOMENTS],
-             const double      ref[3],
-             double            flip)
+             double            size)
 {
-  double v = fabs (props->volume);
 
-  if (h->boundary_edges > 0)
-    {
-      double closed[BL_MESH_N_MOMENTS];
-      double cv;
-      BlVec3 cc;
-      BlMat3 ci, diff;
-
-      for (int i = 0; i < BL_MESH_N_MOMENTS; i++)
-        closed[i] = moments[i] + flip * h->cap_moments[i];
-
-      /* Closing each hole of a soup of triangles cancels each one: what is
-       * left of the volume then is rounding, of either sign. */
-      if (moments_to_props (closed, ref, &cv, &cc, &ci)
-          && cv > 1e-9 * MAX (v, fabs (h->cap_moments[0])))
-        {
-          double dv, dc, di;
-
-          for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-              diff.m[i][j] = ci.m[i][j] - props->inertia.m[i][j];
-          dv = v > 0.0 ? fabs (cv - v) / v : 1.0;
-          dc = vec3_distance (cc, props->centroid);
-          di = mat3_norm (&diff) / MAX (mat3_norm (&ci), DBL_MIN);
-
-          if (dv < 1e-9 && di < 1e-9 && dc < 1e-9 * MAX (cbrt (v), DBL_MIN))
-            add_warning (props,
-                         "The mesh has %u boundary edges around %u crack%s of no area "
-                         "(e.g. T-junctions): the result is unaffected.",
-                         h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s");
-          else
-            add_warning (props,
-                         "The mesh is open: %u boundary edges around %u hole%s. "
-                         "Closing %s with flat caps changes the volume by %.3g %%, "
-                         "moves the centroid by %.3g m and changes the inertia by %.3g %%, "
-                         "so the result may be off by that much or more. gz-sim integrates "
-                         "the open surface as it is. Close the mesh, or use "
-                         "optimization=\"convex_hull\".",
-                         h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s",
-                         h->n_holes == 1 ? "it" : "them",
-                         100.0 * dv, dc, 100.0 * di);
-        }
-      else
-        {
-          props->volume_undefined = TRUE;
-          add_warning (props,
-                       "The mesh is open: %u boundary edges around %u hole%s, and "
-                       "closing them gives no volume: the result is meaningless. "
-                       "Close the mesh, or use optimization=\"convex_hull\".",
-                       h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s");
-        }
-    }
+  if (h->boundary_edges > 0 && h->cap_area <= 1e-9 * size * size)
+    add_warning (props,
+                 "The mesh has %u boundary edges around %u crack%s of no area "
+                 "(e.g. T-junctions): the result is unaffected.",
+                 h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s");
+  else if (h->boundary_edges > 0)
+    add_warning (props,
+                 "The mesh is open: %u boundary edges around %u hole%s (%.3g m² in all). "
+                 "Ballast closes %s with flat caps: the volume, %.6g m³, the centroid and the "
+                 "inertia are the closed solid's, wherever the mesh sits. gz-sim integrates the "
+                 "open surface about the mesh origin, which gives %.6g m³ here and changes when the "
+                 "mesh is moved. Close the mesh, or use optimization=\"convex_hull\".",
+                 h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s", h->cap_area,
+                 h->n_holes == 1 ? "it" : "them", props->volume, props->gz_volume);
 
   if (h->non_manifold_edges > 0)
     add_warning (props,
@@ -2558,7 +2518,7 @@ warn_health (BlMeshProperties *props,
                  "%u triangles repeat an earlier triangle's vertices; those wound the "
                  "same way count their part of the volume twice (%.3g %% of the volume).",
                  h->duplicate_triangles,
-                 v > 0.0 ? 100.0 * fabs (h->dup_volume) / v : 0.0);
+                 props->volume > 0.0 ? 100.0 * fabs (h->dup_volume) / props->volume : 0.0);
 }
 
 static void
@@ -2752,10 +2712,10 @@ compute_mesh_props (BlMesh            *mesh,
                     BlMeshProperties  *props,
                     GError           **error)
 {
-  /* Closed surfaces are integrated about the bounding-box centre, which
-   * avoids cancellation; for a surface that does not close (holes) the
-   * result depends on that point, so it is integrated about the mesh
-   * origin exactly as gz-sim does. */
+  /* Closed surfaces, and open ones closed with caps, are integrated about
+   * the bounding-box centre, which avoids cancellation; a surface that
+   * is neither (edges crossed unevenly, but no hole) about the mesh
+   * origin, exactly as gz-sim does. */
   double ref_box[3] = {
     0.5 * (mesh->min.x + mesh->max.x),
     0.5 * (mesh->min.y + mesh->max.y),
@@ -2771,6 +2731,7 @@ compute_mesh_props (BlMesh            *mesh,
   gboolean flipped = FALSE;
   gboolean any_reoriented = FALSE;
   gboolean any_inside_out = FALSE;
+  gboolean open;
   Health reported;   /* the union as stored */
   Health fixed;      /* the union as integrated (mixed winding repaired) */
   double size = vec3_distance (mesh->max, mesh->min);
@@ -2868,7 +2829,15 @@ compute_mesh_props (BlMesh            *mesh,
   if (any_reoriented)
     union_health (mesh, work, ref_box, &fixed, NULL);
 
-  if (!fixed.is_cycle)
+  /* An open surface is closed with flat caps over its holes (the box
+   * centre's moments of both), so that nothing depends on where it sits;
+   * gz-sim's open-surface numbers stay in gz_volume and the notes. */
+  open = fixed.boundary_edges > 0;
+  if (open)
+    for (int k = 0; k < BL_MESH_N_MOMENTS; k++)
+      total_box[k] += fixed.cap_moments[k];
+
+  if (!fixed.is_cycle && !open)
     {
       for (guint i = 0; i < n_sub; i++)
         {
@@ -2888,7 +2857,7 @@ compute_mesh_props (BlMesh            *mesh,
   props->mirrored = mesh->mirrored;
   props->gz_volume = gz_volume;
 
-  if (fixed.is_cycle)
+  if (fixed.is_cycle || open)
     {
       ref = ref_box;
       total = total_box;
@@ -2912,9 +2881,20 @@ compute_mesh_props (BlMesh            *mesh,
   if (!moments_to_props (total, ref, &props->volume, &props->centroid, &props->inertia)
       || props->volume <= 1e-12 * size * size * size)
     {
-      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE,
-                   "Mesh “%s” encloses no volume (%.3g m³): it is flat or not a closed surface",
-                   mesh->path != NULL ? mesh->path : "(arrays)", props->volume);
+      if (open)
+        {
+          /* a soup of loose triangles: each cap cancels its triangle */
+          props->volume_undefined = TRUE;
+          g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE,
+                       "Mesh “%s” is open (%u boundary edges around %u holes) and closing it gives "
+                       "no volume (%.3g m³): it is flat, or loose triangles rather than a surface",
+                       mesh->path != NULL ? mesh->path : "(arrays)", fixed.boundary_edges,
+                       fixed.n_holes, props->volume);
+        }
+      else
+        g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE,
+                     "Mesh “%s” encloses no volume (%.3g m³): it is flat or not a closed surface",
+                     mesh->path != NULL ? mesh->path : "(arrays)", props->volume);
       return FALSE;
     }
 
@@ -2950,7 +2930,7 @@ compute_mesh_props (BlMesh            *mesh,
                  reported.inconsistent_edges, props->volume, gz_volume,
                  100.0 * fabs (gz_volume - props->volume) / props->volume);
 
-  warn_health (props, &fixed, total_box, ref_box, flipped ? -1.0 : 1.0);
+  warn_health (props, &fixed, size);
 
   return TRUE;
 }
