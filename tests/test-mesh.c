@@ -1224,6 +1224,65 @@ test_format_fbx_ascii (void)
   assert_clean (&p);
 }
 
+/* A COLLADA <node> without a name takes its first named ancestor's name,
+ * as gz-common's ColladaLoader gives it (polaris_ranger's
+ * <node name="Steering_Wheel"><node>…): <submesh><name>Steering_Wheel
+ * finds the unit cube moved 5 along x, centroid (5.5, 0.5, 0.5). */
+static void
+test_format_collada_unnamed_node (void)
+{
+  g_autoptr(GString) dae = g_string_new (NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlMesh) whole = NULL;
+  g_autoptr(BlMesh) wheel = NULL;
+  BlMeshProperties p;
+
+  g_string_append (dae,
+    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+    "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
+    "  <asset><unit name=\"meter\" meter=\"1\"/><up_axis>Z_UP</up_axis></asset>\n"
+    "  <library_geometries><geometry id=\"box-mesh\" name=\"box\"><mesh>\n"
+    "    <source id=\"box-pos\"><float_array id=\"box-pos-array\" count=\"24\">");
+  for (guint i = 0; i < 8; i++)
+    g_string_append_printf (dae, "%u %u %u ", i & 1, i >> 1 & 1, i >> 2 & 1);
+  g_string_append (dae,
+    "</float_array>\n"
+    "      <technique_common><accessor source=\"#box-pos-array\" count=\"8\" stride=\"3\">"
+    "<param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/><param name=\"Z\" type=\"float\"/>"
+    "</accessor></technique_common></source>\n"
+    "    <vertices id=\"box-vtx\"><input semantic=\"POSITION\" source=\"#box-pos\"/></vertices>\n"
+    "    <triangles count=\"12\"><input semantic=\"VERTEX\" source=\"#box-vtx\" offset=\"0\"/><p>");
+  for (guint i = 0; i < 12; i++)
+    g_string_append_printf (dae, "%u %u %u ", cube_triangles[i][0], cube_triangles[i][1],
+                            cube_triangles[i][2]);
+  g_string_append (dae,
+    "</p></triangles>\n"
+    "  </mesh></geometry></library_geometries>\n"
+    "  <library_visual_scenes><visual_scene id=\"Scene\" name=\"Scene\">\n"
+    "    <node id=\"node-Ranger\" name=\"Ranger\"><instance_geometry url=\"#box-mesh\"/></node>\n"
+    "    <node id=\"node-Steering_Wheel\" name=\"Steering_Wheel\"><translate>5 0 0</translate>\n"
+    "      <node><instance_geometry url=\"#box-mesh\"/></node>\n"
+    "    </node>\n"
+    "  </visual_scene></library_visual_scenes>\n"
+    "  <scene><instance_visual_scene url=\"#Scene\"/></scene>\n"
+    "</COLLADA>\n");
+  path = write_text ("unnamed-node.dae", dae->str);
+
+  whole = load (path, unit_scale);
+  g_assert_cmpuint (bl_mesh_get_n_submeshes (whole), ==, 2);
+  g_assert_cmpstr (bl_mesh_get_submesh_name (whole, 0), ==, "Ranger");
+  g_assert_cmpstr (bl_mesh_get_submesh_name (whole, 1), ==, "Steering_Wheel");
+
+  wheel = bl_mesh_new_from_file (path, unit_scale, "Steering_Wheel", FALSE, &error);
+  g_assert_no_error (error);
+  props_of (wheel, FALSE, &p);
+  assert_near (p.volume, 1.0, 1e-12);
+  assert_near (p.centroid.x, 5.5, 1e-12);
+  assert_near (p.centroid.y, 0.5, 1e-12);
+  assert_near (p.centroid.z, 0.5, 1e-12);
+}
+
 /* COLLADA in millimetres (<unit meter="0.001">, Z up) with a box placed by
  * two nested nodes: the parent translates, the child rotates.  gz-common's
  * AssimpLoader keeps the root node's scale (the unit) and translation but
@@ -2149,6 +2208,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mesh/inconsistent", test_inconsistent);
   g_test_add_func ("/core/mesh/duplicate-degenerate", test_duplicate_and_degenerate);
   g_test_add_func ("/core/mesh/cylinder-dae", test_cylinder_dae);
+  g_test_add_func ("/core/mesh/format/collada-unnamed-node", test_format_collada_unnamed_node);
   g_test_add_func ("/core/mesh/cylinder-dae-bottom-origin", test_cylinder_dae_bottom_origin);
   g_test_add_func ("/core/mesh/hull/point-cloud", test_hull_point_cloud);
   g_test_add_func ("/core/mesh/hull/sphere", test_hull_sphere);

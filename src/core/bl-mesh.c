@@ -597,6 +597,10 @@ read_scene (const char  *path,
    * root_transform_without_rotation); keeping assimp from adding one
    * leaves only the <unit> scale in it. */
   aiSetImportPropertyInteger (store, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
+  /* gz-common names a COLLADA submesh after its <node>'s name attribute,
+   * never its id; assimp by default takes the id.  A node without a name
+   * is then "$ColladaAutoName$_N" (see submesh_name_node). */
+  aiSetImportPropertyInteger (store, AI_CONFIG_IMPORT_COLLADA_USE_COLLADA_NAMES, 1);
   scene = aiImportFileExWithProperties (path, aiProcess_Triangulate, NULL, store);
   aiReleasePropertyStore (store);
 
@@ -726,6 +730,22 @@ align8 (gsize n)
   return (n + 7) & ~(gsize) 7;
 }
 
+/* The node whose name gz-common gives the submesh.  A COLLADA <node>
+ * without a name (assimp calls it "$ColladaAutoName$_N") is named by
+ * gz-common's ColladaLoader after its first named ancestor <node>
+ * (polaris_ranger's wheels: <node name="Steering_Wheel"><node>…); with
+ * none, gz-common makes up a name from a counter, and assimp's stays. */
+static const struct aiNode *
+submesh_name_node (const struct aiNode *node)
+{
+  static const char auto_prefix[] = "$ColladaAutoName$";
+
+  for (const struct aiNode *n = node; n != NULL && n->mParent != NULL; n = n->mParent)
+    if (strncmp (n->mName.data, auto_prefix, sizeof auto_prefix - 1) != 0)
+      return n;
+  return node;
+}
+
 /* The memfd's layout: u32 n_submeshes, u32 0; then for each submesh
  * u32 name length, mesh name length, node mirrored, vertices, triangles, 0;
  * the two names; 3 doubles per vertex; 3 u32 per triangle; each field
@@ -733,7 +753,7 @@ align8 (gsize n)
 static gsize
 part_size_bound (const Part *part)
 {
-  return 24 + align8 (part->node->mName.length) + align8 (part->mesh->mName.length)
+  return 24 + align8 (submesh_name_node (part->node)->mName.length) + align8 (part->mesh->mName.length)
        + 24 * (gsize) part->mesh->mNumVertices + align8 (12 * (gsize) part->n_triangles);
 }
 
@@ -746,8 +766,9 @@ write_part (const Part *part,
 {
   const struct aiMesh *ai_mesh = part->mesh;
   guint32 nv = ai_mesh->mNumVertices;
+  const struct aiNode *named = submesh_name_node (part->node);
   guint32 header[6] = {
-    part->node->mName.length, ai_mesh->mName.length,
+    named->mName.length, ai_mesh->mName.length,
     affine_det (&part->t) < 0.0, 0, part->n_triangles, 0,
   };
   gsize pos = 24;
@@ -756,7 +777,7 @@ write_part (const Part *part,
   guint32 n_vertices;
   guint t = 0;
 
-  memcpy (out + pos, part->node->mName.data, header[0]);
+  memcpy (out + pos, named->mName.data, header[0]);
   pos += align8 (header[0]);
   memcpy (out + pos, ai_mesh->mName.data, header[1]);
   pos += align8 (header[1]);
