@@ -1224,6 +1224,39 @@ test_format_fbx_ascii (void)
   assert_clean (&p);
 }
 
+/* The start of a Z-up COLLADA file with UNIT (a <unit> element) and one
+ * geometry, "#box-mesh": the box of SIZE centred at CENTRE, wound as
+ * cube_triangles. */
+static void
+dae_append_head (GString      *dae,
+                 const char   *unit,
+                 const double  centre[3],
+                 const double  size[3])
+{
+  g_string_append_printf (dae,
+    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+    "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
+    "  <asset>%s<up_axis>Z_UP</up_axis></asset>\n"
+    "  <library_geometries><geometry id=\"box-mesh\" name=\"box\"><mesh>\n"
+    "    <source id=\"box-pos\"><float_array id=\"box-pos-array\" count=\"24\">", unit);
+  for (guint i = 0; i < 8; i++)
+    for (int k = 0; k < 3; k++)
+      g_string_append_printf (dae, "%g ", centre[k] + (((i >> k) & 1) - 0.5) * size[k]);
+  g_string_append (dae,
+    "</float_array>\n"
+    "      <technique_common><accessor source=\"#box-pos-array\" count=\"8\" stride=\"3\">"
+    "<param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/><param name=\"Z\" type=\"float\"/>"
+    "</accessor></technique_common></source>\n"
+    "    <vertices id=\"box-vtx\"><input semantic=\"POSITION\" source=\"#box-pos\"/></vertices>\n"
+    "    <triangles count=\"12\"><input semantic=\"VERTEX\" source=\"#box-vtx\" offset=\"0\"/><p>");
+  for (guint i = 0; i < 12; i++)
+    g_string_append_printf (dae, "%u %u %u ", cube_triangles[i][0], cube_triangles[i][1],
+                            cube_triangles[i][2]);
+  g_string_append (dae,
+    "</p></triangles>\n"
+    "  </mesh></geometry></library_geometries>\n");
+}
+
 /* A COLLADA <node> without a name takes its first named ancestor's name,
  * as gz-common's ColladaLoader gives it (polaris_ranger's
  * <node name="Steering_Wheel"><node>…): <submesh><name>Steering_Wheel
@@ -1238,27 +1271,9 @@ test_format_collada_unnamed_node (void)
   g_autoptr(BlMesh) wheel = NULL;
   BlMeshProperties p;
 
+  dae_append_head (dae, "<unit name=\"meter\" meter=\"1\"/>", (const double[]) { 0.5, 0.5, 0.5 },
+                   (const double[]) { 1, 1, 1 });
   g_string_append (dae,
-    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
-    "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
-    "  <asset><unit name=\"meter\" meter=\"1\"/><up_axis>Z_UP</up_axis></asset>\n"
-    "  <library_geometries><geometry id=\"box-mesh\" name=\"box\"><mesh>\n"
-    "    <source id=\"box-pos\"><float_array id=\"box-pos-array\" count=\"24\">");
-  for (guint i = 0; i < 8; i++)
-    g_string_append_printf (dae, "%u %u %u ", i & 1, i >> 1 & 1, i >> 2 & 1);
-  g_string_append (dae,
-    "</float_array>\n"
-    "      <technique_common><accessor source=\"#box-pos-array\" count=\"8\" stride=\"3\">"
-    "<param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/><param name=\"Z\" type=\"float\"/>"
-    "</accessor></technique_common></source>\n"
-    "    <vertices id=\"box-vtx\"><input semantic=\"POSITION\" source=\"#box-pos\"/></vertices>\n"
-    "    <triangles count=\"12\"><input semantic=\"VERTEX\" source=\"#box-vtx\" offset=\"0\"/><p>");
-  for (guint i = 0; i < 12; i++)
-    g_string_append_printf (dae, "%u %u %u ", cube_triangles[i][0], cube_triangles[i][1],
-                            cube_triangles[i][2]);
-  g_string_append (dae,
-    "</p></triangles>\n"
-    "  </mesh></geometry></library_geometries>\n"
     "  <library_visual_scenes><visual_scene id=\"Scene\" name=\"Scene\">\n"
     "    <node id=\"node-Ranger\" name=\"Ranger\"><instance_geometry url=\"#box-mesh\"/></node>\n"
     "    <node id=\"node-Steering_Wheel\" name=\"Steering_Wheel\"><translate>5 0 0</translate>\n"
@@ -1304,34 +1319,8 @@ test_format_collada_unit_and_nodes (void)
   const double *v;
   guint nv;
 
-  g_string_append (dae,
-    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
-    "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
-    "  <asset><unit name=\"millimeter\" meter=\"0.001\"/><up_axis>Z_UP</up_axis></asset>\n"
-    "  <library_geometries><geometry id=\"box-mesh\" name=\"box\"><mesh>\n"
-    "    <source id=\"box-pos\"><float_array id=\"box-pos-array\" count=\"24\">");
-  for (guint i = 0; i < 8; i++)
-    {
-      for (int k = 0; k < 3; k++)
-        {
-          double x = centre_mm[k] + (((i >> k) & 1) - 0.5) * size_mm[k];
-
-          g_string_append_printf (dae, "%g ", x);
-        }
-    }
-  g_string_append (dae,
-    "</float_array>\n"
-    "      <technique_common><accessor source=\"#box-pos-array\" count=\"8\" stride=\"3\">"
-    "<param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/><param name=\"Z\" type=\"float\"/>"
-    "</accessor></technique_common></source>\n"
-    "    <vertices id=\"box-vtx\"><input semantic=\"POSITION\" source=\"#box-pos\"/></vertices>\n"
-    "    <triangles count=\"12\"><input semantic=\"VERTEX\" source=\"#box-vtx\" offset=\"0\"/><p>");
-  for (guint i = 0; i < 12; i++)
-    g_string_append_printf (dae, "%u %u %u ", cube_triangles[i][0], cube_triangles[i][1],
-                            cube_triangles[i][2]);
+  dae_append_head (dae, "<unit name=\"millimeter\" meter=\"0.001\"/>", centre_mm, size_mm);
   g_string_append_printf (dae,
-    "</p></triangles>\n"
-    "  </mesh></geometry></library_geometries>\n"
     "  <library_visual_scenes><visual_scene id=\"Scene\" name=\"Scene\">\n"
     "    <node id=\"frame\" name=\"frame\" type=\"NODE\"><translate>%g %g %g</translate>\n"
     "      <node id=\"body\" name=\"body\" type=\"NODE\"><rotate>%g %g %g %g</rotate>\n"
