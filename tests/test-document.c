@@ -7,7 +7,10 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "bl-document.h"
+#include "bl-fluid.h"
 #include "test-common.h"
 
 #define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
@@ -1308,6 +1311,110 @@ test_inertial_messages (void)
     }
 }
 
+/* The unit cube without its top, as ASCII STL (10 facets). */
+static char *
+open_cube_stl (void)
+{
+  static const int corners[8][3] = {
+    { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 }, { 0, 0, 1 }, { 1, 0, 1 }, { 0, 1, 1 }, { 1, 1, 1 },
+  };
+  static const int triangles[10][3] = {
+    { 0, 2, 3 }, { 0, 3, 1 }, { 0, 1, 5 }, { 0, 5, 4 }, { 2, 6, 7 },
+    { 2, 7, 3 }, { 0, 4, 6 }, { 0, 6, 2 }, { 1, 3, 7 }, { 1, 7, 5 },
+  };
+  GString *stl = g_string_new ("solid open\n");
+
+  for (guint t = 0; t < G_N_ELEMENTS (triangles); t++)
+    {
+      g_string_append (stl, "facet normal 0 0 0\nouter loop\n");
+      for (guint k = 0; k < 3; k++)
+        g_string_append_printf (stl, "vertex %d %d %d\n", corners[triangles[t][k]][0],
+                                corners[triangles[t][k]][1], corners[triangles[t][k]][2]);
+      g_string_append (stl, "endloop\nendfacet\n");
+    }
+  g_string_append (stl, "endsolid open\n");
+  return g_string_free (stl, FALSE);
+}
+
+/* Less noise: a static model is not checked for overlaps or buoyancy
+ * notes; one mesh's note on three collisions is said once; a static model
+ * nested in a moving one adds nothing to its displaced volume. */
+static void
+test_less_noise (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-noise-XXXXXX", NULL);
+  g_autofree char *stl = open_cube_stl ();
+  const char *link =
+    "<link name=\"l\"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>\n"
+    "<collision name=\"a\"><geometry><box><size>1 1 1</size></box></geometry></collision>\n"
+    "<collision name=\"b\"><pose>0.5 0 0 0 0 0</pose><geometry><box><size>1 1 1</size></box></geometry></collision>\n"
+    "<collision name=\"m1\"><pose>5 0 0 0 0 0</pose><geometry><mesh><uri>open.stl</uri></mesh></geometry></collision>\n"
+    "<collision name=\"m2\"><pose>7 0 0 0 0 0</pose><geometry><mesh><uri>open.stl</uri></mesh></geometry></collision>\n"
+    "<collision name=\"m3\"><pose>9 0 0 0 0 0</pose><geometry><mesh><uri>open.stl</uri></mesh></geometry></collision>\n"
+    "</link>\n";
+
+  write_file (dir, "open.stl", stl);
+  for (guint is_static = 0; is_static < 2; is_static++)
+    {
+      g_autofree char *sdf = g_strdup_printf (SDF_HEAD "<model name=\"m\"><static>%s</static>\n%s</model></sdf>\n",
+                                              is_static ? "true" : "false", link);
+      g_autofree char *path = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = NULL;
+      BlLink *l;
+
+      write_file (dir, "model.sdf", sdf);
+      path = g_build_filename (dir, "model.sdf", NULL);
+      doc = bl_document_new_from_file (path, &error);
+      g_assert_no_error (error);
+      l = link_of (doc, "m::l");
+      /* the link's volume: two boxes and three capped unit cubes */
+      assert_close (l->props.volume, 5, 1e-9);
+      if (is_static)
+        {
+          g_assert_cmpuint (count_code (l->diagnostics, "overlap"), ==, 0);
+          g_assert_cmpuint (count_code (l->diagnostics, "volume"), ==, 0);
+        }
+      else
+        {
+          const BlDiagnostic *d = NULL;
+
+          g_assert_cmpuint (count_code (l->diagnostics, "overlap"), ==, 1);
+          g_assert_cmpuint (count_code (l->diagnostics, "volume"), ==, 1);
+          for (guint i = 0; i < l->diagnostics->len; i++)
+            if (g_strcmp0 (((BlDiagnostic *) g_ptr_array_index (l->diagnostics, i))->code, "volume") == 0)
+              d = g_ptr_array_index (l->diagnostics, i);
+          g_assert_cmpstr (d->element, ==, "m::l/collision[m1]");
+          g_assert_nonnull (strstr (d->message, "(the same for 2 more collisions of this link)"));
+        }
+    }
+
+  /* a moving body of 1 m³ beside a static terrain of 8 m³, in one model */
+  {
+    g_autoptr(BlDocument) doc = load_string (SDF_HEAD "<model name=\"world_like\">"
+      "<link name=\"body\"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia>"
+      "</inertial><collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>"
+      "<model name=\"terrain\"><static>true</static><link name=\"ground\"><collision name=\"c\">"
+      "<geometry><box><size>2 2 2</size></box></geometry></collision></link></model>"
+      "</model></sdf>");
+    BlModel *model = g_ptr_array_index (bl_document_get_models (doc), 0);
+    BlInertial total = bl_model_compute_total (model);
+    BlBuoyancy b;
+
+    bl_model_compute_buoyancy (model, &total, 1000, (BlVec3) { 0, 0, -9.8 }, &b);
+    assert_close (b.volume, 1, 1e-12);
+  }
+
+  {
+    g_autofree char *stl_path = g_build_filename (dir, "open.stl", NULL);
+    g_autofree char *sdf_path = g_build_filename (dir, "model.sdf", NULL);
+
+    g_unlink (stl_path);
+    g_unlink (sdf_path);
+    g_rmdir (dir);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1346,6 +1453,7 @@ main (int    argc,
   g_test_add_func ("/core/fixtures/world-link", test_world_link);
   g_test_add_func ("/core/document/old-version-renames", test_old_version_renames);
   g_test_add_func ("/core/document/inertial-messages", test_inertial_messages);
+  g_test_add_func ("/core/document/less-noise", test_less_noise);
 
   return g_test_run ();
 }

@@ -764,7 +764,6 @@ test_open_anywhere (void)
           props_of (mesh, FALSE, &p);
 
           g_assert_cmpuint (p.n_holes, ==, 1);
-          g_assert_false (p.volume_undefined);
           /* float32 STL coordinates: about 1e-7 relative to the position */
           assert_near (p.volume, 1.0, 1e-4);
           assert_near (p.centroid.x, centres[c][0], 1e-4 * MAX (1, fabs (centres[c][0])));
@@ -1558,6 +1557,46 @@ test_hull_of_file (void)
   assert_clean (&p);
 }
 
+/* An inside-out submesh is flipped; it is named only when its volume
+ * matters against the mesh's own size: a 1 µm cube (1e-18 m³) beside a
+ * unit cube is flipped without a word, a unit one is reported. */
+static void
+test_tiny_inside_out_submesh (void)
+{
+  const double sizes[2] = { 1e-6, 1 };
+
+  for (guint k = 0; k < 2; k++)
+    {
+      g_auto(Shape) a = { 0 };
+      g_auto(Shape) b = { 0 };
+      g_autoptr(GString) text = g_string_new (NULL);
+      g_autofree char *path = NULL;
+      g_autoptr(BlMesh) mesh = NULL;
+      BlMeshProperties p;
+
+      shape_init (&a);
+      shape_add_box (&a, (double[]) { 0.5, 0.5, 0.5 }, (double[]) { 1, 1, 1 }, identity, 0, 12);
+      shape_init (&b);
+      shape_add_box (&b, (double[]) { 3, 0, 0 }, (double[]) { sizes[k], sizes[k], sizes[k] }, identity, 0, 12);
+      for (guint t = 0; t < shape_n_triangles (&b); t++)
+        {
+          guint32 *tri = &g_array_index (b.t, guint32, 3 * t);
+          guint32 x = tri[1];
+
+          tri[1] = tri[2];
+          tri[2] = x;
+        }
+      append_obj_object (text, &a, "body", 0);
+      append_obj_object (text, &b, "sliver", shape_n_vertices (&a));
+      path = write_text ("inside-out-part.obj", text->str);
+      mesh = load (path, unit_scale);
+      props_of (mesh, FALSE, &p);
+
+      assert_near (p.volume, 1 + sizes[k] * sizes[k] * sizes[k], 1e-6);
+      g_assert_cmpint (warnings_mention (&p, "Submesh “sliver” is inside-out"), ==, k == 1);
+    }
+}
+
 static void
 test_submesh (void)
 {
@@ -2193,6 +2232,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mesh/open", test_open);
   g_test_add_func ("/core/mesh/open-anywhere", test_open_anywhere);
   g_test_add_func ("/core/mesh/crack", test_crack);
+  g_test_add_func ("/core/mesh/tiny-inside-out-submesh", test_tiny_inside_out_submesh);
   g_test_add_func ("/core/mesh/non-manifold", test_non_manifold);
   g_test_add_func ("/core/mesh/inconsistent", test_inconsistent);
   g_test_add_func ("/core/mesh/duplicate-degenerate", test_duplicate_and_degenerate);

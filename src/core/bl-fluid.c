@@ -843,7 +843,9 @@ bl_link_compute_buoyancy (BlLink     *link,
 }
 
 /* Volumes and centroids of every link of `model`, nested ones included,
- * in the model's frame. */
+ * in the model's frame.  A static model nested in one that is not (a
+ * seabed terrain beside the vehicles) never floats: its volume is not the
+ * model's. */
 static void
 collect_volumes (BlModel *model,
                  BlPose   pose,
@@ -864,6 +866,8 @@ collect_volumes (BlModel *model,
     {
       BlModel *nested = g_ptr_array_index (model->models, i);
 
+      if (nested->is_static && !model->is_static)
+        continue;
       collect_volumes (nested, bl_pose_mul (pose, nested->pose), volumes, centroids);
     }
 }

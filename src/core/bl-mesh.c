@@ -2824,16 +2824,19 @@ compute_mesh_props (BlMesh            *mesh,
       else
         bl_mesh_integrate_moments (s->vertices, work[i], s->n_triangles, ref_box, m_box);
 
-      /* A closed submesh with negative volume is inside-out as a whole. */
+      /* A closed submesh with negative volume is inside-out as a whole.
+       * One too small to matter against the mesh's own size (a sliver
+       * of 1e-19 m³ in a metre-sized mesh) is flipped without a word. */
       if (n_sub > 1 && h.is_cycle && m_box[0] < 0.0)
         {
           negate_moments (m_box);
           sp->inside_out = TRUE;
           any_inside_out = TRUE;
-          add_warning (props,
-                       "Submesh “%s” is inside-out (its triangles face inward, volume %.6g m³): "
-                       "Ballast flips it; gz-sim would integrate a negative volume for it.",
-                       s->name, sp->volume);
+          if (fabs (sp->volume) > 1e-9 * size * size * size)
+            add_warning (props,
+                         "Submesh “%s” is inside-out (its triangles face inward, volume %.6g m³): "
+                         "Ballast flips it; gz-sim would integrate a negative volume for it.",
+                         s->name, sp->volume);
         }
 
       if (n_sub > 1 && !sp->watertight && reported.boundary_edges == 0)
@@ -2905,7 +2908,6 @@ compute_mesh_props (BlMesh            *mesh,
       if (open)
         {
           /* a soup of loose triangles: each cap cancels its triangle */
-          props->volume_undefined = TRUE;
           g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE,
                        "Mesh “%s” is open (%u boundary edges around %u holes) and closing it gives "
                        "no volume (%.3g m³): it is flat, or loose triangles rather than a surface",
