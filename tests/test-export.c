@@ -291,7 +291,8 @@ test_round_trip_syntax (void)
 }
 
 /* What TinyXML2 reads and libxml2 alone would refuse: blank lines before
- * the declaration, "--" in a comment.  Read, and written back as they were. */
+ * the declaration, "--" in a comment, text outside the root element.
+ * Read, and written back as they were. */
 static void
 test_round_trip_tinyxml_faults (void)
 {
@@ -305,6 +306,12 @@ test_round_trip_tinyxml_faults (void)
   g_autofree char *exported = NULL;
 
   assert_round_trip (doc);
+  {
+    g_autoptr(BlDocument) lost = load_string ("?xml version=\"1.0\"?>\n<sdf version=\"1.9\"><model name=\"m\">"
+                                              "<link name=\"l\"/></model></sdf> trailing\n");
+
+    assert_round_trip (lost);
+  }
   edit = bl_edit_new_mass (doc, link_of (doc, "m::l"), 3);
   apply (edit);
   exported = export_string (doc);

@@ -291,6 +291,25 @@ test_tinyxml_faults (void)
         g_assert_nonnull (strstr (d->message, "(2 of them, the first here)"));
     }
   g_assert_cmpuint (xml_warnings, ==, 2);
+  g_clear_object (&full);
+  g_clear_object (&lean);
+  g_clear_pointer (&diagnostics, g_ptr_array_unref);
+
+  /* gz-sim's reset_detachable_joint.sdf starts "?xml version…": text
+   * beside the root element, which TinyXML2 keeps as a text node */
+  g_assert_true (g_file_set_contents (path, "?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n"
+                                      "<model name=\"m\"><link name=\"l\"/></model>\n</sdf>\n", -1, NULL));
+  lean = load_both_ways (path, &full);
+  g_assert_nonnull (bl_document_find_link (lean, "m::l"));
+  diagnostics = bl_document_collect_diagnostics (lean);
+  g_assert_cmpuint (diagnostics->len, ==, 1);
+  {
+    BlDiagnostic *d = g_ptr_array_index (diagnostics, 0);
+
+    g_assert_cmpstr (d->code, ==, "xml");
+    g_assert_cmpint (d->line, ==, 1);
+    g_assert_nonnull (strstr (d->message, "text outside the root element"));
+  }
 
   g_unlink (path);
   g_rmdir (dir);

@@ -16,7 +16,7 @@
 #include "bl-document-private.h"
 #include "bl-xml-private.h"
 #include "bl-file-private.h"
-#include "bl-comment-filter-private.h"
+#include "bl-tinyxml-filter-private.h"
 #include "bl-number.h"
 #include "bl-sample-resources.h"
 #include "bl-resource.h"
@@ -2188,19 +2188,22 @@ link_is_reachable (xmlNode *node)
 }
 
 /* libxml2 refuses these; TinyXML2, and so Gazebo, reads them.  "--"
- * inside a comment (gz-sim's own example worlds have it) never reaches
- * libxml2: bl-comment-filter.c rewrites it.  An XML declaration after
- * blank lines: TinyXML2 keeps no node for the blanks.  A declaration
- * after a comment or an element stays an error, as in TinyXML2. */
+ * inside a comment (gz-sim's own example worlds have it) and text
+ * outside the root element never reach libxml2: bl-tinyxml-filter.c
+ * rewrites them.  An XML declaration after blank lines: TinyXML2 keeps no
+ * node for the blanks.  A declaration after a comment or an element stays
+ * an error, as in TinyXML2. */
 typedef enum
 {
-  FAULT_HYPHENS,
-  FAULT_LATE_DECLARATION,
+  FAULT_HYPHENS = BL_TINYXML_FAULT_HYPHENS,
+  FAULT_OUTSIDE_ROOT = BL_TINYXML_FAULT_OUTSIDE_ROOT,
+  FAULT_LATE_DECLARATION = BL_TINYXML_N_FAULTS,
   N_FAULTS
 } XmlFault;
 
 static const char * const fault_text[N_FAULTS] = {
   "a comment with “--” inside",
+  "text outside the root element",
   "blank lines before the XML declaration “<?xml”",
 };
 
@@ -2223,6 +2226,7 @@ typedef struct
   GPtrArray  *diagnostics;   /* where the faults read past go; may be NULL */
   gboolean    failed;
   gboolean    refused;       /* error_message is ours, not libxml2's */
+  int         error_code;
   int         error_line;
   char       *error_message;
   int         fault_line[N_FAULTS];  /* the first of each fault read past */
@@ -2252,6 +2256,7 @@ parse_error (void     *ctx,
   /* The first error names the fault; what libxml2 says after it (often
    * "Extra content at the end of the document", lines later) does not. */
   state->failed = TRUE;
+  state->error_code = error->code;
   state->error_line = error->line;
   state->error_message = g_strchomp (g_strdup (error->message != NULL ? error->message : ""));
   xmlStopParser (ctxt);
@@ -2324,6 +2329,17 @@ sax_entity_decl (void          *ctx,
   xmlStopParser (ctxt);
 }
 
+static void
+take_filter_faults (ParseState      *state,
+                    BlTinyxmlFilter *filter)
+{
+  for (guint i = 0; i < BL_TINYXML_N_FAULTS; i++)
+    {
+      state->fault_count[i] = bl_tinyxml_filter_get_count (filter, i);
+      state->fault_line[i] = bl_tinyxml_filter_get_first_line (filter, i);
+    }
+}
+
 /* No network, no DTD loading, no entity substitution: a model file must
  * never make us read another file.  XML_PARSE_RECOVER only so that the
  * faults TinyXML2 reads past (tolerated_xml_fault) are read past here
@@ -2354,7 +2370,7 @@ parse_xml (ParseState  *state,
     {
       const gsize chunk = 256 * 1024;
       g_autofree char *buffer = fd >= 0 ? g_malloc (chunk) : NULL;
-      g_autoptr(BlCommentFilter) filter = bl_comment_filter_new ();
+      g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
       g_autoptr(GByteArray) filtered = g_byte_array_sized_new (chunk);
 
       ctxt = xmlCreatePushParserCtxt (NULL, NULL, NULL, 0, path);
@@ -2405,7 +2421,7 @@ parse_xml (ParseState  *state,
             }
           *read_length += (gsize) n;
           g_byte_array_set_size (filtered, 0);
-          bl_comment_filter_feed (filter, piece, (gsize) n, filtered);
+          bl_tinyxml_filter_feed (filter, piece, (gsize) n, filtered);
           xmlParseChunk (ctxt, (const char *) filtered->data, (int) filtered->len, 0);
           if (state->failed)
             break;
@@ -2413,11 +2429,10 @@ parse_xml (ParseState  *state,
       if (!state->failed && *read_length > 0 && (error == NULL || *error == NULL))
         {
           g_byte_array_set_size (filtered, 0);
-          bl_comment_filter_finish (filter, filtered);
+          bl_tinyxml_filter_finish (filter, filtered);
           xmlParseChunk (ctxt, (const char *) filtered->data, (int) filtered->len, 1);
         }
-      state->fault_count[FAULT_HYPHENS] = bl_comment_filter_get_count (filter);
-      state->fault_line[FAULT_HYPHENS] = bl_comment_filter_get_first_line (filter);
+      take_filter_faults (state, filter);
       if (error != NULL && *error != NULL)
         state->failed = TRUE;
     }
@@ -2428,18 +2443,16 @@ parse_xml (ParseState  *state,
       *read_length = length;
       if (length == 0)
         return NULL;
-      if (bl_comment_filter_needed (data, length))
-        {
-          g_autoptr(BlCommentFilter) filter = bl_comment_filter_new ();
+      {
+        g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
 
-          filtered = g_byte_array_sized_new ((guint) length);
-          bl_comment_filter_feed (filter, data, length, filtered);
-          bl_comment_filter_finish (filter, filtered);
-          state->fault_count[FAULT_HYPHENS] = bl_comment_filter_get_count (filter);
-          state->fault_line[FAULT_HYPHENS] = bl_comment_filter_get_first_line (filter);
-          data = (const char *) filtered->data;
-          g_assert (filtered->len == length);
-        }
+        filtered = g_byte_array_sized_new ((guint) length);
+        bl_tinyxml_filter_feed (filter, data, length, filtered);
+        bl_tinyxml_filter_finish (filter, filtered);
+        take_filter_faults (state, filter);
+        data = (const char *) filtered->data;
+        g_assert (filtered->len == length);
+      }
       ctxt = xmlNewParserCtxt ();
       if (ctxt == NULL)
         return NULL;
@@ -2475,7 +2488,7 @@ read_xml (BlDocument  *self,
           GPtrArray   *diagnostics,
           GError     **error)
 {
-  ParseState state = { self, path, diagnostics, FALSE, FALSE, 0, NULL, { 0 }, { 0 } };
+  ParseState state = { self, path, diagnostics, FALSE, FALSE, 0, 0, NULL, { 0 }, { 0 } };
   g_autoptr(GError) read_error = NULL;
   g_autofree char *message = NULL;
   xmlDoc *xml;
@@ -2504,8 +2517,15 @@ read_xml (BlDocument  *self,
         g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
                      "%s:%d: %s", path, state.error_line, message);
       else if (message != NULL && message[0] != '\0')
-        g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
-                     "%s:%d: not well-formed XML: %s", path, state.error_line, message);
+        {
+          /* no element at all: where the text that stands in its place starts
+           * (an STL file given for an SDF one), not where the file ends */
+          int line = state.error_code == XML_ERR_DOCUMENT_EMPTY && state.fault_count[FAULT_OUTSIDE_ROOT] > 0
+                     ? state.fault_line[FAULT_OUTSIDE_ROOT] : state.error_line;
+
+          g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+                       "%s:%d: not well-formed XML: %s", path, line, message);
+        }
       else
         g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
                      "%s: not well-formed XML", path);

@@ -1,9 +1,9 @@
-/* bl-comment-filter.c: comments read as TinyXML2 (Gazebo) reads them. */
+/* bl-tinyxml-filter.c: bytes read as TinyXML2 (Gazebo) reads them. */
 #include "config.h"
 
 #include <string.h>
 
-#include "bl-comment-filter-private.h"
+#include "bl-tinyxml-filter-private.h"
 
 typedef enum
 {
@@ -19,37 +19,40 @@ typedef enum
   STATE_COMMENT,    /* after "<!--" */
 } State;
 
-struct _BlCommentFilter
+struct _BlTinyxmlFilter
 {
   State    state;
   char     quote;       /* the open quote in a tag or declaration, or 0 */
   gboolean in_subset;   /* markup returns to STATE_SUBSET, not STATE_TEXT */
-  char     last[2];     /* the two bytes before, for "?>" and "]]>" */
+  gboolean end_tag;     /* the tag being read is an end tag */
+  guint64  depth;       /* elements open */
+  gboolean in_text_run; /* changing a run of text outside the root */
+  char     last[2];     /* the two bytes before, for "?>", "]]>" and "/>" */
   guint64  hyphens;     /* a run of hyphens in a comment, held back */
   gboolean changed;     /* the comment being read needed a change */
   int      line;
   int      comment_line;
-  guint    count;
-  int      first_line;
+  guint    count[BL_TINYXML_N_FAULTS];
+  int      first_line[BL_TINYXML_N_FAULTS];
 };
 
-BlCommentFilter *
-bl_comment_filter_new (void)
+BlTinyxmlFilter *
+bl_tinyxml_filter_new (void)
 {
-  BlCommentFilter *filter = g_new0 (BlCommentFilter, 1);
+  BlTinyxmlFilter *filter = g_new0 (BlTinyxmlFilter, 1);
 
   filter->line = 1;
   return filter;
 }
 
 void
-bl_comment_filter_free (BlCommentFilter *filter)
+bl_tinyxml_filter_free (BlTinyxmlFilter *filter)
 {
   g_free (filter);
 }
 
 static State
-after_markup (BlCommentFilter *filter)
+after_markup (BlTinyxmlFilter *filter)
 {
   return filter->in_subset ? STATE_SUBSET : STATE_TEXT;
 }
@@ -69,7 +72,7 @@ append_spaces (GByteArray *out,
  * every hyphen followed by a hyphen is a space, and before the "-->"
  * that ends the comment the last two are that end. */
 static void
-release_hyphens (BlCommentFilter *filter,
+release_hyphens (BlTinyxmlFilter *filter,
                  char             c,
                  GByteArray      *out)
 {
@@ -84,17 +87,26 @@ release_hyphens (BlCommentFilter *filter,
 }
 
 static void
-end_comment (BlCommentFilter *filter)
+count_fault (BlTinyxmlFilter *filter,
+             BlTinyxmlFault   fault,
+             int              line)
 {
-  if (filter->changed && filter->count++ == 0)
-    filter->first_line = filter->comment_line;
+  if (filter->count[fault]++ == 0)
+    filter->first_line[fault] = line;
+}
+
+static void
+end_comment (BlTinyxmlFilter *filter)
+{
+  if (filter->changed)
+    count_fault (filter, BL_TINYXML_FAULT_HYPHENS, filter->comment_line);
   filter->changed = FALSE;
   filter->state = after_markup (filter);
 }
 
 /* Moves on from one byte outside a comment (already written out). */
 static void
-step (BlCommentFilter *filter,
+step (BlTinyxmlFilter *filter,
       char             c)
 {
   switch (filter->state)
@@ -112,6 +124,7 @@ step (BlCommentFilter *filter,
       else
         {
           filter->state = STATE_TAG;
+          filter->end_tag = c == '/';
           step (filter, c);
         }
       break;
@@ -156,7 +169,13 @@ step (BlCommentFilter *filter,
           filter->state = STATE_SUBSET;
         }
       else if (c == '>')
-        filter->state = after_markup (filter);
+        {
+          if (filter->state == STATE_TAG && filter->end_tag)
+            filter->depth -= filter->depth > 0;
+          else if (filter->state == STATE_TAG && filter->last[1] != '/')
+            filter->depth++;
+          filter->state = after_markup (filter);
+        }
       break;
 
     case STATE_PI:
@@ -186,7 +205,7 @@ step (BlCommentFilter *filter,
 }
 
 void
-bl_comment_filter_feed (BlCommentFilter *filter,
+bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
                         const char      *piece,
                         gsize            length,
                         GByteArray      *out)
@@ -215,8 +234,22 @@ bl_comment_filter_feed (BlCommentFilter *filter,
                 end_comment (filter);
             }
         }
+      else if (filter->state == STATE_TEXT && filter->depth == 0 && c > ' ' && c < 0x7f && c != '<')
+        {
+          /* text beside the root element: a space for libxml2 */
+          g_byte_array_append (out, (const guint8 *) piece + start, (guint) (i - start));
+          g_byte_array_append (out, (const guint8 *) " ", 1);
+          start = i + 1;
+          if (!filter->in_text_run)
+            count_fault (filter, BL_TINYXML_FAULT_OUTSIDE_ROOT, filter->line);
+          filter->in_text_run = TRUE;
+        }
       else
-        step (filter, c);
+        {
+          if (c == '<')
+            filter->in_text_run = FALSE;
+          step (filter, c);
+        }
 
       filter->line += c == '\n';
       filter->last[0] = filter->last[1];
@@ -226,7 +259,7 @@ bl_comment_filter_feed (BlCommentFilter *filter,
 }
 
 void
-bl_comment_filter_finish (BlCommentFilter *filter,
+bl_tinyxml_filter_finish (BlTinyxmlFilter *filter,
                           GByteArray      *out)
 {
   if (filter->hyphens > 0)
@@ -234,33 +267,19 @@ bl_comment_filter_finish (BlCommentFilter *filter,
 }
 
 guint
-bl_comment_filter_get_count (BlCommentFilter *filter)
+bl_tinyxml_filter_get_count (BlTinyxmlFilter *filter,
+                             BlTinyxmlFault   fault)
 {
-  return filter->count;
+  g_return_val_if_fail ((guint) fault < BL_TINYXML_N_FAULTS, 0);
+
+  return filter->count[fault];
 }
 
 int
-bl_comment_filter_get_first_line (BlCommentFilter *filter)
+bl_tinyxml_filter_get_first_line (BlTinyxmlFilter *filter,
+                                  BlTinyxmlFault   fault)
 {
-  return filter->first_line;
-}
+  g_return_val_if_fail ((guint) fault < BL_TINYXML_N_FAULTS, 0);
 
-gboolean
-bl_comment_filter_needed (const char *data,
-                          gsize       length)
-{
-  const char *end = data + length;
-
-  for (const char *p = data; p + 1 < end; p++)
-    {
-      p = memmem (p, (gsize) (end - p), "--", 2);
-      if (p == NULL)
-        return FALSE;
-      if (p - data >= 2 && p[-2] == '<' && p[-1] == '!')
-        continue;
-      if (p + 2 < end && p[2] == '>')
-        continue;
-      return TRUE;
-    }
-  return FALSE;
+  return filter->first_line[fault];
 }
