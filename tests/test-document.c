@@ -889,6 +889,9 @@ test_gz_buoyancy (void)
   static const char box[] =
     "<model name=\"m\"><link name=\"l\"><collision name=\"c\"><pose>1 2 3 0 0 0</pose><geometry><box>"
     "<size>1 2 3</size></box></geometry></collision></link></model>";
+  static const char static_cone[] =
+    "<model name=\"m\"><static>true</static><link name=\"l\"><collision name=\"c\"><geometry><cone>"
+    "<radius>1</radius><length>1</length></cone></geometry></collision></link></model>";
   static const char system[] =
     "<plugin filename=\"gz-sim-buoyancy-system\" name=\"gz::sim::systems::Buoyancy\">";
   static const struct {
@@ -907,6 +910,8 @@ test_gz_buoyancy (void)
     { system, "<enable>m::l</enable>", cone, TRUE },
     /* graded mode: another computation, not compared */
     { system, "<graded_buoyancy><default_density>1000</default_density></graded_buoyancy>", cone, FALSE },
+    /* a static model never floats: nothing to compare */
+    { system, "", static_cone, FALSE },
     /* BuoyancyEngine is another system */
     { "<plugin filename=\"gz-sim-buoyancy-engine-system\" name=\"gz::sim::systems::BuoyancyEngine\">",
       "", cone, FALSE },

@@ -654,7 +654,8 @@ check_gz_buoyancy (BlDocument *self,
   double volume = 0.0, scale;
   gboolean scaled_mesh = FALSE;
 
-  if (world == NULL || !(props->volume > 0.0))
+  /* a static model never floats: nothing to compare */
+  if (world == NULL || !(props->volume > 0.0) || link->model->is_static)
     return;
   system = find_buoyancy_system (self, world);
   /* the graded mode slices shapes by fluid layers: another computation */
