@@ -2341,10 +2341,10 @@ take_filter_faults (ParseState      *state,
 }
 
 /* No network, no DTD loading, no entity substitution: a model file must
- * never make us read another file.  XML_PARSE_RECOVER only so that the
- * faults TinyXML2 reads past (tolerated_xml_fault) are read past here
- * too: parse_error stops the parser at the first other error, so nothing
- * else is ever recovered from. */
+ * never make us read another file.  XML_PARSE_RECOVER only so that a
+ * declaration after blank lines (is_late_declaration), which TinyXML2
+ * reads, is read past here too: parse_error stops the parser at the first
+ * other error, so nothing else is ever recovered from. */
 #define XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES | \
                      XML_PARSE_RECOVER)
 
