@@ -55,7 +55,7 @@ class Inspect(unittest.TestCase):
             with self.subTest(path=path):
                 doc = inspect_json(path)
                 self.assertEqual(doc["file"], path)
-                self.assertIn(doc["sdf_version"], ["1.6", "1.8", "1.11"])
+                self.assertIn(doc["sdf_version"], ["1.5", "1.6", "1.7", "1.8", "1.11"])
                 self.assertGreater(len(doc["links"]), 0)
                 for link in doc["links"]:
                     self.assertTrue(keys <= set(link), link.keys())
@@ -687,6 +687,37 @@ class AddedMassImport(unittest.TestCase):
         self.assertIn("negated", result.stdout)
         empty = run("added-mass", "import", fixture("sdformat_test_sdf_inertial_stats"))
         self.assertEqual(empty.returncode, 1)
+
+    def test_import_lrauv_and_failed_include(self):
+        # lrauv's tethys_equipped: the vehicle's own HydrodynamicsPlugin,
+        # inside the <include> of the vehicle; when that include fails the
+        # plugin is still found, and said to be in a model not loaded.
+        plugin = """<plugin filename="HydrodynamicsPlugin" name="tethys::HydrodynamicsPlugin">
+      <link_name>base_link</link_name><xDotU>-4.876161</xDotU><yDotV>-126.324739</yDotV>
+      <zDotW>-126.324739</zDotW><kDotP>0</kDotP><mDotQ>-33.46</mDotQ><nDotR>-33.46</nDotR></plugin>"""
+        sdf = write_sdf(self, f"""<?xml version="1.0"?><sdf version="1.9"><model name="tethys">
+  <include merge="true"><uri>no_such_model_here</uri>
+    {plugin}
+  </include></model></sdf>""")
+        result = run("added-mass", "import", "--json", sdf)
+        doc = json.loads(result.stdout)
+        self.assertEqual(len(doc["imports"]), 1, doc)
+        found = doc["imports"][0]
+        self.assertTrue(found["model_not_loaded"])
+        self.assertIsNone(found["link"])
+        text = run("added-mass", "import", sdf).stdout
+        self.assertIn("MBARI LRAUV Hydrodynamics plugin", text)
+        self.assertIn("whose model was not loaded", text)
+        self.assertNotIn("no gz-sim", text)
+
+        loaded = write_sdf(self, f"""<?xml version="1.0"?><sdf version="1.9"><model name="tethys">
+  <link name="base_link"><inertial><mass>147.8671</mass></inertial></link>
+  {plugin}</model></sdf>""")
+        result = run("added-mass", "import", loaded)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("link tethys::base_link\n", result.stdout)
+        self.assertIn("<xx>4.876161</xx>", result.stdout)
+        self.assertIn("<qq>33.46</qq>", result.stdout)
 
 
 # gz-sim's Migration.md example: the plugin's terms (Fossen's sign) become

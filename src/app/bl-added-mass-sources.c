@@ -99,6 +99,11 @@ add_import_summary (const BlAddedMassImport *import,
                                                          _("Imported from the uuv_simulator plugin (line %d)."),
                                                          import->line));
       break;
+    case BL_ADDED_MASS_SOURCE_LRAUV:
+      g_ptr_array_add (notes, bl_added_mass_finding_new ("import", BL_SEVERITY_INFO,
+                                                         _("Imported from the MBARI LRAUV HydrodynamicsPlugin (line %d)."),
+                                                         import->line));
+      break;
     default:
       break;
     }

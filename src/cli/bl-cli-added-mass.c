@@ -639,6 +639,7 @@ run_import (int    argc,
   context = g_option_context_new ("FILE — convert simulator plugins' added mass into fluid_added_mass");
   g_option_context_set_description (context,
     "Reads, in FILE's models and world: the gz-sim Hydrodynamics plugin's\n"
+    "(and the MBARI LRAUV HydrodynamicsPlugin's)\n"
     "<xDotU>… terms (negated; k m n are p q r), a dsros_hydro <added_mass>\n"
     "block (r p h are roll, pitch, yaw; moved from the COM to the link\n"
     "origin) and uuv_simulator's 36-value <added_mass> (scaling and offset\n"
@@ -727,6 +728,8 @@ run_import (int    argc,
           bl_json_string (&j, import->link_name);
           bl_json_key (&j, "link");
           bl_json_string (&j, import->link != NULL ? import->link->scoped_name : NULL);
+          bl_json_key (&j, "model_not_loaded");
+          bl_json_bool (&j, import->model_not_loaded);
           bl_json_key (&j, "fluid_added_mass");
           if (import->has_values)
             json_values (&j, import->values);
@@ -757,7 +760,8 @@ run_import (int    argc,
 
   if (imports->len == 0)
     {
-      printf ("%s: no gz-sim Hydrodynamics, dsros_hydro or uuv_simulator plugin with added mass\n",
+      printf ("%s: no gz-sim Hydrodynamics, LRAUV HydrodynamicsPlugin, dsros_hydro or uuv_simulator "
+              "plugin with added mass\n",
               bl_document_get_path (doc));
       return BL_EXIT_FAILURE;
     }
@@ -771,7 +775,9 @@ run_import (int    argc,
               bl_added_mass_source_to_string (import->source),
               import->link != NULL ? import->link->scoped_name
               : import->link_name != NULL ? import->link_name : "(none)",
-              import->link == NULL ? " (not found in the document)" : "");
+              import->model_not_loaded ? " (in an <include> whose model was not loaded: "
+                                         "ballast-cli inspect says why)"
+              : import->link == NULL ? " (not found in the document)" : "");
       print_findings ("  ", import->notes);
       if (!import->has_values)
         continue;

@@ -934,6 +934,87 @@ bl_added_mass_import_hydrodynamics (const char * const *names,
 }
 
 gboolean
+bl_added_mass_import_lrauv (const char * const *names,
+                            const double       *values,
+                            gsize               n_terms,
+                            double              out[21],
+                            GPtrArray          *notes)
+{
+  /* HydrodynamicsPlugin.cc (osrf/lrauv): SdfParamDouble (_sdf, "xDotU", 5)…
+   * into the diagonal of Ma, as gz-sim's Hydrodynamics reads them. */
+  static const struct { const char *name; double fallback; } diagonal[6] = {
+    { "xDotU", 5 }, { "yDotV", 5 }, { "zDotW", 0.1 }, { "kDotP", 0.1 }, { "mDotQ", 0.1 }, { "nDotR", 1 },
+  };
+  const char *used_names[6];
+  double used_values[6];
+  g_autoptr(GString) defaulted = g_string_new (NULL);
+  g_autoptr(GString) ignored = g_string_new (NULL);
+  guint n_given = 0;
+
+  g_return_val_if_fail (n_terms == 0 || (names != NULL && values != NULL), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  for (guint k = 0; k < 6; k++)
+    {
+      used_names[k] = diagonal[k].name;
+      used_values[k] = diagonal[k].fallback;
+    }
+  for (gsize i = 0; i < n_terms; i++)
+    {
+      guint r, c;
+      gboolean found = FALSE;
+
+      if (!bl_added_mass_parse_hydrodynamics_name (names[i], &r, &c))
+        continue;
+      for (guint k = 0; k < 6; k++)
+        if (strcmp (names[i], diagonal[k].name) == 0)
+          {
+            used_values[k] = values[i];
+            found = TRUE;
+          }
+      if (found)
+        n_given++;
+      else
+        g_string_append_printf (ignored, "%s%s", ignored->len ? ", " : "", names[i]);
+    }
+  if (n_given == 0)
+    {
+      memset (out, 0, 21 * sizeof (double));
+      add_finding (notes, "import", BL_SEVERITY_WARNING,
+                   g_strdup ("no added-mass term (xDotU yDotV zDotW kDotP mDotQ nDotR) found; the "
+                             "LRAUV plugin then uses its defaults 5, 5, 0.1, 0.1, 0.1, 1"));
+      return FALSE;
+    }
+  for (guint k = 0; k < 6; k++)
+    {
+      gboolean given = FALSE;
+
+      for (gsize i = 0; i < n_terms; i++)
+        given |= strcmp (names[i], diagonal[k].name) == 0;
+      if (!given)
+        g_string_append_printf (defaulted, "%s%s = %g", defaulted->len ? ", " : "", diagonal[k].name,
+                                diagonal[k].fallback);
+    }
+
+  bl_added_mass_import_hydrodynamics (used_names, used_values, 6, out, NULL);
+  add_finding (notes, "import", BL_SEVERITY_INFO,
+               g_strdup ("converted the MBARI LRAUV HydrodynamicsPlugin's six diagonal terms "
+                         "(xDotU → xx, yDotV → yy, zDotW → zz, kDotP → pp, mDotQ → qq, nDotR → rr): "
+                         "negated as gz-sim's Hydrodynamics terms are; the plugin's frame is the link "
+                         "origin in link axes, so nothing was moved"));
+  if (defaulted->len > 0)
+    add_finding (notes, "import", BL_SEVERITY_WARNING,
+                 g_strdup_printf ("absent from the plugin, so its defaults were taken: %s", defaulted->str));
+  if (ignored->len > 0)
+    add_finding (notes, "import", BL_SEVERITY_WARNING,
+                 g_strdup_printf ("ignored, as the LRAUV plugin reads only the diagonal: %s", ignored->str));
+  add_finding (notes, "import", BL_SEVERITY_INFO,
+               g_strdup ("set the plugin's six *Dot* terms to 0 (removing them is not enough: it then "
+                         "uses 5, 5, 0.1, 0.1, 0.1, 1), else the added mass counts twice (A7)"));
+  return TRUE;
+}
+
+gboolean
 bl_added_mass_import_dsros (const char * const *names,
                             const double       *values,
                             gsize               n_terms,

@@ -192,6 +192,15 @@ gboolean bl_added_mass_import_hydrodynamics (const char * const *names,
                                              gsize               n_terms,
                                              double              out[21],
                                              GPtrArray          *notes);
+/* The MBARI LRAUV's own HydrodynamicsPlugin (osrf/lrauv): the six
+ * diagonal terms xDotU… with gz-sim's meaning; an absent one is the
+ * plugin's default (5, 5, 0.1, 0.1, 0.1, 1), off-diagonal terms are not
+ * read by it and are left out.  FALSE when none of the six is given. */
+gboolean bl_added_mass_import_lrauv         (const char * const *names,
+                                             const double       *values,
+                                             gsize               n_terms,
+                                             double              out[21],
+                                             GPtrArray          *notes);
 /* dsros_hydro `<added_mass>` children (§5.4): two letters of x y z r p h
  * (r roll → p, p pitch → q, h yaw → r), given about the COM `com` (in L):
  * shifted to Lo.  FALSE when no term was recognised. */

@@ -17,6 +17,7 @@
 #include "bl-source-map.h"
 #include "bl-xml-private.h"
 #include "bl-file-private.h"
+#include "bl-tinyxml-filter-private.h"
 #include "bl-number.h"
 #include "bl-sample-resources.h"
 #include "bl-resource.h"
@@ -219,6 +220,7 @@ struct _FrameScope
   GHashTable *frames;        /* name → FrameEntry* */
   BlModel    *model;
   const char *file;
+  guint       sdf_minor;     /* of the file the model is in, as libsdformat's OriginalVersion */
 };
 
 typedef struct
@@ -378,6 +380,28 @@ check_split_value (xmlNode    *element,
 /* Reads a child holding one number.  Returns TRUE and sets *value when the
  * child exists and parses; FALSE when absent (silently) or broken (with an
  * error diagnostic, *failed set). */
+/* What libsdformat reads for an empty value element (the SDF spec's
+ * default), as the diagnostics say it. */
+static const char *
+libsdformat_default (const char *name)
+{
+  static const struct { const char *name, *value; } defaults[] = {
+    { "mass", "the default, 1 kg" },
+    { "ixx", "the default, 1 kg·m²" },
+    { "iyy", "the default, 1 kg·m²" },
+    { "izz", "the default, 1 kg·m²" },
+    { "ixy", "the default, 0" },
+    { "ixz", "the default, 0" },
+    { "iyz", "the default, 0" },
+    { "density", "the default, 1000 kg/m³" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
+    if (strcmp (name, defaults[i].name) == 0)
+      return defaults[i].value;
+  return "the element's default";
+}
+
 static gboolean
 read_number (xmlNode    *parent,
              const char *name,
@@ -402,8 +426,21 @@ read_number (xmlNode    *parent,
   path = g_strdup_printf ("%s/%s", owner, name);
   g_strstrip (text);
   if (*text == '\0')
-    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
-                        "<%s> holds no number", name);
+    {
+      g_auto(BlXmlString) attribute_owned = NULL;
+      const char *attribute = attribute_peek (child, "value", &attribute_owned);
+      const char *fallback = libsdformat_default (name);
+      double meant;
+
+      if (attribute != NULL && bl_number_parse (attribute, &meant))
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
+                            "<%s value=\"%s\"/> is URDF's form: SDF reads the number from the element's "
+                            "text, which is empty, so Gazebo uses %s, not %s; write <%s>%s</%s>",
+                            name, attribute, fallback, attribute, name, attribute, name);
+      else
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
+                            "<%s> holds no number; Gazebo uses %s", name, fallback);
+    }
   else
     bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
                         "<%s> holds “%s”, which is not a finite number", name, text);
@@ -566,6 +603,41 @@ parse_pose (xmlNode     *pose_node,
 /* ------------------------------------------------------------------------ */
 /* Links: <inertial> and collision densities (re-read on every reload)      */
 
+/* libsdformat warns about an element it does not know ("XML Element[iyx],
+ * child of element[inertia], not defined in SDF") and reads nothing from
+ * it; so does Ballast, naming the product it may have meant: the
+ * products of inertia are symmetric, and only ixy, ixz, iyz are read. */
+static void
+report_unknown_inertia_elements (xmlNode            *inertia,
+                                 const char * const  names[6],
+                                 const char         *owner,
+                                 const char         *file,
+                                 GPtrArray          *diagnostics)
+{
+  for (xmlNode *child = inertia->children; child != NULL; child = child->next)
+    {
+      const char *name = (const char *) child->name;
+      gboolean known = FALSE;
+
+      if (!bl_xml_is_element (child, NULL))
+        continue;
+      for (guint i = 0; i < 6; i++)
+        known |= strcmp (name, names[i]) == 0;
+      if (known)
+        continue;
+      if (strlen (name) == 3 && name[0] == 'i' && name[1] != name[2] &&
+          strchr ("xyz", name[1]) != NULL && strchr ("xyz", name[2]) != NULL)
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "unknown", file, node_line (child), owner,
+                            "<%s> is not an element of <inertia>: libsdformat and Ballast ignore it, so "
+                            "the product is read from <i%c%c> (0 when absent); the tensor is symmetric "
+                            "and SDF names only ixy, ixz and iyz", name, name[2], name[1]);
+      else
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "unknown", file, node_line (child), owner,
+                            "<%s> is not an element of <inertia> (ixx iyy izz ixy ixz iyz): "
+                            "libsdformat and Ballast ignore it", name);
+    }
+}
+
 static void
 parse_inertial (BlLink    *link,
                 GPtrArray *diagnostics)
@@ -645,6 +717,7 @@ parse_inertial (BlLink    *link,
       link->has_inertia = TRUE;
       for (guint i = 0; i < 6; i++)
         read_number (child, names[i], inertia_owner, file, diagnostics, &link->inertia[i], &failed);
+      report_unknown_inertia_elements (child, names, inertia_owner, file, diagnostics);
     }
 
   child = bl_xml_first_child (inertial, "fluid_added_mass");
@@ -936,6 +1009,25 @@ nonempty (const char *s)
   return (s != NULL && *s != '\0') ? s : NULL;
 }
 
+/* The name libsdformat gives an element whose name another kind of
+ * element of the model already has, in files before SDF 1.7 (Model.cc):
+ * NAME_link, NAME_joint or NAME_frame, or with 0, 1… after it. */
+static char *
+rename_for_old_version (FrameScope *scope,
+                        FrameKind   kind,
+                        const char *name)
+{
+  const char *suffix = kind == FRAME_LINK ? "_link" : kind == FRAME_JOINT ? "_joint" : "_frame";
+  char *renamed = g_strconcat (name, suffix, NULL);
+
+  for (guint i = 0; g_hash_table_contains (scope->frames, renamed); i++)
+    {
+      g_free (renamed);
+      renamed = g_strdup_printf ("%s%s%u", name, suffix, i);
+    }
+  return renamed;
+}
+
 static FrameEntry *
 frame_scope_add (FrameScope  *scope,
                  FrameKind    kind,
@@ -944,7 +1036,9 @@ frame_scope_add (FrameScope  *scope,
                  GPtrArray   *diagnostics,
                  const char  *owner)
 {
+  g_autofree char *renamed = NULL;
   FrameEntry *entry;
+  FrameEntry *other;
 
   if (name == NULL || *name == '\0')
     {
@@ -952,13 +1046,35 @@ frame_scope_add (FrameScope  *scope,
                           "<%s> has no name", (const char *) node->name);
       return NULL;
     }
-  if (strcmp (name, "__model__") == 0 || strcmp (name, "world") == 0 || strstr (name, "::") != NULL)
+  /* "::" in names is SDF 1.7's flattened form of nested models
+   * (<link name="M1::L1">, <frame name="M1::__model__">): libsdformat
+   * refuses it from 1.8 only. */
+  if (strcmp (name, "__model__") == 0 || (strstr (name, "::") != NULL && scope->sdf_minor >= 8))
     {
       bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "name", scope->file, node_line (node), owner,
                           "“%s” is a reserved name for a <%s>", name, (const char *) node->name);
       return NULL;
     }
-  if (g_hash_table_contains (scope->frames, name))
+  if (strcmp (name, "world") == 0)
+    {
+      /* libsdformat reports the name as reserved and loads the element */
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "name", scope->file, node_line (node), owner,
+                          "a <%s> named “world”: “world” is reserved for the world frame (a joint's "
+                          "<parent>world</parent> still means the world); read as libsdformat reads it",
+                          (const char *) node->name);
+    }
+  other = g_hash_table_lookup (scope->frames, name);
+  if (other != NULL && scope->sdf_minor < 7 && other->kind != kind && kind != FRAME_MODEL &&
+      other->kind != FRAME_MODEL)
+    {
+      renamed = rename_for_old_version (scope, kind, name);
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "name", scope->file, node_line (node), owner,
+                          "a <%s> named “%s” like a <%s> before it: renamed “%s”, as libsdformat "
+                          "renames it in files before SDF 1.7 (from 1.7 on, an error)",
+                          (const char *) node->name, name, (const char *) other->node->name, renamed);
+      name = renamed;
+    }
+  else if (other != NULL)
     {
       bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "name", scope->file, node_line (node), owner,
                           "another frame of this model is already named “%s”", name);
@@ -1123,8 +1239,9 @@ frame_resolve (FrameScope *scope,
       return TRUE;
     }
 
+  /* a flattened name of SDF 1.7 ("M1::L1") is the frame's whole name */
   sep = strstr (name, "::");
-  if (sep != NULL)
+  if (sep != NULL && !g_hash_table_contains (scope->frames, name))
     {
       g_autofree char *head = g_strndup (name, sep - name);
       BlPose inner;
@@ -1170,6 +1287,10 @@ static void parse_link_inertial (BlLink *link);
 static BlLink *adopt_preparsed_link (BlDocument *self,
                                      BlModel    *model,
                                      xmlNode    *node);
+
+static void rename_preparsed_link (BlDocument *self,
+                                   BlLink     *link,
+                                   const char *name);
 
 static BlModel *parse_model (LoadContext *ctx,
                              xmlNode     *node,
@@ -1643,6 +1764,12 @@ parse_model (LoadContext *ctx,
     }
 
   scope = frame_scope_new (model);
+  {
+    g_autofree char *version = node->doc != NULL && xmlDocGetRootElement (node->doc) != NULL
+                               ? bl_xml_dup_attribute (xmlDocGetRootElement (node->doc), "version") : NULL;
+
+    scope->sdf_minor = sdf_minor_version (version);
+  }
   pending_links = g_ptr_array_new ();
   pending_files = g_ptr_array_new ();
   children = g_array_new (FALSE, FALSE, sizeof (ModelChild));
@@ -1807,6 +1934,8 @@ parse_model (LoadContext *ctx,
 
       if (link != NULL)
         {
+          if (strcmp (link->name, entry->name) != 0)
+            rename_preparsed_link (doc, link, entry->name);
           link->pose = entry->pose;
         }
       else if (link_file != file)
@@ -1906,6 +2035,7 @@ static xmlDoc *read_xml (BlDocument  *self,
                          gsize        length,
                          int          fd,
                          const char  *path,
+                         GPtrArray   *diagnostics,
                          GError     **error);
 
 static void
@@ -2045,7 +2175,7 @@ load_include (LoadContext  *ctx,
     }
 
   if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
-      (xml = read_xml (NULL, contents, length, -1, sdf_path, &error)) == NULL)
+      (xml = read_xml (NULL, contents, length, -1, sdf_path, doc->diagnostics, &error)) == NULL)
     {
       include_failed (doc, node, "include", file, line, owner, uri, NULL,
                       "cannot include “%s”: %s", uri, error->message);
@@ -2358,6 +2488,33 @@ adopt_preparsed_link (BlDocument *self,
   return link;
 }
 
+/* A link read ahead under the name its file gives, renamed by
+ * frame_scope_add (before SDF 1.7): the name, and the element of each of
+ * its diagnostics, as parse_link would have given them. */
+static void
+rename_preparsed_link (BlDocument *self,
+                       BlLink     *link,
+                       const char *name)
+{
+  g_autofree char *old_scoped = g_strdup (link->scoped_name);
+  gsize old_length = strlen (old_scoped);
+
+  link->name = doc_strjoin (self, name, NULL);
+  link->scoped_name = doc_strjoin (self, link->model->scoped_name, "::", name, NULL);
+  for (guint i = 0; i < link->diagnostics->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
+      g_autofree char *element = NULL;
+
+      if (d->element == NULL || strncmp (d->element, old_scoped, old_length) != 0)
+        continue;
+      element = g_strconcat (link->scoped_name, d->element + old_length, NULL);
+      link->diagnostics->pdata[i] = bl_diagnostic_new (d->severity, d->code, d->file, d->line, element,
+                                                       "%s", d->message);
+      bl_diagnostic_free (d);
+    }
+}
+
 /* Whether parse_model can reach this <link>: its parent is a <model>,
  * inside models only, up to <sdf> directly or through one <world>.  Links
  * anywhere else are never read, and may be freed with an enclosing subtree. */
@@ -2375,6 +2532,81 @@ link_is_reachable (xmlNode *node)
 
   return up != NULL && bl_xml_is_element (up, "sdf") && up->parent != NULL &&
          up->parent->type == XML_DOCUMENT_NODE;
+}
+
+/* libxml2 refuses these; TinyXML2, and so Gazebo, reads them.  "--"
+ * inside a comment (gz-sim's own example worlds have it) and text
+ * outside the root element never reach libxml2: bl-tinyxml-filter.c
+ * rewrites them.  An XML declaration after blank lines: TinyXML2 keeps no
+ * node for the blanks.  A declaration after a comment or an element stays
+ * an error, as in TinyXML2. */
+typedef enum
+{
+  FAULT_HYPHENS = BL_TINYXML_FAULT_HYPHENS,
+  FAULT_OUTSIDE_ROOT = BL_TINYXML_FAULT_OUTSIDE_ROOT,
+  FAULT_LATE_DECLARATION = BL_TINYXML_N_FAULTS,
+  N_FAULTS
+} XmlFault;
+
+static const char * const fault_text[N_FAULTS] = {
+  "a comment with “--” inside",
+  "text outside the root element",
+  "blank lines before the XML declaration “<?xml”",
+};
+
+static gboolean
+is_late_declaration (xmlParserCtxt  *ctxt,
+                     const xmlError *error)
+{
+  return error->code == XML_ERR_RESERVED_XML_NAME && error->message != NULL &&
+         g_str_has_prefix (error->message, "XML declaration allowed only") &&
+         ctxt->myDoc != NULL && ctxt->myDoc->children == NULL;
+}
+
+/* What one parse met: the first error that makes the file unreadable,
+ * and the faults read past as TinyXML2 (libsdformat's reader) reads past
+ * them. */
+typedef struct
+{
+  BlDocument *self;          /* read-only loads: links are read as they end */
+  const char *path;
+  GPtrArray  *diagnostics;   /* where the faults read past go; may be NULL */
+  gboolean    failed;
+  gboolean    refused;       /* error_message is ours, not libxml2's */
+  int         error_code;
+  int         error_line;
+  char       *error_message;
+  int         fault_line[N_FAULTS];  /* the first of each fault read past */
+  guint       fault_count[N_FAULTS];
+} ParseState;
+
+static void
+parse_error (void     *ctx,
+             xmlError *error)
+{
+  xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
+
+  /* Namespace faults (an undeclared gz: prefix) and warnings never made
+   * a file unreadable; entity loops, depth and size limits are fatal
+   * parser errors and still stop the parse. */
+  if (state == NULL || state->failed || error->domain != XML_FROM_PARSER || error->level < XML_ERR_ERROR)
+    return;
+
+  if (is_late_declaration (ctxt, error))
+    {
+      if (state->fault_count[FAULT_LATE_DECLARATION]++ == 0)
+        state->fault_line[FAULT_LATE_DECLARATION] = error->line;
+      return;
+    }
+
+  /* The first error names the fault; what libxml2 says after it (often
+   * "Extra content at the end of the document", lines later) does not. */
+  state->failed = TRUE;
+  state->error_code = error->code;
+  state->error_line = error->line;
+  state->error_message = g_strchomp (g_strdup (error->message != NULL ? error->message : ""));
+  xmlStopParser (ctxt);
 }
 
 static void
@@ -2406,7 +2638,8 @@ sax_end_element (void          *ctx,
                  const xmlChar *uri)
 {
   xmlParserCtxt *ctxt = ctx;
-  BlDocument *self = ctxt->_private;
+  ParseState *state = ctxt->_private;
+  BlDocument *self = state != NULL ? state->self : NULL;
   xmlNode *node = ctxt->node;
 
   /* the names are the parser's dictionary's: a pointer compare first */
@@ -2417,24 +2650,66 @@ sax_end_element (void          *ctx,
   xmlSAX2EndElementNs (ctx, localname, prefix, uri);
 }
 
+/* SDF has no use for entities; expanding them is how a "billion laughs"
+ * file exhausts memory and how an external entity reads another file.
+ * The first declaration stops the parse: nothing declared is ever
+ * expanded, parsed or checked. */
+static void
+sax_entity_decl (void          *ctx,
+                 const xmlChar *name,
+                 int            type,
+                 const xmlChar *public_id,
+                 const xmlChar *system_id,
+                 xmlChar       *content)
+{
+  xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
+
+  if (state->failed)
+    return;
+  state->failed = TRUE;
+  state->refused = TRUE;
+  state->error_line = ctxt->input != NULL ? ctxt->input->line : 0;
+  state->error_message = g_strdup_printf ("the file declares the XML entity “%s”; Ballast does not read "
+                                          "files with entity declarations, which SDF never needs",
+                                          (const char *) name);
+  xmlStopParser (ctxt);
+}
+
+static void
+take_filter_faults (ParseState      *state,
+                    BlTinyxmlFilter *filter)
+{
+  for (guint i = 0; i < BL_TINYXML_N_FAULTS; i++)
+    {
+      state->fault_count[i] = bl_tinyxml_filter_get_count (filter, i);
+      state->fault_line[i] = bl_tinyxml_filter_get_first_line (filter, i);
+    }
+}
+
 /* No network, no DTD loading, no entity substitution: a model file must
- * never make us read another file. */
-#define XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES)
+ * never make us read another file.  XML_PARSE_RECOVER only so that a
+ * declaration after blank lines (is_late_declaration), which TinyXML2
+ * reads, is read past here too: parse_error stops the parser at the first
+ * other error, so nothing else is ever recovered from. */
+#define XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES | \
+                     XML_PARSE_RECOVER)
 
 /* Parses data in place of xmlReadMemory, keeping true line numbers.  For
- * a read-only load (self set and read-only), links are read as their end
- * tags arrive and their subtrees freed, and the input goes through a push
- * parser in small chunks, so neither the whole tree nor a second copy of
- * the file is ever held. */
+ * a read-only load (state->self set and read-only), links are read as
+ * their end tags arrive and their subtrees freed, and the input goes
+ * through a push parser in small chunks, so neither the whole tree nor a
+ * second copy of the file is ever held. */
 static xmlDoc *
-parse_xml (BlDocument  *self,
+parse_xml (ParseState  *state,
            const char  *data,
            gsize        length,
            int          fd,
-           const char  *path,
            gsize       *read_length,
            GError     **error)
 {
+  BlDocument *self = state->self;
+  const char *path = state->path;
   xmlParserCtxt *ctxt;
   xmlDoc *xml = NULL;
 
@@ -2442,6 +2717,8 @@ parse_xml (BlDocument  *self,
     {
       const gsize chunk = 256 * 1024;
       g_autofree char *buffer = fd >= 0 ? g_malloc (chunk) : NULL;
+      g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
+      g_autoptr(GByteArray) filtered = g_byte_array_sized_new (chunk);
 
       ctxt = xmlCreatePushParserCtxt (NULL, NULL, NULL, 0, path);
       if (ctxt == NULL)
@@ -2452,7 +2729,9 @@ parse_xml (BlDocument  *self,
       xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_COMPACT);
       ctxt->sax->startElementNs = sax_start_element;
       ctxt->sax->endElementNs = sax_end_element;
-      ctxt->_private = self;
+      ctxt->sax->serror = parse_error;
+      ctxt->sax->entityDecl = sax_entity_decl;
+      ctxt->_private = state;
       self->link_tag = xmlDictLookup (ctxt->dict, (const xmlChar *) "link", -1);
 
       *read_length = 0;
@@ -2488,48 +2767,77 @@ parse_xml (BlDocument  *self,
               break;
             }
           *read_length += (gsize) n;
-          if (xmlParseChunk (ctxt, piece, (int) n, 0) != 0 && !ctxt->wellFormed)
+          g_byte_array_set_size (filtered, 0);
+          bl_tinyxml_filter_feed (filter, piece, (gsize) n, filtered);
+          xmlParseChunk (ctxt, (const char *) filtered->data, (int) filtered->len, 0);
+          if (state->failed)
             break;
         }
-      if (ctxt->wellFormed && *read_length > 0)
-        xmlParseChunk (ctxt, NULL, 0, 1);
+      if (!state->failed && *read_length > 0 && (error == NULL || *error == NULL))
+        {
+          g_byte_array_set_size (filtered, 0);
+          bl_tinyxml_filter_finish (filter, filtered);
+          xmlParseChunk (ctxt, (const char *) filtered->data, (int) filtered->len, 1);
+        }
+      take_filter_faults (state, filter);
       if (error != NULL && *error != NULL)
-        ctxt->wellFormed = 0;
+        state->failed = TRUE;
     }
   else
     {
+      g_autoptr(GByteArray) filtered = NULL;
+
       *read_length = length;
       if (length == 0)
         return NULL;
+      {
+        g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
+
+        filtered = g_byte_array_sized_new ((guint) length);
+        bl_tinyxml_filter_feed (filter, data, length, filtered);
+        bl_tinyxml_filter_finish (filter, filtered);
+        take_filter_faults (state, filter);
+        data = (const char *) filtered->data;
+        g_assert (filtered->len == length);
+      }
       ctxt = xmlNewParserCtxt ();
       if (ctxt == NULL)
         return NULL;
       ctxt->sax->startElementNs = sax_start_element;
+      ctxt->sax->serror = parse_error;
+      ctxt->sax->entityDecl = sax_entity_decl;
+      ctxt->_private = state;
       xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS);
       xmlFreeParserCtxt (ctxt);
+      if (state->failed)
+        g_clear_pointer (&xml, xmlFreeDoc);
       return xml;
     }
 
   xml = ctxt->myDoc;
   ctxt->myDoc = NULL;
-  if (!ctxt->wellFormed)
+  if (state->failed || xml == NULL || xmlDocGetRootElement (xml) == NULL)
     g_clear_pointer (&xml, xmlFreeDoc);
   xmlFreeParserCtxt (ctxt);
 
   return xml;
 }
 
-/* From data, or when fd ≥ 0 read from fd in pieces (read-only loads). */
+/* From data, or when fd ≥ 0 read from fd in pieces (read-only loads).
+ * The faults read past as Gazebo reads past them are warnings in
+ * diagnostics (may be NULL). */
 static xmlDoc *
 read_xml (BlDocument  *self,
           const char  *data,
           gsize        length,
           int          fd,
           const char  *path,
+          GPtrArray   *diagnostics,
           GError     **error)
 {
-  const xmlError *xml_error;
+  ParseState state = { self, path, diagnostics, FALSE, FALSE, 0, 0, NULL, { 0 }, { 0 } };
   g_autoptr(GError) read_error = NULL;
+  g_autofree char *message = NULL;
   xmlDoc *xml;
 
   if (fd < 0 && length > G_MAXINT)
@@ -2539,8 +2847,8 @@ read_xml (BlDocument  *self,
       return NULL;
     }
 
-  xmlResetLastError ();
-  xml = parse_xml (self, data, length, fd, path, &length, &read_error);
+  xml = parse_xml (&state, data, length, fd, &length, &read_error);
+  message = g_steal_pointer (&state.error_message);
   if (read_error != NULL)
     {
       g_clear_pointer (&xml, xmlFreeDoc);
@@ -2549,16 +2857,21 @@ read_xml (BlDocument  *self,
     }
   if (xml == NULL)
     {
-      xml_error = xmlGetLastError ();
       if (length == 0)
         g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
                      "%s: the file is empty", path);
-      else if (xml_error != NULL && xml_error->message != NULL)
+      else if (state.refused)
+        g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+                     "%s:%d: %s", path, state.error_line, message);
+      else if (message != NULL && message[0] != '\0')
         {
-          g_autofree char *message = g_strchomp (g_strdup (xml_error->message));
+          /* no element at all: where the text that stands in its place starts
+           * (an STL file given for an SDF one), not where the file ends */
+          int line = state.error_code == XML_ERR_DOCUMENT_EMPTY && state.fault_count[FAULT_OUTSIDE_ROOT] > 0
+                     ? state.fault_line[FAULT_OUTSIDE_ROOT] : state.error_line;
 
           g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
-                       "%s:%d: not well-formed XML: %s", path, xml_error->line, message);
+                       "%s:%d: not well-formed XML: %s", path, line, message);
         }
       else
         g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
@@ -2566,23 +2879,19 @@ read_xml (BlDocument  *self,
       return NULL;
     }
 
-  /* SDF has no use for entities; expanding them is how a "billion laughs"
-   * file exhausts memory and how an external entity reads another file. */
-  for (xmlDtd *dtd = xml->intSubset; dtd != NULL; dtd = dtd == xml->intSubset ? xml->extSubset : NULL)
+  /* Said once a file, where the fault first is: a file of shell commands
+   * in comments has dozens. */
+  for (guint i = 0; i < N_FAULTS; i++)
     {
-      for (xmlNode *decl = dtd->children; decl != NULL; decl = decl->next)
-        {
-          if (decl->type != XML_ENTITY_DECL)
-            continue;
-
-          g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
-                       "%s:%d: the file declares the XML entity “%s”; Ballast does not read "
-                       "files with entity declarations, which SDF never needs",
-                       path, (int) xmlGetLineNo ((xmlNode *) dtd) > 0 ? (int) xmlGetLineNo ((xmlNode *) dtd) : 1,
-                       (const char *) decl->name);
-          xmlFreeDoc (xml);
-          return NULL;
-        }
+      if (state.fault_count[i] == 0 || diagnostics == NULL)
+        continue;
+      if (state.fault_count[i] == 1)
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "xml", path, state.fault_line[i], NULL,
+                            "not well-formed XML: %s; read as Gazebo (TinyXML2) reads it", fault_text[i]);
+      else
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "xml", path, state.fault_line[i], NULL,
+                            "not well-formed XML: %s (%u of them, the first here); "
+                            "read as Gazebo (TinyXML2) reads it", fault_text[i], state.fault_count[i]);
     }
 
   return xml;
@@ -2702,7 +3011,7 @@ bl_document_load (BlDocument  *self,
       self->protos = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
     }
   self->base_dir = g_path_get_dirname (self->path);
-  self->xml = read_xml (self, data, length, fd, self->path, error);
+  self->xml = read_xml (self, data, length, fd, self->path, self->diagnostics, error);
   if (self->xml == NULL)
     {
       g_ptr_array_unref (ctx.include_stack);

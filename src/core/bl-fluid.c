@@ -171,6 +171,17 @@ is_hydrodynamics (xmlNode *plugin)
   return strstr (id, "hydrodynamics") != NULL && strstr (id, "uuv") == NULL;
 }
 
+/* osrf/lrauv's own plugin: filename="HydrodynamicsPlugin"
+ * name="tethys::HydrodynamicsPlugin" (gz-sim's is
+ * gz-sim-hydrodynamics-system, gz::sim::systems::Hydrodynamics). */
+static gboolean
+is_lrauv_hydrodynamics (xmlNode *plugin)
+{
+  g_autofree char *id = plugin_id (plugin);
+
+  return strstr (id, "hydrodynamicsplugin") != NULL;
+}
+
 static gboolean
 is_dsros (xmlNode *plugin)
 {
@@ -269,6 +280,8 @@ bl_added_mass_source_to_string (BlAddedMassSource source)
       return "dsros_hydro";
     case BL_ADDED_MASS_SOURCE_UUV:
       return "uuv_simulator";
+    case BL_ADDED_MASS_SOURCE_LRAUV:
+      return "MBARI LRAUV Hydrodynamics";
     default:
       return "unknown";
     }
@@ -281,7 +294,9 @@ import_hydrodynamics (BlDocument *self,
                       const char *file,
                       GPtrArray  *out)
 {
-  g_autoptr(BlAddedMassImport) import = import_new (BL_ADDED_MASS_SOURCE_HYDRODYNAMICS, plugin, file);
+  gboolean lrauv = is_lrauv_hydrodynamics (plugin);
+  g_autoptr(BlAddedMassImport) import = import_new (lrauv ? BL_ADDED_MASS_SOURCE_LRAUV
+                                                          : BL_ADDED_MASS_SOURCE_HYDRODYNAMICS, plugin, file);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
   xmlNode *link_name = bl_xml_first_child (plugin, "link_name");
@@ -289,12 +304,17 @@ import_hydrodynamics (BlDocument *self,
   if (link_name != NULL)
     import->link_name = node_text (link_name);
   import->link = find_scoped_link (self, scope != NULL ? scope->scoped_name : NULL, import->link_name);
-  import->disable_added_mass = child_true (plugin, "disable_added_mass");
+  import->disable_added_mass = !lrauv && child_true (plugin, "disable_added_mass");
 
   collect_numbers (plugin, names, values);
-  import->has_values = bl_added_mass_import_hydrodynamics ((const char * const *) names->pdata,
-                                                           (const double *) values->data, values->len,
-                                                           import->values, import->notes);
+  if (lrauv)
+    import->has_values = bl_added_mass_import_lrauv ((const char * const *) names->pdata,
+                                                     (const double *) values->data, values->len,
+                                                     import->values, import->notes);
+  else
+    import->has_values = bl_added_mass_import_hydrodynamics ((const char * const *) names->pdata,
+                                                             (const double *) values->data, values->len,
+                                                             import->values, import->notes);
   if (import->has_values)
     g_ptr_array_add (out, g_steal_pointer (&import));
 }
@@ -419,6 +439,61 @@ scan_plugins (BlDocument *self,
     }
 }
 
+/* Whether the document reports that the <include> could not be loaded:
+ * an include, include-cycle or depth error in its file, on its lines. */
+static gboolean
+include_failed (BlDocument *self,
+                xmlNode    *include,
+                const char *file)
+{
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (self);
+  int first = bl_xml_get_line (include);
+  int last = first;
+
+  for (xmlNode *n = include->children; n != NULL; n = n->next)
+    if (bl_xml_is_element (n, NULL))
+      last = MAX (last, bl_xml_get_line (n));
+  for (guint i = 0; i < all->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (all, i);
+
+      if (d->severity == BL_SEVERITY_ERROR && d->line >= first && d->line <= last &&
+          g_strcmp0 (d->file, file) == 0 &&
+          (g_strcmp0 (d->code, "include") == 0 || g_strcmp0 (d->code, "include-cycle") == 0 ||
+           g_strcmp0 (d->code, "depth") == 0))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The plugins an <include> adds to the model it loads (lrauv's
+ * tethys_equipped holds all of them so).  When that model could not be
+ * loaded they are still read, marked model_not_loaded: "no plugin" would
+ * send the user looking in the wrong place. */
+static void
+scan_includes (BlDocument *self,
+               BlModel    *model,
+               GPtrArray  *out)
+{
+  for (xmlNode *include = model->node->children; include != NULL; include = include->next)
+    {
+      guint before = out->len;
+
+      /* A loaded include's plugins are its model's (plugin_sources). */
+      if (!bl_xml_is_element (include, "include") || bl_xml_first_child (include, "plugin") == NULL ||
+          !include_failed (self, include, model->file))
+        continue;
+      scan_plugins (self, include, NULL, model->file, out);
+      for (guint i = before; i < out->len; i++)
+        {
+          BlAddedMassImport *import = g_ptr_array_index (out, i);
+
+          import->model_not_loaded = TRUE;
+          import->link = NULL;
+        }
+    }
+}
+
 static void
 scan_model (BlDocument *self,
             BlModel    *model,
@@ -431,6 +506,7 @@ scan_model (BlDocument *self,
 
       scan_plugins (self, source->node, model, source->file, out);
     }
+  scan_includes (self, model, out);
   for (guint i = 0; i < model->models->len; i++)
     scan_model (self, g_ptr_array_index (model->models, i), out);
 }
@@ -740,7 +816,8 @@ check_gz_buoyancy (BlDocument *self,
   double volume = 0.0, scale;
   gboolean scaled_mesh = FALSE;
 
-  if (!(props->volume > 0.0))
+  /* a static model never floats: nothing to compare */
+  if (!(props->volume > 0.0) || link->model->is_static)
     return;
   system = fluid_index (self)->buoyancy_system;
   /* the graded mode slices shapes by fluid layers: another computation */
@@ -938,7 +1015,9 @@ bl_link_compute_buoyancy (BlLink     *link,
 }
 
 /* Volumes and centroids of every link of `model`, nested ones included,
- * in the model's frame. */
+ * in the model's frame.  A static model nested in one that is not (a
+ * seabed terrain beside the vehicles) never floats: its volume is not the
+ * model's. */
 static void
 collect_volumes (BlModel *model,
                  BlPose   pose,
@@ -959,6 +1038,8 @@ collect_volumes (BlModel *model,
     {
       BlModel *nested = g_ptr_array_index (model->models, i);
 
+      if (nested->is_static && !model->is_static)
+        continue;
       collect_volumes (nested, bl_pose_mul (pose, nested->pose), volumes, centroids);
     }
 }

@@ -37,6 +37,7 @@ typedef enum
   BL_ADDED_MASS_SOURCE_HYDRODYNAMICS, /* gz-sim Hydrodynamics <xDotU>… */
   BL_ADDED_MASS_SOURCE_DSROS,         /* dsros_hydro <drag><added_mass> */
   BL_ADDED_MASS_SOURCE_UUV,           /* uuv_simulator <link><hydrodynamic_model><added_mass> */
+  BL_ADDED_MASS_SOURCE_LRAUV,         /* MBARI LRAUV HydrodynamicsPlugin <xDotU>… (diagonal) */
 } BlAddedMassSource;
 
 const char   *bl_added_mass_source_to_string  (BlAddedMassSource source);
@@ -51,15 +52,18 @@ typedef struct
   int                line;        /* of the element holding the values */
   gboolean           has_values;  /* at least one added-mass term was read */
   gboolean           disable_added_mass; /* Hydrodynamics <disable_added_mass>true */
+  gboolean           model_not_loaded;   /* in an <include> whose model could not be loaded */
   double             values[21];  /* converted: spec order, about Lo, L axes, positive */
   GPtrArray         *notes;       /* BlAddedMassFinding*: what the conversion did */
 } BlAddedMassImport;
 
 void          bl_added_mass_import_free       (BlAddedMassImport *import);
 
-/* Every gz-sim Hydrodynamics, dsros_hydro and uuv_simulator plugin in the
- * document (in the models, nested and included ones, and the world), each
- * converted into fluid_added_mass values.  A GPtrArray of
+/* Every gz-sim Hydrodynamics, MBARI LRAUV HydrodynamicsPlugin, dsros_hydro
+ * and uuv_simulator plugin in the document (in the models, nested and
+ * included ones, in <include> elements, and the world), each converted
+ * into fluid_added_mass values; those inside an <include> whose model was
+ * not loaded are marked model_not_loaded, with no link.  A GPtrArray of
  * BlAddedMassImport*, freed with it; plugins without any added-mass term
  * are left out. */
 GPtrArray    *bl_document_find_added_mass_imports (BlDocument *self);

@@ -459,6 +459,42 @@ bl_mass_is_valid (double        mass,
   return bl_mass_valid_moments (moments, moments_sum (moments), tolerance);
 }
 
+char *
+bl_mass_describe_invalid (double        mass,
+                          const BlMat3 *inertia,
+                          double        tolerance)
+{
+  double moments[3];
+  double eps;
+
+  g_return_val_if_fail (inertia != NULL, NULL);
+
+  if (!(mass > 0.0))
+    return g_strdup_printf ("the mass, %g kg, is not positive", mass);
+
+  bl_mass_principal_moments (inertia, 1e-6, moments);
+  eps = mass_epsilon (moments_sum (moments), tolerance);
+  if (!bl_mass_is_near_positive (mass, inertia, tolerance))
+    {
+      double lowest = MIN (moments[0], MIN (moments[1], moments[2]));
+
+      return g_strdup_printf ("the tensor is not positive definite: its smallest principal moment is "
+                              "%g kg·m²", lowest);
+    }
+  for (guint i = 0; i < 3; i++)
+    {
+      double a = moments[(i + 1) % 3], b = moments[(i + 2) % 3], c = moments[i];
+
+      if (a + b + eps < c)
+        return g_strdup_printf ("the principal moments break the triangle inequality: %g + %g is less "
+                                "than %g kg·m², which no distribution of mass gives", a, b, c);
+    }
+  if (!bl_mass_valid_moments (moments, moments_sum (moments), tolerance))
+    return g_strdup_printf ("a principal moment is negative (%g %g %g kg·m²)", moments[0], moments[1],
+                            moments[2]);
+  return NULL;
+}
+
 static void
 sort2 (double *a,
        double *b)

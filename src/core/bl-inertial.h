@@ -59,6 +59,9 @@ gboolean bl_mass_is_near_positive  (double mass, const BlMat3 *inertia, double t
 gboolean bl_mass_is_positive       (double mass, const BlMat3 *inertia, double tolerance);
 gboolean bl_mass_valid_moments     (const double moments[3], double trace, double tolerance);
 gboolean bl_mass_is_valid          (double mass, const BlMat3 *inertia, double tolerance);
+/* Which of bl_mass_is_valid's conditions fails, in words (newly
+ * allocated), or NULL when the inertia is valid. */
+char    *bl_mass_describe_invalid  (double mass, const BlMat3 *inertia, double tolerance);
 
 /* gz-math PrincipalMoments(tol) (Kronenburg's closed-form cubic).  With a
  * diagonal tensor (|offdiag| ≤ tol·max(diag)) and tol ≥ 0 the diagonal comes
