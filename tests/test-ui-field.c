@@ -262,6 +262,16 @@ test_step_after_undo (Fixture       *f,
   g_assert_cmpfloat (collision (f, "nose_sensor")->density, ==, 610.0);
   click_step (density_of (f, "battery"), 1);
   g_assert_cmpfloat (collision (f, "battery")->density, ==, 2410.0);
+
+  /* Down in the focused field is − (2410 → 2400), Up is +. */
+  type_for_real (density_of (f, "battery"), "2410");
+  ui_input_key (GDK_KEY_Down, 0);
+  drain ();
+  g_assert_cmpfloat (collision (f, "battery")->density, ==, 2400.0);
+  ui_input_key (GDK_KEY_Up, 0);
+  ui_input_key (GDK_KEY_Up, 0);
+  drain ();
+  g_assert_cmpfloat (collision (f, "battery")->density, ==, 2420.0);
 }
 
 /* The added-mass cell xx. */

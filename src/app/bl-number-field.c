@@ -98,8 +98,14 @@ static void
 show_current (BlNumberField *self)
 {
   char buf[BL_DOUBLE_BUF_SIZE];
+  const char *text = self->empty ? "" : bl_number_format (self->value, buf);
 
-  show_text (self, self->empty ? "" : bl_number_format (self->value, buf));
+  show_text (self, text);
+  /* What a screen reader says: the number, or the one in use. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT,
+                                  self->empty && self->placeholder_text != NULL ? self->placeholder_text : text,
+                                  -1);
 }
 
 static gboolean
@@ -275,11 +281,6 @@ commit (BlNumberField *self,
       take_value (self, self->value, TRUE);
       if (!was_empty)
         g_signal_emit (self, signals[EDIT], 0, BL_NUMBER_FIELD_CLEARED);
-      return TRUE;
-    }
-  if (*stripped == '\0' && self->empty && !activated)
-    {
-      show_current (self);
       return TRUE;
     }
   if (!bl_field_parse_text (stripped, self->rule, &value, &reason))
@@ -743,6 +744,8 @@ bl_number_field_set_placeholder (BlNumberField *self,
       g_free (self->placeholder_text);
       self->placeholder_text = g_strdup (text);
       gtk_text_set_placeholder_text (GTK_TEXT (self->text), text);
+      if (self->empty)
+        show_current (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLACEHOLDER_TEXT]);
     }
   update_buttons (self);
