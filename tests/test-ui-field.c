@@ -435,6 +435,60 @@ test_auto_off_offers_computed (Fixture       *f,
   g_assert_cmpfloat (link->props.mass, ==, 1.0);
 }
 
+/* The steps of − / +, worked by hand: a power of ten 10^⌊log10(|v|/50)⌋
+ * (between 0.2 % and 2 % of |v|), to the next multiple of it beyond v. */
+static void
+test_step_sizes (void)
+{
+  static const struct { double value, up, down; } cases[] = {
+    { 600.0, 610.0, 590.0 },          /* 12 → 10 */
+    { 141.508, 142.0, 141.0 },        /* 2.83 → 1, to the multiples of 1 */
+    { 0.9, 0.91, 0.89 },              /* 0.018 → 0.01 */
+    { 0.29, 0.291, 0.289 },           /* 0.0058 → 0.001; 0.29·1000 is 289.99… */
+    { 49.99, 50.0, 49.9 },            /* 0.9998 → 0.1 */
+    { 50.0, 51.0, 49.0 },             /* 1 → 1 */
+    { 1e6, 1.01e6, 0.99e6 },          /* 20000 → 10000 */
+    { -600.0, -590.0, -610.0 },
+    { 0.0, 1.0, -1.0 },               /* no magnitude: 1 */
+  };
+  g_autoptr(GtkWidget) field = g_object_ref_sink (bl_number_field_new (BL_FIELD_ANY));
+  BlNumberField *nf = BL_NUMBER_FIELD (field);
+  double next;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      bl_number_field_set_value (nf, cases[i].value);
+      g_assert_true (bl_number_field_next_value (nf, 1, &next));
+      g_assert_cmpfloat (next, ==, cases[i].up);
+      g_assert_true (bl_number_field_next_value (nf, -1, &next));
+      g_assert_cmpfloat (next, ==, cases[i].down);
+    }
+
+  /* Empty: from the value in use; with none, no step and no buttons. */
+  bl_number_field_set_rule (nf, BL_FIELD_POSITIVE);
+  bl_number_field_set_optional (nf, TRUE);
+  bl_number_field_set_empty (nf, TRUE);
+  g_assert_false (bl_number_field_next_value (nf, 1, &next));
+  g_assert_false (gtk_widget_get_sensitive (bl_number_field_get_up_button (nf)));
+  g_assert_false (gtk_widget_get_sensitive (bl_number_field_get_down_button (nf)));
+  bl_number_field_set_placeholder (nf, 1000.0, "1000 (default)");
+  g_assert_true (bl_number_field_next_value (nf, 1, &next));
+  g_assert_cmpfloat (next, ==, 1010.0);
+  g_assert_true (gtk_widget_get_sensitive (bl_number_field_get_down_button (nf)));
+
+  /* A fixed step: a positive field does not step to 0 or below. */
+  bl_number_field_set_step (nf, 0.25);
+  bl_number_field_set_value (nf, 0.25);
+  g_assert_false (bl_number_field_next_value (nf, -1, &next));
+  g_assert_false (gtk_widget_get_sensitive (bl_number_field_get_down_button (nf)));
+  g_assert_true (bl_number_field_next_value (nf, 1, &next));
+  g_assert_cmpfloat (next, ==, 0.5);
+  bl_number_field_set_value (nf, 0.3);
+  g_assert_true (bl_number_field_next_value (nf, -1, &next));
+  g_assert_cmpfloat (next, ==, 0.25);
+  g_assert_true (gtk_widget_get_sensitive (bl_number_field_get_down_button (nf)));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -447,6 +501,7 @@ main (int   argc,
   ADD ("/ui/field/step-after-undo", test_step_after_undo);
   ADD ("/ui/field/auto-off-offers-computed", test_auto_off_offers_computed);
 #undef ADD
+  g_test_add_func ("/ui/field/step-sizes", test_step_sizes);
   g_test_add ("/ui/field/included-is-read-only", Fixture, NULL, NULL, test_included_is_read_only, fixture_tear_down);
 
   return ui_test_run ();
