@@ -28,7 +28,7 @@ gboolean  bl_field_parse_text      (const char   *text,
  * already. */
 void      bl_field_route_undo      (GtkWidget    *field);
 /* Why the link's fields cannot be edited (it comes from an included
- * file: "Part of an included file (part.sdf): open it to edit"), or NULL
+ * file: "Part of an included file (/path/to/part.sdf): open it to edit"), or NULL
  * when they can.  Fields say it before the user tries. */
 char     *bl_field_dup_read_only_reason (BlDocument   *doc,
                                          const BlLink *link);
