@@ -12,6 +12,7 @@
 #include "bl-application.h"
 #include "bl-edit-history.h"
 #include "bl-inspector.h"
+#include "bl-number-field.h"
 #include "bl-outline.h"
 #include "bl-outline-item.h"
 #include "bl-recovery.h"
@@ -19,6 +20,7 @@
 #include "bl-viewport.h"
 #include "bl-window.h"
 #include "ui-common.h"
+#include "ui-input.h"
 
 
 static const char *
@@ -39,7 +41,7 @@ collision_spin (Fixture    *f,
   GtkWidget *spin = find_named (child (f->window, BL_TYPE_WINDOW, "inspector"), name);
 
   g_assert_nonnull (spin);
-  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  g_assert_true (BL_IS_NUMBER_FIELD (spin));
   return spin;
 }
 
@@ -131,16 +133,25 @@ static void
 test_spin_drag_is_one_step (Fixture       *f,
                             gconstpointer  data)
 {
-  GtkSpinButton *spin;
+  GtkWidget *up;
 
   select_in_outline (f, "link_2");
-  spin = GTK_SPIN_BUTTON (collision_spin (f, "collision_2"));
+  up = bl_number_field_get_up_button (BL_NUMBER_FIELD (collision_spin (f, "collision_2")));
+  ui_input_focus_window (up);
+  /* Scrolled into view and laid out there before the clicks. */
+  for (int i = 0; i < 3; i++)
+    {
+      ui_input_move_center (up);
+      g_usleep (20000);
+      drain ();
+    }
 
-  /* What holding the + button does: several steps in a row. */
+  /* A run of clicks on +: several steps in a row, 0.1 each from 6
+   * (a power of ten between 0.2 % and 2 % of the value). */
   for (int i = 0; i < 5; i++)
-    gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 1.0);
+    ui_input_click (up, 1);
   drain ();
-  g_assert_cmpstr (inspector_mass_text (f), ==, "11");
+  g_assert_cmpstr (inspector_mass_text (f), ==, "6.5");
 
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.undo", NULL);
   drain ();
@@ -207,7 +218,8 @@ test_refuse_invalid_density (Fixture       *f,
 
       type_into (spin, bad[i]);
       g_assert_true (gtk_widget_has_css_class (spin, "error"));
-      g_assert_nonnull (gtk_widget_get_tooltip_text (spin));
+      g_assert_nonnull (bl_number_field_get_error (BL_NUMBER_FIELD (spin)));
+      g_assert_nonnull (gtk_widget_get_tooltip_text (GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (spin)))));
       g_assert_cmpfloat (((BlCollision *) g_ptr_array_index (link->collisions, 0))->density, ==, 6.0);
       g_assert_cmpstr (inspector_mass_text (f), ==, "6");
       g_assert_false (bl_window_get_modified (f->window));
@@ -514,17 +526,18 @@ test_initial_selection (Fixture       *f,
   g_assert_cmpstr (link->scoped_name, ==, "box::box_link");
 }
 
-static GtkSpinButton *
+static BlNumberField *
 inspector_spin (Fixture    *f,
                 const char *name)
 {
-  return GTK_SPIN_BUTTON (child (child (f->window, BL_TYPE_WINDOW, "inspector"), BL_TYPE_INSPECTOR, name));
+  return BL_NUMBER_FIELD (child (child (f->window, BL_TYPE_WINDOW, "inspector"), BL_TYPE_INSPECTOR, name));
 }
 
+/* The dimmed text the user reads in the empty field. */
 static const char *
-placeholder_of (GtkSpinButton *spin)
+placeholder_of (BlNumberField *field)
 {
-  GtkEditable *text = gtk_editable_get_delegate (GTK_EDITABLE (spin));
+  GtkEditable *text = gtk_editable_get_delegate (GTK_EDITABLE (field));
 
   return gtk_text_get_placeholder_text (GTK_TEXT (text));
 }
@@ -548,13 +561,13 @@ test_unset_fields (Fixture       *f,
   /* link_1: <density>6</density> on a 1 m cube; unset, the default 1000. */
   select_in_outline (f, "link_1");
   g_assert_cmpstr (inspector_mass_text (f), ==, "6");
-  type_into (GTK_WIDGET (inspector_spin (f, "density_spin")), "");
+  type_into (GTK_WIDGET (inspector_spin (f, "density_field")), "");
   g_assert_false (link_1->has_density);
   g_assert_cmpfloat_with_epsilon (link_1->props.mass, 1000.0, 1e-9);
   g_assert_cmpstr (inspector_mass_text (f), ==, "1000");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (inspector_spin (f, "density_spin"))), ==, "");
-  g_assert_cmpstr (placeholder_of (inspector_spin (f, "density_spin")), ==, "1000 (default)");
-  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (inspector_spin (f, "density_spin")), "error"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (inspector_spin (f, "density_field"))), ==, "");
+  g_assert_cmpstr (placeholder_of (inspector_spin (f, "density_field")), ==, "1000 (default)");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (inspector_spin (f, "density_field")), "error"));
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.undo", NULL);
   drain ();
   g_assert_true (link_1->has_density);
@@ -564,16 +577,16 @@ test_unset_fields (Fixture       *f,
   /* link_2: <mass>6</mass> scales the 1000 kg/m³ cube; unset, 1000 kg. */
   select_in_outline (f, "link_2");
   g_assert_cmpstr (inspector_mass_text (f), ==, "6");
-  type_into (GTK_WIDGET (inspector_spin (f, "mass_spin")), "");
+  type_into (GTK_WIDGET (inspector_spin (f, "mass_field")), "");
   g_assert_false (link_2->has_mass);
   g_assert_cmpfloat_with_epsilon (link_2->props.mass, 1000.0, 1e-9);
-  g_assert_cmpstr (placeholder_of (inspector_spin (f, "mass_spin")), ==, "1000 (computed)");
+  g_assert_cmpstr (placeholder_of (inspector_spin (f, "mass_field")), ==, "1000 (computed)");
 
   /* …then its collision density: the default 1000 again, so still 1000 kg. */
   type_into (collision_spin (f, "collision_2"), "");
   g_assert_false (collision_2->has_density);
   g_assert_cmpfloat_with_epsilon (link_2->props.mass, 1000.0, 1e-9);
-  g_assert_cmpstr (placeholder_of (GTK_SPIN_BUTTON (collision_spin (f, "collision_2"))), ==, "1000 (default)");
+  g_assert_cmpstr (placeholder_of (BL_NUMBER_FIELD (collision_spin (f, "collision_2"))), ==, "1000 (default)");
 
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.undo", NULL);
   drain ();
@@ -606,7 +619,7 @@ test_link_buoyancy (Fixture       *f,
   assert_label_near (grid_cell (grid, 3, 6), 0.0);
 
   /* The fluid density is one setting: changed on the Added Mass page. */
-  type_into (child (editor, BL_TYPE_ADDED_MASS_EDITOR, "fluid_spin"), "1000");
+  type_into (child (editor, BL_TYPE_ADDED_MASS_EDITOR, "fluid_field"), "1000");
   g_assert_cmpfloat (bl_inspector_get_fluid_density (BL_INSPECTOR (inspector)), ==, 1000.0);
   assert_label_near (grid_cell (grid, 3, 4), (1000.0 - 6.0) * g);
 

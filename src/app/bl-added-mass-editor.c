@@ -15,6 +15,7 @@
 #include "bl-fluid.h"
 #include "bl-field.h"
 #include "bl-number.h"
+#include "bl-number-field.h"
 #include "bl-panel-job.h"
 
 static const char * const axis_names[6] = { "x", "y", "z", "p", "q", "r" };
@@ -31,7 +32,7 @@ struct _BlAddedMassEditor
   GtkLabel      *cell_error;
   GtkGrid       *eigen_grid;
   GtkBox        *checks_box;
-  GtkSpinButton *fluid_spin;
+  BlNumberField *fluid_field;
   GtkLabel      *fluid_error;
   GtkButton     *estimate_button;
   GtkButton     *import_button;
@@ -161,9 +162,11 @@ static void
 update_matrix (BlAddedMassEditor *self)
 {
   double values[21];
+  g_autofree char *reason = NULL;
   BlMat6 m;
   double max_abs;
 
+  reason = bl_field_dup_read_only_reason (self->document, self->link);
   current_values (self, values);
   m = bl_mat6_from_values (values);
   max_abs = bl_mat6_max_abs (&m);
@@ -174,14 +177,21 @@ update_matrix (BlAddedMassEditor *self)
         GtkWidget *cell = self->cells[r][c];
         g_autofree char *tooltip = NULL;
 
-        bl_field_set_value (GTK_EDITABLE (cell), m.m[r][c]);
-        /* A changed tooltip makes GTK ask the display server where the
-         * pointer is (a round trip each): only what changed is set. */
-        if (gtk_widget_has_css_class (cell, "error"))
-          bl_field_clear_error (cell, NULL);
+        bl_number_field_set_value (BL_NUMBER_FIELD (cell), m.m[r][c]);
         set_magnitude_class (cell, m.m[r][c], max_abs);
+        if (r <= c)
+          gtk_editable_set_editable (GTK_EDITABLE (cell), reason == NULL);
         /* Translators: tooltip of an added-mass cell, e.g. "xq (kg·m)" */
         tooltip = g_strdup_printf (_("%s (%s)"), bl_added_mass_keys[key_of (r, c)], block_unit (r, c));
+        if (reason != NULL)
+          {
+            char *both = g_strdup_printf ("%s\n%s", tooltip, reason);
+
+            g_free (tooltip);
+            tooltip = both;
+          }
+        /* A changed tooltip makes GTK ask the display server where the
+         * pointer is (a round trip each): only what changed is set. */
         if (g_strcmp0 (gtk_widget_get_tooltip_text (cell), tooltip) != 0)
           gtk_widget_set_tooltip_text (cell, tooltip);
       }
@@ -458,41 +468,28 @@ submit_values (BlAddedMassEditor *self,
   g_signal_emit (self, signals[EDIT], 0, edit, FALSE);
 }
 
-/* `typed`: Enter in the cell, which adds the added mass to a link even at
- * the zero it shows; merely leaving an unchanged cell edits nothing. */
+/* A typed value, or Enter on the value shown, which adds the added mass
+ * to a link even at the zero it shows (leaving an unchanged cell emits
+ * nothing, so edits nothing). */
 static void
-commit_cell (BlAddedMassEditor *self,
-             GtkWidget         *cell,
-             gboolean           typed)
+on_cell_edit (BlNumberField     *cell,
+              BlNumberFieldEdit  how,
+              BlAddedMassEditor *self)
 {
-  guint row = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (cell), "bl-row"));
-  guint col = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (cell), "bl-col"));
-  guint key = key_of (row, col);
+  double value = bl_number_field_get_value (cell);
   double current[21];
-  double value;
+  guint key = 0;
 
   if (self->updating || self->link == NULL)
     return;
-  if (!bl_field_parse (cell, self->cell_error, BL_FIELD_ANY, &value))
-    return;
+  for (guint r = 0; r < 6; r++)
+    for (guint c = r; c < 6; c++)
+      if (self->cells[r][c] == GTK_WIDGET (cell))
+        key = key_of (r, c);
   current_values (self, current);
-  if ((self->link->has_added_mass || !typed) && value == current[key])
+  if (self->link->has_added_mass && value == current[key])
     return;
   submit_values (self, &key, &value, 1);
-}
-
-static void
-on_cell_activate (GtkEntry          *entry,
-                  BlAddedMassEditor *self)
-{
-  commit_cell (self, GTK_WIDGET (entry), TRUE);
-}
-
-static void
-on_cell_focus_leave (GtkEventControllerFocus *controller,
-                     BlAddedMassEditor       *self)
-{
-  commit_cell (self, gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller)), FALSE);
 }
 
 static void
@@ -778,8 +775,10 @@ on_estimate_clicked (GtkButton         *button,
 
   if (self->link == NULL)
     return;
-  if (!bl_field_parse (GTK_WIDGET (self->fluid_spin), self->fluid_error, BL_FIELD_POSITIVE, &rho))
+  /* Text refused (and said so below the field) is not the density. */
+  if (bl_number_field_get_error (self->fluid_field) != NULL)
     return;
+  rho = bl_number_field_get_value (self->fluid_field);
   {
     /* The method list: closed forms, then panel budgets. */
     static const gsize budgets[] = { 0, 1000, 4000, 10000, BL_PANEL_MAX_PANELS };
@@ -907,35 +906,29 @@ build_grids (BlAddedMassEditor *self)
   for (guint r = 0; r < 6; r++)
     for (guint c = 0; c < 6; c++)
       {
-        GtkWidget *cell = gtk_entry_new ();
+        GtkWidget *cell = bl_number_field_new (BL_FIELD_ANY);
         GtkWidget *proposal = gtk_label_new (NULL);
         guint key = key_of (r, c);
         g_autofree char *name = g_strdup_printf ("added-mass-%u-%u", r, c);
         g_autofree char *a11y = g_strdup_printf (_("Added mass %s"), bl_added_mass_keys[key]);
 
         gtk_widget_set_name (cell, name);
+        bl_number_field_set_show_buttons (BL_NUMBER_FIELD (cell), FALSE);
         gtk_editable_set_width_chars (GTK_EDITABLE (cell), 6);
         gtk_editable_set_max_width_chars (GTK_EDITABLE (cell), 8);
         gtk_editable_set_alignment (GTK_EDITABLE (cell), 1.0);
         gtk_widget_add_css_class (cell, "bl-cell");
-        gtk_widget_add_css_class (cell, "numeric");
         gtk_widget_add_css_class (cell, block_class (r, c));
-        bl_field_route_undo (cell);
         gtk_accessible_update_property (GTK_ACCESSIBLE (cell), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
-        g_object_set_data (G_OBJECT (cell), "bl-row", GUINT_TO_POINTER (r));
-        g_object_set_data (G_OBJECT (cell), "bl-col", GUINT_TO_POINTER (c));
         if (r <= c)
           {
-            GtkEventController *focus = gtk_event_controller_focus_new ();
-
-            g_signal_connect (cell, "activate", G_CALLBACK (on_cell_activate), self);
-            g_signal_connect (focus, "leave", G_CALLBACK (on_cell_focus_leave), self);
-            gtk_widget_add_controller (cell, focus);
+            bl_number_field_set_error_label (BL_NUMBER_FIELD (cell), self->cell_error);
+            g_signal_connect (cell, "edit", G_CALLBACK (on_cell_edit), self);
           }
         else
           {
             gtk_editable_set_editable (GTK_EDITABLE (cell), FALSE);
-            gtk_widget_set_focusable (cell, FALSE);
+            gtk_widget_set_focusable (GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (cell))), FALSE);
             gtk_widget_add_css_class (cell, "bl-mirror");
           }
         self->cells[r][c] = cell;
@@ -983,7 +976,7 @@ build_grids (BlAddedMassEditor *self)
 }
 
 static void
-on_fluid_changed (GtkSpinButton     *spin,
+on_fluid_changed (BlNumberField     *field,
                   GParamSpec        *pspec,
                   BlAddedMassEditor *self)
 {
@@ -1062,8 +1055,8 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
   /**
    * BlAddedMassEditor::edit:
    * @edit: the unapplied edit the user asked for
-   * @mergeable: TRUE for a step of a spin button, which may merge with
-   *   the previous step into one undo step
+   * @mergeable: TRUE for a step of − / + (BL_NUMBER_FIELD_STEPPED),
+   *   which may merge with the previous step into one undo step
    */
   signals[EDIT] =
     g_signal_new ("edit",
@@ -1089,6 +1082,7 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 4, G_TYPE_POINTER, G_TYPE_POINTER, G_TYPE_UINT64, G_TYPE_POINTER);
 
+  g_type_ensure (BL_TYPE_NUMBER_FIELD);
   gtk_widget_class_set_template_from_resource (widget_class, "/app/ballast/Ballast/ui/bl-added-mass-editor.ui");
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, stack);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, scroller);
@@ -1098,7 +1092,7 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, cell_error);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, eigen_grid);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, checks_box);
-  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, fluid_spin);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, fluid_field);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, fluid_error);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, estimate_button);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, import_button);
@@ -1130,9 +1124,9 @@ bl_added_mass_editor_init (BlAddedMassEditor *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   build_grids (self);
-  bl_field_setup_spin (self->fluid_spin, self->fluid_error, BL_FIELD_POSITIVE);
+  bl_number_field_set_error_label (self->fluid_field, self->fluid_error);
   bl_added_mass_editor_set_fluid_density (self, BL_FLUID_DENSITY_DEFAULT);
-  g_signal_connect (self->fluid_spin, "notify::value", G_CALLBACK (on_fluid_changed), self);
+  g_signal_connect (self->fluid_field, "notify::value", G_CALLBACK (on_fluid_changed), self);
 }
 
 GtkWidget *
@@ -1184,7 +1178,7 @@ double
 bl_added_mass_editor_get_fluid_density (BlAddedMassEditor *self)
 {
   g_return_val_if_fail (BL_IS_ADDED_MASS_EDITOR (self), BL_FLUID_DENSITY_DEFAULT);
-  return gtk_spin_button_get_value (self->fluid_spin);
+  return bl_number_field_get_value (self->fluid_field);
 }
 
 void
@@ -1194,9 +1188,8 @@ bl_added_mass_editor_set_fluid_density (BlAddedMassEditor *self,
   g_return_if_fail (BL_IS_ADDED_MASS_EDITOR (self));
   g_return_if_fail (density > 0.0);
 
-  /* The spin button notifies ::fluid-density when its value changes. */
-  gtk_spin_button_set_value (self->fluid_spin, density);
-  bl_field_set_value (GTK_EDITABLE (self->fluid_spin), density);
+  /* The field notifies ::fluid-density when its value changes. */
+  bl_number_field_set_value (self->fluid_field, density);
 }
 
 GtkWidget *

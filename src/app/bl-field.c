@@ -1,4 +1,5 @@
-/* bl-field.c: number fields that refuse invalid input with an inline message. */
+/* bl-field.c: what every number field shares: strict parsing under a rule,
+ * the document's undo on Ctrl+Z, the short display of a quantity. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -6,6 +7,23 @@
 
 #include "bl-field.h"
 #include "bl-number.h"
+
+GType
+bl_field_rule_get_type (void)
+{
+  static gsize type_id = 0;
+
+  if (g_once_init_enter (&type_id))
+    {
+      static const GEnumValue values[] = {
+        { BL_FIELD_ANY, "BL_FIELD_ANY", "any" },
+        { BL_FIELD_POSITIVE, "BL_FIELD_POSITIVE", "positive" },
+        { 0, NULL, NULL },
+      };
+      g_once_init_leave (&type_id, g_enum_register_static (g_intern_static_string ("BlFieldRule"), values));
+    }
+  return type_id;
+}
 
 gboolean
 bl_field_parse_text (const char   *text,
@@ -46,137 +64,6 @@ bl_field_parse_text (const char   *text,
 }
 
 void
-bl_field_show_error (GtkWidget  *widget,
-                     GtkLabel   *message,
-                     const char *reason)
-{
-  gtk_widget_add_css_class (widget, "error");
-  gtk_widget_set_tooltip_text (widget, reason);
-  if (message != NULL)
-    {
-      gtk_label_set_text (message, reason);
-      gtk_widget_set_visible (GTK_WIDGET (message), TRUE);
-    }
-}
-
-void
-bl_field_clear_error (GtkWidget *widget,
-                      GtkLabel  *message)
-{
-  gtk_widget_remove_css_class (widget, "error");
-  gtk_widget_set_tooltip_text (widget, NULL);
-  if (message != NULL)
-    {
-      gtk_label_set_text (message, "");
-      gtk_widget_set_visible (GTK_WIDGET (message), FALSE);
-    }
-}
-
-gboolean
-bl_field_parse (GtkWidget   *widget,
-                GtkLabel    *message,
-                BlFieldRule  rule,
-                double      *value)
-{
-  const char *reason = NULL;
-
-  g_return_val_if_fail (GTK_IS_EDITABLE (widget), FALSE);
-
-  if (!bl_field_parse_text (gtk_editable_get_text (GTK_EDITABLE (widget)), rule, value, &reason))
-    {
-      bl_field_show_error (widget, message, reason);
-      return FALSE;
-    }
-  bl_field_clear_error (widget, message);
-  return TRUE;
-}
-
-void
-bl_field_set_value (GtkEditable *editable,
-                    double       value)
-{
-  char buf[BL_DOUBLE_BUF_SIZE];
-
-  gtk_editable_set_text (editable, bl_number_format (value, buf));
-}
-
-static int
-on_spin_input (GtkSpinButton *spin,
-               double        *new_value,
-               gpointer       user_data)
-{
-  GtkLabel *message = g_object_get_data (G_OBJECT (spin), "bl-field-message");
-  BlFieldRule rule = GPOINTER_TO_INT (user_data);
-
-  if (g_object_get_data (G_OBJECT (spin), "bl-field-optional") != NULL)
-    {
-      g_autofree char *stripped = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (spin))));
-
-      if (*stripped == '\0')
-        {
-          /* Emptied: "unset", whatever the hidden value is. */
-          bl_field_clear_error (GTK_WIDGET (spin), message);
-          *new_value = gtk_spin_button_get_value (spin);
-          g_object_set_data (G_OBJECT (spin), "bl-field-typed", NULL);
-          g_object_set_data (G_OBJECT (spin), "bl-field-empty", GINT_TO_POINTER (1));
-          g_object_set_data (G_OBJECT (spin), "bl-field-cleared", GINT_TO_POINTER (1));
-          g_signal_emit_by_name (spin, "value-changed");
-          g_object_set_data (G_OBJECT (spin), "bl-field-cleared", NULL);
-          /* The handler may have moved the hidden value (the document
-           * reloaded): keep it, so that GTK sees no second change. */
-          *new_value = gtk_spin_button_get_value (spin);
-          return TRUE;
-        }
-    }
-
-  if (!bl_field_parse (GTK_WIDGET (spin), message, rule, new_value))
-    return GTK_INPUT_ERROR;
-  {
-    double *typed = g_new (double, 1);
-    *typed = *new_value;
-    g_object_set_data_full (G_OBJECT (spin), "bl-field-typed", typed, g_free);
-  }
-  if (g_object_get_data (G_OBJECT (spin), "bl-field-empty") != NULL)
-    {
-      /* A first value typed into an empty field is news even when it
-       * equals the adjustment's hidden value. */
-      g_object_set_data (G_OBJECT (spin), "bl-field-empty", NULL);
-      if (*new_value == gtk_spin_button_get_value (spin))
-        g_signal_emit_by_name (spin, "value-changed");
-    }
-  return TRUE;
-}
-
-static gboolean
-on_spin_output (GtkSpinButton *spin,
-                gpointer       user_data)
-{
-  char buf[BL_DOUBLE_BUF_SIZE];
-  const char *text = g_object_get_data (G_OBJECT (spin), "bl-field-empty") != NULL
-                     ? "" : bl_number_format (gtk_spin_button_get_value (spin), buf);
-
-  if (g_strcmp0 (text, gtk_editable_get_text (GTK_EDITABLE (spin))) != 0)
-    gtk_editable_set_text (GTK_EDITABLE (spin), text);
-  return TRUE;
-}
-
-void
-bl_field_setup_spin (GtkSpinButton *spin,
-                     GtkLabel      *message,
-                     BlFieldRule    rule)
-{
-  g_return_if_fail (GTK_IS_SPIN_BUTTON (spin));
-
-  g_object_set_data (G_OBJECT (spin), "bl-field-message", message);
-  gtk_spin_button_set_update_policy (spin, GTK_UPDATE_IF_VALID);
-  gtk_spin_button_set_numeric (spin, FALSE);
-  g_signal_connect (spin, "input", G_CALLBACK (on_spin_input), GINT_TO_POINTER (rule));
-  g_signal_connect (spin, "output", G_CALLBACK (on_spin_output), NULL);
-  gtk_widget_add_css_class (GTK_WIDGET (spin), "numeric");
-  bl_field_route_undo (GTK_WIDGET (spin));
-}
-
-void
 bl_field_route_undo (GtkWidget *field)
 {
   GtkEventController *controller;
@@ -212,64 +99,17 @@ bl_field_format_quantity (double      value,
   return g_strdup_printf ("%.6g %s", value, unit);
 }
 
-void
-bl_field_set_spin_empty (GtkSpinButton *spin,
-                         gboolean       empty)
+char *
+bl_field_dup_read_only_reason (BlDocument   *doc,
+                               const BlLink *link)
 {
-  g_return_if_fail (GTK_IS_SPIN_BUTTON (spin));
+  g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
+  g_return_val_if_fail (link != NULL, NULL);
 
-  g_object_set_data (G_OBJECT (spin), "bl-field-empty", empty ? GINT_TO_POINTER (1) : NULL);
-  if (empty)
-    gtk_editable_set_text (GTK_EDITABLE (spin), "");
-}
-
-gboolean
-bl_field_spin_take_typed (GtkSpinButton *spin)
-{
-  double *typed;
-  gboolean result;
-
-  g_return_val_if_fail (GTK_IS_SPIN_BUTTON (spin), FALSE);
-
-  /* The input handler saw the text it parsed; a button or scroll step
-   * parses the old text first and then moves away from it. */
-  typed = g_object_get_data (G_OBJECT (spin), "bl-field-typed");
-  result = typed != NULL && *typed == gtk_spin_button_get_value (spin);
-  g_object_set_data (G_OBJECT (spin), "bl-field-typed", NULL);
-  return result;
-}
-
-void
-bl_field_set_spin_optional (GtkSpinButton *spin,
-                            gboolean       optional)
-{
-  g_return_if_fail (GTK_IS_SPIN_BUTTON (spin));
-
-  g_object_set_data (G_OBJECT (spin), "bl-field-optional", optional ? GINT_TO_POINTER (1) : NULL);
-}
-
-gboolean
-bl_field_spin_take_cleared (GtkSpinButton *spin)
-{
-  gboolean cleared;
-
-  g_return_val_if_fail (GTK_IS_SPIN_BUTTON (spin), FALSE);
-
-  cleared = g_object_get_data (G_OBJECT (spin), "bl-field-cleared") != NULL;
-  g_object_set_data (G_OBJECT (spin), "bl-field-cleared", NULL);
-  return cleared;
-}
-
-void
-bl_field_set_spin_placeholder (GtkSpinButton *spin,
-                               const char    *text)
-{
-  GtkEditable *delegate;
-
-  g_return_if_fail (GTK_IS_SPIN_BUTTON (spin));
-
-  /* The spin button's text is a GtkText, which has the placeholder. */
-  delegate = gtk_editable_get_delegate (GTK_EDITABLE (spin));
-  if (GTK_IS_TEXT (delegate))
-    gtk_text_set_placeholder_text (GTK_TEXT (delegate), text);
+  /* bl_edit_apply refuses an element whose tree is not the document's. */
+  if (link->node->doc == bl_document_get_xml (doc))
+    return NULL;
+  /* Translators: %s is the file a link was included from */
+  return g_strdup_printf (_("Part of an included file (%s): open it to edit"),
+                          link->model->file != NULL ? link->model->file : "?");
 }

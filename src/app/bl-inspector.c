@@ -7,12 +7,14 @@
 
 #include "bl-added-mass.h"
 #include "bl-edit.h"
+#include "bl-export.h"
 #include "bl-field.h"
 #include "bl-fluid.h"
 #include "bl-inspector.h"
 #include "bl-diagnostic-row.h"
 #include "bl-inertial.h"
 #include "bl-number.h"
+#include "bl-number-field.h"
 
 typedef struct
 {
@@ -27,7 +29,7 @@ typedef struct
 {
   GtkLabel      *volume;
   GtkLabel      *center[3];
-  GtkSpinButton *fluid_spin;
+  BlNumberField *fluid_field;
   GtkLabel      *fluid_error;
   GtkLabel      *net;
   GtkLabel      *verdict;
@@ -50,12 +52,13 @@ struct _BlInspector
   GtkGrid       *props_grid;
   GtkSwitch     *auto_switch;
   GtkLabel      *density_title;
-  GtkSpinButton *density_spin;
+  BlNumberField *density_field;
   GtkLabel      *density_error;
   GtkLabel      *mass_title;
-  GtkSpinButton *mass_spin;
+  BlNumberField *mass_field;
   GtkLabel      *mass_error;
   GtkLabel      *inertial_hint;
+  GtkLabel      *read_only_label;
   GtkLabel      *collisions_heading;
   GtkGrid       *collisions_grid;
   GtkBox        *diagnostics_box;
@@ -73,15 +76,24 @@ struct _BlInspector
   BuoyancyLabels model_buoyancy;
   /* One fluid density for both buoyancy cards (and, through the
    * fluid-density property, the added-mass editor and GSettings). */
-  GtkAdjustment *fluid_adjustment;
+  double         fluid_density;
 
   BlDocument    *document;
   gulong         link_changed_id;
   BlLink        *link;
   BlModel       *model;
-  GPtrArray     *collision_spins;   /* GtkSpinButton*, one per collision */
+  GArray        *collision_rows;    /* CollisionRow, one per collision */
+  GtkWidget     *auto_dialog;       /* asking whether to keep the computed inertia */
   gboolean       updating;
 };
+
+/* A collision's density field and the labels beside it. */
+typedef struct
+{
+  BlCollision   *collision;
+  BlNumberField *field;
+  GtkLabel      *used;
+} CollisionRow;
 
 G_DEFINE_FINAL_TYPE (BlInspector, bl_inspector, GTK_TYPE_WIDGET)
 
@@ -172,15 +184,16 @@ build_props_grid (GtkGrid     *grid,
   attach_triple (grid, labels->ellipsoid, row++);
 }
 
-static void on_fluid_spin_changed (GtkSpinButton *spin,
-                                   BlInspector   *self);
+static void on_fluid_edit (BlNumberField     *field,
+                           BlNumberFieldEdit  how,
+                           BlInspector       *self);
 
 static void
 build_buoyancy_grid (BlInspector    *self,
                      GtkGrid        *grid,
                      BuoyancyLabels *labels)
 {
-  GtkWidget *spin = gtk_spin_button_new (self->fluid_adjustment, 1, 0);
+  GtkWidget *field = bl_number_field_new (BL_FIELD_POSITIVE);
   GtkWidget *error = gtk_label_new (NULL);
   GtkWidget *verdict = gtk_label_new (NULL);
   GtkWidget *title;
@@ -194,22 +207,23 @@ build_buoyancy_grid (BlInspector    *self,
   attach_triple (grid, labels->center, row++);
 
   attach_title (grid, _("Fluid density"), "kg/m³", row);
-  gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
-  gtk_widget_set_halign (spin, GTK_ALIGN_END);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
+  gtk_editable_set_width_chars (GTK_EDITABLE (field), 9);
+  gtk_widget_set_halign (field, GTK_ALIGN_END);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (field), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Fluid density"), -1);
-  gtk_widget_set_tooltip_text (spin, _("Sea water 1025, fresh water 1000, air 1.225 kg/m³; shared with the Added Mass page"));
-  gtk_grid_attach (grid, spin, 1, row++, 3, 1);
+  gtk_widget_set_tooltip_text (field, _("Sea water 1025, fresh water 1000, air 1.225 kg/m³; shared with the Added Mass page"));
+  gtk_grid_attach (grid, field, 1, row++, 3, 1);
   gtk_label_set_xalign (GTK_LABEL (error), 1.0);
   gtk_label_set_wrap (GTK_LABEL (error), TRUE);
   gtk_widget_add_css_class (error, "error");
   gtk_widget_add_css_class (error, "caption");
   gtk_widget_set_visible (error, FALSE);
   gtk_grid_attach (grid, error, 0, row++, 5, 1);
-  labels->fluid_spin = GTK_SPIN_BUTTON (spin);
+  labels->fluid_field = BL_NUMBER_FIELD (field);
   labels->fluid_error = GTK_LABEL (error);
-  bl_field_setup_spin (labels->fluid_spin, labels->fluid_error, BL_FIELD_POSITIVE);
-  g_signal_connect (spin, "value-changed", G_CALLBACK (on_fluid_spin_changed), self);
+  bl_number_field_set_value (labels->fluid_field, self->fluid_density);
+  bl_number_field_set_error_label (labels->fluid_field, labels->fluid_error);
+  g_signal_connect (field, "edit", G_CALLBACK (on_fluid_edit), self);
 
   attach_title (grid, _("Net buoyancy"), "N", row);
   labels->net = value_label ();
@@ -409,7 +423,7 @@ update_buoyancy (BlInspector *self)
   BlBuoyancy b;
   BlVec3 gravity = bl_document_get_gravity (self->document, NULL);
 
-  bl_link_compute_buoyancy (self->link, gtk_adjustment_get_value (self->fluid_adjustment), gravity, &b);
+  bl_link_compute_buoyancy (self->link, self->fluid_density, gravity, &b);
   show_buoyancy (self, &self->buoyancy, &b, self->link->props.mass, bl_vec3_length (gravity) == 0.0);
 }
 
@@ -439,28 +453,8 @@ update_model (BlInspector *self)
   show_props (&self->model_props, total.mass, total.com, &total.inertia, moments,
               has_ellipsoid ? semi_axes : NULL);
 
-  bl_model_compute_buoyancy (self->model, &total, gtk_adjustment_get_value (self->fluid_adjustment), gravity, &b);
+  bl_model_compute_buoyancy (self->model, &total, self->fluid_density, gravity, &b);
   show_buoyancy (self, &self->model_buoyancy, &b, total.mass, bl_vec3_length (gravity) == 0.0);
-}
-
-static void
-set_spin (GtkSpinButton *spin,
-          GtkLabel      *message,
-          double         value)
-{
-  bl_field_clear_error (GTK_WIDGET (spin), message);
-  bl_field_set_spin_empty (spin, FALSE);
-  if (isfinite (value) && value > 0.0)
-    {
-      GtkAdjustment *adj = gtk_spin_button_get_adjustment (spin);
-
-      if (value < gtk_adjustment_get_lower (adj))
-        gtk_adjustment_set_lower (adj, value);
-      if (value > gtk_adjustment_get_upper (adj))
-        gtk_adjustment_set_upper (adj, value);
-      gtk_spin_button_set_value (spin, value);
-      bl_field_set_value (GTK_EDITABLE (spin), value);
-    }
 }
 
 typedef enum
@@ -472,7 +466,7 @@ typedef enum
 
 /* An unset field shows the value in use, and where it comes from. */
 static void
-set_placeholder (GtkSpinButton *spin,
+set_placeholder (BlNumberField *field,
                  double         value,
                  InUse          source)
 {
@@ -495,7 +489,30 @@ set_placeholder (GtkSpinButton *spin,
       text = g_strdup_printf (_("%s (default)"), number);
       break;
     }
-  bl_field_set_spin_placeholder (spin, text);
+  bl_number_field_set_placeholder (field, value, text);
+}
+
+/* Shows an optional element: its value, or empty when it is unset. */
+static void
+show_optional (BlNumberField *field,
+               gboolean       is_set,
+               double         value)
+{
+  if (is_set)
+    bl_number_field_set_value (field, value);
+  else
+    bl_number_field_set_empty (field, TRUE);
+}
+
+/* The field's tooltip: what emptying it does, or why it cannot be edited. */
+static void
+set_editable (BlNumberField *field,
+              gboolean       editable,
+              const char    *reason,
+              const char    *hint)
+{
+  gtk_editable_set_editable (GTK_EDITABLE (field), editable);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (field), editable ? hint : reason);
 }
 
 static void
@@ -503,30 +520,29 @@ update_inertial (BlInspector *self)
 {
   BlLink *link = self->link;
   gboolean is_auto = link->auto_inertia;
+  g_autofree char *reason = bl_field_dup_read_only_reason (self->document, self->link);
+  gboolean editable = reason == NULL;
 
   gtk_switch_set_active (self->auto_switch, is_auto);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->density_spin), is_auto);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->auto_switch), editable);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->auto_switch), reason);
+  gtk_widget_set_visible (GTK_WIDGET (self->read_only_label), !editable);
+  gtk_label_set_text (self->read_only_label, reason != NULL ? reason : "");
+  gtk_widget_set_sensitive (GTK_WIDGET (self->density_field), is_auto);
   gtk_widget_set_sensitive (GTK_WIDGET (self->density_title), is_auto);
+  set_editable (self->density_field, editable, reason, _("Empty the field to unset the link density"));
+  set_editable (self->mass_field, editable, reason, _("Empty the field to unset the mass"));
 
-  set_spin (self->density_spin, self->density_error,
-            link->has_density ? link->density : 1000.0);
-  if (!link->has_density)
-    bl_field_set_spin_empty (self->density_spin, TRUE);
-  set_placeholder (self->density_spin, 1000.0, IN_USE_DEFAULT);
+  show_optional (self->density_field, link->has_density, link->density);
+  set_placeholder (self->density_field, 1000.0, IN_USE_DEFAULT);
 
-  if (link->has_mass)
-    set_spin (self->mass_spin, self->mass_error, link->mass);
-  else
-    {
-      bl_field_clear_error (GTK_WIDGET (self->mass_spin), self->mass_error);
-      bl_field_set_spin_empty (self->mass_spin, TRUE);
-    }
+  show_optional (self->mass_field, link->has_mass, link->mass);
   if (!link->props.resolved)
-    bl_field_set_spin_placeholder (self->mass_spin, NULL);
+    bl_number_field_set_placeholder (self->mass_field, 0.0, NULL);
   else if (is_auto)
-    set_placeholder (self->mass_spin, link->props.mass, IN_USE_COMPUTED);
+    set_placeholder (self->mass_field, link->props.mass, IN_USE_COMPUTED);
   else
-    set_placeholder (self->mass_spin, link->props.mass, IN_USE_DEFAULT);
+    set_placeholder (self->mass_field, link->props.mass, IN_USE_DEFAULT);
 
   gtk_label_set_text (self->mass_title, is_auto ? _("Target mass") : _("Mass"));
   if (is_auto)
@@ -539,8 +555,9 @@ update_inertial (BlInspector *self)
 }
 
 static void
-on_collision_density_changed (GtkSpinButton *spin,
-                              BlInspector   *self);
+on_collision_density_edit (BlNumberField     *field,
+                           BlNumberFieldEdit  how,
+                           BlInspector       *self);
 
 static void
 rebuild_collisions (BlInspector *self)
@@ -550,7 +567,7 @@ rebuild_collisions (BlInspector *self)
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->collisions_grid))) != NULL)
     gtk_grid_remove (self->collisions_grid, child);
-  g_ptr_array_set_size (self->collision_spins, 0);
+  g_array_set_size (self->collision_rows, 0);
 
   gtk_widget_set_visible (GTK_WIDGET (self->collisions_heading), self->link->collisions->len > 0);
   gtk_widget_set_visible (GTK_WIDGET (self->collisions_grid), self->link->collisions->len > 0);
@@ -560,12 +577,13 @@ rebuild_collisions (BlInspector *self)
       BlCollision *collision = g_ptr_array_index (self->link->collisions, i);
       GtkWidget *name = gtk_label_new (collision->name);
       GtkWidget *type = gtk_label_new (bl_geometry_type_to_string (collision->geometry.type));
-      GtkWidget *spin = gtk_spin_button_new_with_range (0.001, 1e6, 10);
+      GtkWidget *field = bl_number_field_new (BL_FIELD_POSITIVE);
       GtkWidget *unit = gtk_label_new ("kg/m³");
       GtkWidget *used = gtk_label_new (NULL);
       GtkWidget *error = gtk_label_new (NULL);
       g_autofree char *widget_name = g_strdup_printf ("collision-density-%s", collision->name);
       g_autofree char *a11y = g_strdup_printf (_("Density of %s"), collision->name);
+      CollisionRow entry = { collision, BL_NUMBER_FIELD (field), GTK_LABEL (used) };
 
       gtk_label_set_xalign (GTK_LABEL (name), 0.0);
       gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
@@ -585,20 +603,16 @@ rebuild_collisions (BlInspector *self)
       gtk_widget_add_css_class (error, "caption");
       gtk_widget_set_visible (error, FALSE);
 
-      gtk_widget_set_name (spin, widget_name);
-      gtk_editable_set_width_chars (GTK_EDITABLE (spin), 10);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
-      bl_field_setup_spin (GTK_SPIN_BUTTON (spin), GTK_LABEL (error), BL_FIELD_POSITIVE);
-      bl_field_set_spin_optional (GTK_SPIN_BUTTON (spin), TRUE);
-      gtk_widget_set_tooltip_text (spin, _("Empty the field to unset the density"));
-      g_object_set_data (G_OBJECT (spin), "bl-collision", collision);
-      g_object_set_data (G_OBJECT (spin), "bl-used-label", used);
-      g_object_set_data (G_OBJECT (spin), "bl-error-label", error);
-      g_signal_connect (spin, "value-changed", G_CALLBACK (on_collision_density_changed), self);
-      g_ptr_array_add (self->collision_spins, spin);
+      gtk_widget_set_name (field, widget_name);
+      gtk_editable_set_width_chars (GTK_EDITABLE (field), 10);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (field), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+      bl_number_field_set_optional (BL_NUMBER_FIELD (field), TRUE);
+      bl_number_field_set_error_label (BL_NUMBER_FIELD (field), GTK_LABEL (error));
+      g_signal_connect (field, "edit", G_CALLBACK (on_collision_density_edit), self);
+      g_array_append_val (self->collision_rows, entry);
 
       gtk_grid_attach (self->collisions_grid, name, 0, row, 1, 1);
-      gtk_grid_attach (self->collisions_grid, spin, 1, row, 1, 1);
+      gtk_grid_attach (self->collisions_grid, field, 1, row, 1, 1);
       gtk_grid_attach (self->collisions_grid, unit, 2, row++, 1, 1);
       gtk_grid_attach (self->collisions_grid, type, 0, row, 1, 1);
       gtk_grid_attach (self->collisions_grid, used, 1, row++, 2, 1);
@@ -609,27 +623,23 @@ rebuild_collisions (BlInspector *self)
 static void
 update_collisions (BlInspector *self)
 {
-  for (guint i = 0; i < self->collision_spins->len; i++)
+  g_autofree char *reason = bl_field_dup_read_only_reason (self->document, self->link);
+  gboolean editable = reason == NULL;
+
+  for (guint i = 0; i < self->collision_rows->len; i++)
     {
-      GtkSpinButton *spin = g_ptr_array_index (self->collision_spins, i);
-      BlCollision *collision = g_object_get_data (G_OBJECT (spin), "bl-collision");
-      GtkLabel *used = g_object_get_data (G_OBJECT (spin), "bl-used-label");
-      GtkLabel *error = g_object_get_data (G_OBJECT (spin), "bl-error-label");
+      CollisionRow *entry = &g_array_index (self->collision_rows, CollisionRow, i);
+      BlCollision *collision = entry->collision;
       g_autofree char *text = NULL;
 
-      if (collision->has_density)
-        set_spin (spin, error, collision->density);
-      else
-        {
-          bl_field_clear_error (GTK_WIDGET (spin), error);
-          bl_field_set_spin_empty (spin, TRUE);
-        }
+      show_optional (entry->field, collision->has_density, collision->density);
       /* Unset, a collision takes the link's density, else 1000 kg/m³. */
       if (self->link->has_density)
-        set_placeholder (spin, self->link->density, IN_USE_LINK);
+        set_placeholder (entry->field, self->link->density, IN_USE_LINK);
       else
-        set_placeholder (spin, 1000.0, IN_USE_DEFAULT);
-      gtk_widget_set_sensitive (GTK_WIDGET (spin), self->link->auto_inertia);
+        set_placeholder (entry->field, 1000.0, IN_USE_DEFAULT);
+      gtk_widget_set_sensitive (GTK_WIDGET (entry->field), self->link->auto_inertia);
+      set_editable (entry->field, editable, reason, _("Empty the field to unset the density"));
 
       if (!self->link->auto_inertia)
         text = g_strdup (_("used only by automatic inertia"));
@@ -639,7 +649,7 @@ update_collisions (BlInspector *self)
                                 collision->used_density, collision->inertial.mass);
       else
         text = g_strdup (_("contributes no mass"));
-      gtk_label_set_text (used, text);
+      gtk_label_set_text (entry->used, text);
     }
 }
 
@@ -725,17 +735,11 @@ on_link_changed (BlDocument  *document,
 }
 
 static void
-on_fluid_spin_changed (GtkSpinButton *spin,
-                       BlInspector   *self)
+on_fluid_edit (BlNumberField     *field,
+               BlNumberFieldEdit  how,
+               BlInspector       *self)
 {
-  /* Both cards share the adjustment: this runs once per spin button. */
-  if (spin != self->buoyancy.fluid_spin)
-    return;
-  if (self->link != NULL)
-    update_buoyancy (self);
-  if (self->model != NULL)
-    update_model (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLUID_DENSITY]);
+  bl_inspector_set_fluid_density (self, bl_number_field_get_value (field));
 }
 
 /* Edits ------------------------------------------------------------------ */
@@ -753,42 +757,40 @@ submit (BlInspector *self,
 }
 
 static void
-on_collision_density_changed (GtkSpinButton *spin,
-                              BlInspector   *self)
+on_collision_density_edit (BlNumberField     *field,
+                           BlNumberFieldEdit  how,
+                           BlInspector       *self)
 {
-  BlCollision *collision = g_object_get_data (G_OBJECT (spin), "bl-collision");
-  GtkLabel *error = g_object_get_data (G_OBJECT (spin), "bl-error-label");
-  double value = gtk_spin_button_get_value (spin);
+  BlCollision *collision = NULL;
+  double value = bl_number_field_get_value (field);
 
+  for (guint i = 0; i < self->collision_rows->len; i++)
+    if (g_array_index (self->collision_rows, CollisionRow, i).field == field)
+      collision = g_array_index (self->collision_rows, CollisionRow, i).collision;
   if (self->updating || collision == NULL)
     return;
-  if (bl_field_spin_take_cleared (spin))
+  if (how == BL_NUMBER_FIELD_CLEARED)
     {
       if (collision->has_density)
         submit (self, bl_edit_new_unset_collision_density (self->document, collision), FALSE);
       return;
     }
-  /* GTK re-emits ::value-changed after refusing text: nothing changed. */
   if (collision->has_density && collision->density == value)
     return;
-  if (!(value > 0.0) || !isfinite (value))
-    {
-      bl_field_show_error (GTK_WIDGET (spin), error, _("Must be greater than zero"));
-      return;
-    }
   submit (self, bl_edit_new_collision_density (self->document, collision, value),
-          !bl_field_spin_take_typed (spin));
+          how == BL_NUMBER_FIELD_STEPPED);
 }
 
 static void
-on_density_changed (GtkSpinButton *spin,
-                    BlInspector   *self)
+on_density_edit (BlNumberField     *field,
+                 BlNumberFieldEdit  how,
+                 BlInspector       *self)
 {
-  double value = gtk_spin_button_get_value (spin);
+  double value = bl_number_field_get_value (field);
 
   if (self->updating || self->link == NULL)
     return;
-  if (bl_field_spin_take_cleared (spin))
+  if (how == BL_NUMBER_FIELD_CLEARED)
     {
       if (self->link->has_density)
         submit (self, bl_edit_new_unset_density (self->document, self->link), FALSE);
@@ -796,19 +798,19 @@ on_density_changed (GtkSpinButton *spin,
     }
   if (self->link->has_density && self->link->density == value)
     return;
-  submit (self, bl_edit_new_density (self->document, self->link, value),
-          !bl_field_spin_take_typed (spin));
+  submit (self, bl_edit_new_density (self->document, self->link, value), how == BL_NUMBER_FIELD_STEPPED);
 }
 
 static void
-on_mass_changed (GtkSpinButton *spin,
-                 BlInspector   *self)
+on_mass_edit (BlNumberField     *field,
+              BlNumberFieldEdit  how,
+              BlInspector       *self)
 {
-  double value = gtk_spin_button_get_value (spin);
+  double value = bl_number_field_get_value (field);
 
   if (self->updating || self->link == NULL)
     return;
-  if (bl_field_spin_take_cleared (spin))
+  if (how == BL_NUMBER_FIELD_CLEARED)
     {
       if (self->link->has_mass)
         submit (self, bl_edit_new_unset_mass (self->document, self->link), FALSE);
@@ -816,8 +818,75 @@ on_mass_changed (GtkSpinButton *spin,
     }
   if (self->link->has_mass && self->link->mass == value)
     return;
-  submit (self, bl_edit_new_mass (self->document, self->link, value),
-          !bl_field_spin_take_typed (spin));
+  submit (self, bl_edit_new_mass (self->document, self->link, value), how == BL_NUMBER_FIELD_STEPPED);
+}
+
+static void
+close_auto_dialog (BlInspector *self)
+{
+  if (self->auto_dialog != NULL)
+    gtk_window_destroy (GTK_WINDOW (g_steal_pointer (&self->auto_dialog)));
+}
+
+static void
+on_auto_dialog_response (GtkDialog   *dialog,
+                         int          response,
+                         BlInspector *self)
+{
+  close_auto_dialog (self);
+  if (self->link == NULL)
+    return;
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GError) error = NULL;
+      BlEdit *edit = bl_export_create_link_bake_edit (self->document, self->link, &error);
+
+      if (edit != NULL)
+        {
+          submit (self, edit, FALSE);
+          return;
+        }
+      g_warning ("%s", error->message);  /* unreachable: asked only when resolved */
+    }
+  else if (response == GTK_RESPONSE_REJECT)
+    {
+      submit (self, bl_edit_new_auto (self->document, self->link, FALSE), FALSE);
+      return;
+    }
+  /* Cancelled: the switch goes back on. */
+  update_all (self);
+}
+
+/* Turning automatic inertia off falls back to what <inertial> writes, or
+ * to 1 kg and unit moments: ask first whether to keep the computed values
+ * (one edit either way). */
+static void
+ask_keep_computed (BlInspector *self)
+{
+  g_autofree char *mass = bl_field_format_quantity (self->link->props.mass, "kg");
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *dialog;
+  GtkWidget *keep;
+
+  dialog = gtk_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   /* Translators: %s is a link's name */
+                                   _("Keep the computed inertia of “%s”?"), self->link->name);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                            /* Translators: %s is a mass, e.g. "141.5 kg" */
+                                            _("Without automatic inertia the link has the mass and inertia its "
+                                              "<inertial> writes, and the defaults (1 kg, unit moments of inertia) "
+                                              "for what it does not write. Keeping the computed values writes %s, "
+                                              "the centre of mass and the inertia as they are now."), mass);
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("Use the _File’s Values"), GTK_RESPONSE_REJECT);
+  keep = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Keep Computed Values"), GTK_RESPONSE_ACCEPT);
+  gtk_widget_add_css_class (keep, "suggested-action");
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_auto_dialog_response), self);
+  self->auto_dialog = dialog;
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -825,10 +894,14 @@ on_auto_active (GtkSwitch   *sw,
                 GParamSpec  *pspec,
                 BlInspector *self)
 {
-  if (self->updating || self->link == NULL)
+  gboolean active = gtk_switch_get_active (sw);
+
+  if (self->updating || self->link == NULL || active == self->link->auto_inertia)
     return;
-  if (gtk_switch_get_active (sw) != self->link->auto_inertia)
-    submit (self, bl_edit_new_auto (self->document, self->link, gtk_switch_get_active (sw)), FALSE);
+  if (!active && self->link->props.resolved)
+    ask_keep_computed (self);
+  else
+    submit (self, bl_edit_new_auto (self->document, self->link, active), FALSE);
 }
 
 /* GObject ---------------------------------------------------------------- */
@@ -874,12 +947,12 @@ bl_inspector_dispose (GObject *object)
 {
   BlInspector *self = BL_INSPECTOR (object);
 
+  close_auto_dialog (self);
   if (self->document != NULL)
     g_clear_signal_handler (&self->link_changed_id, self->document);
   g_clear_object (&self->document);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_INSPECTOR);
-  g_clear_pointer (&self->collision_spins, g_ptr_array_unref);
-  g_clear_object (&self->fluid_adjustment);
+  g_clear_pointer (&self->collision_rows, g_array_unref);
 
   G_OBJECT_CLASS (bl_inspector_parent_class)->dispose (object);
 }
@@ -903,8 +976,8 @@ bl_inspector_class_init (BlInspectorClass *klass)
   /**
    * BlInspector::edit:
    * @edit: the unapplied edit the user asked for
-   * @mergeable: TRUE for a step of a spin button, which may merge with
-   *   the previous step into one undo step
+   * @mergeable: TRUE for a step of − / + (BL_NUMBER_FIELD_STEPPED),
+   *   which may merge with the previous step into one undo step
    */
   signals[EDIT] =
     g_signal_new ("edit",
@@ -913,6 +986,7 @@ bl_inspector_class_init (BlInspectorClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, BL_TYPE_EDIT | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_BOOLEAN);
 
+  g_type_ensure (BL_TYPE_NUMBER_FIELD);
   gtk_widget_class_set_template_from_resource (widget_class, "/app/ballast/Ballast/ui/bl-inspector.ui");
   gtk_widget_class_bind_template_child (widget_class, BlInspector, stack);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, empty_title_label);
@@ -926,12 +1000,13 @@ bl_inspector_class_init (BlInspectorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlInspector, props_grid);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, auto_switch);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, density_title);
-  gtk_widget_class_bind_template_child (widget_class, BlInspector, density_spin);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, density_field);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, density_error);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, mass_title);
-  gtk_widget_class_bind_template_child (widget_class, BlInspector, mass_spin);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, mass_field);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, mass_error);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, inertial_hint);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, read_only_label);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, collisions_heading);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, collisions_grid);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, diagnostics_box);
@@ -949,22 +1024,17 @@ bl_inspector_init (BlInspector *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->collision_spins = g_ptr_array_new ();
-  self->fluid_adjustment = g_object_ref_sink (gtk_adjustment_new (BL_FLUID_DENSITY_DEFAULT, 0.001, 100000.0,
-                                                                  1.0, 25.0, 0.0));
+  self->collision_rows = g_array_new (FALSE, FALSE, sizeof (CollisionRow));
+  self->fluid_density = BL_FLUID_DENSITY_DEFAULT;
   build_props_grid (self->props_grid, &self->props);
   build_buoyancy_grid (self, self->buoyancy_grid, &self->buoyancy);
   build_props_grid (self->model_props_grid, &self->model_props);
   build_buoyancy_grid (self, self->model_buoyancy_grid, &self->model_buoyancy);
 
-  bl_field_setup_spin (self->density_spin, self->density_error, BL_FIELD_POSITIVE);
-  bl_field_setup_spin (self->mass_spin, self->mass_error, BL_FIELD_POSITIVE);
-  bl_field_set_spin_optional (self->density_spin, TRUE);
-  bl_field_set_spin_optional (self->mass_spin, TRUE);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->density_spin), _("Empty the field to unset the link density"));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->mass_spin), _("Empty the field to unset the mass"));
-  g_signal_connect (self->density_spin, "value-changed", G_CALLBACK (on_density_changed), self);
-  g_signal_connect (self->mass_spin, "value-changed", G_CALLBACK (on_mass_changed), self);
+  bl_number_field_set_error_label (self->density_field, self->density_error);
+  bl_number_field_set_error_label (self->mass_field, self->mass_error);
+  g_signal_connect (self->density_field, "edit", G_CALLBACK (on_density_edit), self);
+  g_signal_connect (self->mass_field, "edit", G_CALLBACK (on_mass_edit), self);
   g_signal_connect (self->auto_switch, "notify::active", G_CALLBACK (on_auto_active), self);
 }
 
@@ -1026,6 +1096,7 @@ bl_inspector_set_link (BlInspector *self,
 
   if (self->link == link && (link != NULL || self->model == NULL))
     return;
+  close_auto_dialog (self);
   self->link = link;
   self->model = NULL;
   if (link == NULL)
@@ -1071,6 +1142,7 @@ bl_inspector_set_model (BlInspector *self,
         show_empty (self);
       return;
     }
+  close_auto_dialog (self);
   self->link = NULL;
   self->model = model;
 
@@ -1096,7 +1168,7 @@ double
 bl_inspector_get_fluid_density (BlInspector *self)
 {
   g_return_val_if_fail (BL_IS_INSPECTOR (self), BL_FLUID_DENSITY_DEFAULT);
-  return gtk_adjustment_get_value (self->fluid_adjustment);
+  return self->fluid_density;
 }
 
 void
@@ -1106,8 +1178,14 @@ bl_inspector_set_fluid_density (BlInspector *self,
   g_return_if_fail (BL_IS_INSPECTOR (self));
   g_return_if_fail (density > 0.0);
 
-  if (gtk_adjustment_get_value (self->fluid_adjustment) == density)
+  if (self->fluid_density == density)
     return;
-  /* The spin buttons notify ::fluid-density through on_fluid_spin_changed. */
-  gtk_adjustment_set_value (self->fluid_adjustment, density);
+  self->fluid_density = density;
+  bl_number_field_set_value (self->buoyancy.fluid_field, density);
+  bl_number_field_set_value (self->model_buoyancy.fluid_field, density);
+  if (self->link != NULL)
+    update_buoyancy (self);
+  if (self->model != NULL)
+    update_model (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLUID_DENSITY]);
 }
