@@ -173,8 +173,20 @@ test_stable_dividers (Fixture       *f,
   after = layout_now (f);
   assert_same_layout (&before, &after, "an edit");
 
-  /* The auto switch. */
+  /* The auto switch, and its question answered (keep the values). */
   click (child (inspector, BL_TYPE_INSPECTOR, "auto_switch"));
+  {
+    GtkWindow *dialog = NULL;
+
+    WAIT_UNTIL ((dialog = find_dialog (GTK_TYPE_MESSAGE_DIALOG)) != NULL &&
+                gtk_widget_get_mapped (GTK_WIDGET (dialog)));
+    g_assert_nonnull (dialog);
+    ui_input_focus_window (GTK_WIDGET (dialog));
+    click (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT));
+    WAIT_UNTIL (find_dialog (GTK_TYPE_MESSAGE_DIALOG) == NULL);
+    ui_input_focus_window (GTK_WIDGET (f->window));
+  }
+  g_assert_false (link->auto_inertia);
   after = layout_now (f);
   assert_same_layout (&before, &after, "the auto switch");
 

@@ -358,8 +358,8 @@ count_notify (guint *count)
   (*count)++;
 }
 
-/* A cell's tooltip names its key and unit, is set back after an error,
- * and an edit elsewhere leaves it as it is (setting it again made GTK ask
+/* A cell's tooltip names its key and unit, is the same after an error
+ * (the message is below the matrix), and an edit elsewhere leaves it as it is (setting it again made GTK ask
  * the X server for the pointer, 72 times per edit). */
 static void
 test_added_mass_cell_tooltips (Fixture       *f,
@@ -378,7 +378,6 @@ test_added_mass_cell_tooltips (Fixture       *f,
 
   type_into (xy, "NaN");
   g_assert_true (gtk_widget_has_css_class (xy, "error"));
-  g_assert_cmpstr (gtk_widget_get_tooltip_text (xy), !=, "xy (kg)");
 
   type_into (qq, "2.5");
   g_assert_false (gtk_widget_has_css_class (xy, "error"));
