@@ -11,7 +11,7 @@
 
 #include <math.h>
 
-#include "bl-simplify.h"
+#include "bl-simplify-smooth.h"
 #include "distance.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "bl-simplify.h"
+#include "bl-simplify-smooth.h"
 #include "distance.h"
 #include "test-common.h"
 #include "torus.h"

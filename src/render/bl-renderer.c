@@ -14,7 +14,7 @@
 #include "bl-cluster.h"
 #include "bl-render-resources.h"
 #include "bl-renderer.h"
-#include "bl-simplify.h"
+#include "bl-simplify-smooth.h"
 #include "bl-tessellate.h"
 
 const float bl_render_background_color[3] = { 0.18f, 0.19f, 0.21f };

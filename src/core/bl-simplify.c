@@ -39,7 +39,7 @@
  * ring, so a 600,000-triangle cone took minutes.  It stays where it is;
  * the error stays an upper bound.  bl_simplify_smooth_mesh shades its
  * corners flat, for the same reason. */
-#define MAX_RING 256
+#define MAX_RING BL_SIMPLIFY_HUB_RING
 
 enum
 {
@@ -192,8 +192,8 @@ next_stamp (Simplifier *s)
 /* The triangles around each of N_VERTICES vertices: those of vertex v
  * are RING[START[v]] … RING[START[v + 1] − 1] (START: N_VERTICES + 1,
  * RING: 3 N_TRIS). */
-static void
-vertex_rings (const guint32 *tris,
+void
+bl_simplify_vertex_rings (const guint32 *tris,
               gsize          n_tris,
               guint32        n_vertices,
               guint32       *start,
@@ -215,7 +215,7 @@ vertex_rings (const guint32 *tris,
 static void
 build_rings (Simplifier *s)
 {
-  vertex_rings (s->tris, s->n_tris, s->n_vertices, s->start, s->ring);
+  bl_simplify_vertex_rings (s->tris, s->n_tris, s->n_vertices, s->start, s->ring);
   s->rings_valid = TRUE;
 }
 
@@ -798,7 +798,7 @@ measure_error (Simplifier    *s,
   double error = 0.0;   /* squared until the end */
   gsize step = MAX (1, s->n_surface / 1024);
 
-  vertex_rings (tris, n_tris, s->n_vertices, start, ring);
+  bl_simplify_vertex_rings (tris, n_tris, s->n_vertices, start, ring);
 
   /* A sample first: the sooner the maximum is near its final value, the
    * sooner the search for most vertices stops (at the first triangle
@@ -1078,98 +1078,4 @@ bl_simplify_levels (const float   *positions,
     }
   simplifier_clear (&s);
   return levels.levels;
-}
-
-BlTessMesh *
-bl_simplify_smooth_mesh (const float  *positions,
-                         guint         stride,
-                         const GArray *indices,
-                         double        crease_degrees)
-{
-  const guint32 *idx;
-  gsize n_tris, n_used = 0;
-  guint32 n_vertices = 0;
-  double cos_crease = cos (crease_degrees * G_PI / 180.0);
-  g_autofree Vec3 *normals = NULL;
-  g_autofree Vec3 *units = NULL;
-  g_autofree guint32 *start = NULL;
-  g_autofree guint32 *ring = NULL;
-  g_autofree guint32 *first_out = NULL;
-  g_autofree guint32 *next_out = NULL;
-  BlTessMesh *mesh;
-
-  g_return_val_if_fail (indices != NULL, NULL);
-  g_return_val_if_fail (stride >= 3, NULL);
-  g_return_val_if_fail (positions != NULL || indices->len == 0, NULL);
-
-  mesh = bl_tess_mesh_new (TRUE);
-  idx = (const guint32 *) (gconstpointer) indices->data;
-  n_tris = indices->len / 3;
-  for (gsize i = 0; i < 3 * n_tris; i++)
-    n_vertices = MAX (n_vertices, idx[i] + 1);
-
-  normals = g_new (Vec3, MAX (n_tris, 1));
-  units = g_new (Vec3, MAX (n_tris, 1));
-  for (gsize t = 0; t < n_tris; t++)
-    {
-      double p[3][3], len;
-
-      for (int k = 0; k < 3; k++)
-        for (int a = 0; a < 3; a++)
-          p[k][a] = positions[(gsize) stride * idx[3 * t + k] + a];
-      normal3 (p[0], p[1], p[2], normals[t]);
-      len = sqrt (dot3 (normals[t], normals[t]));
-      for (int a = 0; a < 3; a++)
-        units[t][a] = len > 0.0 ? normals[t][a] / len : 0.0;
-    }
-
-  start = g_new (guint32, (gsize) n_vertices + 1);
-  ring = g_new (guint32, 3 * MAX (n_tris, 1));
-  vertex_rings (idx, n_tris, n_vertices, start, ring);
-
-  first_out = g_new (guint32, MAX (n_vertices, 1));
-  memset (first_out, 0xff, MAX (n_vertices, 1) * sizeof *first_out);
-  next_out = g_new (guint32, 3 * MAX (n_tris, 1));
-  for (gsize t = 0; t < n_tris; t++)
-    for (int k = 0; k < 3; k++)
-      {
-        guint32 v = idx[3 * t + k], found = G_MAXUINT32;
-        gboolean flat = units[t][0] == 0.0 && units[t][1] == 0.0 && units[t][2] == 0.0;
-        gboolean hub = start[v + 1] - start[v] > MAX_RING;
-        double sum[3] = { 0, 0, 0 }, len;
-        float vertex[6];
-
-        if (hub)
-          memcpy (sum, normals[t], sizeof sum);   /* flat, and a vertex of its own (below) */
-        else
-          for (guint32 i = start[v]; i < start[v + 1]; i++)
-            {
-              guint32 other = ring[i];
-
-              if (flat || dot3 (units[other], units[t]) >= cos_crease)
-                for (int a = 0; a < 3; a++)
-                  sum[a] += normals[other][a];
-            }
-        len = sqrt (dot3 (sum, sum));
-        for (int a = 0; a < 3; a++)
-          {
-            vertex[a] = positions[(gsize) stride * v + a];
-            vertex[3 + a] = len > 0.0 ? (float) (sum[a] / len) : a == 2 ? 1.0f : 0.0f;
-          }
-        for (guint32 o = hub ? G_MAXUINT32 : first_out[v]; o != G_MAXUINT32; o = next_out[o])
-          if (memcmp (&g_array_index (mesh->vertices, float, 6 * (gsize) o + 3), vertex + 3, 3 * sizeof (float)) == 0)
-            {
-              found = o;
-              break;
-            }
-        if (found == G_MAXUINT32)
-          {
-            found = (guint32) n_used++;
-            g_array_append_vals (mesh->vertices, vertex, 6);
-            next_out[found] = first_out[v];
-            first_out[v] = found;
-          }
-        g_array_append_val (mesh->indices, found);
-      }
-  return mesh;
 }

@@ -1,11 +1,14 @@
-/* bl-simplify.h: coarser versions of a big mesh, each with a measured geometric error, for the viewport's level of detail.  No GL here. */
+/* bl-simplify.h: coarser versions of a big mesh, each with a measured geometric error: the viewport's levels of detail and the panel method's panel budget. */
 #pragma once
 
 #include <gio/gio.h>
 
-#include "bl-tessellate.h"
 
 G_BEGIN_DECLS
+
+/* A vertex with more triangles around it than this is a hub (a cone's
+ * apex): see bl_simplify_levels. */
+#define BL_SIMPLIFY_HUB_RING 256
 
 /* One coarser version of a mesh.  Half-edge collapses move no vertex, so
  * its triangles index the input's own vertices (a subset of them). */
@@ -61,19 +64,13 @@ GPtrArray *bl_simplify_levels (const float   *positions,
                                double         max_error,
                                GCancellable  *cancellable);
 
-/* A level ready to draw smooth: vertices compacted to those INDICES use, each with a unit
- * normal (stride 6, has_normals TRUE), the area-weighted average of the normals of the
- * triangles around it whose normal is within CREASE_DEGREES of the corner's own triangle;
- * a vertex is split where its corners' normals differ (so sharp edges stay sharp).
- * Vertices are told apart by index (as a level indexes them), not by position.
- * A corner of a zero-area triangle takes its vertex's average over all
- * its triangles ((0, 0, 1) if that is zero too).  A hub's corners (more
- * than 256 triangles around it) take their own triangle's normal, each
- * its own vertex. */
-BlTessMesh *bl_simplify_smooth_mesh (const float  *positions,
-                                     guint         stride,
-                                     const GArray *indices,
-                                     double        crease_degrees);
+/* The triangles around each vertex: vertex v's are RING[START[v]] …
+ * RING[START[v + 1] − 1] (START: N_VERTICES + 1 entries, RING: 3 N_TRIS). */
+void       bl_simplify_vertex_rings (const guint32 *tris,
+                                     gsize          n_tris,
+                                     guint32        n_vertices,
+                                     guint32       *start,
+                                     guint32       *ring);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlSimplifyLevel, bl_simplify_level_free)
 
