@@ -501,6 +501,82 @@ test_link (void)
   g_rmdir (dir);
 }
 
+/* A mesh much finer than the budget (a sphere of about 12,000 triangles,
+ * given as a triangle mesh) is simplified to about the budget, with its
+ * measured error, and still gives ½ρV; a cylinder meshed as full-length
+ * strips has its slivers counted. */
+static void
+test_mesh_simplified (void)
+{
+  BlPanelBody sphere = ellipsoid (0.5, 0.5, 0.5);
+  g_autoptr(BlPanelSurface) fine = bl_panel_surface_new (&sphere, 1, 12000);
+  g_autofree guint *triangles = g_new (guint, 3 * fine->n_panels);
+  BlPanelBody mesh = { .kind = BL_PANEL_BODY_TRIANGLES, .pose = BL_POSE_IDENTITY };
+  g_autoptr(BlPanelSurface) reduced = NULL;
+  g_autoptr(GError) error = NULL;
+  BlPanelSolution solution;
+  double half_mass = 0.5 * 1000.0 * 4.0 / 3 * G_PI * 0.125;
+
+  for (guint i = 0; i < 3 * fine->n_panels; i++)
+    triangles[i] = i;
+  mesh.points = fine->points;
+  mesh.n_points = 3 * fine->n_panels;
+  mesh.triangles = triangles;
+  mesh.n_triangles = fine->n_panels;
+  reduced = bl_panel_surface_new (&mesh, 1, 2000);
+  /* Levels are a quarter apart: the one nearest 2,000 is within 2×. */
+  g_assert_cmpuint (reduced->n_panels, <, 4000);
+  g_assert_cmpuint (reduced->n_panels, >, 1000);
+  g_assert_cmpfloat (reduced->simplify_error, >, 0.0);
+  g_assert_cmpfloat (reduced->simplify_error, <, 0.01);
+  g_assert_cmpfloat (fabs (bl_panel_surface_volume (reduced) - 4.0 / 3 * G_PI * 0.125), <, 0.02 * 4.0 / 3 * G_PI * 0.125);
+  g_assert_true (bl_panel_solve (reduced, 1000.0, NULL, NULL, NULL, &solution, &error));
+  g_assert_no_error (error);
+  for (int j = 0; j < 3; j++)
+    g_assert_cmpfloat (fabs (solution.added_mass.m[j][j] - half_mass), <, 0.02 * half_mass);
+  bl_panel_solution_clear (&solution);
+
+  /* Slivers: 64 strips 2 m long and 0.1 m wide around a unit cylinder. */
+  {
+    GArray *points = g_array_new (FALSE, FALSE, sizeof (double));
+    GArray *tris = g_array_new (FALSE, FALSE, sizeof (guint));
+    BlPanelBody strips = { .kind = BL_PANEL_BODY_TRIANGLES, .pose = BL_POSE_IDENTITY };
+    g_autoptr(BlPanelSurface) surface = NULL;
+    const guint n = 64;
+
+    for (guint i = 0; i < n; i++)
+      for (int end = 0; end < 2; end++)
+        {
+          double p[3] = { cos (2 * G_PI * i / n), sin (2 * G_PI * i / n), end ? 1.0 : -1.0 };
+          g_array_append_vals (points, p, 3);
+        }
+    for (int end = 0; end < 2; end++)
+      {
+        double p[3] = { 0, 0, end ? 1.0 : -1.0 };
+        g_array_append_vals (points, p, 3);
+      }
+    for (guint i = 0; i < n; i++)
+      {
+        guint j = (i + 1) % n;
+        guint side[6] = { 2 * i, 2 * j, 2 * j + 1, 2 * i, 2 * j + 1, 2 * i + 1 };
+        guint caps[6] = { 2 * n, 2 * j, 2 * i, 2 * n + 1, 2 * i + 1, 2 * j + 1 };
+
+        g_array_append_vals (tris, side, 6);
+        g_array_append_vals (tris, caps, 6);
+      }
+    strips.points = (double *) points->data;
+    strips.n_points = points->len / 3;
+    strips.triangles = (guint *) tris->data;
+    strips.n_triangles = tris->len / 3;
+    surface = bl_panel_surface_new (&strips, 1, 200);
+    /* 128 side panels 2 m by 0.1 m; the caps' fans are 1 m by 0.1 m:
+     * slivers too (aspect 20 is the limit: 1/0.05 = 20, not more). */
+    g_assert_cmpuint (surface->n_slivers, >=, 128);
+    g_array_unref (points);
+    g_array_unref (tris);
+  }
+}
+
 static void
 cancel_at_half (double   fraction,
                 gpointer data)
@@ -559,6 +635,7 @@ main (int   argc,
   g_test_add_func ("/core/panel/link", test_link);
   g_test_add_func ("/core/panel/error-estimate", test_error_estimate);
   g_test_add_func ("/core/panel/mesh-refined", test_mesh_refined);
+  g_test_add_func ("/core/panel/mesh-simplified", test_mesh_simplified);
   g_test_add_func ("/core/panel/cancel-and-limits", test_cancel_and_limits);
   return g_test_run ();
 }

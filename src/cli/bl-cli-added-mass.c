@@ -355,6 +355,12 @@ json_panel_link (BlJson *json,
     bl_json_number (json, estimate.relative_error);
   else
     bl_json_null (json);
+  bl_json_key (json, "panels_left_out");
+  bl_json_number (json, estimate.n_removed);
+  bl_json_key (json, "simplify_error");
+  bl_json_number (json, estimate.simplify_error);
+  bl_json_key (json, "sliver_panels");
+  bl_json_number (json, estimate.n_slivers);
   bl_json_key (json, "notes");
   bl_json_begin_array (json);
   for (guint i = 0; i < notes->len; i++)
@@ -382,6 +388,15 @@ print_panel_link (BlLink *link,
     }
   for (guint i = 0; i < notes->len; i++)
     printf ("  note: %s\n", (const char *) g_ptr_array_index (notes, i));
+  if (estimate.simplify_error > 0.0)
+    printf ("  note: meshes finer than the panel budget were simplified: no mesh vertex is farther than "
+            "%.3g m from its panels\n", estimate.simplify_error);
+  if (estimate.n_removed > 0)
+    printf ("  note: %zu panels inside other collisions were left out (their shared volume is solid)\n",
+            estimate.n_removed);
+  if (estimate.n_slivers > 0)
+    printf ("  WARNING: %zu of the panels are long and thin (the mesh's own triangles): the result is less "
+            "accurate than the error estimate says\n", estimate.n_slivers);
   printf ("  panel method, %zu panels (and %zu for the error estimate)", estimate.fine.n_panels,
           estimate.coarse_panels);
   if (isfinite (estimate.relative_error))

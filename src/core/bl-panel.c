@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bl-panel.h"
+#include "bl-simplify.h"
 
 /* ---- Surfaces -------------------------------------------------------------- */
 
@@ -416,6 +417,59 @@ bl_panel_mesh_level (const BlPanelBody *body,
 
 static void remove_shared (BlPanelSurface *surface);
 
+/* A mesh with many more triangles than panels of `panel_area` would cover
+ * it with: its coarser level of detail (bl-simplify.h) nearest that
+ * number (levels are a quarter apart), appended; its measured error (the
+ * largest distance of the mesh's vertices from it) raises *error.  FALSE
+ * when the mesh is not that fine (then it is taken as it is, or refined). */
+static gboolean
+add_simplified (Builder           *b,
+                const BlPanelBody *body,
+                double             panel_area,
+                double            *error)
+{
+  double target = mesh_area (body) / panel_area;
+  g_autofree float *positions = NULL;
+  g_autoptr(GPtrArray) levels = NULL;
+  const BlSimplifyLevel *chosen = NULL;
+  double best;
+
+  if (body->n_triangles <= 1.5 * target)
+    return FALSE;
+  positions = g_new (float, 3 * MAX (body->n_points, 1));
+  for (gsize i = 0; i < 3 * body->n_points; i++)
+    positions[i] = (float) body->points[i];
+  levels = bl_simplify_levels (positions, 3, body->n_points, body->triangles, body->n_triangles,
+                               MAX (8, (guint) (target / 4)), G_MAXDOUBLE, NULL);
+  /* The level nearest the target (levels are a quarter apart), if nearer
+   * than the mesh itself. */
+  best = fabs (log (body->n_triangles / target));
+  for (guint l = 0; levels != NULL && l < levels->len; l++)
+    {
+      const BlSimplifyLevel *level = g_ptr_array_index (levels, l);
+      double distance = fabs (log ((level->indices->len / 3) / target));
+
+      if (distance < best)
+        {
+          best = distance;
+          chosen = level;
+        }
+    }
+  if (chosen == NULL)
+    return FALSE;
+  for (guint t = 0; t < chosen->indices->len / 3; t++)
+    {
+      const guint32 *tri = &g_array_index (chosen->indices, guint32, 3 * t);
+      BlVec3 v[3];
+
+      for (int k = 0; k < 3; k++)
+        v[k] = bl_vec3 (body->points[3 * tri[k]], body->points[3 * tri[k] + 1], body->points[3 * tri[k] + 2]);
+      builder_add (b, &body->pose, v[0], v[1], v[2]);
+    }
+  *error = MAX (*error, chosen->error);
+  return TRUE;
+}
+
 /* The area one panel should have for `budget` panels over all bodies. */
 static double
 panel_area_for (const BlPanelBody *bodies,
@@ -440,6 +494,7 @@ bl_panel_surface_new (const BlPanelBody *bodies,
   /* A grid of h × h squares, two panels each: a panel's area is h²/2. */
   double h = sqrt (2.0 * panel_area);
   g_autofree gsize *body_end = g_new (gsize, MAX (n_bodies, 1));
+  double simplify_error = 0.0;
 
   for (gsize i = 0; i < n_bodies; i++)
     {
@@ -449,15 +504,16 @@ bl_panel_surface_new (const BlPanelBody *bodies,
 
       if (body->kind != BL_PANEL_BODY_TRIANGLES)
         add_primitive (&b, body, h);
-      else
+      else if (!add_simplified (&b, body, panel_area, &simplify_error))
         {
           level = bl_panel_mesh_level (body, panel_area);
           for (gsize t = 0; t < body->n_triangles; t++)
             add_subdivided (&b, &body->pose, mesh_point (body, t, 0), mesh_point (body, t, 1),
                             mesh_point (body, t, 2), level);
-          /* A mesh wound inward as a whole is turned outward. */
-          orient_outward (&b, first);
         }
+      /* A mesh wound inward as a whole is turned outward. */
+      if (body->kind == BL_PANEL_BODY_TRIANGLES)
+        orient_outward (&b, first);
       body_end[i] = b.points->len / 9;
     }
 
@@ -465,6 +521,20 @@ bl_panel_surface_new (const BlPanelBody *bodies,
   surface->n_panels = b.points->len / 9;
   surface->points = (double *) g_array_free (b.points, FALSE);
   surface->body_end = g_steal_pointer (&body_end);
+  surface->simplify_error = simplify_error;
+  /* Slivers: a panel's longest edge over its height on it. */
+  for (gsize p = 0; p < surface->n_panels; p++)
+    {
+      const double *c = surface->points + 9 * p;
+      BlVec3 v[3] = { bl_vec3 (c[0], c[1], c[2]), bl_vec3 (c[3], c[4], c[5]), bl_vec3 (c[6], c[7], c[8]) };
+      double twice_area = bl_vec3_length (bl_vec3_cross (bl_vec3_sub (v[1], v[0]), bl_vec3_sub (v[2], v[0])));
+      double longest = 0.0;
+
+      for (int k = 0; k < 3; k++)
+        longest = MAX (longest, bl_vec3_length (bl_vec3_sub (v[(k + 1) % 3], v[k])));
+      if (longest * longest > BL_PANEL_SLIVER_ASPECT * twice_area)
+        surface->n_slivers++;
+    }
   surface->n_bodies = n_bodies;
   if (n_bodies > 1)
     remove_shared (surface);
@@ -1154,6 +1224,9 @@ bl_panel_estimate_surfaces (const BlPanelSurface *fine,
   stage.scale = 16.0 / 17;
   if (!bl_panel_solve (fine, rho, cancellable, stage_progress, &stage, &out->fine, error))
     return FALSE;
+  out->n_removed = fine->n_removed;
+  out->simplify_error = fine->simplify_error;
+  out->n_slivers = fine->n_slivers;
 
   largest = bl_mat6_max_abs (&out->fine.added_mass);
   /* The same surface twice (a mesh too fine to be cut for this budget):

@@ -73,7 +73,17 @@ typedef struct
   gsize  *body_end;     /* body i's panels are [body_end[i − 1], body_end[i]) */
   gsize   n_bodies;
   gsize   n_removed;    /* panels left out: inside another body */
+  double  simplify_error; /* meshes made coarser: the largest distance of a
+                           * mesh vertex from its panels; 0 when none was */
+  gsize   n_slivers;    /* panels whose longest edge is more than
+                         * BL_PANEL_SLIVER_ASPECT times their height on it */
 } BlPanelSurface;
+
+/* Constant panels lose accuracy on long thin triangles (a cylinder meshed
+ * as one ring of full-length strips), and both resolutions of an estimate
+ * share them, so its error estimate does not see it: such panels are
+ * counted, for a warning. */
+#define BL_PANEL_SLIVER_ASPECT 20.0
 
 /* How many times (0…8) a mesh's triangles are halved along each edge so
  * that its panels are no smaller than `panel_area`: a mesh coarser than
@@ -82,7 +92,9 @@ typedef struct
 guint           bl_panel_mesh_level    (const BlPanelBody *body,
                                         double             panel_area);
 
-/* Cuts the bodies into about `budget` panels in all (shared by area).
+/* Cuts the bodies into about `budget` panels in all (shared by area): a
+ * mesh much finer than its share is simplified to a coarser level of
+ * detail (bl-simplify.h) with its measured error, one coarser is refined.
  * The surface's panels are in body order.  Where bodies overlap, their
  * shared volume is solid: the panels of one inside another (by centroid)
  * are left out, and counted in n_removed. */
@@ -154,6 +166,10 @@ typedef struct
   BlPanelSolution fine;
   BlMat6          coarse;
   gsize           coarse_panels;
+  /* Of the fine surface (see BlPanelSurface). */
+  gsize           n_removed;
+  double          simplify_error;
+  gsize           n_slivers;
 } BlPanelEstimate;
 
 gboolean bl_panel_estimate       (const BlPanelBody    *bodies,
