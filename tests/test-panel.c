@@ -37,8 +37,15 @@ solve (const BlPanelBody *bodies,
   g_assert_cmpuint (surface->n_panels, <=, budget * 11 / 10);
   g_assert_true (bl_panel_solve (surface, 1000.0, NULL, NULL, NULL, &solution, &error));
   g_assert_no_error (error);
-  /* The collocation matrix is not symmetric, but μ must be (Green). */
+  /* The collocation matrix is not symmetric, but μ must be (Green), and
+   * positive semi-definite (it is twice a kinetic energy). */
   g_assert_cmpfloat (solution.asymmetry, <, 1e-3);
+  {
+    double eigenvalues[6];
+
+    bl_mat6_sym_eigen (&solution.added_mass, eigenvalues, NULL);
+    g_assert_cmpfloat (eigenvalues[0], >=, -1e-6 * bl_mat6_max_abs (&solution.added_mass));
+  }
   return solution;
 }
 
