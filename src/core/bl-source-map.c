@@ -530,7 +530,7 @@ attach (BlSourceMap *map,
         Span        *span)
 {
   xmlNode *child;
-  Span *span_child = span->first_child;
+  Span *span_child;
 
   if (!node_matches (node, span) || (map->cancel != NULL && g_atomic_int_get (map->cancel)))
     return FALSE;
@@ -538,6 +538,9 @@ attach (BlSourceMap *map,
   node->_private = span;
   if (span->kind != SPAN_ELEMENT)
     return TRUE;
+  /* Only elements have children (the other spans are allocated without
+   * the field). */
+  span_child = span->first_child;
 
   {
     gsize len = span->name_end - span->start - 1;
