@@ -293,6 +293,27 @@ class Hostile(unittest.TestCase):
             self.assertEqual(doc["links"][0]["name"], model["name"] + "::l")
             self.assertEqual(doc["links"][0]["mass"], mass)
 
+    def test_text_over_ten_megabytes(self):
+        # libxml2 stops at a text node over 10 MB that arrives in pieces
+        # (read in chunks, or split by an entity reference), with what it
+        # read still well-formed: check said "1 link, all valid" for links
+        # a, b, c. Every command now sees the three, or refuses the file.
+        text = "x" * (6 * 1024 * 1024)
+        for separator, links in (("", 3), ("&amp;", None)):
+            path = self.write("huge-text.sdf", HEAD + '<model name="m">\n<link name="a"/>\n'
+                              f'<plugin name="p" filename="p">{text}{separator}{text}</plugin>\n'
+                              '<link name="b"/>\n<link name="c"/>\n</model></sdf>\n')
+            if links is None:
+                self.assertRefused(path, path + ":5: a text longer than 10 MB", seconds=5)
+                self.assertNotIn("parser error", run("check", path).stderr)
+                continue
+            doc = self.loaded(path)
+            self.assertEqual([l["name"] for l in doc["links"]], ["m::a", "m::b", "m::c"])
+            result = run("check", path)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertIn("3 links", result.stdout)
+            self.assertEqual(result.stderr, "")
+
     # ---- usage: 2 ------------------------------------------------------
 
     def test_usage(self):

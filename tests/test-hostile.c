@@ -561,6 +561,56 @@ test_bad_meshes (void)
   g_rmdir (dir);
 }
 
+/* A text of more than 10 MB (libxml2's limit for one text node, reached
+ * when the text arrives in pieces: read in chunks, or split by an entity
+ * reference) made the parser stop with what it had read still counted as
+ * well-formed, and the links after it were dropped without a word. Now
+ * both loads read all three links, or both refuse the file naming the
+ * line and the limit. */
+static void
+test_huge_text (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  const gsize half = 6 * 1024 * 1024;
+  g_autofree char *text = g_malloc (half + 1);
+  const char *separators[] = { "", "&amp;" };
+
+  memset (text, 'x', half);
+  text[half] = '\0';
+  for (guint i = 0; i < G_N_ELEMENTS (separators); i++)
+    {
+      g_autofree char *sdf = g_strconcat (SDF_HEAD "<model name=\"m\">\n"
+                                          "<link name=\"a\"/>\n<plugin name=\"p\" filename=\"p\">",
+                                          text, separators[i], text, "</plugin>\n"
+                                          "<link name=\"b\"/>\n<link name=\"c\"/>\n</model></sdf>\n", NULL);
+      g_autofree char *path = write_file (dir, "huge-text.sdf", sdf, -1);
+
+      for (guint flags = 0; flags <= BL_DOCUMENT_LOAD_READ_ONLY; flags++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(BlDocument) doc = bl_document_new_from_file_full (path, flags, &error);
+
+          if (*separators[i] == '\0')
+            {
+              g_assert_no_error (error);
+              g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 3);
+              link_of (doc, "m::c");
+            }
+          else
+            {
+              g_autofree char *where = g_strconcat (path, ":5:", NULL);
+
+              g_assert_null (doc);
+              g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE);
+              g_assert_true (g_str_has_prefix (error->message, where));
+              g_assert_nonnull (strstr (error->message, "10 MB"));
+            }
+        }
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
 /* A directory, a FIFO, a dangling symbolic link, a too-large file and a
  * missing file in place of the SDF file: refused at once with the path.
  * (Tests run as root, where chmod 000 still reads; a FIFO with no writer
@@ -780,6 +830,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/bad-meshes", test_bad_meshes);
   g_test_add_func ("/core/hostile/open-mesh-buoyancy", test_open_mesh_buoyancy);
   g_test_add_func ("/core/hostile/not-a-file", test_not_a_file);
+  g_test_add_func ("/core/hostile/huge-text", test_huge_text);
   g_test_add_func ("/core/hostile/include-not-a-file", test_include_not_a_file);
   g_test_add_func ("/core/hostile/entities", test_entities);
 

@@ -9,6 +9,7 @@
 
 #include <gio/gio.h>
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #ifdef G_OS_UNIX
 #include <sys/mman.h>
 #endif
@@ -2144,6 +2145,43 @@ sax_end_element (void          *ctx,
  * never make us read another file. */
 #define XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES)
 
+/* libxml2 stops at some of its limits (a text of more than 10 MB that
+ * arrives in pieces) and when out of memory with what it read still
+ * well-formed: what follows would be dropped without a word. That is an
+ * error here, never a shorter file. */
+static gboolean
+parser_gave_up (xmlParserCtxt *ctxt,
+                const char    *path,
+                GError       **error)
+{
+  const char *message = ctxt->lastError.message;
+
+  if (!ctxt->wellFormed || !ctxt->disableSAX)
+    return FALSE;
+
+  if (message != NULL && strstr (message, "huge text") != NULL)
+    g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+                 "%s:%d: a text longer than %d MB (the XML reader's limit); the file is not read",
+                 path, ctxt->lastError.line, XML_MAX_TEXT_LENGTH / 1000000);
+  else
+    {
+      g_autofree char *reason = g_strchomp (g_strdup (message != NULL ? message : "no reason given"));
+
+      g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+                   "%s:%d: the XML reader stopped (%s); the file is not read", path,
+                   ctxt->lastError.line, reason);
+    }
+  return TRUE;
+}
+
+/* Quiet: errors are read from the context, and nothing goes to stderr
+ * (XML_PARSE_NOERROR does not silence the tree builder's own). */
+static void
+ignore_xml_error (void     *data,
+                  xmlError *error)
+{
+}
+
 /* Parses data in place of xmlReadMemory, keeping true line numbers.  For
  * a read-only load (self set and read-only), links are read as their end
  * tags arrive and their subtrees freed, and the input goes through a push
@@ -2173,6 +2211,7 @@ parse_xml (BlDocument  *self,
        * back.  Blank text is kept, as the full load keeps it: an element
        * with elements inside (wrong, but possible) reads the same text. */
       xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_COMPACT);
+      ctxt->sax->serror = ignore_xml_error;
       ctxt->sax->startElementNs = sax_start_element;
       ctxt->sax->endElementNs = sax_end_element;
       ctxt->_private = self;
@@ -2211,7 +2250,8 @@ parse_xml (BlDocument  *self,
               break;
             }
           *read_length += (gsize) n;
-          if (xmlParseChunk (ctxt, piece, (int) n, 0) != 0 && !ctxt->wellFormed)
+          if (xmlParseChunk (ctxt, piece, (int) n, 0) != 0 &&
+              (!ctxt->wellFormed || parser_gave_up (ctxt, path, error)))
             break;
         }
       if (ctxt->wellFormed && *read_length > 0)
@@ -2227,8 +2267,11 @@ parse_xml (BlDocument  *self,
       ctxt = xmlNewParserCtxt ();
       if (ctxt == NULL)
         return NULL;
+      ctxt->sax->serror = ignore_xml_error;
       ctxt->sax->startElementNs = sax_start_element;
       xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS);
+      if (xml != NULL && parser_gave_up (ctxt, path, error))
+        g_clear_pointer (&xml, xmlFreeDoc);
       xmlFreeParserCtxt (ctxt);
       return xml;
     }
