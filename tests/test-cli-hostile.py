@@ -314,6 +314,25 @@ class Hostile(unittest.TestCase):
             self.assertIn("3 links", result.stdout)
             self.assertEqual(result.stderr, "")
 
+    def test_dtd_attribute_defaults_are_not_applied(self):
+        # libsdformat reads only what the file writes: a DTD's default
+        # auto="true" made the written inertia automatic and --bake then
+        # overwrote the user's <ixx>100</ixx>.
+        path = self.write("dtd.sdf", '<?xml version="1.0"?>\n<!DOCTYPE sdf [\n'
+                          '<!ATTLIST inertial auto CDATA "true">\n]>\n<sdf version="1.11">\n'
+                          '<model name="m"><link name="l"><inertial><mass>2</mass><inertia>'
+                          '<ixx>100</ixx><iyy>100</iyy><izz>100</izz></inertia></inertial>\n'
+                          '<collision name="c"><geometry><box><size>1 1 1</size></box></geometry>'
+                          '</collision></link></model></sdf>\n')
+        doc = self.loaded(path)
+        self.assertEqual(doc["links"][0]["inertia"], [100, 100, 100, 0, 0, 0])
+        self.assertEqual(doc["diagnostics"], [])
+        out = os.path.join(self.dir, "baked.sdf")
+        result = run("export", path, "--bake", "-o", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(path) as f, open(out) as g:
+            self.assertEqual(g.read(), f.read())
+
     # ---- usage: 2 ------------------------------------------------------
 
     def test_usage(self):

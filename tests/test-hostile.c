@@ -611,6 +611,53 @@ test_huge_text (void)
   g_rmdir (dir);
 }
 
+/* Attribute defaults in the document's own DTD are not applied
+ * (libsdformat reads only what the file writes): with
+ * <!ATTLIST inertial auto CDATA "true"> the written inertia of l stays
+ * explicit (ixx 100, no "overwritten" warning), and with a default name
+ * for <link> a nameless link is still nameless (an error), not “given”.
+ * The same through the full and the streaming load. */
+static void
+test_dtd_attribute_defaults (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *path = write_file (dir, "dtd.sdf",
+    "<?xml version=\"1.0\"?>\n"
+    "<!DOCTYPE sdf [\n"
+    "<!ATTLIST inertial auto CDATA \"true\">\n"
+    "<!ATTLIST link name CDATA \"given\">\n"
+    "<!ATTLIST pose degrees CDATA \"true\">\n"
+    "]>\n"
+    "<sdf version=\"1.11\">\n"
+    "<model name=\"m\">\n"
+    "<link name=\"l\"><pose>0 0 0 0 0 1</pose><inertial><mass>2</mass>"
+    "<inertia><ixx>100</ixx><iyy>100</iyy><izz>100</izz></inertia></inertial>\n"
+    "<collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>\n"
+    "<link><inertial><mass>1</mass></inertial></link>\n"
+    "</model></sdf>\n", -1);
+
+  for (guint flags = 0; flags <= BL_DOCUMENT_LOAD_READ_ONLY; flags++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (path, flags, &error);
+      g_autoptr(GPtrArray) all = NULL;
+      BlLink *link;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 1);
+      link = link_of (doc, "m::l");
+      g_assert_false (link->auto_inertia);
+      g_assert_cmpfloat (link->props.inertia.m[0][0], ==, 100.0);
+      /* yaw 1 rad, not 1 degree */
+      g_assert_cmpfloat (fabs (link->pose.q.z - sin (0.5)), <, 1e-15);
+      find_diagnostic (doc, "name", BL_SEVERITY_ERROR, 11, "m", path);
+      all = bl_document_collect_diagnostics (doc);
+      g_assert_cmpuint (all->len, ==, 1);
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* A directory, a FIFO, a dangling symbolic link, a too-large file and a
  * missing file in place of the SDF file: refused at once with the path.
  * (Tests run as root, where chmod 000 still reads; a FIFO with no writer
@@ -831,6 +878,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/open-mesh-buoyancy", test_open_mesh_buoyancy);
   g_test_add_func ("/core/hostile/not-a-file", test_not_a_file);
   g_test_add_func ("/core/hostile/huge-text", test_huge_text);
+  g_test_add_func ("/core/hostile/dtd-attribute-defaults", test_dtd_attribute_defaults);
   g_test_add_func ("/core/hostile/include-not-a-file", test_include_not_a_file);
   g_test_add_func ("/core/hostile/entities", test_entities);
 

@@ -309,33 +309,27 @@ node_text_peek (xmlNode *node)
   return value != NULL && value->content != NULL ? (const char *) value->content : "";
 }
 
-/* The attribute's value (as bl_xml_dup_attribute gives it) without a copy
- * when libxml2 holds it as one text node, the usual case; otherwise a
- * copy in *owned (free with xmlFree).  NULL when absent. */
+/* The attribute's value (as bl_xml_dup_attribute gives it: as written,
+ * never a DTD's default) without a copy when libxml2 holds it as one text
+ * node, the usual case; otherwise a copy in *owned (free with xmlFree).
+ * NULL when absent. */
 static const char *
 attribute_peek (xmlNode     *node,
                 const char  *name,
                 xmlChar    **owned)
 {
+  xmlAttr *attr = bl_xml_written_attribute (node, name);
+  xmlNode *text;
+
   *owned = NULL;
-  for (xmlAttr *attr = node->properties; attr != NULL; attr = attr->next)
-    {
-      xmlNode *text = attr->children;
-
-      if (attr->ns != NULL || strcmp ((const char *) attr->name, name) != 0)
-        continue;
-      if (text != NULL && text->next == NULL && text->type == XML_TEXT_NODE && text->content != NULL)
-        return (const char *) text->content;
-      /* several nodes or none: as libxml2 joins them */
-      *owned = xmlGetNoNsProp (node, (const xmlChar *) name);
-      return (const char *) *owned;
-    }
-
-  /* Absent, unless the DTD gives a default. */
-  if (node->doc == NULL || node->doc->intSubset == NULL)
+  if (attr == NULL)
     return NULL;
-  *owned = xmlGetNoNsProp (node, (const xmlChar *) name);
-  return (const char *) *owned;
+  text = attr->children;
+  if (text != NULL && text->next == NULL && text->type == XML_TEXT_NODE && text->content != NULL)
+    return (const char *) text->content;
+  /* several nodes or none: as libxml2 joins them */
+  *owned = xmlNodeListGetString (node->doc, text, 1);
+  return *owned != NULL ? (const char *) *owned : "";
 }
 
 static char *

@@ -13,6 +13,7 @@
 #include "bl-export.h"
 #include "bl-export-private.h"
 #include "bl-source-map.h"
+#include "bl-xml-private.h"
 
 G_DEFINE_QUARK (bl-export-error-quark, bl_export_error)
 
@@ -337,7 +338,7 @@ bl_export_get_version_change (BlDocument  *doc,
   g_return_val_if_fail (BL_IS_DOCUMENT (doc), FALSE);
 
   root = xmlDocGetRootElement (bl_document_get_xml (doc));
-  now = root != NULL ? (char *) xmlGetNoNsProp (root, (const xmlChar *) "version") : NULL;
+  now = root != NULL ? bl_xml_dup_attribute (root, "version") : NULL;
   before = bl_document_get_loaded_sdf_version (doc);
   changed = g_strcmp0 (before, now) != 0;
 
