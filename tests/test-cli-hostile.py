@@ -333,6 +333,23 @@ class Hostile(unittest.TestCase):
         with open(path) as f, open(out) as g:
             self.assertEqual(g.read(), f.read())
 
+    def test_signed_hexadecimal_floats(self):
+        # SDF has no hexadecimal numbers: "+0x1p3" read as 8 in --set
+        # (which then wrote <mass>8</mass>) and in --fluid-density.
+        path = self.write("one.sdf", HEAD + '<model name="m"><link name="l"><inertial><mass>1</mass>'
+                          '</inertial></link></model></sdf>\n')
+        out = os.path.join(self.dir, "out.sdf")
+        for value in ("+0x1p3", "-0x1p3", "0X8", "+0x.8p4"):
+            with self.subTest(value=value):
+                result = run("export", path, "--set", f"m::l:mass={value}", "-o", out)
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertIn(value, result.stderr)
+                self.assertFalse(os.path.exists(out))
+                result = run("added-mass", "estimate", "--fluid-density", value, path)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertIn("--fluid-density", result.stderr)
+                self.assertEqual(result.stdout, "")
+
     # ---- usage: 2 ------------------------------------------------------
 
     def test_usage(self):

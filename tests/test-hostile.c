@@ -138,6 +138,16 @@ test_not_a_number (void)
     { "<model name=\"m\"><link name=\"l\">\n<pose>0 0 nan 0 0 0</pose>"
       "<inertial><mass>1</mass></inertial></link></model>",
       "pose", 4, "m::l/pose", TRUE },
+    /* hexadecimal floats, signed or not (issue 14): SDF has none */
+    { "<model name=\"m\"><link name=\"l\"><inertial>\n<mass>+0x1p3</mass></inertial></link></model>",
+      "number", 4, "m::l/inertial/mass", FALSE },
+    { "<model name=\"m\"><link name=\"l\"><inertial>\n<mass>-0X10</mass></inertial></link></model>",
+      "number", 4, "m::l/inertial/mass", FALSE },
+    { BOX_LINK ("<inertial auto=\"true\"/>", "<density>1</density>", "1 +0x1p0 1"),
+      "number", 5, "m::l/collision[c]/size", FALSE },
+    { "<model name=\"m\"><link name=\"l\">\n<pose>0 0 -0x1p3 0 0 0</pose>"
+      "<inertial><mass>1</mass></inertial></link></model>",
+      "pose", 4, "m::l/pose", TRUE },
   };
 
   run_cases (cases, G_N_ELEMENTS (cases));
