@@ -350,6 +350,45 @@ class Hostile(unittest.TestCase):
                 self.assertIn("--fluid-density", result.stderr)
                 self.assertEqual(result.stdout, "")
 
+    def test_export_to_what_is_not_a_regular_file(self):
+        # `export IN -o /dev/stdout >> log` renamed the export over the log:
+        # what is not a regular file is written to, never replaced.
+        path = self.write("one.sdf", HEAD + '<model name="m"><link name="l"><inertial><mass>1</mass>'
+                          '</inertial></link></model></sdf>\n')
+        with open(path) as f:
+            sdf = f.read()
+        log = self.write("existing.log", "first line\n")
+        for name in ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
+            with self.subTest(output=name), open(log, "a") as out:
+                result = subprocess.run([CLI, "export", path, "-o", name], stdout=out,
+                                        stderr=subprocess.PIPE, text=True, timeout=10)
+                self.assertEqual(result.returncode, 0, result.stderr)
+        with open(log) as f:
+            self.assertEqual(f.read(), "first line\n" + sdf * 3)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["existing.log", "one.sdf"])
+
+        result = run("export", path, "-o", "/dev/null")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertTrue(os.path.exists("/dev/null") and not os.path.isfile("/dev/null"))
+        result = run("export", path, "-o", "/dev/full")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("/dev/full", result.stderr)
+        self.assertIn("No space left", result.stderr)
+
+        fifo = os.path.join(self.dir, "pipe")
+        os.mkfifo(fifo)
+        result = run("export", path, "-o", fifo, timeout=10)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("nothing reads from it", result.stderr)
+        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            result = run("export", path, "-o", fifo, timeout=10)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(os.read(reader, 65536).decode(), sdf)
+        finally:
+            os.close(reader)
+        self.assertTrue(os.path.exists(fifo) and not os.path.isfile(fifo))
+
     # ---- usage: 2 ------------------------------------------------------
 
     def test_usage(self):

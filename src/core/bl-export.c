@@ -113,6 +113,73 @@ write_all (int          fd,
   return TRUE;
 }
 
+/* The descriptor that "/dev/stdout", "/dev/stderr", "/dev/fd/N" or
+ * "/proc/self/fd/N" (as written, or as a symbolic link's target) names,
+ * or -1. Through such a name a shell's redirection (`>> log`) is the
+ * target: it is written to, never renamed over nor reopened (which would
+ * truncate or write from the start of an appended log). */
+static int
+descriptor_alias (const char *path)
+{
+  g_autofree char *link = g_file_read_link (path, NULL);
+  const char *names[2] = { path, link };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names) && names[i] != NULL; i++)
+    {
+      const char *name = names[i];
+      const char *number = NULL;
+      guint64 fd;
+
+      if (strcmp (name, "/dev/stdout") == 0)
+        return STDOUT_FILENO;
+      if (strcmp (name, "/dev/stderr") == 0)
+        return STDERR_FILENO;
+      if (g_str_has_prefix (name, "/dev/fd/"))
+        number = name + strlen ("/dev/fd/");
+      else if (g_str_has_prefix (name, "/proc/self/fd/"))
+        number = name + strlen ("/proc/self/fd/");
+      if (number != NULL && g_ascii_string_to_unsigned (number, 10, 0, G_MAXINT, &fd, NULL))
+        return (int) fd;
+    }
+
+  return -1;
+}
+
+/* Writes contents to what is not a regular file (a character device such
+ * as /dev/null, a FIFO with a reader, an inherited descriptor): there is
+ * nothing to replace, so the bytes go straight to it. fd < 0: path is
+ * opened (never created). */
+static gboolean
+write_through (const char  *path,
+               int          fd,
+               GBytes      *contents,
+               GError     **error)
+{
+  gsize length;
+  const char *data = g_bytes_get_data (contents, &length);
+  int saved_errno = 0;
+  gboolean opened = fd < 0;
+
+  if (opened)
+    {
+      /* non-blocking: a FIFO without a reader is an error (ENXIO), not a hang */
+      fd = open (path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+      if (fd < 0)
+        return fail_errno (error, errno, path,
+                           errno == ENXIO ? "nothing reads from it" : "it cannot be opened");
+      if (fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        saved_errno = errno;
+    }
+
+  if (saved_errno == 0)
+    write_all (fd, data, length, &saved_errno);
+  if (opened && close (fd) != 0 && saved_errno == 0)
+    saved_errno = errno;
+  if (saved_errno != 0)
+    return fail_errno (error, saved_errno, path, "writing failed");
+  return TRUE;
+}
+
 /* Links the unnamed file FD (O_TMPFILE) into DIR as ".BASE.XXXXXX", a
  * name no other file has; *TEMP is that path. */
 static gboolean
@@ -249,9 +316,18 @@ bl_export_write_atomic (const char  *path,
   gsize length;
   TempResult result;
   int saved_errno = 0;
+  int alias;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (contents != NULL, FALSE);
+
+  alias = descriptor_alias (path);
+  if (alias >= 0)
+    {
+      if (fstat (alias, &st) != 0)
+        return fail_errno (error, errno, path, "the descriptor is not open");
+      return write_through (path, alias, contents, error);
+    }
 
   /* Replace what a symbolic link points to, not the link. */
   if (g_file_test (path, G_FILE_TEST_IS_SYMLINK))
@@ -273,10 +349,12 @@ bl_export_write_atomic (const char  *path,
                    "cannot save “%s”: it is a folder", path);
       return FALSE;
     }
+  if (exists && (S_ISCHR (st.st_mode) || S_ISFIFO (st.st_mode)))
+    return write_through (target, -1, contents, error);
   if (exists && !S_ISREG (st.st_mode))
     {
       g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE,
-                   "cannot save “%s”: it is not a regular file", path);
+                   "cannot save “%s”: it is not a regular file (a block device or a socket)", path);
       return FALSE;
     }
 
