@@ -389,6 +389,31 @@ class Hostile(unittest.TestCase):
             os.close(reader)
         self.assertTrue(os.path.exists(fifo) and not os.path.isfile(fifo))
 
+    def test_unwritable_stdout(self):
+        # inspect, check and added-mass exited 0 with their output lost.
+        path = self.write("one.sdf", HEAD + '<model name="m"><link name="l"><inertial><mass>1</mass>'
+                          '</inertial></link></model></sdf>\n')
+        for args in (["inspect"], ["inspect", "--json"], ["check"], ["added-mass", "estimate"],
+                     ["added-mass", "estimate", "--json"], ["--version"]):
+            args = [*args, path] if args[0] != "--version" else args
+            with self.subTest(args=args, stdout="/dev/full"), open("/dev/full", "w") as full:
+                result = subprocess.run([CLI, *args], stdout=full, stderr=subprocess.PIPE, text=True,
+                                        timeout=10)
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertIn("cannot write to standard output: No space left on device", result.stderr)
+            with self.subTest(args=args, stdout="closed"):
+                result = subprocess.run([CLI, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        text=True, timeout=10, preexec_fn=lambda: os.close(1))
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertIn("cannot write to standard output", result.stderr)
+        # export writes no stdout: a closed one does not matter
+        out = os.path.join(self.dir, "out.sdf")
+        result = subprocess.run([CLI, "export", path, "-o", out], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, timeout=10,
+                                preexec_fn=lambda: os.close(1))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertTrue(os.path.isfile(out))
+
     # ---- usage: 2 ------------------------------------------------------
 
     def test_usage(self):
