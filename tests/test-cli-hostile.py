@@ -414,6 +414,21 @@ class Hostile(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertTrue(os.path.isfile(out))
 
+    def test_json_of_a_file_name_not_in_utf8(self):
+        # inspect --json copied the name's bytes: invalid UTF-8, invalid JSON.
+        folder = os.path.join(os.fsencode(self.dir), b"\xffdir")
+        os.mkdir(folder)
+        path = os.path.join(folder, b"m\xe9.sdf")
+        with open(path, "wb") as f:
+            f.write((HEAD + '<model name="m"><link name="l"><inertial><mass>-1</mass>'
+                     '</inertial></link></model></sdf>\n').encode())
+        result = subprocess.run([CLI, "inspect", "--json", path], capture_output=True, timeout=10)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        doc = json.loads(result.stdout.decode("utf-8"))
+        shown = self.dir + "/\ufffddir/m\ufffd.sdf"
+        self.assertEqual(doc["file"], shown)
+        self.assertEqual(doc["diagnostics"][0]["file"], shown)
+
     # ---- usage: 2 ------------------------------------------------------
 
     def test_usage(self):
