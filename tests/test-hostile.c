@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 
 #include "bl-document.h"
+#include "bl-fluid.h"
 #include "test-common.h"
 
 #define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
@@ -280,6 +281,40 @@ test_overflow (void)
     assert_relative (link->props.principal_moments[0], (2.5 - root) * 1e-300, 1e-12);
     assert_relative (link->props.principal_moments[1], (2.5 + root) * 1e-300, 1e-12);
     assert_relative (link->props.principal_moments[2], 4e-300, 1e-12);
+  }
+}
+
+/* A world's <gravity> that cannot be read was replaced by the default
+ * (0, 0, −9.8) without a word: now an error on its line says so. */
+static void
+test_unreadable_gravity (void)
+{
+  const char *values[] = { "nan 0 -9.8", "0 0", "0 0 -9.8 1", "0 0 down", "0 0 -inf" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autofree char *sdf = g_strdup_printf (SDF_HEAD "<world name=\"w\">\n<gravity>%s</gravity>\n"
+                                              "<model name=\"m\"><link name=\"l\"/></model>"
+                                              "</world></sdf>\n", values[i]);
+      g_autoptr(BlDocument) doc = load_string (sdf);
+      const BlDiagnostic *d = find_diagnostic (doc, "number", BL_SEVERITY_ERROR, 4, "world/gravity",
+                                               TEST_PATH);
+      BlVec3 g = bl_document_get_gravity (doc, NULL);
+
+      g_assert_nonnull (strstr (d->message, values[i]));
+      g_assert_cmpfloat (g.x, ==, 0.0);
+      g_assert_cmpfloat (g.y, ==, 0.0);
+      g_assert_cmpfloat (g.z, ==, -9.8);
+    }
+
+  /* a readable one: no diagnostic */
+  {
+    g_autoptr(BlDocument) doc = load_string (SDF_HEAD "<world name=\"w\">\n<gravity>0 0 -1.62</gravity>\n"
+                                             "<model name=\"m\"><link name=\"l\"/></model></world></sdf>\n");
+    g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+
+    g_assert_cmpuint (all->len, ==, 0);
+    g_assert_cmpfloat (bl_document_get_gravity (doc, NULL).z, ==, -1.62);
   }
 }
 
@@ -883,6 +918,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/non-positive", test_non_positive);
   g_test_add_func ("/core/hostile/overflow", test_overflow);
   g_test_add_func ("/core/hostile/relative-to-cycle", test_relative_to_cycle);
+  g_test_add_func ("/core/hostile/unreadable-gravity", test_unreadable_gravity);
   g_test_add_func ("/core/hostile/long-frame-chains", test_long_frame_chains);
   g_test_add_func ("/core/hostile/bad-meshes", test_bad_meshes);
   g_test_add_func ("/core/hostile/open-mesh-buoyancy", test_open_mesh_buoyancy);

@@ -430,6 +430,25 @@ read_vector (xmlNode    *child,
   return FALSE;
 }
 
+/* The world's <gravity> (read by bl_document_get_gravity when needed):
+ * one that cannot be read is an error, not the default used silently. */
+static void
+check_gravity (BlDocument *self,
+               xmlNode    *world)
+{
+  xmlNode *gravity = bl_xml_first_child (world, "gravity");
+  g_autofree char *text = NULL;
+  double v[3];
+
+  if (gravity == NULL || bl_number_parse_vector (node_text_peek (gravity), v, 3))
+    return;
+
+  text = g_strstrip (bl_xml_dup_text (gravity));
+  bl_diagnostics_add (self->diagnostics, BL_SEVERITY_ERROR, "number", self->path, node_line (gravity),
+                      "world/gravity", "<gravity> holds “%s”; expected 3 finite numbers; "
+                      "the default 0 0 −9.8 is used instead", text);
+}
+
 static gboolean
 parse_bool (const char *text,
             gboolean   *value)
@@ -2415,7 +2434,10 @@ bl_document_load (BlDocument  *self,
       if (bl_xml_is_element (child, "world"))
         {
           if (self->world == NULL)
-            self->world = child;
+            {
+              self->world = child;
+              check_gravity (self, child);
+            }
           for (xmlNode *item = child->children; item != NULL; item = item->next)
             {
               BlModel *model = NULL;
