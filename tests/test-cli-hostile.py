@@ -429,6 +429,29 @@ class Hostile(unittest.TestCase):
         self.assertEqual(doc["file"], shown)
         self.assertEqual(doc["diagnostics"][0]["file"], shown)
 
+    def test_set_on_duplicated_and_odd_link_names(self):
+        # --set on a name two links share edited the first silently; a link
+        # named "a=b" could not be addressed (the first "=" split the edit).
+        path = self.write("names.sdf", HEAD + '<world name="w">\n'
+                          '<model name="m"><link name="l"><inertial><mass>1</mass></inertial></link></model>\n'
+                          '<model name="m"><link name="l"><inertial><mass>1</mass></inertial></link></model>\n'
+                          '<model name="n"><link name="a=b"><inertial><mass>1</mass></inertial></link>'
+                          '<link name="c"><collision name="x=y"><geometry><box><size>1 1 1</size></box>'
+                          '</geometry></collision></link></model>\n</world></sdf>\n')
+        out = os.path.join(self.dir, "out.sdf")
+        result = run("export", path, "--set", "m::l:mass=2", "-o", out)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn(f"2 links are named “m::l” ({path}:4, {path}:5)", result.stderr)
+        self.assertFalse(os.path.exists(out))
+
+        result = run("export", path, "--set", "n::a=b:mass=3", "--set", "n::c/x=y:density=7", "-o", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(out) as f:
+            text = f.read()
+        self.assertIn('<link name="a=b"><inertial><mass>3</mass>', text)
+        self.assertIn('<collision name="x=y"><geometry><box><size>1 1 1</size></box></geometry>'
+                      '<density>7</density></collision>', text)
+
     # ---- usage: 2 ------------------------------------------------------
 
     def test_usage(self):
