@@ -452,6 +452,26 @@ class Hostile(unittest.TestCase):
         self.assertIn('<collision name="x=y"><geometry><box><size>1 1 1</size></box></geometry>'
                       '<density>7</density></collision>', text)
 
+    def test_include_bomb_and_symlink_cycle(self):
+        # 19 files each including the next twice (2^18 includes: 15.5 s and
+        # 5.3 GB), and an include through `here -> .` (never ended).
+        for i in range(19):
+            body = (f'<model name="m{i}"><include><uri>f{i + 1}.sdf</uri><name>a</name></include>'
+                    f'<include><uri>f{i + 1}.sdf</uri><name>b</name></include></model>' if i < 18 else
+                    '<model name="leaf"><link name="l"><inertial><mass>1</mass></inertial></link></model>')
+            self.write(f"f{i}.sdf", HEAD + body + "</sdf>\n")
+        bomb = os.path.join(self.dir, "f0.sdf")
+        os.mkdir(os.path.join(self.dir, "loop"))
+        os.symlink(".", os.path.join(self.dir, "loop", "here"))
+        loop = self.write("loop/a.sdf", HEAD + '<model name="m">\n<include><uri>here/a.sdf</uri>'
+                          '<name>x</name></include><link name="l"/></model></sdf>\n')
+        for path, code in ((bomb, "include-limit"), (loop, "include-cycle")):
+            with self.subTest(code=code):
+                result = run("check", path, timeout=30)
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertIn(f"error [{code}]", result.stdout)
+                self.assertLess(result.elapsed, 10)
+
     # ---- usage: 2 ------------------------------------------------------
 
     def test_usage(self):

@@ -703,6 +703,96 @@ test_dtd_attribute_defaults (void)
   g_rmdir (dir);
 }
 
+/* Include bombs: 19 files of a few hundred bytes, each including the next
+ * twice, ask for 2^18 includes (check took 15 s and 5.3 GB). The total
+ * work of includes is bounded: one include-limit error, a document of at
+ * most 10,000 included models, in about a second. */
+static void
+test_include_bomb (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *first = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  const guint n = 19;
+  guint limits = 0;
+  gint64 start;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u.sdf", i);
+      g_autofree char *body = i + 1 < n
+        ? g_strdup_printf (SDF_HEAD "<model name=\"m%u\">\n"
+                           "<include><uri>f%u.sdf</uri><name>a</name></include>\n"
+                           "<include><uri>f%u.sdf</uri><name>b</name></include>\n"
+                           "</model></sdf>\n", i, i + 1, i + 1)
+        : g_strdup (SDF_HEAD "<model name=\"leaf\"><link name=\"l\"><inertial><mass>1</mass>"
+                    "</inertial></link></model></sdf>\n");
+      g_autofree char *path = write_file (dir, name, body, -1);
+
+      if (i == 0)
+        first = g_steal_pointer (&path);
+    }
+
+  start = g_get_monotonic_time ();
+  doc = bl_document_new_from_file (first, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
+  g_assert_cmpuint (bl_document_get_links (doc)->len, >, 0);
+  g_assert_cmpuint (bl_document_get_links (doc)->len, <, 10000);
+  all = bl_document_collect_diagnostics (doc);
+  for (guint i = 0; i < all->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (all, i);
+
+      g_assert_cmpstr (d->code, ==, "include-limit");
+      g_assert_nonnull (strstr (d->message, "10000"));
+      limits++;
+    }
+  g_assert_cmpuint (limits, ==, 1);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u.sdf", i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* An include through a symbolic link to its own folder (`here -> .`)
+ * names the same file by ever longer paths; the cycle is found by the
+ * file's identity (device and inode), not its path. */
+static void
+test_include_symlink_cycle (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *here = g_build_filename (dir, "here", NULL);
+  g_autofree char *path = write_file (dir, "a.sdf", SDF_HEAD "<model name=\"m\">\n"
+                                      "<include><uri>here/a.sdf</uri><name>x</name></include>\n"
+                                      "<include><uri>here/here/a.sdf</uri><name>y</name></include>\n"
+                                      "<link name=\"l\"/></model></sdf>\n", -1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+
+  g_assert_cmpint (symlink (".", here), ==, 0);
+  doc = bl_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 1);
+  link_of (doc, "m::l");
+  find_diagnostic (doc, "include-cycle", BL_SEVERITY_ERROR, 4, "m", path);
+  find_diagnostic (doc, "include-cycle", BL_SEVERITY_ERROR, 5, "m", path);
+  all = bl_document_collect_diagnostics (doc);
+  g_assert_cmpuint (all->len, ==, 2);
+
+  g_unlink (path);
+  g_unlink (here);
+  g_rmdir (dir);
+}
+
 /* A directory, a FIFO, a dangling symbolic link, a too-large file and a
  * missing file in place of the SDF file: refused at once with the path.
  * (Tests run as root, where chmod 000 still reads; a FIFO with no writer
@@ -926,6 +1016,8 @@ main (int    argc,
   g_test_add_func ("/core/hostile/huge-text", test_huge_text);
   g_test_add_func ("/core/hostile/dtd-attribute-defaults", test_dtd_attribute_defaults);
   g_test_add_func ("/core/hostile/include-not-a-file", test_include_not_a_file);
+  g_test_add_func ("/core/hostile/include-bomb", test_include_bomb);
+  g_test_add_func ("/core/hostile/include-symlink-cycle", test_include_symlink_cycle);
   g_test_add_func ("/core/hostile/entities", test_entities);
 
   return g_test_run ();

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #ifdef G_OS_UNIX
@@ -224,6 +225,9 @@ typedef struct
 {
   BlDocument *doc;
   GPtrArray  *include_stack; /* char* paths being included */
+  guint       n_includes;    /* files included so far, every time counted */
+  guint64     include_bytes; /* their sizes, summed */
+  gboolean    include_limit_reported;
 } LoadContext;
 
 static void
@@ -1649,6 +1653,62 @@ parse_model (LoadContext *ctx,
   return model;
 }
 
+/* Whether two paths name one file: the same string, or the same device
+ * and inode (a path through a symbolic link to a folder, `here -> .`,
+ * names the same file by ever longer strings). */
+static gboolean
+same_file_as (const char *a,
+              const char *b)
+{
+  GStatBuf sa, sb;
+
+  if (strcmp (a, b) == 0)
+    return TRUE;
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* The total work of a document's includes is bounded: a file that
+ * includes the next one twice, 19 deep, asks for 2^18 includes. Past
+ * MAX_INCLUDES files (each include counted, the same file again too) or
+ * MAX_INCLUDE_BYTES read, no further include is read, with one error. */
+#define MAX_INCLUDES 10000
+#define MAX_INCLUDE_BYTES ((guint64) BL_FILE_MAX_SIZE)
+
+static gboolean
+include_within_limits (LoadContext *ctx,
+                       const char  *file,
+                       int          line,
+                       const char  *owner)
+{
+  if (ctx->n_includes < MAX_INCLUDES && ctx->include_bytes <= MAX_INCLUDE_BYTES)
+    {
+      ctx->n_includes++;
+      return TRUE;
+    }
+
+  if (!ctx->include_limit_reported)
+    bl_diagnostics_add (ctx->doc->diagnostics, BL_SEVERITY_ERROR, "include-limit", file, line, owner,
+                        "the document includes more than %d files or %d MiB in all (the limit on "
+                        "the work of includes); "
+                        "this include and every later one are not loaded",
+                        MAX_INCLUDES, (int) (MAX_INCLUDE_BYTES >> 20));
+  ctx->include_limit_reported = TRUE;
+  return FALSE;
+}
+
+static gboolean
+count_include_bytes (LoadContext *ctx,
+                     gsize        length,
+                     GError     **error)
+{
+  ctx->include_bytes += length;
+  if (ctx->include_bytes <= MAX_INCLUDE_BYTES)
+    return TRUE;
+  g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ,
+               "the included files would exceed %d MiB in all", (int) (MAX_INCLUDE_BYTES >> 20));
+  return FALSE;
+}
+
 /* model.config names the SDF file; prefer the newest version we read. */
 static char *
 find_model_sdf (const char *dir)
@@ -1813,7 +1873,7 @@ parse_include (LoadContext *ctx,
 
   for (guint i = 0; i < ctx->include_stack->len; i++)
     {
-      if (strcmp (g_ptr_array_index (ctx->include_stack, i), sdf_path) == 0)
+      if (same_file_as (g_ptr_array_index (ctx->include_stack, i), sdf_path))
         {
           bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include-cycle", file, node_line (uri_node),
                               owner, "including “%s” again would never end (include cycle through %s)",
@@ -1822,7 +1882,11 @@ parse_include (LoadContext *ctx,
         }
     }
 
+  if (!include_within_limits (ctx, file, node_line (uri_node), owner))
+    return NULL;
+
   if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
+      !count_include_bytes (ctx, length, &error) ||
       (xml = read_xml (NULL, contents, length, -1, sdf_path, &error)) == NULL)
     {
       bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
