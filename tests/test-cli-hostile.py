@@ -492,6 +492,32 @@ class Hostile(unittest.TestCase):
                 with open(out) as f:
                     self.assertEqual(f.read(), expected)
 
+    def test_meshes_naming_fifos_and_proc(self):
+        # assimp opened what a mesh names (an OBJ's mtllib) blocking: a FIFO
+        # there waited for the time limit; /proc/kmsg as a mesh too. Now a
+        # FIFO, a device or a file of /proc or /sys is never opened: the OBJ
+        # loads without its materials (a unit right tetrahedron: volume
+        # 1/6 m³, mass 1/6 kg at density 1) and /proc/kmsg is an error.
+        os.mkfifo(os.path.join(self.dir, "pipe.mtl"))
+        self.write("tet.obj", "mtllib pipe.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
+                   "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+        path = self.write("meshes.sdf", HEAD + '<model name="m">\n'
+                          '<link name="obj"><inertial auto="true"/><collision name="c"><density>1</density>'
+                          '<geometry><mesh><uri>tet.obj</uri></mesh></geometry></collision></link>\n'
+                          '<link name="kmsg"><inertial auto="true"/><collision name="c"><density>1</density>'
+                          '<geometry><mesh><uri>/proc/kmsg</uri></mesh></geometry></collision></link>\n'
+                          '</model></sdf>\n')
+        result = run("inspect", "--json", path, timeout=30)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertLess(result.elapsed, 1.5)
+        doc = json.loads(result.stdout)
+        tet = next(l for l in doc["links"] if l["name"] == "m::obj")
+        self.assertAlmostEqual(tet["mass"], 1 / 6, delta=1e-12)
+        self.assertAlmostEqual(tet["volume"], 1 / 6, delta=1e-12)
+        self.assertTrue(tet["valid"])
+        self.diagnostic(doc, "mesh", 5, "m::kmsg/collision[c]", path)
+        self.assertTrue(any("/proc or /sys" in d["message"] for d in doc["diagnostics"]))
+
     # ---- usage: 2 ------------------------------------------------------
 
     def test_usage(self):

@@ -17,11 +17,13 @@
 
 #include <glib/gstdio.h>
 
+#include <assimp/cfileio.h>
 #include <assimp/cimport.h>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include "bl-file-private.h"
 #include "bl-mesh.h"
 #include "bl-mesh-private.h"
 
@@ -584,11 +586,107 @@ apply_scale (BlMesh *mesh,
     }
 }
 
+/* Every file assimp opens (the mesh, and what it names: an OBJ's mtllib,
+ * a glTF's buffers) goes through bl_file_open: a FIFO, a device or a file
+ * in /proc or /sys is refused at once rather than read (a blocking open of
+ * a FIFO waited until the time limit), and nothing is ever written. */
+static size_t
+io_read (struct aiFile *file,
+         char          *buffer,
+         size_t         size,
+         size_t         count)
+{
+  return size == 0 ? 0 : fread (buffer, size, count, (FILE *) file->UserData);
+}
+
+static size_t
+io_write (struct aiFile *file,
+          const char    *buffer,
+          size_t         size,
+          size_t         count)
+{
+  return 0;
+}
+
+static size_t
+io_tell (struct aiFile *file)
+{
+  long at = ftell ((FILE *) file->UserData);
+
+  return at < 0 ? 0 : (size_t) at;
+}
+
+static size_t
+io_size (struct aiFile *file)
+{
+  struct stat st;
+
+  return fstat (fileno ((FILE *) file->UserData), &st) == 0 ? (size_t) st.st_size : 0;
+}
+
+static enum aiReturn
+io_seek (struct aiFile   *file,
+         size_t           offset,
+         enum aiOrigin    origin)
+{
+  int whence = origin == aiOrigin_CUR ? SEEK_CUR : origin == aiOrigin_END ? SEEK_END : SEEK_SET;
+
+  return fseeko ((FILE *) file->UserData, (off_t) offset, whence) == 0 ? aiReturn_SUCCESS
+                                                                       : aiReturn_FAILURE;
+}
+
+static void
+io_flush (struct aiFile *file)
+{
+}
+
+static struct aiFile *
+io_open (struct aiFileIO *io,
+         const char      *path,
+         const char      *mode)
+{
+  struct aiFile *file;
+  FILE *stream;
+  int fd;
+
+  if (strpbrk (mode, "wa+") != NULL)
+    return NULL;
+  fd = bl_file_open (path, G_MAXSSIZE, NULL, NULL);
+  if (fd < 0)
+    return NULL;
+  stream = fdopen (fd, "rb");
+  if (stream == NULL)
+    {
+      close (fd);
+      return NULL;
+    }
+  file = g_new0 (struct aiFile, 1);
+  file->ReadProc = io_read;
+  file->WriteProc = io_write;
+  file->TellProc = io_tell;
+  file->FileSizeProc = io_size;
+  file->SeekProc = io_seek;
+  file->FlushProc = io_flush;
+  file->UserData = (aiUserData) stream;
+  return file;
+}
+
+static void
+io_close (struct aiFileIO *io,
+          struct aiFile   *file)
+{
+  if (file == NULL)
+    return;
+  fclose ((FILE *) file->UserData);
+  g_free (file);
+}
+
 /* Reads PATH with assimp, in this process; NULL with *WHY on failure. */
 static const struct aiScene *
 read_scene (const char  *path,
             char       **why)
 {
+  struct aiFileIO io = { io_open, io_close, NULL };
   struct aiPropertyStore *store;
   const struct aiScene *scene;
 
@@ -597,7 +695,7 @@ read_scene (const char  *path,
    * root_transform_without_rotation); keeping assimp from adding one
    * leaves only the <unit> scale in it. */
   aiSetImportPropertyInteger (store, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
-  scene = aiImportFileExWithProperties (path, aiProcess_Triangulate, NULL, store);
+  scene = aiImportFileExWithProperties (path, aiProcess_Triangulate, &io, store);
   aiReleasePropertyStore (store);
 
   if (scene == NULL || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || scene->mRootNode == NULL)
@@ -1207,6 +1305,19 @@ bl_mesh_new_from_file (const char  *path,
                    "Cannot load mesh “%s”: no such file", path);
       return NULL;
     }
+  {
+    /* a file of /proc (/proc/kmsg blocks) is refused before any reader */
+    g_autoptr(GError) open_error = NULL;
+    int fd = bl_file_open (path, G_MAXSSIZE, NULL, &open_error);
+
+    if (fd < 0)
+      {
+        g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD, "Cannot load mesh “%s”: %s",
+                     path, open_error->message);
+        return NULL;
+      }
+    close (fd);
+  }
 
   mesh = mesh_alloc (path);
   memset (&timings, 0, sizeof timings);
