@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,6 +18,7 @@
 
 #include "bl-document.h"
 #include "bl-fluid.h"
+#include "bl-mesh.h"
 #include "test-common.h"
 
 #define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
@@ -793,6 +795,68 @@ test_include_symlink_cycle (void)
   g_rmdir (dir);
 }
 
+/* A mesh that fails is not read again while the file is unchanged (the
+ * CLI read a mesh that timed out twice, 60 s for a limit of 30 s): with the
+ * bytes swapped for a good tetrahedron of the same size and modification
+ * time, the lookup still fails the same way; once the cache is dropped
+ * the tetrahedron is read (volume 1/6 m³). */
+static void
+test_mesh_failure_remembered (void)
+{
+  static const char tet[] =
+    "solid t\n"
+    "facet normal 0 0 0\nouter loop\nvertex 0 0 0\nvertex 0 1 0\nvertex 1 0 0\nendloop\nendfacet\n"
+    "facet normal 0 0 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 0 1\nendloop\nendfacet\n"
+    "facet normal 0 0 0\nouter loop\nvertex 0 0 0\nvertex 0 0 1\nvertex 0 1 0\nendloop\nendfacet\n"
+    "facet normal 0 0 0\nouter loop\nvertex 1 0 0\nvertex 0 1 0\nvertex 0 0 1\nendloop\nendfacet\n"
+    "endsolid t\n";
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *broken = g_strnfill (sizeof tet - 1, 'x');
+  g_autofree char *path = NULL;
+  struct timespec times[2];
+  struct stat st;
+  BlMeshProperties props;
+
+  memcpy (broken, "solid t\nfacet normal 0 0 1\nouter loop\nvertex 1 2\n", 50);
+  path = write_file (dir, "t.stl", broken, sizeof tet - 1);
+  g_assert_cmpint (stat (path, &st), ==, 0);
+
+  bl_mesh_cache_clear ();
+  for (guint round = 0; round < 4; round++)
+    {
+      g_autoptr(GError) error = NULL;
+      BlMesh *mesh;
+
+      if (round == 1)
+        {
+          /* the same size and time, other bytes */
+          g_assert_true (g_file_set_contents (path, tet, sizeof tet - 1, NULL));
+          times[0] = st.st_atim;
+          times[1] = st.st_mtim;
+          g_assert_cmpint (utimensat (AT_FDCWD, path, times, 0), ==, 0);
+        }
+      else if (round == 2)
+        bl_mesh_cache_clear ();
+
+      mesh = bl_mesh_cache_lookup (path, bl_vec3 (1, 1, 1), NULL, FALSE, &error);
+      if (round < 2)
+        {
+          g_assert_null (mesh);
+          g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+          continue;
+        }
+      g_assert_no_error (error);
+      g_assert_true (bl_mesh_get_mass_properties (mesh, FALSE, &props, &error));
+      g_assert_no_error (error);
+      assert_relative (props.volume, 1.0 / 6.0, 1e-12);
+      bl_mesh_unref (mesh);
+    }
+
+  bl_mesh_cache_clear ();
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* A directory, a FIFO, a dangling symbolic link, a too-large file and a
  * missing file in place of the SDF file: refused at once with the path.
  * (Tests run as root, where chmod 000 still reads; a FIFO with no writer
@@ -1017,6 +1081,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/dtd-attribute-defaults", test_dtd_attribute_defaults);
   g_test_add_func ("/core/hostile/include-not-a-file", test_include_not_a_file);
   g_test_add_func ("/core/hostile/include-bomb", test_include_bomb);
+  g_test_add_func ("/core/hostile/mesh-failure-remembered", test_mesh_failure_remembered);
   g_test_add_func ("/core/hostile/include-symlink-cycle", test_include_symlink_cycle);
   g_test_add_func ("/core/hostile/entities", test_entities);
 

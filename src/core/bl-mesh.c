@@ -1449,6 +1449,9 @@ bl_mesh_new_from_triangles (const double   *vertices,
 /* Cache                                                                    */
 
 static GHashTable *mesh_cache;   /* key string → BlMesh (a reference) */
+/* key string → GError: a file that failed fails the same way until it
+ * changes (a mesh that times out is not read again, the limit again) */
+static GHashTable *failure_cache;
 /* The application loads documents in a worker thread while the main thread
  * may reload a link of the open one: both reach the cache.  The lock is not
  * held while a mesh is read, so two threads may read the same new file at
@@ -1515,6 +1518,9 @@ bl_mesh_cache_lookup (const char  *path,
   if (mesh_cache == NULL)
     mesh_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                         (GDestroyNotify) bl_mesh_unref);
+  if (failure_cache == NULL)
+    failure_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                           (GDestroyNotify) g_error_free);
   mesh = g_hash_table_lookup (mesh_cache, key);
   if (mesh != NULL)
     {
@@ -1522,19 +1528,40 @@ bl_mesh_cache_lookup (const char  *path,
       g_mutex_unlock (&cache_lock);
       return mesh;
     }
+  {
+    const GError *failure = g_hash_table_lookup (failure_cache, key);
+
+    if (failure != NULL)
+      {
+        g_set_error_literal (error, failure->domain, failure->code, failure->message);
+        g_mutex_unlock (&cache_lock);
+        return NULL;
+      }
+  }
 
   /* Whatever was cached for an older version of this file is stale. */
   prefixes[0] = g_strdup_printf ("%s\n", path);
   prefixes[1] = g_strdup_printf ("%s\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT "\n",
                                  path, mtime_ns, (gint64) st.st_size);
   g_hash_table_foreach_remove (mesh_cache, is_stale_entry, prefixes);
+  g_hash_table_foreach_remove (failure_cache, is_stale_entry, prefixes);
   g_mutex_unlock (&cache_lock);
   g_free (prefixes[0]);
   g_free (prefixes[1]);
 
-  mesh = bl_mesh_new_from_file (path, scale, submesh, center, error);
-  if (mesh == NULL)
-    return NULL;
+  {
+    g_autoptr(GError) local_error = NULL;
+
+    mesh = bl_mesh_new_from_file (path, scale, submesh, center, &local_error);
+    if (mesh == NULL)
+      {
+        g_mutex_lock (&cache_lock);
+        g_hash_table_replace (failure_cache, g_steal_pointer (&key), g_error_copy (local_error));
+        g_mutex_unlock (&cache_lock);
+        g_propagate_error (error, g_steal_pointer (&local_error));
+        return NULL;
+      }
+  }
   mesh->unscaled_key = cache_key (path, mtime_ns, st.st_size, bl_vec3 (1, 1, 1), submesh, center);
   mesh->scale = scale;
 
@@ -1550,6 +1577,8 @@ bl_mesh_cache_clear (void)
   g_mutex_lock (&cache_lock);
   if (mesh_cache != NULL)
     g_hash_table_remove_all (mesh_cache);
+  if (failure_cache != NULL)
+    g_hash_table_remove_all (failure_cache);
   g_mutex_unlock (&cache_lock);
 }
 
