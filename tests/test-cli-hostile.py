@@ -518,6 +518,24 @@ class Hostile(unittest.TestCase):
         self.diagnostic(doc, "mesh", 5, "m::kmsg/collision[c]", path)
         self.assertTrue(any("/proc or /sys" in d["message"] for d in doc["diagnostics"]))
 
+    def test_double_dash_before_a_file_name(self):
+        # `inspect -- -x.sdf` was refused ("inspect takes one FILE").
+        cli = os.path.abspath(CLI)
+        path = self.write("-x.sdf", HEAD + '<model name="m"><link name="l"><inertial><mass>1</mass>'
+                          '</inertial></link></model></sdf>\n')
+        for args in (["inspect"], ["inspect", "--json"], ["check"]):
+            with self.subTest(args=args):
+                result = subprocess.run([cli, *args, "--", "-x.sdf"], capture_output=True, text=True,
+                                        cwd=self.dir, timeout=10)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertIn("-x.sdf", result.stdout)
+        out = os.path.join(self.dir, "out.sdf")
+        result = subprocess.run([cli, "export", "-o", out, "--", "-x.sdf"], capture_output=True, text=True,
+                                cwd=self.dir, timeout=10)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(path) as f, open(out) as g:
+            self.assertEqual(g.read(), f.read())
+
     # ---- usage: 2 ------------------------------------------------------
 
     def test_usage(self):

@@ -857,6 +857,43 @@ test_mesh_failure_remembered (void)
   g_rmdir (dir);
 }
 
+/* Clearer messages (issue 14): a namespaced root said "the root element is
+ * <sdf>, not <sdf>"; a plane said "a plane has no volume" and an empty
+ * geometry "a empty has no volume"; `<uri>   </uri>` said the folder has
+ * no model.config. */
+static void
+test_clearer_messages (void)
+{
+  {
+    static const char sdf[] = "<?xml version=\"1.0\"?>\n"
+      "<x:sdf xmlns:x=\"http://example.com/sdf\" version=\"1.11\"><x:model name=\"m\"/></x:sdf>\n";
+    g_autoptr(GError) error = NULL;
+    g_autoptr(BlDocument) doc = bl_document_new_from_data (sdf, strlen (sdf), TEST_PATH, &error);
+
+    g_assert_null (doc);
+    g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_NOT_SDF);
+    g_assert_nonnull (strstr (error->message, "namespace “http://example.com/sdf”"));
+    g_assert_null (strstr (error->message, "not <sdf>:"));
+  }
+  {
+    g_autoptr(BlDocument) doc = load_string (SDF_HEAD "<model name=\"m\"><link name=\"l\">"
+      "<inertial auto=\"true\"/>\n<collision name=\"e\"><geometry><empty/></geometry></collision>"
+      "<collision name=\"b\"><geometry><box><size>1 1 1</size></box></geometry></collision>"
+      "</link></model></sdf>\n");
+    const BlDiagnostic *d = find_diagnostic (doc, "D4", BL_SEVERITY_WARNING, 4, "m::l/collision[e]",
+                                             TEST_PATH);
+
+    g_assert_true (g_str_has_prefix (d->message, "the empty geometry has no volume"));
+  }
+  {
+    g_autoptr(BlDocument) doc = load_string (SDF_HEAD "<model name=\"m\">\n<include>\n<uri>   </uri>"
+                                             "</include><link name=\"l\"/></model></sdf>\n");
+    const BlDiagnostic *d = find_diagnostic (doc, "include", BL_SEVERITY_ERROR, 5, "m", TEST_PATH);
+
+    g_assert_cmpstr (d->message, ==, "<include> has an empty <uri>");
+  }
+}
+
 /* A directory, a FIFO, a dangling symbolic link, a too-large file and a
  * missing file in place of the SDF file: refused at once with the path.
  * (Tests run as root, where chmod 000 still reads; a FIFO with no writer
@@ -1081,6 +1118,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/dtd-attribute-defaults", test_dtd_attribute_defaults);
   g_test_add_func ("/core/hostile/include-not-a-file", test_include_not_a_file);
   g_test_add_func ("/core/hostile/include-bomb", test_include_bomb);
+  g_test_add_func ("/core/hostile/clearer-messages", test_clearer_messages);
   g_test_add_func ("/core/hostile/mesh-failure-remembered", test_mesh_failure_remembered);
   g_test_add_func ("/core/hostile/include-symlink-cycle", test_include_symlink_cycle);
   g_test_add_func ("/core/hostile/entities", test_entities);

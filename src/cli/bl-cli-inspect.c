@@ -48,7 +48,19 @@ bl_cli_parse_options (GOptionContext  *context,
   g_autoptr(GError) error = NULL;
 
   if (g_option_context_parse (context, argc, argv, &error))
-    return TRUE;
+    {
+      /* GOption leaves "--" among the arguments: drop the first, so that
+       * `inspect -- -x.sdf` names the file -x.sdf */
+      for (int i = 1; i < *argc; i++)
+        {
+          if (strcmp ((*argv)[i], "--") != 0)
+            continue;
+          memmove (*argv + i, *argv + i + 1, (*argc - i) * sizeof (char *));
+          (*argc)--;
+          break;
+        }
+      return TRUE;
+    }
 
   g_printerr ("ballast-cli: %s\n", error->message);
   g_printerr ("Try “%s --help”.\n", g_get_prgname ());

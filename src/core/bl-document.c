@@ -1846,6 +1846,12 @@ parse_include (LoadContext *ctx,
       return NULL;
     }
   uri = g_strstrip (bl_xml_dup_text (uri_node));
+  if (*uri == '\0')
+    {
+      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
+                          "<include> has an empty <uri>");
+      return NULL;
+    }
 
   target = resolve_include_uri (uri, base_dir, &error);
   if (target == NULL)
@@ -2459,6 +2465,16 @@ bl_document_load (BlDocument  *self,
     }
 
   root = xmlDocGetRootElement (self->xml);
+  if (root != NULL && root->ns != NULL && strcmp ((const char *) root->name, "sdf") == 0)
+    {
+      /* "the root element is <sdf>, not <sdf>" said nothing */
+      g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_NOT_SDF,
+                   "%s:%d: the root element <sdf> is in the XML namespace “%s”; SDF's <sdf> is in "
+                   "none: this is not an SDF file", self->path, node_line (root),
+                   root->ns->href != NULL ? (const char *) root->ns->href : "");
+      g_ptr_array_unref (ctx.include_stack);
+      return FALSE;
+    }
   if (root == NULL || !bl_xml_is_element (root, "sdf"))
     {
       g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_NOT_SDF,
