@@ -536,6 +536,23 @@ class Hostile(unittest.TestCase):
         with open(path) as f, open(out) as g:
             self.assertEqual(g.read(), f.read())
 
+    def test_export_to_a_name_of_255_bytes(self):
+        # The temporary file ".NAME.XXXXXX" was too long for a legal name of
+        # 248 to 255 bytes, so such a file could not be saved.
+        path = self.write("one.sdf", HEAD + '<model name="m"><link name="l"><inertial><mass>1</mass>'
+                          '</inertial></link></model></sdf>\n')
+        for length in (248, 255):
+            with self.subTest(length=length):
+                out = os.path.join(self.dir, "a" * (length - 4) + ".sdf")
+                result = run("export", path, "-o", out)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                with open(path) as f, open(out) as g:
+                    self.assertEqual(g.read(), f.read())
+                # saved again over the existing file
+                result = run("export", path, "--set", "m::l:mass=2", "-o", out)
+                self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(len(os.listdir(self.dir)), 3)
+
     # ---- usage: 2 ------------------------------------------------------
 
     def test_usage(self):

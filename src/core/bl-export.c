@@ -180,6 +180,11 @@ write_through (const char  *path,
   return TRUE;
 }
 
+/* BASE as the temporary name holds it: ".BASE.XXXXXX" must stay a legal
+ * name (255 bytes) when BASE itself is one of 248 to 255 bytes, so only
+ * its first 200 bytes are kept. */
+#define TEMP_BASE_MAX 200
+
 /* Links the unnamed file FD (O_TMPFILE) into DIR as ".BASE.XXXXXX", a
  * name no other file has; *TEMP is that path. */
 static gboolean
@@ -200,7 +205,7 @@ name_unnamed (int          fd,
         suffix[i] = letters[g_random_int_range (0, sizeof letters - 1)];
       suffix[6] = '\0';
       g_free (*temp);
-      *temp = g_strdup_printf ("%s%s.%s.%s", dir, G_DIR_SEPARATOR_S, base, suffix);
+      *temp = g_strdup_printf ("%s%s.%.*s.%s", dir, G_DIR_SEPARATOR_S, TEMP_BASE_MAX, base, suffix);
       if (linkat (AT_FDCWD, proc, AT_FDCWD, *temp, AT_SYMLINK_FOLLOW) == 0)
         return TRUE;
       if (errno != EEXIST)
@@ -247,7 +252,7 @@ write_temp (const char      *dir,
     fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
   else
     {
-      *temp = g_strdup_printf ("%s%s.%s.XXXXXX", dir, G_DIR_SEPARATOR_S, base);
+      *temp = g_strdup_printf ("%s%s.%.*s.XXXXXX", dir, G_DIR_SEPARATOR_S, TEMP_BASE_MAX, base);
       fd = g_mkstemp_full (*temp, O_WRONLY | O_CLOEXEC, 0666);
       if (fd < 0)
         g_clear_pointer (temp, g_free);
