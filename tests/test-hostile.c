@@ -894,6 +894,31 @@ test_clearer_messages (void)
   }
 }
 
+/* A mesh scaled by 1e300 said "encloses no volume (0 m³): it is flat":
+ * its volume overflowed. Now the message says so. */
+static void
+test_mesh_volume_overflow (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *obj = write_file (dir, "tet.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
+                                     "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n", -1);
+  g_autofree char *path = write_file (dir, "s.sdf", SDF_HEAD "<model name=\"m\"><link name=\"l\">"
+                                      "<inertial auto=\"true\"/>\n<collision name=\"c\"><density>1</density>"
+                                      "<geometry><mesh><uri>tet.obj</uri><scale>1e300 1e300 1e300</scale>"
+                                      "</mesh></geometry></collision></link></model></sdf>\n", -1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = bl_document_new_from_file (path, &error);
+  const BlDiagnostic *d;
+
+  g_assert_no_error (error);
+  d = find_diagnostic (doc, "mesh", BL_SEVERITY_ERROR, 4, "m::l/collision[c]", path);
+  g_assert_nonnull (strstr (d->message, "1e+300 m across, and its volume overflows"));
+  g_assert_null (strstr (d->message, "encloses no volume"));
+  g_unlink (obj);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* A directory, a FIFO, a dangling symbolic link, a too-large file and a
  * missing file in place of the SDF file: refused at once with the path.
  * (Tests run as root, where chmod 000 still reads; a FIFO with no writer
@@ -1119,6 +1144,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/include-not-a-file", test_include_not_a_file);
   g_test_add_func ("/core/hostile/include-bomb", test_include_bomb);
   g_test_add_func ("/core/hostile/clearer-messages", test_clearer_messages);
+  g_test_add_func ("/core/hostile/mesh-volume-overflow", test_mesh_volume_overflow);
   g_test_add_func ("/core/hostile/mesh-failure-remembered", test_mesh_failure_remembered);
   g_test_add_func ("/core/hostile/include-symlink-cycle", test_include_symlink_cycle);
   g_test_add_func ("/core/hostile/entities", test_entities);

@@ -3049,6 +3049,17 @@ compute_mesh_props (BlMesh            *mesh,
     }
   props->inside_out = any_inside_out;
 
+  if (!isfinite (size * size * size) || !isfinite (total[0]))
+    {
+      /* not "encloses no volume (0 m³)": the numbers overflowed */
+      double extent = MAX (MAX (mesh->max.x - mesh->min.x, mesh->max.y - mesh->min.y),
+                           mesh->max.z - mesh->min.z);
+
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE,
+                   "Mesh “%s” is too large to compute: it is %.3g m across, and its volume "
+                   "overflows a double", mesh->path != NULL ? mesh->path : "(arrays)", extent);
+      return FALSE;
+    }
   if (!moments_to_props (total, ref, &props->volume, &props->centroid, &props->inertia)
       || props->volume <= 1e-12 * size * size * size)
     {
