@@ -553,6 +553,25 @@ class Hostile(unittest.TestCase):
                 self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(len(os.listdir(self.dir)), 3)
 
+    def test_saving_keeps_setuid_and_extended_attributes(self):
+        # Saving over a file gave it its owner after its mode, and the change
+        # of owner cleared the setuid bit; extended attributes were dropped.
+        # (The tests run as root, which may give the file to uid 1000.)
+        path = self.write("one.sdf", HEAD + '<model name="m"><link name="l"><inertial><mass>1</mass>'
+                          '</inertial></link></model></sdf>\n')
+        target = self.write("target.sdf", "old\n")
+        os.chown(target, 1000, 1000)
+        os.chmod(target, 0o4755)
+        os.setxattr(target, "user.origin", b"cad export 7")
+        result = run("export", path, "-o", target)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        st = os.stat(target)
+        self.assertEqual(st.st_mode & 0o7777, 0o4755)
+        self.assertEqual((st.st_uid, st.st_gid), (1000, 1000))
+        self.assertEqual(os.getxattr(target, "user.origin"), b"cad export 7")
+        with open(path) as f, open(target) as g:
+            self.assertEqual(g.read(), f.read())
+
     # ---- usage: 2 ------------------------------------------------------
 
     def test_usage(self):

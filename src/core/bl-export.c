@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -180,6 +181,36 @@ write_through (const char  *path,
   return TRUE;
 }
 
+/* The target's extended attributes (user.*, a file capability, an ACL)
+ * onto the new file, as a text editor keeps them; one the file system or
+ * the user's rights refuse is left behind. */
+static void
+copy_extended_attributes (const char *dir,
+                          const char *base,
+                          int         fd)
+{
+  g_autofree char *path = g_build_filename (dir, base, NULL);
+  g_autofree char *names = NULL;
+  ssize_t size = listxattr (path, NULL, 0);
+
+  if (size <= 0)
+    return;
+  names = g_malloc (size);
+  size = listxattr (path, names, size);
+  for (ssize_t at = 0; size > 0 && at < size; at += strlen (names + at) + 1)
+    {
+      g_autofree char *value = NULL;
+      ssize_t length = getxattr (path, names + at, NULL, 0);
+
+      if (length < 0)
+        continue;
+      value = g_malloc (MAX (length, 1));
+      length = getxattr (path, names + at, value, length);
+      if (length >= 0)
+        fsetxattr (fd, names + at, value, length, 0);
+    }
+}
+
 /* BASE as the temporary name holds it: ".BASE.XXXXXX" must stay a legal
  * name (255 bytes) when BASE itself is one of 248 to 255 bytes, so only
  * its first 200 bytes are kept. */
@@ -268,16 +299,18 @@ write_temp (const char      *dir,
 
   if (st != NULL)
     {
+      /* Only root may give a file away; an ordinary user keeps ownership.
+       * First: a change of owner clears the setuid and setgid bits. */
+      if ((st->st_uid != getuid () || st->st_gid != getgid ()) &&
+          fchown (fd, st->st_uid, st->st_gid) != 0)
+        { /* not fatal: the file stays the user's */ }
       /* The file was made 0666 & ~umask; give it the target's mode. */
       if (fchmod (fd, st->st_mode & 07777) != 0)
         {
           *saved_errno = errno;
           goto fail;
         }
-      /* Only root may give a file away; an ordinary user keeps ownership. */
-      if ((st->st_uid != getuid () || st->st_gid != getgid ()) &&
-          fchown (fd, st->st_uid, st->st_gid) != 0)
-        { /* not fatal: the file stays the user's */ }
+      copy_extended_attributes (dir, base, fd);
     }
 
   if (fsync (fd) != 0)
