@@ -572,6 +572,37 @@ class Hostile(unittest.TestCase):
         with open(path) as f, open(target) as g:
             self.assertEqual(g.read(), f.read())
 
+    def test_file_growing_while_read(self):
+        # The streaming load read on while another program appended to the
+        # file (3.9 GB before it refused): it reads what the file held when
+        # reading began. A model followed by 150 MB of blank lines (legal
+        # after </sdf>) gets junk appended as soon as `check` has begun to
+        # read it: read, the junk would make the file not well-formed.
+        path = self.write("growing.sdf", HEAD + '<model name="m"><link name="l"><inertial><mass>1</mass>'
+                          '</inertial></link></model></sdf>\n')
+        with open(path, "ab") as f:
+            f.write(b"\n" * (150 << 20))
+        check = subprocess.Popen([CLI, "check", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
+        fds = f"/proc/{check.pid}/fd"
+        deadline = time.monotonic() + 10
+        reading = False
+        while not reading and time.monotonic() < deadline:
+            try:
+                for fd in os.listdir(fds):
+                    if os.readlink(os.path.join(fds, fd)) != path:
+                        continue
+                    with open(f"/proc/{check.pid}/fdinfo/{fd}") as info:
+                        reading = int(info.readline().split()[1]) > 0
+            except OSError:
+                pass
+        self.assertTrue(reading)
+        with open(path, "ab") as f:
+            f.write(b"<junk/>\n")
+        out, err = check.communicate(timeout=60)
+        self.assertEqual(check.returncode, 0, err)
+        self.assertIn("1 link, all valid", out)
+
     # ---- usage: 2 ------------------------------------------------------
 
     def test_usage(self):

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gio/gio.h>
@@ -2301,6 +2302,14 @@ parse_xml (BlDocument  *self,
       self->link_tag = xmlDictLookup (ctxt->dict, (const xmlChar *) "link", -1);
 
       *read_length = 0;
+      /* What the file holds now is what is read: one that another program
+       * appends to while it is read would be read for as long as it grows. */
+      if (fd >= 0)
+        {
+          struct stat st;
+
+          length = fstat (fd, &st) == 0 && st.st_size >= 0 ? (gsize) st.st_size : G_MAXINT;
+        }
       for (;;)
         {
           const char *piece;
@@ -2308,7 +2317,7 @@ parse_xml (BlDocument  *self,
 
           if (fd >= 0)
             {
-              n = read (fd, buffer, chunk);
+              n = *read_length < length ? read (fd, buffer, MIN (chunk, length - *read_length)) : 0;
               if (n < 0 && errno == EINTR)
                 continue;
               if (n < 0)
