@@ -919,6 +919,48 @@ test_mesh_volume_overflow (void)
   g_rmdir (dir);
 }
 
+/* A mesh file over 1 GiB is refused before any reader, naming the limit:
+ * a sparse binary STL whose count matches its 1.1 GB was read in process
+ * (a 4 GB one took 17 s and 3 GB). */
+static void
+test_mesh_too_large (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *stl = g_build_filename (dir, "huge.stl", NULL);
+  g_autofree char *path = write_file (dir, "h.sdf", SDF_HEAD "<model name=\"m\"><link name=\"l\">"
+                                      "<inertial auto=\"true\"/>\n<collision name=\"c\"><density>1</density>"
+                                      "<geometry><mesh><uri>huge.stl</uri></mesh></geometry></collision>"
+                                      "</link></model></sdf>\n", -1);
+  const guint32 count = 22000000;
+  guint8 header[84] = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  const BlDiagnostic *d;
+  gint64 start;
+  FILE *f;
+
+  header[80] = count & 0xff;
+  header[81] = (count >> 8) & 0xff;
+  header[82] = (count >> 16) & 0xff;
+  header[83] = count >> 24;
+  f = fopen (stl, "wb");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (fwrite (header, 1, sizeof header, f), ==, sizeof header);
+  g_assert_cmpint (ftruncate (fileno (f), (off_t) 84 + (off_t) 50 * count), ==, 0);
+  fclose (f);
+
+  start = g_get_monotonic_time ();
+  doc = bl_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  d = find_diagnostic (doc, "mesh", BL_SEVERITY_ERROR, 4, "m::l/collision[c]", path);
+  g_assert_nonnull (strstr (d->message, "is too large (1100000084 bytes; Ballast reads at most 1073741824)"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * G_USEC_PER_SEC);
+
+  g_unlink (stl);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* A directory, a FIFO, a dangling symbolic link, a too-large file and a
  * missing file in place of the SDF file: refused at once with the path.
  * (Tests run as root, where chmod 000 still reads; a FIFO with no writer
@@ -1145,6 +1187,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/include-bomb", test_include_bomb);
   g_test_add_func ("/core/hostile/clearer-messages", test_clearer_messages);
   g_test_add_func ("/core/hostile/mesh-volume-overflow", test_mesh_volume_overflow);
+  g_test_add_func ("/core/hostile/mesh-too-large", test_mesh_too_large);
   g_test_add_func ("/core/hostile/mesh-failure-remembered", test_mesh_failure_remembered);
   g_test_add_func ("/core/hostile/include-symlink-cycle", test_include_symlink_cycle);
   g_test_add_func ("/core/hostile/entities", test_entities);

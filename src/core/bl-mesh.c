@@ -586,6 +586,8 @@ apply_scale (BlMesh *mesh,
     }
 }
 
+#define BL_MESH_MAX_FILE_SIZE ((gsize) 1 << 30)
+
 /* Every file assimp opens (the mesh, and what it names: an OBJ's mtllib,
  * a glTF's buffers) goes through bl_file_open: a FIFO, a device or a file
  * in /proc or /sys is refused at once rather than read (a blocking open of
@@ -1306,9 +1308,12 @@ bl_mesh_new_from_file (const char  *path,
       return NULL;
     }
   {
-    /* a file of /proc (/proc/kmsg blocks) is refused before any reader */
+    /* a file of /proc (/proc/kmsg blocks) or one over 1 GiB is refused
+     * before any reader: 20 million triangles of binary STL, far beyond
+     * what a collision needs, and a bound on the memory and time one mesh
+     * may take (a sparse 4 GB STL took 17 s and 3 GB in process) */
     g_autoptr(GError) open_error = NULL;
-    int fd = bl_file_open (path, G_MAXSSIZE, NULL, &open_error);
+    int fd = bl_file_open (path, BL_MESH_MAX_FILE_SIZE, NULL, &open_error);
 
     if (fd < 0)
       {
