@@ -1,16 +1,24 @@
-/* bench-inspect.c: `ballast-cli inspect --json` on generated models against
- * a bare libxml2 parse of the same file.
+/* bench-inspect.c: `ballast-cli inspect --json`, `export`, an editable
+ * load and one edit on generated worlds, against a bare libxml2 parse of
+ * the same file.
  *
  * Usage: bench-inspect PATH-TO-BALLAST-CLI [N-LINKS…]
- * Each model has N links with auto inertia and three primitive collisions
- * (box, cylinder, sphere) with their own densities.  Both are timed in wall
- * time and in CPU time (user + sys), each the best of BALLAST_BENCH_REPEATS
- * runs (default 5): on a shared machine the CPU time is the steadier one. */
+ * The worlds come from generate_world (tests/generate-model.c): units of
+ * BALLAST_BENCH_LINKS_PER_MODEL links (default 100; 0: one model), with
+ * added mass on auto and explicit links, Hydrodynamics and Buoyancy
+ * plugins, nested models, <include>s, chains of frames and a shared mesh.
+ * Every step runs in a process of its own (peak RSS from wait4) and is
+ * timed in wall time and in CPU time (user + sys, all threads), each the
+ * best of BALLAST_BENCH_REPEATS runs (default 5): on a shared machine the
+ * CPU time is the steadier one.  With BALLAST_BENCH_KEEP set, the worlds
+ * are kept and their paths printed. */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
 
@@ -18,12 +26,19 @@
 #include <glib/gstdio.h>
 #include <libxml/parser.h>
 
+#include "bl-document.h"
+#include "bl-edit.h"
+#include "bl-model.h"
+#include "bl-source-map.h"
+#include "generate-model.h"
+
 static guint repeats = 5;
 
 typedef struct
 {
   double wall;   /* s */
   double cpu;    /* user + sys, s */
+  long   rss_kb; /* peak */
 } Timing;
 
 static double
@@ -33,82 +48,16 @@ rusage_seconds (const struct rusage *usage)
          usage->ru_stime.tv_sec + usage->ru_stime.tv_usec / 1e6;
 }
 
-static char *
-generate (const char *dir,
-          guint       n_links)
-{
-  g_autoptr(GString) sdf = g_string_sized_new (n_links * 900);
-  g_autoptr(GError) error = NULL;
-  char *path = g_strdup_printf ("%s/model-%u.sdf", dir, n_links);
+typedef void (*Step) (const char *path);
 
-  g_string_append (sdf, "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n  <model name=\"generated\">\n");
-  for (guint i = 0; i < n_links; i++)
-    {
-      g_string_append_printf (sdf,
-        "    <link name=\"link_%u\">\n"
-        "      <pose>%u %u 0 0 0 0.%u</pose>\n"
-        "      <inertial auto=\"true\"/>\n"
-        "      <collision name=\"box\">\n"
-        "        <pose>0 0 0.1 0 0 0</pose>\n"
-        "        <density>%u</density>\n"
-        "        <geometry><box><size>0.4 0.3 0.2</size></box></geometry>\n"
-        "      </collision>\n"
-        "      <collision name=\"cylinder\">\n"
-        "        <pose>0.2 0 -0.1 0 1.5707963267948966 0</pose>\n"
-        "        <density>2700</density>\n"
-        "        <geometry><cylinder><radius>0.05</radius><length>0.3</length></cylinder></geometry>\n"
-        "      </collision>\n"
-        "      <collision name=\"sphere\">\n"
-        "        <pose>-0.2 0 0 0 0 0</pose>\n"
-        "        <density>7800</density>\n"
-        "        <geometry><sphere><radius>0.06</radius></sphere></geometry>\n"
-        "      </collision>\n"
-        "    </link>\n",
-        i, i % 100, i / 100, i % 10, 500 + i % 1000);
-    }
-  g_string_append (sdf, "  </model>\n</sdf>\n");
-
-  g_file_set_contents (path, sdf->str, sdf->len, &error);
-  g_assert_no_error (error);
-  return path;
-}
-
+/* Runs STEP (PATH) in a child process REPEATS times: the best wall and CPU
+ * times and the largest peak RSS. */
 static Timing
-time_parse (const char *path)
+time_step (Step        step,
+           const char *path)
 {
-  Timing best = { G_MAXDOUBLE, G_MAXDOUBLE };
+  Timing best = { G_MAXDOUBLE, G_MAXDOUBLE, 0 };
 
-  for (guint r = 0; r < repeats; r++)
-    {
-      g_autofree char *contents = NULL;
-      gsize length;
-      struct rusage before, after;
-      gint64 start = g_get_monotonic_time ();
-      xmlDoc *doc;
-
-      getrusage (RUSAGE_SELF, &before);
-
-      /* Reading the file is part of both measurements. */
-      g_file_get_contents (path, &contents, &length, NULL);
-      doc = xmlReadMemory (contents, (int) length, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
-      g_assert (doc != NULL);
-      xmlFreeDoc (doc);
-      getrusage (RUSAGE_SELF, &after);
-      best.wall = MIN (best.wall, (g_get_monotonic_time () - start) / 1e6);
-      best.cpu = MIN (best.cpu, rusage_seconds (&after) - rusage_seconds (&before));
-    }
-
-  return best;
-}
-
-static Timing
-time_cli (const char *cli,
-          const char *path,
-          long       *max_rss_kb)
-{
-  Timing best = { G_MAXDOUBLE, G_MAXDOUBLE };
-
-  *max_rss_kb = 0;
   for (guint r = 0; r < repeats; r++)
     {
       gint64 start = g_get_monotonic_time ();
@@ -118,21 +67,147 @@ time_cli (const char *cli,
 
       if (pid == 0)
         {
-          int null = open ("/dev/null", O_WRONLY);
-
-          dup2 (null, STDOUT_FILENO);
-          execl (cli, cli, "inspect", "--json", path, (char *) NULL);
-          _exit (127);
+          step (path);
+          _exit (0);
         }
       g_assert (pid > 0);
       g_assert (wait4 (pid, &status, 0, &usage) == pid);
       g_assert (WIFEXITED (status) && WEXITSTATUS (status) == 0);
       best.wall = MIN (best.wall, (g_get_monotonic_time () - start) / 1e6);
       best.cpu = MIN (best.cpu, rusage_seconds (&usage));
-      *max_rss_kb = MAX (*max_rss_kb, usage.ru_maxrss);
+      best.rss_kb = MAX (best.rss_kb, usage.ru_maxrss);
     }
 
   return best;
+}
+
+/* Reading the file is part of every measurement. */
+static void
+step_parse (const char *path)
+{
+  g_autofree char *contents = NULL;
+  gsize length;
+  xmlDoc *doc;
+
+  g_file_get_contents (path, &contents, &length, NULL);
+  doc = xmlReadMemory (contents, (int) length, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+  g_assert (doc != NULL);
+  xmlFreeDoc (doc);
+}
+
+static const char *cli;
+static char *export_path;
+
+static void
+exec_cli (const char *command,
+          const char *path)
+{
+  int null = open ("/dev/null", O_WRONLY);
+
+  dup2 (null, STDOUT_FILENO);
+  dup2 (null, STDERR_FILENO);
+  if (g_str_equal (command, "inspect"))
+    execl (cli, cli, "inspect", "--json", path, (char *) NULL);
+  else
+    execl (cli, cli, "export", "--set", "m0::link_3/hull:density=1234", "-o", export_path, path, (char *) NULL);
+  _exit (127);
+}
+
+static void
+step_inspect (const char *path)
+{
+  exec_cli ("inspect", path);
+}
+
+static void
+step_export (const char *path)
+{
+  exec_cli ("export", path);
+}
+
+static BlDocument *
+load_editable (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  BlDocument *doc = bl_document_new_from_file (path, &error);
+
+  g_assert_no_error (error);
+  /* the map for edits, which the load starts on a second thread */
+  g_assert (bl_source_map_for_document (doc, &error) != NULL);
+  return doc;
+}
+
+static void
+step_editable_load (const char *path)
+{
+  g_autoptr(BlDocument) doc = load_editable (path);
+}
+
+static double
+thread_cpu (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One density edit of m0::link_3's hull, the best of 20 batches of 50,
+ * in us of CPU time, written to the pipe in BALLAST_BENCH_EDIT_FD. */
+static void
+step_edit (const char *path)
+{
+  g_autoptr(BlDocument) doc = load_editable (path);
+  BlLink *link = bl_document_find_link (doc, "m0::link_3");
+  BlCollision *hull = g_ptr_array_index (link->collisions, 0);
+  double best = G_MAXDOUBLE;
+  FILE *out = fdopen (atoi (g_getenv ("BALLAST_BENCH_EDIT_FD")), "w");
+
+  for (guint batch = 0; batch < 20; batch++)
+    {
+      double start = thread_cpu ();
+
+      for (guint i = 0; i < 50; i++)
+        {
+          g_autoptr(BlEdit) edit = bl_edit_new_collision_density (doc, hull, 1000 + i + batch);
+
+          g_assert (bl_edit_apply (edit, NULL));
+        }
+      best = MIN (best, (thread_cpu () - start) / 50);
+    }
+  fprintf (out, "%.3f\n", best * 1e6);
+  fclose (out);
+}
+
+static double
+time_edit (const char *path)
+{
+  int fds[2];
+  char buffer[64] = "";
+  g_autofree char *fd = NULL;
+  guint saved = repeats;
+  ssize_t n;
+
+  g_assert (pipe (fds) == 0);
+  fd = g_strdup_printf ("%d", fds[1]);
+  g_setenv ("BALLAST_BENCH_EDIT_FD", fd, TRUE);
+  repeats = 1;
+  time_step (step_edit, path);
+  repeats = saved;
+  close (fds[1]);
+  n = read (fds[0], buffer, sizeof buffer - 1);
+  close (fds[0]);
+  g_assert (n > 0);
+  return g_ascii_strtod (buffer, NULL);
+}
+
+static void
+print_row (const char *what,
+           Timing      t,
+           Timing      parse)
+{
+  g_print ("  %-16s %9.4f %9.4f %7.2f %7.2f %9.1f\n", what, t.wall, t.cpu,
+           t.wall / parse.wall, t.cpu / parse.cpu, t.rss_kb / 1024.0);
 }
 
 int
@@ -140,40 +215,57 @@ main (int    argc,
       char **argv)
 {
   g_autofree char *dir = NULL;
-  guint default_sizes[] = { 2500, 5000, 10000, 20000 };
+  guint default_sizes[] = { 1000, 10000, 100000 };
+  guint per_model = 100;
 
   if (argc < 2)
     {
       g_printerr ("usage: %s BALLAST-CLI [N-LINKS…]\n", argv[0]);
       return 2;
     }
+  cli = argv[1];
 
   if (g_getenv ("BALLAST_BENCH_REPEATS") != NULL)
     repeats = MAX (1, (guint) g_ascii_strtoull (g_getenv ("BALLAST_BENCH_REPEATS"), NULL, 10));
+  if (g_getenv ("BALLAST_BENCH_LINKS_PER_MODEL") != NULL)
+    per_model = (guint) g_ascii_strtoull (g_getenv ("BALLAST_BENCH_LINKS_PER_MODEL"), NULL, 10);
 
   dir = g_dir_make_tmp ("ballast-bench-XXXXXX", NULL);
-  g_print ("best of %u; wall and CPU (user + sys) seconds\n", repeats);
-  g_print ("%8s %8s %10s %10s %10s %10s %7s %7s %8s\n", "links", "file MB",
-           "xml wall", "xml CPU", "cli wall", "cli CPU", "wall x", "CPU x", "peak MB");
+  export_path = g_build_filename (dir, "export.sdf", NULL);
+  g_print ("best of %u; wall and CPU (user + sys, all threads) seconds; ratios to the parse\n", repeats);
 
   for (int i = 0; i < (argc > 2 ? argc - 2 : (int) G_N_ELEMENTS (default_sizes)); i++)
     {
       guint n = argc > 2 ? (guint) g_ascii_strtoull (argv[i + 2], NULL, 10) : default_sizes[i];
-      g_autofree char *path = generate (dir, n);
+      g_autofree char *path = generate_world (dir, n, per_model != 0 ? per_model : n);
       GStatBuf st;
-      Timing parse, inspect;
-      long rss;
+      Timing parse;
 
       g_stat (path, &st);
-      parse = time_parse (path);
-      inspect = time_cli (argv[1], path, &rss);
-      g_print ("%8u %8.1f %10.4f %10.4f %10.4f %10.4f %7.2f %7.2f %8.1f\n", n, st.st_size / 1e6,
-               parse.wall, parse.cpu, inspect.wall, inspect.cpu, inspect.wall / parse.wall,
-               inspect.cpu / parse.cpu, rss / 1024.0);
+      g_print ("%u links, %u per model, %.1f MB\n", n, per_model != 0 ? per_model : n, st.st_size / 1e6);
+      if (g_getenv ("BALLAST_BENCH_KEEP") != NULL)
+        g_print ("  kept: %s\n", path);
+      g_print ("  %-16s %9s %9s %7s %7s %9s\n", "", "wall", "CPU", "wall x", "CPU x", "peak MB");
+      parse = time_step (step_parse, path);
+      print_row ("libxml2 parse", parse, parse);
+      print_row ("inspect --json", time_step (step_inspect, path), parse);
+      print_row ("editable load", time_step (step_editable_load, path), parse);
+      print_row ("export --set", time_step (step_export, path), parse);
+      g_print ("  %-16s %9.2f us CPU\n", "one edit", time_edit (path));
       if (g_getenv ("BALLAST_BENCH_KEEP") == NULL)
         g_unlink (path);
     }
 
-  g_rmdir (dir);
+  if (g_getenv ("BALLAST_BENCH_KEEP") == NULL)
+    {
+      g_autofree char *part = g_build_filename (dir, "part.sdf", NULL);
+      g_autofree char *mesh = g_build_filename (dir, "mesh.stl", NULL);
+
+      g_unlink (part);
+      g_unlink (mesh);
+      g_unlink (export_path);
+      g_rmdir (dir);
+    }
+  g_free (export_path);
   return 0;
 }

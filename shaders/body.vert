@@ -11,12 +11,17 @@ in vec4 a_model2;
 in vec4 a_model3;
 in vec4 a_color;
 in float a_link;       // link index, −1 for none
+in float a_part;       // the collision's position in its link
 
 uniform mat4 u_view_projection;
 uniform float u_selected;
 uniform float u_hovered;
 uniform vec3 u_selection_color;
 uniform float u_selection_mix;
+uniform float u_selected_collision;  // in the selected link, −1 for none
+uniform float u_collision_mix;
+uniform vec3 u_background;
+uniform float u_dim_mix;
 
 out vec3 v_world;
 #ifdef SMOOTH
@@ -31,11 +36,16 @@ main ()
                + a_model2.xyz * a_position.z + a_model3.xyz;
   vec3 color = a_color.rgb;
 
-  // The selection and hover tints, once per vertex rather than per pixel.
+  // The selection and hover tints, once per vertex rather than per pixel:
+  // the selected link towards the selection colour, its selected collision
+  // nearly all the way, every other link dimmed towards the background.
   if (a_link >= 0.0 && abs (a_link - u_selected) < 0.5)
-    color = mix (color, u_selection_color, u_selection_mix);
+    color = mix (color, u_selection_color,
+                 abs (a_part - u_selected_collision) < 0.5 ? u_collision_mix : u_selection_mix);
   else if (a_link >= 0.0 && abs (a_link - u_hovered) < 0.5)
     color = mix (color, vec3 (1.0), 0.35);
+  else if (u_selected >= 0.0)
+    color = mix (color, u_background, u_dim_mix);
 
 #ifdef SMOOTH
   {

@@ -1,5 +1,6 @@
 // mesh.frag: headlight shading and the looks of the viewport's layers.
-// Modes: 0 solid body (per-link tint, selection, hover), 1 flat edges,
+// Modes: 0 solid body (per-link tint, selection, hover, the others dimmed
+// while a link is selected), 1 flat edges (the same),
 // 2 vertex colour (lines), 4 the centre-of-mass marker (black and white
 // octants), 5 a lit marker in its own colour.  (3, the translucent overlay
 // shells, have their own program: shell.vert/.frag.)
@@ -17,6 +18,8 @@ uniform float u_hovered;
 uniform vec3 u_selection_color;
 uniform float u_selection_mix;
 uniform vec3 u_com_dark;
+uniform vec3 u_background;
+uniform float u_dim_mix;
 
 out vec4 frag_color;
 
@@ -42,6 +45,8 @@ main ()
         base.rgb = mix (base.rgb, u_selection_color, u_selection_mix);
       else if (hovered)
         base.rgb = mix (base.rgb, vec3 (1.0), 0.35);
+      else if (u_selected >= 0.0)
+        base.rgb = mix (base.rgb, u_background, u_dim_mix);
     }
   if (u_mode == 1)
     {
@@ -62,6 +67,10 @@ main ()
 
       base.rgb = s >= 0.0 ? base.rgb : u_com_dark;
     }
+  // While a link is selected the others' markers are dimmed, as their
+  // bodies and edges are.
+  if (u_mode >= 4 && !selected && u_selected >= 0.0)
+    base.rgb = mix (base.rgb, u_background, u_dim_mix);
 
   frag_color = vec4 (base.rgb * (0.3 + 0.7 * facing), base.a * u_alpha);
 }

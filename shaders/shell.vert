@@ -45,6 +45,7 @@ main ()
   v_local = a_position;
   v_normal = mat3 (a_normal0, a_normal1, a_normal2) * a_normal;
   v_color = a_color.rgb;
-  v_emphasis = selected ? 1.6 : 1.0;
+  // The selected link's shells stronger, the others' faint while one is.
+  v_emphasis = selected ? 1.6 : u_selected >= 0.0 ? 0.35 : 1.0;
   gl_Position = u_view_projection * world;
 }

@@ -462,6 +462,17 @@ test_check_other_ids (void)
   values_one (v, "xx", 1);
   auto_rep = bl_added_mass_check (v, &b, BL_ADDED_MASS_CHECK_AUTO);
   g_assert_cmpint (find (auto_rep, "A9")->severity, ==, BL_SEVERITY_WARNING);
+  {
+    /* No added mass (all 21 zero) on an automatic link: nothing to drop,
+     * no A9; and μ = 0 is positive semi-definite (A3 passes). */
+    const double zeros[21] = { 0 };
+    g_autoptr(BlAddedMassReport) none = bl_added_mass_check (zeros, &b, BL_ADDED_MASS_CHECK_AUTO);
+
+    g_assert_null (find (none, "A9"));
+    g_assert_cmpuint (none->findings->len, ==, 0);
+    g_assert_true (none->semidefinite);
+    g_assert_false (bl_mat6_is_positive_definite (&none->added_mass, NULL));
+  }
 
   /* A10 (and A3: a negative diagonal is a negative eigenvalue) */
   values_one (v, "xx", -4.876161);
@@ -1138,6 +1149,32 @@ test_import_dsros (void)
   g_assert_true (has_note (notes, "import", BL_SEVERITY_WARNING));
 }
 
+/* The LRAUV plugin's six diagonal terms, negated as gz-sim's; tethys's
+ * xDotU −4.876161 is xx 4.876161.  An absent term is the plugin's own
+ * default (nDotR: 1, so rr −1), an off-diagonal one is not read. */
+static void
+test_import_lrauv (void)
+{
+  const char *names[] = { "xDotU", "yDotV", "zDotW", "kDotP", "mDotQ", "xDotV", "xUU" };
+  const double values[] = { -4.876161, -126.324739, -126.324739, 0, -33.46, -7, -6.2282 };
+  g_autoptr(GPtrArray) notes = bl_added_mass_findings_new ();
+  g_autoptr(GPtrArray) none = bl_added_mass_findings_new ();
+  double out[21];
+
+  g_assert_true (bl_added_mass_import_lrauv (names, values, G_N_ELEMENTS (names), out, notes));
+  assert_near (value_of (out, "xx"), 4.876161, 1e-15);
+  assert_near (value_of (out, "yy"), 126.324739, 1e-15);
+  assert_near (value_of (out, "zz"), 126.324739, 1e-15);
+  assert_near (value_of (out, "pp"), 0, 0);
+  assert_near (value_of (out, "qq"), 33.46, 1e-15);
+  assert_near (value_of (out, "rr"), -1, 0);
+  assert_near (value_of (out, "xy"), 0, 0);
+  g_assert_true (has_note (notes, "import", BL_SEVERITY_WARNING));
+
+  g_assert_false (bl_added_mass_import_lrauv (names + 5, values + 5, 2, out, none));
+  g_assert_true (has_note (none, "import", BL_SEVERITY_WARNING));
+}
+
 static void
 test_import_uuv (void)
 {
@@ -1270,6 +1307,7 @@ main (int   argc,
   g_test_add_func ("/core/added-mass/import/hydrodynamics", test_import_hydrodynamics);
   g_test_add_func ("/core/added-mass/import/dsros", test_import_dsros);
   g_test_add_func ("/core/added-mass/import/uuv", test_import_uuv);
+  g_test_add_func ("/core/added-mass/import/lrauv", test_import_lrauv);
   g_test_add_func ("/core/added-mass/buoyancy/sphere", test_buoyancy_sphere);
   g_test_add_func ("/core/added-mass/buoyancy/pendulum", test_buoyancy_pendulum);
 

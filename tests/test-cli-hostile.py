@@ -138,6 +138,28 @@ class Hostile(unittest.TestCase):
                           ']>\n<sdf version="1.11"><model name="&l30;"><link name="l"/></model></sdf>\n')
         self.assertRefused(path, "entity", seconds=1)
 
+    def test_first_xml_error(self):
+        # The unquoted attribute (line 4), not libxml2's last word ("Extra
+        # content at the end of the document", lines later).
+        path = self.write("unquoted.sdf", '<?xml version="1.0"?>\n<sdf version="1.11">\n<model name="m">\n'
+                          '<link name=l>\n</link>\n</model>\n</sdf>\n')
+        self.assertRefused(path, path + ":4: not well-formed XML: AttValue")
+
+    def test_read_as_tinyxml(self):
+        # What TinyXML2 (Gazebo) reads: loaded, check passes, one warning each.
+        text = ('\n\n<?xml version="1.0"?>\n<sdf version="1.11">\n<!-- gz service --reqtype x -->\n'
+                '<model name="m"><link name="l"><inertial><mass>1</mass><inertia><ixx>1</ixx>'
+                '<iyy>1</iyy><izz>1</izz></inertia></inertial></link></model>\n</sdf>\n')
+        path = self.write("tinyxml.sdf", text)
+        doc = self.loaded(path)
+        xml = sorted((d["line"], d["severity"]) for d in doc["diagnostics"] if d["code"] == "xml")
+        self.assertEqual(xml, [(3, "warning"), (5, "warning")])
+        self.assertEqual(run("check", path).returncode, 0)
+        out = os.path.join(self.dir, "out.sdf")
+        self.assertEqual(run("export", path, "-o", out).returncode, 0)
+        with open(out) as f:
+            self.assertEqual(f.read(), text)
+
     def test_external_entity(self):
         secret = self.write("secret.txt", SECRET + "\n")
         path = self.write("external.sdf", '<?xml version="1.0"?>\n<!DOCTYPE sdf [ <!ENTITY leak SYSTEM '

@@ -55,7 +55,7 @@ class Inspect(unittest.TestCase):
             with self.subTest(path=path):
                 doc = inspect_json(path)
                 self.assertEqual(doc["file"], path)
-                self.assertIn(doc["sdf_version"], ["1.6", "1.8", "1.11"])
+                self.assertIn(doc["sdf_version"], ["1.5", "1.6", "1.7", "1.8", "1.11"])
                 self.assertGreater(len(doc["links"]), 0)
                 for link in doc["links"]:
                     self.assertTrue(keys <= set(link), link.keys())
@@ -229,6 +229,50 @@ class ExitStatus(unittest.TestCase):
         self.assertIn("1 link, all valid; 1 warning", warned.stdout)
         self.assertNotIn("warning", good.stdout.replace("all valid", ""))
 
+
+    def nested(self, depth):
+        """A file of DEPTH models nested in one another, one link innermost."""
+        text = ('<?xml version="1.0"?>\n<sdf version="1.11">\n' +
+                "".join('<model name="m%d">' % i for i in range(depth)) +
+                '<link name="l"><inertial><mass>2</mass><inertia><ixx>1</ixx><iyy>1</iyy>'
+                '<izz>1</izz></inertia></inertial></link>' + "</model>" * depth + "\n</sdf>\n")
+        return write_sdf(self, text)
+
+    def test_any_depth(self):
+        # The loader reads models nested 65 deep (the top one and 64 more)
+        # and reports deeper ones; libxml2 reads 256 elements deep (here 252
+        # models) and refuses more.  Every command writes what it read.
+        for depth, n_links, refused in ((31, 1, False), (65, 1, False), (66, 0, False),
+                                        (250, 0, False), (252, 0, False), (253, 0, True)):
+            path = self.nested(depth)
+            result = run("inspect", "--json", path)
+            table = run("inspect", path)
+            out = tempfile.mktemp(suffix=".sdf")
+            export = run("export", "-o", out, path)
+            self.addCleanup(lambda p=out: os.path.exists(p) and os.unlink(p))
+            if refused:
+                for r in (result, table, export):
+                    self.assertEqual(r.returncode, 1, depth)
+                    self.assertIn("Excessive depth", r.stderr)
+                    self.assertNotIn("Traceback", r.stderr)
+                continue
+            for r in (result, table, export):
+                self.assertEqual(r.returncode, 0, (depth, r.stderr))
+            doc = json.loads(result.stdout)
+            self.assertEqual(len(doc["links"]), n_links, depth)
+            if n_links:
+                self.assertEqual(doc["links"][0]["name"],
+                                 "::".join("m%d" % i for i in range(depth)) + "::l")
+                self.assertEqual(doc["links"][0]["mass"], 2)
+            else:
+                self.assertIn("depth", [d["code"] for d in doc["diagnostics"]])
+            # the models as deep as they were read, each in its parent's "models"
+            model, levels = doc["models"][0], 1
+            while model["models"]:
+                model, levels = model["models"][0], levels + 1
+            self.assertEqual(levels, min(depth, 65))
+            with open(path) as a, open(out) as b:
+                self.assertEqual(a.read(), b.read())
 
 
 # --- Fluid added mass and buoyancy (shared/reference/added-mass.md) ---------
@@ -481,6 +525,14 @@ class Buoyancy(unittest.TestCase):
         self.assertIn("sinks", result.stdout)
         self.assertIn("model pendulum", result.stdout)
 
+    def test_no_rounding_noise(self):
+        # gz-sim's shapes world: each shape's centre of buoyancy is its COM,
+        # so the offset is 0 exactly; in doubles it came out as 8e-18 m below.
+        result = run("inspect", fixture("gzsim_examples_worlds_shapes"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertNotRegex(result.stdout, r"e-1[3-9]|e-[2-9][0-9]")
+        self.assertIn("centre of buoyancy 0 m above the COM", result.stdout)
+
     def test_bad_density(self):
         for value in ("0", "-1", "water", "nan"):
             with self.subTest(value=value):
@@ -635,6 +687,132 @@ class AddedMassImport(unittest.TestCase):
         self.assertIn("negated", result.stdout)
         empty = run("added-mass", "import", fixture("sdformat_test_sdf_inertial_stats"))
         self.assertEqual(empty.returncode, 1)
+
+    def test_import_lrauv_and_failed_include(self):
+        # lrauv's tethys_equipped: the vehicle's own HydrodynamicsPlugin,
+        # inside the <include> of the vehicle; when that include fails the
+        # plugin is still found, and said to be in a model not loaded.
+        plugin = """<plugin filename="HydrodynamicsPlugin" name="tethys::HydrodynamicsPlugin">
+      <link_name>base_link</link_name><xDotU>-4.876161</xDotU><yDotV>-126.324739</yDotV>
+      <zDotW>-126.324739</zDotW><kDotP>0</kDotP><mDotQ>-33.46</mDotQ><nDotR>-33.46</nDotR></plugin>"""
+        sdf = write_sdf(self, f"""<?xml version="1.0"?><sdf version="1.9"><model name="tethys">
+  <include merge="true"><uri>no_such_model_here</uri>
+    {plugin}
+  </include></model></sdf>""")
+        result = run("added-mass", "import", "--json", sdf)
+        doc = json.loads(result.stdout)
+        self.assertEqual(len(doc["imports"]), 1, doc)
+        found = doc["imports"][0]
+        self.assertTrue(found["model_not_loaded"])
+        self.assertIsNone(found["link"])
+        text = run("added-mass", "import", sdf).stdout
+        self.assertIn("MBARI LRAUV Hydrodynamics plugin", text)
+        self.assertIn("whose model was not loaded", text)
+        self.assertNotIn("no gz-sim", text)
+
+        loaded = write_sdf(self, f"""<?xml version="1.0"?><sdf version="1.9"><model name="tethys">
+  <link name="base_link"><inertial><mass>147.8671</mass></inertial></link>
+  {plugin}</model></sdf>""")
+        result = run("added-mass", "import", loaded)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("link tethys::base_link\n", result.stdout)
+        self.assertIn("<xx>4.876161</xx>", result.stdout)
+        self.assertIn("<qq>33.46</qq>", result.stdout)
+
+
+# gz-sim's Migration.md example: the plugin's terms (Fossen's sign) become
+# <fluid_added_mass> xx 4.876161, yy 126.324739 (positive).
+HYDRO = """<?xml version="1.0"?>
+<sdf version="1.9">
+  <model name="auv">
+    <link name="base_link">
+      <inertial>
+        <mass>100</mass>
+        <inertia><ixx>10</ixx><iyy>40</iyy><izz>40</izz></inertia>
+      </inertial>
+    </link>
+    <plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">
+      <link_name>base_link</link_name>
+      <xDotU>-4.876161</xDotU>
+      <yDotV>-126.324739</yDotV>
+      <xUabsU>-6.2282</xUabsU>
+    </plugin>
+  </model>
+</sdf>
+"""
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+class AddedMassMigrate(unittest.TestCase):
+    """added-mass import --apply / --migrate: one edit per plugin, written as export writes."""
+
+    def out_path(self):
+        path = tempfile.mktemp(suffix=".sdf")
+        self.addCleanup(lambda: os.path.exists(path) and os.unlink(path))
+        return path
+
+    def codes(self, path):
+        doc = inspect_json(path)
+        (link,) = doc["links"]
+        return {d["code"] for d in link["diagnostics"]}
+
+    def test_migrate(self):
+        sdf, out = write_sdf(self, HYDRO), self.out_path()
+        result = run("added-mass", "import", "--migrate", "-o", out, sdf)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        text = read(out)
+        expected = HYDRO.replace('<sdf version="1.9">', '<sdf version="1.10">').replace(
+            "        <inertia><ixx>10</ixx><iyy>40</iyy><izz>40</izz></inertia>\n",
+            "        <inertia><ixx>10</ixx><iyy>40</iyy><izz>40</izz></inertia>\n"
+            "        <fluid_added_mass>\n"
+            "          <xx>4.876161</xx>\n"
+            "          <yy>126.324739</yy>\n"
+            "        </fluid_added_mass>\n").replace(
+            "<xDotU>-4.876161</xDotU>", "<xDotU>0</xDotU>").replace(
+            "<yDotV>-126.324739</yDotV>", "<yDotV>0</yDotV>").replace(
+            "      <xUabsU>-6.2282</xUabsU>\n",
+            "      <xUabsU>-6.2282</xUabsU>\n"
+            "      <disable_added_mass>true</disable_added_mass>\n")
+        self.assertEqual(text, expected)
+        self.assertNotIn("A7", self.codes(out))
+        self.assertIn("<disable_added_mass> true", result.stderr)
+        # The moved plugin has nothing left to import.
+        again = run("added-mass", "import", "--migrate", "-o", self.out_path(), out)
+        self.assertEqual(again.returncode, 1)
+
+    def test_apply_alone_counts_twice(self):
+        sdf, out = write_sdf(self, HYDRO), self.out_path()
+        result = run("added-mass", "import", "--apply", "-o", out, sdf)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("counts twice (A7)", result.stderr)
+        self.assertIn("A7", self.codes(out))
+        self.assertIn("<xDotU>-4.876161</xDotU>", read(out))
+
+    def test_classic_plugin_refused(self):
+        sdf = write_sdf(self, """<?xml version="1.0"?><sdf version="1.6"><model name="rov">
+  <link name="base"><inertial><mass>10</mass></inertial></link>
+  <plugin name="hydro" filename="libdsros_hydro_plugin.so">
+    <drag><added_mass><xx>12</xx></added_mass></drag></plugin></model></sdf>""")
+        out = self.out_path()
+        result = run("added-mass", "import", "--migrate", "-o", out, sdf)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("Gazebo classic ignores <fluid_added_mass>", result.stderr)
+        self.assertFalse(os.path.exists(out))
+        applied = run("added-mass", "import", "--apply", "-o", out, sdf)
+        self.assertEqual(applied.returncode, 0, applied.stderr)
+        self.assertIn("<xx>12</xx>", read(out))
+
+    def test_usage(self):
+        sdf = write_sdf(self, HYDRO)
+        self.assertEqual(run("added-mass", "import", "--migrate", sdf).returncode, 2)
+        self.assertEqual(run("added-mass", "import", "-o", self.out_path(), sdf).returncode, 2)
+        self.assertEqual(run("added-mass", "import", "--migrate", "--json", "--in-place", sdf).returncode, 2)
+        self.assertEqual(run("added-mass", "import", "--migrate", "--link", "nope", "-o",
+                             self.out_path(), sdf).returncode, 1)
 
 
 if __name__ == "__main__":

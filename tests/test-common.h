@@ -15,5 +15,16 @@ BlLink     *link_of      (BlDocument *doc,
 void        assert_close (double      actual,
                           double      expected,
                           double      rel);
+/* Writes DIR/NAME (folders made as needed); aborts when it cannot. */
+void        write_tree_file (const char *dir,
+                             const char *name,
+                             const char *contents);
+/* Unsets every variable a resource lookup reads (model paths, ROS
+ * packages, the Fuel cache) and clears the extra model paths. */
+void        clear_model_path_variables (void);
+
+/* TRUE when one of the link's diagnostics has that code ("A7", "D8"…). */
+gboolean    link_has_code (BlLink     *link,
+                           const char *code);
 
 G_END_DECLS

@@ -7,7 +7,10 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "bl-document.h"
+#include "bl-fluid.h"
 #include "test-common.h"
 
 #define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
@@ -657,13 +660,7 @@ write_file (const char *dir,
             const char *name,
             const char *contents)
 {
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autofree char *parent = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_mkdir_with_parents (parent, 0755);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
+  write_tree_file (dir, name, contents);
 }
 
 static void
@@ -694,8 +691,10 @@ test_include (void)
               "</world></sdf>");
 
   g_setenv ("GZ_SIM_RESOURCE_PATH", models, TRUE);
+  g_setenv ("GZ_FUEL_CACHE_PATH", dir, TRUE);  /* holds no Fuel model */
   doc = bl_document_new_from_file (main_path, &error);
   g_unsetenv ("GZ_SIM_RESOURCE_PATH");
+  g_unsetenv ("GZ_FUEL_CACHE_PATH");
   g_assert_no_error (error);
 
   first = link_of (doc, "cube::body");
@@ -716,7 +715,7 @@ test_include (void)
         BlDiagnostic *d = g_ptr_array_index (all, i);
 
         absent |= d->line == 6 && strstr (d->message, "absent") != NULL;
-        offline |= d->line == 7 && strstr (d->message, "not available offline") != NULL;
+        offline |= d->line == 7 && strstr (d->message, "not in the local Fuel cache") != NULL;
       }
     g_assert_true (absent);
     g_assert_true (offline);
@@ -886,6 +885,9 @@ test_gz_buoyancy (void)
   static const char box[] =
     "<model name=\"m\"><link name=\"l\"><collision name=\"c\"><pose>1 2 3 0 0 0</pose><geometry><box>"
     "<size>1 2 3</size></box></geometry></collision></link></model>";
+  static const char static_cone[] =
+    "<model name=\"m\"><static>true</static><link name=\"l\"><collision name=\"c\"><geometry><cone>"
+    "<radius>1</radius><length>1</length></cone></geometry></collision></link></model>";
   static const char system[] =
     "<plugin filename=\"gz-sim-buoyancy-system\" name=\"gz::sim::systems::Buoyancy\">";
   static const struct {
@@ -904,6 +906,8 @@ test_gz_buoyancy (void)
     { system, "<enable>m::l</enable>", cone, TRUE },
     /* graded mode: another computation, not compared */
     { system, "<graded_buoyancy><default_density>1000</default_density></graded_buoyancy>", cone, FALSE },
+    /* a static model never floats: nothing to compare */
+    { system, "", static_cone, FALSE },
     /* BuoyancyEngine is another system */
     { "<plugin filename=\"gz-sim-buoyancy-engine-system\" name=\"gz::sim::systems::BuoyancyEngine\">",
       "", cone, FALSE },
@@ -1153,6 +1157,265 @@ test_nesting_limit (void)
   g_assert_cmpuint (count_document_code (doc, "depth"), ==, 1);
 }
 
+/* SDF 1.7's flattened names (libsdformat's partially_flattened.sdf and
+ * flattened_test_nested_model_with_frames.sdf): every link read, placed
+ * through frames named "M1::__model__" and "M1::F1".  M1 is at (10, 0, 0)
+ * turned 90° about z; F1 turns a further 90° about x, so R_F1 takes x to
+ * y and y to z: L1 at F1 (10, 0, 0), L2 one along F1's x (10, 1, 0), L3
+ * one along L2's y (10, 1, 1), L4 one along M1's z (10, 0, 1), M2 at
+ * L2's place (10, 1, 0) and L5 one along its x. */
+static void
+test_flattened_names (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_integration_partially_flattened.sdf");
+  const struct { const char *name; double x, y, z; } expected[] = {
+    { "ParentModel::M1::L1", 10, 0, 0 },
+    { "ParentModel::M1::L2", 10, 1, 0 },
+    { "ParentModel::M1::L3", 10, 1, 1 },
+    { "ParentModel::M1::L4", 10, 0, 1 },
+    { "ParentModel::M1::M2::L5", 1, 0, 0 },   /* in M2, which is at (10, 1, 0) */
+  };
+  g_autoptr(BlDocument) other = load_fixture ("sdformat_test_sdf_flattened_test_nested_model_with_frames.sdf");
+
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 5);
+  g_assert_cmpuint (count_document_code (doc, "name"), ==, 0);
+  g_assert_cmpuint (count_document_code (doc, "frame"), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      BlLink *link = link_of (doc, expected[i].name);
+
+      assert_close (link->pose.p.x, expected[i].x, 1e-5);
+      assert_close (link->pose.p.y, expected[i].y, 1e-5);
+      assert_close (link->pose.p.z, expected[i].z, 1e-5);
+    }
+  {
+    BlModel *m2 = link_of (doc, "ParentModel::M1::M2::L5")->model;
+
+    assert_close (m2->pose.p.x, 10, 1e-5);
+    assert_close (m2->pose.p.y, 1, 1e-5);
+    assert_close (m2->pose.p.z, 0, 1e-5);
+  }
+
+  g_assert_cmpuint (bl_document_get_links (other)->len, ==, 5);
+  g_assert_cmpuint (count_document_code (other, "name"), ==, 0);
+  g_assert_cmpuint (count_document_code (other, "frame"), ==, 0);
+
+  /* from SDF 1.8 on, "::" in a name stays an error (libsdformat refuses the file) */
+  {
+    g_autoptr(BlDocument) v18 = load_string ("<sdf version=\"1.8\"><model name=\"m\">"
+                                             "<link name=\"a::b\"/><link name=\"c\"/></model></sdf>");
+
+    g_assert_cmpuint (bl_document_get_links (v18)->len, ==, 1);
+    g_assert_cmpuint (count_document_code (v18, "name"), ==, 1);
+  }
+}
+
+/* A link named "world" (libsdformat's cfm_damping_implicit_spring_damper.sdf,
+ * SDF 1.5): kept, with a warning, as libsdformat keeps it. */
+static void
+test_world_link (void)
+{
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_integration_cfm_damping_implicit_spring_damper.sdf");
+  const BlDiagnostic *d;
+
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 3);
+  link_of (doc, "cfm_damping_implicit_spring_damper_conversion_test::world");
+  d = find_code (doc, "name");
+  g_assert_cmpint (d->severity, ==, BL_SEVERITY_WARNING);
+  g_assert_cmpint (d->line, ==, 4);
+  g_assert_cmpuint (count_document_code (doc, "name"), ==, 1);
+}
+
+/* Before SDF 1.7 a joint (or frame, or link) named like an element of
+ * another kind before it is renamed NAME_joint (…_frame, …_link), with a
+ * warning, as libsdformat's Model.cc does; from 1.7 on it is an error. */
+static void
+test_old_version_renames (void)
+{
+  const char *body =
+    "<model name=\"m\">\n"
+    "<joint name=\"a\" type=\"fixed\"><parent>world</parent><child>b</child></joint>\n"
+    "<link name=\"a\"><pose>1 0 0 0 0 0</pose><inertial><mass>2</mass></inertial></link>\n"
+    "<link name=\"b\"><pose relative_to=\"b_joint\">0 1 0 0 0 0</pose></link>\n"
+    "<joint name=\"b\" type=\"fixed\"><pose relative_to=\"__model__\">0 0 3 0 0 0</pose>"
+    "<parent>a</parent><child>b</child></joint>\n"
+    "<frame name=\"b_joint\"><pose>0 0 5 0 0 0</pose></frame>\n"
+    "</model></sdf>\n";
+  g_autofree char *old = g_strconcat ("<sdf version=\"1.6\">\n", body, NULL);
+  g_autofree char *new = g_strconcat ("<sdf version=\"1.7\">\n", body, NULL);
+  g_autoptr(BlDocument) doc = load_string (old);
+  g_autoptr(BlDocument) strict = load_string (new);
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+  BlLink *renamed;
+
+  /* the link after the joint "a" is "a_link"; the joint "b" after the
+   * link "b" is "b_joint", the frame "b_joint" then "b_joint_frame" */
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 2);
+  renamed = link_of (doc, "m::a_link");
+  g_assert_cmpfloat (renamed->props.mass, ==, 2);
+  /* "b_joint" is the renamed joint, 3 up; b is 1 along its y */
+  assert_close (link_of (doc, "m::b")->pose.p.y, 1, 1e-12);
+  assert_close (link_of (doc, "m::b")->pose.p.z, 3, 1e-12);
+  g_assert_cmpuint (count_code (all, "name"), ==, 3);
+  for (guint i = 0; i < all->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (all, i);
+
+      g_assert_cmpint (d->severity, !=, BL_SEVERITY_ERROR);
+    }
+
+  g_assert_cmpuint (bl_document_get_links (strict)->len, ==, 1);
+  g_assert_cmpuint (count_document_code (strict, "name"), ==, 2);
+}
+
+/* What libsdformat warns about or reads differently in <inertial>, said
+ * as what the file meant and what Gazebo uses; D8 names the condition. */
+static void
+test_inertial_messages (void)
+{
+  g_autoptr(BlDocument) doc = load_string (
+    SDF_HEAD "<model name=\"m\">\n"
+    "<link name=\"l\"><inertial><mass value=\"500\"/><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>"
+    "<iyx>0.1</iyx></inertia></inertial></link>\n"
+    "<link name=\"k\"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>3</izz></inertia>"
+    "</inertial></link>\n"
+    "<link name=\"j\"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>-1</iyy><izz>1</izz></inertia>"
+    "</inertial></link>\n"
+    "</model></sdf>");
+  BlLink *l = link_of (doc, "m::l");
+  BlLink *k = link_of (doc, "m::k");
+  BlLink *j = link_of (doc, "m::j");
+  const BlDiagnostic *d;
+
+  /* Gazebo's mass: the empty text's default */
+  g_assert_cmpfloat (l->props.mass, ==, 1);
+  d = find_code (doc, "number");
+  g_assert_nonnull (strstr (d->message, "Gazebo uses the default, 1 kg, not 500"));
+  g_assert_nonnull (strstr (d->message, "<mass>500</mass>"));
+  d = find_code (doc, "unknown");
+  g_assert_cmpint (d->severity, ==, BL_SEVERITY_WARNING);
+  g_assert_cmpint (d->line, ==, 4);
+  g_assert_nonnull (strstr (d->message, "<iyx>"));
+  g_assert_nonnull (strstr (d->message, "<ixy>"));
+  g_assert_cmpfloat (l->props.inertia.m[0][1], ==, 0);
+
+  /* 1 + 1 < 3: the triangle inequality; −1 on the diagonal: not positive */
+  g_assert_cmpuint (count_code (k->diagnostics, "D8"), ==, 1);
+  d = g_ptr_array_index (k->diagnostics, k->diagnostics->len - 1);
+  g_assert_nonnull (strstr (d->message, "triangle inequality: 1 + 1 is less than 3"));
+  g_assert_cmpuint (count_code (j->diagnostics, "D8"), ==, 1);
+  for (guint i = 0; i < j->diagnostics->len; i++)
+    {
+      d = g_ptr_array_index (j->diagnostics, i);
+      if (g_strcmp0 (d->code, "D8") == 0)
+        g_assert_nonnull (strstr (d->message, "not positive definite: its smallest principal moment is -1"));
+    }
+}
+
+/* The unit cube without its top, as ASCII STL (10 facets). */
+static char *
+open_cube_stl (void)
+{
+  static const int corners[8][3] = {
+    { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 1, 1, 0 }, { 0, 0, 1 }, { 1, 0, 1 }, { 0, 1, 1 }, { 1, 1, 1 },
+  };
+  static const int triangles[10][3] = {
+    { 0, 2, 3 }, { 0, 3, 1 }, { 0, 1, 5 }, { 0, 5, 4 }, { 2, 6, 7 },
+    { 2, 7, 3 }, { 0, 4, 6 }, { 0, 6, 2 }, { 1, 3, 7 }, { 1, 7, 5 },
+  };
+  GString *stl = g_string_new ("solid open\n");
+
+  for (guint t = 0; t < G_N_ELEMENTS (triangles); t++)
+    {
+      g_string_append (stl, "facet normal 0 0 0\nouter loop\n");
+      for (guint k = 0; k < 3; k++)
+        g_string_append_printf (stl, "vertex %d %d %d\n", corners[triangles[t][k]][0],
+                                corners[triangles[t][k]][1], corners[triangles[t][k]][2]);
+      g_string_append (stl, "endloop\nendfacet\n");
+    }
+  g_string_append (stl, "endsolid open\n");
+  return g_string_free (stl, FALSE);
+}
+
+/* Less noise: a static model is not checked for overlaps or buoyancy
+ * notes; one mesh's note on three collisions is said once; a static model
+ * nested in a moving one adds nothing to its displaced volume. */
+static void
+test_less_noise (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-noise-XXXXXX", NULL);
+  g_autofree char *stl = open_cube_stl ();
+  const char *link =
+    "<link name=\"l\"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>\n"
+    "<collision name=\"a\"><geometry><box><size>1 1 1</size></box></geometry></collision>\n"
+    "<collision name=\"b\"><pose>0.5 0 0 0 0 0</pose><geometry><box><size>1 1 1</size></box></geometry></collision>\n"
+    "<collision name=\"m1\"><pose>5 0 0 0 0 0</pose><geometry><mesh><uri>open.stl</uri></mesh></geometry></collision>\n"
+    "<collision name=\"m2\"><pose>7 0 0 0 0 0</pose><geometry><mesh><uri>open.stl</uri></mesh></geometry></collision>\n"
+    "<collision name=\"m3\"><pose>9 0 0 0 0 0</pose><geometry><mesh><uri>open.stl</uri></mesh></geometry></collision>\n"
+    "</link>\n";
+
+  write_file (dir, "open.stl", stl);
+  for (guint is_static = 0; is_static < 2; is_static++)
+    {
+      g_autofree char *sdf = g_strdup_printf (SDF_HEAD "<model name=\"m\"><static>%s</static>\n%s</model></sdf>\n",
+                                              is_static ? "true" : "false", link);
+      g_autofree char *path = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = NULL;
+      BlLink *l;
+
+      write_file (dir, "model.sdf", sdf);
+      path = g_build_filename (dir, "model.sdf", NULL);
+      doc = bl_document_new_from_file (path, &error);
+      g_assert_no_error (error);
+      l = link_of (doc, "m::l");
+      /* the link's volume: two boxes and three capped unit cubes */
+      assert_close (l->props.volume, 5, 1e-9);
+      if (is_static)
+        {
+          g_assert_cmpuint (count_code (l->diagnostics, "overlap"), ==, 0);
+          g_assert_cmpuint (count_code (l->diagnostics, "volume"), ==, 0);
+        }
+      else
+        {
+          const BlDiagnostic *d = NULL;
+
+          g_assert_cmpuint (count_code (l->diagnostics, "overlap"), ==, 1);
+          g_assert_cmpuint (count_code (l->diagnostics, "volume"), ==, 1);
+          for (guint i = 0; i < l->diagnostics->len; i++)
+            if (g_strcmp0 (((BlDiagnostic *) g_ptr_array_index (l->diagnostics, i))->code, "volume") == 0)
+              d = g_ptr_array_index (l->diagnostics, i);
+          g_assert_cmpstr (d->element, ==, "m::l/collision[m1]");
+          g_assert_nonnull (strstr (d->message, "(the same for 2 more collisions of this link)"));
+        }
+    }
+
+  /* a moving body of 1 m³ beside a static terrain of 8 m³, in one model */
+  {
+    g_autoptr(BlDocument) doc = load_string (SDF_HEAD "<model name=\"world_like\">"
+      "<link name=\"body\"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia>"
+      "</inertial><collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>"
+      "<model name=\"terrain\"><static>true</static><link name=\"ground\"><collision name=\"c\">"
+      "<geometry><box><size>2 2 2</size></box></geometry></collision></link></model>"
+      "</model></sdf>");
+    BlModel *model = g_ptr_array_index (bl_document_get_models (doc), 0);
+    BlInertial total = bl_model_compute_total (model);
+    BlBuoyancy b;
+
+    bl_model_compute_buoyancy (model, &total, 1000, (BlVec3) { 0, 0, -9.8 }, &b);
+    assert_close (b.volume, 1, 1e-12);
+  }
+
+  {
+    g_autofree char *stl_path = g_build_filename (dir, "open.stl", NULL);
+    g_autofree char *sdf_path = g_build_filename (dir, "model.sdf", NULL);
+
+    g_unlink (stl_path);
+    g_unlink (sdf_path);
+    g_rmdir (dir);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1187,6 +1450,11 @@ main (int    argc,
   g_test_add_func ("/core/fixtures/shapes", test_shapes_fixture);
   g_test_add_func ("/core/fixtures/inertial-complete", test_inertial_complete_fixture);
   g_test_add_func ("/core/fixtures/inertial-stats", test_inertial_stats_fixtures);
+  g_test_add_func ("/core/fixtures/flattened-names", test_flattened_names);
+  g_test_add_func ("/core/fixtures/world-link", test_world_link);
+  g_test_add_func ("/core/document/old-version-renames", test_old_version_renames);
+  g_test_add_func ("/core/document/inertial-messages", test_inertial_messages);
+  g_test_add_func ("/core/document/less-noise", test_less_noise);
 
   return g_test_run ();
 }

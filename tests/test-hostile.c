@@ -16,6 +16,7 @@
 
 #include <glib/gstdio.h>
 
+#include "bl-tinyxml-filter-private.h"
 #include "bl-document.h"
 #include "bl-fluid.h"
 #include "bl-mesh.h"
@@ -1149,6 +1150,18 @@ test_unparsable (void)
     { "solid cube\nfacet normal 0 0 1\n", -1, BL_DOCUMENT_ERROR_PARSE, TEST_PATH ":1:" },
     { "\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16, BL_DOCUMENT_ERROR_PARSE, TEST_PATH },
     { SDF_HEAD "<model name=\"m\">\xff\xfe</model></sdf>", -1, BL_DOCUMENT_ERROR_PARSE, TEST_PATH ":3:" },
+    /* the first fault, not libxml2's last word ("Extra content…", line 7) */
+    { SDF_HEAD "<model name=\"m\">\n<link name=l>\n</link>\n</model>\n</sdf>\n", -1, BL_DOCUMENT_ERROR_PARSE,
+      TEST_PATH ":4: not well-formed XML: AttValue: \" or ' expected" },
+    /* what TinyXML2 reads past does not hide the fault after it */
+    { SDF_HEAD "<!-- a -- b -->\n<model name=\"m\"></lnk></model></sdf>", -1, BL_DOCUMENT_ERROR_PARSE,
+      TEST_PATH ":4: not well-formed XML: Opening and ending tag mismatch" },
+    /* TinyXML2 too refuses a declaration after a comment */
+    { "<!-- c -->\n<?xml version=\"1.0\"?>\n<sdf version=\"1.11\"/>\n", -1, BL_DOCUMENT_ERROR_PARSE,
+      TEST_PATH ":2: not well-formed XML: XML declaration allowed only at the start" },
+    /* an entity is refused where it is declared, before anything expands it */
+    { "<!DOCTYPE sdf [\n<!ENTITY a \"1\">\n<!ENTITY b \"&a;&a;\">\n]>\n<sdf version=\"1.11\" x=\"&b;\"/>", -1,
+      BL_DOCUMENT_ERROR_PARSE, TEST_PATH ":2: the file declares the XML entity “a”" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1165,6 +1178,64 @@ test_unparsable (void)
     }
 }
 
+/* Comments as TinyXML2 delimits them (to the first "-->"), with every
+ * hyphen followed by a hyphen made a space, and printable text outside
+ * the root element made spaces; nothing else changes, whatever the pieces
+ * the input comes in. */
+static void
+test_tinyxml_filter (void)
+{
+  static const struct {
+    const char *in, *out;
+    guint hyphens, outside;
+  } cases[] = {
+    { "<a><!-- a -- b --></a>", "<a><!-- a  - b --></a>", 1, 0 },
+    { "<a><!-- a ---><b/><!-- c --></a>", "<a><!-- a  --><b/><!-- c --></a>", 1, 0 },
+    { "<a><!-- a ----></a>", "<a><!-- a   --></a>", 1, 0 },
+    { "<a><!----></a>", "<a><!----></a>", 0, 0 },
+    { "<a><!---></a>-->", "<a><!---></a>-->", 0, 0 },
+    { "<a x=\"-->--\"><![CDATA[<!-- -- ]]><?p <!-- -- ?>--</a>",
+      "<a x=\"-->--\"><![CDATA[<!-- -- ]]><?p <!-- -- ?>--</a>", 0, 0 },
+    { "<!DOCTYPE s [<!ELEMENT s ANY><!ATTLIST s a CDATA \"<!--\"><!-- x -- y -->]>\n<s>--</s>",
+      "<!DOCTYPE s [<!ELEMENT s ANY><!ATTLIST s a CDATA \"<!--\"><!-- x  - y -->]>\n<s>--</s>", 1, 0 },
+    { "<a>\n<!--\n--x---y--></a><!-- ", "<a>\n<!--\n -x  -y--></a><!-- ", 1, 0 },
+    /* gz-sim's reset_detachable_joint.sdf: its declaration lost its '<' */
+    { "?xml v=\"1\"?>\n<a>x<b/>y</a> z\n", "            \n<a>x<b/>y</a>  \n", 0, 2 },
+    { "<a b='/'>t</a>", "<a b='/'>t</a>", 0, 0 },
+    { "\xef\xbb\xbf<a/>", "\xef\xbb\xbf<a/>", 0, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gsize length = strlen (cases[i].in);
+      g_autoptr(BlTinyxmlFilter) whole = bl_tinyxml_filter_new ();
+      g_autoptr(BlTinyxmlFilter) bytes = bl_tinyxml_filter_new ();
+      g_autoptr(GByteArray) out_whole = g_byte_array_new ();
+      g_autoptr(GByteArray) out_bytes = g_byte_array_new ();
+
+      g_test_message ("case %u", i);
+      bl_tinyxml_filter_feed (whole, cases[i].in, length, out_whole);
+      bl_tinyxml_filter_finish (whole, out_whole);
+      for (gsize j = 0; j < length; j++)
+        bl_tinyxml_filter_feed (bytes, cases[i].in + j, 1, out_bytes);
+      bl_tinyxml_filter_finish (bytes, out_bytes);
+
+      g_assert_cmpmem (out_whole->data, out_whole->len, cases[i].out, strlen (cases[i].out));
+      g_assert_cmpmem (out_bytes->data, out_bytes->len, cases[i].out, strlen (cases[i].out));
+      g_assert_cmpuint (bl_tinyxml_filter_get_count (whole, BL_TINYXML_FAULT_HYPHENS), ==, cases[i].hyphens);
+      g_assert_cmpuint (bl_tinyxml_filter_get_count (bytes, BL_TINYXML_FAULT_HYPHENS), ==, cases[i].hyphens);
+      g_assert_cmpuint (bl_tinyxml_filter_get_count (whole, BL_TINYXML_FAULT_OUTSIDE_ROOT), ==, cases[i].outside);
+      g_assert_cmpuint (bl_tinyxml_filter_get_count (bytes, BL_TINYXML_FAULT_OUTSIDE_ROOT), ==, cases[i].outside);
+    }
+  {
+    g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
+    g_autoptr(GByteArray) out = g_byte_array_new ();
+
+    bl_tinyxml_filter_feed (filter, "<a>\n\n<!-- -- -->", 17, out);
+    g_assert_cmpint (bl_tinyxml_filter_get_first_line (filter, BL_TINYXML_FAULT_HYPHENS), ==, 3);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1172,6 +1243,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/core/hostile/unparsable", test_unparsable);
+  g_test_add_func ("/core/hostile/tinyxml-filter", test_tinyxml_filter);
   g_test_add_func ("/core/hostile/not-a-number", test_not_a_number);
   g_test_add_func ("/core/hostile/non-positive", test_non_positive);
   g_test_add_func ("/core/hostile/overflow", test_overflow);

@@ -681,18 +681,98 @@ test_open (void)
   g_assert_cmpuint (p.non_manifold_edges, ==, 0);
   g_assert_cmpuint (p.n_triangles, ==, 10);
 
-  /* gz-sim's numbers (§8.9): integrated about the mesh origin, V 1,
-   * COM (0.5, 0.5, 0), iyz −0.25 — plausible-looking but wrong */
+  /* closed by a flat cap, the unit square at z = 1: the unit cube, V 1,
+   * COM (0.5, 0.5, 0.5), I 1/6 — not gz-sim's numbers (§8.9: integrated
+   * about the mesh origin, COM (0.5, 0.5, 0), iyz −0.25), which the note
+   * gives as its volume, 1 */
   assert_near (p.volume, 1.0, 1e-12);
   assert_near (p.centroid.x, 0.5, 1e-12);
   assert_near (p.centroid.y, 0.5, 1e-12);
-  assert_near (p.centroid.z, 0.0, 1e-12);
-  assert_near (p.inertia.m[1][2], -0.25, 1e-12);
+  assert_near (p.centroid.z, 0.5, 1e-12);
+  assert_inertia (&p.inertia, (double[]) { 1.0 / 6, 1.0 / 6, 1.0 / 6, 0, 0, 0 }, 1e-12);
+  assert_near (p.gz_volume, 1.0, 1e-12);
 
-  /* the cap over the hole is a unit square at z = 1 */
   g_assert_cmpuint (p.warnings->len, >=, 1);
   g_assert_true (warnings_mention (&p, "open"));
   g_assert_true (warnings_mention (&p, "4 boundary edges"));
+  g_assert_true (warnings_mention (&p, "(1 m² in all)"));
+}
+
+/* A T-junction: the top face's front edge split at its midpoint M, the
+ * side face not.  The boundary loop 4 → M → 5 → 4 closes a crack of no
+ * area: the cube is whole, V 1. */
+static void
+test_crack (void)
+{
+  g_auto(Shape) cube = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  BlMeshProperties p;
+  guint32 m;
+
+  shape_init (&cube);
+  shape_add_box (&cube, (double[]) { 0.5, 0.5, 0.5 }, (double[]) { 1, 1, 1 }, identity, 0, 2);
+  shape_add_box (&cube, (double[]) { 0.5, 0.5, 0.5 }, (double[]) { 1, 1, 1 }, identity, 3, 9);
+  m = shape_n_vertices (&cube);
+  shape_vertex (&cube, 0.5, 0, 1);
+  /* { 4, 5, 7 } as { 4, M, 7 } and { M, 5, 7 } */
+  shape_triangle (&cube, 4, m, 7);
+  shape_triangle (&cube, m, 5, 7);
+  path = write_binary_stl (&cube, "cube-crack.stl");
+  mesh = load (path, unit_scale);
+  props_of (mesh, FALSE, &p);
+
+  g_assert_cmpuint (p.boundary_edges, ==, 3);
+  assert_near (p.volume, 1.0, 1e-12);
+  assert_near (p.centroid.z, 0.5, 1e-12);
+  g_assert_true (warnings_mention (&p, "crack of no area"));
+  g_assert_false (warnings_mention (&p, "The mesh is open"));
+}
+
+/* A unit cube missing one face, anywhere and turned any way: closed by
+ * its cap, V 1 and the centroid at the cube's centre every time (issue
+ * 17: at (5, 5, 5) the open surface gave z −12.5, or V 6, or "no volume"
+ * at the origin, and a missing bottom at z = 0 was "a crack of no area"). */
+static void
+test_open_anywhere (void)
+{
+  static const double centres[][3] = { { 0.5, 0.5, 0.5 }, { 5.5, 5.5, 5.5 }, { -3, 2, 7 }, { 1e3, -2e3, 5e2 } };
+  /* Rz(30°)·Rx(40°), and the identity */
+  const double c30 = cos (G_PI / 6), s30 = sin (G_PI / 6), c40 = cos (2 * G_PI / 9), s40 = sin (2 * G_PI / 9);
+  const double turned[3][3] = {
+    { c30, -s30 * c40, s30 * s40 },
+    { s30, c30 * c40, -c30 * s40 },
+    { 0, s40, c40 },
+  };
+
+  for (guint turn = 0; turn < 2; turn++)
+    for (guint c = 0; c < G_N_ELEMENTS (centres); c++)
+      for (guint face = 0; face < 6; face++)
+        {
+          g_auto(Shape) open = { 0 };
+          g_autofree char *path = NULL;
+          g_autoptr(BlMesh) mesh = NULL;
+          BlMeshProperties p;
+          const double (*r)[3] = turn ? turned : identity;
+
+          g_test_message ("turned %u, centre %u, face %u", turn, c, face);
+          shape_init (&open);
+          shape_add_box (&open, centres[c], (double[]) { 1, 1, 1 }, r, 0, 2 * face);
+          shape_add_box (&open, centres[c], (double[]) { 1, 1, 1 }, r, 2 * face + 2, 10 - 2 * face);
+          path = write_binary_stl (&open, "cube-open-anywhere.stl");
+          mesh = load (path, unit_scale);
+          props_of (mesh, FALSE, &p);
+
+          g_assert_cmpuint (p.n_holes, ==, 1);
+          /* float32 STL coordinates: about 1e-7 relative to the position */
+          assert_near (p.volume, 1.0, 1e-4);
+          assert_near (p.centroid.x, centres[c][0], 1e-4 * MAX (1, fabs (centres[c][0])));
+          assert_near (p.centroid.y, centres[c][1], 1e-4 * MAX (1, fabs (centres[c][1])));
+          assert_near (p.centroid.z, centres[c][2], 1e-4 * MAX (1, fabs (centres[c][2])));
+          assert_near (p.inertia.m[0][0], 1.0 / 6, 1e-3);
+          g_assert_true (warnings_mention (&p, "The mesh is open"));
+          g_assert_false (warnings_mention (&p, "crack"));
+        }
 }
 
 static void
@@ -1143,6 +1223,80 @@ test_format_fbx_ascii (void)
   assert_clean (&p);
 }
 
+/* The start of a Z-up COLLADA file with UNIT (a <unit> element) and one
+ * geometry, "#box-mesh": the box of SIZE centred at CENTRE, wound as
+ * cube_triangles. */
+static void
+dae_append_head (GString      *dae,
+                 const char   *unit,
+                 const double  centre[3],
+                 const double  size[3])
+{
+  g_string_append_printf (dae,
+    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+    "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
+    "  <asset>%s<up_axis>Z_UP</up_axis></asset>\n"
+    "  <library_geometries><geometry id=\"box-mesh\" name=\"box\"><mesh>\n"
+    "    <source id=\"box-pos\"><float_array id=\"box-pos-array\" count=\"24\">", unit);
+  for (guint i = 0; i < 8; i++)
+    for (int k = 0; k < 3; k++)
+      g_string_append_printf (dae, "%g ", centre[k] + (((i >> k) & 1) - 0.5) * size[k]);
+  g_string_append (dae,
+    "</float_array>\n"
+    "      <technique_common><accessor source=\"#box-pos-array\" count=\"8\" stride=\"3\">"
+    "<param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/><param name=\"Z\" type=\"float\"/>"
+    "</accessor></technique_common></source>\n"
+    "    <vertices id=\"box-vtx\"><input semantic=\"POSITION\" source=\"#box-pos\"/></vertices>\n"
+    "    <triangles count=\"12\"><input semantic=\"VERTEX\" source=\"#box-vtx\" offset=\"0\"/><p>");
+  for (guint i = 0; i < 12; i++)
+    g_string_append_printf (dae, "%u %u %u ", cube_triangles[i][0], cube_triangles[i][1],
+                            cube_triangles[i][2]);
+  g_string_append (dae,
+    "</p></triangles>\n"
+    "  </mesh></geometry></library_geometries>\n");
+}
+
+/* A COLLADA <node> without a name takes its first named ancestor's name,
+ * as gz-common's ColladaLoader gives it (polaris_ranger's
+ * <node name="Steering_Wheel"><node>…): <submesh><name>Steering_Wheel
+ * finds the unit cube moved 5 along x, centroid (5.5, 0.5, 0.5). */
+static void
+test_format_collada_unnamed_node (void)
+{
+  g_autoptr(GString) dae = g_string_new (NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlMesh) whole = NULL;
+  g_autoptr(BlMesh) wheel = NULL;
+  BlMeshProperties p;
+
+  dae_append_head (dae, "<unit name=\"meter\" meter=\"1\"/>", (const double[]) { 0.5, 0.5, 0.5 },
+                   (const double[]) { 1, 1, 1 });
+  g_string_append (dae,
+    "  <library_visual_scenes><visual_scene id=\"Scene\" name=\"Scene\">\n"
+    "    <node id=\"node-Ranger\" name=\"Ranger\"><instance_geometry url=\"#box-mesh\"/></node>\n"
+    "    <node id=\"node-Steering_Wheel\" name=\"Steering_Wheel\"><translate>5 0 0</translate>\n"
+    "      <node><instance_geometry url=\"#box-mesh\"/></node>\n"
+    "    </node>\n"
+    "  </visual_scene></library_visual_scenes>\n"
+    "  <scene><instance_visual_scene url=\"#Scene\"/></scene>\n"
+    "</COLLADA>\n");
+  path = write_text ("unnamed-node.dae", dae->str);
+
+  whole = load (path, unit_scale);
+  g_assert_cmpuint (bl_mesh_get_n_submeshes (whole), ==, 2);
+  g_assert_cmpstr (bl_mesh_get_submesh_name (whole, 0), ==, "Ranger");
+  g_assert_cmpstr (bl_mesh_get_submesh_name (whole, 1), ==, "Steering_Wheel");
+
+  wheel = bl_mesh_new_from_file (path, unit_scale, "Steering_Wheel", FALSE, &error);
+  g_assert_no_error (error);
+  props_of (wheel, FALSE, &p);
+  assert_near (p.volume, 1.0, 1e-12);
+  assert_near (p.centroid.x, 5.5, 1e-12);
+  assert_near (p.centroid.y, 0.5, 1e-12);
+  assert_near (p.centroid.z, 0.5, 1e-12);
+}
+
 /* COLLADA in millimetres (<unit meter="0.001">, Z up) with a box placed by
  * two nested nodes: the parent translates, the child rotates.  gz-common's
  * AssimpLoader keeps the root node's scale (the unit) and translation but
@@ -1164,34 +1318,8 @@ test_format_collada_unit_and_nodes (void)
   const double *v;
   guint nv;
 
-  g_string_append (dae,
-    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
-    "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
-    "  <asset><unit name=\"millimeter\" meter=\"0.001\"/><up_axis>Z_UP</up_axis></asset>\n"
-    "  <library_geometries><geometry id=\"box-mesh\" name=\"box\"><mesh>\n"
-    "    <source id=\"box-pos\"><float_array id=\"box-pos-array\" count=\"24\">");
-  for (guint i = 0; i < 8; i++)
-    {
-      for (int k = 0; k < 3; k++)
-        {
-          double x = centre_mm[k] + (((i >> k) & 1) - 0.5) * size_mm[k];
-
-          g_string_append_printf (dae, "%g ", x);
-        }
-    }
-  g_string_append (dae,
-    "</float_array>\n"
-    "      <technique_common><accessor source=\"#box-pos-array\" count=\"8\" stride=\"3\">"
-    "<param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/><param name=\"Z\" type=\"float\"/>"
-    "</accessor></technique_common></source>\n"
-    "    <vertices id=\"box-vtx\"><input semantic=\"POSITION\" source=\"#box-pos\"/></vertices>\n"
-    "    <triangles count=\"12\"><input semantic=\"VERTEX\" source=\"#box-vtx\" offset=\"0\"/><p>");
-  for (guint i = 0; i < 12; i++)
-    g_string_append_printf (dae, "%u %u %u ", cube_triangles[i][0], cube_triangles[i][1],
-                            cube_triangles[i][2]);
+  dae_append_head (dae, "<unit name=\"millimeter\" meter=\"0.001\"/>", centre_mm, size_mm);
   g_string_append_printf (dae,
-    "</p></triangles>\n"
-    "  </mesh></geometry></library_geometries>\n"
     "  <library_visual_scenes><visual_scene id=\"Scene\" name=\"Scene\">\n"
     "    <node id=\"frame\" name=\"frame\" type=\"NODE\"><translate>%g %g %g</translate>\n"
     "      <node id=\"body\" name=\"body\" type=\"NODE\"><rotate>%g %g %g %g</rotate>\n"
@@ -1427,6 +1555,46 @@ test_hull_of_file (void)
   assert_near (p.centroid.z, 0.5, 1e-12);
   assert_inertia (&p.inertia, (double[]) { 1.0 / 6, 1.0 / 6, 1.0 / 6, 0, 0, 0 }, 1e-12);
   assert_clean (&p);
+}
+
+/* An inside-out submesh is flipped; it is named only when its volume
+ * matters against the mesh's own size: a 1 µm cube (1e-18 m³) beside a
+ * unit cube is flipped without a word, a unit one is reported. */
+static void
+test_tiny_inside_out_submesh (void)
+{
+  const double sizes[2] = { 1e-6, 1 };
+
+  for (guint k = 0; k < 2; k++)
+    {
+      g_auto(Shape) a = { 0 };
+      g_auto(Shape) b = { 0 };
+      g_autoptr(GString) text = g_string_new (NULL);
+      g_autofree char *path = NULL;
+      g_autoptr(BlMesh) mesh = NULL;
+      BlMeshProperties p;
+
+      shape_init (&a);
+      shape_add_box (&a, (double[]) { 0.5, 0.5, 0.5 }, (double[]) { 1, 1, 1 }, identity, 0, 12);
+      shape_init (&b);
+      shape_add_box (&b, (double[]) { 3, 0, 0 }, (double[]) { sizes[k], sizes[k], sizes[k] }, identity, 0, 12);
+      for (guint t = 0; t < shape_n_triangles (&b); t++)
+        {
+          guint32 *tri = &g_array_index (b.t, guint32, 3 * t);
+          guint32 x = tri[1];
+
+          tri[1] = tri[2];
+          tri[2] = x;
+        }
+      append_obj_object (text, &a, "body", 0);
+      append_obj_object (text, &b, "sliver", shape_n_vertices (&a));
+      path = write_text ("inside-out-part.obj", text->str);
+      mesh = load (path, unit_scale);
+      props_of (mesh, FALSE, &p);
+
+      assert_near (p.volume, 1 + sizes[k] * sizes[k] * sizes[k], 1e-6);
+      g_assert_cmpint (warnings_mention (&p, "Submesh “sliver” is inside-out"), ==, k == 1);
+    }
 }
 
 static void
@@ -2062,10 +2230,14 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mesh/mirror", test_mirror);
   g_test_add_func ("/core/mesh/inward", test_inward);
   g_test_add_func ("/core/mesh/open", test_open);
+  g_test_add_func ("/core/mesh/open-anywhere", test_open_anywhere);
+  g_test_add_func ("/core/mesh/crack", test_crack);
+  g_test_add_func ("/core/mesh/tiny-inside-out-submesh", test_tiny_inside_out_submesh);
   g_test_add_func ("/core/mesh/non-manifold", test_non_manifold);
   g_test_add_func ("/core/mesh/inconsistent", test_inconsistent);
   g_test_add_func ("/core/mesh/duplicate-degenerate", test_duplicate_and_degenerate);
   g_test_add_func ("/core/mesh/cylinder-dae", test_cylinder_dae);
+  g_test_add_func ("/core/mesh/format/collada-unnamed-node", test_format_collada_unnamed_node);
   g_test_add_func ("/core/mesh/cylinder-dae-bottom-origin", test_cylinder_dae_bottom_origin);
   g_test_add_func ("/core/mesh/hull/point-cloud", test_hull_point_cloud);
   g_test_add_func ("/core/mesh/hull/sphere", test_hull_sphere);

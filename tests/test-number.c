@@ -315,6 +315,133 @@ test_clean_noise (void)
   g_assert_cmpfloat (real[2], ==, -2e-9);
 }
 
+/* A product that binary rounds off its decimal: four fins of 1200 kg/m³,
+ * 0.14 × 0.012 × 0.1 m each (the sample's), weigh 4 × 0.2016 = 0.8064 kg
+ * exactly, but the sum of the doubles is 0.8064000000000002, one ulp off. */
+static void
+test_clean_product (void)
+{
+  double mass = 0.0;
+  char buf[BL_DOUBLE_BUF_SIZE];
+
+  for (guint i = 0; i < 4; i++)
+    mass += 1200.0 * 0.14 * 0.012 * 0.1;
+  g_assert_cmpstr (bl_number_format (mass, buf), ==, "0.8064000000000002");
+
+  g_assert_cmpfloat (bl_number_clean (mass, 0.0), ==, 0.8064);
+  g_assert_cmpstr (bl_number_format (bl_number_clean (mass, 0.0), buf), ==, "0.8064");
+  /* one fin: 0.20160000000000006, within 4 ulps of 0.2016 */
+  g_assert_cmpfloat (bl_number_clean (1200.0 * 0.14 * 0.012 * 0.1, 0.0), ==, 0.2016);
+}
+
+/* A box rotated by a quarter turn about x: R·I·Rᵀ with R = Rx(π/2) in
+ * doubles (cos π/2 = 6.1e-17, not 0) leaves iyz = c·s·(Iyy − Izz) ≈ 1e-20
+ * where the exact value is 0, and swaps Iyy and Izz. */
+static void
+test_clean_rotated_box (void)
+{
+  /* a 0.2016 kg box 0.14 × 0.012 × 0.1 m: m(b² + c²)/12 … */
+  const double ixx = 0.2016 * (0.012 * 0.012 + 0.1 * 0.1) / 12.0;
+  const double iyy = 0.2016 * (0.14 * 0.14 + 0.1 * 0.1) / 12.0;
+  const double izz = 0.2016 * (0.14 * 0.14 + 0.012 * 0.012) / 12.0;
+  const double angle = 1.5707963267948966;
+  double c = cos (angle), s = sin (angle);
+  double local[3][3] = { { ixx, 0, 0 }, { 0, iyy, 0 }, { 0, 0, izz } };
+  double r[3][3] = { { 1, 0, 0 }, { 0, c, -s }, { 0, s, c } };
+  double rotated[3][3] = { { 0 } };
+
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 3; k++)
+        for (int l = 0; l < 3; l++)
+          rotated[i][j] += r[i][k] * local[k][l] * r[j][l];
+  g_assert_cmpfloat (rotated[1][2], !=, 0.0);
+  g_assert_cmpfloat (fabs (rotated[1][2]), <, 1e-19);
+
+  bl_number_clean_noise (&rotated[0][0], 9, 0.0);
+  g_assert_cmpfloat (rotated[1][2], ==, 0.0);
+  g_assert_cmpfloat (rotated[2][1], ==, 0.0);
+  g_assert_false (signbit (rotated[1][2]));
+  g_assert_cmpfloat (rotated[0][1], ==, 0.0);
+  /* the diagonal keeps its digits: 1.704192e-4, then Izz and Iyy swapped */
+  g_assert_cmpfloat (rotated[0][0], ==, 1.704192e-4);
+  g_assert_cmpfloat (rotated[1][1], ==, 3.316992e-4);
+  g_assert_cmpfloat (rotated[2][2], ==, 4.9728e-4);
+}
+
+/* The tolerance is a few ulps of the quantity's scale, not of the value. */
+static void
+test_clean_scale (void)
+{
+  /* 4 ulps of 0.12…: 1.1e-16, so all 16 digits stay */
+  g_assert_cmpfloat (bl_number_clean (0.1234567890123456, 0.0), ==, 0.1234567890123456);
+  /* an entry of a tensor whose largest is 1e6: 4·2⁻⁵²·1e6 = 8.9e-10, so
+   * 0.1234567891 is 0.123456789 (1e-10 away) but 0.123456789 stays (the
+   * 8-digit 0.12345679 is 1e-9 away) */
+  g_assert_cmpfloat (bl_number_clean (0.1234567891, 1e6), ==, 0.123456789);
+  g_assert_cmpfloat (bl_number_clean (0.123456789, 1e6), ==, 0.123456789);
+  /* below 1e-12 of the scale: 0, never −0 */
+  g_assert_cmpfloat (bl_number_clean (-9e-13, 1.0), ==, 0.0);
+  g_assert_false (signbit (bl_number_clean (-9e-13, 1.0)));
+  g_assert_cmpfloat (bl_number_clean (-1.1e-12, 1.0), ==, -1.1e-12);
+  /* a scale below the value is the value */
+  g_assert_cmpfloat (bl_number_clean (2.5, 1e-3), ==, 2.5);
+  g_assert_true (isnan (bl_number_clean (NAN, 1.0)));
+  g_assert_cmpfloat (bl_number_clean (INFINITY, 1.0), ==, INFINITY);
+}
+
+/* On random values and scales: within 4 ulps of the scale, and no decimal
+ * with fewer significant digits is (the search must not stop short). */
+static void
+test_clean_shortest (void)
+{
+  GRand *rand = g_rand_new_with_seed (20261126);
+
+  for (guint i = 0; i < 20000; i++)
+    {
+      double value = g_rand_double_range (rand, -1.0, 1.0) * pow (10.0, g_rand_int_range (rand, -8, 8));
+      double scale = fabs (value) * pow (10.0, g_rand_double_range (rand, 0.0, 6.0));
+      double tolerance = BL_NUMBER_NOISE_ULPS * DBL_EPSILON * scale;
+      double clean = bl_number_clean (value, scale);
+      char text[64];
+      int digits;
+
+      if (clean == 0.0)
+        {
+          g_assert_cmpfloat (fabs (value), <, BL_NUMBER_NOISE_ZERO * scale);
+          continue;
+        }
+      g_assert_cmpfloat (fabs (clean - value), <=, tolerance);
+      /* its significant digits: those of its shortest form without the
+       * sign, the point, the exponent and the zeros on either side */
+      {
+        char *mantissa, *end;
+
+        bl_number_format (clean, text);
+        if (strchr (text, 'e') != NULL)
+          *strchr (text, 'e') = '\0';
+        mantissa = text;
+        while (*mantissa == '-' || *mantissa == '0' || *mantissa == '.')
+          mantissa++;
+        end = mantissa + strlen (mantissa);
+        while (end > mantissa && (end[-1] == '0' || end[-1] == '.'))
+          end--;
+        digits = 0;
+        for (const char *c = mantissa; c < end; c++)
+          if (g_ascii_isdigit (*c))
+            digits++;
+      }
+      if (digits > 1)
+        {
+          char shorter[64];
+
+          g_snprintf (shorter, sizeof shorter, "%.*e", digits - 2, value);
+          g_assert_cmpfloat (fabs (g_ascii_strtod (shorter, NULL) - value), >, tolerance);
+        }
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -328,6 +455,10 @@ main (int    argc,
   g_test_add_func ("/core/number/parse-matches-strtod", test_parse_matches_strtod);
 
   g_test_add_func ("/core/number/clean-noise", test_clean_noise);
+  g_test_add_func ("/core/number/clean-product", test_clean_product);
+  g_test_add_func ("/core/number/clean-rotated-box", test_clean_rotated_box);
+  g_test_add_func ("/core/number/clean-scale", test_clean_scale);
+  g_test_add_func ("/core/number/clean-shortest", test_clean_shortest);
 
   return g_test_run ();
 }

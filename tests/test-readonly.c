@@ -39,6 +39,23 @@ assert_same_documents (BlDocument *full,
   bl_test_assert_same_documents (full, lean);
 }
 
+/* The read-only load of path, after checking that the full one (kept in
+ * *full) gives the same. */
+static BlDocument *
+load_both_ways (const char  *path,
+                BlDocument **full)
+{
+  g_autoptr(GError) error = NULL;
+  BlDocument *lean;
+
+  *full = bl_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  lean = bl_document_new_from_file_full (path, BL_DOCUMENT_LOAD_READ_ONLY, &error);
+  g_assert_no_error (error);
+  assert_same_documents (*full, lean);
+  return lean;
+}
+
 static void
 test_fixtures (void)
 {
@@ -196,7 +213,6 @@ test_attributes (void)
     "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12", "c13", "c14", "c15",
     "c3", "x", "x", "y",
   };
-  g_autoptr(GError) error = NULL;
   g_autoptr(BlDocument) full = NULL;
   g_autoptr(BlDocument) lean = NULL;
   BlLink *link;
@@ -209,11 +225,7 @@ test_attributes (void)
   g_string_append (text, "  </link>\n</model>\n</sdf>\n");
   g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
 
-  full = bl_document_new_from_file (path, &error);
-  g_assert_no_error (error);
-  lean = bl_document_new_from_file_full (path, BL_DOCUMENT_LOAD_READ_ONLY, &error);
-  g_assert_no_error (error);
-  assert_same_documents (full, lean);
+  lean = load_both_ways (path, &full);
 
   link = bl_document_find_link (lean, "m::a&b");
   g_assert_nonnull (link);
@@ -239,16 +251,88 @@ test_attributes (void)
   g_rmdir (dir);
 }
 
+/* What TinyXML2 reads past, both loads read past alike: blank lines
+ * before the XML declaration, "--" in comments, split over the push
+ * parser's chunks by a long comment; a comment ending in "--->" ends
+ * there, as in TinyXML2 (libxml2 alone would read on to the next "-->"
+ * and take the link for part of the comment). */
+static void
+test_tinyxml_faults (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-readonly-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "faults.sdf", NULL);
+  g_autoptr(GString) text = g_string_new ("\n\n<?xml version=\"1.0\"?>\n<sdf version=\"1.6\">\n<!--\n");
+  g_autoptr(BlDocument) full = NULL;
+  g_autoptr(BlDocument) lean = NULL;
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  guint xml_warnings = 0;
+
+  for (guint i = 0; i < 20000; i++)
+    g_string_append (text, "gz service --reqtype gz.msgs.EntityFactory --timeout 300\n");
+  g_string_append (text, "-->\n<model name=\"m\"><link name=\"l\"><inertial><mass>2</mass></inertial></link>"
+                   "<!-- a --->\n<link name=\"k\"/>\n<!-- b -->\n</model>\n</sdf>\n");
+  g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
+
+  lean = load_both_ways (path, &full);
+  g_assert_nonnull (bl_document_find_link (lean, "m::l"));
+  g_assert_nonnull (bl_document_find_link (lean, "m::k"));
+
+  /* one warning per kind of fault, at its first line */
+  diagnostics = bl_document_collect_diagnostics (lean);
+  for (guint i = 0; i < diagnostics->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (diagnostics, i);
+
+      if (g_strcmp0 (d->code, "xml") != 0)
+        continue;
+      xml_warnings++;
+      g_assert_cmpint (d->severity, ==, BL_SEVERITY_WARNING);
+      g_assert_cmpstr (d->file, ==, path);
+      g_assert_true (d->line == 3 || d->line == 5);
+      if (d->line == 5)
+        g_assert_nonnull (strstr (d->message, "(2 of them, the first here)"));
+    }
+  g_assert_cmpuint (xml_warnings, ==, 2);
+  g_clear_object (&full);
+  g_clear_object (&lean);
+  g_clear_pointer (&diagnostics, g_ptr_array_unref);
+
+  /* gz-sim's reset_detachable_joint.sdf starts "?xml version…": text
+   * beside the root element, which TinyXML2 keeps as a text node */
+  g_assert_true (g_file_set_contents (path, "?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n"
+                                      "<model name=\"m\"><link name=\"l\"/></model>\n</sdf>\n", -1, NULL));
+  lean = load_both_ways (path, &full);
+  g_assert_nonnull (bl_document_find_link (lean, "m::l"));
+  diagnostics = bl_document_collect_diagnostics (lean);
+  g_assert_cmpuint (diagnostics->len, ==, 1);
+  {
+    BlDiagnostic *d = g_ptr_array_index (diagnostics, 0);
+
+    g_assert_cmpstr (d->code, ==, "xml");
+    g_assert_cmpint (d->line, ==, 1);
+    g_assert_nonnull (strstr (d->message, "text outside the root element"));
+  }
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_errors (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("ballast-readonly-XXXXXX", NULL);
   g_autofree char *empty = g_build_filename (dir, "empty.sdf", NULL);
   g_autofree char *broken = g_build_filename (dir, "broken.sdf", NULL);
-  const char *paths[] = { empty, broken, dir, "/nonexistent/model.sdf" };
+  g_autofree char *unquoted = g_build_filename (dir, "unquoted.sdf", NULL);
+  g_autofree char *entity = g_build_filename (dir, "entity.sdf", NULL);
+  const char *paths[] = { empty, broken, unquoted, entity, dir, "/nonexistent/model.sdf" };
 
   g_assert_true (g_file_set_contents (empty, "", 0, NULL));
   g_assert_true (g_file_set_contents (broken, "<sdf version=\"1.11\">\n<model name=\"m\">\n</sdf>\n", -1, NULL));
+  g_assert_true (g_file_set_contents (unquoted, "<sdf version=\"1.11\">\n<model name=m>\n<link name=\"l\"/>\n"
+                                      "</model>\n</sdf>\n", -1, NULL));
+  g_assert_true (g_file_set_contents (entity, "<!DOCTYPE sdf [\n<!ENTITY e \"1\">\n]>\n<sdf version=\"1.11\"/>\n",
+                                      -1, NULL));
 
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
     {
@@ -266,6 +350,8 @@ test_errors (void)
 
   g_unlink (empty);
   g_unlink (broken);
+  g_unlink (unquoted);
+  g_unlink (entity);
   g_rmdir (dir);
 }
 
@@ -279,6 +365,7 @@ main (int    argc,
   g_test_add_func ("/core/document/read-only/generated", test_generated);
   g_test_add_func ("/core/document/read-only/attributes", test_attributes);
   g_test_add_func ("/core/document/read-only/errors", test_errors);
+  g_test_add_func ("/core/document/read-only/tinyxml-faults", test_tinyxml_faults);
 
   return g_test_run ();
 }

@@ -15,6 +15,7 @@
 #include "bl-outline.h"
 #include "bl-outline-item.h"
 #include "bl-recovery.h"
+#include "bl-resource.h"
 #include "bl-viewport.h"
 #include "bl-window.h"
 #include "ui-common.h"
@@ -264,6 +265,137 @@ test_refuse_invalid_added_mass (Fixture       *f,
   g_assert_false (bl_window_get_modified (f->window));
 }
 
+/* DEPTH models nested in one another, one link "l" innermost. */
+static char *
+nested_models (guint depth)
+{
+  GString *text = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n");
+
+  for (guint i = 0; i < depth; i++)
+    g_string_append_printf (text, "<model name=\"m%u\">", i);
+  g_string_append (text, "<link name=\"l\"><inertial><mass>2</mass><inertia><ixx>1</ixx><iyy>1</iyy>"
+                         "<izz>1</izz></inertia></inertial></link>");
+  for (guint i = 0; i < depth; i++)
+    g_string_append (text, "</model>");
+  g_string_append (text, "\n</sdf>\n");
+  return g_string_free (text, FALSE);
+}
+
+/* The loader reads models nested 65 deep and reports deeper ones;
+ * libxml2 reads 256 elements deep (252 such models) and no more: the
+ * window shows each file it read, down to its deepest link, and says why
+ * it refused the deeper one (issue 16). */
+static void
+test_any_depth (Fixture       *f,
+                gconstpointer  data)
+{
+  static const guint depths[] = { 65, 66, 252, 253 };
+  GtkWidget *inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+
+  for (guint i = 0; i < G_N_ELEMENTS (depths); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("nested-%u.sdf", depths[i]);
+      g_autofree char *path = g_build_filename (f->dir, name, NULL);
+      g_autofree char *text = nested_models (depths[i]);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      BlDocument *before = bl_window_get_document (f->window);
+      BlDocument *doc;
+
+      g_assert_true (g_file_set_contents (path, text, -1, NULL));
+      bl_window_open (f->window, file);
+      wait_for_load (f->window);
+      doc = bl_window_get_document (f->window);
+
+      if (depths[i] == 253)
+        {
+          GtkMessageDialog *dialog = GTK_MESSAGE_DIALOG (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
+          g_autofree char *secondary = NULL;
+
+          g_assert_nonnull (dialog);
+          g_object_get (dialog, "secondary-text", &secondary, NULL);
+          g_assert_nonnull (strstr (secondary, path));
+          g_assert_nonnull (strstr (secondary, "depth"));
+          gtk_window_destroy (GTK_WINDOW (dialog));
+          drain ();
+          g_assert_true (doc == before);
+          continue;
+        }
+
+      g_assert_true (doc != before);
+      if (depths[i] == 65)
+        {
+          BlLink *link;
+
+          g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 1);
+          select_in_outline (f, "l");
+          link = bl_inspector_get_link (BL_INSPECTOR (inspector));
+          g_assert_nonnull (link);
+          g_assert_cmpstr (link->name, ==, "l");
+          g_assert_cmpstr (inspector_mass_text (f), ==, "2");
+        }
+      else
+        {
+          g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 0);
+        }
+    }
+}
+
+static void
+count_notify (guint *count)
+{
+  (*count)++;
+}
+
+/* A cell's tooltip names its key and unit, is set back after an error,
+ * and an edit elsewhere leaves it as it is (setting it again made GTK ask
+ * the X server for the pointer, 72 times per edit). */
+static void
+test_added_mass_cell_tooltips (Fixture       *f,
+                               gconstpointer  data)
+{
+  GtkWidget *editor = child (f->window, BL_TYPE_WINDOW, "added_mass_editor");
+  GtkWidget *xy, *qq, *zr;
+
+  select_in_outline (f, "link_2");
+  xy = bl_added_mass_editor_get_cell (BL_ADDED_MASS_EDITOR (editor), 0, 1);
+  qq = bl_added_mass_editor_get_cell (BL_ADDED_MASS_EDITOR (editor), 4, 4);
+  zr = bl_added_mass_editor_get_cell (BL_ADDED_MASS_EDITOR (editor), 2, 5);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (xy), ==, "xy (kg)");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (qq), ==, "qq (kg·m²)");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (zr), ==, "zr (kg·m)");
+
+  type_into (xy, "NaN");
+  g_assert_true (gtk_widget_has_css_class (xy, "error"));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (xy), !=, "xy (kg)");
+
+  type_into (qq, "2.5");
+  g_assert_false (gtk_widget_has_css_class (xy, "error"));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (xy), ==, "xy (kg)");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (qq), ==, "qq (kg·m²)");
+
+  {
+    guint notified = 0;
+    gulong id = g_signal_connect_swapped (zr, "notify::tooltip-text", G_CALLBACK (count_notify), &notified);
+
+    type_into (qq, "3.5");
+    g_assert_cmpuint (notified, ==, 0);
+    g_signal_handler_disconnect (zr, id);
+  }
+}
+
+/* Under Xvfb GL is Mesa's llvmpipe: the window draws with GTK's cairo
+ * renderer there (its GL renderer took ten times as long a frame). */
+static void
+test_software_gl_draws_with_cairo (Fixture       *f,
+                                   gconstpointer  data)
+{
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (f->window));
+
+  g_assert_true (bl_viewport_display_gl_is_software (gtk_widget_get_display (GTK_WIDGET (f->window))));
+  g_assert_nonnull (renderer);
+  g_assert_cmpstr (G_OBJECT_TYPE_NAME (renderer), ==, "GskCairoRenderer");
+  g_assert_cmpstr (g_getenv ("GSK_RENDERER"), ==, "cairo");
+}
 
 static void
 test_ask_before_close (Fixture       *f,
@@ -487,6 +619,55 @@ test_link_buoyancy (Fixture       *f,
   bl_inspector_set_fluid_density (BL_INSPECTOR (inspector), 1025.0);
 }
 
+/* The rows of the link's diagnostics follow an edit in place: a 1 m cube
+ * of density 1000 has M_RB,qq = 1000/6 kg·m², so an added qq of 5000 is
+ * 30 times the body's own (A6), 15 times at density 2000; A9 (automatic
+ * inertia with added mass) stays.  The rows are the same widgets, with the
+ * new text. */
+static void
+test_diagnostic_rows_in_place (Fixture       *f,
+                               gconstpointer  data)
+{
+  GtkWidget *inspector, *box, *first_row;
+  BlLink *link;
+
+  open_copy (f, NULL,
+             "<?xml version=\"1.0\"?><sdf version=\"1.11\"><model name=\"m\">"
+             "<link name=\"l\"><inertial auto=\"true\"><fluid_added_mass><qq>5000</qq></fluid_added_mass>"
+             "</inertial><collision name=\"c\"><density>1000</density>"
+             "<geometry><box><size>1 1 1</size></box></geometry></collision></link>"
+             "</model></sdf>");
+  inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  box = child (inspector, BL_TYPE_INSPECTOR, "diagnostics_box");
+  select_in_outline (f, "l");
+  link = bl_inspector_get_link (BL_INSPECTOR (inspector));
+
+  for (guint step = 0; step < 2; step++)
+    {
+      const char *ratio = step == 0 ? "qq is 30×" : "qq is 15×";
+      guint rows = 0;
+      gboolean found = FALSE;
+
+      if (step == 1)
+        {
+          first_row = gtk_widget_get_first_child (box);
+          type_into (collision_spin (f, "c"), "2000");
+          g_assert_true (gtk_widget_get_first_child (box) == first_row);
+        }
+      for (GtkWidget *row = gtk_widget_get_first_child (box); row != NULL; row = gtk_widget_get_next_sibling (row))
+        {
+          GtkWidget *label = gtk_widget_get_next_sibling (gtk_widget_get_first_child (row));
+          const BlDiagnostic *d = g_ptr_array_index (link->diagnostics, rows);
+
+          g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (label)), d->message));
+          found |= strstr (gtk_label_get_text (GTK_LABEL (label)), ratio) != NULL;
+          rows++;
+        }
+      g_assert_cmpuint (rows, ==, link->diagnostics->len);
+      g_assert_true (found);
+    }
+}
+
 /* A link whose inertia is valid but whose file has errors (an automatic
  * link whose mesh cannot be found: only its box counts) does not show a
  * plain green tick; a valid link without errors does. */
@@ -693,38 +874,6 @@ test_import_apply (Fixture       *f,
   drain ();
   g_assert_false (link->has_added_mass);
   g_assert_false (bl_window_get_modified (f->window));
-}
-
-/* Answers the file chooser that GtkFileChooserNative shows (without a
- * portal it is an in-process GtkFileChooserDialog) with dir/name. */
-static void
-answer_file_chooser (const char *dir,
-                     const char *name)
-{
-  GtkWindow *dialog = NULL;
-  g_autoptr(GFile) folder = g_file_new_for_path (dir);
-  g_autoptr(GError) error = NULL;
-
-  drain ();
-  dialog = find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG);
-  g_assert_nonnull (dialog);
-  g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, &error));
-  g_assert_no_error (error);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
-  drain ();
-  respond (dialog, GTK_RESPONSE_ACCEPT);
-  /* The chooser checks the name asynchronously before it answers. */
-  {
-    gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-    while (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL && g_get_monotonic_time () < deadline)
-      {
-        g_main_context_iteration (NULL, FALSE);
-        g_usleep (1000);
-      }
-  }
-  g_assert_null (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG));
-  drain ();
 }
 
 /* Export Baked writes link_2 as explicit 6 kg with Ixx = 6·2/12 = 1 and
@@ -1359,33 +1508,6 @@ menu_has_target (GMenuModel *menu,
   return FALSE;
 }
 
-/* The label under `root` that reads `text`. */
-static GtkWidget *
-find_label (GtkWidget  *root,
-            const char *text)
-{
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_label (c, text);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* The menu item that shows `text`: the label's nearest clickable ancestor. */
-static GtkWidget *
-find_menu_item (GtkWidget  *popover,
-                const char *text)
-{
-  for (GtkWidget *up = find_label (popover, text); up != NULL && up != popover; up = gtk_widget_get_parent (up))
-    if (g_signal_lookup ("clicked", G_OBJECT_TYPE (up)) != 0)
-      return up;
-  return NULL;
-}
-
 /* Opening in the background ---------------------------------------------- */
 
 typedef struct
@@ -1801,21 +1923,6 @@ press_accelerator (GtkWindow  *window,
   return done;
 }
 
-static GtkWidget *
-find_by_type (GtkWidget *root,
-              GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_by_type (c, type);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The accelerators the Keyboard Shortcuts window lists, one per entry
  * ("1 3" lists two). */
 static void
@@ -2099,6 +2206,72 @@ test_shortcuts (void)
   g_free (run.original);
 }
 
+/* ---- Model paths (issue 13) --------------------------------------------- */
+
+typedef struct
+{
+  gboolean done;
+} ModelPathsRun;
+
+/* The model-paths setting is the core's extra model paths while the app
+ * runs, whoever changes it; adding a folder stores it once. */
+static void
+check_model_paths (GApplication  *application,
+                   ModelPathsRun *run)
+{
+  g_autoptr(GSettings) settings = bl_application_settings_new ();
+  const char * const other[] = { "/models/other", NULL };
+  g_auto(GStrv) core = bl_resource_dup_extra_paths ();
+  g_auto(GStrv) stored = NULL;
+  g_auto(GStrv) after = NULL;
+
+  /* read at startup */
+  g_assert_cmpuint (g_strv_length (core), ==, 1);
+  g_assert_cmpstr (core[0], ==, "/models/first");
+
+  /* changed elsewhere (another window, gsettings set) */
+  g_settings_set_strv (settings, "model-paths", other);
+  drain ();
+  g_clear_pointer (&core, g_strfreev);
+  core = bl_resource_dup_extra_paths ();
+  g_assert_cmpuint (g_strv_length (core), ==, 1);
+  g_assert_cmpstr (core[0], ==, "/models/other");
+
+  /* the window's offer to add the folder of a missing model */
+  g_assert_true (bl_application_add_model_path (BL_APPLICATION (application), "/models/lrauv"));
+  g_assert_false (bl_application_add_model_path (BL_APPLICATION (application), "/models/lrauv"));
+  stored = g_settings_get_strv (settings, "model-paths");
+  g_assert_cmpuint (g_strv_length (stored), ==, 2);
+  g_assert_cmpstr (stored[1], ==, "/models/lrauv");
+  after = bl_resource_dup_extra_paths ();
+  g_assert_cmpuint (g_strv_length (after), ==, 2);
+  g_assert_cmpstr (after[1], ==, "/models/lrauv");
+
+  g_settings_reset (settings, "model-paths");
+  drain ();
+  run->done = TRUE;
+  g_application_quit (application);
+}
+
+static void
+test_model_paths (void)
+{
+  g_autoptr(BlApplication) app = bl_application_new ();
+  g_autoptr(GSettings) settings = bl_application_settings_new ();
+  const char * const first[] = { "/models/first", NULL };
+  char *app_argv[] = { (char *) "ballast", NULL };
+  ModelPathsRun run = { 0 };
+
+  g_assert_nonnull (settings);
+  g_settings_set_strv (settings, "model-paths", first);
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_signal_connect_after (app, "activate", G_CALLBACK (check_model_paths), &run);
+  g_assert_cmpint (g_application_run (G_APPLICATION (app), 1, app_argv), ==, 0);
+  g_assert_true (run.done);
+  bl_resource_set_extra_paths (NULL);
+}
+
 /* ---- The recovery offer's time (issue 6) -------------------------------- */
 
 static void
@@ -2149,6 +2322,9 @@ main (int   argc,
   ADD ("/ui/window/save-and-compare", test_save_and_compare);
   ADD ("/ui/window/refuse-invalid-density", test_refuse_invalid_density);
   ADD ("/ui/window/refuse-invalid-added-mass", test_refuse_invalid_added_mass);
+  ADD ("/ui/window/added-mass-cell-tooltips", test_added_mass_cell_tooltips);
+  ADD ("/ui/window/software-gl-draws-with-cairo", test_software_gl_draws_with_cairo);
+  ADD ("/ui/window/any-depth", test_any_depth);
   ADD ("/ui/added-mass/focus-leave-edits-nothing", test_added_mass_focus_leave);
   ADD ("/ui/window/ask-before-close", test_ask_before_close);
   ADD ("/ui/window/close-without-edits", test_close_without_edits);
@@ -2172,12 +2348,14 @@ main (int   argc,
 #define ADD_OWN(path, fn) g_test_add (path, Fixture, NULL, NULL, fn, fixture_tear_down)
   ADD_OWN ("/ui/window/initial-selection-skips-static", test_initial_selection);
   ADD_OWN ("/ui/inspector/unset-fields", test_unset_fields);
+  ADD_OWN ("/ui/inspector/diagnostic-rows-in-place", test_diagnostic_rows_in_place);
   ADD_OWN ("/ui/added-mass/estimate-apply", test_estimate_apply);
   ADD_OWN ("/ui/added-mass/import-apply", test_import_apply);
   ADD_OWN ("/ui/outline/status-colours", test_outline_status_colours);
 #undef ADD_OWN
   g_test_add ("/ui/style/dark-follows-settings", Fixture, NULL, fixture_set_up, test_dark_style, fixture_tear_down);
   g_test_add_func ("/ui/shortcuts/each-listed-key-works", test_shortcuts);
+  g_test_add_func ("/ui/model-paths/setting", test_model_paths);
   g_test_add_func ("/ui/recovery/time-format", test_recovery_time_format);
   g_test_add_func ("/ui/recovery/after-kill", test_recovery_after_kill);
 

@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 #include <libxml/tree.h>
 
+#include "bl-panel.h"
 #include "bl-renderer.h"
 #include "bl-viewport-private.h"
 #include "torus.h"
@@ -451,12 +452,14 @@ test_pick_selects (void)
       tinted[k] = own[k] + BL_RENDER_SELECTION_MIX * (bl_render_selection_color[k] - own[k]);
     assert_color (&f, x, cy - 10, tinted, 0.3 + 0.7 * lambert);
   }
-  /* The other box keeps its own colour. */
+  /* The other box is dimmed towards the background. */
   {
     float color[3];
     double xl = cx - offset_px (&f, 1.0, 4.5);
 
     bl_render_link_color (0, color);
+    for (int k = 0; k < 3; k++)
+      color[k] += BL_RENDER_DIM_MIX * (bl_render_background_color[k] - color[k]);
     assert_color (&f, xl, cy - 10, color, 0.3 + 0.7 * lambert);
     g_assert_true (bl_viewport_pick (f.viewport, xl, cy - 10) == left);
   }
@@ -1117,6 +1120,282 @@ test_many_instances_levels (void)
   fixture_teardown (&f);
 }
 
+/* Mixes A towards B by T into OUT. */
+static void
+mix3 (const float a[3],
+      const float b[3],
+      float       t,
+      float       out[3])
+{
+  for (int k = 0; k < 3; k++)
+    out[k] = a[k] + t * (b[k] - a[k]);
+}
+
+#define CUBE_COLLISION(name, y) \
+  "<collision name='" name "'><pose>0 " #y " 0 0 0 0</pose>" \
+  "<geometry><box><size>1 1 1</size></box></geometry></collision>"
+
+/* A selected collision stands out from its link's other collisions, which
+ * stand out from the other links (dimmed towards the background). */
+static void
+test_selection_unmistakable (void)
+{
+  Fixture f = { 0 };
+  BlLink *a;
+  BlCollision *c2;
+  float own_a[3], own_b[3], expected[3];
+  double cx, cy, z, d = 8.0;
+
+  /* Link a (at the origin): cubes c1 at y = −1.5 and c2 at y = 0; link b
+   * (at y = 1.5): a cube. */
+  fixture_setup (&f, SDF_HEAD "<model name='m'>"
+                 "<link name='a'><inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz>"
+                 "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>"
+                 CUBE_COLLISION ("c1", -1.5) CUBE_COLLISION ("c2", 0) "</link>"
+                 "<link name='b'><pose>0 1.5 0 0 0 0</pose>"
+                 "<inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz>"
+                 "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>"
+                 CUBE_COLLISION ("c", 0) "</link></model></sdf>");
+  a = bl_document_find_link (f.document, "m::a");
+  c2 = bl_document_find_collision (f.document, "m::a", "c2");
+  g_assert_nonnull (c2);
+  look_front (&f, d);
+  bl_render_link_color (0, own_a);
+  bl_render_link_color (1, own_b);
+  cx = f.width / 2.0;
+  cy = f.height / 2.0;
+
+  /* The faces at x = 0.5 (depth d − 0.5), sampled 10 px above their
+   * centres (the grid's line runs through them), at height z: the
+   * headlight's cosine there is (d − 0.5) / √((d − 0.5)² + y² + z²). */
+  z = 10.0 / (0.5 * f.height) * TAN_HALF_FOV * (d - 0.5);
+#define FACE(y) cx + offset_px (&f, (y), d - 0.5), cy - 10
+#define SHADE(y) (0.3 + 0.7 * (d - 0.5) / sqrt ((d - 0.5) * (d - 0.5) + (y) * (y) + z * z))
+
+  /* Nothing selected: every body in its own colour. */
+  capture (&f);
+  assert_color (&f, FACE (-1.5), own_a, SHADE (-1.5));
+  assert_color (&f, FACE (0.0), own_a, SHADE (0.0));
+  assert_color (&f, FACE (1.5), own_b, SHADE (1.5));
+
+  /* Collision c2 selected (as from the outline). */
+  bl_viewport_set_selected_collision (f.viewport, c2);
+  g_assert_true (bl_viewport_get_selected_link (f.viewport) == a);
+  g_assert_true (bl_viewport_get_selected_collision (f.viewport) == c2);
+  capture (&f);
+  mix3 (own_a, bl_render_selection_color, BL_RENDER_SELECTION_MIX, expected);
+  assert_color (&f, FACE (-1.5), expected, SHADE (-1.5));
+  mix3 (own_a, bl_render_selection_color, BL_RENDER_COLLISION_MIX, expected);
+  assert_color (&f, FACE (0.0), expected, SHADE (0.0));
+  mix3 (own_b, bl_render_background_color, BL_RENDER_DIM_MIX, expected);
+  assert_color (&f, FACE (1.5), expected, SHADE (1.5));
+
+  /* The link alone selected again: both its collisions alike. */
+  bl_viewport_set_selected_link (f.viewport, a);
+  g_assert_null (bl_viewport_get_selected_collision (f.viewport));
+  capture (&f);
+  mix3 (own_a, bl_render_selection_color, BL_RENDER_SELECTION_MIX, expected);
+  assert_color (&f, FACE (-1.5), expected, SHADE (-1.5));
+  assert_color (&f, FACE (0.0), expected, SHADE (0.0));
+#undef FACE
+#undef SHADE
+
+  /* The centre-of-mass markers are drawn over everything: link a's, at
+   * the origin, is dimmed too while b is selected.  3 px up and right of
+   * its centre lies a white octant (x·y·z > 0, the eye on +x) lit by the
+   * headlight's cosine c: the pixel is white·c, and dimmed
+   * (1 − t)·white·c + t·background·c. */
+  g_object_set (f.viewport, "show-com", TRUE, NULL);
+  bl_viewport_set_selected_link (f.viewport, NULL);
+  capture (&f);
+  {
+    double lit[3], c;
+    float dimmed[3];
+
+    pixel_at (&f, cx + 3.5, cy - 3.5, lit);
+    c = lit[0] / bl_render_com_color[0];
+    g_assert_cmpfloat (c, >, 0.8);
+    bl_viewport_set_selected_link (f.viewport, bl_document_find_link (f.document, "m::b"));
+    capture (&f);
+    mix3 (bl_render_com_color, bl_render_background_color, BL_RENDER_DIM_MIX, dimmed);
+    assert_color (&f, cx + 3.5, cy - 3.5, dimmed, c);
+  }
+  fixture_teardown (&f);
+}
+
+#define ONE_CUBE_WITH_ADDED_MASS(xx) \
+  SDF_HEAD "<model name='m'><link name='l'><inertial><mass>6</mass>" \
+  "<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia>" \
+  "<fluid_added_mass><xx>" xx "</xx><yy>2</yy><zz>2</zz></fluid_added_mass></inertial>" \
+  CUBE_COLLISION ("c", 0) "</link></model></sdf>"
+
+/* An added-mass matrix that is not positive semi-definite (xx = −2: an
+ * eigenvalue −2) has no ellipsoid; its link is drawn in the warning
+ * colour while the added-mass overlay is on, as an invalid inertia is. */
+static void
+test_added_mass_invalid_warns (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(BlSceneLink) scene = NULL;
+  float own[3];
+  double cx, cy, d = 6.0;
+
+  fixture_setup (&f, ONE_CUBE_WITH_ADDED_MASS ("-2"));
+  scene = bl_scene_link_new (bl_document_find_link (f.document, "m::l"), 0, 1025.0);
+  g_assert_true (scene->added_mass_invalid);
+  g_assert_false (scene->has_added_mass);
+  look_front (&f, d);
+  cx = f.width / 2.0;
+  cy = f.height / 2.0;
+  bl_render_link_color (0, own);
+
+  /* The face head-on, 10 px above the grid's line through its centre. */
+  g_object_set (f.viewport, "show-added-mass", TRUE, NULL);
+  capture (&f);
+  assert_color (&f, cx + 0.5, cy - 10, bl_render_warning_color, 1.0);
+  g_object_set (f.viewport, "show-added-mass", FALSE, NULL);
+  capture (&f);
+  assert_color (&f, cx + 0.5, cy - 10, own, 1.0);
+  fixture_teardown (&f);
+
+  /* The same link with xx = 2 is physical: its own colour either way. */
+  fixture_setup (&f, ONE_CUBE_WITH_ADDED_MASS ("2"));
+  look_front (&f, d);
+  g_object_set (f.viewport, "show-added-mass", TRUE, NULL);
+  capture (&f);
+  assert_color (&f, cx + 0.5, cy - 10, own, 1.0);
+  fixture_teardown (&f);
+}
+
+/* A sphere's inertia ellipsoid and its added-mass ellipsoid in a fluid of
+ * the right density are the same sphere: a solid sphere of radius R has
+ * I = 2/5·m·R², whose equivalent ellipsoid has semi-axes R, and added
+ * mass ½·ρ·(4/3)·π·R³ in every direction, whose ellipsoid has radius R
+ * (bl-scene.h).  Both must show: the added-mass one is dashed rings with
+ * no fill, so between the rings the picture is the inertia ellipsoid's
+ * alone, and on its rings it is tinted towards the added-mass colour. */
+static void
+test_sphere_added_mass_visible (void)
+{
+  Fixture f = { 0 };
+  g_autofree char *sdf = NULL;
+  g_autofree guchar *inertia_only = NULL;
+  double m = 10.0, r = 1.0, rho = 1025.0, mu = 0.5 * rho * 4.0 / 3.0 * G_PI * r * r * r;
+  double i = 0.4 * m * r * r, d = 6.0, cx, cy, rp;
+  int tinted = 0;
+
+  /* No collision: nothing hides the two shells. */
+  sdf = g_strdup_printf (SDF_HEAD "<model name='m'><link name='l'><inertial><mass>%.17g</mass>"
+                         "<inertia><ixx>%.17g</ixx><iyy>%.17g</iyy><izz>%.17g</izz>"
+                         "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia>"
+                         "<fluid_added_mass><xx>%.17g</xx><yy>%.17g</yy><zz>%.17g</zz></fluid_added_mass>"
+                         "</inertial></link></model></sdf>", m, i, i, i, mu, mu, mu);
+  fixture_setup (&f, sdf);
+  g_object_set (f.viewport, "fluid-density", rho, "show-inertia-ellipsoid", TRUE, NULL);
+  look_front (&f, d);
+  cx = f.width / 2.0;
+  cy = f.height / 2.0;
+  rp = offset_px (&f, r, sqrt (d * d - r * r));
+
+  capture (&f);
+  inertia_only = g_steal_pointer (&f.pixels);
+  g_object_set (f.viewport, "show-added-mass", TRUE, NULL);
+  capture (&f);
+
+  /* Between the rings (off the silhouette and the two sections seen edge
+   * on, the horizontal and vertical diameters): the inertia shell alone. */
+  {
+    const double points[][2] = { { 0.35, 0.45 }, { -0.4, 0.3 }, { 0.3, -0.5 }, { -0.55, -0.35 } };
+
+    for (guint k = 0; k < G_N_ELEMENTS (points); k++)
+      {
+        int px = (int) floor (cx + points[k][0] * rp), py = (int) floor (cy + points[k][1] * rp);
+        const guchar *a = inertia_only + py * f.stride + px * 4, *b = f.pixels + py * f.stride + px * 4;
+
+        for (int c = 0; c < 3; c++)
+          if (abs ((int) a[c] - (int) b[c]) > 2)
+            g_error ("pixel (%d, %d) between the added-mass rings changed: %d %d %d → %d %d %d",
+                     px, py, a[2], a[1], a[0], b[2], b[1], b[0]);
+      }
+  }
+  /* Along the horizontal diameter (the z = 0 section, edge on): dashes in
+   * the added-mass colour over the inertia shell. */
+  for (int x = (int) (cx - 0.8 * rp); x <= (int) (cx + 0.8 * rp); x++)
+    for (int y = (int) cy - 1; y <= (int) cy + 1; y++)
+      {
+        const guchar *a = inertia_only + y * f.stride + x * 4, *b = f.pixels + y * f.stride + x * 4;
+        double dd = 0, cc = 0, dc = 0;
+
+        for (int c = 0; c < 3; c++)
+          {
+            double under = a[2 - c] / 255.0, now = b[2 - c] / 255.0;
+            double delta = now - under, toward = bl_render_added_mass_color[c] - under;
+
+            dd += delta * delta;
+            cc += toward * toward;
+            dc += delta * toward;
+          }
+        if (sqrt (dd) > 0.04 && dc / sqrt (dd * cc) > cos (G_PI / 6))
+          tinted++;
+      }
+  if (tinted < 10)
+    g_error ("only %d pixels of the horizontal diameter show the added-mass rings", tinted);
+}
+
+/* The panel method's surface over a unit box: its edges dark on their own
+ * (the box's middle is an edge of a 4 × 4 grid of panels), filled by a
+ * potential (here the panel centroid's height, so the top half is red,
+ * the bottom blue, the middle white), and gone when cleared. */
+static void
+test_panels (void)
+{
+  Fixture f = { 0 };
+  BlPanelBody body = { .kind = BL_PANEL_BODY_BOX, .pose = BL_POSE_IDENTITY, .size = { 1, 1, 1 } };
+  g_autoptr(BlPanelSurface) surface = bl_panel_surface_new (&body, 1, 200);
+  g_autofree double *heights = g_new (double, surface->n_panels);
+  BlLink *link;
+  double cx, cy, edge, rgb[3];
+  float color[3];
+
+  fixture_setup (&f, SDF_HEAD "<model name='m'>" BOX_LINK ("box", 0, "1 1 1") "</model></sdf>");
+  link = bl_document_find_link (f.document, "m::box");
+  look_front (&f, 5.0);
+  cx = f.width / 2.0;
+  cy = f.height / 2.0;
+  edge = offset_px (&f, 0.5, 4.5);
+  for (gsize p = 0; p < surface->n_panels; p++)
+    {
+      const double *c = surface->points + 9 * p;
+      heights[p] = (c[2] + c[5] + c[8]) / 3;
+    }
+
+  bl_viewport_set_panels (f.viewport, link, surface->points, surface->n_panels, NULL);
+  g_assert_cmpuint (bl_viewport_get_n_panels (f.viewport), ==, surface->n_panels);
+  capture (&f);
+  pixel_at (&f, cx, cy, rgb);
+  if (!(rgb[0] < 0.3 && rgb[1] < 0.3 && rgb[2] < 0.3))
+    g_error ("the panels' edges through the middle: expected dark, got %.3f %.3f %.3f", rgb[0], rgb[1], rgb[2]);
+
+  bl_viewport_set_panels (f.viewport, link, surface->points, surface->n_panels, heights);
+  capture (&f);
+  /* Up on screen is up in the model; a quarter of the way from the middle
+   * is inside a panel of the second row (centroid height ±0.125 or so). */
+  pixel_at (&f, cx + 0.3 * edge, cy - 0.6 * edge, rgb);
+  if (!(rgb[0] > rgb[2] + 0.3))
+    g_error ("upper half: expected red, got %.3f %.3f %.3f", rgb[0], rgb[1], rgb[2]);
+  pixel_at (&f, cx + 0.3 * edge, cy + 0.6 * edge, rgb);
+  if (!(rgb[2] > rgb[0] + 0.2))
+    g_error ("lower half: expected blue, got %.3f %.3f %.3f", rgb[0], rgb[1], rgb[2]);
+  assert_color (&f, cx + edge + 3, cy - 10.5, bl_render_background_color, 1.0);
+
+  bl_viewport_set_panels (f.viewport, NULL, NULL, 0, NULL);
+  g_assert_cmpuint (bl_viewport_get_n_panels (f.viewport), ==, 0);
+  capture (&f);
+  bl_render_link_color (0, color);
+  assert_color (&f, cx + 0.5, cy - 10.5, color, 1.0);
+  fixture_teardown (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1125,9 +1404,13 @@ main (int   argc,
   gtk_init ();
 
   g_test_add_func ("/ui/viewport/box-at-centre", test_box_at_centre);
+  g_test_add_func ("/ui/viewport/panels", test_panels);
   g_test_add_func ("/ui/viewport/ellipsoid-extent-and-live-update", test_ellipsoid_extent);
   g_test_add_func ("/ui/viewport/pick-selects", test_pick_selects);
   g_test_add_func ("/ui/viewport/xray-and-warning", test_xray_and_warning);
+  g_test_add_func ("/ui/viewport/selection-unmistakable", test_selection_unmistakable);
+  g_test_add_func ("/ui/viewport/added-mass-invalid-warns", test_added_mass_invalid_warns);
+  g_test_add_func ("/ui/viewport/sphere-added-mass-visible", test_sphere_added_mass_visible);
   g_test_add_func ("/ui/viewport/actions-and-png", test_actions_and_png);
   g_test_add_func ("/ui/viewport/fit-ignores-plane", test_fit_ignores_plane);
   g_test_add_func ("/ui/viewport/marker-size", test_marker_size);

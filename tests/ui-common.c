@@ -137,17 +137,93 @@ child (gpointer    widget,
 }
 
 GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
+find_widget (GtkWidget     *root,
+             WidgetTest     test,
+             gconstpointer  data)
 {
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+  if (test (root, data))
     return root;
   for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
     {
-      GtkWidget *found = find_named (c, name);
+      GtkWidget *found = find_widget (c, test, data);
+
       if (found != NULL)
         return found;
     }
+  return NULL;
+}
+
+/* Answers the file chooser that GtkFileChooserNative shows (without a
+ * portal it is an in-process GtkFileChooserDialog) with dir/name. */
+void
+answer_file_chooser (const char *dir,
+                     const char *name)
+{
+  GtkWindow *dialog = NULL;
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autoptr(GError) error = NULL;
+
+  drain ();
+  dialog = find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, &error));
+  g_assert_no_error (error);
+  /* A folder chooser with nothing selected answers its current folder. */
+  if (name != NULL)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  drain ();
+  respond (dialog, GTK_RESPONSE_ACCEPT);
+  /* The chooser checks the name asynchronously before it answers. */
+  {
+    gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+    while (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL && g_get_monotonic_time () < deadline)
+      {
+        g_main_context_iteration (NULL, FALSE);
+        g_usleep (1000);
+      }
+  }
+  g_assert_null (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG));
+  drain ();
+}
+
+static gboolean
+has_name (GtkWidget     *widget,
+          gconstpointer  name)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), name) == 0;
+}
+
+GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  return find_widget (root, has_name, name);
+}
+
+static gboolean
+reads (GtkWidget     *widget,
+       gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
+/* The label under `root` that reads `text`. */
+GtkWidget *
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  return find_widget (root, reads, text);
+}
+
+/* The menu item that shows `text`: the label's nearest clickable ancestor. */
+GtkWidget *
+find_menu_item (GtkWidget  *popover,
+                const char *text)
+{
+  for (GtkWidget *up = find_label (popover, text); up != NULL && up != popover; up = gtk_widget_get_parent (up))
+    if (g_signal_lookup ("clicked", G_OBJECT_TYPE (up)) != 0)
+      return up;
   return NULL;
 }
 
@@ -160,7 +236,7 @@ select_in_outline (Fixture    *f,
 }
 
 void
-type_into (GtkWidget  *widget,
+type_text (GtkWidget  *widget,
            const char *text)
 {
   GtkWidget *target = widget;
@@ -170,7 +246,28 @@ type_into (GtkWidget  *widget,
   if (GTK_IS_SPIN_BUTTON (widget))
     target = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (widget)));
   g_signal_emit_by_name (target, "activate");
+}
+
+void
+type_into (GtkWidget  *widget,
+           const char *text)
+{
+  type_text (widget, text);
   drain ();
+}
+
+static gboolean
+is_of_type (GtkWidget     *widget,
+            gconstpointer  type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
+}
+
+GtkWidget *
+find_by_type (GtkWidget *root,
+              GType      type)
+{
+  return find_widget (root, is_of_type, GSIZE_TO_POINTER (type));
 }
 
 /* Answers DIALOG as a user would: once it is on screen, mapped and laid

@@ -50,11 +50,33 @@ void        fixture_tear_down (Fixture *f, gconstpointer data);
 
 GtkWidget * child (gpointer widget, GType type, const char *name);
 
+/* The first widget under `root` (itself included, depth first) that
+ * passes `test`, or NULL. */
+typedef gboolean (*WidgetTest) (GtkWidget *widget, gconstpointer data);
+GtkWidget * find_widget (GtkWidget *root, WidgetTest test, gconstpointer data);
+
 GtkWidget * find_named (GtkWidget *root, const char *name);
+/* The first widget under `root` (itself included) of `type`, or NULL. */
+GtkWidget * find_by_type (GtkWidget *root, GType type);
+
+/* Answers the file chooser that GtkFileChooserNative shows (without a
+ * portal it is an in-process GtkFileChooserDialog) with dir/name; a
+ * folder chooser with dir alone when name is NULL. */
+void        answer_file_chooser (const char *dir, const char *name);
+
+/* The label under `root` that reads `text` (as shown: a mnemonic's
+ * underscore is not part of it). */
+GtkWidget * find_label (GtkWidget *root, const char *text);
+
+/* The menu item that shows `text`: the label's nearest clickable ancestor. */
+GtkWidget * find_menu_item (GtkWidget *popover, const char *text);
 
 /* Selects the link's row in the outline's own selection model, as a click would. */
 void        select_in_outline (Fixture *f, const char *link_name);
 
+/* Sets an editable's text and activates it as Enter would; type_into
+ * then lets GTK handle what that caused. */
+void        type_text (GtkWidget *widget, const char *text);
 void        type_into (GtkWidget *widget, const char *text);
 
 /* Answers DIALOG as a user would: once it is on screen, mapped and laid

@@ -61,12 +61,49 @@ reveal (GtkWidget *widget)
       page = gtk_adjustment_get_page_size (adjustment);
       top = value + bounds.origin.y;
       if (bounds.origin.y < 0 || bounds.origin.y + bounds.size.height > page)
-        gtk_adjustment_set_value (adjustment, top - (page - bounds.size.height) / 2);
+        {
+          gint64 deadline = g_get_monotonic_time () + G_USEC_PER_SEC;
+
+          gtk_adjustment_set_value (adjustment, top - (page - bounds.size.height) / 2);
+          /* The child moves at the next layout, a frame later: until then
+           * the widget's bounds are where it was. */
+          do
+            {
+              drain_events ();
+              g_assert_true (gtk_widget_compute_bounds (widget, w, &bounds));
+            }
+          while ((bounds.origin.y < 0 || bounds.origin.y + bounds.size.height > page)
+                 && g_get_monotonic_time () < deadline);
+        }
       drain_events ();
     }
 }
 
-static void
+/* Whether a pointer at `picked` reaches `widget`: the widget itself, a
+ * part of it, or a near ancestor that takes its events (a list row, a
+ * button around its label). */
+static gboolean
+reaches (GtkWidget *picked,
+         GtkWidget *widget)
+{
+  if (picked == NULL)
+    return FALSE;
+  if (picked == widget || gtk_widget_is_ancestor (picked, widget))
+    return TRUE;
+  for (GtkWidget *w = gtk_widget_get_parent (widget), *limit = NULL; w != NULL && limit == NULL; w = gtk_widget_get_parent (w))
+    {
+      if (GTK_IS_NATIVE (w))
+        break;
+      if (w == picked)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The root-window point of (x, y) in `widget`, once GTK would deliver a
+ * pointer there to the widget: a page still sliding or being laid out
+ * after the last event is waited for (up to ten seconds). */
+static GtkWidget *
 root_point (GtkWidget *widget,
             double     x,
             double     y,
@@ -75,18 +112,31 @@ root_point (GtkWidget *widget,
 {
   GtkNative *native = gtk_widget_get_native (widget);
   graphene_point_t in = GRAPHENE_POINT_INIT (x, y), out;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  GtkWidget *picked;
   double sx, sy;
   Window child;
 
   g_assert_true (gtk_widget_get_mapped (widget));
   reveal (widget);
-  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &in, &out));
+  for (;;)
+    {
+      g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &in, &out));
+      picked = gtk_widget_pick (GTK_WIDGET (native), out.x, out.y, GTK_PICK_DEFAULT);
+      if (reaches (picked, widget) || g_get_monotonic_time () > deadline)
+        break;
+      drain_events ();
+    }
+  if (!reaches (picked, widget))
+    g_error ("ui-input: a pointer at (%g, %g) of %s reaches %s, not it", x, y,
+             G_OBJECT_TYPE_NAME (widget), picked != NULL ? G_OBJECT_TYPE_NAME (picked) : "nothing");
   gtk_native_get_surface_transform (native, &sx, &sy);
   XTranslateCoordinates (x_display (),
                          gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
                          DefaultRootWindow (x_display ()),
                          (int) (out.x + sx), (int) (out.y + sy),
                          root_x, root_y, &child);
+  return picked;
 }
 
 void
@@ -95,16 +145,50 @@ ui_input_move (GtkWidget *widget,
                double     y)
 {
   Display *xdpy = x_display ();
-  int rx, ry;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  int rx, ry, again_x, again_y;
 
-  root_point (widget, x, y, &rx, &ry);
-  XTestFakeMotionEvent (xdpy, -1, rx, ry, CurrentTime);
-  settle (xdpy);
+  /* Until the point holds still: a page may still scroll (to the focused
+   * widget, say) after the event before, moving the widget away from
+   * where the pointer was sent; and until the widget under the pointer
+   * shows as hovered, that is until GTK has taken the pointer to be
+   * there (a press sooner goes where it was before). */
+  for (;;)
+    {
+      GtkWidget *picked = root_point (widget, x, y, &rx, &ry);
+
+      XTestFakeMotionEvent (xdpy, -1, rx, ry, CurrentTime);
+      settle (xdpy);
+      while (!(gtk_widget_get_state_flags (picked) & GTK_STATE_FLAG_PRELIGHT) &&
+             g_get_monotonic_time () < deadline)
+        {
+          XTestFakeMotionEvent (xdpy, -1, rx, ry, CurrentTime);
+          settle (xdpy);
+        }
+      drain_events ();
+      root_point (widget, x, y, &again_x, &again_y);
+      if ((again_x == rx && again_y == ry) || g_get_monotonic_time () > deadline)
+        break;
+    }
+}
+
+/* A widget just shown may be mapped before its first allocation. */
+static void
+wait_for_size (GtkWidget *widget)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while ((gtk_widget_get_width (widget) <= 0 || gtk_widget_get_height (widget) <= 0) &&
+         g_get_monotonic_time () < deadline)
+    drain_events ();
+  g_assert_cmpint (gtk_widget_get_width (widget), >, 0);
+  g_assert_cmpint (gtk_widget_get_height (widget), >, 0);
 }
 
 void
 ui_input_move_center (GtkWidget *widget)
 {
+  wait_for_size (widget);
   ui_input_move (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0);
 }
 
@@ -143,6 +227,7 @@ void
 ui_input_click (GtkWidget *widget,
                 guint      button)
 {
+  wait_for_size (widget);
   ui_input_click_at (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0, button);
 }
 

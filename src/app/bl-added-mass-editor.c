@@ -4,13 +4,18 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "bl-added-mass.h"
 #include "bl-added-mass-editor.h"
+#include "bl-diagnostic-row.h"
 #include "bl-added-mass-sources.h"
 #include "bl-edit.h"
+#include "bl-fluid.h"
 #include "bl-field.h"
 #include "bl-number.h"
+#include "bl-panel-job.h"
 
 static const char * const axis_names[6] = { "x", "y", "z", "p", "q", "r" };
 
@@ -19,6 +24,7 @@ struct _BlAddedMassEditor
   GtkWidget      parent_instance;
 
   GtkStack      *stack;
+  GtkScrolledWindow *scroller;
   GtkLabel      *title_label;
   GtkLabel      *status_label;
   GtkGrid       *matrix_grid;
@@ -34,6 +40,13 @@ struct _BlAddedMassEditor
   GtkGrid       *proposal_grid;
   GtkBox        *proposal_notes;
   GtkButton     *apply_button;
+  GtkButton     *migrate_button;
+  GtkDropDown   *method_dropdown;
+  GtkBox        *progress_box;
+  GtkProgressBar *progress_bar;
+  GtkButton     *cancel_button;
+  GtkBox        *potential_box;
+  GtkDropDown   *potential_dropdown;
 
   GtkWidget     *cells[6][6];
   GtkLabel      *proposal_cells[6][6];
@@ -45,6 +58,9 @@ struct _BlAddedMassEditor
   BlLink        *link;
   double         proposal[21];
   gboolean       has_proposal;
+  guint          scroll_tick;   /* scrolls an opened proposal into view */
+  gboolean       proposal_is_import;
+  BlPanelJob    *job;           /* the panel method's, running or its result shown */
   gboolean       updating;
 };
 
@@ -52,6 +68,7 @@ G_DEFINE_FINAL_TYPE (BlAddedMassEditor, bl_added_mass_editor, GTK_TYPE_WIDGET)
 
 enum {
   EDIT,
+  SHOW_PANELS,
   N_SIGNALS
 };
 
@@ -158,48 +175,125 @@ update_matrix (BlAddedMassEditor *self)
         g_autofree char *tooltip = NULL;
 
         bl_field_set_value (GTK_EDITABLE (cell), m.m[r][c]);
-        bl_field_clear_error (cell, NULL);
+        /* A changed tooltip makes GTK ask the display server where the
+         * pointer is (a round trip each): only what changed is set. */
+        if (gtk_widget_has_css_class (cell, "error"))
+          bl_field_clear_error (cell, NULL);
         set_magnitude_class (cell, m.m[r][c], max_abs);
         /* Translators: tooltip of an added-mass cell, e.g. "xq (kg·m)" */
         tooltip = g_strdup_printf (_("%s (%s)"), bl_added_mass_keys[key_of (r, c)], block_unit (r, c));
-        gtk_widget_set_tooltip_text (cell, tooltip);
+        if (g_strcmp0 (gtk_widget_get_tooltip_text (cell), tooltip) != 0)
+          gtk_widget_set_tooltip_text (cell, tooltip);
       }
   gtk_widget_set_visible (GTK_WIDGET (self->cell_error), FALSE);
 }
 
+/* The axes (x y z p q r) whose diagonal added mass is 0; of a positive
+ * semi-definite matrix, their whole rows and columns are 0. */
+static char *
+zero_axes (const BlMat6 *a,
+           gboolean     *rotational_only,
+           guint        *n_rotational)
+{
+  GString *axes = g_string_new (NULL);
+
+  *rotational_only = TRUE;
+  *n_rotational = 0;
+  for (guint i = 0; i < 6; i++)
+    {
+      if (a->m[i][i] != 0.0)
+        continue;
+      if (axes->len > 0)
+        g_string_append_c (axes, ' ');
+      g_string_append (axes, axis_names[i]);
+      if (i < 3)
+        *rotational_only = FALSE;
+      else
+        (*n_rotational)++;
+    }
+  return g_string_free (axes, FALSE);
+}
+
+/* What the eigenvalues of μ say: not red where a zero is exact (a link
+ * without added mass, a sphere's rotations); red only for a negative
+ * eigenvalue (A3). */
+static char *
+describe_added_mass (const BlAddedMassReport *report,
+                     gboolean                 has_added_mass,
+                     gboolean                *is_error)
+{
+  gboolean rotational_only;
+  guint n_rotational;
+  g_autofree char *axes = NULL;
+
+  *is_error = FALSE;
+  if (!has_added_mass)
+    return g_strdup (_("no added mass"));
+  if (!report->finite)
+    {
+      *is_error = TRUE;
+      return g_strdup (_("not finite"));
+    }
+  if (!report->semidefinite)
+    {
+      *is_error = TRUE;
+      return g_strdup (_("negative eigenvalue: not physical (A3)"));
+    }
+  if (bl_mat6_is_positive_definite (&report->added_mass, NULL))
+    return g_strdup (_("positive definite"));
+
+  axes = zero_axes (&report->added_mass, &rotational_only, &n_rotational);
+  if (bl_mat6_max_abs (&report->added_mass) == 0.0)
+    return g_strdup (_("all zero: no added mass"));
+  if (rotational_only && n_rotational == 3)
+    return g_strdup (_("positive semi-definite: rotational terms zero, exact for a sphere"));
+  if (rotational_only && n_rotational > 0)
+    /* Translators: %s lists rotation axes, e.g. "r" or "p q" */
+    return g_strdup_printf (_("positive semi-definite: zero about %s, exact about the axis of a body of revolution"),
+                            axes);
+  if (*axes != '\0')
+    /* Translators: %s lists axes, e.g. "x z" */
+    return g_strdup_printf (_("positive semi-definite: no added mass along %s"), axes);
+  return g_strdup (_("positive semi-definite (singular)"));
+}
+
+/* values: as the report has them; shown with rounding noise as 0 against
+ * the largest, red when `red_below` is above them.  The status is red,
+ * green, or, `neutral` (nothing to judge), dim. */
 static void
 set_eigen_row (BlAddedMassEditor *self,
                guint              row,
                const double       values[6],
                gboolean           available,
-               gboolean           positive,
-               const char        *unavailable_reason)
+               double             red_below,
+               const char        *status,
+               gboolean           status_is_error,
+               gboolean           neutral)
 {
+  double shown[6];
+
+  memcpy (shown, values, sizeof shown);
+  if (available)
+    bl_number_clean_noise (shown, 6, 0.0);
   for (guint i = 0; i < 6; i++)
     {
-      g_autofree char *text = available ? g_strdup_printf ("%.4g", values[i]) : g_strdup ("—");
+      g_autofree char *text = available ? g_strdup_printf ("%.4g", shown[i] + 0.0) : g_strdup ("—");
 
       gtk_label_set_text (self->eigen_values[row][i], text);
-      if (available && values[i] <= 0.0)
+      if (available && values[i] < red_below)
         gtk_widget_add_css_class (GTK_WIDGET (self->eigen_values[row][i]), "error");
       else
         gtk_widget_remove_css_class (GTK_WIDGET (self->eigen_values[row][i]), "error");
     }
 
+  gtk_label_set_text (self->eigen_status[row], status);
   gtk_widget_remove_css_class (GTK_WIDGET (self->eigen_status[row]), "error");
   gtk_widget_remove_css_class (GTK_WIDGET (self->eigen_status[row]), "success");
-  if (!available)
-    gtk_label_set_text (self->eigen_status[row], unavailable_reason);
-  else if (positive)
-    {
-      gtk_label_set_text (self->eigen_status[row], _("positive definite"));
-      gtk_widget_add_css_class (GTK_WIDGET (self->eigen_status[row]), "success");
-    }
+  gtk_widget_remove_css_class (GTK_WIDGET (self->eigen_status[row]), "dim-label");
+  if (!available || neutral)
+    gtk_widget_add_css_class (GTK_WIDGET (self->eigen_status[row]), "dim-label");
   else
-    {
-      gtk_label_set_text (self->eigen_status[row], _("not positive definite"));
-      gtk_widget_add_css_class (GTK_WIDGET (self->eigen_status[row]), "error");
-    }
+    gtk_widget_add_css_class (GTK_WIDGET (self->eigen_status[row]), status_is_error ? "error" : "success");
 }
 
 static GtkWidget *
@@ -207,36 +301,11 @@ finding_row (BlSeverity  severity,
              const char *id,
              const char *message)
 {
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *icon;
-  GtkWidget *label;
+  GtkWidget *row = bl_diagnostic_row_new ();
   g_autofree char *text = id != NULL ? g_strdup_printf ("%s: %s", id, message) : g_strdup (message);
+  g_autofree char *markup = g_markup_escape_text (text, -1);
 
-  switch (severity)
-    {
-    case BL_SEVERITY_ERROR:
-      icon = gtk_image_new_from_icon_name ("dialog-error-symbolic");
-      gtk_widget_add_css_class (icon, "error");
-      break;
-    case BL_SEVERITY_WARNING:
-      icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-      gtk_widget_add_css_class (icon, "warning");
-      break;
-    case BL_SEVERITY_INFO:
-    default:
-      icon = gtk_image_new_from_icon_name ("dialog-information-symbolic");
-      gtk_widget_add_css_class (icon, "dim-label");
-      break;
-    }
-  gtk_widget_set_valign (icon, GTK_ALIGN_START);
-  label = gtk_label_new (text);
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_set_hexpand (label, TRUE);
-  gtk_box_append (GTK_BOX (row), icon);
-  gtk_box_append (GTK_BOX (row), label);
+  bl_diagnostic_row_set (row, severity, markup, NULL);
   return row;
 }
 
@@ -249,6 +318,66 @@ clear_box (GtkBox *box)
     gtk_box_remove (box, child);
 }
 
+/* Natural order of the codes: A2 before A10, the checks before the rest. */
+static int
+compare_diagnostics (gconstpointer a,
+                     gconstpointer b)
+{
+  const BlDiagnostic *da = *(const BlDiagnostic * const *) a;
+  const BlDiagnostic *db = *(const BlDiagnostic * const *) b;
+  gboolean ca = da->code != NULL && da->code[0] == 'A' && g_ascii_isdigit (da->code[1]);
+  gboolean cb = db->code != NULL && db->code[0] == 'A' && g_ascii_isdigit (db->code[1]);
+
+  if (ca != cb)
+    return ca ? -1 : 1;
+  if (ca)
+    return atoi (da->code + 1) - atoi (db->code + 1);
+  return 0;
+}
+
+/* Every diagnostic of the link's <fluid_added_mass>: the checks A1–A10
+ * (with A7, a plugin counting it twice, and A8, the engine) and what
+ * reading its values found. */
+static void
+show_diagnostics (BlAddedMassEditor *self)
+{
+  g_autofree char *element = g_strconcat (self->link->scoped_name, "/inertial/fluid_added_mass", NULL);
+  g_autoptr(GPtrArray) shown = g_ptr_array_new ();
+  GtkWidget *label = NULL;
+
+  for (guint i = 0; i < self->link->diagnostics->len; i++)
+    {
+      const BlDiagnostic *d = g_ptr_array_index (self->link->diagnostics, i);
+
+      if (d->element != NULL && g_str_has_prefix (d->element, element))
+        g_ptr_array_add (shown, (gpointer) d);
+    }
+  g_ptr_array_sort (shown, compare_diagnostics);
+
+  clear_box (self->checks_box);
+  for (guint i = 0; i < shown->len; i++)
+    {
+      const BlDiagnostic *d = g_ptr_array_index (shown, i);
+
+      gtk_box_append (self->checks_box, finding_row (d->severity, d->code, d->message));
+    }
+  if (shown->len > 0)
+    return;
+
+  if (!self->link->has_added_mass)
+    {
+      label = gtk_label_new (_("No added mass on this link: nothing to check."));
+      gtk_widget_add_css_class (label, "dim-label");
+    }
+  else
+    {
+      label = gtk_label_new (_("All checks pass"));
+      gtk_widget_add_css_class (label, "success");
+    }
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_box_append (self->checks_box, label);
+}
+
 static void
 update_checks (BlAddedMassEditor *self)
 {
@@ -256,6 +385,8 @@ update_checks (BlAddedMassEditor *self)
   BlInertial body = { 0 };
   gboolean with_body = self->link->props.resolved && self->link->props.mass > 0.0;
   g_autoptr(BlAddedMassReport) report = NULL;
+  g_autofree char *status = NULL;
+  gboolean status_error;
 
   current_values (self, values);
   body.mass = self->link->props.mass;
@@ -264,27 +395,19 @@ update_checks (BlAddedMassEditor *self)
   report = bl_added_mass_check (values, with_body ? &body : NULL,
                                 self->link->auto_inertia ? BL_ADDED_MASS_CHECK_AUTO : BL_ADDED_MASS_CHECK_NONE);
 
+  status = describe_added_mass (report, self->link->has_added_mass, &status_error);
+  /* red below A3's tolerance only: a zero eigenvalue is no error */
   set_eigen_row (self, 0, report->eigenvalues, report->finite,
-                 bl_mat6_is_positive_definite (&report->added_mass, NULL),
-                 _("not finite"));
+                 -1e-9 * MAX (report->eigenvalues[5], 1.0), status, status_error,
+                 !self->link->has_added_mass);
   set_eigen_row (self, 1, report->total_eigenvalues, report->finite && report->has_body,
-                 report->total_positive_definite,
-                 _("needs the link's mass"));
+                 report->total_positive_definite ? -G_MAXDOUBLE : G_MINDOUBLE,
+                 !(report->finite && report->has_body) ? _("needs the link's mass")
+                 : report->total_positive_definite ? _("positive definite")
+                 : _("not positive definite: DART aborts (A4)"),
+                 !report->total_positive_definite, FALSE);
 
-  clear_box (self->checks_box);
-  for (guint i = 0; i < report->findings->len; i++)
-    {
-      const BlAddedMassFinding *f = g_ptr_array_index (report->findings, i);
-      gtk_box_append (self->checks_box, finding_row (f->severity, f->id, f->message));
-    }
-  if (report->findings->len == 0)
-    {
-      GtkWidget *label = gtk_label_new (_("All checks pass"));
-
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_widget_add_css_class (label, "success");
-      gtk_box_append (self->checks_box, label);
-    }
+  show_diagnostics (self);
 }
 
 static void
@@ -383,10 +506,62 @@ on_link_changed (BlDocument        *document,
 
 /* Proposals -------------------------------------------------------------- */
 
+/* The proposal panel the user just opened is scrolled into view: all of
+ * it when it fits, else its top.  Once a frame while the revealer slides
+ * it open (the content grows), until it is open and in view. */
+static gboolean
+scroll_to_proposal (GtkWidget     *widget,
+                    GdkFrameClock *clock,
+                    gpointer       user_data)
+{
+  BlAddedMassEditor *self = BL_ADDED_MASS_EDITOR (widget);
+  GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (self->scroller);
+  GtkWidget *panel = gtk_revealer_get_child (self->proposal_revealer);
+  graphene_rect_t bounds;
+  double value = gtk_adjustment_get_value (vadj);
+  double page = gtk_adjustment_get_page_size (vadj);
+  double top, bottom, target;
+  int height;
+
+  if (!gtk_widget_compute_bounds (panel, GTK_WIDGET (self->scroller), &bounds))
+    return G_SOURCE_CONTINUE;
+  /* Where the panel ends once open, in the adjustment's units, with the
+   * page's margin below it. */
+  gtk_widget_measure (panel, GTK_ORIENTATION_VERTICAL, MAX (1, (int) bounds.size.width),
+                      NULL, &height, NULL, NULL);
+  top = value + bounds.origin.y;
+  bottom = top + MAX (height, bounds.size.height)
+           + gtk_widget_get_margin_bottom (gtk_widget_get_parent (GTK_WIDGET (self->proposal_revealer)));
+  target = value;
+  if (bottom > target + page)
+    target = bottom - page;
+  if (top < target)
+    target = top;
+  gtk_adjustment_set_value (vadj, target);
+  if (gtk_revealer_get_child_revealed (self->proposal_revealer)
+      && fabs (gtk_adjustment_get_value (vadj) - value) < 0.5)
+    {
+      self->scroll_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stop_scroll_to_proposal (BlAddedMassEditor *self)
+{
+  if (self->scroll_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->scroll_tick);
+  self->scroll_tick = 0;
+}
+
+/* can_migrate: an import whose plugin's own added mass can be turned off
+ * in the same step (BL_PLUGIN_ADDED_MASS_ACTIVE). */
 static void
 show_proposal (BlAddedMassEditor *self,
                const char        *title,
                gboolean           ok,
+               gboolean           can_migrate,
                GPtrArray         *notes)
 {
   double current[21];
@@ -394,17 +569,9 @@ show_proposal (BlAddedMassEditor *self,
   BlMat6 now;
 
   current_values (self, current);
+  /* The proposal's rounding noise is cleaned where it is made
+   * (bl-added-mass-sources.c): what is shown is what Apply writes. */
   now = bl_mat6_from_values (current);
-  if (ok)
-    {
-      /* Rotations leave round-off (1e-14) where the exact value is 0. */
-      double noise = 1e-12 * bl_mat6_max_abs (&proposed);
-
-      for (guint k = 0; k < 21; k++)
-        if (fabs (self->proposal[k]) < noise)
-          self->proposal[k] = 0.0;
-      proposed = bl_mat6_from_values (self->proposal);
-    }
   self->has_proposal = ok;
   gtk_label_set_text (self->proposal_title, title);
 
@@ -449,14 +616,156 @@ show_proposal (BlAddedMassEditor *self,
       gtk_box_append (self->proposal_notes, finding_row (f->severity, NULL, f->message));
     }
   gtk_widget_set_visible (GTK_WIDGET (self->apply_button), ok);
+  gtk_widget_set_visible (GTK_WIDGET (self->migrate_button), ok && can_migrate);
+  /* Where the plugin's terms can be turned off, that is the step to take. */
+  if (ok && can_migrate)
+    gtk_widget_remove_css_class (GTK_WIDGET (self->apply_button), "suggested-action");
+  else
+    gtk_widget_add_css_class (GTK_WIDGET (self->apply_button), "suggested-action");
   gtk_revealer_set_reveal_child (self->proposal_revealer, TRUE);
+  if (self->scroll_tick == 0)
+    self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_proposal, NULL, NULL);
+}
+
+/* Stops the panel method (if it runs) and takes its panels off the view. */
+static void
+drop_job (BlAddedMassEditor *self)
+{
+  if (self->job == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->job, self);
+  bl_panel_job_cancel (self->job);
+  g_clear_object (&self->job);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->estimate_button), TRUE);
+  if (gtk_widget_has_focus (GTK_WIDGET (self->cancel_button)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->estimate_button));
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_box), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->potential_box), FALSE);
+  g_signal_emit (self, signals[SHOW_PANELS], 0, NULL, NULL, (guint64) 0, NULL);
 }
 
 static void
 hide_proposal (BlAddedMassEditor *self)
 {
   self->has_proposal = FALSE;
+  stop_scroll_to_proposal (self);
+  drop_job (self);
   gtk_revealer_set_reveal_child (self->proposal_revealer, FALSE);
+}
+
+/* The panels of the finished job coloured by the chosen mode's potential. */
+static void
+show_potential (BlAddedMassEditor *self)
+{
+  const BlPanelEstimate *estimate = bl_panel_job_get_estimate (self->job, NULL);
+  const BlPanelSurface *surface = bl_panel_job_get_surface (self->job);
+  guint mode = gtk_drop_down_get_selected (self->potential_dropdown);
+  g_autofree double *values = NULL;
+
+  if (estimate == NULL || mode >= 6)
+    return;
+  values = g_new (double, surface->n_panels);
+  for (gsize i = 0; i < surface->n_panels; i++)
+    values[i] = estimate->fine.potentials[6 * i + mode];
+  g_signal_emit (self, signals[SHOW_PANELS], 0, bl_panel_job_get_link (self->job), surface->points,
+                 (guint64) surface->n_panels, values);
+}
+
+static void
+on_potential_selected (GtkDropDown       *dropdown,
+                       GParamSpec        *pspec,
+                       BlAddedMassEditor *self)
+{
+  if (self->job != NULL && !bl_panel_job_is_running (self->job))
+    show_potential (self);
+}
+
+static void
+on_job_surface (BlPanelJob        *job,
+                BlAddedMassEditor *self)
+{
+  const BlPanelSurface *surface = bl_panel_job_get_surface (job);
+  g_autofree char *text = g_strdup_printf (_("Solving on %zu panels…"), surface->n_panels);
+
+  gtk_progress_bar_set_text (self->progress_bar, text);
+  g_signal_emit (self, signals[SHOW_PANELS], 0, bl_panel_job_get_link (job), surface->points,
+                 (guint64) surface->n_panels, NULL);
+}
+
+static void
+on_job_fraction (BlPanelJob        *job,
+                 GParamSpec        *pspec,
+                 BlAddedMassEditor *self)
+{
+  gtk_progress_bar_set_fraction (self->progress_bar, bl_panel_job_get_fraction (job));
+}
+
+static void
+on_job_finished (BlPanelJob        *job,
+                 BlAddedMassEditor *self)
+{
+  g_autoptr(GPtrArray) notes = bl_added_mass_findings_new ();
+  g_autoptr(GError) error = NULL;
+  const BlPanelEstimate *estimate = bl_panel_job_get_estimate (job, &error);
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->estimate_button), TRUE);
+  if (gtk_widget_has_focus (GTK_WIDGET (self->cancel_button)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->estimate_button));
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_box), FALSE);
+  if (estimate == NULL)
+    {
+      gboolean cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+      drop_job (self);
+      if (!cancelled)
+        {
+          g_ptr_array_add (notes, bl_added_mass_finding_new ("estimate", BL_SEVERITY_ERROR, "%s", error->message));
+          show_proposal (self, _("Estimate from Geometry: Panel Method"), FALSE, FALSE, notes);
+        }
+      return;
+    }
+  bl_mat6_to_values (&estimate->added_mass, self->proposal);
+  bl_added_mass_panel_findings (estimate, bl_panel_job_get_surface (job), bl_panel_job_get_notes (job), notes);
+  show_proposal (self, _("Estimate from Geometry: Panel Method"), TRUE, FALSE, notes);
+  gtk_widget_set_visible (GTK_WIDGET (self->potential_box), TRUE);
+  show_potential (self);
+}
+
+static void
+start_panel_job (BlAddedMassEditor *self,
+                 gsize              budget,
+                 double             rho)
+{
+  g_autoptr(GPtrArray) notes = bl_added_mass_findings_new ();
+  g_autoptr(GError) error = NULL;
+
+  hide_proposal (self);
+  self->job = bl_panel_job_new (self->link, budget, rho, &error);
+  if (self->job == NULL)
+    {
+      g_ptr_array_add (notes, bl_added_mass_finding_new ("estimate", BL_SEVERITY_ERROR, "%s", error->message));
+      show_proposal (self, _("Estimate from Geometry: Panel Method"), FALSE, FALSE, notes);
+      return;
+    }
+  g_signal_connect (self->job, "surface-ready", G_CALLBACK (on_job_surface), self);
+  g_signal_connect (self->job, "notify::fraction", G_CALLBACK (on_job_fraction), self);
+  g_signal_connect (self->job, "finished", G_CALLBACK (on_job_finished), self);
+  gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
+  gtk_progress_bar_set_text (self->progress_bar, _("Cutting the surface into panels…"));
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_box), TRUE);
+  /* The focus goes from the button that turns insensitive to Cancel,
+   * right below it (not wherever GTK would move it, scrolling the page). */
+  if (gtk_widget_has_focus (GTK_WIDGET (self->estimate_button)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->cancel_button));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->estimate_button), FALSE);
+}
+
+static void
+on_cancel_clicked (GtkButton         *button,
+                   BlAddedMassEditor *self)
+{
+  if (self->job != NULL)
+    bl_panel_job_cancel (self->job);
 }
 
 static void
@@ -471,8 +780,21 @@ on_estimate_clicked (GtkButton         *button,
     return;
   if (!bl_field_parse (GTK_WIDGET (self->fluid_spin), self->fluid_error, BL_FIELD_POSITIVE, &rho))
     return;
+  {
+    /* The method list: closed forms, then panel budgets. */
+    static const gsize budgets[] = { 0, 1000, 4000, 10000, BL_PANEL_MAX_PANELS };
+    guint method = gtk_drop_down_get_selected (self->method_dropdown);
+
+    if (method > 0 && method < G_N_ELEMENTS (budgets))
+      {
+        start_panel_job (self, budgets[method], rho);
+        return;
+      }
+  }
+  hide_proposal (self);
   ok = bl_added_mass_propose_estimate (self->link, rho, self->proposal, notes);
-  show_proposal (self, _("Estimate from Geometry"), ok, notes);
+  self->proposal_is_import = FALSE;
+  show_proposal (self, _("Estimate from Geometry"), ok, FALSE, notes);
 }
 
 static void
@@ -480,12 +802,44 @@ on_import_clicked (GtkButton         *button,
                    BlAddedMassEditor *self)
 {
   g_autoptr(GPtrArray) notes = bl_added_mass_findings_new ();
-  gboolean ok;
+  g_autoptr(BlAddedMassImport) import = NULL;
 
   if (self->link == NULL)
     return;
-  ok = bl_added_mass_propose_import (self->document, self->link, self->proposal, notes);
-  show_proposal (self, _("Import from Plugin"), ok, notes);
+  import = bl_added_mass_propose_import (self->document, self->link, self->proposal, notes);
+  self->proposal_is_import = import != NULL;
+  show_proposal (self, _("Import from Plugin"), import != NULL,
+                 import != NULL && bl_added_mass_import_get_plugin_state (self->document, import)
+                                   == BL_PLUGIN_ADDED_MASS_ACTIVE,
+                 notes);
+}
+
+/* An import is applied through the core's one edit (the plugin's terms
+ * turned off too with `migrate`), found again now: the document may have
+ * changed since the proposal was shown. */
+static void
+apply_import (BlAddedMassEditor *self,
+              gboolean           migrate)
+{
+  g_autoptr(GPtrArray) notes = bl_added_mass_findings_new ();
+  g_autoptr(BlAddedMassImport) import = NULL;
+  g_autoptr(BlEdit) edit = NULL;
+  g_autoptr(GError) error = NULL;
+  double values[21];
+
+  import = bl_added_mass_propose_import (self->document, self->link, values, notes);
+  if (import != NULL)
+    edit = bl_added_mass_import_create_edit (self->document, import, migrate, &error);
+  if (edit == NULL)
+    {
+      /* Shown where the user looks: in place of the proposal. */
+      if (error != NULL)
+        g_ptr_array_add (notes, bl_added_mass_finding_new ("import", BL_SEVERITY_ERROR, "%s", error->message));
+      show_proposal (self, _("Import from Plugin"), FALSE, FALSE, notes);
+      return;
+    }
+  hide_proposal (self);
+  g_signal_emit (self, signals[EDIT], 0, edit, FALSE);
 }
 
 static void
@@ -493,13 +847,37 @@ on_apply_clicked (GtkButton         *button,
                   BlAddedMassEditor *self)
 {
   guint keys[21];
+  double values[21], current[21];
+  guint n = 0;
 
   if (self->link == NULL || !self->has_proposal)
     return;
+  if (self->proposal_is_import)
+    {
+      apply_import (self, FALSE);
+      return;
+    }
+  /* An absent value is 0: write the non-zero ones, and 0 only over a
+   * value the link has. */
+  current_values (self, current);
   for (guint k = 0; k < 21; k++)
-    keys[k] = k;
+    if (self->proposal[k] != 0.0 || current[k] != 0.0)
+      {
+        keys[n] = k;
+        values[n++] = self->proposal[k];
+      }
   hide_proposal (self);
-  submit_values (self, keys, self->proposal, 21);
+  if (n > 0)
+    submit_values (self, keys, values, n);
+}
+
+static void
+on_migrate_clicked (GtkButton         *button,
+                    BlAddedMassEditor *self)
+{
+  if (self->link == NULL || !self->has_proposal || !self->proposal_is_import)
+    return;
+  apply_import (self, TRUE);
 }
 
 static void
@@ -588,11 +966,17 @@ build_grids (BlAddedMassEditor *self)
           gtk_widget_set_hexpand (value, TRUE);
           gtk_widget_add_css_class (value, "numeric");
           gtk_widget_add_css_class (value, "bl-value");
+          {
+            g_autofree char *name = g_strdup_printf ("eigenvalue-%u-%u", row, i);
+
+            gtk_widget_set_name (value, name);
+          }
           self->eigen_values[row][i] = GTK_LABEL (value);
           gtk_grid_attach (self->eigen_grid, value, 1 + i, row * 2, 1, 1);
         }
       gtk_label_set_xalign (GTK_LABEL (status), 1.0);
       gtk_widget_add_css_class (status, "caption");
+      gtk_widget_set_name (status, row == 0 ? "eigen-status-added" : "eigen-status-total");
       self->eigen_status[row] = GTK_LABEL (status);
       gtk_grid_attach (self->eigen_grid, status, 0, row * 2 + 1, 7, 1);
     }
@@ -649,9 +1033,11 @@ bl_added_mass_editor_dispose (GObject *object)
 {
   BlAddedMassEditor *self = BL_ADDED_MASS_EDITOR (object);
 
+  drop_job (self);
   if (self->document != NULL)
     g_clear_signal_handler (&self->link_changed_id, self->document);
   g_clear_object (&self->document);
+  stop_scroll_to_proposal (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_ADDED_MASS_EDITOR);
 
   G_OBJECT_CLASS (bl_added_mass_editor_parent_class)->dispose (object);
@@ -686,8 +1072,26 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, BL_TYPE_EDIT | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_BOOLEAN);
 
+  /**
+   * BlAddedMassEditor::show-panels:
+   * @link: (nullable): the link whose panels these are, NULL to show none
+   * @corners: 9 doubles a panel, in link coordinates
+   * @n_panels: how many
+   * @values: (nullable): one per panel to colour them by (a potential)
+   *
+   * The panel method's surface, to be drawn in the 3D view: while it is
+   * solved (edges only), then coloured by the chosen mode's potential.
+   */
+  signals[SHOW_PANELS] =
+    g_signal_new ("show-panels",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 4, G_TYPE_POINTER, G_TYPE_POINTER, G_TYPE_UINT64, G_TYPE_POINTER);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/app/ballast/Ballast/ui/bl-added-mass-editor.ui");
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, stack);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, scroller);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, title_label);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, status_label);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, matrix_grid);
@@ -703,9 +1107,19 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, proposal_grid);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, proposal_notes);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, apply_button);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, migrate_button);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, method_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, progress_box);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, potential_box);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, potential_dropdown);
+  gtk_widget_class_bind_template_callback (widget_class, on_cancel_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_potential_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_estimate_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_import_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_apply_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_migrate_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_discard_clicked);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "bl-added-mass-editor");
@@ -761,6 +1175,8 @@ bl_added_mass_editor_set_link (BlAddedMassEditor *self,
       return;
     }
   update_all (self);
+  /* A new link is shown from its top (its name). */
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0.0);
   gtk_stack_set_visible_child_name (self->stack, "link");
 }
 

@@ -4,6 +4,8 @@
 
 #include "bl-added-mass.h"
 #include "bl-document.h"
+#include "bl-fluid.h"
+#include "bl-panel.h"
 
 G_BEGIN_DECLS
 
@@ -17,13 +19,24 @@ gboolean bl_added_mass_propose_estimate (BlLink     *link,
                                          double      out[21],
                                          GPtrArray  *notes);
 
+/* What a panel-method estimate tells the user (into notes, as
+ * BlAddedMassFinding*): panels, error estimate, panels left out inside
+ * other collisions, and `link_notes` (char*, bl_link_panel_new's). */
+void     bl_added_mass_panel_findings   (const BlPanelEstimate *estimate,
+                                         const BlPanelSurface  *surface,
+                                         GPtrArray             *link_notes,
+                                         GPtrArray             *notes);
+
 /* The first plugin of the document that carries added mass for `link`
- * (bl_document_find_added_mass_imports), converted into out.  notes
- * receives what the conversion did, or why there is nothing to import
- * (then FALSE). */
-gboolean bl_added_mass_propose_import   (BlDocument *document,
-                                         BlLink     *link,
-                                         double      out[21],
-                                         GPtrArray  *notes);
+ * (bl_document_find_added_mass_imports), converted into out (rounding
+ * noise cleaned, as applying writes it).  notes receives what the
+ * conversion did and what applying can do about the plugin (turn its terms
+ * off, or why not), or why there is nothing to import.  Returns the import
+ * (free with bl_added_mass_import_free; bl_added_mass_import_create_edit
+ * applies it), or NULL when there is nothing to import. */
+BlAddedMassImport *bl_added_mass_propose_import (BlDocument *document,
+                                                 BlLink     *link,
+                                                 double      out[21],
+                                                 GPtrArray  *notes);
 
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include "bl-application.h"
 #include "bl-number.h"
 #include "bl-recovery.h"
+#include "bl-resource.h"
 #include "bl-window.h"
 
 struct _BlApplication
@@ -14,11 +15,14 @@ struct _BlApplication
   GtkApplication  parent_instance;
 
   char           *screenshot_path;
+  int             window_width;     /* --window-size, or 0 */
+  int             window_height;
   gboolean        failed;
   GDBusConnection *portal_bus;
   guint           portal_signal_id;
   gboolean        recovery_checked;
   GPtrArray      *orphans;          /* BlRecovery* not yet answered */
+  GSettings      *settings;         /* NULL without the installed schema */
 };
 
 G_DEFINE_FINAL_TYPE (BlApplication, bl_application, GTK_TYPE_APPLICATION)
@@ -326,10 +330,18 @@ static void
 present (BlApplication *self,
          BlWindow      *window)
 {
-  if (self->screenshot_path != NULL)
+  if (self->window_width > 0)
+    {
+      gtk_window_unmaximize (GTK_WINDOW (window));
+      gtk_window_set_default_size (GTK_WINDOW (window), self->window_width, self->window_height);
+    }
+  else if (self->screenshot_path != NULL)
     {
       gtk_window_unmaximize (GTK_WINDOW (window));
       gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+    }
+  if (self->screenshot_path != NULL)
+    {
       /* A file still opening is waited for (see on_file_opened). */
       if (!bl_window_get_loading (window))
         gtk_widget_add_tick_callback (GTK_WIDGET (window), on_screenshot_tick, NULL, NULL);
@@ -400,11 +412,27 @@ bl_application_handle_local_options (GApplication *app,
 {
   BlApplication *self = BL_APPLICATION (app);
   const char *path = NULL;
+  const char *size = NULL;
 
   if (g_variant_dict_lookup (options, "version", "b", NULL))
     {
       g_print ("ballast %s\n", PACKAGE_VERSION);
       return 0;
+    }
+  if (g_variant_dict_lookup (options, "window-size", "&s", &size))
+    {
+      char *end = NULL;
+      gint64 width = g_ascii_strtoll (size, &end, 10), height = 0;
+
+      if (end != NULL && *end == 'x')
+        height = g_ascii_strtoll (end + 1, &end, 10);
+      if (end == NULL || *end != '\0' || width < 200 || height < 200 || width > 16384 || height > 16384)
+        {
+          g_printerr (_("ballast: --window-size “%s”: expected WIDTHxHEIGHT in pixels, e.g. 1024x700\n"), size);
+          return 1;
+        }
+      self->window_width = (int) width;
+      self->window_height = (int) height;
     }
   if (g_variant_dict_lookup (options, "screenshot", "^&ay", &path))
     {
@@ -413,6 +441,64 @@ bl_application_handle_local_options (GApplication *app,
       g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
     }
   return -1;
+}
+
+/* Model paths ------------------------------------------------------------
+ * The model-paths setting is the core's list of extra model folders, for
+ * every window (ballast-cli reads the same key). */
+
+static void
+apply_model_paths (BlApplication *self)
+{
+  g_auto(GStrv) paths = g_settings_get_strv (self->settings, "model-paths");
+
+  bl_resource_set_extra_paths ((const char * const *) paths);
+}
+
+static void
+on_model_paths_changed (GSettings  *settings,
+                        const char *key,
+                        gpointer    user_data)
+{
+  apply_model_paths (BL_APPLICATION (user_data));
+}
+
+static void
+follow_model_paths (BlApplication *self)
+{
+  self->settings = bl_application_settings_new ();
+  if (self->settings == NULL)
+    return;
+  g_signal_connect_object (self->settings, "changed::model-paths",
+                           G_CALLBACK (on_model_paths_changed), self, G_CONNECT_DEFAULT);
+  apply_model_paths (self);
+}
+
+gboolean
+bl_application_add_model_path (BlApplication *self,
+                               const char    *folder)
+{
+  g_auto(GStrv) paths = NULL;
+  g_autoptr(GStrvBuilder) builder = NULL;
+  g_auto(GStrv) updated = NULL;
+
+  g_return_val_if_fail (BL_IS_APPLICATION (self), FALSE);
+  g_return_val_if_fail (folder != NULL && *folder != '\0', FALSE);
+
+  if (self->settings == NULL)
+    return bl_resource_add_extra_path (folder);
+
+  paths = g_settings_get_strv (self->settings, "model-paths");
+  if (g_strv_contains ((const char * const *) paths, folder))
+    return FALSE;
+
+  builder = g_strv_builder_new ();
+  g_strv_builder_addv (builder, (const char **) paths);
+  g_strv_builder_add (builder, folder);
+  updated = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "model-paths", (const char * const *) updated);
+  apply_model_paths (self);
+  return TRUE;
 }
 
 static void
@@ -430,6 +516,7 @@ bl_application_startup (GApplication *app)
   gtk_window_set_default_icon_name (BL_APPLICATION_ID);
   if (self->screenshot_path == NULL)
     follow_color_scheme (self);
+  follow_model_paths (self);
 }
 
 static void
@@ -499,6 +586,8 @@ bl_application_open (GApplication  *app,
     {
       BlWindow *window = bl_window_new (GTK_APPLICATION (app));
 
+      /* A picture taken for a script is not a file the user opened. */
+      bl_window_set_remember_recent (window, self->screenshot_path == NULL);
       /* The window shows at once, "Opening …"; the file is read in a thread. */
       g_object_set_data_full (G_OBJECT (window), "bl-file", g_object_ref (files[i]), g_object_unref);
       g_object_set_data (G_OBJECT (window), "bl-first", GINT_TO_POINTER (i == 0));
@@ -529,6 +618,7 @@ bl_application_finalize (GObject *object)
 
   g_clear_pointer (&self->screenshot_path, g_free);
   g_clear_pointer (&self->orphans, g_ptr_array_unref);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (bl_application_parent_class)->finalize (object);
 }
@@ -553,6 +643,9 @@ bl_application_init (BlApplication *self)
   static const GOptionEntry entries[] = {
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Open the file, save the window as a PNG image at PATH and quit"), N_("PATH") },
+    { "window-size", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("Open the window at this size (default: as last closed; 1280x800 for --screenshot)"),
+      N_("WIDTHxHEIGHT") },
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and quit"), NULL },
     { NULL }
   };

@@ -25,6 +25,14 @@ GSettings     *bl_application_settings_new (void);
  * org.freedesktop.appearance color-scheme): 1 dark, 2 light, 0 (no
  * preference) the gtk-application-prefer-dark-theme the user had. */
 void           bl_application_apply_color_scheme (guint32 scheme);
+/* Adds FOLDER to the user's model paths (the model-paths setting, which
+ * ballast-cli reads too), unless it is there, and makes it the core's at
+ * once: a document loaded (or reloaded) afterwards finds the models in it.
+ * Without the installed schema it lasts for this run only. Returns whether
+ * it added it. For the window's offer to fix a failed <include>
+ * (bl_document_get_include_failures). */
+gboolean       bl_application_add_model_path (BlApplication *self,
+                                              const char    *folder);
 /* TRUE when a --screenshot run could not open its file or write the image. */
 gboolean       bl_application_get_failed   (BlApplication *self);
 

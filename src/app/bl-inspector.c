@@ -10,6 +10,7 @@
 #include "bl-field.h"
 #include "bl-fluid.h"
 #include "bl-inspector.h"
+#include "bl-diagnostic-row.h"
 #include "bl-inertial.h"
 #include "bl-number.h"
 
@@ -38,6 +39,10 @@ struct _BlInspector
   GtkWidget      parent_instance;
 
   GtkStack      *stack;
+  GtkLabel      *empty_title_label;
+  GtkLabel      *empty_body_label;
+  GtkScrolledWindow *link_scroller;
+  GtkScrolledWindow *model_scroller;
   GtkLabel      *title_label;
   GtkLabel      *subtitle_label;
   GtkImage      *validity_icon;
@@ -120,6 +125,9 @@ attach_title (GtkGrid    *grid,
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
   gtk_widget_set_valign (label, GTK_ALIGN_START);
   gtk_widget_set_hexpand (label, TRUE);
+  /* A narrow inspector wraps the titles, not the numbers. */
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
   gtk_grid_attach (grid, label, 0, row, 1, 1);
 
   gtk_label_set_xalign (GTK_LABEL (unit_label), 0.0);
@@ -305,19 +313,17 @@ show_props (PropsLabels *labels,
             const double moments[3],
             const double *ellipsoid)
 {
-  double c[3] = { com.x, com.y, com.z };
-  double trace = inertia->m[0][0] + inertia->m[1][1] + inertia->m[2][2];
-  BlMat3 shown = *inertia;
+  /* Rounding noise (1e-17 from a rotation by an inexact π/2) reads as 0. */
+  BlInertial raw = { mass, com, *inertia };
+  BlInertial shown = bl_inertial_clean_noise (&raw);
+  double c[3] = { shown.com.x, shown.com.y, shown.com.z };
+  double principal[3] = { moments[0], moments[1], moments[2] };
 
-  /* Rounding noise (1e-17 from a rotation by an inexact π/2) reads as 0:
-   * positions against the body's radius of gyration, the tensor against
-   * its largest entry. */
-  bl_number_clean_noise (c, 3, mass > 0.0 && trace > 0.0 && isfinite (trace / mass)
-                                 ? sqrt (trace / mass) : 0.0);
-  bl_number_clean_noise (&shown.m[0][0], 9, 0.0);
-  inertia = &shown;
+  bl_number_clean_noise (principal, 3, 0.0);
+  moments = principal;
+  inertia = &shown.inertia;
 
-  set_number (labels->mass, mass);
+  set_number (labels->mass, shown.mass);
   for (int i = 0; i < 3; i++)
     {
       set_number (labels->com[i], c[i]);
@@ -349,11 +355,18 @@ show_buoyancy (BlInspector      *self,
                double            mass,
                gboolean          weightless)
 {
-  double c[3] = { b->center.x, b->center.y, b->center.z };
+  BlBuoyancy shown = *b;
+  double c[3];
   g_autofree char *verdict = NULL;
-  g_autofree char *excess = bl_field_format_quantity (fabs (b->net_mass), "kg");
+  g_autofree char *excess = NULL;
 
-  bl_number_clean_noise (c, 3, cbrt (b->volume));
+  /* Rounding noise (a centre of buoyancy 4e-17 m above the COM) reads as 0. */
+  bl_buoyancy_clean_noise (&shown);
+  b = &shown;
+  c[0] = b->center.x;
+  c[1] = b->center.y;
+  c[2] = b->center.z;
+  excess = bl_field_format_quantity (fabs (b->net_mass), "kg");
 
   set_number (labels->volume, b->volume);
   for (int i = 0; i < 3; i++)
@@ -630,69 +643,54 @@ update_collisions (BlInspector *self)
     }
 }
 
+/* One row per diagnostic.  Rows are kept and only what changed is set
+ * again (an edit changes a few numbers in a message). */
 static void
 rebuild_diagnostics (BlInspector *self)
 {
-  GtkWidget *child;
-  guint shown = 0;
+  GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->diagnostics_box));
+  GtkWidget *next;
+  guint n = self->link->diagnostics->len;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->diagnostics_box))) != NULL)
-    gtk_box_remove (self->diagnostics_box, child);
-
-  for (guint i = 0; i < self->link->diagnostics->len; i++)
+  /* "No problems found" is a label, not a row */
+  if (row != NULL && GTK_IS_LABEL (row))
     {
-      const BlDiagnostic *d = g_ptr_array_index (self->link->diagnostics, i);
-      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-      GtkWidget *icon;
-      GtkWidget *label;
-      g_autofree char *text = NULL;
-
-      switch (d->severity)
-        {
-        case BL_SEVERITY_ERROR:
-          icon = gtk_image_new_from_icon_name ("dialog-error-symbolic");
-          gtk_widget_add_css_class (icon, "error");
-          break;
-        case BL_SEVERITY_WARNING:
-          icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-          gtk_widget_add_css_class (icon, "warning");
-          break;
-        case BL_SEVERITY_INFO:
-        default:
-          icon = gtk_image_new_from_icon_name ("dialog-information-symbolic");
-          gtk_widget_add_css_class (icon, "dim-label");
-          break;
-        }
-      gtk_widget_set_valign (icon, GTK_ALIGN_START);
-
-      text = bl_diagnostic_to_string (d);
-      label = gtk_label_new (NULL);
-      {
-        g_autofree char *escaped = g_markup_escape_text (d->message, -1);
-        g_autofree char *markup = NULL;
-
-        if (d->line > 0)
-          markup = g_strdup_printf ("%s <span alpha=\"60%%\">(%s%s%s %d)</span>", escaped,
-                                    d->code != NULL ? d->code : "", d->code != NULL ? ", " : "",
-                                    _("line"), d->line);
-        else
-          markup = g_steal_pointer (&escaped);
-        gtk_label_set_markup (GTK_LABEL (label), markup);
-      }
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-      gtk_widget_set_hexpand (label, TRUE);
-      gtk_widget_set_tooltip_text (label, text);
-
-      gtk_box_append (GTK_BOX (row), icon);
-      gtk_box_append (GTK_BOX (row), label);
-      gtk_box_append (self->diagnostics_box, row);
-      shown++;
+      if (n == 0)
+        return;
+      gtk_box_remove (self->diagnostics_box, row);
+      row = NULL;
     }
 
-  if (shown == 0)
+  for (guint i = 0; i < n; i++)
+    {
+      const BlDiagnostic *d = g_ptr_array_index (self->link->diagnostics, i);
+      g_autofree char *text = bl_diagnostic_to_string (d);
+      g_autofree char *escaped = g_markup_escape_text (d->message, -1);
+      g_autofree char *markup = NULL;
+
+      if (d->line > 0)
+        markup = g_strdup_printf ("%s <span alpha=\"60%%\">(%s%s%s %d)</span>", escaped,
+                                  d->code != NULL ? d->code : "", d->code != NULL ? ", " : "",
+                                  _("line"), d->line);
+      else
+        markup = g_steal_pointer (&escaped);
+
+      if (row == NULL)
+        {
+          row = bl_diagnostic_row_new ();
+          gtk_box_append (self->diagnostics_box, row);
+        }
+      bl_diagnostic_row_set (row, d->severity, markup, text);
+      row = gtk_widget_get_next_sibling (row);
+    }
+
+  for (; row != NULL; row = next)
+    {
+      next = gtk_widget_get_next_sibling (row);
+      gtk_box_remove (self->diagnostics_box, row);
+    }
+
+  if (n == 0 && gtk_widget_get_first_child (GTK_WIDGET (self->diagnostics_box)) == NULL)
     {
       GtkWidget *label = gtk_label_new (_("No problems found"));
 
@@ -917,6 +915,10 @@ bl_inspector_class_init (BlInspectorClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/app/ballast/Ballast/ui/bl-inspector.ui");
   gtk_widget_class_bind_template_child (widget_class, BlInspector, stack);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, empty_title_label);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, empty_body_label);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, link_scroller);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, model_scroller);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, title_label);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, validity_icon);
@@ -972,6 +974,31 @@ bl_inspector_new (void)
   return g_object_new (BL_TYPE_INSPECTOR, NULL);
 }
 
+/* Nothing selected: how to pick a link, or that the file has none (a
+ * model that could not be loaded says why in the bar above the 3D view). */
+static void
+show_empty (BlInspector *self)
+{
+  gboolean no_links = self->document != NULL && bl_document_get_links (self->document)->len == 0;
+
+  gtk_label_set_text (self->empty_title_label, no_links ? _("No Links") : _("No Link Selected"));
+  gtk_label_set_text (self->empty_body_label,
+                      no_links ? _("The file has no links to show. If a model could not be loaded, "
+                                   "the bar above the 3D view says why.")
+                               : _("Pick a link in the outline or click it in the viewport to see "
+                                   "and edit its mass properties."));
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+}
+
+/* A new link, model or file is shown from its top (its name), not at the
+ * place the previous one was scrolled to. */
+static void
+scroll_to_top (GtkScrolledWindow *scroller)
+{
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (scroller), 0.0);
+  gtk_adjustment_set_value (gtk_scrolled_window_get_hadjustment (scroller), 0.0);
+}
+
 void
 bl_inspector_set_document (BlInspector *self,
                            BlDocument  *document)
@@ -988,6 +1015,7 @@ bl_inspector_set_document (BlInspector *self,
   if (document != NULL)
     self->link_changed_id = g_signal_connect (document, "link-changed",
                                               G_CALLBACK (on_link_changed), self);
+  show_empty (self);
 }
 
 void
@@ -1002,7 +1030,7 @@ bl_inspector_set_link (BlInspector *self,
   self->model = NULL;
   if (link == NULL)
     {
-      gtk_stack_set_visible_child_name (self->stack, "empty");
+      show_empty (self);
       return;
     }
 
@@ -1014,6 +1042,7 @@ bl_inspector_set_link (BlInspector *self,
   }
   rebuild_collisions (self);
   update_all (self);
+  scroll_to_top (self->link_scroller);
   gtk_stack_set_visible_child_name (self->stack, "link");
 }
 
@@ -1039,7 +1068,7 @@ bl_inspector_set_model (BlInspector *self,
     {
       self->model = NULL;
       if (self->link == NULL)
-        gtk_stack_set_visible_child_name (self->stack, "empty");
+        show_empty (self);
       return;
     }
   self->link = NULL;
@@ -1052,6 +1081,7 @@ bl_inspector_set_model (BlInspector *self,
                               model->scoped_name, n_links);
   gtk_label_set_text (self->model_subtitle_label, subtitle);
   update_model (self);
+  scroll_to_top (self->model_scroller);
   gtk_stack_set_visible_child_name (self->stack, "model");
 }
 

@@ -26,6 +26,7 @@ struct _BlOutline
   char               *needle;
   BlLink             *selected_link;
   BlModel            *selected_model;
+  BlCollision        *selected_collision;
   gboolean            selecting;
 };
 
@@ -34,6 +35,7 @@ G_DEFINE_FINAL_TYPE (BlOutline, bl_outline, GTK_TYPE_WIDGET)
 enum {
   LINK_SELECTED,
   MODEL_SELECTED,
+  COLLISION_SELECTED,
   N_SIGNALS
 };
 
@@ -94,40 +96,53 @@ expand_rows (BlOutline *self,
     }
 }
 
+/* The item of a selection's row (a GtkTreeListRow, or NULL): a new reference. */
+static BlOutlineItem *
+row_item (gpointer row)
+{
+  return row != NULL ? gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (row)) : NULL;
+}
+
 static BlLink *
 row_link (gpointer row)
 {
-  g_autoptr(BlOutlineItem) item = NULL;
+  g_autoptr(BlOutlineItem) item = row_item (row);
 
-  if (row == NULL)
-    return NULL;
-  item = gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (row));
-  return bl_outline_item_get_link (item);
+  return item != NULL ? bl_outline_item_get_link (item) : NULL;
+}
+
+static BlCollision *
+row_collision (gpointer row)
+{
+  g_autoptr(BlOutlineItem) item = row_item (row);
+
+  return item != NULL ? bl_outline_item_get_collision (item) : NULL;
 }
 
 static BlModel *
 row_model (gpointer row)
 {
-  g_autoptr(BlOutlineItem) item = NULL;
+  g_autoptr(BlOutlineItem) item = row_item (row);
 
-  if (row == NULL)
-    return NULL;
-  item = gtk_tree_list_row_get_item (GTK_TREE_LIST_ROW (row));
-  return bl_outline_item_get_model (item);
+  return item != NULL ? bl_outline_item_get_model (item) : NULL;
 }
 
-/* A link or a model (or nothing) is selected; listeners hear first of
- * the one that goes away, then of the one that comes. */
+/* A link (or one of its collisions), a model or nothing is selected;
+ * listeners hear first of the one that goes away, then of the one that
+ * comes, the collision after its link. */
 static void
-set_selection (BlOutline *self,
-               BlLink    *link,
-               BlModel   *model)
+set_selection (BlOutline   *self,
+               BlLink      *link,
+               BlModel     *model,
+               BlCollision *collision)
 {
   gboolean link_changed = self->selected_link != link;
   gboolean model_changed = self->selected_model != model;
+  gboolean collision_changed = self->selected_collision != collision;
 
   self->selected_link = link;
   self->selected_model = model;
+  self->selected_collision = collision;
   if (link_changed && link == NULL)
     g_signal_emit (self, signals[LINK_SELECTED], 0, NULL);
   if (model_changed && model == NULL)
@@ -136,13 +151,15 @@ set_selection (BlOutline *self,
     g_signal_emit (self, signals[LINK_SELECTED], 0, link);
   if (model_changed && model != NULL)
     g_signal_emit (self, signals[MODEL_SELECTED], 0, model);
+  if (collision_changed)
+    g_signal_emit (self, signals[COLLISION_SELECTED], 0, collision);
 }
 
 static void
 set_selected_link (BlOutline *self,
                    BlLink    *link)
 {
-  set_selection (self, link, NULL);
+  set_selection (self, link, NULL, NULL);
 }
 
 static void
@@ -156,7 +173,7 @@ on_selection_changed (GtkSingleSelection *selection,
   if (self->selecting)
     return;
   row = gtk_single_selection_get_selected_item (selection);
-  set_selection (self, row_link (row), row_model (row));
+  set_selection (self, row_link (row), row_model (row), row_collision (row));
 }
 
 static void
@@ -233,6 +250,20 @@ bl_outline_class_init (BlOutlineClass *klass)
    */
   signals[MODEL_SELECTED] =
     g_signal_new ("model-selected",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_POINTER);
+
+  /**
+   * BlOutline::collision-selected:
+   * @collision: (type gpointer) (nullable): the BlCollision of the
+   *   selected row, or NULL when a collision row is no longer selected
+   *
+   * Emitted after ::link-selected for the collision's link.
+   */
+  signals[COLLISION_SELECTED] =
+    g_signal_new ("collision-selected",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
@@ -329,6 +360,14 @@ bl_outline_get_selected_link (BlOutline *self)
 {
   g_return_val_if_fail (BL_IS_OUTLINE (self), NULL);
   return self->selected_link;
+}
+
+BlCollision *
+bl_outline_get_selected_collision (BlOutline *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE (self), NULL);
+
+  return self->selected_collision;
 }
 
 BlModel *

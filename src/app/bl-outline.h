@@ -16,6 +16,9 @@ void        bl_outline_set_document      (BlOutline  *self,
 BlDocument *bl_outline_get_document      (BlOutline  *self);
 /* The link of the selected row (a collision row gives its link), or NULL. */
 BlLink     *bl_outline_get_selected_link (BlOutline  *self);
+/* The collision of the selected row when it is a collision row, or NULL
+ * (::collision-selected tells of a change). */
+BlCollision *bl_outline_get_selected_collision (BlOutline *self);
 /* The model of the selected row when it is a model row, or NULL. */
 BlModel    *bl_outline_get_selected_model (BlOutline *self);
 /* Selects the link's row, expanding its models; NULL clears the selection.

@@ -9,8 +9,12 @@
 #include "bl-edit-history.h"
 #include "bl-export.h"
 #include "bl-inspector.h"
+#include "bl-legend.h"
 #include "bl-outline.h"
+#include "bl-problems-bar.h"
 #include "bl-recovery.h"
+#include "bl-resource.h"
+#include "bl-toast.h"
 #include "bl-viewport.h"
 #include "bl-window.h"
 
@@ -23,12 +27,15 @@ struct _BlWindow
   GtkMenuButton        *recent_button;
   GMenu                *recent_section;  /* the recent files, kept up to date */
   GtkPaned             *inner_paned;
+  gboolean              panes_placed;  /* the dividers' first positions are set */
   GtkBox               *viewport_box;
   GtkStack             *side_stack;
   BlOutline            *outline;
   BlInspector          *inspector;
   BlAddedMassEditor    *added_mass_editor;
   BlViewport           *viewport;
+  BlProblemsBar        *problems_bar;  /* the document's own problems, above the view */
+  BlToast              *toast;         /* short notices over the view's bottom */
 
   GSettings            *settings;
   BlDocument           *document;
@@ -36,6 +43,9 @@ struct _BlWindow
   BlEditHistory        *history;
   GFileMonitor         *monitor;
   GBytes               *disk_bytes;    /* what we last read or wrote */
+  /* The user kept their version over a change on disk: a save asks first. */
+  gboolean              disk_conflict;
+  gboolean              remember_recent;
   GtkWidget            *dialog;        /* the question being asked, if any */
   gboolean              close_confirmed;
   /* Restored from a recovery copy: unsaved edits that undo cannot reach. */
@@ -56,6 +66,8 @@ struct _BlWindow
 
 /* How long after an edit its recovery copy is written, at the latest. */
 #define RECOVERY_DELAY_MS 1000
+/* How long a notice ("Exported …") stays over the view. */
+#define TOAST_TIMEOUT_MS 6000
 
 G_DEFINE_FINAL_TYPE (BlWindow, bl_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -97,11 +109,57 @@ display_name (BlWindow *self)
   return g_file_get_basename (self->file);
 }
 
+/* A modal question over the window, not yet shown; the caller adds the
+ * answers as buttons. */
+static GtkWidget *
+question_new (BlWindow       *self,
+              GtkMessageType  type,
+              const char     *primary,
+              const char     *secondary)
+{
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                              GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              type, GTK_BUTTONS_NONE, "%s", primary);
+
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
+  return dialog;
+}
+
+/* The folder of FILE as the user reads it, the home folder as "~". */
+static char *
+dup_folder_display (GFile *file)
+{
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  g_autofree char *dir = parent != NULL ? g_file_get_parse_name (parent) : NULL;
+  const char *home = g_get_home_dir ();
+  gsize home_len = home != NULL ? strlen (home) : 0;
+
+  if (dir != NULL && home_len > 1 && g_str_has_prefix (dir, home) &&
+      (dir[home_len] == '\0' || dir[home_len] == G_DIR_SEPARATOR))
+    return g_strconcat ("~", dir + home_len, NULL);
+  return g_steal_pointer (&dir);
+}
+
+static void
+add_to_recent (BlWindow *self,
+               GFile    *file)
+{
+  g_autofree char *uri = NULL;
+
+  if (!self->remember_recent)
+    return;
+  uri = g_file_get_uri (file);
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+}
+
 /* Asking before losing edits --------------------------------------------- */
 
 enum {
   RESPONSE_DISCARD = 1,
   RESPONSE_SAVE = 2,
+  RESPONSE_KEEP_MINE = 3,   /* the file changed on disk: keep the edits */
+  RESPONSE_RELOAD = 4,      /* … or reload it and lose them */
+  RESPONSE_REPLACE = 5,     /* save over a file changed on disk */
 };
 
 typedef struct
@@ -182,12 +240,8 @@ confirm_discard (BlWindow       *self,
   pending->data = data;
   pending->destroy = destroy;
 
-  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
-                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                   "%s", question);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
-                                            _("Your edits will be lost if you don’t save them."));
+  dialog = question_new (self, GTK_MESSAGE_QUESTION, question,
+                         _("Your edits will be lost if you don’t save them."));
   gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
   gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Discard"), RESPONSE_DISCARD);
   if (self->file != NULL)
@@ -289,6 +343,27 @@ on_outline_model_selected (BlOutline *outline,
   bl_inspector_set_model (self->inspector, model);
 }
 
+/* After ::link-selected for its link. */
+static void
+on_outline_collision_selected (BlOutline   *outline,
+                               BlCollision *collision,
+                               BlWindow    *self)
+{
+  bl_viewport_set_selected_collision (self->viewport, collision);
+}
+
+/* The Added Mass page's panel method draws its panels in the 3D view. */
+static void
+on_show_panels (BlAddedMassEditor *editor,
+                BlLink            *link,
+                const double      *corners,
+                guint64            n_panels,
+                const double      *values,
+                BlWindow          *self)
+{
+  bl_viewport_set_panels (self->viewport, link, corners, n_panels, values);
+}
+
 static void
 on_viewport_link_picked (BlViewport *viewport,
                          BlLink     *link,
@@ -376,6 +451,7 @@ set_document (BlWindow   *self,
   g_set_object (&self->file, file);
   g_clear_pointer (&self->disk_bytes, g_bytes_unref);
   self->disk_bytes = bytes != NULL ? g_bytes_ref (bytes) : NULL;
+  self->disk_conflict = FALSE;
 
   self->history = bl_edit_history_new ();
   g_signal_connect (self->history, "changed", G_CALLBACK (on_history_changed), self);
@@ -384,6 +460,7 @@ set_document (BlWindow   *self,
   bl_added_mass_editor_set_document (self->added_mass_editor, document);
   bl_viewport_set_document (self->viewport, document);
   bl_outline_set_document (self->outline, document);
+  bl_problems_bar_set_document (self->problems_bar, document);
 
   if (selected_name != NULL)
     selected = bl_document_find_link (document, selected_name);
@@ -424,10 +501,7 @@ bl_window_load_file (BlWindow  *self,
   bytes = g_bytes_ref (bl_document_get_source (document));
 
   set_document (self, document, file, bytes);
-  {
-    g_autofree char *uri = g_file_get_uri (file);
-    gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  }
+  add_to_recent (self, file);
   return TRUE;
 }
 
@@ -552,10 +626,9 @@ swap_now (BlWindow *self,
 {
   Swap *swap = data;
   GFile *file = g_task_get_task_data (swap->task);
-  g_autofree char *uri = g_file_get_uri (file);
 
   set_document (self, swap->document, file, bl_document_get_source (swap->document));
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  add_to_recent (self, file);
   g_task_return_boolean (swap->task, TRUE);
   g_clear_object (&swap->task);
 }
@@ -841,6 +914,47 @@ reload_now (BlWindow *self,
 }
 
 static void
+on_disk_changed_response (GtkDialog *dialog,
+                          int        response,
+                          BlWindow  *self)
+{
+  if (self->dialog == GTK_WIDGET (dialog))
+    self->dialog = NULL;
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  if (response == RESPONSE_RELOAD)
+    reload_now (self, NULL);
+  else
+    /* Kept (or closed, which keeps): nothing is written until the user
+     * saves, and that save asks before it replaces the file on disk. */
+    self->disk_conflict = TRUE;
+}
+
+/* The file changed on disk under unsaved edits: each choice says what it
+ * does, and neither writes the file. */
+static void
+ask_disk_changed (BlWindow *self)
+{
+  g_autofree char *name = display_name (self);
+  g_autofree char *primary = g_strdup_printf (_("“%s” changed on disk"), name);
+  GtkWidget *dialog;
+  GtkWidget *reload;
+
+  dialog = question_new (self, GTK_MESSAGE_WARNING, primary,
+                         _("Another program changed the file while you have unsaved edits "
+                           "in Ballast. Reloading shows its version and loses your edits. "
+                           "Keeping your version writes nothing now; saving it later "
+                           "replaces the other program’s changes, and Ballast asks first."));
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Keep My Version"), RESPONSE_KEEP_MINE);
+  reload = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Reload from Disk (Lose My Edits)"), RESPONSE_RELOAD);
+  gtk_widget_add_css_class (reload, "destructive-action");
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), RESPONSE_KEEP_MINE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_disk_changed_response), self);
+  self->dialog = dialog;
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
 on_file_changed (GFileMonitor      *monitor,
                  GFile             *file,
                  GFile             *other,
@@ -864,12 +978,13 @@ on_file_changed (GFileMonitor      *monitor,
   g_clear_pointer (&self->disk_bytes, g_bytes_unref);
   self->disk_bytes = g_steal_pointer (&bytes);
 
-  {
-    g_autofree char *name = display_name (self);
-    g_autofree char *question = g_strdup_printf (_("“%s” changed on disk. Discard your edits and reload it?"), name);
-
-    confirm_discard (self, question, reload_now, NULL, NULL);
-  }
+  /* Nothing to lose: show what is on disk. */
+  if (!bl_window_get_modified (self))
+    {
+      reload_now (self, NULL);
+      return;
+    }
+  ask_disk_changed (self);
 }
 
 static void
@@ -925,16 +1040,8 @@ update_title (BlWindow *self)
 
   if (self->file != NULL)
     {
-      g_autoptr(GFile) parent = g_file_get_parent (self->file);
-      g_autofree char *dir = parent != NULL ? g_file_get_parse_name (parent) : NULL;
-      const char *home = g_get_home_dir ();
+      g_autofree char *dir = dup_folder_display (self->file);
 
-      if (dir != NULL && home != NULL && g_str_has_prefix (dir, home))
-        {
-          char *short_dir = g_strconcat ("~", dir + strlen (home), NULL);
-          g_free (dir);
-          dir = short_dir;
-        }
       gtk_label_set_text (self->subtitle_label, dir != NULL ? dir : "");
     }
   else
@@ -1041,17 +1148,23 @@ open_recent_action (GtkWidget  *widget,
   bl_window_open (BL_WINDOW (widget), file);
 }
 
-/* Most recently used first. */
+/* Most recently used first; files of the same second by address, so that
+ * the menu does not reshuffle under the pointer when the list is re-read. */
 static int
 compare_recent (gconstpointer a,
                 gconstpointer b)
 {
   GDateTime *ta = gtk_recent_info_get_modified ((GtkRecentInfo *) a);
   GDateTime *tb = gtk_recent_info_get_modified ((GtkRecentInfo *) b);
+  int order;
 
   if (ta == NULL || tb == NULL)
-    return (ta == NULL) - (tb == NULL);
-  return g_date_time_compare (tb, ta);
+    order = (ta == NULL) - (tb == NULL);
+  else
+    order = g_date_time_compare (tb, ta);
+  if (order != 0)
+    return order;
+  return g_strcmp0 (gtk_recent_info_get_uri ((GtkRecentInfo *) a), gtk_recent_info_get_uri ((GtkRecentInfo *) b));
 }
 
 /* The recent menu follows the recent-files list.  Its items change in
@@ -1063,6 +1176,7 @@ update_recent_menu (BlWindow *self)
   GMenu *section = self->recent_section;
   GList *items = g_list_sort (gtk_recent_manager_get_items (gtk_recent_manager_get_default ()),
                               compare_recent);
+  g_autoptr(GPtrArray) shown = g_ptr_array_new ();   /* borrowed from items */
   guint n = 0;
 
   if (section == NULL)
@@ -1075,17 +1189,47 @@ update_recent_menu (BlWindow *self)
     }
   g_menu_remove_all (section);
 
-  for (GList *l = items; l != NULL && n < 10; l = l->next)
+  for (GList *l = items; l != NULL && shown->len < 10; l = l->next)
     {
       GtkRecentInfo *info = l->data;
       const char *uri = gtk_recent_info_get_uri (info);
-      g_autoptr(GMenuItem) item = NULL;
 
       if (!g_str_has_suffix (uri, ".sdf") && !g_str_has_suffix (uri, ".world"))
         continue;
       if (!gtk_recent_info_exists (info))
         continue;
-      item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_ptr_array_add (shown, info);
+    }
+
+  for (guint i = 0; i < shown->len; i++)
+    {
+      GtkRecentInfo *info = g_ptr_array_index (shown, i);
+      const char *uri = gtk_recent_info_get_uri (info);
+      const char *name = gtk_recent_info_get_display_name (info);
+      g_autoptr(GMenuItem) item = NULL;
+      g_autofree char *label = NULL;
+      gboolean collides = FALSE;
+
+      /* Two files of one name (every world.sdf) are told apart by folder. */
+      for (guint j = 0; j < shown->len && !collides; j++)
+        collides = j != i && g_strcmp0 (name, gtk_recent_info_get_display_name (g_ptr_array_index (shown, j))) == 0;
+      if (collides)
+        {
+          g_autoptr(GFile) file = g_file_new_for_uri (uri);
+          g_autofree char *dir = dup_folder_display (file);
+
+          /* Translators: a file name and its folder, in the recent files menu */
+          label = g_strdup_printf (_("%s — %s"), name, dir != NULL ? dir : "/");
+        }
+      else
+        label = g_strdup (name);
+      /* A menu reads "_" as a mnemonic: my_model.sdf must not show as mymodel.sdf. */
+      {
+        g_auto(GStrv) parts = g_strsplit (label, "_", -1);
+        g_autofree char *escaped = g_strjoinv ("__", parts);
+
+        item = g_menu_item_new (escaped, NULL);
+      }
       g_menu_item_set_action_and_target (item, "win.open-recent", "s", uri);
       g_menu_append_item (section, item);
       n++;
@@ -1202,6 +1346,100 @@ export_baked_action (GtkWidget  *widget,
   ask_save_as (BL_WINDOW (widget), TRUE, NULL, NULL);
 }
 
+/* Model folders ----------------------------------------------------------- */
+
+/* Keeps PATH among the user's model folders (the application's model-paths
+ * setting, which ballast-cli reads too; a window of its own, as in the
+ * tests, for this run only) and reloads the file so that its includes
+ * resolve. */
+static void
+add_model_path (BlWindow   *self,
+                const char *path)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (BL_IS_APPLICATION (application))
+    bl_application_add_model_path (BL_APPLICATION (application), path);
+  else
+    bl_resource_add_extra_path (path);
+
+  if (self->file != NULL)
+    {
+      g_autofree char *name = display_name (self);
+      g_autofree char *question = g_strdup_printf (_("Save the edits to “%s” before reloading it?"), name);
+
+      confirm_discard (self, question, reload_now, NULL, NULL);
+    }
+}
+
+/* The model path wants the folder that holds a model's folder; a user who
+ * picks the model's own folder ("…/models/tethys" for model://tethys,
+ * with no "tethys" inside) means its parent. */
+static char *
+dup_model_path_for (BlWindow   *self,
+                    const char *chosen)
+{
+  g_autofree char *base = g_path_get_basename (chosen);
+  GPtrArray *failures = bl_document_get_include_failures (self->document);
+
+  for (guint i = 0; i < failures->len; i++)
+    {
+      const BlIncludeFailure *failure = g_ptr_array_index (failures, i);
+      g_autofree char *inside = NULL;
+
+      if (failure->problem != BL_INCLUDE_NOT_FOUND || g_strcmp0 (failure->name, base) != 0)
+        continue;
+      inside = g_build_filename (chosen, failure->name, NULL);
+      if (!g_file_test (inside, G_FILE_TEST_IS_DIR))
+        return g_path_get_dirname (chosen);
+    }
+  return g_strdup (chosen);
+}
+
+static void
+on_model_folder_response (GtkNativeDialog *dialog,
+                          int              response,
+                          BlWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *chosen = folder != NULL ? g_file_get_path (folder) : NULL;
+
+      if (chosen != NULL && self->document != NULL)
+        {
+          g_autofree char *path = dup_model_path_for (self, chosen);
+
+          add_model_path (self, path);
+        }
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+/* Asks for a folder that holds models, keeps it and reloads the file, so
+ * that the includes it holds resolve. */
+static void
+add_model_path_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  BlWindow *self = BL_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (_("Add Model Folder"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Add"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  if (self->file != NULL)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (self->file);
+      if (parent != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), parent, NULL);
+    }
+  g_signal_connect (dialog, "response", G_CALLBACK (on_model_folder_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
 /* Drag and drop ----------------------------------------------------------- */
 
 static gboolean
@@ -1264,6 +1502,14 @@ bl_window_close_request (GtkWindow *window)
 }
 
 /* Screenshot -------------------------------------------------------------- */
+
+void
+bl_window_set_remember_recent (BlWindow *self,
+                               gboolean  remember)
+{
+  g_return_if_fail (BL_IS_WINDOW (self));
+  self->remember_recent = remember;
+}
 
 gboolean
 bl_window_get_view_settling (BlWindow *self)
@@ -1357,14 +1603,56 @@ bl_window_dispose (GObject *object)
   G_OBJECT_CLASS (bl_window_parent_class)->dispose (object);
 }
 
+/* Layout ------------------------------------------------------------------ */
+
+/* The dividers' first positions, from the width of the window's first
+ * allocation: the outline a fifth of it (200–280 px), the inspector two
+ * fifths (400–480 px), the 3D view the rest (at 1024 px about 400 px).
+ * From then on a divider moves only when the user drags it: a paned whose
+ * position is set keeps it whatever its children ask for (the inspector's
+ * pages scroll sideways rather than push it), and a change of the
+ * window's width goes to the 3D view (the inner paned's start child
+ * resizes, its end child does not). */
+static void
+bl_window_size_allocate (GtkWidget *widget,
+                         int        width,
+                         int        height,
+                         int        baseline)
+{
+  BlWindow *self = BL_WINDOW (widget);
+
+  if (!self->panes_placed && width > 0)
+    {
+      int outline = CLAMP (width / 5, 200, 280);
+      int side = CLAMP (width * 2 / 5, 400, 480);
+
+      self->panes_placed = TRUE;
+      /* The outer paned (outline | the rest) is the window's child. */
+      gtk_paned_set_position (GTK_PANED (gtk_window_get_child (GTK_WINDOW (self))), outline);
+      gtk_paned_set_position (self->inner_paned, MAX (0, width - outline - side));
+    }
+  GTK_WIDGET_CLASS (bl_window_parent_class)->size_allocate (widget, width, height, baseline);
+}
+
 static void
 bl_window_class_init (BlWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+  GdkDisplay *display = gdk_display_get_default ();
+
+  /* GTK 4.8 draws the whole window with GL on every frame: on a software
+   * rasteriser that takes ten times as long as its cairo renderer (≈ 200
+   * against 21 ms a frame under Xvfb, bench-app), so that every edit
+   * showed late.  There, unless the user chose a renderer, the window
+   * draws with cairo (the 3D view keeps GL).  GTK reads the variable when
+   * it realizes its first window, which no Ballast window precedes. */
+  if (g_getenv ("GSK_RENDERER") == NULL && display != NULL && bl_viewport_display_gl_is_software (display))
+    g_setenv ("GSK_RENDERER", "cairo", TRUE);
 
   object_class->dispose = bl_window_dispose;
+  widget_class->size_allocate = bl_window_size_allocate;
   window_class->close_request = bl_window_close_request;
 
   g_type_ensure (BL_TYPE_OUTLINE);
@@ -1383,6 +1671,7 @@ bl_window_class_init (BlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlWindow, added_mass_editor);
   gtk_widget_class_bind_template_callback (widget_class, on_outline_link_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_outline_model_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_outline_collision_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_edit_requested);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
@@ -1390,6 +1679,7 @@ bl_window_class_init (BlWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
   gtk_widget_class_install_action (widget_class, "win.export-baked", NULL, export_baked_action);
+  gtk_widget_class_install_action (widget_class, "win.add-model-path", NULL, add_model_path_action);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
 
@@ -1468,13 +1758,27 @@ build_viewport (BlWindow *self)
   g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/app/ballast/Ballast/ui/bl-view-menu.ui");
   GtkWidget *overlay = gtk_overlay_new ();
   GtkWidget *button = gtk_menu_button_new ();
+  GtkWidget *legend;
 
+  gtk_widget_set_name (button, "view-menu-button");
   self->viewport = BL_VIEWPORT (bl_viewport_new ());
   gtk_widget_set_hexpand (GTK_WIDGET (self->viewport), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self->viewport), TRUE);
   g_signal_connect (self->viewport, "link-picked", G_CALLBACK (on_viewport_link_picked), self);
+  /* The key to the colours, in the lower right corner. */
+  legend = bl_legend_new (self->viewport);
+  gtk_widget_set_name (legend, "legend");
+  gtk_widget_set_halign (legend, GTK_ALIGN_END);
+  gtk_widget_set_valign (legend, GTK_ALIGN_END);
+  gtk_widget_set_margin_end (legend, 8);
+  gtk_widget_set_margin_bottom (legend, 8);
 
   g_action_map_add_action_entries (G_ACTION_MAP (group), entries, G_N_ELEMENTS (entries), self);
+  {
+    g_autoptr(GPropertyAction) action = g_property_action_new ("show-legend", legend, "visible");
+
+    g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (action));
+  }
   for (guint i = 0; i < G_N_ELEMENTS (overlay_toggles); i++)
     {
       g_autoptr(GPropertyAction) action = g_property_action_new (overlay_toggles[i], self->viewport,
@@ -1491,10 +1795,14 @@ build_viewport (BlWindow *self)
   gtk_widget_set_valign (button, GTK_ALIGN_START);
   gtk_widget_set_margin_top (button, 8);
   gtk_widget_set_margin_end (button, 8);
-  gtk_widget_add_css_class (button, "osd");
+  /* The dark on-screen look on the button alone: on the menu button it
+   * would pass the light text of .osd down to its popover, whose items
+   * then looked disabled on the popover's light background. */
+  gtk_widget_add_css_class (gtk_widget_get_first_child (button), "osd");
 
   gtk_overlay_set_child (GTK_OVERLAY (overlay), GTK_WIDGET (self->viewport));
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), button);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), legend);
 
   /* Shown while a file opens in the background; the previous model stays
    * in view (and usable) until the new one is ready. */
@@ -1511,9 +1819,17 @@ build_viewport (BlWindow *self)
   gtk_widget_add_css_class (self->loading_box, "toolbar");
   gtk_widget_set_visible (self->loading_box, FALSE);
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), self->loading_box);
+
+  self->toast = BL_TOAST (bl_toast_new ());
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), GTK_WIDGET (self->toast));
   gtk_widget_set_vexpand (overlay, TRUE);
+
+  /* The document's own problems (a failed <include>…) above the view. */
+  self->problems_bar = BL_PROBLEMS_BAR (bl_problems_bar_new ());
+  gtk_box_append (self->viewport_box, GTK_WIDGET (self->problems_bar));
   gtk_box_append (self->viewport_box, overlay);
 
+  g_signal_connect (self->added_mass_editor, "show-panels", G_CALLBACK (on_show_panels), self);
   g_object_bind_property (self->added_mass_editor, "fluid-density",
                           self->viewport, "fluid-density", G_BINDING_SYNC_CREATE);
   /* One fluid density for buoyancy and added mass (GSettings binds the editor's). */
@@ -1528,6 +1844,7 @@ bl_window_init (BlWindow *self)
   GtkDropTarget *drop;
 
   load_css ();
+  self->remember_recent = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
   build_viewport (self);
 
@@ -1614,6 +1931,84 @@ write_baked (BlWindow  *self,
   return ok;
 }
 
+/* Whether the file on disk is another version than the one the edits
+ * were made to: the user kept theirs over a change, or it changed since
+ * (before the monitor told). */
+static gboolean
+disk_changed_since_read (BlWindow *self)
+{
+  g_autoptr(GBytes) now = NULL;
+
+  if (self->disk_conflict)
+    return TRUE;
+  if (self->disk_bytes == NULL)
+    return FALSE;
+  now = g_file_load_bytes (self->file, NULL, NULL, NULL);
+  return now != NULL && !g_bytes_equal (now, self->disk_bytes);
+}
+
+typedef struct
+{
+  GFile          *file;
+  BlContinuation  then;
+  gpointer        data;
+} Replace;
+
+static void
+on_replace_response (GtkDialog *dialog,
+                     int        response,
+                     BlWindow  *self)
+{
+  Replace *replace = g_object_steal_data (G_OBJECT (dialog), "bl-replace");
+  g_autoptr(GFile) file = replace->file;
+
+  if (self->dialog == GTK_WIDGET (dialog))
+    self->dialog = NULL;
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), NULL);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  if (response == RESPONSE_REPLACE)
+    {
+      /* Asked and answered: this version is the one written over. */
+      self->disk_conflict = FALSE;
+      g_clear_pointer (&self->disk_bytes, g_bytes_unref);
+      self->disk_bytes = g_file_load_bytes (file, NULL, NULL, NULL);
+      save_to_file (self, file, FALSE, replace->then, replace->data);
+    }
+  else if (replace->then == run_pending)
+    pending_free (replace->data);
+  g_free (replace);
+}
+
+/* Saving would write over another program's changes: ask first. */
+static void
+ask_replace (BlWindow       *self,
+             GFile          *file,
+             BlContinuation  then,
+             gpointer        data)
+{
+  g_autofree char *name = display_name (self);
+  g_autofree char *primary = g_strdup_printf (_("Replace the changed “%s” on disk?"), name);
+  Replace *replace = g_new0 (Replace, 1);
+  GtkWidget *dialog;
+  GtkWidget *button;
+
+  replace->file = g_object_ref (file);
+  replace->then = then;
+  replace->data = data;
+  dialog = question_new (self, GTK_MESSAGE_WARNING, primary,
+                         _("Another program changed the file after Ballast read it. "
+                           "Saving writes your version over it, and its changes are lost."));
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
+  button = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Replace the File on Disk"), RESPONSE_REPLACE);
+  gtk_widget_add_css_class (button, "destructive-action");
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  g_object_set_data (G_OBJECT (dialog), "bl-replace", replace);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_replace_response), self);
+  self->dialog = dialog;
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 save_to_file (BlWindow       *self,
               GFile          *file,
@@ -1632,14 +2027,27 @@ save_to_file (BlWindow       *self,
 
   if (bake)
     {
+      g_autofree char *name = g_file_get_basename (file);
+      g_autofree char *dir = dup_folder_display (file);
+      g_autoptr(GFile) folder = g_file_get_parent (file);
+      g_autofree char *notice = NULL;
+
       if (!write_baked (self, file, &error))
         {
           show_error (self, _("Could not export the baked file"), error->message);
           return;
         }
+      /* Translators: the file name, then its folder ("~/robots") */
+      notice = g_strdup_printf (_("Exported “%s” to %s"), name, dir != NULL ? dir : "/");
+      bl_toast_show (self->toast, notice, folder, TOAST_TIMEOUT_MS);
     }
   else
     {
+      if (self->file != NULL && g_file_equal (file, self->file) && disk_changed_since_read (self))
+        {
+          ask_replace (self, file, then, data);
+          return;
+        }
       if (!write_document (self, file, &written, &error))
         {
           g_autofree char *name = g_file_get_parse_name (file);
@@ -1663,10 +2071,7 @@ save_to_file (BlWindow       *self,
       recovery_update (self);
     }
 
-  {
-    g_autofree char *uri = g_file_get_uri (file);
-    gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-  }
+  add_to_recent (self, file);
   if (then != NULL)
     then (self, data);
 }

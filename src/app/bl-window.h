@@ -62,6 +62,11 @@ gboolean    bl_window_restore        (BlWindow       *self,
  * levels of detail, in a thread): a screenshot waits until it is not. */
 gboolean    bl_window_get_view_settling (BlWindow    *self);
 
+/* Whether files opened and saved go into the recent files (by default;
+ * not for a one-shot --screenshot). */
+void        bl_window_set_remember_recent (BlWindow  *self,
+                                           gboolean   remember);
+
 /* Renders the window as it is now into a PNG. */
 gboolean    bl_window_save_screenshot (BlWindow      *self,
                                        const char    *path,

@@ -170,6 +170,47 @@ parse_set (BlDocument  *doc,
 }
 
 int
+bl_cli_write_document (BlDocument *doc,
+                       const char *output,
+                       gboolean    in_place)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *original = NULL;
+  g_autofree char *written = NULL;
+
+  if (bl_export_get_version_change (doc, &original, &written))
+    g_printerr ("ballast-cli: <sdf version> raised from %s to %s\n", original, written);
+
+  if (strcmp (output, "-") == 0)
+    {
+      g_autoptr(GBytes) bytes = bl_export_to_bytes (doc, &error);
+
+      if (bytes == NULL ||
+          fwrite (g_bytes_get_data (bytes, NULL), 1, g_bytes_get_size (bytes), stdout) !=
+            g_bytes_get_size (bytes) ||
+          fflush (stdout) != 0)
+        {
+          g_printerr ("ballast-cli: cannot write to standard output\n");
+          return BL_EXIT_FAILURE;
+        }
+      return BL_EXIT_OK;
+    }
+
+  if (!bl_export_save (doc, output, in_place ? BL_EXPORT_IN_PLACE : BL_EXPORT_FLAGS_NONE, &error))
+    {
+      g_printerr ("ballast-cli: %s\n", error->message);
+      if (g_error_matches (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_SAME_FILE))
+        {
+          g_printerr ("Add --in-place to overwrite it.\n");
+          return BL_EXIT_USAGE;
+        }
+      return BL_EXIT_FAILURE;
+    }
+
+  return BL_EXIT_OK;
+}
+
+int
 bl_cli_export (int    argc,
                char **argv)
 {
@@ -179,8 +220,6 @@ bl_cli_export (int    argc,
   g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
   g_autofree char *output = NULL;
-  g_autofree char *original = NULL;
-  g_autofree char *written = NULL;
   g_auto(GStrv) sets = NULL;
   gboolean bake = FALSE, fix_invalid = FALSE, in_place = FALSE;
   const char *input;
@@ -289,34 +328,5 @@ bl_cli_export (int    argc,
   for (guint i = 0; i < notes->len; i++)
     g_printerr ("ballast-cli: note: %s\n", (const char *) g_ptr_array_index (notes, i));
 
-  if (bl_export_get_version_change (doc, &original, &written))
-    g_printerr ("ballast-cli: <sdf version> raised from %s to %s\n", original, written);
-
-  if (strcmp (output, "-") == 0)
-    {
-      g_autoptr(GBytes) bytes = bl_export_to_bytes (doc, &error);
-
-      if (bytes == NULL ||
-          fwrite (g_bytes_get_data (bytes, NULL), 1, g_bytes_get_size (bytes), stdout) !=
-            g_bytes_get_size (bytes) ||
-          fflush (stdout) != 0)
-        {
-          g_printerr ("ballast-cli: cannot write to standard output\n");
-          return BL_EXIT_FAILURE;
-        }
-      return BL_EXIT_OK;
-    }
-
-  if (!bl_export_save (doc, output, in_place ? BL_EXPORT_IN_PLACE : BL_EXPORT_FLAGS_NONE, &error))
-    {
-      g_printerr ("ballast-cli: %s\n", error->message);
-      if (g_error_matches (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_SAME_FILE))
-        {
-          g_printerr ("Add --in-place to overwrite it.\n");
-          return BL_EXIT_USAGE;
-        }
-      return BL_EXIT_FAILURE;
-    }
-
-  return BL_EXIT_OK;
+  return bl_cli_write_document (doc, output, in_place);
 }

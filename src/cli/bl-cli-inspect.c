@@ -3,8 +3,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bl-cli.h"
+#include "bl-resource.h"
 #include "bl-fluid.h"
 #include "bl-json.h"
 #include "bl-number.h"
@@ -40,31 +42,68 @@ bl_cli_load_document_full (const char          *path,
   return doc;
 }
 
+/* The model-paths key of the app's settings, or an empty list when its
+ * schema (or that key) is not installed: ballast-cli runs without it. */
+static GStrv
+settings_model_paths (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettings) settings = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, BL_CLI_APPLICATION_ID, TRUE);
+  if (schema == NULL || !g_settings_schema_has_key (schema, "model-paths"))
+    return g_new0 (char *, 1);
+
+  settings = g_settings_new_full (schema, NULL, NULL);
+  return g_settings_get_strv (settings, "model-paths");
+}
+
 gboolean
 bl_cli_parse_options (GOptionContext  *context,
                       int             *argc,
                       char          ***argv)
 {
   g_autoptr(GError) error = NULL;
+  g_auto(GStrv) option_paths = NULL;
+  g_auto(GStrv) setting_paths = NULL;
+  g_autoptr(GStrvBuilder) paths = g_strv_builder_new ();
+  g_auto(GStrv) extra = NULL;
+  const GOptionEntry path_entries[] = {
+    { "model-path", 'M', 0, G_OPTION_ARG_FILENAME_ARRAY, &option_paths,
+      "Also look for included models (and meshes) in DIR, after the environment's "
+      "model paths; may be repeated", "DIR" },
+    { NULL }
+  };
 
-  if (g_option_context_parse (context, argc, argv, &error))
+  g_option_context_add_main_entries (context, path_entries, NULL);
+  if (!g_option_context_parse (context, argc, argv, &error))
     {
-      /* GOption leaves "--" among the arguments: drop the first, so that
-       * `inspect -- -x.sdf` names the file -x.sdf */
-      for (int i = 1; i < *argc; i++)
-        {
-          if (strcmp ((*argv)[i], "--") != 0)
-            continue;
-          memmove (*argv + i, *argv + i + 1, (*argc - i) * sizeof (char *));
-          (*argc)--;
-          break;
-        }
-      return TRUE;
+      g_printerr ("ballast-cli: %s\n", error->message);
+      g_printerr ("Try “%s --help”.\n", g_get_prgname ());
+      return FALSE;
     }
 
-  g_printerr ("ballast-cli: %s\n", error->message);
-  g_printerr ("Try “%s --help”.\n", g_get_prgname ());
-  return FALSE;
+  /* GOption leaves "--" among the arguments: drop the first, so that
+   * `inspect -- -x.sdf` names the file -x.sdf */
+  for (int i = 1; i < *argc; i++)
+    {
+      if (strcmp ((*argv)[i], "--") != 0)
+        continue;
+      memmove (*argv + i, *argv + i + 1, (*argc - i) * sizeof (char *));
+      (*argc)--;
+      break;
+    }
+
+  /* --model-path, then the model-paths setting the app keeps */
+  setting_paths = settings_model_paths ();
+  if (option_paths != NULL)
+    g_strv_builder_addv (paths, (const char **) option_paths);
+  g_strv_builder_addv (paths, (const char **) setting_paths);
+  extra = g_strv_builder_end (paths);
+  bl_resource_set_extra_paths ((const char * const *) extra);
+  return TRUE;
 }
 
 /* "key": [numbers] when present, "key": null otherwise. */
@@ -364,17 +403,6 @@ fmt (double value,
   return buf;
 }
 
-/* A body's length for telling its positions from rounding noise: its
- * radius of gyration (0 when there is none). */
-static double
-length_scale (double        mass,
-              const BlMat3 *inertia)
-{
-  double trace = inertia->m[0][0] + inertia->m[1][1] + inertia->m[2][2];
-
-  return mass > 0.0 && trace > 0.0 && isfinite (trace / mass) ? sqrt (trace / mass) : 0.0;
-}
-
 static void
 print_diagnostic (FILE               *stream,
                   const BlDiagnostic *diagnostic)
@@ -390,7 +418,8 @@ print_buoyancy (const FluidContext *fluid,
                 const BlBuoyancy   *b)
 {
   char v[4][BL_DOUBLE_BUF_SIZE];
-  double c[3] = { b->center.x, b->center.y, b->center.z };
+  BlBuoyancy shown = *b;
+  double c[3];
   double g = sqrt (fluid->gravity.x * fluid->gravity.x + fluid->gravity.y * fluid->gravity.y +
                    fluid->gravity.z * fluid->gravity.z);
 
@@ -400,7 +429,11 @@ print_buoyancy (const FluidContext *fluid,
       return;
     }
 
-  bl_number_clean_noise (c, 3, cbrt (b->volume));
+  bl_buoyancy_clean_noise (&shown);
+  b = &shown;
+  c[0] = b->center.x;
+  c[1] = b->center.y;
+  c[2] = b->center.z;
   printf ("  volume     %s m³, centre of buoyancy %s %s %s m\n", fmt (b->volume, v[0]),
           fmt (c[0], v[1]), fmt (c[1], v[2]), fmt (c[2], v[3]));
   printf ("  buoyancy   in %s (%s kg/m³): displaces %s kg, net %s kg", bl_cli_fluid_name (fluid->rho),
@@ -419,14 +452,14 @@ print_model (const FluidContext *fluid,
              BlModel            *model)
 {
   BlInertial total = bl_model_compute_total (model);
+  BlInertial shown = bl_inertial_clean_noise (&total);
   BlBuoyancy buoyancy;
   char b[3][BL_DOUBLE_BUF_SIZE];
-  double com[3] = { total.com.x, total.com.y, total.com.z };
+  double com[3] = { shown.com.x, shown.com.y, shown.com.z };
 
   bl_model_compute_buoyancy (model, &total, fluid->rho, fluid->gravity, &buoyancy);
-  bl_number_clean_noise (com, 3, length_scale (total.mass, &total.inertia));
   printf ("\nmodel %s\n", model->scoped_name);
-  printf ("  mass       %s kg\n", fmt (total.mass, b[0]));
+  printf ("  mass       %s kg\n", fmt (shown.mass, b[0]));
   printf ("  com        %s %s %s m (model frame)\n", fmt (com[0], b[0]), fmt (com[1], b[1]),
           fmt (com[2], b[2]));
   print_buoyancy (fluid, &buoyancy);
@@ -458,21 +491,23 @@ print_table (BlDocument         *doc,
               link->model->is_static ? ", static" : "",
               link->collisions->len, link->collisions->len == 1 ? "" : "s",
               p->valid ? "" : "  INVALID");
-      double com[3] = { p->com.x, p->com.y, p->com.z };
+      BlInertial raw = { p->mass, p->com, p->inertia };
+      BlInertial shown = bl_inertial_clean_noise (&raw);
+      double com[3] = { shown.com.x, shown.com.y, shown.com.z };
       double inertia[6] = {
-        p->inertia.m[0][0], p->inertia.m[1][1], p->inertia.m[2][2],
-        p->inertia.m[0][1], p->inertia.m[0][2], p->inertia.m[1][2],
+        shown.inertia.m[0][0], shown.inertia.m[1][1], shown.inertia.m[2][2],
+        shown.inertia.m[0][1], shown.inertia.m[0][2], shown.inertia.m[1][2],
       };
+      double principal[3] = { p->principal_moments[0], p->principal_moments[1], p->principal_moments[2] };
 
-      bl_number_clean_noise (com, 3, length_scale (p->mass, &p->inertia));
-      bl_number_clean_noise (inertia, 6, 0.0);
-      printf ("  mass       %s kg\n", fmt (p->mass, b[0]));
+      bl_number_clean_noise (principal, 3, 0.0);
+      printf ("  mass       %s kg\n", fmt (shown.mass, b[0]));
       printf ("  com        %s %s %s m\n", fmt (com[0], b[0]), fmt (com[1], b[1]), fmt (com[2], b[2]));
       printf ("  inertia    ixx %s  iyy %s  izz %s  ixy %s  ixz %s  iyz %s kg·m²\n",
               fmt (inertia[0], b[0]), fmt (inertia[1], b[1]), fmt (inertia[2], b[2]),
               fmt (inertia[3], b[3]), fmt (inertia[4], b[4]), fmt (inertia[5], b[5]));
-      printf ("  principal  %s %s %s kg·m²\n", fmt (p->principal_moments[0], b[0]),
-              fmt (p->principal_moments[1], b[1]), fmt (p->principal_moments[2], b[2]));
+      printf ("  principal  %s %s %s kg·m²\n", fmt (principal[0], b[0]),
+              fmt (principal[1], b[1]), fmt (principal[2], b[2]));
       if (p->has_equivalent)
         printf ("  ellipsoid  semi-axes %s %s %s m\n", fmt (p->equivalent_ellipsoid[0], b[0]),
                 fmt (p->equivalent_ellipsoid[1], b[1]), fmt (p->equivalent_ellipsoid[2], b[2]));
@@ -482,12 +517,20 @@ print_table (BlDocument         *doc,
                 fmt (link->added_mass[11], b[2]), fmt (link->added_mass[15], b[3]),
                 fmt (link->added_mass[18], b[4]), fmt (link->added_mass[20], b[5]));
       if (p->has_added_mass_eigenvalues)
-        printf ("  eigen      λmin(μ) %s%s, λmin(M_RB + μ) %s (%s)\n",
-                fmt (p->added_mass_eigenvalues[0], b[0]),
-                p->added_mass_eigenvalues[0] < -1e-9 * MAX (p->added_mass_eigenvalues[5], 1.0)
-                  ? " NEGATIVE" : "",
-                fmt (p->total_eigenvalues[0], b[1]),
-                p->total_eigenvalues[0] > 0.0 ? "positive definite" : "NOT positive definite");
+        {
+          double added[6], total[6];
+
+          memcpy (added, p->added_mass_eigenvalues, sizeof added);
+          memcpy (total, p->total_eigenvalues, sizeof total);
+          bl_number_clean_noise (added, 6, 0.0);
+          bl_number_clean_noise (total, 6, 0.0);
+          printf ("  eigen      λmin(μ) %s%s, λmin(M_RB + μ) %s (%s)\n",
+                  fmt (added[0], b[0]),
+                  p->added_mass_eigenvalues[0] < -1e-9 * MAX (p->added_mass_eigenvalues[5], 1.0)
+                    ? " NEGATIVE" : "",
+                  fmt (total[0], b[1]),
+                  p->total_eigenvalues[0] > 0.0 ? "positive definite" : "NOT positive definite");
+        }
       {
         BlBuoyancy buoyancy;
 

@@ -1,7 +1,7 @@
 /* bl-cli.h: the subcommands of ballast-cli. */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "bl-document.h"
 
@@ -26,6 +26,13 @@ BlDocument *bl_cli_load_document (const char *path);
 BlDocument *bl_cli_load_document_full (const char          *path,
                                        BlDocumentLoadFlags  flags);
 
+/* Writes the edited document to OUTPUT ("-": standard output) as export
+ * does: atomically, the input itself only with in_place; says on stderr
+ * when <sdf version> was raised.  Returns the exit status. */
+int         bl_cli_write_document (BlDocument *doc,
+                                   const char *output,
+                                   gboolean    in_place);
+
 /* A fluid density option: a positive number in kg/m³ or a preset name
  * (sea-water 1025, fresh-water 1000, air 1.225).  Prints the error and
  * returns FALSE otherwise. */
@@ -34,7 +41,13 @@ gboolean    bl_cli_parse_fluid_density (const char *text,
 /* "sea water", "fresh water", "air" or "the fluid" for a density. */
 const char *bl_cli_fluid_name    (double rho);
 
-/* Parses options; on failure prints the message and a hint. */
+/* The app's settings schema, whose model-paths key ballast-cli reads. */
+#define BL_CLI_APPLICATION_ID "app.ballast.Ballast"
+
+/* Parses options, and every command's --model-path DIR; on failure prints
+ * the message and a hint. On success sets the core's extra model paths
+ * (bl_resource_set_extra_paths) to the --model-path folders, then those of
+ * the app's model-paths setting when its schema is installed. */
 gboolean    bl_cli_parse_options (GOptionContext *context,
                                   int            *argc,
                                   char         ***argv);

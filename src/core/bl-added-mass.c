@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bl-added-mass.h"
+#include "bl-number.h"
 
 #define AXES "xyzpqr"
 
@@ -616,6 +617,7 @@ bl_added_mass_check_matrix (const BlMat6          *a,
       for (int i = 0; i < 6; i++)
         if (rep->eigenvalues[i] < tol)
           neg++;
+      rep->semidefinite = neg == 0;
       if (neg > 0)
         {
           g_autofree char *dir = describe_direction (&vectors, 0);
@@ -709,8 +711,8 @@ bl_added_mass_check_matrix (const BlMat6          *a,
       g_string_free (others, TRUE);
     }
 
-  /* A9 */
-  if (flags & BL_ADDED_MASS_CHECK_AUTO)
+  /* A9: all zeros is no added mass, nothing for libsdformat to drop. */
+  if ((flags & BL_ADDED_MASS_CHECK_AUTO) && !(bl_mat6_max_abs (a) == 0.0))
     add_finding (out, "A9", BL_SEVERITY_WARNING,
                  g_strdup ("the link's inertial is auto=\"true\": libsdformat discards "
                            "fluid_added_mass there (Ballast keeps it)"));
@@ -755,11 +757,10 @@ bl_added_mass_report_free (BlAddedMassReport *report)
   g_free (report);
 }
 
-/* `[xyzkmn]Dot[UVWPQR]` → (row, col). */
-static gboolean
-parse_dot_name (const char *name,
-                guint      *row,
-                guint      *col)
+gboolean
+bl_added_mass_parse_hydrodynamics_name (const char *name,
+                                        guint      *row,
+                                        guint      *col)
 {
   static const char rows[] = "xyzkmn";
   static const char cols[] = "UVWPQR";
@@ -796,7 +797,7 @@ bl_added_mass_check_plugin (const char * const *names,
     {
       guint r, c;
 
-      if (!parse_dot_name (names[i], &r, &c) || !(fabs (values[i]) > 1e-6))
+      if (!bl_added_mass_parse_hydrodynamics_name (names[i], &r, &c) || !(fabs (values[i]) > 1e-6))
         continue;
       if (n_active < 4)
         g_string_append_printf (active, "%s%s = %g", n_active ? ", " : "",
@@ -811,8 +812,10 @@ bl_added_mass_check_plugin (const char * const *names,
   return bl_added_mass_finding_new ("A7", BL_SEVERITY_ERROR,
                                     "added mass is counted twice: the link has "
                                     "fluid_added_mass and its Hydrodynamics plugin has "
-                                    "active added-mass terms (%s); remove them or set "
-                                    "<disable_added_mass>true</disable_added_mass>",
+                                    "active added-mass terms (%s); set them to 0 and "
+                                    "<disable_added_mass> to true (ballast-cli added-mass "
+                                    "import --migrate does both, the Added Mass page's "
+                                    "import too)",
                                     active->str);
 }
 
@@ -905,7 +908,7 @@ bl_added_mass_import_hydrodynamics (const char * const *names,
       guint r, c;
       char key[3];
 
-      if (!parse_dot_name (names[i], &r, &c))
+      if (!bl_added_mass_parse_hydrodynamics_name (names[i], &r, &c))
         continue;
       /* Fossen's sign: Ma(i, j) = −∂F/∂ν̇, the SDF value is its negation. */
       term_table_add (&t, r, c, -values[i], names[i]);
@@ -927,10 +930,87 @@ bl_added_mass_import_hydrodynamics (const char * const *names,
                                 "(Fossen's sign), k m n read as p q r; the plugin's frame is "
                                 "the link origin in link axes, so nothing was moved",
                                 t.n_terms, t.n_terms == 1 ? "" : "s", map->str));
+  return TRUE;
+}
+
+gboolean
+bl_added_mass_import_lrauv (const char * const *names,
+                            const double       *values,
+                            gsize               n_terms,
+                            double              out[21],
+                            GPtrArray          *notes)
+{
+  /* HydrodynamicsPlugin.cc (osrf/lrauv): SdfParamDouble (_sdf, "xDotU", 5)…
+   * into the diagonal of Ma, as gz-sim's Hydrodynamics reads them. */
+  static const struct { const char *name; double fallback; } diagonal[6] = {
+    { "xDotU", 5 }, { "yDotV", 5 }, { "zDotW", 0.1 }, { "kDotP", 0.1 }, { "mDotQ", 0.1 }, { "nDotR", 1 },
+  };
+  const char *used_names[6];
+  double used_values[6];
+  g_autoptr(GString) defaulted = g_string_new (NULL);
+  g_autoptr(GString) ignored = g_string_new (NULL);
+  guint n_given = 0;
+
+  g_return_val_if_fail (n_terms == 0 || (names != NULL && values != NULL), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  for (guint k = 0; k < 6; k++)
+    {
+      used_names[k] = diagonal[k].name;
+      used_values[k] = diagonal[k].fallback;
+    }
+  for (gsize i = 0; i < n_terms; i++)
+    {
+      guint r, c;
+      gboolean found = FALSE;
+
+      if (!bl_added_mass_parse_hydrodynamics_name (names[i], &r, &c))
+        continue;
+      for (guint k = 0; k < 6; k++)
+        if (strcmp (names[i], diagonal[k].name) == 0)
+          {
+            used_values[k] = values[i];
+            found = TRUE;
+          }
+      if (found)
+        n_given++;
+      else
+        g_string_append_printf (ignored, "%s%s", ignored->len ? ", " : "", names[i]);
+    }
+  if (n_given == 0)
+    {
+      memset (out, 0, 21 * sizeof (double));
+      add_finding (notes, "import", BL_SEVERITY_WARNING,
+                   g_strdup ("no added-mass term (xDotU yDotV zDotW kDotP mDotQ nDotR) found; the "
+                             "LRAUV plugin then uses its defaults 5, 5, 0.1, 0.1, 0.1, 1"));
+      return FALSE;
+    }
+  for (guint k = 0; k < 6; k++)
+    {
+      gboolean given = FALSE;
+
+      for (gsize i = 0; i < n_terms; i++)
+        given |= strcmp (names[i], diagonal[k].name) == 0;
+      if (!given)
+        g_string_append_printf (defaulted, "%s%s = %g", defaulted->len ? ", " : "", diagonal[k].name,
+                                diagonal[k].fallback);
+    }
+
+  bl_added_mass_import_hydrodynamics (used_names, used_values, 6, out, NULL);
   add_finding (notes, "import", BL_SEVERITY_INFO,
-               g_strdup ("remove the plugin's *Dot* terms or set "
-                         "<disable_added_mass>true</disable_added_mass>, else the added mass "
-                         "counts twice (A7)"));
+               g_strdup ("converted the MBARI LRAUV HydrodynamicsPlugin's six diagonal terms "
+                         "(xDotU → xx, yDotV → yy, zDotW → zz, kDotP → pp, mDotQ → qq, nDotR → rr): "
+                         "negated as gz-sim's Hydrodynamics terms are; the plugin's frame is the link "
+                         "origin in link axes, so nothing was moved"));
+  if (defaulted->len > 0)
+    add_finding (notes, "import", BL_SEVERITY_WARNING,
+                 g_strdup_printf ("absent from the plugin, so its defaults were taken: %s", defaulted->str));
+  if (ignored->len > 0)
+    add_finding (notes, "import", BL_SEVERITY_WARNING,
+                 g_strdup_printf ("ignored, as the LRAUV plugin reads only the diagonal: %s", ignored->str));
+  add_finding (notes, "import", BL_SEVERITY_INFO,
+               g_strdup ("set the plugin's six *Dot* terms to 0 (removing them is not enough: it then "
+                         "uses 5, 5, 0.1, 0.1, 0.1, 1), else the added mass counts twice (A7)"));
   return TRUE;
 }
 
@@ -1565,4 +1645,34 @@ bl_buoyancy_compute (const double *volumes,
   out->offset = sqrt (d.x * d.x + d.y * d.y + d.z * d.z);
   if (g > 0.0)
     out->vertical_offset = -(d.x * gravity.x + d.y * gravity.y + d.z * gravity.z) / g;
+}
+
+void
+bl_buoyancy_clean_noise (BlBuoyancy *b)
+{
+  double center[3];
+  double length, mass_scale, net_mass;
+
+  g_return_if_fail (b != NULL);
+
+  center[0] = b->center.x;
+  center[1] = b->center.y;
+  center[2] = b->center.z;
+  length = b->volume > 0.0 ? cbrt (b->volume) : 0.0;
+  bl_number_clean_noise (center, 3, length);
+  length = MAX (length, MAX (fabs (b->center.x), MAX (fabs (b->center.y), fabs (b->center.z))));
+  b->center = bl_vec3 (center[0], center[1], center[2]);
+  b->volume = bl_number_clean (b->volume, 0.0);
+  b->offset = bl_number_clean (b->offset, length);
+  b->vertical_offset = bl_number_clean (b->vertical_offset, length);
+
+  /* m = ρV − net: the two masses whose difference the net is. */
+  mass_scale = MAX (fabs (b->displaced_mass), fabs (b->displaced_mass - b->net_mass));
+  net_mass = bl_number_clean (b->net_mass, mass_scale);
+  if (net_mass == 0.0)
+    b->net_force = 0.0;
+  else if (b->net_mass != 0.0)
+    b->net_force = bl_number_clean (b->net_force, fabs (b->net_force / b->net_mass) * mass_scale);
+  b->net_mass = net_mass;
+  b->displaced_mass = bl_number_clean (b->displaced_mass, 0.0);
 }

@@ -127,7 +127,8 @@ typedef enum
   BL_ADDED_MASS_CHECK_NONE     = 0,
   /* The matrix comes from an import: run A2 (symmetry). */
   BL_ADDED_MASS_CHECK_IMPORTED = 1 << 0,
-  /* The link's <inertial auto="true">: A9 (libsdformat drops the values). */
+  /* The link's <inertial auto="true">: A9 (libsdformat drops the values),
+   * unless every value is 0. */
   BL_ADDED_MASS_CHECK_AUTO     = 1 << 1,
 } BlAddedMassCheckFlags;
 
@@ -137,6 +138,7 @@ typedef struct
   BlMat6     spatial_inertia;      /* M_RB about Lo; zero without a body */
   gboolean   finite;               /* A1 passed */
   gboolean   has_body;
+  gboolean   semidefinite;         /* A3 passed: no eigenvalue below −1e-9·max(λmax, 1) */
   double     eigenvalues[6];       /* of A, ascending; NAN if !finite */
   double     total_eigenvalues[6]; /* of M_RB + A, ascending; NAN if !finite or no body */
   gboolean   total_positive_definite;  /* A4 passed */
@@ -159,6 +161,13 @@ BlAddedMassReport *bl_added_mass_check_matrix (const BlMat6          *a,
                                                BlAddedMassCheckFlags  flags);
 void               bl_added_mass_report_free  (BlAddedMassReport     *report);
 
+/* A gz-sim Hydrodynamics added-mass parameter `[xyzkmn]Dot[UVWPQR]` (SNAME:
+ * force or moment x y z k m n, acceleration u v w p q r): TRUE with its
+ * (row, col) in the 6×6 (order x y z p q r). */
+gboolean            bl_added_mass_parse_hydrodynamics_name (const char *name,
+                                                            guint      *row,
+                                                            guint      *col);
+
 /* A7: a gz-sim Hydrodynamics plugin on the same link.  names/values are its
  * parameters (any; only `[xyzkmn]Dot[UVWPQR]` names count; a term counts when
  * |value| > 1e-6, gz-sim's guard).  Returns an error finding when those terms
@@ -179,6 +188,15 @@ BlAddedMassFinding *bl_added_mass_check_plugin (const char * const *names,
  * lower-triangle duplicates averaged.  Other names (damping terms, link_name…)
  * are ignored.  FALSE when no added-mass term was found. */
 gboolean bl_added_mass_import_hydrodynamics (const char * const *names,
+                                             const double       *values,
+                                             gsize               n_terms,
+                                             double              out[21],
+                                             GPtrArray          *notes);
+/* The MBARI LRAUV's own HydrodynamicsPlugin (osrf/lrauv): the six
+ * diagonal terms xDotU… with gz-sim's meaning; an absent one is the
+ * plugin's default (5, 5, 0.1, 0.1, 0.1, 1), off-diagonal terms are not
+ * read by it and are left out.  FALSE when none of the six is given. */
+gboolean bl_added_mass_import_lrauv         (const char * const *names,
                                              const double       *values,
                                              gsize               n_terms,
                                              double              out[21],
@@ -313,6 +331,12 @@ void     bl_buoyancy_compute                (const double *volumes,
                                              double        fluid_density,
                                              BlVec3        gravity,
                                              BlBuoyancy   *out);
+
+/* The buoyancy as a user reads it (bl_number_clean): the volume against
+ * itself, positions and offsets against the body's length (the cube root
+ * of the volume, or the centre's largest coordinate), the net mass and
+ * force against the larger of the two masses. */
+void     bl_buoyancy_clean_noise            (BlBuoyancy   *buoyancy);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlAddedMassFinding, bl_added_mass_finding_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlAddedMassReport, bl_added_mass_report_free)

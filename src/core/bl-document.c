@@ -17,8 +17,10 @@
 #endif
 
 #include "bl-document-private.h"
+#include "bl-source-map.h"
 #include "bl-xml-private.h"
 #include "bl-file-private.h"
+#include "bl-tinyxml-filter-private.h"
 #include "bl-number.h"
 #include "bl-sample-resources.h"
 #include "bl-resource.h"
@@ -159,6 +161,7 @@ struct _BlDocument
   GPtrArray  *links;          /* BlLink*, borrowed from the models */
   GHashTable *links_by_name;  /* scoped name → BlLink* */
   GPtrArray  *diagnostics;    /* BlDiagnostic* not tied to a link */
+  GPtrArray  *include_failures; /* BlIncludeFailure* */
   xmlNode    *world;          /* the first <world>, or NULL */
   gboolean    read_only;      /* BL_DOCUMENT_LOAD_READ_ONLY */
   Arena      *arena;          /* read-only: links, collisions and their names */
@@ -220,6 +223,7 @@ struct _FrameScope
   GHashTable *frames;        /* name → FrameEntry* */
   BlModel    *model;
   const char *file;
+  guint       sdf_minor;     /* of the file the model is in, as libsdformat's OriginalVersion */
 };
 
 typedef struct
@@ -376,6 +380,28 @@ check_split_value (xmlNode    *element,
 /* Reads a child holding one number.  Returns TRUE and sets *value when the
  * child exists and parses; FALSE when absent (silently) or broken (with an
  * error diagnostic, *failed set). */
+/* What libsdformat reads for an empty value element (the SDF spec's
+ * default), as the diagnostics say it. */
+static const char *
+libsdformat_default (const char *name)
+{
+  static const struct { const char *name, *value; } defaults[] = {
+    { "mass", "the default, 1 kg" },
+    { "ixx", "the default, 1 kg·m²" },
+    { "iyy", "the default, 1 kg·m²" },
+    { "izz", "the default, 1 kg·m²" },
+    { "ixy", "the default, 0" },
+    { "ixz", "the default, 0" },
+    { "iyz", "the default, 0" },
+    { "density", "the default, 1000 kg/m³" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
+    if (strcmp (name, defaults[i].name) == 0)
+      return defaults[i].value;
+  return "the element's default";
+}
+
 static gboolean
 read_number (xmlNode    *parent,
              const char *name,
@@ -400,8 +426,21 @@ read_number (xmlNode    *parent,
   path = g_strdup_printf ("%s/%s", owner, name);
   g_strstrip (text);
   if (*text == '\0')
-    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
-                        "<%s> holds no number", name);
+    {
+      g_auto(BlXmlString) attribute_owned = NULL;
+      const char *attribute = attribute_peek (child, "value", &attribute_owned);
+      const char *fallback = libsdformat_default (name);
+      double meant;
+
+      if (attribute != NULL && bl_number_parse (attribute, &meant))
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
+                            "<%s value=\"%s\"/> is URDF's form: SDF reads the number from the element's "
+                            "text, which is empty, so Gazebo uses %s, not %s; write <%s>%s</%s>",
+                            name, attribute, fallback, attribute, name, attribute, name);
+      else
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
+                            "<%s> holds no number; Gazebo uses %s", name, fallback);
+    }
   else
     bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "number", file, node_line (child), path,
                         "<%s> holds “%s”, which is not a finite number", name, text);
@@ -583,11 +622,46 @@ parse_pose (xmlNode     *pose_node,
 /* ------------------------------------------------------------------------ */
 /* Links: <inertial> and collision densities (re-read on every reload)      */
 
+/* libsdformat warns about an element it does not know ("XML Element[iyx],
+ * child of element[inertia], not defined in SDF") and reads nothing from
+ * it; so does Ballast, naming the product it may have meant: the
+ * products of inertia are symmetric, and only ixy, ixz, iyz are read. */
+static void
+report_unknown_inertia_elements (xmlNode            *inertia,
+                                 const char * const  names[6],
+                                 const char         *owner,
+                                 const char         *file,
+                                 GPtrArray          *diagnostics)
+{
+  for (xmlNode *child = inertia->children; child != NULL; child = child->next)
+    {
+      const char *name = (const char *) child->name;
+      gboolean known = FALSE;
+
+      if (!bl_xml_is_element (child, NULL))
+        continue;
+      for (guint i = 0; i < 6; i++)
+        known |= strcmp (name, names[i]) == 0;
+      if (known)
+        continue;
+      if (strlen (name) == 3 && name[0] == 'i' && name[1] != name[2] &&
+          strchr ("xyz", name[1]) != NULL && strchr ("xyz", name[2]) != NULL)
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "unknown", file, node_line (child), owner,
+                            "<%s> is not an element of <inertia>: libsdformat and Ballast ignore it, so "
+                            "the product is read from <i%c%c> (0 when absent); the tensor is symmetric "
+                            "and SDF names only ixy, ixz and iyz", name, name[2], name[1]);
+      else
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "unknown", file, node_line (child), owner,
+                            "<%s> is not an element of <inertia> (ixx iyy izz ixy ixz iyz): "
+                            "libsdformat and Ballast ignore it", name);
+    }
+}
+
 static void
 parse_inertial (BlLink    *link,
                 GPtrArray *diagnostics)
 {
-  const char *file = link->model->file;
+  const char *file = link->file;
   g_autofree char *owner = NULL;
   xmlNode *inertial = bl_xml_first_child (link->node, "inertial");
   xmlNode *child;
@@ -662,6 +736,7 @@ parse_inertial (BlLink    *link,
       link->has_inertia = TRUE;
       for (guint i = 0; i < 6; i++)
         read_number (child, names[i], inertia_owner, file, diagnostics, &link->inertia[i], &failed);
+      report_unknown_inertia_elements (child, names, inertia_owner, file, diagnostics);
     }
 
   child = bl_xml_first_child (inertial, "fluid_added_mass");
@@ -702,10 +777,10 @@ parse_collision_density (BlCollision *collision,
   const char *owner = collision->path;
 
   collision->density = 1000.0;
-  collision->has_density = read_number (collision->node, "density", owner, link->model->file,
+  collision->has_density = read_number (collision->node, "density", owner, link->file,
                                         diagnostics, &collision->density, &link->input_errors);
   if (collision->has_density && collision->density <= 0.0)
-    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", link->model->file,
+    bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", link->file,
                         node_line (bl_xml_first_child (collision->node, "density")), owner,
                         "density %g is not positive", collision->density);
 }
@@ -811,7 +886,7 @@ parse_geometry (BlCollision *collision,
                 const char  *base_dir)
 {
   BlGeometry *geometry = &collision->geometry;
-  const char *file = collision->link->model->file;
+  const char *file = collision->link->file;
   const char *owner = collision->path;
   xmlNode *node = bl_xml_first_child (collision->node, "geometry");
   xmlNode *shape = NULL;
@@ -953,6 +1028,25 @@ nonempty (const char *s)
   return (s != NULL && *s != '\0') ? s : NULL;
 }
 
+/* The name libsdformat gives an element whose name another kind of
+ * element of the model already has, in files before SDF 1.7 (Model.cc):
+ * NAME_link, NAME_joint or NAME_frame, or with 0, 1… after it. */
+static char *
+rename_for_old_version (FrameScope *scope,
+                        FrameKind   kind,
+                        const char *name)
+{
+  const char *suffix = kind == FRAME_LINK ? "_link" : kind == FRAME_JOINT ? "_joint" : "_frame";
+  char *renamed = g_strconcat (name, suffix, NULL);
+
+  for (guint i = 0; g_hash_table_contains (scope->frames, renamed); i++)
+    {
+      g_free (renamed);
+      renamed = g_strdup_printf ("%s%s%u", name, suffix, i);
+    }
+  return renamed;
+}
+
 static FrameEntry *
 frame_scope_add (FrameScope  *scope,
                  FrameKind    kind,
@@ -961,7 +1055,9 @@ frame_scope_add (FrameScope  *scope,
                  GPtrArray   *diagnostics,
                  const char  *owner)
 {
+  g_autofree char *renamed = NULL;
   FrameEntry *entry;
+  FrameEntry *other;
 
   if (name == NULL || *name == '\0')
     {
@@ -969,13 +1065,35 @@ frame_scope_add (FrameScope  *scope,
                           "<%s> has no name", (const char *) node->name);
       return NULL;
     }
-  if (strcmp (name, "__model__") == 0 || strcmp (name, "world") == 0 || strstr (name, "::") != NULL)
+  /* "::" in names is SDF 1.7's flattened form of nested models
+   * (<link name="M1::L1">, <frame name="M1::__model__">): libsdformat
+   * refuses it from 1.8 only. */
+  if (strcmp (name, "__model__") == 0 || (strstr (name, "::") != NULL && scope->sdf_minor >= 8))
     {
       bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "name", scope->file, node_line (node), owner,
                           "“%s” is a reserved name for a <%s>", name, (const char *) node->name);
       return NULL;
     }
-  if (g_hash_table_contains (scope->frames, name))
+  if (strcmp (name, "world") == 0)
+    {
+      /* libsdformat reports the name as reserved and loads the element */
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "name", scope->file, node_line (node), owner,
+                          "a <%s> named “world”: “world” is reserved for the world frame (a joint's "
+                          "<parent>world</parent> still means the world); read as libsdformat reads it",
+                          (const char *) node->name);
+    }
+  other = g_hash_table_lookup (scope->frames, name);
+  if (other != NULL && scope->sdf_minor < 7 && other->kind != kind && kind != FRAME_MODEL &&
+      other->kind != FRAME_MODEL)
+    {
+      renamed = rename_for_old_version (scope, kind, name);
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "name", scope->file, node_line (node), owner,
+                          "a <%s> named “%s” like a <%s> before it: renamed “%s”, as libsdformat "
+                          "renames it in files before SDF 1.7 (from 1.7 on, an error)",
+                          (const char *) node->name, name, (const char *) other->node->name, renamed);
+      name = renamed;
+    }
+  else if (other != NULL)
     {
       bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "name", scope->file, node_line (node), owner,
                           "another frame of this model is already named “%s”", name);
@@ -1140,8 +1258,9 @@ frame_resolve (FrameScope *scope,
       return TRUE;
     }
 
+  /* a flattened name of SDF 1.7 ("M1::L1") is the frame's whole name */
   sep = strstr (name, "::");
-  if (sep != NULL)
+  if (sep != NULL && !g_hash_table_contains (scope->frames, name))
     {
       g_autofree char *head = g_strndup (name, sep - name);
       BlPose inner;
@@ -1187,6 +1306,10 @@ static void parse_link_inertial (BlLink *link);
 static BlLink *adopt_preparsed_link (BlDocument *self,
                                      BlModel    *model,
                                      xmlNode    *node);
+
+static void rename_preparsed_link (BlDocument *self,
+                                   BlLink     *link,
+                                   const char *name);
 
 static BlModel *parse_model (LoadContext *ctx,
                              xmlNode     *node,
@@ -1290,6 +1413,7 @@ parse_link (BlDocument *doc,
   link->name = doc_strjoin (doc, name, NULL);
   link->scoped_name = doc_strjoin (doc, model->scoped_name, "::", name, NULL);
   link->model = model;
+  link->file = model->file;
   link->node = node;
   link->line = node_line (node);
   /* In the arena, only mesh collisions hold memory of their own; those are
@@ -1362,7 +1486,7 @@ parse_link_collisions (BlDocument *doc,
 
           g_snprintf (generated, sizeof generated, "collision_%u", link->collisions->len);
           collision->name = doc_strjoin (doc, generated, NULL);
-          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->model->file,
+          bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->file,
                               collision->line, link->scoped_name,
                               "a <collision> has no name; shown as “%s”", collision->name);
         }
@@ -1370,14 +1494,14 @@ parse_link_collisions (BlDocument *doc,
         {
           collision->name = doc_strjoin (doc, name, NULL);
           if (!add_collision_name (seen, &n_seen, &names, collision->name))
-            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->model->file,
+            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "name", link->file,
                                 collision->line, link->scoped_name,
                                 "two collisions are named “%s”", collision->name);
         }
 
       collision->path = doc_strjoin (doc, link->scoped_name, "/collision[", collision->name, "]", NULL);
       owner = collision->path;
-      raw = parse_pose (bl_xml_first_child (child, "pose"), owner, link->model->file,
+      raw = parse_pose (bl_xml_first_child (child, "pose"), owner, link->file,
                         link->diagnostics, &relative_to);
 
       if (relative_to == NULL || strcmp (relative_to, link->name) == 0)
@@ -1429,15 +1553,182 @@ report_version_features (BlDocument *doc,
     }
 
   if (needs_1_11 && version < 11)
-    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->model->file, link->line,
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->file, link->line,
                         link->scoped_name,
                         "uses automatic inertia, densities or cones (SDF 1.11) in a file that "
                         "declares %s; read as libsdformat 15 does", doc->sdf_version);
   else if (link->has_added_mass && version < 10)
-    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->model->file, link->line,
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "version", link->file, link->line,
                         link->scoped_name,
                         "has <fluid_added_mass> (SDF 1.10) in a file that declares %s; "
                         "read as libsdformat 15 does", doc->sdf_version);
+}
+
+/* One child element of a model as parse_model reads it: its own, or one
+ * an <include merge="true"> brought from another file (libsdformat 15's
+ * merge-include: no model scope of its own, names unchanged). */
+typedef struct
+{
+  xmlNode    *node;
+  const char *file;          /* the file the element is in */
+  const char *proxy;         /* merged: the frame standing for the included
+                              * model's __model__, else NULL */
+  char       *merged_frame;  /* a merge <include> (node): the name of its proxy frame */
+  xmlNode    *pose_node;     /* merged_frame: the <include>'s <pose>, else the model's */
+  const char *pose_file;     /* the file pose_node is in */
+  xmlNode    *included;      /* merged_frame: the included <model> */
+  const char *included_file; /* the file it is in */
+} ModelChild;
+
+static gboolean load_include (LoadContext  *ctx,
+                              xmlNode      *node,
+                              const char   *file,
+                              const char   *owner,
+                              gboolean      merge,
+                              const char  **sdf_path_out,
+                              xmlNode     **model_out);
+
+/* Whether a model or include NODE in MODEL (at DEPTH) would nest too
+ * deep; says so when it would. */
+static gboolean
+too_deep (BlDocument *doc,
+          xmlNode    *node,
+          const char *file,
+          BlModel    *model,
+          int         depth)
+{
+  if (depth + 1 <= MAX_MODEL_DEPTH)
+    return FALSE;
+  bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "depth", file, node_line (node),
+                      model->scoped_name,
+                      "models are nested more than %d deep; the deeper ones are not loaded",
+                      MAX_MODEL_DEPTH);
+  return TRUE;
+}
+
+static gboolean
+is_merge_include (xmlNode *node)
+{
+  g_autofree char *merge = NULL;
+  gboolean value = FALSE;
+
+  if (!bl_xml_is_element (node, "include"))
+    return FALSE;
+  merge = bl_xml_dup_attribute (node, "merge");
+  return merge != NULL && parse_bool (merge, &value) && value;
+}
+
+static void collect_model_children (LoadContext *ctx,
+                                    BlModel     *model,
+                                    xmlNode     *node,
+                                    const char  *file,
+                                    const char  *proxy,
+                                    int          depth,
+                                    GArray      *out);
+
+/* An <include merge="true">: a proxy frame "_merged__NAME__model__" placed
+ * where the included model would be (the include's <pose>, else the
+ * model's, relative to __model__ unless it says otherwise), then the
+ * included model's own children, whose __model__ (or empty relative_to,
+ * attached_to) now means the proxy frame. */
+static void
+expand_merge_include (LoadContext *ctx,
+                      BlModel     *model,
+                      xmlNode     *include,
+                      const char  *file,
+                      const char  *proxy,
+                      int          depth,
+                      GArray      *out)
+{
+  BlDocument *doc = ctx->doc;
+  xmlNode *name_node = bl_xml_first_child (include, "name");
+  g_autofree char *name = NULL;
+  const char *sdf_path;
+  xmlNode *included;
+  ModelChild item = { include, file, proxy, NULL, NULL, file, NULL, NULL };
+
+  if (too_deep (doc, include, file, model, depth))
+    return;
+
+  if (!load_include (ctx, include, file, model->scoped_name, TRUE, &sdf_path, &included))
+    return;
+
+  if (name_node != NULL)
+    name = g_strstrip (bl_xml_dup_text (name_node));
+  if (name == NULL || *name == '\0')
+    {
+      g_free (name);
+      name = bl_xml_dup_attribute (included, "name");
+    }
+  item.merged_frame = g_strdup_printf ("_merged__%s__model__", name != NULL ? name : "");
+  item.included = included;
+  item.included_file = sdf_path;
+  item.pose_node = bl_xml_first_child (include, "pose");
+  if (item.pose_node == NULL)
+    {
+      item.pose_node = bl_xml_first_child (included, "pose");
+      item.pose_file = sdf_path;
+    }
+  g_array_append_val (out, item);
+
+  g_ptr_array_add (ctx->include_stack, g_strdup (sdf_path));
+  collect_model_children (ctx, model, included, sdf_path, item.merged_frame, depth + 1, out);
+  g_ptr_array_remove_index (ctx->include_stack, ctx->include_stack->len - 1);
+}
+
+static void
+collect_model_children (LoadContext *ctx,
+                        BlModel     *model,
+                        xmlNode     *node,
+                        const char  *file,
+                        const char  *proxy,
+                        int          depth,
+                        GArray      *out)
+{
+  for (xmlNode *child = node->children; child != NULL; child = child->next)
+    {
+      ModelChild item = { child, file, proxy, NULL, NULL, NULL, NULL, NULL };
+
+      if (!bl_xml_is_element (child, NULL))
+        continue;
+      if (is_merge_include (child))
+        expand_merge_include (ctx, model, child, file, proxy, depth, out);
+      else
+        g_array_append_val (out, item);
+    }
+}
+
+static void
+model_child_clear (ModelChild *item)
+{
+  g_free (item->merged_frame);
+}
+
+static void
+add_plugin_source (BlModel    *model,
+                   xmlNode    *node,
+                   const char *file)
+{
+  BlPluginSource source = { node, g_intern_string (file) };
+
+  if (model->plugin_sources == NULL)
+    model->plugin_sources = g_array_new (FALSE, FALSE, sizeof (BlPluginSource));
+  g_array_append_val (model->plugin_sources, source);
+}
+
+/* In a merged element, the included model's frame is the proxy frame. */
+static void
+merge_frame_name (char       **name,
+                  const char  *proxy,
+                  gboolean     when_empty)
+{
+  if (proxy == NULL)
+    return;
+  if ((*name == NULL && when_empty) || (*name != NULL && strcmp (*name, "__model__") == 0))
+    {
+      g_free (*name);
+      *name = g_strdup (proxy);
+    }
 }
 
 /* The first pass registers every frame of the scope; nested models and
@@ -1458,6 +1749,8 @@ parse_model (LoadContext *ctx,
   BlModel *model;
   FrameScope *scope;
   GPtrArray *pending_links;
+  GPtrArray *pending_files;  /* the file of each pending link */
+  GArray *children;          /* ModelChild */
   xmlNode *static_node;
 
   model = g_new0 (BlModel, 1);
@@ -1490,16 +1783,44 @@ parse_model (LoadContext *ctx,
     }
 
   scope = frame_scope_new (model);
-  pending_links = g_ptr_array_new ();
+  {
+    g_autofree char *version = node->doc != NULL && xmlDocGetRootElement (node->doc) != NULL
+                               ? bl_xml_dup_attribute (xmlDocGetRootElement (node->doc), "version") : NULL;
 
-  for (xmlNode *child = node->children; child != NULL; child = child->next)
+    scope->sdf_minor = sdf_minor_version (version);
+  }
+  pending_links = g_ptr_array_new ();
+  pending_files = g_ptr_array_new ();
+  children = g_array_new (FALSE, FALSE, sizeof (ModelChild));
+  g_array_set_clear_func (children, (GDestroyNotify) model_child_clear);
+  collect_model_children (ctx, model, node, file, NULL, depth, children);
+
+  for (guint c = 0; c < children->len; c++)
     {
+      ModelChild *item = &g_array_index (children, ModelChild, c);
+      xmlNode *child = item->node;
+      const char *child_file = item->file;
       g_auto(BlXmlString) name_owned = NULL;
       const char *child_name;
       FrameEntry *entry;
 
-      if (!bl_xml_is_element (child, NULL))
-        continue;
+      if (item->merged_frame != NULL)
+        {
+          g_autofree char *owner = scoped (model, item->merged_frame);
+
+          entry = frame_scope_add (scope, FRAME_FRAME, child, item->merged_frame, doc->diagnostics,
+                                   model->scoped_name);
+          if (entry == NULL)
+            continue;
+          entry->raw = parse_pose (item->pose_node, owner, item->pose_file, doc->diagnostics,
+                                   &entry->relative_to);
+          if (entry->relative_to == NULL)
+            entry->relative_to = g_strdup ("__model__");
+          merge_frame_name (&entry->relative_to, item->proxy, FALSE);
+          add_plugin_source (model, child, child_file);
+          add_plugin_source (model, item->included, item->included_file);
+          continue;
+        }
 
       if (strcmp ((const char *) child->name, "model") == 0 ||
           strcmp ((const char *) child->name, "include") == 0)
@@ -1509,23 +1830,17 @@ parse_model (LoadContext *ctx,
           BlModel *nested;
           gboolean has_static = FALSE, is_static = FALSE;
 
-          if (depth + 1 > MAX_MODEL_DEPTH)
-            {
-              bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "depth", file, node_line (child),
-                                  model->scoped_name,
-                                  "models are nested more than %d deep; the deeper ones are not loaded",
-                                  MAX_MODEL_DEPTH);
-              continue;
-            }
+          if (too_deep (doc, child, child_file, model, depth))
+            continue;
 
           if (strcmp ((const char *) child->name, "model") == 0)
             {
-              nested = parse_model (ctx, child, model, file, NULL, depth + 1, &nested_scope);
+              nested = parse_model (ctx, child, model, child_file, NULL, depth + 1, &nested_scope);
               pose_node = bl_xml_first_child (child, "pose");
             }
           else
             {
-              nested = parse_include (ctx, child, model, file, depth + 1, &nested_scope,
+              nested = parse_include (ctx, child, model, child_file, depth + 1, &nested_scope,
                                       &pose_node, &has_static, &is_static);
             }
 
@@ -1540,8 +1855,9 @@ parse_model (LoadContext *ctx,
           if (entry != NULL)
             {
               entry->nested = nested_scope;
-              entry->raw = parse_pose (pose_node, nested->scoped_name, file, doc->diagnostics,
+              entry->raw = parse_pose (pose_node, nested->scoped_name, child_file, doc->diagnostics,
                                        &entry->relative_to);
+              merge_frame_name (&entry->relative_to, item->proxy, TRUE);
             }
           else
             {
@@ -1565,6 +1881,7 @@ parse_model (LoadContext *ctx,
           if (entry == NULL)
             continue;
           g_ptr_array_add (pending_links, entry);
+          g_ptr_array_add (pending_files, (gpointer) child_file);
         }
       else if (strcmp ((const char *) child->name, "frame") == 0)
         {
@@ -1574,6 +1891,7 @@ parse_model (LoadContext *ctx,
           entry->implicit_base = bl_xml_dup_attribute (child, "attached_to");
           if (entry->implicit_base != NULL && *entry->implicit_base == '\0')
             g_clear_pointer (&entry->implicit_base, g_free);
+          merge_frame_name (&entry->implicit_base, item->proxy, TRUE);
         }
       else if (strcmp ((const char *) child->name, "joint") == 0)
         {
@@ -1587,6 +1905,7 @@ parse_model (LoadContext *ctx,
               entry->implicit_base = g_strstrip (bl_xml_dup_text (child_link));
               if (strcmp (entry->implicit_base, "world") == 0)
                 g_clear_pointer (&entry->implicit_base, g_free);
+              merge_frame_name (&entry->implicit_base, item->proxy, FALSE);
             }
         }
       else
@@ -1597,10 +1916,15 @@ parse_model (LoadContext *ctx,
       {
         g_autofree char *owner = scoped (model, entry->name);
 
-        entry->raw = parse_pose (bl_xml_first_child (child, "pose"), owner, file, doc->diagnostics,
+        entry->raw = parse_pose (bl_xml_first_child (child, "pose"), owner, child_file, doc->diagnostics,
                                  &entry->relative_to);
+        /* a link's empty relative_to is its model's frame; a frame's and a
+         * joint's are their attached_to and child, renamed above */
+        merge_frame_name (&entry->relative_to, item->proxy, entry->kind == FRAME_LINK);
       }
     }
+
+  g_array_unref (children);
 
   /* Poses of everything in this scope, then the links' contents. */
   {
@@ -1624,11 +1948,27 @@ parse_model (LoadContext *ctx,
   for (guint i = 0; i < pending_links->len; i++)
     {
       FrameEntry *entry = g_ptr_array_index (pending_links, i);
+      const char *link_file = g_ptr_array_index (pending_files, i);
       BlLink *link = adopt_preparsed_link (doc, model, entry->node);
 
       if (link != NULL)
         {
+          if (strcmp (link->name, entry->name) != 0)
+            rename_preparsed_link (doc, link, entry->name);
           link->pose = entry->pose;
+        }
+      else if (link_file != file)
+        {
+          /* merged from an included file: its meshes are beside that file */
+          g_autofree char *link_dir = g_path_get_dirname (link_file);
+
+          link = parse_link (doc, model, entry->node, entry->name);
+          link->file = link_file;
+          link->pose = entry->pose;
+          parse_link_collisions (doc, link, scope, link_dir);
+          link->n_load_diagnostics = link->diagnostics->len;
+          if (doc->read_only)
+            parse_link_inertial (link);
         }
       else
         {
@@ -1645,6 +1985,7 @@ parse_model (LoadContext *ctx,
     }
 
   g_ptr_array_unref (pending_links);
+  g_ptr_array_unref (pending_files);
 
   if (scope_out != NULL)
     *scope_out = scope;
@@ -1764,51 +2105,191 @@ find_model_sdf (const char *dir)
   return best;
 }
 
-/* An <include> names a model directory (model://NAME, or a folder) or an
- * SDF file. */
-static char *
-resolve_include_uri (const char  *uri,
-                     const char  *base_dir,
-                     GError     **error)
-{
-  g_autofree char *local = NULL;
-
-  if (g_str_has_prefix (uri, "model://") && strchr (uri + 8, '/') == NULL)
-    {
-      g_autoptr(GPtrArray) search = bl_resource_model_search_path ();
-      g_autoptr(GString) places = g_string_new (NULL);
-      char *dir = bl_resource_find_model (uri + 8, base_dir);
-
-      if (dir != NULL)
-        return dir;
-
-      for (guint i = 0; i < search->len; i++)
-        g_string_append_printf (places, "%s, ", (const char *) g_ptr_array_index (search, i));
-      g_string_append (places, base_dir);
-      g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
-                   "model “%s” was not found in the model path (GZ_SIM_RESOURCE_PATH, "
-                   "IGN_GAZEBO_RESOURCE_PATH, SDF_PATH, GAZEBO_MODEL_PATH) or beside the file; "
-                   "searched %s", uri + 8, places->str);
-      return NULL;
-    }
-
-  if (!strstr (uri, "://"))
-    local = g_path_is_absolute (uri) ? g_strdup (uri) : g_build_filename (base_dir, uri, NULL);
-  else if (g_str_has_prefix (uri, "file://"))
-    local = g_filename_from_uri (uri, NULL, NULL);
-
-  if (local != NULL && g_file_test (local, G_FILE_TEST_IS_DIR))
-    return g_canonicalize_filename (local, NULL);
-
-  return bl_resource_resolve_uri (uri, base_dir, error);
-}
-
 static xmlDoc *read_xml (BlDocument  *self,
                          const char  *data,
                          gsize        length,
                          int          fd,
                          const char  *path,
+                         GPtrArray   *diagnostics,
                          GError     **error);
+
+static void
+include_failure_free (BlIncludeFailure *failure)
+{
+  g_free (failure->uri);
+  g_free (failure->name);
+  g_free (failure->file);
+  g_free (failure->message);
+  g_strfreev (failure->searched);
+  g_free (failure);
+}
+
+static void include_failed (BlDocument  *doc,
+                            xmlNode     *include,
+                            const char  *code,
+                            const char  *file,
+                            int          line,
+                            const char  *owner,
+                            const char  *uri,
+                            GPtrArray   *searched,
+                            const char  *format,
+                            ...) G_GNUC_PRINTF (9, 10);
+
+/* Records an include that failed: its diagnostic and its BlIncludeFailure. */
+static void
+include_failed (BlDocument  *doc,
+                xmlNode     *include,
+                const char  *code,
+                const char  *file,
+                int          line,
+                const char  *owner,
+                const char  *uri,
+                GPtrArray   *searched,
+                const char  *format,
+                ...)
+{
+  BlIncludeFailure *failure = g_new0 (BlIncludeFailure, 1);
+  g_autoptr(GStrvBuilder) folders = g_strv_builder_new ();
+  va_list args;
+
+  va_start (args, format);
+  failure->message = g_strdup_vprintf (format, args);
+  va_end (args);
+  failure->problem = BL_INCLUDE_UNUSABLE;
+  failure->include = include;
+  failure->uri = g_strdup (uri != NULL ? uri : "");
+  failure->file = g_strdup (file);
+  failure->line = line;
+  for (guint i = 0; searched != NULL && i < searched->len; i++)
+    g_strv_builder_add (folders, g_ptr_array_index (searched, i));
+  failure->searched = g_strv_builder_end (folders);
+
+  bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, code, file, line, owner, "%s", failure->message);
+  g_ptr_array_add (doc->include_failures, failure);
+}
+
+/* The file an <include> names, read: its path (interned: links and models
+ * keep it) and its top-level <model>, or NULL (and no failure) for a file
+ * holding only a <light> or an <actor>, which libsdformat includes and
+ * which have no mass, unless MERGE: merging one is an error (libsdformat's
+ * too). FALSE after a failure is recorded. */
+static gboolean
+load_include (LoadContext  *ctx,
+              xmlNode      *node,
+              const char   *file,
+              const char   *owner,
+              gboolean      merge,
+              const char  **sdf_path_out,
+              xmlNode     **model_out)
+{
+  BlDocument *doc = ctx->doc;
+  g_autofree char *base_dir = g_path_get_dirname (file);
+  g_autofree char *uri = NULL;
+  g_autofree char *target = NULL;
+  g_autofree char *sdf_path = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) searched = g_ptr_array_new_with_free_func (g_free);
+  xmlNode *uri_node = bl_xml_first_child (node, "uri");
+  xmlNode *root;
+  xmlDoc *xml;
+  gsize length;
+  int line;
+
+  if (uri_node == NULL)
+    {
+      include_failed (doc, node, "include", file, node_line (node), owner, NULL, NULL,
+                      "<include> has no <uri>");
+      return FALSE;
+    }
+  uri = g_strstrip (bl_xml_dup_text (uri_node));
+  line = node_line (uri_node);
+  if (*uri == '\0')
+    {
+      include_failed (doc, node, "include", file, line, owner, NULL, NULL,
+                      "<include> has an empty <uri>");
+      return FALSE;
+    }
+
+  target = bl_resource_resolve_include (uri, base_dir, searched, &error);
+  if (target == NULL)
+    {
+      BlIncludeFailure *failure;
+
+      include_failed (doc, node, "include", file, line, owner, uri, searched,
+                      "cannot include “%s”: %s", uri, error->message);
+      failure = g_ptr_array_index (doc->include_failures, doc->include_failures->len - 1);
+      if (g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND))
+        {
+          failure->name = bl_resource_dup_include_name (uri);
+          failure->problem = g_ascii_strncasecmp (uri, "http", 4) == 0
+                             ? BL_INCLUDE_NOT_IN_FUEL_CACHE : BL_INCLUDE_NOT_FOUND;
+        }
+      return FALSE;
+    }
+
+  if (g_file_test (target, G_FILE_TEST_IS_DIR))
+    {
+      sdf_path = find_model_sdf (target);
+      if (sdf_path == NULL)
+        {
+          include_failed (doc, node, "include", file, line, owner, uri, NULL,
+                          "cannot include “%s”: %s has no model.config naming an SDF file, "
+                          "and no model.sdf", uri, target);
+          return FALSE;
+        }
+    }
+  else
+    {
+      sdf_path = g_steal_pointer (&target);
+    }
+
+  for (guint i = 0; i < ctx->include_stack->len; i++)
+    {
+      if (same_file_as (g_ptr_array_index (ctx->include_stack, i), sdf_path))
+        {
+          include_failed (doc, node, "include-cycle", file, line, owner, uri, NULL,
+                          "including “%s” again would never end (include cycle through %s)",
+                          uri, sdf_path);
+          return FALSE;
+        }
+    }
+
+  if (!include_within_limits (ctx, file, line, owner))
+    return FALSE;
+
+  if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
+      !count_include_bytes (ctx, length, &error) ||
+      (xml = read_xml (NULL, contents, length, -1, sdf_path, doc->diagnostics, &error)) == NULL)
+    {
+      include_failed (doc, node, "include", file, line, owner, uri, NULL,
+                      "cannot include “%s”: %s", uri, error->message);
+      return FALSE;
+    }
+  g_ptr_array_add (doc->included_xml, xml);
+
+  root = xmlDocGetRootElement (xml);
+  *sdf_path_out = g_intern_string (sdf_path);
+  *model_out = root != NULL && bl_xml_is_element (root, "sdf") ? bl_xml_first_child (root, "model") : NULL;
+  if (*model_out == NULL &&
+      (root == NULL || !bl_xml_is_element (root, "sdf") ||
+       (bl_xml_first_child (root, "light") == NULL && bl_xml_first_child (root, "actor") == NULL)))
+    {
+      include_failed (doc, node, "include", file, line, owner, uri, NULL,
+                      "cannot include “%s”: %s has no <sdf><model> (nor a <light> or <actor>)",
+                      uri, sdf_path);
+      return FALSE;
+    }
+  if (*model_out == NULL && merge)
+    {
+      include_failed (doc, node, "include", file, line, owner, uri, NULL,
+                      "cannot merge “%s”: %s holds no <model>, and merge=\"true\" is only "
+                      "defined for included models (libsdformat refuses it too)", uri, sdf_path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
 
 static BlModel *
 parse_include (LoadContext *ctx,
@@ -1821,95 +2302,18 @@ parse_include (LoadContext *ctx,
                gboolean    *has_static,
                gboolean    *is_static)
 {
-  BlDocument *doc = ctx->doc;
-  g_autofree char *base_dir = g_path_get_dirname (file);
-  g_autofree char *uri = NULL;
-  g_autofree char *target = NULL;
-  g_autofree char *sdf_path = NULL;
   g_autofree char *name = NULL;
-  g_autofree char *contents = NULL;
-  g_autoptr(GError) error = NULL;
   const char *owner = parent != NULL ? parent->scoped_name : "world";
-  xmlNode *uri_node = bl_xml_first_child (node, "uri");
   xmlNode *name_node = bl_xml_first_child (node, "name");
   xmlNode *static_node = bl_xml_first_child (node, "static");
-  xmlNode *root, *model_node;
-  xmlDoc *xml;
-  gsize length;
+  xmlNode *model_node;
+  const char *sdf_path;
   BlModel *model;
 
   *pose_node_out = bl_xml_first_child (node, "pose");
 
-  if (uri_node == NULL)
-    {
-      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (node), owner,
-                          "<include> has no <uri>");
-      return NULL;
-    }
-  uri = g_strstrip (bl_xml_dup_text (uri_node));
-  if (*uri == '\0')
-    {
-      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
-                          "<include> has an empty <uri>");
-      return NULL;
-    }
-
-  target = resolve_include_uri (uri, base_dir, &error);
-  if (target == NULL)
-    {
-      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
-                          "cannot include “%s”: %s", uri, error->message);
-      return NULL;
-    }
-
-  if (g_file_test (target, G_FILE_TEST_IS_DIR))
-    {
-      sdf_path = find_model_sdf (target);
-      if (sdf_path == NULL)
-        {
-          bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
-                              "cannot include “%s”: %s has no model.config naming an SDF file, "
-                              "and no model.sdf", uri, target);
-          return NULL;
-        }
-    }
-  else
-    {
-      sdf_path = g_steal_pointer (&target);
-    }
-
-  for (guint i = 0; i < ctx->include_stack->len; i++)
-    {
-      if (same_file_as (g_ptr_array_index (ctx->include_stack, i), sdf_path))
-        {
-          bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include-cycle", file, node_line (uri_node),
-                              owner, "including “%s” again would never end (include cycle through %s)",
-                              uri, sdf_path);
-          return NULL;
-        }
-    }
-
-  if (!include_within_limits (ctx, file, node_line (uri_node), owner))
+  if (!load_include (ctx, node, file, owner, FALSE, &sdf_path, &model_node) || model_node == NULL)
     return NULL;
-
-  if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
-      !count_include_bytes (ctx, length, &error) ||
-      (xml = read_xml (NULL, contents, length, -1, sdf_path, &error)) == NULL)
-    {
-      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
-                          "cannot include “%s”: %s", uri, error->message);
-      return NULL;
-    }
-  g_ptr_array_add (doc->included_xml, xml);
-
-  root = xmlDocGetRootElement (xml);
-  model_node = root != NULL && bl_xml_is_element (root, "sdf") ? bl_xml_first_child (root, "model") : NULL;
-  if (model_node == NULL)
-    {
-      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "include", file, node_line (uri_node), owner,
-                          "cannot include “%s”: %s has no <sdf><model>", uri, sdf_path);
-      return NULL;
-    }
 
   if (name_node != NULL)
     name = g_strstrip (bl_xml_dup_text (name_node));
@@ -1924,6 +2328,8 @@ parse_include (LoadContext *ctx,
   g_ptr_array_add (ctx->include_stack, g_strdup (sdf_path));
   model = parse_model (ctx, model_node, parent, sdf_path, nonempty (name), depth, scope_out);
   g_ptr_array_remove_index (ctx->include_stack, ctx->include_stack->len - 1);
+  /* <include><plugin> is the included model's (libsdformat puts it there) */
+  add_plugin_source (model, node, file);
 
   /* Without an <include><pose>, the included model keeps its own. */
   if (*pose_node_out == NULL)
@@ -2162,8 +2568,36 @@ adopt_preparsed_link (BlDocument *self,
 
   link = g_steal_pointer (&preparsed->link);
   link->model = model;
+  link->file = model->file;
 
   return link;
+}
+
+/* A link read ahead under the name its file gives, renamed by
+ * frame_scope_add (before SDF 1.7): the name, and the element of each of
+ * its diagnostics, as parse_link would have given them. */
+static void
+rename_preparsed_link (BlDocument *self,
+                       BlLink     *link,
+                       const char *name)
+{
+  g_autofree char *old_scoped = g_strdup (link->scoped_name);
+  gsize old_length = strlen (old_scoped);
+
+  link->name = doc_strjoin (self, name, NULL);
+  link->scoped_name = doc_strjoin (self, link->model->scoped_name, "::", name, NULL);
+  for (guint i = 0; i < link->diagnostics->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
+      g_autofree char *element = NULL;
+
+      if (d->element == NULL || strncmp (d->element, old_scoped, old_length) != 0)
+        continue;
+      element = g_strconcat (link->scoped_name, d->element + old_length, NULL);
+      link->diagnostics->pdata[i] = bl_diagnostic_new (d->severity, d->code, d->file, d->line, element,
+                                                       "%s", d->message);
+      bl_diagnostic_free (d);
+    }
 }
 
 /* Whether parse_model can reach this <link>: its parent is a <model>,
@@ -2183,6 +2617,90 @@ link_is_reachable (xmlNode *node)
 
   return up != NULL && bl_xml_is_element (up, "sdf") && up->parent != NULL &&
          up->parent->type == XML_DOCUMENT_NODE;
+}
+
+/* libxml2 refuses these; TinyXML2, and so Gazebo, reads them.  "--"
+ * inside a comment (gz-sim's own example worlds have it) and text
+ * outside the root element never reach libxml2: bl-tinyxml-filter.c
+ * rewrites them.  An XML declaration after blank lines: TinyXML2 keeps no
+ * node for the blanks.  A declaration after a comment or an element stays
+ * an error, as in TinyXML2. */
+typedef enum
+{
+  FAULT_HYPHENS = BL_TINYXML_FAULT_HYPHENS,
+  FAULT_OUTSIDE_ROOT = BL_TINYXML_FAULT_OUTSIDE_ROOT,
+  FAULT_LATE_DECLARATION = BL_TINYXML_N_FAULTS,
+  N_FAULTS
+} XmlFault;
+
+static const char * const fault_text[N_FAULTS] = {
+  "a comment with “--” inside",
+  "text outside the root element",
+  "blank lines before the XML declaration “<?xml”",
+};
+
+static gboolean
+is_late_declaration (xmlParserCtxt  *ctxt,
+                     const xmlError *error)
+{
+  return error->code == XML_ERR_RESERVED_XML_NAME && error->message != NULL &&
+         g_str_has_prefix (error->message, "XML declaration allowed only") &&
+         ctxt->myDoc != NULL && ctxt->myDoc->children == NULL;
+}
+
+/* What one parse met: the first error that makes the file unreadable,
+ * and the faults read past as TinyXML2 (libsdformat's reader) reads past
+ * them. */
+typedef struct
+{
+  BlDocument *self;          /* read-only loads: links are read as they end */
+  const char *path;
+  GPtrArray  *diagnostics;   /* where the faults read past go; may be NULL */
+  gboolean    failed;
+  gboolean    refused;       /* error_message is ours, not libxml2's */
+  int         error_code;
+  int         error_line;
+  char       *error_message;
+  int         fault_line[N_FAULTS];  /* the first of each fault read past */
+  guint       fault_count[N_FAULTS];
+} ParseState;
+
+static void
+parse_error (void     *ctx,
+             xmlError *error)
+{
+  xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
+
+  /* Namespace faults (an undeclared gz: prefix) and warnings never made
+   * a file unreadable; entity loops, depth and size limits are fatal
+   * parser errors and still stop the parse. */
+  if (state == NULL || state->failed || error->domain != XML_FROM_PARSER || error->level < XML_ERR_ERROR)
+    return;
+
+  if (is_late_declaration (ctxt, error))
+    {
+      if (state->fault_count[FAULT_LATE_DECLARATION]++ == 0)
+        state->fault_line[FAULT_LATE_DECLARATION] = error->line;
+      return;
+    }
+
+  /* The first error names the fault; what libxml2 says after it (often
+   * "Extra content at the end of the document", lines later) does not. */
+  state->failed = TRUE;
+  state->error_code = error->code;
+  state->error_line = error->line;
+  if (error->code == XML_ERR_NO_MEMORY && error->message != NULL && strstr (error->message, "huge text") != NULL)
+    {
+      /* a text over 10 MB that reached the parser in pieces (read in
+       * chunks, or split by an entity): what followed was dropped */
+      state->refused = TRUE;
+      state->error_message = g_strdup_printf ("a text longer than %d MB (the XML reader's limit); "
+                                              "the file is not read", XML_MAX_TEXT_LENGTH / 1000000);
+    }
+  else
+    state->error_message = g_strchomp (g_strdup (error->message != NULL ? error->message : ""));
+  xmlStopParser (ctxt);
 }
 
 static void
@@ -2214,7 +2732,8 @@ sax_end_element (void          *ctx,
                  const xmlChar *uri)
 {
   xmlParserCtxt *ctxt = ctx;
-  BlDocument *self = ctxt->_private;
+  ParseState *state = ctxt->_private;
+  BlDocument *self = state != NULL ? state->self : NULL;
   xmlNode *node = ctxt->node;
 
   /* the names are the parser's dictionary's: a pointer compare first */
@@ -2225,61 +2744,66 @@ sax_end_element (void          *ctx,
   xmlSAX2EndElementNs (ctx, localname, prefix, uri);
 }
 
-/* No network, no DTD loading, no entity substitution: a model file must
- * never make us read another file. */
-#define XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES)
-
-/* libxml2 stops at some of its limits (a text of more than 10 MB that
- * arrives in pieces) and when out of memory with what it read still
- * well-formed: what follows would be dropped without a word. That is an
- * error here, never a shorter file. */
-static gboolean
-parser_gave_up (xmlParserCtxt *ctxt,
-                const char    *path,
-                GError       **error)
-{
-  const char *message = ctxt->lastError.message;
-
-  if (!ctxt->wellFormed || !ctxt->disableSAX)
-    return FALSE;
-
-  if (message != NULL && strstr (message, "huge text") != NULL)
-    g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
-                 "%s:%d: a text longer than %d MB (the XML reader's limit); the file is not read",
-                 path, ctxt->lastError.line, XML_MAX_TEXT_LENGTH / 1000000);
-  else
-    {
-      g_autofree char *reason = g_strchomp (g_strdup (message != NULL ? message : "no reason given"));
-
-      g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
-                   "%s:%d: the XML reader stopped (%s); the file is not read", path,
-                   ctxt->lastError.line, reason);
-    }
-  return TRUE;
-}
-
-/* Quiet: errors are read from the context, and nothing goes to stderr
- * (XML_PARSE_NOERROR does not silence the tree builder's own). */
+/* SDF has no use for entities; expanding them is how a "billion laughs"
+ * file exhausts memory and how an external entity reads another file.
+ * The first declaration stops the parse: nothing declared is ever
+ * expanded, parsed or checked. */
 static void
-ignore_xml_error (void     *data,
-                  xmlError *error)
+sax_entity_decl (void          *ctx,
+                 const xmlChar *name,
+                 int            type,
+                 const xmlChar *public_id,
+                 const xmlChar *system_id,
+                 xmlChar       *content)
 {
+  xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
+
+  if (state->failed)
+    return;
+  state->failed = TRUE;
+  state->refused = TRUE;
+  state->error_line = ctxt->input != NULL ? ctxt->input->line : 0;
+  state->error_message = g_strdup_printf ("the file declares the XML entity “%s”; Ballast does not read "
+                                          "files with entity declarations, which SDF never needs",
+                                          (const char *) name);
+  xmlStopParser (ctxt);
 }
+
+static void
+take_filter_faults (ParseState      *state,
+                    BlTinyxmlFilter *filter)
+{
+  for (guint i = 0; i < BL_TINYXML_N_FAULTS; i++)
+    {
+      state->fault_count[i] = bl_tinyxml_filter_get_count (filter, i);
+      state->fault_line[i] = bl_tinyxml_filter_get_first_line (filter, i);
+    }
+}
+
+/* No network, no DTD loading, no entity substitution: a model file must
+ * never make us read another file.  XML_PARSE_RECOVER only so that a
+ * declaration after blank lines (is_late_declaration), which TinyXML2
+ * reads, is read past here too: parse_error stops the parser at the first
+ * other error, so nothing else is ever recovered from. */
+#define XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES | \
+                     XML_PARSE_RECOVER)
 
 /* Parses data in place of xmlReadMemory, keeping true line numbers.  For
- * a read-only load (self set and read-only), links are read as their end
- * tags arrive and their subtrees freed, and the input goes through a push
- * parser in small chunks, so neither the whole tree nor a second copy of
- * the file is ever held. */
+ * a read-only load (state->self set and read-only), links are read as
+ * their end tags arrive and their subtrees freed, and the input goes
+ * through a push parser in small chunks, so neither the whole tree nor a
+ * second copy of the file is ever held. */
 static xmlDoc *
-parse_xml (BlDocument  *self,
+parse_xml (ParseState  *state,
            const char  *data,
            gsize        length,
            int          fd,
-           const char  *path,
            gsize       *read_length,
            GError     **error)
 {
+  BlDocument *self = state->self;
+  const char *path = state->path;
   xmlParserCtxt *ctxt;
   xmlDoc *xml = NULL;
 
@@ -2287,6 +2811,8 @@ parse_xml (BlDocument  *self,
     {
       const gsize chunk = 256 * 1024;
       g_autofree char *buffer = fd >= 0 ? g_malloc (chunk) : NULL;
+      g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
+      g_autoptr(GByteArray) filtered = g_byte_array_sized_new (chunk);
 
       ctxt = xmlCreatePushParserCtxt (NULL, NULL, NULL, 0, path);
       if (ctxt == NULL)
@@ -2295,10 +2821,11 @@ parse_xml (BlDocument  *self,
        * back.  Blank text is kept, as the full load keeps it: an element
        * with elements inside (wrong, but possible) reads the same text. */
       xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_COMPACT);
-      ctxt->sax->serror = ignore_xml_error;
       ctxt->sax->startElementNs = sax_start_element;
       ctxt->sax->endElementNs = sax_end_element;
-      ctxt->_private = self;
+      ctxt->sax->serror = parse_error;
+      ctxt->sax->entityDecl = sax_entity_decl;
+      ctxt->_private = state;
       self->link_tag = xmlDictLookup (ctxt->dict, (const xmlChar *) "link", -1);
 
       *read_length = 0;
@@ -2342,52 +2869,77 @@ parse_xml (BlDocument  *self,
               break;
             }
           *read_length += (gsize) n;
-          if (xmlParseChunk (ctxt, piece, (int) n, 0) != 0 &&
-              (!ctxt->wellFormed || parser_gave_up (ctxt, path, error)))
+          g_byte_array_set_size (filtered, 0);
+          bl_tinyxml_filter_feed (filter, piece, (gsize) n, filtered);
+          xmlParseChunk (ctxt, (const char *) filtered->data, (int) filtered->len, 0);
+          if (state->failed)
             break;
         }
-      if (ctxt->wellFormed && *read_length > 0)
-        xmlParseChunk (ctxt, NULL, 0, 1);
+      if (!state->failed && *read_length > 0 && (error == NULL || *error == NULL))
+        {
+          g_byte_array_set_size (filtered, 0);
+          bl_tinyxml_filter_finish (filter, filtered);
+          xmlParseChunk (ctxt, (const char *) filtered->data, (int) filtered->len, 1);
+        }
+      take_filter_faults (state, filter);
       if (error != NULL && *error != NULL)
-        ctxt->wellFormed = 0;
+        state->failed = TRUE;
     }
   else
     {
+      g_autoptr(GByteArray) filtered = NULL;
+
       *read_length = length;
       if (length == 0)
         return NULL;
+      {
+        g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
+
+        filtered = g_byte_array_sized_new ((guint) length);
+        bl_tinyxml_filter_feed (filter, data, length, filtered);
+        bl_tinyxml_filter_finish (filter, filtered);
+        take_filter_faults (state, filter);
+        data = (const char *) filtered->data;
+        g_assert (filtered->len == length);
+      }
       ctxt = xmlNewParserCtxt ();
       if (ctxt == NULL)
         return NULL;
-      ctxt->sax->serror = ignore_xml_error;
       ctxt->sax->startElementNs = sax_start_element;
+      ctxt->sax->serror = parse_error;
+      ctxt->sax->entityDecl = sax_entity_decl;
+      ctxt->_private = state;
       xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS);
-      if (xml != NULL && parser_gave_up (ctxt, path, error))
-        g_clear_pointer (&xml, xmlFreeDoc);
       xmlFreeParserCtxt (ctxt);
+      if (state->failed)
+        g_clear_pointer (&xml, xmlFreeDoc);
       return xml;
     }
 
   xml = ctxt->myDoc;
   ctxt->myDoc = NULL;
-  if (!ctxt->wellFormed)
+  if (state->failed || xml == NULL || xmlDocGetRootElement (xml) == NULL)
     g_clear_pointer (&xml, xmlFreeDoc);
   xmlFreeParserCtxt (ctxt);
 
   return xml;
 }
 
-/* From data, or when fd ≥ 0 read from fd in pieces (read-only loads). */
+/* From data, or when fd ≥ 0 read from fd in pieces (read-only loads).
+ * The faults read past as Gazebo reads past them are warnings in
+ * diagnostics (may be NULL). */
 static xmlDoc *
 read_xml (BlDocument  *self,
           const char  *data,
           gsize        length,
           int          fd,
           const char  *path,
+          GPtrArray   *diagnostics,
           GError     **error)
 {
-  const xmlError *xml_error;
+  ParseState state = { self, path, diagnostics, FALSE, FALSE, 0, 0, NULL, { 0 }, { 0 } };
   g_autoptr(GError) read_error = NULL;
+  g_autofree char *message = NULL;
   xmlDoc *xml;
 
   if (fd < 0 && length > G_MAXINT)
@@ -2397,8 +2949,8 @@ read_xml (BlDocument  *self,
       return NULL;
     }
 
-  xmlResetLastError ();
-  xml = parse_xml (self, data, length, fd, path, &length, &read_error);
+  xml = parse_xml (&state, data, length, fd, &length, &read_error);
+  message = g_steal_pointer (&state.error_message);
   if (read_error != NULL)
     {
       g_clear_pointer (&xml, xmlFreeDoc);
@@ -2407,16 +2959,21 @@ read_xml (BlDocument  *self,
     }
   if (xml == NULL)
     {
-      xml_error = xmlGetLastError ();
       if (length == 0)
         g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
                      "%s: the file is empty", path);
-      else if (xml_error != NULL && xml_error->message != NULL)
+      else if (state.refused)
+        g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+                     "%s:%d: %s", path, state.error_line, message);
+      else if (message != NULL && message[0] != '\0')
         {
-          g_autofree char *message = g_strchomp (g_strdup (xml_error->message));
+          /* no element at all: where the text that stands in its place starts
+           * (an STL file given for an SDF one), not where the file ends */
+          int line = state.error_code == XML_ERR_DOCUMENT_EMPTY && state.fault_count[FAULT_OUTSIDE_ROOT] > 0
+                     ? state.fault_line[FAULT_OUTSIDE_ROOT] : state.error_line;
 
           g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
-                       "%s:%d: not well-formed XML: %s", path, xml_error->line, message);
+                       "%s:%d: not well-formed XML: %s", path, line, message);
         }
       else
         g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
@@ -2424,26 +2981,116 @@ read_xml (BlDocument  *self,
       return NULL;
     }
 
-  /* SDF has no use for entities; expanding them is how a "billion laughs"
-   * file exhausts memory and how an external entity reads another file. */
-  for (xmlDtd *dtd = xml->intSubset; dtd != NULL; dtd = dtd == xml->intSubset ? xml->extSubset : NULL)
+  /* Said once a file, where the fault first is: a file of shell commands
+   * in comments has dozens. */
+  for (guint i = 0; i < N_FAULTS; i++)
     {
-      for (xmlNode *decl = dtd->children; decl != NULL; decl = decl->next)
-        {
-          if (decl->type != XML_ENTITY_DECL)
-            continue;
-
-          g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
-                       "%s:%d: the file declares the XML entity “%s”; Ballast does not read "
-                       "files with entity declarations, which SDF never needs",
-                       path, (int) xmlGetLineNo ((xmlNode *) dtd) > 0 ? (int) xmlGetLineNo ((xmlNode *) dtd) : 1,
-                       (const char *) decl->name);
-          xmlFreeDoc (xml);
-          return NULL;
-        }
+      if (state.fault_count[i] == 0 || diagnostics == NULL)
+        continue;
+      if (state.fault_count[i] == 1)
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "xml", path, state.fault_line[i], NULL,
+                            "not well-formed XML: %s; read as Gazebo (TinyXML2) reads it", fault_text[i]);
+      else
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "xml", path, state.fault_line[i], NULL,
+                            "not well-formed XML: %s (%u of them, the first here); "
+                            "read as Gazebo (TinyXML2) reads it", fault_text[i], state.fault_count[i]);
     }
 
   return xml;
+}
+
+static void merge_into_world (LoadContext *ctx,
+                              xmlNode     *include,
+                              const char  *file,
+                              BlPose       placement);
+
+/* A <model> or <include> of the world, placed in PLACEMENT (the proxy
+ * frame of a merge-include into the world, else identity). */
+static void
+add_world_child (LoadContext *ctx,
+                 xmlNode     *item,
+                 const char  *file,
+                 BlPose       placement)
+{
+  BlDocument *self = ctx->doc;
+  BlModel *model = NULL;
+
+  if (bl_xml_is_element (item, "model"))
+    {
+      model = parse_model (ctx, item, NULL, file, NULL, 0, NULL);
+      model->pose = parse_pose (bl_xml_first_child (item, "pose"), model->scoped_name,
+                                file, self->diagnostics, NULL);
+    }
+  else if (is_merge_include (item))
+    {
+      merge_into_world (ctx, item, file, placement);
+    }
+  else if (bl_xml_is_element (item, "include"))
+    {
+      FrameScope *scope = NULL;
+      xmlNode *pose_node = NULL;
+      gboolean has_static = FALSE, is_static = FALSE;
+
+      model = parse_include (ctx, item, NULL, file, 0, &scope, &pose_node,
+                             &has_static, &is_static);
+      frame_scope_free (scope);
+      if (model != NULL)
+        {
+          if (has_static)
+            model->is_static = is_static;
+          model->pose = parse_pose (pose_node, model->scoped_name, file,
+                                    self->diagnostics, NULL);
+        }
+    }
+
+  if (model != NULL)
+    {
+      model->pose = bl_pose_mul (placement, model->pose);
+      g_ptr_array_add (self->models, model);
+    }
+}
+
+/* An <include merge="true"> directly in a <world>: as libsdformat 15, the
+ * included model's models (and includes) become the world's, placed by its
+ * proxy frame; its links cannot be (libsdformat refuses them too). */
+static void
+merge_into_world (LoadContext *ctx,
+                  xmlNode     *include,
+                  const char  *file,
+                  BlPose       placement)
+{
+  BlDocument *self = ctx->doc;
+  xmlNode *pose_node = bl_xml_first_child (include, "pose");
+  const char *pose_file = file;
+  const char *sdf_path;
+  xmlNode *included;
+  BlPose proxy;
+
+  if (!load_include (ctx, include, file, "world", TRUE, &sdf_path, &included))
+    return;
+  if (pose_node == NULL)
+    {
+      pose_node = bl_xml_first_child (included, "pose");
+      pose_file = sdf_path;
+    }
+  proxy = bl_pose_mul (placement, parse_pose (pose_node, "world", pose_file, self->diagnostics, NULL));
+
+  g_ptr_array_add (ctx->include_stack, g_strdup (sdf_path));
+  for (xmlNode *item = included->children; item != NULL; item = item->next)
+    {
+      if (bl_xml_is_element (item, "link"))
+        {
+          g_autofree char *name = bl_xml_dup_attribute (item, "name");
+
+          bl_diagnostics_add (self->diagnostics, BL_SEVERITY_ERROR, "include", sdf_path, node_line (item),
+                              "world", "<include merge=\"true\"> into a <world> cannot take the "
+                              "included model's <link> “%s”: a world has no links of its own "
+                              "(libsdformat refuses it too); left out", name != NULL ? name : "");
+          continue;
+        }
+      add_world_child (ctx, item, sdf_path, proxy);
+    }
+  g_ptr_array_remove_index (ctx->include_stack, ctx->include_stack->len - 1);
 }
 
 static gboolean
@@ -2466,7 +3113,7 @@ bl_document_load (BlDocument  *self,
       self->protos = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
     }
   self->base_dir = g_path_get_dirname (self->path);
-  self->xml = read_xml (self, data, length, fd, self->path, error);
+  self->xml = read_xml (self, data, length, fd, self->path, self->diagnostics, error);
   if (self->xml == NULL)
     {
       g_ptr_array_unref (ctx.include_stack);
@@ -2528,35 +3175,7 @@ bl_document_load (BlDocument  *self,
               check_gravity (self, child);
             }
           for (xmlNode *item = child->children; item != NULL; item = item->next)
-            {
-              BlModel *model = NULL;
-
-              if (bl_xml_is_element (item, "model"))
-                {
-                  model = parse_model (&ctx, item, NULL, self->path, NULL, 0, NULL);
-                  model->pose = parse_pose (bl_xml_first_child (item, "pose"), model->scoped_name,
-                                            self->path, self->diagnostics, NULL);
-                }
-              else if (bl_xml_is_element (item, "include"))
-                {
-                  FrameScope *scope = NULL;
-                  xmlNode *pose_node = NULL;
-                  gboolean has_static = FALSE, is_static = FALSE;
-
-                  model = parse_include (&ctx, item, NULL, self->path, 0, &scope, &pose_node,
-                                         &has_static, &is_static);
-                  frame_scope_free (scope);
-                  if (model != NULL)
-                    {
-                      if (has_static)
-                        model->is_static = is_static;
-                      model->pose = parse_pose (pose_node, model->scoped_name, self->path,
-                                                self->diagnostics, NULL);
-                    }
-                }
-              if (model != NULL)
-                g_ptr_array_add (self->models, model);
-            }
+            add_world_child (&ctx, item, self->path, BL_POSE_IDENTITY);
         }
       else if (bl_xml_is_element (child, "model"))
         {
@@ -2592,6 +3211,7 @@ bl_document_finalize (GObject *object)
 {
   BlDocument *self = (BlDocument *) object;
 
+  bl_source_map_forget (self);
   clear_preparsed (self);
   g_clear_pointer (&self->protos, g_ptr_array_unref);
   g_clear_pointer (&self->links_by_name, g_hash_table_unref);
@@ -2603,6 +3223,7 @@ bl_document_finalize (GObject *object)
   g_free (self->base_dir);
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
   g_clear_pointer (&self->included_xml, g_ptr_array_unref);
+  g_clear_pointer (&self->include_failures, g_ptr_array_unref);
   g_clear_pointer (&self->xml, xmlFreeDoc);
   g_clear_pointer (&self->source, g_bytes_unref);
   g_free (self->sdf_version);
@@ -2639,6 +3260,7 @@ bl_document_init (BlDocument *self)
   self->links_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->diagnostics = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
   self->included_xml = g_ptr_array_new_with_free_func ((GDestroyNotify) xmlFreeDoc);
+  self->include_failures = g_ptr_array_new_with_free_func ((GDestroyNotify) include_failure_free);
 }
 
 /* From bytes, or (bytes NULL) read from fd. */
@@ -2666,6 +3288,8 @@ bl_document_new_from_bytes (GBytes               *bytes,
   if (!loaded)
     return NULL;
 
+  if (!self->read_only)
+    bl_source_map_prepare (self);
   return g_steal_pointer (&self);
 }
 
@@ -2867,6 +3491,13 @@ bl_document_get_diagnostics (BlDocument *self)
 {
   g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
   return self->diagnostics;
+}
+
+GPtrArray *
+bl_document_get_include_failures (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  return self->include_failures;
 }
 
 GPtrArray *

@@ -82,6 +82,39 @@ GPtrArray    *bl_document_get_diagnostics    (BlDocument  *self);
 GPtrArray    *bl_document_collect_diagnostics (BlDocument *self);
 gboolean      bl_document_has_errors         (BlDocument  *self);
 
+/* An <include> that was not loaded, for a window that offers the fix: each
+ * also has its "include" (or "include-cycle") diagnostic, with the same
+ * message, among bl_document_get_diagnostics(). */
+typedef enum
+{
+  BL_INCLUDE_NOT_FOUND,        /* not in any folder searched: adding the folder
+                                * that holds it to the model path fixes it */
+  BL_INCLUDE_NOT_IN_FUEL_CACHE, /* a Fuel URL whose model is not in the local
+                                 * Fuel cache (gz fuel download, GZ_FUEL_CACHE_PATH) */
+  BL_INCLUDE_UNUSABLE,         /* found, but unreadable, not a model, a cycle,
+                                * or no <uri>: the file itself needs fixing */
+} BlIncludeProblem;
+
+typedef struct
+{
+  BlIncludeProblem problem;
+  char  *uri;       /* as written in <uri> ("" when there is none) */
+  char  *name;      /* what was looked for: "tethys" of <uri>tethys</uri> or
+                     * model://tethys/…, the Fuel model's name; NULL for
+                     * BL_INCLUDE_UNUSABLE */
+  xmlNode *include; /* the <include> element (its <name>, <plugin>s…) */
+  char  *file;      /* the file holding the <include> */
+  int    line;      /* of its <uri> (or of the <include> without one) */
+  char  *message;   /* what failed, where it looked and what to set */
+  GStrv  searched;  /* the folders searched, in order (for a Fuel URL, the
+                     * cache folder of the model); empty for BL_INCLUDE_UNUSABLE */
+} BlIncludeFailure;
+
+/* The includes that failed, in document order (BlIncludeFailure*, owned
+ * by the document). Resolving uses the environment and the extra model
+ * paths (bl_resource_set_extra_paths()) as they were when it loaded. */
+GPtrArray    *bl_document_get_include_failures (BlDocument *self);
+
 /* The model's mass properties in its own frame: every link's, nested
  * models' included, summed with the parallel-axis theorem. */
 BlInertial    bl_model_compute_total         (BlModel     *model);

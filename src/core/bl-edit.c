@@ -64,6 +64,7 @@ struct _BlEdit
   double       value;
   BlPose       pose;
   double       inertia[6];
+  xmlNode     *plugin;    /* BL_EDIT_FIELD_PLUGIN_ADDED_MASS */
   GPtrArray   *children;  /* group: BlEdit* */
   char        *label;
   gboolean     applied;
@@ -704,6 +705,24 @@ bl_edit_new_unset_added_mass (BlDocument *doc,
 }
 
 BlEdit *
+bl_edit_new_plugin_added_mass_off (BlDocument *doc,
+                                   BlLink     *link,
+                                   xmlNode    *plugin)
+{
+  BlEdit *edit;
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
+  g_return_val_if_fail (link != NULL, NULL);
+  g_return_val_if_fail (plugin != NULL, NULL);
+
+  edit = edit_new (doc, BL_EDIT_FIELD_PLUGIN_ADDED_MASS, link, NULL);
+  edit->plugin = plugin;
+  edit->label = g_strdup_printf ("Turn off the added mass of the Hydrodynamics plugin of %s",
+                                 link->scoped_name);
+  return edit;
+}
+
+BlEdit *
 bl_edit_new_group (BlDocument *doc,
                    const char *label)
 {
@@ -781,7 +800,7 @@ validate (BlEdit  *edit,
     {
       g_set_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_NOT_EDITABLE,
                    "%s comes from an included file (%s); edit that file instead",
-                   edit->link->scoped_name, edit->link->model->file);
+                   edit->link->scoped_name, edit->link->file);
       return FALSE;
     }
 
@@ -789,6 +808,14 @@ validate (BlEdit  *edit,
     {
       g_set_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_NOT_EDITABLE, "%s: %s",
                    bl_document_get_path (edit->doc), map_error->message);
+      return FALSE;
+    }
+
+  if (edit->field == BL_EDIT_FIELD_PLUGIN_ADDED_MASS && edit->plugin->doc != xml)
+    {
+      g_set_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_NOT_EDITABLE,
+                   "the Hydrodynamics plugin of %s comes from an included file; edit that file instead",
+                   edit->link->scoped_name);
       return FALSE;
     }
 
@@ -944,6 +971,36 @@ apply_ops (BlEdit *edit)
       }
       break;
 
+    case BL_EDIT_FIELD_PLUGIN_ADDED_MASS:
+      {
+        static const char * const plugin_order[] = { "disable_added_mass", NULL };
+
+        for (xmlNode *child = edit->plugin->children; child != NULL; child = child->next)
+          {
+            g_autofree char *text = NULL;
+            guint row, col;
+            double value;
+
+            if (!bl_xml_is_element (child, NULL)
+                || !bl_added_mass_parse_hydrodynamics_name ((const char *) child->name, &row, &col))
+              continue;
+            text = g_strstrip (bl_xml_dup_text (child));
+            if (bl_number_parse (text, &value) && value != 0.0)
+              set_number (edit, child, 0.0);
+          }
+
+        element = bl_xml_first_child (edit->plugin, "disable_added_mass");
+        if (element == NULL)
+          element = insert_child (edit, edit->plugin, "disable_added_mass", plugin_order);
+        {
+          g_autofree char *text = g_strstrip (bl_xml_dup_text (element));
+
+          if (strcmp (text, "true") != 0)
+            op_set_text (edit, element, "true");
+        }
+      }
+      break;
+
     case BL_EDIT_FIELD_GROUP:
     default:
       g_assert_not_reached ();
@@ -1015,6 +1072,7 @@ bl_edit_can_merge (BlEdit *previous,
          previous->field == next->field &&
          previous->field != BL_EDIT_FIELD_GROUP &&
          previous->field != BL_EDIT_FIELD_INERTIAL &&
+         previous->field != BL_EDIT_FIELD_PLUGIN_ADDED_MASS &&
          previous->link == next->link &&
          previous->collision == next->collision &&
          previous->key == next->key;

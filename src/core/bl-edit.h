@@ -36,6 +36,7 @@ typedef enum
   BL_EDIT_FIELD_MASS,              /* //inertial/mass */
   BL_EDIT_FIELD_INERTIAL,          /* //inertial/pose and //inertial/inertia */
   BL_EDIT_FIELD_ADDED_MASS,        /* //inertial/fluid_added_mass/<key> */
+  BL_EDIT_FIELD_PLUGIN_ADDED_MASS, /* a Hydrodynamics <plugin>'s own added mass */
   BL_EDIT_FIELD_GROUP,             /* several edits as one step */
 } BlEditField;
 
@@ -83,6 +84,18 @@ BlEdit      *bl_edit_new_added_mass              (BlDocument   *doc,
 BlEdit      *bl_edit_new_unset_added_mass        (BlDocument   *doc,
                                                   BlLink       *link,
                                                   guint         key);
+/* Turns the added mass of a gz-sim Hydrodynamics <plugin> off, the way
+ * every gz-sim release reads it: each `[xyzkmn]Dot[UVWPQR]` term that is
+ * not 0 is set to 0 (releases before gz-sim 7.2 / ign-gazebo 6.14 read an
+ * absent xDotU as 5, so the terms are zeroed, not removed; a zero term also
+ * drops the plugin's Coriolis terms, which <disable_added_mass> keeps), and
+ * <disable_added_mass> is set to true (appended when absent), as gz-sim's
+ * Migration.md asks.  link is the link the plugin acts on: it is reloaded,
+ * so its A7 is checked again.  The plugin must be in the document's own
+ * file (BL_EDIT_ERROR_NOT_EDITABLE otherwise). */
+BlEdit      *bl_edit_new_plugin_added_mass_off   (BlDocument   *doc,
+                                                  BlLink       *link,
+                                                  xmlNode      *plugin);
 /* Applied in the order added, reverted in reverse; all or nothing. */
 BlEdit      *bl_edit_new_group                   (BlDocument   *doc,
                                                   const char   *label);

@@ -469,24 +469,72 @@ bl_export_get_version_change (BlDocument  *doc,
 /* ------------------------------------------------------------------------ */
 /* Bake                                                                      */
 
+/* The computed values as the file receives them: rounding noise
+ * (bl_inertial_clean_noise) written as 0 and 0.8064000000000002 as 0.8064. */
 static void
-add_inertial_edits (BlEdit     *group,
-                    BlDocument *doc,
-                    BlLink     *link,
-                    double      mass,
-                    BlVec3      com,
-                    const BlMat3 *inertia)
+add_inertial_edits (BlEdit           *group,
+                    BlDocument       *doc,
+                    BlLink           *link,
+                    const BlInertial *computed)
 {
+  BlInertial clean = bl_inertial_clean_noise (computed);
   const double six[6] = {
-    inertia->m[0][0], inertia->m[1][1], inertia->m[2][2],
-    inertia->m[0][1], inertia->m[0][2], inertia->m[1][2],
+    clean.inertia.m[0][0], clean.inertia.m[1][1], clean.inertia.m[2][2],
+    clean.inertia.m[0][1], clean.inertia.m[0][2], clean.inertia.m[1][2],
   };
-  BlPose pose = { com, BL_QUAT_IDENTITY };
-  g_autoptr(BlEdit) mass_edit = bl_edit_new_mass (doc, link, mass);
+  BlPose pose = { clean.com, BL_QUAT_IDENTITY };
+  g_autoptr(BlEdit) mass_edit = bl_edit_new_mass (doc, link, clean.mass);
   g_autoptr(BlEdit) inertial_edit = bl_edit_new_inertial (doc, link, pose, six);
 
   bl_edit_group_add (group, mass_edit);
   bl_edit_group_add (group, inertial_edit);
+}
+
+/* An auto link made explicit with what it computes now: the rescaled mass
+ * and moments and the density-based centre (sdf-inertia.md §7.2), the
+ * rotation always identity, auto="true" removed.  FALSE when its inertia
+ * could not be computed. */
+static gboolean
+add_link_bake (BlEdit      *group,
+               BlDocument  *doc,
+               BlLink      *link,
+               GError     **error)
+{
+  g_autoptr(BlEdit) explicit = NULL;
+
+  if (!link->props.resolved)
+    {
+      g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_BAKE,
+                   "cannot bake %s: its automatic inertia could not be computed "
+                   "(run “ballast-cli check” for the reason)", link->scoped_name);
+      return FALSE;
+    }
+  {
+    BlInertial computed = { link->props.mass, link->props.com, link->props.inertia };
+
+    /* The rescaled mass and moments and the density-based centre
+     * (sdf-inertia.md §7.2); the rotation is always identity. */
+    add_inertial_edits (group, doc, link, &computed);
+  }
+  explicit = bl_edit_new_auto (doc, link, FALSE);
+  bl_edit_group_add (group, explicit);
+  return TRUE;
+}
+
+BlEdit *
+bl_export_create_link_bake_edit (BlDocument  *doc,
+                                 BlLink      *link,
+                                 GError     **error)
+{
+  g_autoptr(BlEdit) group = NULL;
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
+  g_return_val_if_fail (link != NULL && link->auto_inertia, NULL);
+
+  group = bl_edit_new_group (doc, "Keep the computed inertia");
+  if (!add_link_bake (group, doc, link, error))
+    return NULL;
+  return g_steal_pointer (&group);
 }
 
 BlEdit *
@@ -520,27 +568,14 @@ bl_export_create_bake_edit (BlDocument   *doc,
         {
           if (notes != NULL)
             g_ptr_array_add (notes, g_strdup_printf ("%s is in the included file %s; left as it is",
-                                                     link->scoped_name, link->model->file));
+                                                     link->scoped_name, link->file));
           continue;
         }
 
       if (is_auto)
         {
-          g_autoptr(BlEdit) explicit = NULL;
-
-          if (!link->props.resolved)
-            {
-              g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_BAKE,
-                           "cannot bake %s: its automatic inertia could not be computed "
-                           "(run “ballast-cli check” for the reason)", link->scoped_name);
-              return NULL;
-            }
-
-          /* The rescaled mass and moments and the density-based centre
-           * (sdf-inertia.md §7.2); the rotation is always identity. */
-          add_inertial_edits (group, doc, link, link->props.mass, link->props.com, &link->props.inertia);
-          explicit = bl_edit_new_auto (doc, link, FALSE);
-          bl_edit_group_add (group, explicit);
+          if (!add_link_bake (group, doc, link, error))
+            return NULL;
         }
       else
         {
@@ -555,7 +590,7 @@ bl_export_create_bake_edit (BlDocument   *doc,
                                                          local_error->message));
               continue;
             }
-          add_inertial_edits (group, doc, link, computed.mass, computed.com, &computed.inertia);
+          add_inertial_edits (group, doc, link, &computed);
         }
 
       if (changed != NULL)

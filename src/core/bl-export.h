@@ -81,4 +81,14 @@ BlEdit   *bl_export_create_bake_edit   (BlDocument    *doc,
                                         GPtrArray     *notes,
                                         GError       **error);
 
+/* The same for one auto link, as one undo step: turning automatic inertia
+ * off while keeping the values it computes now (the GUI offers it), rather
+ * than falling back to what the file writes or the defaults (1 kg, unit
+ * moments).  NULL with BL_EXPORT_ERROR_BAKE when its inertia could not be
+ * computed.  Like every edit, bl_edit_apply refuses a link of an included
+ * file. */
+BlEdit   *bl_export_create_link_bake_edit (BlDocument *doc,
+                                           BlLink     *link,
+                                           GError    **error);
+
 G_END_DECLS

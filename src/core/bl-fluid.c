@@ -171,6 +171,17 @@ is_hydrodynamics (xmlNode *plugin)
   return strstr (id, "hydrodynamics") != NULL && strstr (id, "uuv") == NULL;
 }
 
+/* osrf/lrauv's own plugin: filename="HydrodynamicsPlugin"
+ * name="tethys::HydrodynamicsPlugin" (gz-sim's is
+ * gz-sim-hydrodynamics-system, gz::sim::systems::Hydrodynamics). */
+static gboolean
+is_lrauv_hydrodynamics (xmlNode *plugin)
+{
+  g_autofree char *id = plugin_id (plugin);
+
+  return strstr (id, "hydrodynamicsplugin") != NULL;
+}
+
 static gboolean
 is_dsros (xmlNode *plugin)
 {
@@ -269,6 +280,8 @@ bl_added_mass_source_to_string (BlAddedMassSource source)
       return "dsros_hydro";
     case BL_ADDED_MASS_SOURCE_UUV:
       return "uuv_simulator";
+    case BL_ADDED_MASS_SOURCE_LRAUV:
+      return "MBARI LRAUV Hydrodynamics";
     default:
       return "unknown";
     }
@@ -281,7 +294,9 @@ import_hydrodynamics (BlDocument *self,
                       const char *file,
                       GPtrArray  *out)
 {
-  g_autoptr(BlAddedMassImport) import = import_new (BL_ADDED_MASS_SOURCE_HYDRODYNAMICS, plugin, file);
+  gboolean lrauv = is_lrauv_hydrodynamics (plugin);
+  g_autoptr(BlAddedMassImport) import = import_new (lrauv ? BL_ADDED_MASS_SOURCE_LRAUV
+                                                          : BL_ADDED_MASS_SOURCE_HYDRODYNAMICS, plugin, file);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
   xmlNode *link_name = bl_xml_first_child (plugin, "link_name");
@@ -289,12 +304,17 @@ import_hydrodynamics (BlDocument *self,
   if (link_name != NULL)
     import->link_name = node_text (link_name);
   import->link = find_scoped_link (self, scope != NULL ? scope->scoped_name : NULL, import->link_name);
-  import->disable_added_mass = child_true (plugin, "disable_added_mass");
+  import->disable_added_mass = !lrauv && child_true (plugin, "disable_added_mass");
 
   collect_numbers (plugin, names, values);
-  import->has_values = bl_added_mass_import_hydrodynamics ((const char * const *) names->pdata,
-                                                           (const double *) values->data, values->len,
-                                                           import->values, import->notes);
+  if (lrauv)
+    import->has_values = bl_added_mass_import_lrauv ((const char * const *) names->pdata,
+                                                     (const double *) values->data, values->len,
+                                                     import->values, import->notes);
+  else
+    import->has_values = bl_added_mass_import_hydrodynamics ((const char * const *) names->pdata,
+                                                             (const double *) values->data, values->len,
+                                                             import->values, import->notes);
   if (import->has_values)
     g_ptr_array_add (out, g_steal_pointer (&import));
 }
@@ -419,12 +439,74 @@ scan_plugins (BlDocument *self,
     }
 }
 
+/* Whether the document reports that the <include> could not be loaded:
+ * an include, include-cycle or depth error in its file, on its lines. */
+static gboolean
+include_failed (BlDocument *self,
+                xmlNode    *include,
+                const char *file)
+{
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (self);
+  int first = bl_xml_get_line (include);
+  int last = first;
+
+  for (xmlNode *n = include->children; n != NULL; n = n->next)
+    if (bl_xml_is_element (n, NULL))
+      last = MAX (last, bl_xml_get_line (n));
+  for (guint i = 0; i < all->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (all, i);
+
+      if (d->severity == BL_SEVERITY_ERROR && d->line >= first && d->line <= last &&
+          g_strcmp0 (d->file, file) == 0 &&
+          (g_strcmp0 (d->code, "include") == 0 || g_strcmp0 (d->code, "include-cycle") == 0 ||
+           g_strcmp0 (d->code, "depth") == 0))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The plugins an <include> adds to the model it loads (lrauv's
+ * tethys_equipped holds all of them so).  When that model could not be
+ * loaded they are still read, marked model_not_loaded: "no plugin" would
+ * send the user looking in the wrong place. */
+static void
+scan_includes (BlDocument *self,
+               BlModel    *model,
+               GPtrArray  *out)
+{
+  for (xmlNode *include = model->node->children; include != NULL; include = include->next)
+    {
+      guint before = out->len;
+
+      /* A loaded include's plugins are its model's (plugin_sources). */
+      if (!bl_xml_is_element (include, "include") || bl_xml_first_child (include, "plugin") == NULL ||
+          !include_failed (self, include, model->file))
+        continue;
+      scan_plugins (self, include, NULL, model->file, out);
+      for (guint i = before; i < out->len; i++)
+        {
+          BlAddedMassImport *import = g_ptr_array_index (out, i);
+
+          import->model_not_loaded = TRUE;
+          import->link = NULL;
+        }
+    }
+}
+
 static void
 scan_model (BlDocument *self,
             BlModel    *model,
             GPtrArray  *out)
 {
   scan_plugins (self, model->node, model, model->file, out);
+  for (guint i = 0; model->plugin_sources != NULL && i < model->plugin_sources->len; i++)
+    {
+      BlPluginSource *source = &g_array_index (model->plugin_sources, BlPluginSource, i);
+
+      scan_plugins (self, source->node, model, source->file, out);
+    }
+  scan_includes (self, model, out);
   for (guint i = 0; i < model->models->len; i++)
     scan_model (self, g_ptr_array_index (model->models, i), out);
 }
@@ -450,48 +532,128 @@ bl_document_find_added_mass_imports (BlDocument *self)
   return out;
 }
 
+BlPluginAddedMass
+bl_added_mass_import_get_plugin_state (BlDocument              *self,
+                                       const BlAddedMassImport *import)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), BL_PLUGIN_ADDED_MASS_CLASSIC);
+  g_return_val_if_fail (import != NULL, BL_PLUGIN_ADDED_MASS_CLASSIC);
+
+  if (import->source != BL_ADDED_MASS_SOURCE_HYDRODYNAMICS)
+    return BL_PLUGIN_ADDED_MASS_CLASSIC;
+
+  collect_numbers (import->node, names, values);
+  for (guint i = 0; i < values->len; i++)
+    {
+      guint row, col;
+
+      if (bl_added_mass_parse_hydrodynamics_name (g_ptr_array_index (names, i), &row, &col)
+          && g_array_index (values, double, i) != 0.0)
+        return import->node->doc == bl_document_get_xml (self) ? BL_PLUGIN_ADDED_MASS_ACTIVE
+                                                               : BL_PLUGIN_ADDED_MASS_INCLUDED;
+    }
+  return BL_PLUGIN_ADDED_MASS_OFF;
+}
+
+BlEdit *
+bl_added_mass_import_create_edit (BlDocument              *self,
+                                  const BlAddedMassImport *import,
+                                  gboolean                 migrate,
+                                  GError                 **error)
+{
+  g_autoptr(BlEdit) group = NULL;
+  g_autofree char *label = NULL;
+  double values[BL_ADDED_MASS_N_VALUES];
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  g_return_val_if_fail (import != NULL, NULL);
+
+  if (import->link == NULL || !import->has_values)
+    {
+      g_set_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_INVALID_VALUE,
+                   "the %s plugin on line %d gives no added mass for a link of the document",
+                   bl_added_mass_source_to_string (import->source), import->line);
+      return NULL;
+    }
+
+  if (migrate)
+    switch (bl_added_mass_import_get_plugin_state (self, import))
+      {
+      case BL_PLUGIN_ADDED_MASS_ACTIVE:
+        break;
+      case BL_PLUGIN_ADDED_MASS_OFF:
+        g_set_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_INVALID_VALUE,
+                     "the Hydrodynamics plugin on line %d has no added-mass term to turn off",
+                     import->line);
+        return NULL;
+      case BL_PLUGIN_ADDED_MASS_INCLUDED:
+        g_set_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_NOT_EDITABLE,
+                     "the Hydrodynamics plugin is in the included file %s; turn its added mass "
+                     "off there", import->file);
+        return NULL;
+      case BL_PLUGIN_ADDED_MASS_CLASSIC:
+      default:
+        g_set_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_INVALID_VALUE,
+                     "%s is a Gazebo classic plugin: Gazebo classic ignores <fluid_added_mass>, "
+                     "so the plugin's added mass is the only one applied there, and gz-sim does "
+                     "not load it; there is nothing to turn off and nothing is counted twice",
+                     bl_added_mass_source_to_string (import->source));
+        return NULL;
+      }
+
+  memcpy (values, import->values, sizeof values);
+  bl_number_clean_noise (values, BL_ADDED_MASS_N_VALUES, 0.0);
+
+  label = g_strdup_printf (migrate ? "Move the added mass of %s from the %s plugin"
+                                   : "Import the added mass of %s from the %s plugin",
+                           import->link->scoped_name, bl_added_mass_source_to_string (import->source));
+  group = bl_edit_new_group (self, label);
+  /* An absent value is 0: only the non-zero ones are written, and the
+   * link's own non-zero ones set to 0. */
+  for (guint k = 0; k < BL_ADDED_MASS_N_VALUES; k++)
+    {
+      g_autoptr(BlEdit) one = NULL;
+
+      if (values[k] == 0.0 && !(import->link->has_added_mass && import->link->added_mass[k] != 0.0))
+        continue;
+      one = bl_edit_new_added_mass (self, import->link, k, values[k]);
+      bl_edit_group_add (group, one);
+    }
+  if (migrate)
+    {
+      g_autoptr(BlEdit) off = bl_edit_new_plugin_added_mass_off (self, import->link, import->node);
+
+      bl_edit_group_add (group, off);
+    }
+  return g_steal_pointer (&group);
+}
+
 /* ------------------------------------------------------------------------ */
 /* A7 and A8 on one link (called by the document after each computation)    */
 
-/* A7 for the Hydrodynamics plugins of one scope that name `link`. */
+/* A7 for one Hydrodynamics plugin that names `link`. */
 static void
-check_plugins_in (BlLink     *link,
-                  xmlNode    *scope_node,
-                  const char *scope,
-                  const char *element,
-                  int         line)
+check_plugin (BlLink     *link,
+              xmlNode    *plugin,
+              const char *element,
+              int         line)
 {
-  for (xmlNode *plugin = scope_node->children; plugin != NULL; plugin = plugin->next)
-    {
-      g_autoptr(GPtrArray) names = NULL;
-      g_autoptr(GArray) values = NULL;
-      g_autoptr(BlAddedMassFinding) finding = NULL;
-      g_autofree char *link_name = NULL;
-      g_autofree char *full = NULL;
-      xmlNode *link_name_node;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(BlAddedMassFinding) finding = NULL;
 
-      if (!bl_xml_is_element (plugin, "plugin") || !is_hydrodynamics (plugin))
-        continue;
-      link_name_node = bl_xml_first_child (plugin, "link_name");
-      if (link_name_node == NULL)
-        continue;
-      link_name = node_text (link_name_node);
-      full = scope != NULL ? g_strconcat (scope, "::", link_name, NULL) : g_strdup (link_name);
-      if (strcmp (full, link->scoped_name) != 0)
-        continue;
-
-      names = g_ptr_array_new ();
-      values = g_array_new (FALSE, FALSE, sizeof (double));
-      collect_numbers (plugin, names, values);
-      finding = bl_added_mass_check_plugin ((const char * const *) names->pdata,
-                                            (const double *) values->data, values->len,
-                                            child_true (plugin, "disable_added_mass"),
-                                            link->has_added_mass);
-      if (finding != NULL)
-        bl_diagnostics_add (link->diagnostics, finding->severity, finding->id, link->model->file,
-                            line, element, "%s (plugin on line %d)", finding->message,
-                            bl_xml_get_line (plugin));
-    }
+  collect_numbers (plugin, names, values);
+  finding = bl_added_mass_check_plugin ((const char * const *) names->pdata,
+                                        (const double *) values->data, values->len,
+                                        child_true (plugin, "disable_added_mass"),
+                                        link->has_added_mass);
+  if (finding != NULL)
+    bl_diagnostics_add (link->diagnostics, finding->severity, finding->id, link->file,
+                        line, element, "%s (plugin on line %d)", finding->message,
+                        bl_xml_get_line (plugin));
 }
 
 /* gz-sim's Buoyancy system (not BuoyancyEngine, a different one). */
@@ -506,27 +668,114 @@ is_buoyancy_system (xmlNode *plugin)
   return strstr (lower_file, "buoyancy-system") != NULL || g_str_has_suffix (lower_name, "systems::buoyancy");
 }
 
-static G_DEFINE_QUARK (bl-buoyancy-system, bl_buoyancy_system)
+/* ------------------------------------------------------------------------ */
+/* What every link's checks ask of the plugins, found once per document      */
 
-/* The world's Buoyancy system, looked up once per document (a world may
- * hold a great many models, and every link asks). */
-static xmlNode *
-find_buoyancy_system (BlDocument *self,
-                      xmlNode    *world)
+/* A Hydrodynamics plugin and the scope (a model's element, or the world)
+ * it sits in. */
+typedef struct
 {
-  GQuark quark = bl_buoyancy_system_quark ();
-  gpointer cached = g_object_get_qdata (G_OBJECT (self), quark);
-  xmlNode *system = NULL;
+  xmlNode *scope;
+  xmlNode *plugin;
+} ScopedPlugin;
 
-  if (cached != NULL)
-    return cached == (gpointer) self ? NULL : cached;
+typedef struct
+{
+  /* the full scoped name of the link a Hydrodynamics plugin's <link_name>
+   * names → GArray of ScopedPlugin, in document order within each scope */
+  GHashTable *hydrodynamics;
+  xmlNode    *buoyancy_system;  /* the world's, or NULL */
+  char       *engine;           /* bl_document_dup_physics_engine */
+  int         engine_line;
+} FluidIndex;
 
-  for (xmlNode *n = world->children; n != NULL && system == NULL; n = n->next)
-    if (bl_xml_is_element (n, "plugin") && is_buoyancy_system (n))
-      system = n;
-  /* the document itself stands for "none" */
-  g_object_set_qdata (G_OBJECT (self), quark, system != NULL ? (gpointer) system : (gpointer) self);
-  return system;
+static void
+fluid_index_free (FluidIndex *index)
+{
+  g_hash_table_unref (index->hydrodynamics);
+  g_free (index->engine);
+  g_free (index);
+}
+
+static G_DEFINE_QUARK (bl-fluid-index, bl_fluid_index)
+
+static void
+index_hydrodynamics (FluidIndex *index,
+                     xmlNode    *scope_node,
+                     const char *scope)
+{
+  for (xmlNode *plugin = scope_node->children; plugin != NULL; plugin = plugin->next)
+    {
+      g_autofree char *link_name = NULL;
+      ScopedPlugin entry = { scope_node, plugin };
+      xmlNode *link_name_node;
+      char *full;
+      GArray *plugins;
+
+      if (!bl_xml_is_element (plugin, "plugin") || !is_hydrodynamics (plugin))
+        continue;
+      link_name_node = bl_xml_first_child (plugin, "link_name");
+      if (link_name_node == NULL)
+        continue;
+      link_name = node_text (link_name_node);
+      full = scope != NULL ? g_strconcat (scope, "::", link_name, NULL) : g_steal_pointer (&link_name);
+      plugins = g_hash_table_lookup (index->hydrodynamics, full);
+      if (plugins == NULL)
+        {
+          plugins = g_array_new (FALSE, FALSE, sizeof (ScopedPlugin));
+          g_hash_table_insert (index->hydrodynamics, full, plugins);
+        }
+      else
+        {
+          g_free (full);
+        }
+      g_array_append_val (plugins, entry);
+    }
+}
+
+static void
+index_model (FluidIndex *index,
+             BlModel    *model)
+{
+  index_hydrodynamics (index, model->node, model->scoped_name);
+  for (guint i = 0; i < model->models->len; i++)
+    index_model (index, g_ptr_array_index (model->models, i));
+}
+
+/* The document's index, built on first use: one walk of every scope's
+ * children instead of one per link (a world may hold a great many models,
+ * a model a great many links).  It holds plugin elements, not what they
+ * say: a check reads a plugin's terms when it runs. */
+static FluidIndex *
+fluid_index (BlDocument *self)
+{
+  GQuark quark = bl_fluid_index_quark ();
+  FluidIndex *index = g_object_get_qdata (G_OBJECT (self), quark);
+  GPtrArray *models;
+  xmlNode *world;
+
+  if (index != NULL)
+    return index;
+
+  index = g_new0 (FluidIndex, 1);
+  index->hydrodynamics = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                (GDestroyNotify) g_array_unref);
+  models = bl_document_get_models (self);
+  for (guint i = 0; i < models->len; i++)
+    index_model (index, g_ptr_array_index (models, i));
+
+  world = world_node (self);
+  if (world != NULL)
+    {
+      index_hydrodynamics (index, world, NULL);
+      for (xmlNode *n = world->children; n != NULL && index->buoyancy_system == NULL; n = n->next)
+        if (bl_xml_is_element (n, "plugin") && is_buoyancy_system (n))
+          index->buoyancy_system = n;
+    }
+  index->engine = bl_document_dup_physics_engine (self, &index->engine_line);
+
+  g_object_set_qdata_full (G_OBJECT (self), quark, index, (GDestroyNotify) fluid_index_free);
+  return index;
 }
 
 /* Whether the system's <enable> entries (none: every model) take LINK. */
@@ -562,15 +811,15 @@ check_gz_buoyancy (BlDocument *self,
                    BlLink     *link)
 {
   const BlMassProperties *props = &link->props;
-  xmlNode *world = world_node (self);
   xmlNode *system = NULL;
   BlVec3 moment = BL_VEC3_ZERO, center = BL_VEC3_ZERO;
   double volume = 0.0, scale;
   gboolean scaled_mesh = FALSE;
 
-  if (world == NULL || !(props->volume > 0.0))
+  /* a static model never floats: nothing to compare */
+  if (!(props->volume > 0.0) || link->model->is_static)
     return;
-  system = find_buoyancy_system (self, world);
+  system = fluid_index (self)->buoyancy_system;
   /* the graded mode slices shapes by fluid layers: another computation */
   if (system == NULL || bl_xml_first_child (system, "graded_buoyancy") != NULL ||
       !buoyancy_enabled_for (system, link))
@@ -614,7 +863,7 @@ check_gz_buoyancy (BlDocument *self,
 
     bl_number_clean_noise (c, 3, length);
     bl_number_clean_noise (b, 3, length);
-    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "gz-buoyancy", link->model->file, link->line,
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "gz-buoyancy", link->file, link->line,
                         link->scoped_name,
                         "gz-sim's Buoyancy system (line %d) displaces %g m³ centred at (%g, %g, %g) "
                         "for this link, where Ballast finds %g m³ at (%g, %g, %g): it %s%s%s",
@@ -631,31 +880,40 @@ bl_document_check_link_fluid (BlDocument *self,
                               BlLink     *link)
 {
   g_autofree char *element = NULL;
-  g_autofree char *engine = NULL;
-  xmlNode *world;
-  int line, engine_line;
+  FluidIndex *index;
+  GArray *plugins;
+  int line;
 
   check_gz_buoyancy (self, link);
   if (!link->has_added_mass)
     return;
 
+  index = fluid_index (self);
   element = g_strdup_printf ("%s/inertial/fluid_added_mass", link->scoped_name);
   line = bl_xml_get_line (link->added_mass_node != NULL ? link->added_mass_node : link->node);
 
-  /* A7: the plugin sits in the link's model, an enclosing one or the world. */
-  for (BlModel *model = link->model; model != NULL; model = model->parent)
-    check_plugins_in (link, model->node, model->scoped_name, element, line);
-  world = world_node (self);
-  if (world != NULL)
-    check_plugins_in (link, world, NULL, element, line);
+  /* A7: the plugin sits in the link's model, an enclosing one or the
+   * world; reported in that order. */
+  plugins = g_hash_table_lookup (index->hydrodynamics, link->scoped_name);
+  if (plugins != NULL)
+    {
+      xmlNode *world = world_node (self);
+
+      for (BlModel *model = link->model; model != NULL; model = model->parent)
+        for (guint i = 0; i < plugins->len; i++)
+          if (g_array_index (plugins, ScopedPlugin, i).scope == model->node)
+            check_plugin (link, g_array_index (plugins, ScopedPlugin, i).plugin, element, line);
+      for (guint i = 0; world != NULL && i < plugins->len; i++)
+        if (g_array_index (plugins, ScopedPlugin, i).scope == world)
+          check_plugin (link, g_array_index (plugins, ScopedPlugin, i).plugin, element, line);
+    }
 
   /* A8 */
-  engine = bl_document_dup_physics_engine (self, &engine_line);
-  if (engine != NULL && !engine_is_dart (engine))
-    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "A8", link->model->file, line, element,
+  if (index->engine != NULL && !engine_is_dart (index->engine))
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "A8", link->file, line, element,
                         "the world's physics engine is “%s” (line %d): only gz-physics dartsim "
                         "applies fluid_added_mass; other engines ignore it",
-                        engine, engine_line);
+                        index->engine, index->engine_line);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -757,7 +1015,9 @@ bl_link_compute_buoyancy (BlLink     *link,
 }
 
 /* Volumes and centroids of every link of `model`, nested ones included,
- * in the model's frame. */
+ * in the model's frame.  A static model nested in one that is not (a
+ * seabed terrain beside the vehicles) never floats: its volume is not the
+ * model's. */
 static void
 collect_volumes (BlModel *model,
                  BlPose   pose,
@@ -778,6 +1038,8 @@ collect_volumes (BlModel *model,
     {
       BlModel *nested = g_ptr_array_index (model->models, i);
 
+      if (nested->is_static && !model->is_static)
+        continue;
       collect_volumes (nested, bl_pose_mul (pose, nested->pose), volumes, centroids);
     }
 }

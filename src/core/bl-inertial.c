@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "bl-inertial.h"
+#include "bl-number.h"
 
 /* gz-math's GZ_PI is M_PI; spelled out so the file needs no _GNU_SOURCE. */
 #define BL_PI 3.14159265358979323846
@@ -315,6 +316,37 @@ bl_inertial_scale (const BlInertial *in,
   return r;
 }
 
+double
+bl_inertial_length_scale (double        mass,
+                          const BlMat3 *inertia)
+{
+  double trace;
+
+  g_return_val_if_fail (inertia != NULL, 0.0);
+
+  trace = inertia->m[0][0] + inertia->m[1][1] + inertia->m[2][2];
+  return mass > 0.0 && trace > 0.0 && isfinite (trace / mass) ? sqrt (trace / mass) : 0.0;
+}
+
+BlInertial
+bl_inertial_clean_noise (const BlInertial *in)
+{
+  BlInertial r;
+  double com[3];
+
+  g_return_val_if_fail (in != NULL, (BlInertial) { 0 });
+
+  r = *in;
+  r.mass = bl_number_clean (in->mass, 0.0);
+  com[0] = in->com.x;
+  com[1] = in->com.y;
+  com[2] = in->com.z;
+  bl_number_clean_noise (com, 3, bl_inertial_length_scale (in->mass, &in->inertia));
+  r.com = bl_vec3 (com[0], com[1], com[2]);
+  bl_number_clean_noise (&r.inertia.m[0][0], 9, 0.0);
+  return r;
+}
+
 /* gz-math MassMatrix3::Epsilon(moments, tol). */
 static double
 mass_epsilon (double sum,
@@ -425,6 +457,42 @@ bl_mass_is_valid (double        mass,
 
   bl_mass_principal_moments (inertia, 1e-6, moments);
   return bl_mass_valid_moments (moments, moments_sum (moments), tolerance);
+}
+
+char *
+bl_mass_describe_invalid (double        mass,
+                          const BlMat3 *inertia,
+                          double        tolerance)
+{
+  double moments[3];
+  double eps;
+
+  g_return_val_if_fail (inertia != NULL, NULL);
+
+  if (!(mass > 0.0))
+    return g_strdup_printf ("the mass, %g kg, is not positive", mass);
+
+  bl_mass_principal_moments (inertia, 1e-6, moments);
+  eps = mass_epsilon (moments_sum (moments), tolerance);
+  if (!bl_mass_is_near_positive (mass, inertia, tolerance))
+    {
+      double lowest = MIN (moments[0], MIN (moments[1], moments[2]));
+
+      return g_strdup_printf ("the tensor is not positive definite: its smallest principal moment is "
+                              "%g kg·m²", lowest);
+    }
+  for (guint i = 0; i < 3; i++)
+    {
+      double a = moments[(i + 1) % 3], b = moments[(i + 2) % 3], c = moments[i];
+
+      if (a + b + eps < c)
+        return g_strdup_printf ("the principal moments break the triangle inequality: %g + %g is less "
+                                "than %g kg·m², which no distribution of mass gives", a, b, c);
+    }
+  if (!bl_mass_valid_moments (moments, moments_sum (moments), tolerance))
+    return g_strdup_printf ("a principal moment is negative (%g %g %g kg·m²)", moments[0], moments[1],
+                            moments[2]);
+  return NULL;
 }
 
 static void

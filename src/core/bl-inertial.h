@@ -45,11 +45,23 @@ BlInertial bl_inertial_add         (const BlInertial *a, const BlInertial *b);
 /* Multiplies mass and tensor by s; the com stays. */
 BlInertial bl_inertial_scale       (const BlInertial *in, double s);
 
+/* The body's length: its radius of gyration √(trace/m), 0 when that is not
+ * a finite positive number. */
+double     bl_inertial_length_scale (double mass, const BlMat3 *inertia);
+/* The inertial as a user reads it or a file receives it (bl_number_clean):
+ * the mass against itself, the centre of mass against the body's length
+ * (bl_inertial_length_scale, or its largest coordinate), the tensor against
+ * its largest entry. */
+BlInertial bl_inertial_clean_noise (const BlInertial *in);
+
 /* gz-math MassMatrix3 tests; `inertia` is the full symmetric tensor. */
 gboolean bl_mass_is_near_positive  (double mass, const BlMat3 *inertia, double tolerance);
 gboolean bl_mass_is_positive       (double mass, const BlMat3 *inertia, double tolerance);
 gboolean bl_mass_valid_moments     (const double moments[3], double trace, double tolerance);
 gboolean bl_mass_is_valid          (double mass, const BlMat3 *inertia, double tolerance);
+/* Which of bl_mass_is_valid's conditions fails, in words (newly
+ * allocated), or NULL when the inertia is valid. */
+char    *bl_mass_describe_invalid  (double mass, const BlMat3 *inertia, double tolerance);
 
 /* gz-math PrincipalMoments(tol) (Kronenburg's closed-form cubic).  With a
  * diagonal tensor (|offdiag| ≤ tol·max(diag)) and tol ≥ 0 the diagonal comes

@@ -697,6 +697,10 @@ read_scene (const char  *path,
    * root_transform_without_rotation); keeping assimp from adding one
    * leaves only the <unit> scale in it. */
   aiSetImportPropertyInteger (store, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
+  /* gz-common names a COLLADA submesh after its <node>'s name attribute,
+   * never its id; assimp by default takes the id.  A node without a name
+   * is then "$ColladaAutoName$_N" (see submesh_name_node). */
+  aiSetImportPropertyInteger (store, AI_CONFIG_IMPORT_COLLADA_USE_COLLADA_NAMES, 1);
   scene = aiImportFileExWithProperties (path, aiProcess_Triangulate, &io, store);
   aiReleasePropertyStore (store);
 
@@ -826,6 +830,22 @@ align8 (gsize n)
   return (n + 7) & ~(gsize) 7;
 }
 
+/* The node whose name gz-common gives the submesh.  A COLLADA <node>
+ * without a name (assimp calls it "$ColladaAutoName$_N") is named by
+ * gz-common's ColladaLoader after its first named ancestor <node>
+ * (polaris_ranger's wheels: <node name="Steering_Wheel"><node>…); with
+ * none, gz-common makes up a name from a counter, and assimp's stays. */
+static const struct aiNode *
+submesh_name_node (const struct aiNode *node)
+{
+  static const char auto_prefix[] = "$ColladaAutoName$";
+
+  for (const struct aiNode *n = node; n != NULL && n->mParent != NULL; n = n->mParent)
+    if (strncmp (n->mName.data, auto_prefix, sizeof auto_prefix - 1) != 0)
+      return n;
+  return node;
+}
+
 /* The memfd's layout: u32 n_submeshes, u32 0; then for each submesh
  * u32 name length, mesh name length, node mirrored, vertices, triangles, 0;
  * the two names; 3 doubles per vertex; 3 u32 per triangle; each field
@@ -833,7 +853,7 @@ align8 (gsize n)
 static gsize
 part_size_bound (const Part *part)
 {
-  return 24 + align8 (part->node->mName.length) + align8 (part->mesh->mName.length)
+  return 24 + align8 (submesh_name_node (part->node)->mName.length) + align8 (part->mesh->mName.length)
        + 24 * (gsize) part->mesh->mNumVertices + align8 (12 * (gsize) part->n_triangles);
 }
 
@@ -846,8 +866,9 @@ write_part (const Part *part,
 {
   const struct aiMesh *ai_mesh = part->mesh;
   guint32 nv = ai_mesh->mNumVertices;
+  const struct aiNode *named = submesh_name_node (part->node);
   guint32 header[6] = {
-    part->node->mName.length, ai_mesh->mName.length,
+    named->mName.length, ai_mesh->mName.length,
     affine_det (&part->t) < 0.0, 0, part->n_triangles, 0,
   };
   gsize pos = 24;
@@ -856,7 +877,7 @@ write_part (const Part *part,
   guint32 n_vertices;
   guint t = 0;
 
-  memcpy (out + pos, part->node->mName.data, header[0]);
+  memcpy (out + pos, named->mName.data, header[0]);
   pos += align8 (header[0]);
   memcpy (out + pos, ai_mesh->mName.data, header[1]);
   pos += align8 (header[1]);
@@ -1999,6 +2020,7 @@ typedef struct
   guint  degenerate_triangles;
   gboolean is_cycle;   /* every edge crossed as often each way: the result is translation invariant */
   double cap_moments[BL_MESH_N_MOMENTS];   /* flat caps over the holes */
+  double cap_area;                         /* of those caps, m² */
   double dup_volume;                       /* same-winding duplicates' share */
 } Health;
 
@@ -2034,7 +2056,9 @@ typedef struct
 } LoopCentre;
 
 /* Caps each boundary loop with a fan from the mean of its vertices, so
- * that the moments of the open surface plus these give a closed one. */
+ * that the moments of the open surface plus these give a closed one:
+ * the fan's point moves with the mesh, so the closed solid's volume,
+ * centroid and inertia do not depend on where the mesh sits. */
 static void
 cap_holes (const double   *vertices,
            const EdgeSlot *edges,
@@ -2106,6 +2130,13 @@ cap_holes (const double   *vertices,
         }
       /* the open surface runs from → to; the cap runs to → from */
       integrate_one (b, a, p, h->cap_moments);
+      {
+        double u[3] = { a[0] - p[0], a[1] - p[1], a[2] - p[2] };
+        double w[3] = { b[0] - p[0], b[1] - p[1], b[2] - p[2] };
+        double n[3] = { u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0] };
+
+        h->cap_area += 0.5 * sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      }
     }
 
   scale_moments (h->cap_moments);
@@ -2604,17 +2635,6 @@ vec3_distance (BlVec3 a,
   return sqrt ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z));
 }
 
-static double
-mat3_norm (const BlMat3 *a)
-{
-  double s = 0.0;
-
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
-      s += a->m[i][j] * a->m[i][j];
-  return sqrt (s);
-}
-
 static void
 health_to_props (const Health     *h,
                  BlMeshProperties *props)
@@ -2629,67 +2649,28 @@ health_to_props (const Health     *h,
   props->hole_volume = h->cap_moments[0];
 }
 
-/* Health warnings, given the (final, positive) result and the moments about REF. */
+/* Health warnings, given the (final, positive) result; size is the
+ * mesh's diagonal. */
 static void
 warn_health (BlMeshProperties *props,
              const Health     *h,
-             const double      moments[BL_MESH_N_MOMENTS],
-             const double      ref[3],
-             double            flip)
+             double            size)
 {
-  double v = fabs (props->volume);
 
-  if (h->boundary_edges > 0)
-    {
-      double closed[BL_MESH_N_MOMENTS];
-      double cv;
-      BlVec3 cc;
-      BlMat3 ci, diff;
-
-      for (int i = 0; i < BL_MESH_N_MOMENTS; i++)
-        closed[i] = moments[i] + flip * h->cap_moments[i];
-
-      /* Closing each hole of a soup of triangles cancels each one: what is
-       * left of the volume then is rounding, of either sign. */
-      if (moments_to_props (closed, ref, &cv, &cc, &ci)
-          && cv > 1e-9 * MAX (v, fabs (h->cap_moments[0])))
-        {
-          double dv, dc, di;
-
-          for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-              diff.m[i][j] = ci.m[i][j] - props->inertia.m[i][j];
-          dv = v > 0.0 ? fabs (cv - v) / v : 1.0;
-          dc = vec3_distance (cc, props->centroid);
-          di = mat3_norm (&diff) / MAX (mat3_norm (&ci), DBL_MIN);
-
-          if (dv < 1e-9 && di < 1e-9 && dc < 1e-9 * MAX (cbrt (v), DBL_MIN))
-            add_warning (props,
-                         "The mesh has %u boundary edges around %u crack%s of no area "
-                         "(e.g. T-junctions): the result is unaffected.",
-                         h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s");
-          else
-            add_warning (props,
-                         "The mesh is open: %u boundary edges around %u hole%s. "
-                         "Closing %s with flat caps changes the volume by %.3g %%, "
-                         "moves the centroid by %.3g m and changes the inertia by %.3g %%, "
-                         "so the result may be off by that much or more. gz-sim integrates "
-                         "the open surface as it is. Close the mesh, or use "
-                         "optimization=\"convex_hull\".",
-                         h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s",
-                         h->n_holes == 1 ? "it" : "them",
-                         100.0 * dv, dc, 100.0 * di);
-        }
-      else
-        {
-          props->volume_undefined = TRUE;
-          add_warning (props,
-                       "The mesh is open: %u boundary edges around %u hole%s, and "
-                       "closing them gives no volume: the result is meaningless. "
-                       "Close the mesh, or use optimization=\"convex_hull\".",
-                       h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s");
-        }
-    }
+  if (h->boundary_edges > 0 && h->cap_area <= 1e-9 * size * size)
+    add_warning (props,
+                 "The mesh has %u boundary edges around %u crack%s of no area "
+                 "(e.g. T-junctions): the result is unaffected.",
+                 h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s");
+  else if (h->boundary_edges > 0)
+    add_warning (props,
+                 "The mesh is open: %u boundary edges around %u hole%s (%.3g m² in all). "
+                 "Ballast closes %s with flat caps: the volume, %.6g m³, the centroid and the "
+                 "inertia are the closed solid's, wherever the mesh sits. gz-sim integrates the "
+                 "open surface about the mesh origin, which gives %.6g m³ here and changes when the "
+                 "mesh is moved. Close the mesh, or use optimization=\"convex_hull\".",
+                 h->boundary_edges, h->n_holes, h->n_holes == 1 ? "" : "s", h->cap_area,
+                 h->n_holes == 1 ? "it" : "them", props->volume, props->gz_volume);
 
   if (h->non_manifold_edges > 0)
     add_warning (props,
@@ -2703,7 +2684,7 @@ warn_health (BlMeshProperties *props,
                  "%u triangles repeat an earlier triangle's vertices; those wound the "
                  "same way count their part of the volume twice (%.3g %% of the volume).",
                  h->duplicate_triangles,
-                 v > 0.0 ? 100.0 * fabs (h->dup_volume) / v : 0.0);
+                 props->volume > 0.0 ? 100.0 * fabs (h->dup_volume) / props->volume : 0.0);
 }
 
 static void
@@ -2897,10 +2878,10 @@ compute_mesh_props (BlMesh            *mesh,
                     BlMeshProperties  *props,
                     GError           **error)
 {
-  /* Closed surfaces are integrated about the bounding-box centre, which
-   * avoids cancellation; for a surface that does not close (holes) the
-   * result depends on that point, so it is integrated about the mesh
-   * origin exactly as gz-sim does. */
+  /* Closed surfaces, and open ones closed with caps, are integrated about
+   * the bounding-box centre, which avoids cancellation; a surface that
+   * is neither (edges crossed unevenly, but no hole) about the mesh
+   * origin, exactly as gz-sim does. */
   double ref_box[3] = {
     0.5 * (mesh->min.x + mesh->max.x),
     0.5 * (mesh->min.y + mesh->max.y),
@@ -2916,6 +2897,7 @@ compute_mesh_props (BlMesh            *mesh,
   gboolean flipped = FALSE;
   gboolean any_reoriented = FALSE;
   gboolean any_inside_out = FALSE;
+  gboolean open;
   Health reported;   /* the union as stored */
   Health fixed;      /* the union as integrated (mixed winding repaired) */
   double size = vec3_distance (mesh->max, mesh->min);
@@ -2987,16 +2969,19 @@ compute_mesh_props (BlMesh            *mesh,
       else
         bl_mesh_integrate_moments (s->vertices, work[i], s->n_triangles, ref_box, m_box);
 
-      /* A closed submesh with negative volume is inside-out as a whole. */
+      /* A closed submesh with negative volume is inside-out as a whole.
+       * One too small to matter against the mesh's own size (a sliver
+       * of 1e-19 m³ in a metre-sized mesh) is flipped without a word. */
       if (n_sub > 1 && h.is_cycle && m_box[0] < 0.0)
         {
           negate_moments (m_box);
           sp->inside_out = TRUE;
           any_inside_out = TRUE;
-          add_warning (props,
-                       "Submesh “%s” is inside-out (its triangles face inward, volume %.6g m³): "
-                       "Ballast flips it; gz-sim would integrate a negative volume for it.",
-                       s->name, sp->volume);
+          if (fabs (sp->volume) > 1e-9 * size * size * size)
+            add_warning (props,
+                         "Submesh “%s” is inside-out (its triangles face inward, volume %.6g m³): "
+                         "Ballast flips it; gz-sim would integrate a negative volume for it.",
+                         s->name, sp->volume);
         }
 
       if (n_sub > 1 && !sp->watertight && reported.boundary_edges == 0)
@@ -3013,7 +2998,15 @@ compute_mesh_props (BlMesh            *mesh,
   if (any_reoriented)
     union_health (mesh, work, ref_box, &fixed, NULL);
 
-  if (!fixed.is_cycle)
+  /* An open surface is closed with flat caps over its holes (the box
+   * centre's moments of both), so that nothing depends on where it sits;
+   * gz-sim's open-surface numbers stay in gz_volume and the notes. */
+  open = fixed.boundary_edges > 0;
+  if (open)
+    for (int k = 0; k < BL_MESH_N_MOMENTS; k++)
+      total_box[k] += fixed.cap_moments[k];
+
+  if (!fixed.is_cycle && !open)
     {
       for (guint i = 0; i < n_sub; i++)
         {
@@ -3033,7 +3026,7 @@ compute_mesh_props (BlMesh            *mesh,
   props->mirrored = mesh->mirrored;
   props->gz_volume = gz_volume;
 
-  if (fixed.is_cycle)
+  if (fixed.is_cycle || open)
     {
       ref = ref_box;
       total = total_box;
@@ -3068,9 +3061,19 @@ compute_mesh_props (BlMesh            *mesh,
   if (!moments_to_props (total, ref, &props->volume, &props->centroid, &props->inertia)
       || props->volume <= 1e-12 * size * size * size)
     {
-      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE,
-                   "Mesh “%s” encloses no volume (%.3g m³): it is flat or not a closed surface",
-                   mesh->path != NULL ? mesh->path : "(arrays)", props->volume);
+      if (open)
+        {
+          /* a soup of loose triangles: each cap cancels its triangle */
+          g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE,
+                       "Mesh “%s” is open (%u boundary edges around %u holes) and closing it gives "
+                       "no volume (%.3g m³): it is flat, or loose triangles rather than a surface",
+                       mesh->path != NULL ? mesh->path : "(arrays)", fixed.boundary_edges,
+                       fixed.n_holes, props->volume);
+        }
+      else
+        g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE,
+                     "Mesh “%s” encloses no volume (%.3g m³): it is flat or not a closed surface",
+                     mesh->path != NULL ? mesh->path : "(arrays)", props->volume);
       return FALSE;
     }
 
@@ -3106,7 +3109,7 @@ compute_mesh_props (BlMesh            *mesh,
                  reported.inconsistent_edges, props->volume, gz_volume,
                  100.0 * fabs (gz_volume - props->volume) / props->volume);
 
-  warn_health (props, &fixed, total_box, ref_box, flipped ? -1.0 : 1.0);
+  warn_health (props, &fixed, size);
 
   return TRUE;
 }

@@ -50,9 +50,6 @@ typedef struct
   /* Signed volume of the flat caps that would close the holes: how far
    * the volume of an open mesh may be off.  0 when closed. */
   double      hole_volume;
-  /* Open, and closing its holes gives no volume: the volume (and what
-   * follows from it) means nothing. */
-  gboolean    volume_undefined;
 
   /* Human-readable warnings (char *), each saying what is wrong and how
    * far off the result may be; owned by the mesh, never NULL. */

@@ -66,6 +66,7 @@ bl_model_free (BlModel *model)
   g_free (model->file);
   g_clear_pointer (&model->links, g_ptr_array_unref);
   g_clear_pointer (&model->models, g_ptr_array_unref);
+  g_clear_pointer (&model->plugin_sources, g_array_unref);
   g_free (model);
 }
 

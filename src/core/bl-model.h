@@ -108,6 +108,8 @@ struct _BlLink
   char           *name;          /* local name */
   char           *scoped_name;   /* model::nested::link */
   BlModel        *model;
+  const char     *file;          /* the file the <link> is in: its model's, or the
+                                  * file an <include merge="true"> brought it from */
   xmlNode        *node;
   int             line;
   BlPose          pose;          /* X_ML: link frame in its model's frame */
@@ -137,6 +139,15 @@ struct _BlLink
   guint           n_load_diagnostics;  /* the first n are from loading */
 };
 
+/* An element other than a model's own whose <plugin>s are the model's, as
+ * libsdformat moves them there: the <include> that brought the model in,
+ * or, for <include merge="true">, that include and the merged <model>. */
+typedef struct
+{
+  xmlNode        *node;
+  const char     *file;          /* the file it is in (interned) */
+} BlPluginSource;
+
 struct _BlModel
 {
   char           *name;
@@ -150,6 +161,8 @@ struct _BlModel
   BlPose          world_pose;
   GPtrArray      *links;         /* BlLink* */
   GPtrArray      *models;        /* BlModel*, nested */
+  GArray         *plugin_sources; /* BlPluginSource, in document order; NULL
+                                   * when there is none */
 };
 
 /* Whether LINK belongs to MODEL or to a model nested in it. */

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -618,16 +619,63 @@ bl_number_format (double value,
   return buf;
 }
 
+/* value rounded to `digits` significant decimal digits. */
+static double
+round_to_digits (double value,
+                 int    digits)
+{
+  char format[8];
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_snprintf (format, sizeof format, "%%.%de", digits - 1);
+  return g_ascii_strtod (g_ascii_formatd (text, sizeof text, format, value), NULL);
+}
+
+double
+bl_number_clean (double value,
+                 double scale)
+{
+  double tolerance;
+  int lo, hi;
+
+  if (!isfinite (value))
+    return value;
+  if (!(scale >= fabs (value)))
+    scale = fabs (value);
+  if (fabs (value) < BL_NUMBER_NOISE_ZERO * scale)
+    return 0.0;
+
+  /* The fewest significant digits that stay within a few ulps of scale.
+   * printf's %e rounds correctly, so p + 1 digits land at least as close as
+   * p (the p-digit decimal is one of the candidates): the error falls with
+   * p, and 17 digits read back exactly.  A binary search finds the least
+   * p in five roundings. */
+  tolerance = BL_NUMBER_NOISE_ULPS * DBL_EPSILON * scale;
+  lo = 1;
+  hi = 17;
+  while (lo < hi)
+    {
+      int digits = (lo + hi) / 2;
+
+      if (fabs (round_to_digits (value, digits) - value) <= tolerance)
+        hi = digits;
+      else
+        lo = digits + 1;
+    }
+  return round_to_digits (value, lo);
+}
+
 void
 bl_number_clean_noise (double *values,
                        guint   n_values,
                        double  scale)
 {
+  g_return_if_fail (n_values == 0 || values != NULL);
+
   for (guint i = 0; i < n_values; i++)
     if (isfinite (values[i]))
       scale = MAX (scale, fabs (values[i]));
 
   for (guint i = 0; i < n_values; i++)
-    if (fabs (values[i]) < 1e-12 * scale)
-      values[i] = 0.0;
+    values[i] = bl_number_clean (values[i], scale);
 }

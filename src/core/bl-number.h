@@ -23,10 +23,25 @@ const char *bl_number_format       (double value, char buf[BL_DOUBLE_BUF_SIZE]);
 /* The same text as bl_number_format; returns its length. */
 gsize       bl_number_write        (double value, char buf[BL_DOUBLE_BUF_SIZE]);
 
-/* For display only: zeroes the entries whose magnitude is below 1e-12 ×
- * scale — rounding noise such as 1e-17 left by a rotation through an
- * inexact π/2.  A scale ≤ 0 means the largest magnitude among the values.
- * Machine-readable output keeps every bit and never calls this. */
+/* Rounding noise: the one rule for every computed number a user reads
+ * (the window, `inspect`) or a file receives (bake, applied estimates and
+ * imports).  `scale` is the magnitude of the quantity the value belongs to
+ * (a tensor's largest entry, a body's length, the value itself); against it
+ *   - |value| < BL_NUMBER_NOISE_ZERO · scale is 0 (a rotation through an
+ *     inexact π/2 leaves 1e-17 where the exact value is 0), and
+ *   - any other value becomes the decimal with the fewest significant digits
+ *     within BL_NUMBER_NOISE_ULPS ulps of scale (BL_NUMBER_NOISE_ULPS ·
+ *     DBL_EPSILON · scale): 0.8064000000000002, one ulp off 0.8064, is 0.8064.
+ * A scale below |value| means |value|.  Non-finite values come back as
+ * they are.  Values the user typed are written as typed and never pass
+ * through here; JSON output keeps every bit. */
+#define BL_NUMBER_NOISE_ZERO 1e-12
+#define BL_NUMBER_NOISE_ULPS 4.0
+
+double      bl_number_clean        (double      value,
+                                    double      scale);
+/* bl_number_clean on each value, with scale the largest of `scale` and the
+ * finite values' magnitudes (so scale ≤ 0: the largest value). */
 void        bl_number_clean_noise  (double     *values,
                                     guint       n_values,
                                     double      scale);

@@ -80,7 +80,7 @@ bl_link_check_overflow (BlLink *link)
   g_return_if_fail (link != NULL);
 
   p = &link->props;
-  file = link->model != NULL ? link->model->file : NULL;
+  file = link->model != NULL ? link->file : NULL;
   line = link->inertial_node != NULL ? bl_xml_get_line (link->inertial_node) : link->line;
 
   what = first_non_finite (link, &inertia);

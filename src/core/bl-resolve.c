@@ -15,7 +15,7 @@
 static const char *
 link_file (BlLink *link)
 {
-  return link->model->file;
+  return link->file;
 }
 
 /* A mesh's unit-density properties through the mesh cache; *mesh is kept
@@ -177,6 +177,8 @@ mesh_volume_properties (BlCollision *collision,
 {
   BlLink *link = collision->link;
   g_autoptr(GError) error = NULL;
+  /* the notes are about the buoyancy: a static model never floats */
+  gboolean quiet = is_auto || link->model->is_static;
 
   if (collision->has_mesh_properties)
     return TRUE;
@@ -185,27 +187,14 @@ mesh_volume_properties (BlCollision *collision,
 
   if (!load_mesh_properties (collision, FALSE, &error))
     {
-      if (!is_auto)
+      if (!quiet)
         bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "volume", link_file (link),
                             collision->line, collision->path,
                             "%s; its displaced volume is unknown and left out of the buoyancy",
                             error->message);
       return FALSE;
     }
-  /* Only the buoyancy depends on it here: a volume that means nothing is
-   * left out rather than shown as a number. */
-  if (!is_auto && collision->mesh_properties.volume_undefined)
-    {
-      bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "volume", link_file (link),
-                          collision->line, collision->path,
-                          "Mesh “%s” is open (%u boundary edges around %u holes) and closing it gives no "
-                          "volume; its displaced volume is unknown and left out of the buoyancy",
-                          collision->geometry.resolved_path, collision->mesh_properties.boundary_edges,
-                          collision->mesh_properties.n_holes);
-      return FALSE;
-    }
-
-  if (!is_auto)
+  if (!quiet)
     for (guint i = 0; i < collision->mesh_properties.warnings->len; i++)
       bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "volume", link_file (link),
                           collision->line, collision->path, "displaced volume: %s",
@@ -217,12 +206,51 @@ mesh_volume_properties (BlCollision *collision,
 /* Every collision's geometric volume and centroid in L, whatever its
  * density (added-mass.md §7.1–7.2), summed into the link's displaced volume
  * and centre of buoyancy. */
+/* Says each thing once per link: a note repeated word for word from
+ * index `first` on (one mesh used by several collisions, cessna's body
+ * eight times) is kept on its first collision, which then says how many
+ * more it is about. */
+static void
+merge_repeated_notes (BlLink *link,
+                      guint   first)
+{
+  GPtrArray *list = link->diagnostics;
+
+  for (guint i = first; i < list->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (list, i);
+      guint repeats = 0;
+
+      for (guint j = i + 1; j < list->len;)
+        {
+          BlDiagnostic *e = g_ptr_array_index (list, j);
+
+          if (e->severity == d->severity && g_strcmp0 (e->code, d->code) == 0 &&
+              strcmp (e->message, d->message) == 0)
+            {
+              g_ptr_array_remove_index (list, j);
+              repeats++;
+            }
+          else
+            j++;
+        }
+      if (repeats > 0)
+        {
+          list->pdata[i] = bl_diagnostic_new (d->severity, d->code, d->file, d->line, d->element,
+                                              "%s (the same for %u more collision%s of this link)",
+                                              d->message, repeats, repeats == 1 ? "" : "s");
+          bl_diagnostic_free (d);
+        }
+    }
+}
+
 static void
 compute_volumes (BlLink  *link,
                  gboolean is_auto)
 {
   BlMassProperties *props = &link->props;
   BlVec3 moment = BL_VEC3_ZERO;
+  guint first_note = link->diagnostics->len;
 
   props->volume = 0.0;
   props->center_of_buoyancy = BL_VEC3_ZERO;
@@ -268,6 +296,7 @@ compute_volumes (BlLink  *link,
 
   if (props->volume > 0.0)
     props->center_of_buoyancy = bl_vec3_scale (moment, 1.0 / props->volume);
+  merge_repeated_notes (link, first_note);
 }
 
 /* An oriented box around a collision's solid, in the link frame. */
@@ -398,8 +427,10 @@ static void
 check_overlaps (BlLink  *link,
                 gboolean is_auto)
 {
-  /* Pairs grow with the square: a link of very many collisions is left alone. */
-  if (link->collisions->len < 2 || link->collisions->len > 256)
+  /* Pairs grow with the square: a link of very many collisions is left
+   * alone.  A static model neither floats nor moves: shared volume changes
+   * nothing a simulation does with it. */
+  if (link->collisions->len < 2 || link->collisions->len > 256 || link->model->is_static)
     return;
 
   for (guint j = 1; j < link->collisions->len; j++)
@@ -713,19 +744,18 @@ bl_link_compute_mass_properties (BlLink *link)
 
   if (resolved && !props->valid)
     {
+      g_autofree char *reason = bl_mass_describe_invalid (total.mass, &props->inertia_c,
+                                                          BL_MASS_DEFAULT_TOLERANCE);
+
+      if (reason == NULL)  /* not a number somewhere: the overflow check names it */
+        reason = g_strdup ("a value is not a finite number");
       if (link->inertial_node != NULL && link->auto_inertia)
         bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D8", link_file (link), link->line,
-                            link->scoped_name, "the computed inertia is not valid (mass %g, principal "
-                            "moments %g %g %g)", total.mass, props->principal_moments[0],
-                            props->principal_moments[1], props->principal_moments[2]);
+                            link->scoped_name, "the computed inertia is not valid: %s", reason);
       else
         bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "D8", link_file (link),
                             bl_xml_get_line (link->inertial_node != NULL ? link->inertial_node : link->node),
-                            link->scoped_name,
-                            "invalid inertia: %s", !(total.mass > 0.0)
-                              ? "the mass is not positive"
-                              : "the tensor is not positive definite or its principal moments "
-                                "break the triangle inequality");
+                            link->scoped_name, "invalid inertia: %s", reason);
     }
 
   compute_volumes (link, link->inertial_node != NULL && link->auto_inertia);

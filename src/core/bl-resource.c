@@ -7,6 +7,12 @@
 
 G_DEFINE_QUARK (bl-resource-error-quark, bl_resource_error)
 
+/* What a user sets so that a model is found, as every message says it. */
+#define HOW_TO_ADD_A_PATH \
+  "set GZ_SIM_RESOURCE_PATH (or SDF_PATH) to the folder that holds the model, as " \
+  "Gazebo needs too, or add that folder to Ballast's model paths: " \
+  "ballast-cli --model-path, or the model-paths setting"
+
 static const char * const model_path_variables[] = {
   "GZ_SIM_RESOURCE_PATH",
   "IGN_GAZEBO_RESOURCE_PATH",
@@ -32,15 +38,99 @@ append_path_list (GPtrArray  *out,
     }
 }
 
+/* The user's extra model folders; see bl_resource_set_extra_paths(). */
+static GMutex extra_lock;
+static GStrv extra_paths;
+
+void
+bl_resource_set_extra_paths (const char * const *paths)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; paths != NULL && paths[i] != NULL; i++)
+    {
+      if (*paths[i] != '\0')
+        g_strv_builder_add (builder, paths[i]);
+    }
+
+  g_mutex_lock (&extra_lock);
+  g_strfreev (extra_paths);
+  extra_paths = g_strv_builder_end (builder);
+  g_mutex_unlock (&extra_lock);
+}
+
+gboolean
+bl_resource_add_extra_path (const char *path)
+{
+  gboolean added = FALSE;
+
+  g_return_val_if_fail (path != NULL && *path != '\0', FALSE);
+
+  g_mutex_lock (&extra_lock);
+  if (extra_paths == NULL || !g_strv_contains ((const char * const *) extra_paths, path))
+    {
+      guint n = extra_paths != NULL ? g_strv_length (extra_paths) : 0;
+
+      extra_paths = g_renew (char *, extra_paths, n + 2);
+      extra_paths[n] = g_strdup (path);
+      extra_paths[n + 1] = NULL;
+      added = TRUE;
+    }
+  g_mutex_unlock (&extra_lock);
+
+  return added;
+}
+
+char **
+bl_resource_dup_extra_paths (void)
+{
+  char **copy;
+
+  g_mutex_lock (&extra_lock);
+  copy = extra_paths != NULL ? g_strdupv (extra_paths) : g_new0 (char *, 1);
+  g_mutex_unlock (&extra_lock);
+
+  return copy;
+}
+
+static void
+add_unique (GPtrArray  *out,
+            const char *path)
+{
+  for (guint i = 0; i < out->len; i++)
+    {
+      if (strcmp (g_ptr_array_index (out, i), path) == 0)
+        return;
+    }
+  g_ptr_array_add (out, g_strdup (path));
+}
+
 GPtrArray *
 bl_resource_model_search_path (void)
 {
+  g_autoptr(GPtrArray) listed = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) extra = bl_resource_dup_extra_paths ();
   GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
 
   for (guint i = 0; i < G_N_ELEMENTS (model_path_variables); i++)
-    append_path_list (out, model_path_variables[i]);
+    append_path_list (listed, model_path_variables[i]);
+  for (guint i = 0; extra[i] != NULL; i++)
+    g_ptr_array_add (listed, g_strdup (extra[i]));
+
+  for (guint i = 0; i < listed->len; i++)
+    add_unique (out, g_ptr_array_index (listed, i));
 
   return out;
+}
+
+char *
+bl_resource_fuel_cache_dir (void)
+{
+  const char *value = g_getenv ("GZ_FUEL_CACHE_PATH");
+
+  if (value != NULL && *value != '\0')
+    return g_strdup (value);
+  return g_build_filename (g_get_home_dir (), ".gz", "fuel", NULL);
 }
 
 /* Every directory bl_resource_find_model() tries, in order. */
@@ -157,10 +247,14 @@ split_first_component (const char  *uri,
   return TRUE;
 }
 
+/* model://NAME/rest: with TEST G_FILE_TEST_EXISTS rest may be empty or a
+ * folder (an include), with G_FILE_TEST_IS_REGULAR it names a file. */
 static char *
 resolve_model_uri (const char  *uri,
                    const char  *spec,
                    const char  *base_dir,
+                   GFileTest    test,
+                   GPtrArray   *searched,
                    GError     **error)
 {
   g_autofree char *name = NULL;
@@ -179,12 +273,15 @@ resolve_model_uri (const char  *uri,
 
       g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
                    "Cannot find model “%s” of resource “%s”: looked in %s "
-                   "(set GZ_SIM_RESOURCE_PATH to the folder that holds the model)",
-                   name, uri, places);
+                   "(%s)", name, uri, places, HOW_TO_ADD_A_PATH);
+      for (guint i = 0; searched != NULL && i < dirs->len; i++)
+        g_ptr_array_add (searched, g_strdup (g_ptr_array_index (dirs, i)));
       return NULL;
     }
 
   path = g_build_filename (model_dir, rest, NULL);
+  if (test != G_FILE_TEST_IS_REGULAR && g_file_test (path, test))
+    return g_canonicalize_filename (path, NULL);
   return existing_file (uri, path, error);
 }
 
@@ -260,6 +357,296 @@ has_scheme (const char *uri,
   return g_ascii_strncasecmp (uri, scheme, strlen (scheme)) == 0;
 }
 
+/* A Fuel model URL as gz-fuel-tools reads it:
+ * SCHEME://SERVER[/API]/OWNER/models/NAME[/VERSION][/files/PATH], API as
+ * "1.0", VERSION digits or "tip", extra slashes allowed. */
+typedef struct
+{
+  char *server;
+  char *owner;    /* lowercased, as the cache keeps it */
+  char *name;     /* unescaped and lowercased */
+  char *version;  /* digits, or NULL for the newest ("tip" or none) */
+  char *file;     /* PATH of a file URL, or NULL for the model itself */
+  char *model_url; /* the model's URL, as `gz fuel download -u` takes it */
+} FuelUrl;
+
+static void
+fuel_url_clear (FuelUrl *url)
+{
+  g_clear_pointer (&url->server, g_free);
+  g_clear_pointer (&url->owner, g_free);
+  g_clear_pointer (&url->name, g_free);
+  g_clear_pointer (&url->version, g_free);
+  g_clear_pointer (&url->file, g_free);
+  g_clear_pointer (&url->model_url, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FuelUrl, fuel_url_clear)
+
+static gboolean
+all_digits (const char *text)
+{
+  if (*text == '\0')
+    return FALSE;
+  for (; *text != '\0'; text++)
+    {
+      if (!g_ascii_isdigit (*text))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+is_api_version (const char *text)
+{
+  const char *dot = strchr (text, '.');
+
+  if (dot == NULL || dot == text || dot[1] == '\0')
+    return FALSE;
+  for (const char *c = text; *c != '\0'; c++)
+    {
+      if (c != dot && !g_ascii_isdigit (*c))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Whether PATH (unescaped) stays below the folder it is joined to. */
+static gboolean
+stays_inside (const char *path)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      if (strcmp (parts[i], "..") == 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_fuel_url (const char *uri,
+                FuelUrl    *url)
+{
+  const char *rest = strstr (uri, "://");
+  g_auto(GStrv) parts = NULL;
+  g_autoptr(GPtrArray) segments = g_ptr_array_new ();
+  g_autofree char *name = NULL;
+  guint k = 0;
+
+  memset (url, 0, sizeof *url);
+  if (rest == NULL)
+    return FALSE;
+
+  parts = g_strsplit (rest + 3, "/", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      /* names, never a way out of the cache */
+      if (strcmp (parts[i], ".") == 0 || strcmp (parts[i], "..") == 0)
+        return FALSE;
+      if (*parts[i] != '\0')
+        g_ptr_array_add (segments, parts[i]);
+    }
+
+  /* server, [api], owner, "models", name */
+  if (segments->len < 4)
+    return FALSE;
+  url->server = g_strdup (g_ptr_array_index (segments, k++));
+  if (is_api_version (g_ptr_array_index (segments, k)))
+    k++;
+  if (k + 3 > segments->len || strcmp (g_ptr_array_index (segments, k + 1), "models") != 0)
+    {
+      fuel_url_clear (url);
+      return FALSE;
+    }
+  url->owner = g_ascii_strdown (g_ptr_array_index (segments, k), -1);
+  name = g_uri_unescape_string (g_ptr_array_index (segments, k + 2), NULL);
+  url->name = g_ascii_strdown (name != NULL ? name : g_ptr_array_index (segments, k + 2), -1);
+  if (strchr (url->name, '/') != NULL || strcmp (url->name, ".") == 0 || !stays_inside (url->name))
+    {
+      fuel_url_clear (url);
+      return FALSE;
+    }
+  url->model_url = g_strdup_printf ("https://%s/1.0/%s/models/%s", url->server,
+                                    (const char *) g_ptr_array_index (segments, k),
+                                    (const char *) g_ptr_array_index (segments, k + 2));
+  k += 3;
+
+  if (k < segments->len)
+    {
+      const char *version = g_ptr_array_index (segments, k);
+
+      if (all_digits (version))
+        url->version = g_strdup (version);
+      else if (strcmp (version, "tip") != 0)
+        {
+          fuel_url_clear (url);
+          return FALSE;
+        }
+      k++;
+    }
+
+  if (k < segments->len)
+    {
+      g_autofree char *joined = NULL;
+
+      if (strcmp (g_ptr_array_index (segments, k), "files") != 0 || k + 1 >= segments->len)
+        {
+          fuel_url_clear (url);
+          return FALSE;
+        }
+      g_ptr_array_add (segments, NULL);
+      joined = g_strjoinv ("/", (char **) segments->pdata + k + 1);
+      url->file = g_uri_unescape_string (joined, NULL);
+      if (url->file == NULL)
+        url->file = g_steal_pointer (&joined);
+      if (!stays_inside (url->file))
+        {
+          fuel_url_clear (url);
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
+/* The newest numbered version folder under MODEL_DIR, or NULL. */
+static char *
+newest_version (const char *model_dir)
+{
+  g_autoptr(GDir) dir = g_dir_open (model_dir, 0, NULL);
+  const char *entry;
+  guint64 best = 0;
+  char *found = NULL;
+
+  while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      guint64 value;
+
+      if (!all_digits (entry) || strlen (entry) > 18)
+        continue;
+      value = g_ascii_strtoull (entry, NULL, 10);
+      path = g_build_filename (model_dir, entry, NULL);
+      if ((found == NULL || value > best) && g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          g_free (found);
+          found = g_steal_pointer (&path);
+          best = value;
+        }
+    }
+
+  return found;
+}
+
+/* The cached folder of the model URL names (its version folder). */
+static char *
+fuel_model_dir (const char  *uri,
+                FuelUrl     *url,
+                GPtrArray   *searched,
+                GError     **error)
+{
+  g_autofree char *cache = bl_resource_fuel_cache_dir ();
+  g_autofree char *model_dir = g_build_filename (cache, url->server, url->owner, "models", url->name, NULL);
+  char *version_dir;
+
+  if (searched != NULL)
+    g_ptr_array_add (searched, g_strdup (model_dir));
+
+  if (url->version != NULL)
+    {
+      version_dir = g_build_filename (model_dir, url->version, NULL);
+      if (g_file_test (version_dir, G_FILE_TEST_IS_DIR))
+        return version_dir;
+      g_free (version_dir);
+      g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
+                   "version %s of Fuel model “%s” (%s) is not in the local Fuel cache: "
+                   "no folder %s%s%s. Ballast reads Fuel models from the cache gz-sim "
+                   "downloads them to and never downloads: run `gz fuel download -u %s/%s`, "
+                   "or set GZ_FUEL_CACHE_PATH to the cache that holds it",
+                   url->version, url->name, uri, model_dir, G_DIR_SEPARATOR_S, url->version,
+                   url->model_url, url->version);
+      return NULL;
+    }
+
+  version_dir = newest_version (model_dir);
+  if (version_dir != NULL)
+    return version_dir;
+
+  g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
+               "Fuel model “%s” (%s) is not in the local Fuel cache: no version folder "
+               "under %s. Ballast reads Fuel models from the cache gz-sim downloads them "
+               "to and never downloads: run `gz fuel download -u %s`, or set "
+               "GZ_FUEL_CACHE_PATH to the cache that holds it",
+               url->name, uri, model_dir, url->model_url);
+  return NULL;
+}
+
+/* A Fuel URL: the cached model folder, or with want_file the cached file
+ * (a model URL then names nothing). Other web addresses are offline. */
+static char *
+resolve_web_uri (const char  *uri,
+                 gboolean     want_file,
+                 GPtrArray   *searched,
+                 GError     **error)
+{
+  g_auto(FuelUrl) url = { 0 };
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+
+  if (!parse_fuel_url (uri, &url) || (want_file && url.file == NULL))
+    {
+      g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OFFLINE,
+                   "Resource “%s” is a web address and is not available offline: "
+                   "download it (e.g. with `gz fuel download`) and refer to the local copy",
+                   uri);
+      return NULL;
+    }
+
+  dir = fuel_model_dir (uri, &url, searched, error);
+  if (dir == NULL)
+    return NULL;
+  if (url.file == NULL)
+    return g_canonicalize_filename (dir, NULL);
+
+  path = g_build_filename (dir, url.file, NULL);
+  return existing_file (uri, path, error);
+}
+
+/* REL beside BASE_DIR, in the current directory, then under each model
+ * search path entry; the first that passes TEST (G_FILE_TEST_EXISTS for an
+ * include, G_FILE_TEST_IS_REGULAR for a mesh). */
+static char *
+find_relative (const char *rel,
+               const char *base_dir,
+               GFileTest   test,
+               GPtrArray  *searched)
+{
+  g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) path = bl_resource_model_search_path ();
+  g_autofree char *cwd = g_get_current_dir ();
+
+  if (base_dir != NULL && *base_dir != '\0')
+    g_ptr_array_add (roots, g_strdup (base_dir));
+  add_unique (roots, cwd);
+  for (guint i = 0; i < path->len; i++)
+    add_unique (roots, g_ptr_array_index (path, i));
+
+  for (guint i = 0; i < roots->len; i++)
+    {
+      const char *root = g_ptr_array_index (roots, i);
+      g_autofree char *candidate = g_build_filename (root, rel, NULL);
+
+      if (g_file_test (candidate, test))
+        return g_canonicalize_filename (candidate, NULL);
+      if (searched != NULL)
+        g_ptr_array_add (searched, g_strdup (root));
+    }
+
+  return NULL;
+}
+
 char *
 bl_resource_resolve_uri (const char  *uri,
                          const char  *base_dir,
@@ -284,16 +671,10 @@ bl_resource_resolve_uri (const char  *uri,
     }
 
   if (has_scheme (uri, "http://") || has_scheme (uri, "https://"))
-    {
-      g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OFFLINE,
-                   "Resource “%s” is a web address and is not available offline: "
-                   "download it (e.g. with `gz fuel download`) and refer to the local copy",
-                   uri);
-      return NULL;
-    }
+    return resolve_web_uri (uri, TRUE, NULL, error);
 
   if (has_scheme (uri, "model://"))
-    return resolve_model_uri (uri, uri + strlen ("model://"), base_dir, error);
+    return resolve_model_uri (uri, uri + strlen ("model://"), base_dir, G_FILE_TEST_IS_REGULAR, NULL, error);
 
   if (has_scheme (uri, "package://"))
     return resolve_package_uri (uri, uri + strlen ("package://"), error);
@@ -310,7 +691,14 @@ bl_resource_resolve_uri (const char  *uri,
         }
       else
         {
-          /* file://relative/path, as some exporters write it */
+          /* file://relative/path, as some exporters write it and gz-common
+           * resolves through its file paths (gz-sim's resource path) */
+          g_autofree char *beside = g_build_filename (base_dir != NULL ? base_dir : ".", rest, NULL);
+          char *found;
+
+          if (!g_file_test (beside, G_FILE_TEST_IS_REGULAR) &&
+              (found = find_relative (rest, base_dir, G_FILE_TEST_IS_REGULAR, NULL)) != NULL)
+            return found;
           path = g_strdup (rest);
         }
     }
@@ -336,4 +724,112 @@ bl_resource_resolve_uri (const char  *uri,
     }
 
   return existing_file (uri, path, error);
+}
+
+char *
+bl_resource_resolve_include (const char  *uri,
+                             const char  *base_dir,
+                             GPtrArray   *searched,
+                             GError     **error)
+{
+  g_autofree char *scheme = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GPtrArray) tried = g_ptr_array_new_with_free_func (g_free);
+  const char *rel;
+  char *found;
+
+  g_autofree char *trimmed = uri != NULL ? g_strstrip (g_strdup (uri)) : NULL;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  uri = trimmed;
+  if (uri == NULL || *uri == '\0')
+    {
+      g_set_error_literal (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_INVALID_URI,
+                           "Empty resource URI");
+      return NULL;
+    }
+
+  if (has_scheme (uri, "http://") || has_scheme (uri, "https://"))
+    return resolve_web_uri (uri, FALSE, searched, error);
+
+  if (has_scheme (uri, "model://"))
+    return resolve_model_uri (uri, uri + strlen ("model://"), base_dir, G_FILE_TEST_EXISTS, searched, error);
+
+  if (has_scheme (uri, "file://"))
+    {
+      rel = uri + strlen ("file://");
+      if (*rel == '/')
+        {
+          path = g_filename_from_uri (uri, NULL, NULL);
+          if (path == NULL)
+            path = g_strdup (rel);
+        }
+    }
+  else
+    {
+      scheme = g_uri_parse_scheme (uri);
+      if (scheme != NULL && strlen (scheme) > 1)
+        return bl_resource_resolve_uri (uri, base_dir, error);  /* package://, or unsupported */
+      rel = uri;
+      if (g_path_is_absolute (uri))
+        path = g_strdup (uri);
+    }
+
+  if (path != NULL)
+    {
+      if (g_file_test (path, G_FILE_TEST_EXISTS))
+        return g_canonicalize_filename (path, NULL);
+      g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
+                   "Cannot find “%s”: no file or folder %s", uri, path);
+      return NULL;
+    }
+
+  /* A bare name (<uri>tethys</uri>) or a relative path, as libsdformat's
+   * findFile looks for it (the current directory, then SDF_PATH, which
+   * gz-sim extends with GZ_SIM_RESOURCE_PATH), beside the file first. */
+  found = find_relative (rel, base_dir, G_FILE_TEST_EXISTS, tried);
+  if (found != NULL)
+    return found;
+
+  {
+    g_autofree char *places = join_places (tried);
+
+    g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
+                 "no model or file “%s” in %s (beside the file, the current folder, then "
+                 "the model path); %s", rel, places, HOW_TO_ADD_A_PATH);
+  }
+  for (guint i = 0; searched != NULL && i < tried->len; i++)
+    g_ptr_array_add (searched, g_strdup (g_ptr_array_index (tried, i)));
+  return NULL;
+}
+
+char *
+bl_resource_dup_include_name (const char *uri)
+{
+  g_autofree char *trimmed = NULL;
+  g_auto(FuelUrl) url = { 0 };
+  const char *rest;
+
+  g_return_val_if_fail (uri != NULL, NULL);
+
+  trimmed = g_strstrip (g_strdup (uri));
+  if ((has_scheme (trimmed, "http://") || has_scheme (trimmed, "https://")) &&
+      parse_fuel_url (trimmed, &url))
+    return g_steal_pointer (&url.name);
+
+  rest = strstr (trimmed, "://");
+  rest = rest != NULL ? rest + 3 : trimmed;
+  if (has_scheme (trimmed, "model://") || !g_path_is_absolute (rest))
+    {
+      /* the first component: the model folder (not a "." or "..") */
+      g_autofree char *first = NULL;
+
+      while (*rest == '/')
+        rest++;
+      first = g_strndup (rest, strcspn (rest, "/"));
+      if (strcmp (first, ".") != 0 && strcmp (first, "..") != 0)
+        return g_steal_pointer (&first);
+    }
+  return g_path_get_basename (rest);
 }

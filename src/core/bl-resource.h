@@ -17,11 +17,24 @@ typedef enum
 
 GQuark     bl_resource_error_quark        (void);
 
+/* The user's own model folders (the app's and ballast-cli's model-paths
+ * setting, ballast-cli --model-path), searched after the environment's.
+ * Process-wide and thread-safe; the core never reads a setting itself.
+ * set replaces the list (NULL clears it); add appends PATH unless it is
+ * already there and returns whether it added it; dup returns a copy. */
+void       bl_resource_set_extra_paths    (const char * const *paths);
+gboolean   bl_resource_add_extra_path     (const char  *path);
+char     **bl_resource_dup_extra_paths    (void);
+
 /* The model search path, in Gazebo's order of precedence: the entries of
  * GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH, SDF_PATH and
- * GAZEBO_MODEL_PATH (each colon-separated), empty entries dropped.
+ * GAZEBO_MODEL_PATH (each colon-separated), then the extra paths above;
+ * empty entries and repeats dropped.
  * Returns a new array of newly allocated strings (free func set). */
 GPtrArray *bl_resource_model_search_path  (void);
+
+/* gz-fuel-tools' local cache: $GZ_FUEL_CACHE_PATH, else ~/.gz/fuel. */
+char      *bl_resource_fuel_cache_dir     (void);
 
 /* The directory of model NAME: the first existing directory NAME under a
  * search path entry, then under BASE_DIR (the folder of the including file)
@@ -31,13 +44,37 @@ char      *bl_resource_find_model         (const char  *name,
 
 /* The absolute, canonical path of an existing file named by URI:
  * a path relative to BASE_DIR (the SDF file's folder; the current directory
- * when NULL), file://, an absolute path, model://NAME/rest or
+ * when NULL), file://, an absolute path, model://NAME/rest,
  * package://PKG/rest (ROS_PACKAGE_PATH entries holding PKG, then
- * AMENT_PREFIX_PATH entries' share/PKG). http:// and https:// fail with
- * BL_RESOURCE_ERROR_OFFLINE; a missing file fails with
- * BL_RESOURCE_ERROR_NOT_FOUND naming the URI and the places searched. */
+ * AMENT_PREFIX_PATH entries' share/PKG) or a Fuel file URL
+ * (https://SERVER/1.0/OWNER/models/NAME/VERSION/files/rest), read from the
+ * local Fuel cache. A relative file://rest not beside the file is looked
+ * for under each model search path entry, as gz-common does.
+ * Other http:// and https:// URIs fail with BL_RESOURCE_ERROR_OFFLINE; a
+ * missing file fails with BL_RESOURCE_ERROR_NOT_FOUND naming the URI and
+ * the places searched. */
 char      *bl_resource_resolve_uri        (const char  *uri,
                                            const char  *base_dir,
                                            GError     **error);
+
+/* What an <include><uri> names: a model folder or an SDF file, canonical.
+ * model://NAME[/rest]; a Fuel model URL (https://SERVER/1.0/OWNER/models/
+ * NAME[/VERSION]: the cached VERSION, the newest cached one without it or
+ * with "tip"); a path, absolute or relative (file:// or bare, as
+ * <uri>tethys</uri>): beside BASE_DIR, then in the current directory, then
+ * under each model search path entry, as libsdformat's findFile does with
+ * SDF_PATH. On failure the error names the URI, where it looked and what
+ * to set, and SEARCHED (when not NULL) receives the folders searched, in
+ * order (newly allocated strings; the caller sets the free func). */
+char      *bl_resource_resolve_include    (const char  *uri,
+                                           const char  *base_dir,
+                                           GPtrArray   *searched,
+                                           GError     **error);
+
+/* The name an include URI looks for, to tell the user which folder to add:
+ * "tethys" of "tethys", "model://tethys/model.sdf" or "file://tethys";
+ * the (lowercased) model name of a Fuel URL; the last component of other
+ * paths. */
+char      *bl_resource_dup_include_name   (const char  *uri);
 
 G_END_DECLS

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include <gio/gio.h>
+
 #include "bl-export.h"
 #include "bl-source-map.h"
 
@@ -31,15 +33,63 @@ struct _Span
 {
   SpanKind   kind;
   gsize      start, end;       /* the whole node */
-  /* Elements */
+  Span      *next;             /* the next sibling */
+  /* Elements only: other spans are allocated without these fields */
   gsize      name_end;
   gsize      attrs_end;        /* after the last attribute (or the name) */
   gsize      stag_end;         /* after the start tag's '>' */
   gsize      etag_start;       /* the end tag's '<'; == end when empty */
   gboolean   empty;            /* written <a/> */
-  GArray    *attrs;            /* SpanAttr */
-  GPtrArray *children;         /* Span* */
+  SpanAttr  *attrs;            /* n_attrs of them */
+  guint      n_attrs;
+  Span      *first_child, *last_child;
 };
+
+/* Spans, their attributes and the values remembered live in blocks freed
+ * at once: a large file has hundreds of thousands of nodes, and as many
+ * small allocations cost more to make and free than the mapping. */
+typedef struct
+{
+  GPtrArray *blocks;
+  char      *next;
+  gsize      left;
+} SpanArena;
+
+#define SPAN_ARENA_BLOCK (256 * 1024)
+
+/* Zeroed. */
+static gpointer
+arena_alloc (SpanArena *arena,
+             gsize      size)
+{
+  gpointer p;
+
+  size = (size + 15) & ~(gsize) 15;
+  if (size > arena->left)
+    {
+      gsize block = MAX (size, SPAN_ARENA_BLOCK);
+      char *memory = g_malloc0 (block);
+
+      g_ptr_array_add (arena->blocks, memory);
+      arena->next = memory;
+      arena->left = block;
+    }
+  p = arena->next;
+  arena->next += size;
+  arena->left -= size;
+  return p;
+}
+
+static char *
+arena_strdup (SpanArena  *arena,
+              const char *text)
+{
+  gsize len = strlen (text);
+  char *copy = arena_alloc (arena, len + 1);
+
+  memcpy (copy, text, len);
+  return copy;
+}
 
 struct _BlSourceMap
 {
@@ -48,6 +98,8 @@ struct _BlSourceMap
   const char *s;
   gsize       n;
   Span       *root;
+  SpanArena   arena;
+  const gint *cancel;          /* while mapping: non-zero to stop; or NULL */
   char       *encoding;        /* NULL: UTF-8 */
   gboolean    crlf;
   /* find_attr's last answer: attributes are asked for in the source's
@@ -56,15 +108,6 @@ struct _BlSourceMap
   xmlAttr    *attr_prop;
 };
 
-static void
-span_free (Span *span)
-{
-  if (span == NULL)
-    return;
-  g_clear_pointer (&span->attrs, g_array_unref);
-  g_clear_pointer (&span->children, g_ptr_array_unref);
-  g_free (span);
-}
 
 /* ------------------------------------------------------------------------ */
 /* Tokenizer: the file is already known to be well-formed XML.               */
@@ -75,6 +118,8 @@ typedef struct
   gsize       n;
   gsize       pos;
   gboolean    failed;
+  SpanArena  *arena;
+  const gint *cancel;          /* non-zero: stop; or NULL */
 } Tokenizer;
 
 static gboolean
@@ -139,10 +184,11 @@ is_predefined_or_char_ref (Tokenizer *t)
 }
 
 static Span *
-span_new (SpanKind kind,
-          gsize    start)
+span_new (Tokenizer *t,
+          SpanKind   kind,
+          gsize      start)
 {
-  Span *span = g_new0 (Span, 1);
+  Span *span = arena_alloc (t->arena, kind == SPAN_ELEMENT ? sizeof (Span) : G_STRUCT_OFFSET (Span, name_end));
 
   span->kind = kind;
   span->start = start;
@@ -151,12 +197,10 @@ span_new (SpanKind kind,
 
 static Span *parse_element (Tokenizer *t);
 
-static void
-clear_attr (gpointer data)
+static inline guint
+span_n_attrs (const Span *span)
 {
-  SpanAttr *attr = data;
-
-  g_free (attr->value);
+  return span->n_attrs;
 }
 
 /* Content up to the parent's end tag; t->pos is left on its '<'. */
@@ -167,37 +211,43 @@ parse_content (Tokenizer *t,
   while (t->pos < t->n && !t->failed)
     {
       gsize start = t->pos;
+
+      if (t->cancel != NULL && g_atomic_int_get (t->cancel))
+        {
+          t->failed = TRUE;
+          return;
+        }
       Span *child = NULL;
 
       if (at (t, "</"))
         return;
       else if (at (t, "<!--"))
         {
-          child = span_new (SPAN_COMMENT, start);
+          child = span_new (t, SPAN_COMMENT, start);
           skip_past (t, "-->");
         }
       else if (at (t, "<![CDATA["))
         {
-          child = span_new (SPAN_CDATA, start);
+          child = span_new (t, SPAN_CDATA, start);
           skip_past (t, "]]>");
         }
       else if (at (t, "<?"))
         {
-          child = span_new (SPAN_PI, start);
+          child = span_new (t, SPAN_PI, start);
           skip_past (t, "?>");
         }
       else if (at (t, "<"))
         child = parse_element (t);
       else if (at (t, "&") && !is_predefined_or_char_ref (t))
         {
-          child = span_new (SPAN_ENTITY_REF, start);
+          child = span_new (t, SPAN_ENTITY_REF, start);
           skip_past (t, ";");
         }
       else
         {
           /* A text run: libxml2 merges characters, predefined entities and
            * character references into one text node. */
-          child = span_new (SPAN_TEXT, start);
+          child = span_new (t, SPAN_TEXT, start);
           while (t->pos < t->n && t->s[t->pos] != '<')
             {
               if (t->s[t->pos] == '&')
@@ -217,7 +267,11 @@ parse_content (Tokenizer *t,
           return;
         }
       child->end = t->pos;
-      g_ptr_array_add (parent->children, child);
+      if (parent->last_child != NULL)
+        parent->last_child->next = child;
+      else
+        parent->first_child = child;
+      parent->last_child = child;
     }
 
   t->failed = TRUE; /* the end tag is missing */
@@ -226,11 +280,8 @@ parse_content (Tokenizer *t,
 static Span *
 parse_element (Tokenizer *t)
 {
-  Span *span = span_new (SPAN_ELEMENT, t->pos);
-
-  span->attrs = g_array_new (FALSE, FALSE, sizeof (SpanAttr));
-  g_array_set_clear_func (span->attrs, clear_attr);
-  span->children = g_ptr_array_new_with_free_func ((GDestroyNotify) span_free);
+  Span *span = span_new (t, SPAN_ELEMENT, t->pos);
+  g_autoptr(GArray) attrs = NULL;
 
   t->pos++; /* '<' */
   while (t->pos < t->n && !is_name_end (t->s[t->pos]))
@@ -268,7 +319,16 @@ parse_element (Tokenizer *t)
         goto fail;
       attr.value_end = t->pos++;
       span->attrs_end = t->pos;
-      g_array_append_val (span->attrs, attr);
+      if (attrs == NULL)
+        attrs = g_array_new (FALSE, FALSE, sizeof (SpanAttr));
+      g_array_append_val (attrs, attr);
+    }
+
+  if (attrs != NULL)
+    {
+      span->n_attrs = attrs->len;
+      span->attrs = arena_alloc (t->arena, attrs->len * sizeof (SpanAttr));
+      memcpy (span->attrs, attrs->data, attrs->len * sizeof (SpanAttr));
     }
 
   if (at (t, "/>"))
@@ -293,7 +353,6 @@ parse_element (Tokenizer *t)
 
 fail:
   t->failed = TRUE;
-  span_free (span);
   return NULL;
 }
 
@@ -301,9 +360,11 @@ fail:
  * internal subset) and parses the root element. */
 static Span *
 parse_document (const char *s,
-                gsize       n)
+                gsize       n,
+                SpanArena  *arena,
+                const gint *cancel)
 {
-  Tokenizer t = { s, n, 0, FALSE };
+  Tokenizer t = { s, n, 0, FALSE, arena, cancel };
 
   while (t.pos < n && !t.failed)
     {
@@ -346,7 +407,7 @@ parse_document (const char *s,
         {
           Span *root = parse_element (&t);
 
-          return t.failed ? (span_free (root), NULL) : root;
+          return t.failed ? NULL : root;
         }
       else
         t.pos++;
@@ -421,10 +482,27 @@ find_attr (BlSourceMap    *map,
   return prop;
 }
 
+/* The attribute's one text node, or NULL when it has several (entity
+ * references) or none. */
+static const char *
+attr_text (xmlAttr *prop)
+{
+  xmlNode *text = prop->children;
+
+  if (text != NULL && text->next == NULL && text->type == XML_TEXT_NODE && text->content != NULL)
+    return (const char *) text->content;
+  return NULL;
+}
+
 static char *
 attr_value (xmlAttr *prop)
 {
-  xmlChar *value = xmlNodeListGetString (prop->doc, prop->children, 1);
+  const char *text = attr_text (prop);
+  xmlChar *value;
+
+  if (text != NULL)
+    return g_strdup (text);
+  value = xmlNodeListGetString (prop->doc, prop->children, 1);
   char *copy = g_strdup (value != NULL ? (const char *) value : "");
 
   xmlFree (value);
@@ -478,9 +556,9 @@ attach (BlSourceMap *map,
         Span        *span)
 {
   xmlNode *child;
-  guint i = 0;
+  Span *span_child = span->first_child;
 
-  if (!node_matches (node, span))
+  if (!node_matches (node, span) || (map->cancel != NULL && g_atomic_int_get (map->cancel)))
     return FALSE;
 
   node->_private = span;
@@ -488,11 +566,21 @@ attach (BlSourceMap *map,
     return TRUE;
 
   {
-    g_autofree char *qname = node_qname (node);
     gsize len = span->name_end - span->start - 1;
+    const char *name = map->s + span->start + 1;
 
-    if (strlen (qname) != len || memcmp (qname, map->s + span->start + 1, len) != 0)
-      return FALSE;
+    if (node->ns == NULL || node->ns->prefix == NULL)
+      {
+        if (strncmp ((const char *) node->name, name, len) != 0 || node->name[len] != '\0')
+          return FALSE;
+      }
+    else
+      {
+        g_autofree char *qname = node_qname (node);
+
+        if (strlen (qname) != len || memcmp (qname, name, len) != 0)
+          return FALSE;
+      }
   }
 
   /* Attribute values are remembered as read: comparing with them needs no
@@ -500,9 +588,9 @@ attach (BlSourceMap *map,
   {
     guint n_attrs = 0;
 
-    for (guint a = 0; a < span->attrs->len; a++)
+    for (guint a = 0; a < span_n_attrs (span); a++)
       {
-        SpanAttr *attr = &g_array_index (span->attrs, SpanAttr, a);
+        SpanAttr *attr = &span->attrs[a];
         xmlAttr *prop;
 
         if (attr_is_namespace_declaration (map, attr))
@@ -510,20 +598,27 @@ attach (BlSourceMap *map,
         prop = find_attr (map, node, attr);
         if (prop == NULL)
           return FALSE;
-        attr->value = attr_value (prop);
+        if (attr_text (prop) != NULL)
+          attr->value = arena_strdup (&map->arena, attr_text (prop));
+        else
+          {
+            g_autofree char *value = attr_value (prop);
+
+            attr->value = arena_strdup (&map->arena, value);
+          }
         n_attrs++;
       }
     if (n_attrs != n_properties (node))
       return FALSE;
   }
 
-  for (child = node->children; child != NULL; child = child->next, i++)
+  for (child = node->children; child != NULL; child = child->next, span_child = span_child->next)
     {
-      if (i >= span->children->len || !attach (map, child, g_ptr_array_index (span->children, i)))
+      if (span_child == NULL || !attach (map, child, span_child))
         return FALSE;
     }
 
-  return i == span->children->len;
+  return span_child == NULL;
 }
 
 static void
@@ -633,7 +728,17 @@ text_unchanged (BlSourceMap *map,
                 xmlNode     *node,
                 Span        *span)
 {
-  g_autofree char *raw = raw_utf8 (map, span->start, span->end);
+  gsize len = span->end - span->start;
+  const char *source = map->s + span->start;
+  g_autofree char *raw = NULL;
+
+  /* UTF-8 text without references or carriage returns is what the
+   * parser kept, byte for byte: compared in place. */
+  if (map->encoding == NULL && memchr (source, '&', len) == NULL && memchr (source, '\r', len) == NULL)
+    return node->content != NULL && strncmp ((const char *) node->content, source, len) == 0 &&
+           node->content[len] == '\0';
+
+  raw = raw_utf8 (map, span->start, span->end);
   g_autofree char *decoded = NULL;
 
   if (raw == NULL)
@@ -650,8 +755,12 @@ static gboolean
 attr_unchanged (xmlAttr        *prop,
                 const SpanAttr *attr)
 {
-  g_autofree char *current = attr_value (prop);
+  const char *text = attr_text (prop);
+  g_autofree char *current = NULL;
 
+  if (text != NULL)
+    return g_strcmp0 (attr->value, text) == 0;
+  current = attr_value (prop);
   return g_strcmp0 (attr->value, current) == 0;
 }
 
@@ -663,9 +772,9 @@ start_tag_unchanged (BlSourceMap *map,
 {
   guint n_original = 0;
 
-  for (guint i = 0; i < span->attrs->len; i++)
+  for (guint i = 0; i < span_n_attrs (span); i++)
     {
-      const SpanAttr *attr = &g_array_index (span->attrs, SpanAttr, i);
+      const SpanAttr *attr = &span->attrs[i];
       xmlAttr *prop;
 
       if (attr_is_namespace_declaration (map, attr))
@@ -685,7 +794,7 @@ subtree_unchanged (BlSourceMap *map,
 {
   Span *span = node->_private;
   xmlNode *child;
-  guint i = 0;
+  Span *span_child = NULL;
 
   if (span == NULL)
     return FALSE;
@@ -703,14 +812,14 @@ subtree_unchanged (BlSourceMap *map,
   if (!start_tag_unchanged (map, node, span))
     return FALSE;
 
-  for (child = node->children; child != NULL; child = child->next, i++)
+  span_child = span->first_child;
+  for (child = node->children; child != NULL; child = child->next, span_child = span_child->next)
     {
-      if (i >= span->children->len || child->_private != g_ptr_array_index (span->children, i) ||
-          !subtree_unchanged (map, child))
+      if (span_child == NULL || child->_private != span_child || !subtree_unchanged (map, child))
         return FALSE;
     }
 
-  return i == span->children->len;
+  return span_child == NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -786,9 +895,9 @@ append_new_attributes (GString     *out,
   g_autoptr(GHashTable) original = g_hash_table_new (NULL, NULL);
 
   /* the source's attributes, found once each */
-  for (guint i = 0; span != NULL && i < span->attrs->len; i++)
+  for (guint i = 0; span != NULL && i < span_n_attrs (span); i++)
     {
-      xmlAttr *prop = find_attr (map, node, &g_array_index (span->attrs, SpanAttr, i));
+      xmlAttr *prop = find_attr (map, node, &span->attrs[i]);
 
       if (prop != NULL)
         g_hash_table_add (original, prop);
@@ -875,9 +984,9 @@ write_start_tag (GString     *out,
 {
   gsize pos = span->start;
 
-  for (guint i = 0; i < span->attrs->len; i++)
+  for (guint i = 0; i < span_n_attrs (span); i++)
     {
-      const SpanAttr *attr = &g_array_index (span->attrs, SpanAttr, i);
+      const SpanAttr *attr = &span->attrs[i];
       xmlAttr *prop;
 
       if (attr_is_namespace_declaration (map, attr))
@@ -980,20 +1089,20 @@ encoding_is_ascii_compatible (const char *encoding)
          !g_str_has_prefix (lower, "ebcdic");
 }
 
-BlSourceMap *
-bl_source_map_new (xmlDoc  *xml,
-                   GBytes  *source,
-                   GError **error)
+/* CANCEL (or NULL): mapping stops, and fails, once it reads non-zero. */
+static BlSourceMap *
+source_map_new (xmlDoc      *xml,
+                GBytes      *source,
+                const gint  *cancel,
+                GError     **error)
 {
   g_autoptr(BlSourceMap) map = NULL;
   g_autoptr(GBytes) check = NULL;
   xmlNode *root;
 
-  g_return_val_if_fail (xml != NULL, NULL);
-  g_return_val_if_fail (source != NULL, NULL);
-
   map = g_new0 (BlSourceMap, 1);
   map->xml = xml;
+  map->cancel = cancel;
   map->source = g_bytes_ref (source);
   map->s = g_bytes_get_data (source, &map->n);
 
@@ -1020,9 +1129,17 @@ bl_source_map_new (xmlDoc  *xml,
   }
 
   root = xmlDocGetRootElement (xml);
-  map->root = parse_document (map->s, map->n);
+  map->arena.blocks = g_ptr_array_new_with_free_func (g_free);
+  map->root = parse_document (map->s, map->n, &map->arena, cancel);
   if (root == NULL || map->root == NULL || !attach (map, root, map->root))
     {
+      /* Only the document's end cancels: its tree goes next, with the
+       * _private of the nodes mapped so far. */
+      if (cancel != NULL && g_atomic_int_get (cancel))
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "mapping the file was cancelled");
+          return NULL;
+        }
       if (root != NULL)
         detach (root);
       g_set_error_literal (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_NOT_LOSSLESS,
@@ -1042,7 +1159,19 @@ bl_source_map_new (xmlDoc  *xml,
       return NULL;
     }
 
+  map->cancel = NULL;
   return g_steal_pointer (&map);
+}
+
+BlSourceMap *
+bl_source_map_new (xmlDoc  *xml,
+                   GBytes  *source,
+                   GError **error)
+{
+  g_return_val_if_fail (xml != NULL, NULL);
+  g_return_val_if_fail (source != NULL, NULL);
+
+  return source_map_new (xml, source, NULL, error);
 }
 
 void
@@ -1050,28 +1179,105 @@ bl_source_map_free (BlSourceMap *map)
 {
   if (map == NULL)
     return;
-  span_free (map->root);
+  g_clear_pointer (&map->arena.blocks, g_ptr_array_unref);
   g_bytes_unref (map->source);
   g_free (map->encoding);
   g_free (map);
+}
+
+/* A document's map: being built on another thread, built, or refused. */
+typedef struct
+{
+  GThread     *thread;         /* until joined */
+  xmlDoc      *xml;            /* borrowed from the document */
+  GBytes      *source;
+  BlSourceMap *map;
+  GError      *error;
+  gint         cancelled;      /* the document ends: stop mapping */
+} DocumentMap;
+
+static void
+document_map_join (DocumentMap *state)
+{
+  if (state->thread != NULL)
+    g_thread_join (g_steal_pointer (&state->thread));
+}
+
+static void
+document_map_free (DocumentMap *state)
+{
+  document_map_join (state);
+  g_clear_pointer (&state->map, bl_source_map_free);
+  g_clear_error (&state->error);
+  g_clear_pointer (&state->source, g_bytes_unref);
+  g_free (state);
+}
+
+static gpointer
+document_map_build (gpointer data)
+{
+  DocumentMap *state = data;
+
+  state->map = source_map_new (state->xml, state->source, &state->cancelled, &state->error);
+  return NULL;
+}
+
+static DocumentMap *
+document_map_new (BlDocument *doc)
+{
+  DocumentMap *state = g_new0 (DocumentMap, 1);
+
+  state->xml = bl_document_get_xml (doc);
+  state->source = g_bytes_ref (bl_document_get_source (doc));
+  g_object_set_data_full (G_OBJECT (doc), "bl-source-map", state, (GDestroyNotify) document_map_free);
+  return state;
+}
+
+void
+bl_source_map_prepare (BlDocument *doc)
+{
+  DocumentMap *state;
+
+  g_return_if_fail (BL_IS_DOCUMENT (doc));
+  g_return_if_fail (bl_document_get_source (doc) != NULL);
+
+  if (g_object_get_data (G_OBJECT (doc), "bl-source-map") != NULL)
+    return;
+  state = document_map_new (doc);
+  state->thread = g_thread_try_new ("bl-source-map", document_map_build, state, NULL);
+  /* Without a thread, the first edit builds the map. */
+}
+
+void
+bl_source_map_forget (BlDocument *doc)
+{
+  DocumentMap *state;
+
+  g_return_if_fail (BL_IS_DOCUMENT (doc));
+
+  /* A document closed before it was mapped does not wait for the map. */
+  state = g_object_get_data (G_OBJECT (doc), "bl-source-map");
+  if (state != NULL)
+    g_atomic_int_set (&state->cancelled, 1);
+  g_object_set_data (G_OBJECT (doc), "bl-source-map", NULL);
 }
 
 BlSourceMap *
 bl_source_map_for_document (BlDocument  *doc,
                             GError     **error)
 {
-  BlSourceMap *map;
+  DocumentMap *state;
 
   g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
 
-  map = g_object_get_data (G_OBJECT (doc), "bl-source-map");
-  if (map != NULL)
-    return map;
+  state = g_object_get_data (G_OBJECT (doc), "bl-source-map");
+  if (state == NULL)
+    state = document_map_new (doc);
+  document_map_join (state);
+  if (state->map == NULL && state->error == NULL)
+    state->map = bl_source_map_new (state->xml, state->source, &state->error);
+  if (state->map == NULL)
+    g_propagate_error (error, g_error_copy (state->error));
 
-  map = bl_source_map_new (bl_document_get_xml (doc), bl_document_get_source (doc), error);
-  if (map != NULL)
-    g_object_set_data_full (G_OBJECT (doc), "bl-source-map", map,
-                            (GDestroyNotify) bl_source_map_free);
-
-  return map;
+  return state->map;
 }

@@ -28,10 +28,23 @@ void         bl_source_map_free            (BlSourceMap  *map);
 /* The current tree, spliced into the source. */
 GBytes      *bl_source_map_serialize       (BlSourceMap  *map);
 
-/* The document's map, built on first use and kept with the document.
- * Every edit must go through it before changing the tree. */
+/* The document's map, kept with the document: built on first use, or
+ * waited for when bl_source_map_prepare started it.  Every edit must go
+ * through it before changing the tree. */
 BlSourceMap *bl_source_map_for_document    (BlDocument   *doc,
                                             GError      **error);
+
+/* Starts building the document's map on another thread, right after an
+ * editable load: mapping reads the whole file, which an edit should not
+ * wait for.  Until bl_source_map_for_document returns, that thread reads
+ * the tree (and writes its nodes' _private): nothing may change the tree
+ * meanwhile, and only edits do, through bl_source_map_for_document. */
+void         bl_source_map_prepare         (BlDocument   *doc);
+
+/* Stops the document's map being made (a document closed at once does not
+ * wait for it), waits for its thread and frees it: the document calls it
+ * before it frees its tree. */
+void         bl_source_map_forget          (BlDocument   *doc);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlSourceMap, bl_source_map_free)
 

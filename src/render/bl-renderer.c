@@ -76,15 +76,17 @@ enum
   ATTR_COLOR,
   ATTR_LINK,
   ATTR_FLAGS,
+  ATTR_PART,
   N_ATTRS
 };
 
 static const char * const attr_names[N_ATTRS] = {
   "a_position", "a_normal", "a_model0", "a_model1", "a_model2", "a_model3",
-  "a_normal0", "a_normal1", "a_normal2", "a_color", "a_link", "a_flags",
+  "a_normal0", "a_normal1", "a_normal2", "a_color", "a_link", "a_flags", "a_part",
 };
 
-/* Per instance: model 16, normal matrix 9, colour 4, link 1, flags 1, padding 1. */
+/* Per instance: model 16, normal matrix 9, colour 4, link 1, flags 1, part 1
+ * (a body's collision: its position in the link's collisions). */
 #define INSTANCE_FLOATS 32
 
 typedef struct _GpuMesh GpuMesh;
@@ -290,6 +292,7 @@ typedef struct
   GLuint id;
   GLint  u_view_projection, u_mode, u_eye, u_alpha, u_selected, u_hovered, u_selection_color;
   GLint  u_selection_mix, u_com_dark, u_marker_scale;
+  GLint  u_selected_collision, u_collision_mix, u_background, u_dim_mix;
 } Program;
 
 /* The opaque bodies' programs: meshes (no normals, flat) and primitives. */
@@ -307,6 +310,8 @@ struct _BlRenderer
   Program     general;                  /* mesh.vert/.frag: every layer */
   Program     body[N_BODY_PROGRAMS];    /* body.vert/.frag: opaque collisions */
   Program     shell[2];                 /* shell.vert/.frag: translucent ellipsoids; [1] with NORMAL_FALLBACK */
+  Program     rings[2];                 /* shell.vert/.frag with RINGS: the added-mass ellipsoid */
+  gboolean    shown_added_mass;         /* the bodies' colours were written with the added-mass overlay on */
 
   GpuMesh    *prims[N_LODS][BL_PRIM_MESH];   /* [level][prim] */
   GpuMesh    *marker;
@@ -345,6 +350,13 @@ struct _BlRenderer
   GArray     *draw_counts;              /* GLsizei */
   GArray     *draw_offsets;             /* const void * */
   GPtrArray  *unstarted_jobs;           /* MeshJob*, each holding its thread's reference */
+
+  /* The panel method's surface (bl_renderer_set_panels): triangles
+   * (filled when coloured) then their edges, 6 floats a vertex. */
+  GArray     *panel_vertices;
+  guint       panel_fill_vertices;
+  gboolean    panel_dirty;
+  GLuint      panel_vao, panel_vbo;
 };
 
 void
@@ -481,6 +493,10 @@ program_init (Program     *program,
   program->u_selection_mix = glGetUniformLocation (id, "u_selection_mix");
   program->u_com_dark = glGetUniformLocation (id, "u_com_dark");
   program->u_marker_scale = glGetUniformLocation (id, "u_marker_scale");
+  program->u_selected_collision = glGetUniformLocation (id, "u_selected_collision");
+  program->u_collision_mix = glGetUniformLocation (id, "u_collision_mix");
+  program->u_background = glGetUniformLocation (id, "u_background");
+  program->u_dim_mix = glGetUniformLocation (id, "u_dim_mix");
   return TRUE;
 }
 
@@ -587,7 +603,7 @@ point_instances (GLuint instance_vbo,
   static const struct { int attr, size, offset; } attrs[] = {
     { ATTR_MODEL0, 4, 0 }, { ATTR_MODEL1, 4, 4 }, { ATTR_MODEL2, 4, 8 }, { ATTR_MODEL3, 4, 12 },
     { ATTR_NORMAL0, 3, 16 }, { ATTR_NORMAL1, 3, 19 }, { ATTR_NORMAL2, 3, 22 },
-    { ATTR_COLOR, 4, 25 }, { ATTR_LINK, 1, 29 }, { ATTR_FLAGS, 1, 30 },
+    { ATTR_COLOR, 4, 25 }, { ATTR_LINK, 1, 29 }, { ATTR_FLAGS, 1, 30 }, { ATTR_PART, 1, 31 },
   };
 
   glBindBuffer (GL_ARRAY_BUFFER, instance_vbo);
@@ -700,7 +716,8 @@ write_instance (float        *dst,
                 const float   color[3],
                 float         alpha,
                 float         link,
-                float         flags)
+                float         flags,
+                float         part)
 {
   double a[3][3];
 
@@ -723,7 +740,7 @@ write_instance (float        *dst,
   dst[28] = alpha;
   dst[29] = link;
   dst[30] = flags;
-  dst[31] = 0.0f;
+  dst[31] = part;
 }
 
 /* The determinant of the 3×3 part: a negative one reverses the winding. */
@@ -771,7 +788,8 @@ batch_write (Batch        *batch,
              const double  m[16],
              const float   color[3],
              float         link,
-             float         flags)
+             float         flags,
+             float         part)
 {
   double scaled[16];
 
@@ -780,7 +798,7 @@ batch_write (Batch        *batch,
     for (int r = 0; r < 3; r++)
       scaled[4 * c + r] *= batch->rescale[c];
   write_instance (&g_array_index (batch->instances, float, index * INSTANCE_FLOATS), scaled, color, 1.0f, link,
-                  flags);
+                  flags, part);
   if (det3 (scaled) < 0.0)
     batch->cull = FALSE;
   if (normals_may_vanish (scaled))
@@ -792,12 +810,13 @@ batch_append (Batch        *batch,
               const double  m[16],
               const float   color[3],
               float         link,
-              float         flags)
+              float         flags,
+              float         part)
 {
   guint index = batch_n_instances (batch);
 
   g_array_set_size (batch->instances, batch->instances->len + INSTANCE_FLOATS);
-  batch_write (batch, index, m, color, link, flags);
+  batch_write (batch, index, m, color, link, flags, part);
   batch->full_dirty = TRUE;
   return index;
 }
@@ -808,9 +827,10 @@ batch_rewrite (Batch        *batch,
                const double  m[16],
                const float   color[3],
                float         link,
-               float         flags)
+               float         flags,
+               float         part)
 {
-  batch_write (batch, index, m, color, link, flags);
+  batch_write (batch, index, m, color, link, flags, part);
   if (batch->dirty_lo == batch->dirty_hi)
     {
       batch->dirty_lo = index;
@@ -1523,9 +1543,20 @@ delete_programs (BlRenderer *self)
 {
   glDeleteProgram (self->general.id);
   for (int v = 0; v < 2; v++)
-    glDeleteProgram (self->shell[v].id);
+    {
+      glDeleteProgram (self->shell[v].id);
+      glDeleteProgram (self->rings[v].id);
+    }
   for (int b = 0; b < N_BODY_PROGRAMS; b++)
     glDeleteProgram (self->body[b].id);
+}
+
+gboolean
+bl_renderer_gl_is_software (void)
+{
+  const char *renderer = (const char *) glGetString (GL_RENDERER);
+
+  return renderer != NULL && (strstr (renderer, "llvmpipe") != NULL || strstr (renderer, "softpipe") != NULL);
 }
 
 BlRenderer *
@@ -1541,18 +1572,16 @@ bl_renderer_new (gboolean   use_es,
       || !program_init (&self->body[BODY_SMOOTH_FALLBACK], "body", "#define SMOOTH 1\n#define NORMAL_FALLBACK 1\n",
                         use_es, error)
       || !program_init (&self->shell[0], "shell", "", use_es, error)
-      || !program_init (&self->shell[1], "shell", "#define NORMAL_FALLBACK 1\n", use_es, error))
+      || !program_init (&self->shell[1], "shell", "#define NORMAL_FALLBACK 1\n", use_es, error)
+      || !program_init (&self->rings[0], "shell", "#define RINGS 1\n", use_es, error)
+      || !program_init (&self->rings[1], "shell", "#define RINGS 1\n#define NORMAL_FALLBACK 1\n", use_es, error))
     {
       delete_programs (self);
       g_free (self);
       return NULL;
     }
-  {
-    const char *renderer = (const char *) glGetString (GL_RENDERER);
-
-    if (renderer != NULL && (strstr (renderer, "llvmpipe") != NULL || strstr (renderer, "softpipe") != NULL))
-      self->flush_triangles = FLUSH_TRIANGLES;
-  }
+  if (bl_renderer_gl_is_software ())
+    self->flush_triangles = FLUSH_TRIANGLES;
 
   self->batches = g_ptr_array_new_with_free_func (batch_free);
   self->mesh_gpu = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) bl_mesh_unref, gpu_mesh_unref);
@@ -1593,6 +1622,12 @@ bl_renderer_free (BlRenderer *self)
   g_array_unref (self->draw_counts);
   g_array_unref (self->draw_offsets);
   g_ptr_array_unref (self->unstarted_jobs);
+  g_clear_pointer (&self->panel_vertices, g_array_unref);
+  if (self->panel_vao != 0)
+    {
+      glDeleteVertexArrays (1, &self->panel_vao);
+      glDeleteBuffers (1, &self->panel_vbo);
+    }
   delete_programs (self);
   g_free (self);
 }
@@ -1730,11 +1765,15 @@ batch_for_shape (BlRenderer   *self,
   return batch;
 }
 
+/* The warning colour for an invalid inertia, and while the added-mass
+ * overlay is on for an added-mass matrix that is not physical (no
+ * ellipsoid is drawn for either). */
 static void
-link_shape_color (BlSceneLink *link,
+link_shape_color (BlRenderer  *self,
+                  BlSceneLink *link,
                   float        rgb[3])
 {
-  if (!link->valid)
+  if (!link->valid || (self->shown_added_mass && link->added_mass_invalid))
     memcpy (rgb, bl_render_warning_color, 3 * sizeof (float));
   else
     bl_render_link_color (link->index, rgb);
@@ -1843,9 +1882,9 @@ rebuild (BlRenderer *self)
     static const float white[3] = { 1, 1, 1 };
 
     self->grid_batch = batch_new (self, self->grid, 1.0, FALSE);
-    batch_append (self->grid_batch, identity, grid_color, -1.0f, 0.0f);
+    batch_append (self->grid_batch, identity, grid_color, -1.0f, 0.0f, 0.0f);
     self->triad_batch = batch_new (self, self->triad, 1.0, FALSE);
-    batch_append (self->triad_batch, identity, white, -1.0f, 0.0f);
+    batch_append (self->triad_batch, identity, white, -1.0f, 0.0f, 0.0f);
   }
   for (int p = 0; p < BL_PRIM_MESH; p++)
     {
@@ -1873,19 +1912,19 @@ rebuild (BlRenderer *self)
       double m[N_OVERLAYS][16];
       float color[3];
 
-      link_shape_color (link, color);
+      link_shape_color (self, link, color);
       for (guint s = 0; s < link->shapes->len; s++)
         {
           BlSceneShape *shape = &g_array_index (link->shapes, BlSceneShape, s);
           Slot slot;
 
           slot.batch = batch_for_shape (self, shape);
-          slot.index = batch_append (slot.batch, shape->model, color, (float) i, 0.0f);
+          slot.index = batch_append (slot.batch, shape->model, color, (float) i, 0.0f, (float) shape->collision);
           g_array_append_val (slots, slot);
         }
       overlay_matrices (link, m);
       for (int o = 0; o < N_OVERLAYS; o++)
-        batch_append (self->overlays[o], m[o], overlay_color (o), (float) i, link->is_static ? 1.0f : 0.0f);
+        batch_append (self->overlays[o], m[o], overlay_color (o), (float) i, link->is_static ? 1.0f : 0.0f, 0.0f);
       g_ptr_array_add (self->slots, slots);
     }
   /* Meshes no shape uses any more (those of a document closed or
@@ -1923,17 +1962,17 @@ update_link (BlRenderer  *self,
         return FALSE;
     }
 
-  link_shape_color (link, color);
+  link_shape_color (self, link, color);
   for (guint s = 0; s < link->shapes->len; s++)
     {
       BlSceneShape *shape = &g_array_index (link->shapes, BlSceneShape, s);
       Slot *slot = &g_array_index (slots, Slot, s);
 
-      batch_rewrite (slot->batch, slot->index, shape->model, color, (float) i, 0.0f);
+      batch_rewrite (slot->batch, slot->index, shape->model, color, (float) i, 0.0f, (float) shape->collision);
     }
   overlay_matrices (link, m);
   for (int o = 0; o < N_OVERLAYS; o++)
-    batch_rewrite (self->overlays[o], i, m[o], overlay_color (o), (float) i, link->is_static ? 1.0f : 0.0f);
+    batch_rewrite (self->overlays[o], i, m[o], overlay_color (o), (float) i, link->is_static ? 1.0f : 0.0f, 0.0f);
   return TRUE;
 }
 
@@ -1999,6 +2038,10 @@ program_use (const Program         *program,
   glUniform1f (program->u_hovered, (float) options->hovered);
   glUniform3fv (program->u_selection_color, 1, bl_render_selection_color);
   glUniform1f (program->u_selection_mix, BL_RENDER_SELECTION_MIX);
+  glUniform1f (program->u_selected_collision, (float) options->selected_collision);
+  glUniform1f (program->u_collision_mix, BL_RENDER_COLLISION_MIX);
+  glUniform3fv (program->u_background, 1, bl_render_background_color);
+  glUniform1f (program->u_dim_mix, BL_RENDER_DIM_MIX);
 }
 
 /* The bodies, opaque, with the body programs (the general one for the
@@ -2078,7 +2121,10 @@ draw_shells (BlRenderer            *self,
   for (int o = OVERLAY_ELLIPSOID; o <= OVERLAY_ADDED_MASS; o++)
     if (o == OVERLAY_ELLIPSOID ? options->show_inertia_ellipsoid : options->show_added_mass)
       {
-        const Program *shell = &self->shell[self->overlays[o]->faint_normals ? 1 : 0];
+        /* The added-mass ellipsoid as dashed rings: it shows over an inertia
+         * ellipsoid of the same shape (a sphere in a fluid of its density). */
+        const Program *shell = o == OVERLAY_ADDED_MASS ? &self->rings[self->overlays[o]->faint_normals ? 1 : 0]
+                                                       : &self->shell[self->overlays[o]->faint_normals ? 1 : 0];
 
         program_use (shell, vp, eye, options);
         glUniform1f (shell->u_alpha, alpha);
@@ -2092,6 +2138,8 @@ draw_shells (BlRenderer            *self,
       batch_draw (self, self->overlays[OVERLAY_BOX], FALSE, FALSE);
     }
 }
+
+static void draw_panels (BlRenderer *self);
 
 void
 bl_renderer_draw (BlRenderer            *self,
@@ -2109,6 +2157,12 @@ bl_renderer_draw (BlRenderer            *self,
   FrameInfo frame;
   gboolean any_shell = options->show_inertia_ellipsoid || options->show_added_mass || options->show_inertia_box;
 
+  if (self->shown_added_mass != options->show_added_mass)
+    {
+      /* The bodies' colours depend on it (link_shape_color). */
+      self->shown_added_mass = options->show_added_mass;
+      self->need_rebuild = TRUE;
+    }
   sync_instances (self);
   adopt_mesh_jobs (self);
   self->n_drawn_triangles = 0;
@@ -2157,7 +2211,7 @@ bl_renderer_draw (BlRenderer            *self,
                      floor (scene_center[0] / step) * step, floor (scene_center[1] / step) * step, 0, 1 };
     float *dst = &g_array_index (self->grid_batch->instances, float, 0);
 
-    write_instance (dst, m, grid_color, 1.0f, -1.0f, 0.0f);
+    write_instance (dst, m, grid_color, 1.0f, -1.0f, 0.0f, 0.0f);
     self->grid_batch->full_dirty = TRUE;
     batch_upload (self->grid_batch);
     glUniform1i (self->general.u_mode, 2);
@@ -2188,6 +2242,7 @@ bl_renderer_draw (BlRenderer            *self,
     }
   glDepthMask (GL_TRUE);
   glDisable (GL_BLEND);
+  draw_panels (self);
 
   /* Point markers and axes on top of everything, markers at a constant
    * size on screen (up to their link's own size). */
@@ -2246,6 +2301,100 @@ bl_renderer_draw (BlRenderer            *self,
   g_ptr_array_set_free_func (self->unstarted_jobs, NULL);
   g_ptr_array_set_size (self->unstarted_jobs, 0);
   g_ptr_array_set_free_func (self->unstarted_jobs, (GDestroyNotify) mesh_job_unref);
+}
+
+void
+bl_renderer_set_panels (BlRenderer  *self,
+                        const float *corners,
+                        const float *colors,
+                        gsize        n_panels)
+{
+  static const float edge_color[3] = { 0.12f, 0.14f, 0.18f };
+
+  g_clear_pointer (&self->panel_vertices, g_array_unref);
+  self->panel_dirty = TRUE;
+  self->panel_fill_vertices = 0;
+  if (n_panels == 0)
+    return;
+  self->panel_vertices = g_array_sized_new (FALSE, FALSE, sizeof (float), 6 * (colors != NULL ? 9 : 6) * n_panels);
+  if (colors != NULL)
+    for (gsize p = 0; p < n_panels; p++)
+      for (int k = 0; k < 3; k++)
+        {
+          g_array_append_vals (self->panel_vertices, corners + 9 * p + 3 * k, 3);
+          g_array_append_vals (self->panel_vertices, colors + 3 * p, 3);
+        }
+  self->panel_fill_vertices = self->panel_vertices->len / 6;
+  for (gsize p = 0; p < n_panels; p++)
+    for (int k = 0; k < 3; k++)
+      {
+        g_array_append_vals (self->panel_vertices, corners + 9 * p + 3 * k, 3);
+        g_array_append_vals (self->panel_vertices, edge_color, 3);
+        g_array_append_vals (self->panel_vertices, corners + 9 * p + 3 * ((k + 1) % 3), 3);
+        g_array_append_vals (self->panel_vertices, edge_color, 3);
+      }
+}
+
+/* The panel surface over everything but the markers: it lies just inside
+ * the bodies it approximates, so it is drawn against a cleared depth
+ * buffer (its own panels hide each other), filled in its colours with its
+ * edges on top.  The general program's vertex-colour mode, with the
+ * per-instance attributes held at an identity instance. */
+static void
+draw_panels (BlRenderer *self)
+{
+  static const float identity[4][4] = { { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 0, 0, 1, 0 }, { 0, 0, 0, 1 } };
+  guint n_vertices;
+
+  if (self->panel_vertices == NULL)
+    return;
+  if (self->panel_vao == 0)
+    {
+      glGenVertexArrays (1, &self->panel_vao);
+      glGenBuffers (1, &self->panel_vbo);
+      glBindVertexArray (self->panel_vao);
+      glBindBuffer (GL_ARRAY_BUFFER, self->panel_vbo);
+      glEnableVertexAttribArray (ATTR_POSITION);
+      glVertexAttribPointer (ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 6 * sizeof (float), (void *) 0);
+      glEnableVertexAttribArray (ATTR_NORMAL);
+      glVertexAttribPointer (ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 6 * sizeof (float), (void *) (3 * sizeof (float)));
+    }
+  glBindVertexArray (self->panel_vao);
+  glBindBuffer (GL_ARRAY_BUFFER, self->panel_vbo);
+  if (self->panel_dirty)
+    {
+      glBufferData (GL_ARRAY_BUFFER, self->panel_vertices->len * sizeof (float), self->panel_vertices->data,
+                    GL_STATIC_DRAW);
+      self->panel_dirty = FALSE;
+    }
+  glVertexAttrib4fv (ATTR_MODEL0, identity[0]);
+  glVertexAttrib4fv (ATTR_MODEL1, identity[1]);
+  glVertexAttrib4fv (ATTR_MODEL2, identity[2]);
+  glVertexAttrib4fv (ATTR_MODEL3, identity[3]);
+  glVertexAttrib3fv (ATTR_NORMAL0, identity[0]);
+  glVertexAttrib3fv (ATTR_NORMAL1, identity[1]);
+  glVertexAttrib3fv (ATTR_NORMAL2, identity[2]);
+  glVertexAttrib4f (ATTR_COLOR, 1.0f, 1.0f, 1.0f, 1.0f);
+  glVertexAttrib1f (ATTR_LINK, -1.0f);
+  glVertexAttrib1f (ATTR_FLAGS, 0.0f);
+
+  glUniform1i (self->general.u_mode, 2);
+  glUniform1f (self->general.u_alpha, 1.0f);
+  glDisable (GL_CULL_FACE);
+  glEnable (GL_DEPTH_TEST);
+  glDepthFunc (GL_LEQUAL);
+  glClear (GL_DEPTH_BUFFER_BIT);
+  n_vertices = self->panel_vertices->len / 6;
+  if (self->panel_fill_vertices > 0)
+    {
+      /* The fill pushed back a little, so that its own edges win. */
+      glEnable (GL_POLYGON_OFFSET_FILL);
+      glPolygonOffset (1.0f, 1.0f);
+      glDrawArrays (GL_TRIANGLES, 0, (GLsizei) self->panel_fill_vertices);
+      glDisable (GL_POLYGON_OFFSET_FILL);
+    }
+  glDrawArrays (GL_LINES, (GLint) self->panel_fill_vertices, (GLsizei) (n_vertices - self->panel_fill_vertices));
+  glBindVertexArray (0);
 }
 
 guint

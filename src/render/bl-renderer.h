@@ -22,6 +22,7 @@ typedef struct
   gboolean wireframe;
   gboolean xray;
   int      selected;        /* link index, −1 for none */
+  int      selected_collision; /* its collision (position in link->collisions), −1 for none */
   int      hovered;
   /* Draw big meshes whole instead of skipping their back-facing and
    * off-screen clusters (the picture is the same; for tests and benchmarks). */
@@ -33,12 +34,17 @@ typedef struct
 } BlRenderOptions;
 
 /* Colours, 0…1 RGB as written to the framebuffer: what the pixel tests
- * expect and the README's legend shows.  Bodies (collisions) are opaque in
- * a near-neutral tint per link; the selected link's bodies are mixed
- * BL_RENDER_SELECTION_MIX of the way to the selection colour; overlays are
+ * expect and the viewport's legend shows.  Bodies (collisions) are opaque
+ * in a near-neutral tint per link; the selected link's bodies are mixed
+ * BL_RENDER_SELECTION_MIX of the way to the selection colour, its selected
+ * collision BL_RENDER_COLLISION_MIX, and while a link is selected every
+ * other link's bodies, edges and markers are dimmed BL_RENDER_DIM_MIX of
+ * the way to the background (their shells fainter too); overlays are
  * translucent shells in saturated hues; the centre-of-mass marker is the
  * usual black-and-white sphere, the centre of buoyancy a blue one. */
 #define BL_RENDER_SELECTION_MIX 0.5f
+#define BL_RENDER_COLLISION_MIX 0.9f
+#define BL_RENDER_DIM_MIX 0.55f
 extern const float bl_render_background_color[3];
 extern const float bl_render_selection_color[3];
 extern const float bl_render_warning_color[3];
@@ -51,6 +57,10 @@ extern const float bl_render_buoyancy_color[3];
 /* A link's own colour (near-neutral, a different faint tint by index). */
 void        bl_render_link_color     (guint            index,
                                       float            rgb[3]);
+
+/* Whether the current GL context rasterises in software (Mesa's llvmpipe
+ * or softpipe). */
+gboolean    bl_renderer_gl_is_software (void);
 
 /* Compiles the shaders (GLSL 330 core, or 300 es when USE_ES); a compile or
  * link failure sets GDK_GL_ERROR_COMPILATION_FAILED. */
@@ -80,6 +90,14 @@ void        bl_renderer_draw         (BlRenderer            *self,
                                       double                 extent_radius,
                                       int                    width,
                                       int                    height);
+/* The panel method's surface, drawn over the bodies: CORNERS in world
+ * coordinates, 9 per panel; COLORS (nullable) 3 per panel fill each
+ * panel, else only the panels' edges are drawn.  n_panels 0 removes it.
+ * The arrays are copied. */
+void        bl_renderer_set_panels   (BlRenderer      *self,
+                                      const float     *corners,
+                                      const float     *colors,
+                                      gsize            n_panels);
 /* TRUE while a big mesh's clusters or coarser levels are being made (in a
  * thread) or are made but not yet taken by a draw: until then it is drawn
  * whole, at full detail. */

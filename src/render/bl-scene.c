@@ -94,6 +94,7 @@ shape_clear (gpointer data)
 
 static void
 add_shape (BlSceneLink  *self,
+           guint         collision,
            BlPrim        prim,
            BlMesh       *mesh,
            const double  x_wk[16],
@@ -102,6 +103,7 @@ add_shape (BlSceneLink  *self,
   BlSceneShape shape = { 0 };
 
   shape.prim = prim;
+  shape.collision = collision;
   shape.mesh = mesh != NULL ? bl_mesh_ref (mesh) : NULL;
   bl_scene_matrix_mul (x_wk, local, shape.model);
   shape.invertible = bl_pick_affine_inverse (shape.model, shape.inverse);
@@ -143,9 +145,11 @@ collision_mesh (BlCollision *collision,
   return bl_mesh_cache_lookup (g->resolved_path, g->scale, g->submesh, g->center, error);
 }
 
+/* The shapes of COLLISION, the link's INDEX-th. */
 static void
 add_collision (BlSceneLink *self,
-               BlCollision *collision)
+               BlCollision *collision,
+               guint        index)
 {
   BlGeometry *g = &collision->geometry;
   double x_wk[16], local[16];
@@ -157,33 +161,33 @@ add_collision (BlSceneLink *self,
     {
     case BL_GEOMETRY_BOX:
       scale_matrix (g->size[0], g->size[1], g->size[2], local);
-      add_shape (self, BL_PRIM_BOX, NULL, x_wk, local);
+      add_shape (self, index, BL_PRIM_BOX, NULL, x_wk, local);
       break;
     case BL_GEOMETRY_SPHERE:
       scale_matrix (g->size[0], g->size[0], g->size[0], local);
-      add_shape (self, BL_PRIM_SPHERE, NULL, x_wk, local);
+      add_shape (self, index, BL_PRIM_SPHERE, NULL, x_wk, local);
       break;
     case BL_GEOMETRY_ELLIPSOID:
       scale_matrix (g->size[0], g->size[1], g->size[2], local);
-      add_shape (self, BL_PRIM_SPHERE, NULL, x_wk, local);
+      add_shape (self, index, BL_PRIM_SPHERE, NULL, x_wk, local);
       break;
     case BL_GEOMETRY_CYLINDER:
       scale_matrix (g->size[0], g->size[0], g->size[1], local);
-      add_shape (self, BL_PRIM_CYLINDER, NULL, x_wk, local);
+      add_shape (self, index, BL_PRIM_CYLINDER, NULL, x_wk, local);
       break;
     case BL_GEOMETRY_CONE:
       scale_matrix (g->size[0], g->size[0], g->size[1], local);
-      add_shape (self, BL_PRIM_CONE, NULL, x_wk, local);
+      add_shape (self, index, BL_PRIM_CONE, NULL, x_wk, local);
       break;
     case BL_GEOMETRY_CAPSULE:
       /* A cylinder and two spheres: no per-size tessellation is needed. */
       scale_matrix (g->size[0], g->size[0], g->size[1], local);
-      add_shape (self, BL_PRIM_CYLINDER, NULL, x_wk, local);
+      add_shape (self, index, BL_PRIM_CYLINDER, NULL, x_wk, local);
       for (int end = -1; end <= 1; end += 2)
         {
           scale_matrix (g->size[0], g->size[0], g->size[0], local);
           local[14] = 0.5 * end * g->size[1];
-          add_shape (self, BL_PRIM_SPHERE, NULL, x_wk, local);
+          add_shape (self, index, BL_PRIM_SPHERE, NULL, x_wk, local);
         }
       break;
     case BL_GEOMETRY_PLANE:
@@ -195,7 +199,7 @@ add_collision (BlSceneLink *self,
         scale_matrix (g->plane_size[0] > 0 ? g->plane_size[0] : 1.0,
                       g->plane_size[1] > 0 ? g->plane_size[1] : 1.0, 1.0, s);
         bl_scene_matrix_mul (r, s, local);
-        add_shape (self, BL_PRIM_PLANE, NULL, x_wk, local);
+        add_shape (self, index, BL_PRIM_PLANE, NULL, x_wk, local);
         break;
       }
     case BL_GEOMETRY_MESH:
@@ -209,7 +213,7 @@ add_collision (BlSceneLink *self,
             break;
           }
         scale_matrix (1, 1, 1, local);
-        add_shape (self, BL_PRIM_MESH, mesh, x_wk, local);
+        add_shape (self, index, BL_PRIM_MESH, mesh, x_wk, local);
         break;
       }
     default:
@@ -429,7 +433,7 @@ bl_scene_link_update (BlSceneLink *self,
       double v;
       BlVec3 c;
 
-      add_collision (self, collision);
+      add_collision (self, collision, i);
       if (bl_scene_collision_volume (collision, &v, &c))
         {
           g_array_append_val (volumes, v);
@@ -516,7 +520,16 @@ bl_scene_link_update (BlSceneLink *self,
         }
     }
 
-  if (link->has_added_mass)
+  self->added_mass_invalid = FALSE;
+  if (link->has_added_mass && props->has_added_mass_eigenvalues)
+    {
+      const double *mu = props->added_mass_eigenvalues, *total = props->total_eigenvalues;
+
+      /* As the checks A3 and A4 (shared/reference/added-mass.md §2). */
+      self->added_mass_invalid = mu[0] < -1e-9 * MAX (mu[5], 1.0)
+                                 || (isfinite (total[0]) && props->mass > 0.0 && !(total[0] > 0.0));
+    }
+  if (link->has_added_mass && !self->added_mass_invalid)
     {
       double axes[3][3];
       BlMat3 a, world_axes;

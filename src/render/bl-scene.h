@@ -27,6 +27,7 @@ typedef struct
   double  model[16];
   double  inverse[16];   /* for picking; invertible is FALSE when singular */
   gboolean invertible;
+  guint   collision;     /* its collision's position in link->collisions */
 } BlSceneShape;
 
 /* A link's drawing.  World coordinates are the top model's (or world's)
@@ -54,6 +55,11 @@ typedef struct
   double    volume;              /* displaced volume of the collisions, m³ */
   gboolean  has_added_mass;
   double    added_mass[16];      /* unit sphere → added-mass ellipsoid, world */
+  /* The link's fluid_added_mass is not physical: not positive
+   * semi-definite (check A3), or the body plus it not positive definite
+   * (A4).  It has no ellipsoid then (has_added_mass is FALSE): the
+   * renderer draws the link in the warning colour instead. */
+  gboolean  added_mass_invalid;
   double    added_mass_radii[3];
 
   /* The largest radius of the point markers (m), from the link's own size

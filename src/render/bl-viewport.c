@@ -30,6 +30,7 @@ struct _BlViewport
   BlRenderOptions  options;
   BlCamera         camera;
   BlLink          *selected;
+  BlCollision     *selected_collision;  /* one of the selected link's, or NULL */
   BlLink          *hovered;
   gboolean         pending_fit;
   guint            n_frames;
@@ -42,6 +43,12 @@ struct _BlViewport
   double           drag_last_x, drag_last_y;
   double           drag_travel;
   double           zoom_distance;
+
+  /* The panel method's surface (bl_viewport_set_panels), in world
+   * coordinates, until the renderer takes it. */
+  GArray          *panel_corners;    /* float, 9 per panel */
+  GArray          *panel_colors;     /* float, 3 per panel, or NULL */
+  gboolean         panels_dirty;
 };
 
 enum
@@ -225,6 +232,7 @@ rebuild_scene (BlViewport *self)
   update_scene_bounds (self);
   if (self->renderer != NULL)
     bl_renderer_set_scene (self->renderer, self->links);
+  self->panels_dirty = TRUE;
 }
 
 /* ---- Camera ---------------------------------------------------------------- */
@@ -625,6 +633,19 @@ draw_frame (BlViewport *self,
 {
   self->options.selected = link_index (self, self->selected);
   self->options.hovered = link_index (self, self->hovered);
+  self->options.selected_collision = -1;
+  for (guint i = 0; self->selected != NULL && self->selected_collision != NULL
+                    && i < self->selected->collisions->len; i++)
+    if (g_ptr_array_index (self->selected->collisions, i) == self->selected_collision)
+      self->options.selected_collision = (int) i;
+  if (self->panels_dirty)
+    {
+      bl_renderer_set_panels (self->renderer,
+                              self->panel_corners != NULL ? (float *) self->panel_corners->data : NULL,
+                              self->panel_colors != NULL ? (float *) self->panel_colors->data : NULL,
+                              self->panel_corners != NULL ? self->panel_corners->len / 9 : 0);
+      self->panels_dirty = FALSE;
+    }
   bl_renderer_draw (self->renderer, &self->camera, &self->options,
                     self->scene_center, self->scene_radius, self->extent_radius, width, height);
 }
@@ -922,11 +943,76 @@ bl_viewport_set_document (BlViewport *self,
     self->link_changed_id = g_signal_connect (document, "link-changed", G_CALLBACK (on_link_changed), self);
 
   self->selected = NULL;
+  self->selected_collision = NULL;
   self->hovered = NULL;
+  /* Panels belong to a link of the document that was. */
+  bl_viewport_set_panels (self, NULL, NULL, 0, NULL);
   rebuild_scene (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "viewport.fit-selection", FALSE);
   bl_viewport_fit_all (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+}
+
+/* Blue through white to red for −1 … 1. */
+static void
+diverging_color (double t,
+                 float  rgb[3])
+{
+  static const float negative[3] = { 0.23f, 0.30f, 0.75f }, middle[3] = { 0.95f, 0.95f, 0.95f },
+                     positive[3] = { 0.71f, 0.02f, 0.15f };
+  const float *end = t < 0.0 ? negative : positive;
+  float s = (float) CLAMP (fabs (t), 0.0, 1.0);
+
+  for (int k = 0; k < 3; k++)
+    rgb[k] = middle[k] + s * (end[k] - middle[k]);
+}
+
+void
+bl_viewport_set_panels (BlViewport   *self,
+                        BlLink       *link,
+                        const double *corners,
+                        gsize         n_panels,
+                        const double *values)
+{
+  double largest = 0.0;
+
+  g_return_if_fail (BL_IS_VIEWPORT (self));
+
+  g_clear_pointer (&self->panel_corners, g_array_unref);
+  g_clear_pointer (&self->panel_colors, g_array_unref);
+  self->panels_dirty = TRUE;
+  if (link != NULL && n_panels > 0)
+    {
+      self->panel_corners = g_array_sized_new (FALSE, FALSE, sizeof (float), 9 * n_panels);
+      for (gsize i = 0; i < 3 * n_panels; i++)
+        {
+          BlVec3 p = bl_pose_apply (link->world_pose, bl_vec3 (corners[3 * i], corners[3 * i + 1], corners[3 * i + 2]));
+          float xyz[3] = { (float) p.x, (float) p.y, (float) p.z };
+
+          g_array_append_vals (self->panel_corners, xyz, 3);
+        }
+      for (gsize i = 0; values != NULL && i < n_panels; i++)
+        largest = MAX (largest, fabs (values[i]));
+      if (values != NULL)
+        {
+          self->panel_colors = g_array_sized_new (FALSE, FALSE, sizeof (float), 3 * n_panels);
+          for (gsize i = 0; i < n_panels; i++)
+            {
+              float rgb[3];
+
+              diverging_color (largest > 0.0 ? values[i] / largest : 0.0, rgb);
+              g_array_append_vals (self->panel_colors, rgb, 3);
+            }
+        }
+    }
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+gsize
+bl_viewport_get_n_panels (BlViewport *self)
+{
+  g_return_val_if_fail (BL_IS_VIEWPORT (self), 0);
+  return self->panel_corners != NULL ? self->panel_corners->len / 9 : 0;
 }
 
 BlDocument *
@@ -944,9 +1030,10 @@ bl_viewport_set_selected_link (BlViewport *self,
 
   if (link != NULL && link_index (self, link) < 0)
     link = NULL;
-  if (self->selected == link)
+  if (self->selected == link && self->selected_collision == NULL)
     return;
   self->selected = link;
+  self->selected_collision = NULL;
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "viewport.fit-selection", link != NULL);
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
@@ -956,6 +1043,34 @@ bl_viewport_get_selected_link (BlViewport *self)
 {
   g_return_val_if_fail (BL_IS_VIEWPORT (self), NULL);
   return self->selected;
+}
+
+void
+bl_viewport_set_selected_collision (BlViewport  *self,
+                                    BlCollision *collision)
+{
+  g_return_if_fail (BL_IS_VIEWPORT (self));
+
+  if (collision == NULL)
+    {
+      if (self->selected_collision == NULL)
+        return;
+      self->selected_collision = NULL;
+      gtk_gl_area_queue_render (GTK_GL_AREA (self));
+      return;
+    }
+  bl_viewport_set_selected_link (self, collision->link);
+  if (self->selected != collision->link)
+    return;
+  self->selected_collision = collision;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+BlCollision *
+bl_viewport_get_selected_collision (BlViewport *self)
+{
+  g_return_val_if_fail (BL_IS_VIEWPORT (self), NULL);
+  return self->selected_collision;
 }
 
 void
@@ -1037,6 +1152,8 @@ bl_viewport_dispose (GObject *object)
   g_clear_object (&self->document);
   g_clear_pointer (&self->links, g_ptr_array_unref);
   g_clear_pointer (&self->by_link, g_hash_table_unref);
+  g_clear_pointer (&self->panel_corners, g_array_unref);
+  g_clear_pointer (&self->panel_colors, g_array_unref);
 
   G_OBJECT_CLASS (bl_viewport_parent_class)->dispose (object);
 }
@@ -1246,4 +1363,21 @@ bl_viewport_init (BlViewport *self)
   scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
   gtk_widget_add_controller (widget, scroll);
+}
+
+gboolean
+bl_viewport_display_gl_is_software (GdkDisplay *display)
+{
+  g_autoptr(GdkGLContext) context = NULL;
+  gboolean software;
+
+  g_return_val_if_fail (GDK_IS_DISPLAY (display), FALSE);
+
+  context = gdk_display_create_gl_context (display, NULL);
+  if (context == NULL || !gdk_gl_context_realize (context, NULL))
+    return FALSE;
+  gdk_gl_context_make_current (context);
+  software = bl_renderer_gl_is_software ();
+  gdk_gl_context_clear_current ();
+  return software;
 }

@@ -32,10 +32,17 @@ void        bl_viewport_set_document        (BlViewport      *self,
                                              BlDocument      *document);
 BlDocument *bl_viewport_get_document        (BlViewport      *self);
 
-/* NULL: none.  Emits nothing. */
+/* NULL: none.  Emits nothing.  The selected link is drawn tinted towards
+ * the selection colour and every other link dimmed (bl-renderer.h). */
 void        bl_viewport_set_selected_link   (BlViewport      *self,
                                              BlLink          *link);
 BlLink     *bl_viewport_get_selected_link   (BlViewport      *self);
+/* Selects the collision's link and the collision in it, drawn nearly in
+ * the selection colour, apart from the link's other collisions; NULL
+ * leaves the link selected alone.  Selecting a link clears it. */
+void        bl_viewport_set_selected_collision (BlViewport   *self,
+                                                BlCollision  *collision);
+BlCollision *bl_viewport_get_selected_collision (BlViewport  *self);
 
 void        bl_viewport_fit_all             (BlViewport      *self);
 void        bl_viewport_fit_selection       (BlViewport      *self);
@@ -59,6 +66,19 @@ void        bl_viewport_get_camera          (BlViewport      *self,
 void        bl_viewport_set_camera          (BlViewport      *self,
                                              const BlCamera  *camera);
 
+/* The panel method's surface over the view: `n_panels` triangles of
+ * `link`, their corners in link coordinates (9 doubles each), drawn as
+ * edges, and filled blue–white–red by `values` (nullable, one per panel,
+ * scaled by the largest magnitude: a potential's sign and size) when
+ * given.  A NULL link or no panels removes it; so does a new document.
+ * The arrays are copied. */
+void        bl_viewport_set_panels          (BlViewport      *self,
+                                             BlLink          *link,
+                                             const double    *corners,
+                                             gsize            n_panels,
+                                             const double    *values);
+gsize       bl_viewport_get_n_panels        (BlViewport      *self);
+
 /* Renders one frame offscreen at WIDTH×HEIGHT (≤ 0: the widget's size) and
  * returns it.  The widget must be realized.  The PNG variant writes it. */
 GdkTexture *bl_viewport_render_texture      (BlViewport      *self,
@@ -73,5 +93,10 @@ gboolean    bl_viewport_save_png            (BlViewport      *self,
  * until then they are drawn whole.  The viewport redraws once they are
  * ready; a screenshot of the settled view waits for this to be FALSE. */
 gboolean    bl_viewport_get_mesh_jobs_pending (BlViewport     *self);
+
+/* Whether GL on DISPLAY rasterises in software (Mesa's llvmpipe or
+ * softpipe, as in a virtual machine or under Xvfb); FALSE when it has no
+ * GL.  Creates and drops a context of its own. */
+gboolean    bl_viewport_display_gl_is_software (GdkDisplay *display);
 
 G_END_DECLS

@@ -1,0 +1,455 @@
+/* bl-problems-bar.c: the document's own problems, in an info bar above the 3D view. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "bl-problems-bar.h"
+
+struct _BlProblemsBar
+{
+  GtkWidget      parent_instance;
+
+  GtkInfoBar    *info_bar;
+  GtkImage      *icon;
+  GtkLabel      *title_label;
+  GtkLabel      *message_label;
+  GtkLabel      *hint_label;
+  GtkButton     *add_path_button;
+  GtkMenuButton *details_button;
+  GtkBox        *details_box;
+
+  BlDocument    *document;
+  gboolean       closed;       /* by the user, until the next document */
+};
+
+enum {
+  PROP_0,
+  PROP_DOCUMENT,
+  PROP_REVEALED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (BlProblemsBar, bl_problems_bar, GTK_TYPE_WIDGET)
+
+/* The failed include a diagnostic reports, if it is one: both carry the
+ * same place and message. */
+static const BlIncludeFailure *
+find_include_failure (BlDocument         *document,
+                      const BlDiagnostic *d)
+{
+  GPtrArray *failures = bl_document_get_include_failures (document);
+
+  for (guint i = 0; i < failures->len; i++)
+    {
+      const BlIncludeFailure *failure = g_ptr_array_index (failures, i);
+
+      if (failure->line == d->line && g_strcmp0 (failure->file, d->file) == 0 &&
+          g_strcmp0 (failure->message, d->message) == 0)
+        return failure;
+    }
+  return NULL;
+}
+
+/* Whether adding a model folder fixes it: an include looked for in folders
+ * and found in none (not a Fuel model missing from the cache, nor a file
+ * found but unusable). */
+static gboolean
+wants_model_path (BlDocument         *document,
+                  const BlDiagnostic *d)
+{
+  const BlIncludeFailure *failure = find_include_failure (document, d);
+
+  return failure != NULL && failure->problem == BL_INCLUDE_NOT_FOUND;
+}
+
+/* How to fix the includes not found: name the folder to add when there is
+ * one model to find. */
+static char *
+dup_hint (BlDocument *document)
+{
+  GPtrArray *failures = bl_document_get_include_failures (document);
+  const char *name = NULL;
+
+  for (guint i = 0; i < failures->len; i++)
+    {
+      const BlIncludeFailure *failure = g_ptr_array_index (failures, i);
+
+      if (failure->problem != BL_INCLUDE_NOT_FOUND || failure->name == NULL)
+        continue;
+      if (name != NULL && g_strcmp0 (name, failure->name) != 0)
+        {
+          name = NULL;
+          break;
+        }
+      name = failure->name;
+    }
+  if (name != NULL)
+    /* Translators: the model's folder name, as “tethys” */
+    return g_strdup_printf (_("To fix it, add the folder that holds the “%s” folder (Ballast and ballast-cli "
+                              "keep it), or set GZ_SIM_RESOURCE_PATH to it before starting Ballast."), name);
+  return g_strdup (_("To fix it, add the folder that holds the models’ folders (Ballast and ballast-cli "
+                     "keep it), or set GZ_SIM_RESOURCE_PATH to it before starting Ballast."));
+}
+
+/* Errors first, then warnings, each in document order. */
+static GPtrArray *
+collect_problems (BlDocument *document)
+{
+  GPtrArray *problems = g_ptr_array_new ();
+  GPtrArray *all;
+
+  if (document == NULL)
+    return problems;
+  all = bl_document_get_diagnostics (document);
+  for (int severity = BL_SEVERITY_ERROR; severity >= BL_SEVERITY_WARNING; severity--)
+    for (guint i = 0; i < all->len; i++)
+      {
+        BlDiagnostic *d = g_ptr_array_index (all, i);
+
+        if ((int) d->severity == severity)
+          g_ptr_array_add (problems, d);
+      }
+  return problems;
+}
+
+/* "world.sdf, line 12": where the problem is, as the user finds it. */
+static char *
+dup_location (const BlDiagnostic *d)
+{
+  g_autofree char *name = d->file != NULL ? g_path_get_basename (d->file) : NULL;
+
+  if (name != NULL && d->line > 0)
+    /* Translators: a file name and a line number */
+    return g_strdup_printf (_("%s, line %d"), name, d->line);
+  if (name != NULL)
+    return g_steal_pointer (&name);
+  if (d->line > 0)
+    return g_strdup_printf (_("line %d"), d->line);
+  return NULL;
+}
+
+static GtkWidget *
+severity_icon_new (BlSeverity severity)
+{
+  GtkWidget *icon;
+
+  if (severity == BL_SEVERITY_ERROR)
+    {
+      icon = gtk_image_new_from_icon_name ("dialog-error-symbolic");
+      gtk_widget_add_css_class (icon, "error");
+    }
+  else
+    {
+      icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+      gtk_widget_add_css_class (icon, "warning");
+    }
+  gtk_widget_set_valign (icon, GTK_ALIGN_START);
+  return icon;
+}
+
+/* A label whose text can be selected with the pointer (to copy a path),
+ * but that does not take the focus: the popover would give it to the
+ * first one, selecting all its text. */
+static GtkWidget *
+copyable_label_new (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_focusable (label, FALSE);
+  return label;
+}
+
+/* One problem in the details popover: what, then where (the full path on
+ * hover), and for an include not found the folders searched. */
+static GtkWidget *
+problem_row_new (BlDocument         *document,
+                 const BlDiagnostic *d)
+{
+  const BlIncludeFailure *failure = find_include_failure (document, d);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *message = copyable_label_new (d->message);
+  g_autofree char *location = dup_location (d);
+
+  gtk_widget_add_css_class (row, "bl-problem");
+  gtk_label_set_wrap (GTK_LABEL (message), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (message), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (message), 64);
+  gtk_box_append (GTK_BOX (text), message);
+  if (location != NULL)
+    {
+      GtkWidget *where = copyable_label_new (location);
+
+      gtk_widget_add_css_class (where, "dim-label");
+      gtk_widget_add_css_class (where, "caption");
+      gtk_widget_set_tooltip_text (where, d->file);
+      gtk_box_append (GTK_BOX (text), where);
+    }
+  /* The folders searched, one a line, as the user compares them. */
+  if (failure != NULL && failure->searched != NULL && failure->searched[0] != NULL)
+    {
+      g_autofree char *folders = g_strjoinv ("\n", failure->searched);
+      g_autofree char *searched = g_strdup_printf ("%s\n%s", _("Searched:"), folders);
+      GtkWidget *list = copyable_label_new (searched);
+
+      gtk_label_set_wrap (GTK_LABEL (list), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (list), PANGO_WRAP_WORD_CHAR);
+      gtk_widget_add_css_class (list, "caption");
+      gtk_box_append (GTK_BOX (text), list);
+    }
+  gtk_widget_set_hexpand (text, TRUE);
+  gtk_box_append (GTK_BOX (row), severity_icon_new (d->severity));
+  gtk_box_append (GTK_BOX (row), text);
+  return row;
+}
+
+/* The bar's line on the worst problem: where, then what.  An include not
+ * found reads as the folders searched (the core's message, which says the
+ * same at length, is in Details). */
+static char *
+dup_summary (BlDocument         *document,
+             const BlDiagnostic *d)
+{
+  const BlIncludeFailure *failure = find_include_failure (document, d);
+  g_autofree char *location = dup_location (d);
+  g_autofree char *what = NULL;
+
+  if (failure != NULL && wants_model_path (document, d))
+    {
+      g_autofree char *folders = g_strjoinv (", ", failure->searched);
+
+      /* Translators: the <uri> of an <include>, then the folders searched */
+      what = g_strdup_printf (_("“%s” is in none of the folders searched: %s"), failure->uri, folders);
+    }
+  else
+    what = g_strdup (d->message);
+  if (location == NULL)
+    return g_steal_pointer (&what);
+  /* Translators: where a problem is ("world.sdf, line 5"), then what it is */
+  return g_strdup_printf (_("%s: %s"), location, what);
+}
+
+static char *
+dup_title (BlDocument *document,
+           GPtrArray  *problems)
+{
+  guint errors = 0, warnings = 0, includes = 0;
+
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const BlDiagnostic *d = g_ptr_array_index (problems, i);
+
+      if (d->severity == BL_SEVERITY_ERROR)
+        errors++;
+      else
+        warnings++;
+      if (wants_model_path (document, d))
+        includes++;
+    }
+  /* Every error is a model not found (what follows from it, such as a
+   * world left without a model, is a warning): say that. */
+  if (includes == 1 && errors == 1)
+    return g_strdup (_("A model could not be found"));
+  if (includes > 0 && includes == errors)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u model could not be found",
+                                         "%u models could not be found", includes), includes);
+  if (errors > 0 && warnings > 0)
+    {
+      g_autofree char *e = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u error", "%u errors", errors), errors);
+      g_autofree char *w = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u warning", "%u warnings", warnings),
+                                            warnings);
+
+      /* Translators: "2 errors" and "1 warning" */
+      return g_strdup_printf (_("The file has %s and %s"), e, w);
+    }
+  if (errors > 0)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The file has %u error",
+                                         "The file has %u errors", errors), errors);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The file has %u warning",
+                                       "The file has %u warnings", warnings), warnings);
+}
+
+static void
+update (BlProblemsBar *self)
+{
+  g_autoptr(GPtrArray) problems = collect_problems (self->document);
+  gboolean was_revealed = gtk_info_bar_get_revealed (self->info_bar);
+  gboolean revealed = problems->len > 0 && !self->closed;
+  gboolean wants_path = FALSE;
+  GtkWidget *row;
+
+  while ((row = gtk_widget_get_first_child (GTK_WIDGET (self->details_box))) != NULL)
+    gtk_box_remove (self->details_box, row);
+
+  if (problems->len > 0)
+    {
+      const BlDiagnostic *first = g_ptr_array_index (problems, 0);
+      g_autofree char *title = dup_title (self->document, problems);
+      g_autofree char *message = dup_summary (self->document, first);
+
+      for (guint i = 0; i < problems->len; i++)
+        {
+          wants_path |= wants_model_path (self->document, g_ptr_array_index (problems, i));
+          gtk_box_append (self->details_box, problem_row_new (self->document, g_ptr_array_index (problems, i)));
+        }
+      gtk_info_bar_set_message_type (self->info_bar, first->severity == BL_SEVERITY_ERROR
+                                                     ? GTK_MESSAGE_ERROR : GTK_MESSAGE_WARNING);
+      gtk_image_set_from_icon_name (self->icon, first->severity == BL_SEVERITY_ERROR
+                                                ? "dialog-error-symbolic" : "dialog-warning-symbolic");
+      gtk_label_set_text (self->title_label, title);
+      gtk_label_set_text (self->message_label, message);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->message_label), first->file);
+    }
+  /* How to fix it: the model path, and the variable gz-sim itself reads. */
+  if (wants_path)
+    {
+      g_autofree char *hint = dup_hint (self->document);
+
+      gtk_label_set_text (self->hint_label, hint);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->hint_label), wants_path);
+  gtk_widget_set_visible (GTK_WIDGET (self->add_path_button), wants_path);
+  gtk_info_bar_set_revealed (self->info_bar, revealed);
+  gtk_widget_set_visible (GTK_WIDGET (self->info_bar), revealed);
+  if (was_revealed != revealed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REVEALED]);
+}
+
+static void
+on_response (GtkInfoBar    *info_bar,
+             int            response,
+             BlProblemsBar *self)
+{
+  if (response != GTK_RESPONSE_CLOSE)
+    return;
+  self->closed = TRUE;
+  update (self);
+}
+
+void
+bl_problems_bar_set_document (BlProblemsBar *self,
+                              BlDocument    *document)
+{
+  g_return_if_fail (BL_IS_PROBLEMS_BAR (self));
+  g_return_if_fail (document == NULL || BL_IS_DOCUMENT (document));
+
+  if (self->document == document)
+    return;
+  g_set_object (&self->document, document);
+  self->closed = FALSE;
+  update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+}
+
+BlDocument *
+bl_problems_bar_get_document (BlProblemsBar *self)
+{
+  g_return_val_if_fail (BL_IS_PROBLEMS_BAR (self), NULL);
+  return self->document;
+}
+
+gboolean
+bl_problems_bar_get_revealed (BlProblemsBar *self)
+{
+  g_return_val_if_fail (BL_IS_PROBLEMS_BAR (self), FALSE);
+  return gtk_info_bar_get_revealed (self->info_bar);
+}
+
+GtkWidget *
+bl_problems_bar_new (void)
+{
+  return g_object_new (BL_TYPE_PROBLEMS_BAR, NULL);
+}
+
+static void
+bl_problems_bar_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  BlProblemsBar *self = BL_PROBLEMS_BAR (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      g_value_set_object (value, self->document);
+      break;
+    case PROP_REVEALED:
+      g_value_set_boolean (value, bl_problems_bar_get_revealed (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+bl_problems_bar_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  BlProblemsBar *self = BL_PROBLEMS_BAR (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      bl_problems_bar_set_document (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+bl_problems_bar_dispose (GObject *object)
+{
+  BlProblemsBar *self = BL_PROBLEMS_BAR (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_PROBLEMS_BAR);
+  g_clear_object (&self->document);
+
+  G_OBJECT_CLASS (bl_problems_bar_parent_class)->dispose (object);
+}
+
+static void
+bl_problems_bar_class_init (BlProblemsBarClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->get_property = bl_problems_bar_get_property;
+  object_class->set_property = bl_problems_bar_set_property;
+  object_class->dispose = bl_problems_bar_dispose;
+
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL, BL_TYPE_DOCUMENT,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_REVEALED] =
+    g_param_spec_boolean ("revealed", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/app/ballast/Ballast/ui/bl-problems-bar.ui");
+  gtk_widget_class_bind_template_child (widget_class, BlProblemsBar, info_bar);
+  gtk_widget_class_bind_template_child (widget_class, BlProblemsBar, icon);
+  gtk_widget_class_bind_template_child (widget_class, BlProblemsBar, title_label);
+  gtk_widget_class_bind_template_child (widget_class, BlProblemsBar, message_label);
+  gtk_widget_class_bind_template_child (widget_class, BlProblemsBar, hint_label);
+  gtk_widget_class_bind_template_child (widget_class, BlProblemsBar, add_path_button);
+  gtk_widget_class_bind_template_child (widget_class, BlProblemsBar, details_button);
+  gtk_widget_class_bind_template_child (widget_class, BlProblemsBar, details_box);
+  gtk_widget_class_bind_template_callback (widget_class, on_response);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "bl-problems-bar");
+}
+
+static void
+bl_problems_bar_init (BlProblemsBar *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  update (self);
+}

@@ -1,0 +1,58 @@
+/* bl-tinyxml-filter-private.h: bytes read as TinyXML2 (Gazebo) reads them. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* What TinyXML2, which libsdformat reads with, accepts and libxml2 refuses
+ * as XML says, rewritten in the bytes handed to libxml2:
+ *
+ * - "--" inside a comment (gz-sim's own example worlds have comments of
+ *   shell commands with "--reqtype").  TinyXML2 ends a comment at the
+ *   first "-->"; each comment, delimited so, gets every hyphen that
+ *   another hyphen follows turned into a space, so it holds no "--" and
+ *   does not end in "-".
+ * - Text outside the root element (gz-sim's reset_detachable_joint.sdf
+ *   starts "?xml version…", its '<' lost).  TinyXML2 keeps it as a text
+ *   node beside the root; its printable ASCII characters become spaces.
+ *
+ * Nothing else changes, not even the length or the line breaks, so lines
+ * and offsets stay those of the file.  Markup is followed as far as
+ * needed to know where comments and elements are: tags and their quoted
+ * values, CDATA sections, processing instructions and the DOCTYPE with
+ * its internal subset.  Bytes are filtered as they come, in pieces of any
+ * size; ASCII-compatible encodings only (in UTF-16 nothing is changed). */
+typedef struct _BlTinyxmlFilter BlTinyxmlFilter;
+
+typedef enum
+{
+  BL_TINYXML_FAULT_HYPHENS,       /* a comment with "--" inside */
+  BL_TINYXML_FAULT_OUTSIDE_ROOT,  /* text outside the root element */
+  BL_TINYXML_N_FAULTS
+} BlTinyxmlFault;
+
+BlTinyxmlFilter *bl_tinyxml_filter_new    (void);
+void             bl_tinyxml_filter_free   (BlTinyxmlFilter *filter);
+
+/* Appends to out the filtered bytes of the next piece of input.  A run of
+ * hyphens in a comment is held back until the byte after it is known, so
+ * out may get fewer or more bytes than the piece. */
+void             bl_tinyxml_filter_feed   (BlTinyxmlFilter *filter,
+                                           const char      *piece,
+                                           gsize            length,
+                                           GByteArray      *out);
+/* Appends what is still held back (the input ended inside a comment). */
+void             bl_tinyxml_filter_finish (BlTinyxmlFilter *filter,
+                                           GByteArray      *out);
+
+/* How many times the fault was rewritten (comments, or runs of text), and
+ * the line where the first starts (0 when none). */
+guint            bl_tinyxml_filter_get_count      (BlTinyxmlFilter *filter,
+                                                   BlTinyxmlFault   fault);
+int              bl_tinyxml_filter_get_first_line (BlTinyxmlFilter *filter,
+                                                   BlTinyxmlFault   fault);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlTinyxmlFilter, bl_tinyxml_filter_free)
+
+G_END_DECLS

@@ -1,0 +1,285 @@
+/* bl-tinyxml-filter.c: bytes read as TinyXML2 (Gazebo) reads them. */
+#include "config.h"
+
+#include <string.h>
+
+#include "bl-tinyxml-filter-private.h"
+
+typedef enum
+{
+  STATE_TEXT,       /* content, or the prolog */
+  STATE_LT,         /* after '<' */
+  STATE_BANG,       /* after "<!" */
+  STATE_BANG_DASH,  /* after "<!-" */
+  STATE_TAG,        /* a start or end tag, up to its '>' */
+  STATE_PI,         /* <?…?> */
+  STATE_CDATA,      /* <![CDATA[…]]> */
+  STATE_DECL,       /* <!DOCTYPE…> or a declaration in its subset */
+  STATE_SUBSET,     /* the DOCTYPE's internal subset, between declarations */
+  STATE_COMMENT,    /* after "<!--" */
+} State;
+
+struct _BlTinyxmlFilter
+{
+  State    state;
+  char     quote;       /* the open quote in a tag or declaration, or 0 */
+  gboolean in_subset;   /* markup returns to STATE_SUBSET, not STATE_TEXT */
+  gboolean end_tag;     /* the tag being read is an end tag */
+  guint64  depth;       /* elements open */
+  gboolean in_text_run; /* changing a run of text outside the root */
+  char     last[2];     /* the two bytes before, for "?>", "]]>" and "/>" */
+  guint64  hyphens;     /* a run of hyphens in a comment, held back */
+  gboolean changed;     /* the comment being read needed a change */
+  int      line;
+  int      comment_line;
+  guint    count[BL_TINYXML_N_FAULTS];
+  int      first_line[BL_TINYXML_N_FAULTS];
+};
+
+BlTinyxmlFilter *
+bl_tinyxml_filter_new (void)
+{
+  BlTinyxmlFilter *filter = g_new0 (BlTinyxmlFilter, 1);
+
+  filter->line = 1;
+  return filter;
+}
+
+void
+bl_tinyxml_filter_free (BlTinyxmlFilter *filter)
+{
+  g_free (filter);
+}
+
+static State
+after_markup (BlTinyxmlFilter *filter)
+{
+  return filter->in_subset ? STATE_SUBSET : STATE_TEXT;
+}
+
+static void
+append_spaces (GByteArray *out,
+               guint64     n)
+{
+  guint8 spaces[64];
+
+  memset (spaces, ' ', sizeof spaces);
+  for (; n > 0; n -= MIN (n, sizeof spaces))
+    g_byte_array_append (out, spaces, (guint) MIN (n, sizeof spaces));
+}
+
+/* The held-back hyphens, now that the byte after them (c) is known:
+ * every hyphen followed by a hyphen is a space, and before the "-->"
+ * that ends the comment the last two are that end. */
+static void
+release_hyphens (BlTinyxmlFilter *filter,
+                 char             c,
+                 GByteArray      *out)
+{
+  guint64 keep = c == '>' && filter->hyphens >= 2 ? 2 : MIN (filter->hyphens, 1);
+
+  if (filter->hyphens > keep)
+    filter->changed = TRUE;
+  append_spaces (out, filter->hyphens - keep);
+  for (; keep > 0; keep--)
+    g_byte_array_append (out, (const guint8 *) "-", 1);
+  filter->hyphens = 0;
+}
+
+static void
+count_fault (BlTinyxmlFilter *filter,
+             BlTinyxmlFault   fault,
+             int              line)
+{
+  if (filter->count[fault]++ == 0)
+    filter->first_line[fault] = line;
+}
+
+static void
+end_comment (BlTinyxmlFilter *filter)
+{
+  if (filter->changed)
+    count_fault (filter, BL_TINYXML_FAULT_HYPHENS, filter->comment_line);
+  filter->changed = FALSE;
+  filter->state = after_markup (filter);
+}
+
+/* Moves on from one byte outside a comment (already written out). */
+static void
+step (BlTinyxmlFilter *filter,
+      char             c)
+{
+  switch (filter->state)
+    {
+    case STATE_TEXT:
+      if (c == '<')
+        filter->state = STATE_LT;
+      break;
+
+    case STATE_LT:
+      if (c == '?')
+        filter->state = STATE_PI;
+      else if (c == '!')
+        filter->state = STATE_BANG;
+      else
+        {
+          filter->state = STATE_TAG;
+          filter->end_tag = c == '/';
+          step (filter, c);
+        }
+      break;
+
+    case STATE_BANG:
+      if (c == '-')
+        filter->state = STATE_BANG_DASH;
+      else if (c == '[' && !filter->in_subset)
+        filter->state = STATE_CDATA;
+      else
+        {
+          filter->state = STATE_DECL;
+          step (filter, c);
+        }
+      break;
+
+    case STATE_BANG_DASH:
+      if (c == '-')
+        {
+          filter->state = STATE_COMMENT;
+          filter->comment_line = filter->line;
+        }
+      else
+        {
+          filter->state = STATE_DECL;
+          step (filter, c);
+        }
+      break;
+
+    case STATE_TAG:
+    case STATE_DECL:
+      if (filter->quote != 0)
+        {
+          if (c == filter->quote)
+            filter->quote = 0;
+        }
+      else if (c == '"' || c == '\'')
+        filter->quote = c;
+      else if (c == '[' && filter->state == STATE_DECL && !filter->in_subset)
+        {
+          filter->in_subset = TRUE;
+          filter->state = STATE_SUBSET;
+        }
+      else if (c == '>')
+        {
+          if (filter->state == STATE_TAG && filter->end_tag)
+            filter->depth -= filter->depth > 0;
+          else if (filter->state == STATE_TAG && filter->last[1] != '/')
+            filter->depth++;
+          filter->state = after_markup (filter);
+        }
+      break;
+
+    case STATE_PI:
+      if (c == '>' && filter->last[1] == '?')
+        filter->state = after_markup (filter);
+      break;
+
+    case STATE_CDATA:
+      if (c == '>' && filter->last[0] == ']' && filter->last[1] == ']')
+        filter->state = after_markup (filter);
+      break;
+
+    case STATE_SUBSET:
+      if (c == '<')
+        filter->state = STATE_LT;
+      else if (c == ']')
+        {
+          filter->in_subset = FALSE;
+          filter->state = STATE_DECL;
+        }
+      break;
+
+    case STATE_COMMENT:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+void
+bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
+                        const char      *piece,
+                        gsize            length,
+                        GByteArray      *out)
+{
+  gsize start = 0;   /* piece[start…i) is still to be written out unchanged */
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = piece[i];
+
+      if (filter->state == STATE_COMMENT)
+        {
+          if (c == '-')
+            {
+              g_byte_array_append (out, (const guint8 *) piece + start, (guint) (i - start));
+              start = i + 1;
+              filter->hyphens++;
+              continue;
+            }
+          if (filter->hyphens > 0)
+            {
+              gboolean ends = c == '>' && filter->hyphens >= 2;
+
+              release_hyphens (filter, c, out);
+              if (ends)
+                end_comment (filter);
+            }
+        }
+      else if (filter->state == STATE_TEXT && filter->depth == 0 && c > ' ' && c < 0x7f && c != '<')
+        {
+          /* text beside the root element: a space for libxml2 */
+          g_byte_array_append (out, (const guint8 *) piece + start, (guint) (i - start));
+          g_byte_array_append (out, (const guint8 *) " ", 1);
+          start = i + 1;
+          if (!filter->in_text_run)
+            count_fault (filter, BL_TINYXML_FAULT_OUTSIDE_ROOT, filter->line);
+          filter->in_text_run = TRUE;
+        }
+      else
+        {
+          if (c == '<')
+            filter->in_text_run = FALSE;
+          step (filter, c);
+        }
+
+      filter->line += c == '\n';
+      filter->last[0] = filter->last[1];
+      filter->last[1] = c;
+    }
+  g_byte_array_append (out, (const guint8 *) piece + start, (guint) (length - start));
+}
+
+void
+bl_tinyxml_filter_finish (BlTinyxmlFilter *filter,
+                          GByteArray      *out)
+{
+  if (filter->hyphens > 0)
+    release_hyphens (filter, '\0', out);
+}
+
+guint
+bl_tinyxml_filter_get_count (BlTinyxmlFilter *filter,
+                             BlTinyxmlFault   fault)
+{
+  g_return_val_if_fail ((guint) fault < BL_TINYXML_N_FAULTS, 0);
+
+  return filter->count[fault];
+}
+
+int
+bl_tinyxml_filter_get_first_line (BlTinyxmlFilter *filter,
+                                  BlTinyxmlFault   fault)
+{
+  g_return_val_if_fail ((guint) fault < BL_TINYXML_N_FAULTS, 0);
+
+  return filter->first_line[fault];
+}

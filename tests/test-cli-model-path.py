@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""ballast-cli finding included models: the environment's model paths,
+--model-path DIR and the app's model-paths setting, and what a failed
+include says.
+
+Usage: test-cli-model-path.py PATH-TO-BALLAST-CLI.  GSETTINGS_SCHEMA_DIR
+names the folder of the compiled schema (the build's data/)."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+CLI = os.path.abspath(sys.argv.pop(1))
+SCHEMAS = os.environ["BALLAST_SCHEMAS_DIR"]
+
+BOAT = """<?xml version="1.0"?>
+<sdf version="1.11"><model name="boat"><link name="hull"><inertial><mass>2</mass>
+<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial></link></model></sdf>
+"""
+
+WORLD = """<?xml version="1.0"?>
+<sdf version="1.11"><world name="w">
+<include><uri>boat</uri><name>first</name></include>
+<include><uri>model://boat</uri><name>second</name></include>
+</world></sdf>
+"""
+
+PATH_VARIABLES = ("GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH", "SDF_PATH",
+                  "GAZEBO_MODEL_PATH", "GZ_FUEL_CACHE_PATH")
+
+
+class ModelPath(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        root = self.tmp.name
+        self.models = os.path.join(root, "models")
+        os.makedirs(os.path.join(self.models, "boat"))
+        with open(os.path.join(self.models, "boat", "model.sdf"), "w") as f:
+            f.write(BOAT)
+        os.makedirs(os.path.join(root, "worlds"))
+        self.world = os.path.join(root, "worlds", "w.sdf")
+        with open(self.world, "w") as f:
+            f.write(WORLD)
+        self.config = os.path.join(root, "config")
+        self.env = {k: v for k, v in os.environ.items() if k not in PATH_VARIABLES}
+        # the app's schema, settings kept in a key file of our own
+        self.env.update(GSETTINGS_SCHEMA_DIR=SCHEMAS, GSETTINGS_BACKEND="keyfile",
+                        XDG_CONFIG_HOME=self.config)
+
+    def run_cli(self, *args, env=None):
+        return subprocess.run([CLI, *args], capture_output=True, text=True,
+                              env=env or self.env, cwd=self.tmp.name, timeout=60)
+
+    def test_not_found_says_where_and_what_to_set(self):
+        result = self.run_cli("check", self.world)
+        self.assertEqual(result.returncode, 1)
+        worlds = os.path.dirname(self.world)
+        # file and line of each <uri>, the folders searched, what to set
+        self.assertIn(f"{self.world}:3: error [include]", result.stdout)
+        self.assertIn(f"{self.world}:4: error [include]", result.stdout)
+        self.assertIn(worlds, result.stdout)
+        self.assertIn("GZ_SIM_RESOURCE_PATH", result.stdout)
+        self.assertIn("--model-path", result.stdout)
+        self.assertIn("model-paths setting", result.stdout)
+
+    def test_model_path_option(self):
+        result = self.run_cli("check", "--model-path", self.models, self.world)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("2 links, all valid", result.stdout)
+        short = self.run_cli("inspect", "-M", "/nonexistent", "-M", self.models, self.world)
+        self.assertEqual(short.returncode, 0)
+        self.assertIn("first::hull", short.stdout)
+        self.assertIn("second::hull", short.stdout)
+
+    def test_environment(self):
+        for variable in ("SDF_PATH", "GZ_SIM_RESOURCE_PATH"):
+            with self.subTest(variable=variable):
+                env = dict(self.env, **{variable: self.models})
+                result = self.run_cli("check", self.world, env=env)
+                self.assertEqual(result.returncode, 0, result.stdout)
+
+    def test_setting(self):
+        keyfile = os.path.join(self.config, "glib-2.0", "settings", "keyfile")
+        os.makedirs(os.path.dirname(keyfile))
+        with open(keyfile, "w") as f:
+            f.write(f"[app/ballast/Ballast]\nmodel-paths=['/nonexistent', '{self.models}']\n")
+        result = self.run_cli("check", self.world)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+
+    def test_without_schema(self):
+        env = dict(self.env, GSETTINGS_SCHEMA_DIR=self.tmp.name)
+        result = self.run_cli("check", "--model-path", self.models, self.world, env=env)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
