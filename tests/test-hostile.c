@@ -962,6 +962,32 @@ test_mesh_too_large (void)
   g_rmdir (dir);
 }
 
+/* An include of a symbolic link that loops (loop.sdf -> loop.sdf) was
+ * reported as "no file": the link is there, it leads nowhere. */
+static void
+test_include_symlink_loop (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *loop = g_build_filename (dir, "loop.sdf", NULL);
+  g_autofree char *path = write_file (dir, "a.sdf", SDF_HEAD "<model name=\"m\">\n"
+                                      "<include><uri>loop.sdf</uri></include>\n"
+                                      "<link name=\"l\"/></model></sdf>\n", -1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  const BlDiagnostic *d;
+
+  g_assert_cmpint (symlink ("loop.sdf", loop), ==, 0);
+  doc = bl_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  d = find_diagnostic (doc, "include", BL_SEVERITY_ERROR, 4, "m", path);
+  g_assert_nonnull (strstr (d->message, "a symbolic link that leads nowhere"));
+  g_assert_null (strstr (d->message, "no file"));
+
+  g_unlink (path);
+  g_unlink (loop);
+  g_rmdir (dir);
+}
+
 /* A directory, a FIFO, a dangling symbolic link, a too-large file and a
  * missing file in place of the SDF file: refused at once with the path.
  * (Tests run as root, where chmod 000 still reads; a FIFO with no writer
@@ -1262,6 +1288,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/mesh-too-large", test_mesh_too_large);
   g_test_add_func ("/core/hostile/mesh-failure-remembered", test_mesh_failure_remembered);
   g_test_add_func ("/core/hostile/include-symlink-cycle", test_include_symlink_cycle);
+  g_test_add_func ("/core/hostile/include-symlink-loop", test_include_symlink_loop);
   g_test_add_func ("/core/hostile/entities", test_entities);
 
   return g_test_run ();
