@@ -521,13 +521,24 @@ class Hostile(unittest.TestCase):
         # loads without its materials (a unit right tetrahedron: volume
         # 1/6 m³, mass 1/6 kg at density 1) and /proc/kmsg is an error.
         os.mkfifo(os.path.join(self.dir, "pipe.mtl"))
+        os.mkfifo(os.path.join(self.dir, "pipe.bin"))
         self.write("tet.obj", "mtllib pipe.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
                    "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+        # a glTF whose buffer is a FIFO: an error at once
+        self.write("tri.gltf", json.dumps({
+            "asset": {"version": "2.0"}, "buffers": [{"uri": "pipe.bin", "byteLength": 36}],
+            "bufferViews": [{"buffer": 0, "byteLength": 36}],
+            "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                           "min": [0, 0, 0], "max": [1, 1, 0]}],
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+            "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0}))
         path = self.write("meshes.sdf", HEAD + '<model name="m">\n'
                           '<link name="obj"><inertial auto="true"/><collision name="c"><density>1</density>'
                           '<geometry><mesh><uri>tet.obj</uri></mesh></geometry></collision></link>\n'
                           '<link name="kmsg"><inertial auto="true"/><collision name="c"><density>1</density>'
                           '<geometry><mesh><uri>/proc/kmsg</uri></mesh></geometry></collision></link>\n'
+                          '<link name="gltf"><inertial auto="true"/><collision name="c"><density>1</density>'
+                          '<geometry><mesh><uri>tri.gltf</uri></mesh></geometry></collision></link>\n'
                           '</model></sdf>\n')
         result = run("inspect", "--json", path, timeout=30)
         self.assertEqual(result.returncode, 0, result.stderr)
@@ -538,6 +549,7 @@ class Hostile(unittest.TestCase):
         self.assertAlmostEqual(tet["volume"], 1 / 6, delta=1e-12)
         self.assertTrue(tet["valid"])
         self.diagnostic(doc, "mesh", 5, "m::kmsg/collision[c]", path)
+        self.diagnostic(doc, "mesh", 6, "m::gltf/collision[c]", path)
         self.assertTrue(any("/proc or /sys" in d["message"] for d in doc["diagnostics"]))
 
     def test_double_dash_before_a_file_name(self):
