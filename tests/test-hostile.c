@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,6 +18,8 @@
 
 #include "bl-tinyxml-filter-private.h"
 #include "bl-document.h"
+#include "bl-fluid.h"
+#include "bl-mesh.h"
 #include "test-common.h"
 
 #define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
@@ -137,6 +140,16 @@ test_not_a_number (void)
       "<inertial><mass>1</mass></inertial></link></model>",
       "pose", 4, "m::l/pose", TRUE },
     { "<model name=\"m\"><link name=\"l\">\n<pose>0 0 nan 0 0 0</pose>"
+      "<inertial><mass>1</mass></inertial></link></model>",
+      "pose", 4, "m::l/pose", TRUE },
+    /* hexadecimal floats, signed or not (issue 14): SDF has none */
+    { "<model name=\"m\"><link name=\"l\"><inertial>\n<mass>+0x1p3</mass></inertial></link></model>",
+      "number", 4, "m::l/inertial/mass", FALSE },
+    { "<model name=\"m\"><link name=\"l\"><inertial>\n<mass>-0X10</mass></inertial></link></model>",
+      "number", 4, "m::l/inertial/mass", FALSE },
+    { BOX_LINK ("<inertial auto=\"true\"/>", "<density>1</density>", "1 +0x1p0 1"),
+      "number", 5, "m::l/collision[c]/size", FALSE },
+    { "<model name=\"m\"><link name=\"l\">\n<pose>0 0 -0x1p3 0 0 0</pose>"
       "<inertial><mass>1</mass></inertial></link></model>",
       "pose", 4, "m::l/pose", TRUE },
   };
@@ -271,6 +284,40 @@ test_overflow (void)
     assert_relative (link->props.principal_moments[0], (2.5 - root) * 1e-300, 1e-12);
     assert_relative (link->props.principal_moments[1], (2.5 + root) * 1e-300, 1e-12);
     assert_relative (link->props.principal_moments[2], 4e-300, 1e-12);
+  }
+}
+
+/* A world's <gravity> that cannot be read was replaced by the default
+ * (0, 0, −9.8) without a word: now an error on its line says so. */
+static void
+test_unreadable_gravity (void)
+{
+  const char *values[] = { "nan 0 -9.8", "0 0", "0 0 -9.8 1", "0 0 down", "0 0 -inf" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autofree char *sdf = g_strdup_printf (SDF_HEAD "<world name=\"w\">\n<gravity>%s</gravity>\n"
+                                              "<model name=\"m\"><link name=\"l\"/></model>"
+                                              "</world></sdf>\n", values[i]);
+      g_autoptr(BlDocument) doc = load_string (sdf);
+      const BlDiagnostic *d = find_diagnostic (doc, "number", BL_SEVERITY_ERROR, 4, "world/gravity",
+                                               TEST_PATH);
+      BlVec3 g = bl_document_get_gravity (doc, NULL);
+
+      g_assert_nonnull (strstr (d->message, values[i]));
+      g_assert_cmpfloat (g.x, ==, 0.0);
+      g_assert_cmpfloat (g.y, ==, 0.0);
+      g_assert_cmpfloat (g.z, ==, -9.8);
+    }
+
+  /* a readable one: no diagnostic */
+  {
+    g_autoptr(BlDocument) doc = load_string (SDF_HEAD "<world name=\"w\">\n<gravity>0 0 -1.62</gravity>\n"
+                                             "<model name=\"m\"><link name=\"l\"/></model></world></sdf>\n");
+    g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+
+    g_assert_cmpuint (all->len, ==, 0);
+    g_assert_cmpfloat (bl_document_get_gravity (doc, NULL).z, ==, -1.62);
   }
 }
 
@@ -562,6 +609,385 @@ test_bad_meshes (void)
   g_rmdir (dir);
 }
 
+/* A text of more than 10 MB (libxml2's limit for one text node, reached
+ * when the text arrives in pieces: read in chunks, or split by an entity
+ * reference) made the parser stop with what it had read still counted as
+ * well-formed, and the links after it were dropped without a word. Now
+ * both loads read all three links, or both refuse the file naming the
+ * line and the limit. */
+static void
+test_huge_text (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  const gsize half = 6 * 1024 * 1024;
+  g_autofree char *text = g_malloc (half + 1);
+  const char *separators[] = { "", "&amp;" };
+
+  memset (text, 'x', half);
+  text[half] = '\0';
+  for (guint i = 0; i < G_N_ELEMENTS (separators); i++)
+    {
+      g_autofree char *sdf = g_strconcat (SDF_HEAD "<model name=\"m\">\n"
+                                          "<link name=\"a\"/>\n<plugin name=\"p\" filename=\"p\">",
+                                          text, separators[i], text, "</plugin>\n"
+                                          "<link name=\"b\"/>\n<link name=\"c\"/>\n</model></sdf>\n", NULL);
+      g_autofree char *path = write_file (dir, "huge-text.sdf", sdf, -1);
+
+      for (guint flags = 0; flags <= BL_DOCUMENT_LOAD_READ_ONLY; flags++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(BlDocument) doc = bl_document_new_from_file_full (path, flags, &error);
+
+          if (*separators[i] == '\0')
+            {
+              g_assert_no_error (error);
+              g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 3);
+              link_of (doc, "m::c");
+            }
+          else
+            {
+              g_autofree char *where = g_strconcat (path, ":5:", NULL);
+
+              g_assert_null (doc);
+              g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE);
+              g_assert_true (g_str_has_prefix (error->message, where));
+              g_assert_nonnull (strstr (error->message, "10 MB"));
+            }
+        }
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* Attribute defaults in the document's own DTD are not applied
+ * (libsdformat reads only what the file writes): with
+ * <!ATTLIST inertial auto CDATA "true"> the written inertia of l stays
+ * explicit (ixx 100, no "overwritten" warning), and with a default name
+ * for <link> a nameless link is still nameless (an error), not “given”.
+ * The same through the full and the streaming load. */
+static void
+test_dtd_attribute_defaults (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *path = write_file (dir, "dtd.sdf",
+    "<?xml version=\"1.0\"?>\n"
+    "<!DOCTYPE sdf [\n"
+    "<!ATTLIST inertial auto CDATA \"true\">\n"
+    "<!ATTLIST link name CDATA \"given\">\n"
+    "<!ATTLIST pose degrees CDATA \"true\">\n"
+    "]>\n"
+    "<sdf version=\"1.11\">\n"
+    "<model name=\"m\">\n"
+    "<link name=\"l\"><pose>0 0 0 0 0 1</pose><inertial><mass>2</mass>"
+    "<inertia><ixx>100</ixx><iyy>100</iyy><izz>100</izz></inertia></inertial>\n"
+    "<collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>\n"
+    "<link><inertial><mass>1</mass></inertial></link>\n"
+    "</model></sdf>\n", -1);
+
+  for (guint flags = 0; flags <= BL_DOCUMENT_LOAD_READ_ONLY; flags++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (path, flags, &error);
+      g_autoptr(GPtrArray) all = NULL;
+      BlLink *link;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 1);
+      link = link_of (doc, "m::l");
+      g_assert_false (link->auto_inertia);
+      g_assert_cmpfloat (link->props.inertia.m[0][0], ==, 100.0);
+      /* yaw 1 rad, not 1 degree */
+      g_assert_cmpfloat (fabs (link->pose.q.z - sin (0.5)), <, 1e-15);
+      find_diagnostic (doc, "name", BL_SEVERITY_ERROR, 11, "m", path);
+      all = bl_document_collect_diagnostics (doc);
+      g_assert_cmpuint (all->len, ==, 1);
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Include bombs: 19 files of a few hundred bytes, each including the next
+ * twice, ask for 2^18 includes (check took 15 s and 5.3 GB). The total
+ * work of includes is bounded: one include-limit error, a document of at
+ * most 10,000 included models, in about a second. */
+static void
+test_include_bomb (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *first = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  const guint n = 19;
+  guint limits = 0;
+  gint64 start;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u.sdf", i);
+      g_autofree char *body = i + 1 < n
+        ? g_strdup_printf (SDF_HEAD "<model name=\"m%u\">\n"
+                           "<include><uri>f%u.sdf</uri><name>a</name></include>\n"
+                           "<include><uri>f%u.sdf</uri><name>b</name></include>\n"
+                           "</model></sdf>\n", i, i + 1, i + 1)
+        : g_strdup (SDF_HEAD "<model name=\"leaf\"><link name=\"l\"><inertial><mass>1</mass>"
+                    "</inertial></link></model></sdf>\n");
+      g_autofree char *path = write_file (dir, name, body, -1);
+
+      if (i == 0)
+        first = g_steal_pointer (&path);
+    }
+
+  start = g_get_monotonic_time ();
+  doc = bl_document_new_from_file (first, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
+  g_assert_cmpuint (bl_document_get_links (doc)->len, >, 0);
+  g_assert_cmpuint (bl_document_get_links (doc)->len, <, 10000);
+  all = bl_document_collect_diagnostics (doc);
+  for (guint i = 0; i < all->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (all, i);
+
+      g_assert_cmpstr (d->code, ==, "include-limit");
+      g_assert_nonnull (strstr (d->message, "10000"));
+      limits++;
+    }
+  g_assert_cmpuint (limits, ==, 1);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u.sdf", i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* An include through a symbolic link to its own folder (`here -> .`)
+ * names the same file by ever longer paths; the cycle is found by the
+ * file's identity (device and inode), not its path. */
+static void
+test_include_symlink_cycle (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *here = g_build_filename (dir, "here", NULL);
+  g_autofree char *path = write_file (dir, "a.sdf", SDF_HEAD "<model name=\"m\">\n"
+                                      "<include><uri>here/a.sdf</uri><name>x</name></include>\n"
+                                      "<include><uri>here/here/a.sdf</uri><name>y</name></include>\n"
+                                      "<link name=\"l\"/></model></sdf>\n", -1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+
+  g_assert_cmpint (symlink (".", here), ==, 0);
+  doc = bl_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 1);
+  link_of (doc, "m::l");
+  find_diagnostic (doc, "include-cycle", BL_SEVERITY_ERROR, 4, "m", path);
+  find_diagnostic (doc, "include-cycle", BL_SEVERITY_ERROR, 5, "m", path);
+  all = bl_document_collect_diagnostics (doc);
+  g_assert_cmpuint (all->len, ==, 2);
+
+  g_unlink (path);
+  g_unlink (here);
+  g_rmdir (dir);
+}
+
+/* A mesh that fails is not read again while the file is unchanged (the
+ * CLI read a mesh that timed out twice, 60 s for a limit of 30 s): with the
+ * bytes swapped for a good tetrahedron of the same size and modification
+ * time, the lookup still fails the same way; once the cache is dropped
+ * the tetrahedron is read (volume 1/6 m³). */
+static void
+test_mesh_failure_remembered (void)
+{
+  static const char tet[] =
+    "solid t\n"
+    "facet normal 0 0 0\nouter loop\nvertex 0 0 0\nvertex 0 1 0\nvertex 1 0 0\nendloop\nendfacet\n"
+    "facet normal 0 0 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 0 1\nendloop\nendfacet\n"
+    "facet normal 0 0 0\nouter loop\nvertex 0 0 0\nvertex 0 0 1\nvertex 0 1 0\nendloop\nendfacet\n"
+    "facet normal 0 0 0\nouter loop\nvertex 1 0 0\nvertex 0 1 0\nvertex 0 0 1\nendloop\nendfacet\n"
+    "endsolid t\n";
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *broken = g_strnfill (sizeof tet - 1, 'x');
+  g_autofree char *path = NULL;
+  struct timespec times[2];
+  struct stat st;
+  BlMeshProperties props;
+
+  memcpy (broken, "solid t\nfacet normal 0 0 1\nouter loop\nvertex 1 2\n", 50);
+  path = write_file (dir, "t.stl", broken, sizeof tet - 1);
+  g_assert_cmpint (stat (path, &st), ==, 0);
+
+  bl_mesh_cache_clear ();
+  for (guint round = 0; round < 4; round++)
+    {
+      g_autoptr(GError) error = NULL;
+      BlMesh *mesh;
+
+      if (round == 1)
+        {
+          /* the same size and time, other bytes */
+          g_assert_true (g_file_set_contents (path, tet, sizeof tet - 1, NULL));
+          times[0] = st.st_atim;
+          times[1] = st.st_mtim;
+          g_assert_cmpint (utimensat (AT_FDCWD, path, times, 0), ==, 0);
+        }
+      else if (round == 2)
+        bl_mesh_cache_clear ();
+
+      mesh = bl_mesh_cache_lookup (path, bl_vec3 (1, 1, 1), NULL, FALSE, &error);
+      if (round < 2)
+        {
+          g_assert_null (mesh);
+          g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+          continue;
+        }
+      g_assert_no_error (error);
+      g_assert_true (bl_mesh_get_mass_properties (mesh, FALSE, &props, &error));
+      g_assert_no_error (error);
+      assert_relative (props.volume, 1.0 / 6.0, 1e-12);
+      bl_mesh_unref (mesh);
+    }
+
+  bl_mesh_cache_clear ();
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Clearer messages (issue 14): a namespaced root said "the root element is
+ * <sdf>, not <sdf>"; a plane said "a plane has no volume" and an empty
+ * geometry "a empty has no volume"; `<uri>   </uri>` said the folder has
+ * no model.config. */
+static void
+test_clearer_messages (void)
+{
+  {
+    static const char sdf[] = "<?xml version=\"1.0\"?>\n"
+      "<x:sdf xmlns:x=\"http://example.com/sdf\" version=\"1.11\"><x:model name=\"m\"/></x:sdf>\n";
+    g_autoptr(GError) error = NULL;
+    g_autoptr(BlDocument) doc = bl_document_new_from_data (sdf, strlen (sdf), TEST_PATH, &error);
+
+    g_assert_null (doc);
+    g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_NOT_SDF);
+    g_assert_nonnull (strstr (error->message, "namespace “http://example.com/sdf”"));
+    g_assert_null (strstr (error->message, "not <sdf>:"));
+  }
+  {
+    g_autoptr(BlDocument) doc = load_string (SDF_HEAD "<model name=\"m\"><link name=\"l\">"
+      "<inertial auto=\"true\"/>\n<collision name=\"e\"><geometry><empty/></geometry></collision>"
+      "<collision name=\"b\"><geometry><box><size>1 1 1</size></box></geometry></collision>"
+      "</link></model></sdf>\n");
+    const BlDiagnostic *d = find_diagnostic (doc, "D4", BL_SEVERITY_WARNING, 4, "m::l/collision[e]",
+                                             TEST_PATH);
+
+    g_assert_true (g_str_has_prefix (d->message, "the empty geometry has no volume"));
+  }
+  {
+    g_autoptr(BlDocument) doc = load_string (SDF_HEAD "<model name=\"m\">\n<include>\n<uri>   </uri>"
+                                             "</include><link name=\"l\"/></model></sdf>\n");
+    const BlDiagnostic *d = find_diagnostic (doc, "include", BL_SEVERITY_ERROR, 5, "m", TEST_PATH);
+
+    g_assert_cmpstr (d->message, ==, "<include> has an empty <uri>");
+  }
+}
+
+/* A mesh scaled by 1e300 said "encloses no volume (0 m³): it is flat":
+ * its volume overflowed. Now the message says so. */
+static void
+test_mesh_volume_overflow (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *obj = write_file (dir, "tet.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
+                                     "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n", -1);
+  g_autofree char *path = write_file (dir, "s.sdf", SDF_HEAD "<model name=\"m\"><link name=\"l\">"
+                                      "<inertial auto=\"true\"/>\n<collision name=\"c\"><density>1</density>"
+                                      "<geometry><mesh><uri>tet.obj</uri><scale>1e300 1e300 1e300</scale>"
+                                      "</mesh></geometry></collision></link></model></sdf>\n", -1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = bl_document_new_from_file (path, &error);
+  const BlDiagnostic *d;
+
+  g_assert_no_error (error);
+  d = find_diagnostic (doc, "mesh", BL_SEVERITY_ERROR, 4, "m::l/collision[c]", path);
+  g_assert_nonnull (strstr (d->message, "1e+300 m across, and its volume overflows"));
+  g_assert_null (strstr (d->message, "encloses no volume"));
+  g_unlink (obj);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A mesh file over 1 GiB is refused before any reader, naming the limit:
+ * a sparse binary STL whose count matches its 1.1 GB was read in process
+ * (a 4 GB one took 17 s and 3 GB). */
+static void
+test_mesh_too_large (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *stl = g_build_filename (dir, "huge.stl", NULL);
+  g_autofree char *path = write_file (dir, "h.sdf", SDF_HEAD "<model name=\"m\"><link name=\"l\">"
+                                      "<inertial auto=\"true\"/>\n<collision name=\"c\"><density>1</density>"
+                                      "<geometry><mesh><uri>huge.stl</uri></mesh></geometry></collision>"
+                                      "</link></model></sdf>\n", -1);
+  const guint32 count = 22000000;
+  guint8 header[84] = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  const BlDiagnostic *d;
+  gint64 start;
+  FILE *f;
+
+  header[80] = count & 0xff;
+  header[81] = (count >> 8) & 0xff;
+  header[82] = (count >> 16) & 0xff;
+  header[83] = count >> 24;
+  f = fopen (stl, "wb");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (fwrite (header, 1, sizeof header, f), ==, sizeof header);
+  g_assert_cmpint (ftruncate (fileno (f), (off_t) 84 + (off_t) 50 * count), ==, 0);
+  fclose (f);
+
+  start = g_get_monotonic_time ();
+  doc = bl_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  d = find_diagnostic (doc, "mesh", BL_SEVERITY_ERROR, 4, "m::l/collision[c]", path);
+  g_assert_nonnull (strstr (d->message, "is too large (1100000084 bytes; Ballast reads at most 1073741824)"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * G_USEC_PER_SEC);
+
+  g_unlink (stl);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* An include of a symbolic link that loops (loop.sdf -> loop.sdf) was
+ * reported as "no file": the link is there, it leads nowhere. */
+static void
+test_include_symlink_loop (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *loop = g_build_filename (dir, "loop.sdf", NULL);
+  g_autofree char *path = write_file (dir, "a.sdf", SDF_HEAD "<model name=\"m\">\n"
+                                      "<include><uri>loop.sdf</uri></include>\n"
+                                      "<link name=\"l\"/></model></sdf>\n", -1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  const BlDiagnostic *d;
+
+  g_assert_cmpint (symlink ("loop.sdf", loop), ==, 0);
+  doc = bl_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  d = find_diagnostic (doc, "include", BL_SEVERITY_ERROR, 4, "m", path);
+  g_assert_nonnull (strstr (d->message, "a symbolic link that leads nowhere"));
+  g_assert_null (strstr (d->message, "no file"));
+
+  g_unlink (path);
+  g_unlink (loop);
+  g_rmdir (dir);
+}
+
 /* A directory, a FIFO, a dangling symbolic link, a too-large file and a
  * missing file in place of the SDF file: refused at once with the path.
  * (Tests run as root, where chmod 000 still reads; a FIFO with no writer
@@ -848,11 +1274,21 @@ main (int    argc,
   g_test_add_func ("/core/hostile/non-positive", test_non_positive);
   g_test_add_func ("/core/hostile/overflow", test_overflow);
   g_test_add_func ("/core/hostile/relative-to-cycle", test_relative_to_cycle);
+  g_test_add_func ("/core/hostile/unreadable-gravity", test_unreadable_gravity);
   g_test_add_func ("/core/hostile/long-frame-chains", test_long_frame_chains);
   g_test_add_func ("/core/hostile/bad-meshes", test_bad_meshes);
   g_test_add_func ("/core/hostile/open-mesh-buoyancy", test_open_mesh_buoyancy);
   g_test_add_func ("/core/hostile/not-a-file", test_not_a_file);
+  g_test_add_func ("/core/hostile/huge-text", test_huge_text);
+  g_test_add_func ("/core/hostile/dtd-attribute-defaults", test_dtd_attribute_defaults);
   g_test_add_func ("/core/hostile/include-not-a-file", test_include_not_a_file);
+  g_test_add_func ("/core/hostile/include-bomb", test_include_bomb);
+  g_test_add_func ("/core/hostile/clearer-messages", test_clearer_messages);
+  g_test_add_func ("/core/hostile/mesh-volume-overflow", test_mesh_volume_overflow);
+  g_test_add_func ("/core/hostile/mesh-too-large", test_mesh_too_large);
+  g_test_add_func ("/core/hostile/mesh-failure-remembered", test_mesh_failure_remembered);
+  g_test_add_func ("/core/hostile/include-symlink-cycle", test_include_symlink_cycle);
+  g_test_add_func ("/core/hostile/include-symlink-loop", test_include_symlink_loop);
   g_test_add_func ("/core/hostile/entities", test_entities);
 
   return g_test_run ();

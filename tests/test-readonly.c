@@ -186,8 +186,9 @@ test_generated (void)
     }
 }
 
-/* What the read-ahead reads of attributes: defaults from the document's
- * DTD (libxml2 gives them for absent attributes), a name with an entity
+/* What the read-ahead reads of attributes: only what the file writes,
+ * not the defaults of the document's DTD (xmlGetNoNsProp would give them
+ * for absent attributes), a name with an entity
  * in it, a link of more than 16 collisions (whose names are compared by
  * a hash table past the first 16), and a link placed by `degrees`. */
 static void
@@ -229,10 +230,11 @@ test_attributes (void)
   link = bl_document_find_link (lean, "m::a&b");
   g_assert_nonnull (link);
   collision = g_ptr_array_index (link->collisions, 0);
-  /* the DTD's name, and its degrees: a roll of 90° is (cos 45°, sin 45°, 0, 0) */
-  g_assert_cmpstr (collision->name, ==, "dflt");
-  g_assert_cmpfloat_with_epsilon (collision->pose.q.w, G_SQRT2 / 2, 1e-15);
-  g_assert_cmpfloat_with_epsilon (collision->pose.q.x, G_SQRT2 / 2, 1e-15);
+  /* the DTD's defaults are not applied (libsdformat reads only what the
+   * file writes): no name, and a roll of 90 rad, (cos 45, sin 45, 0, 0) */
+  g_assert_cmpstr (collision->name, ==, "collision_0");
+  g_assert_cmpfloat_with_epsilon (collision->pose.q.w, cos (45.0), 1e-14);
+  g_assert_cmpfloat_with_epsilon (collision->pose.q.x, sin (45.0), 1e-14);
 
   /* "c3" again after the first 16, then "x" twice */
   link = bl_document_find_link (lean, "m::many");

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bl-export.h"
+#include "bl-file-private.h"
 #include "bl-recovery.h"
 
 #define GROUP "Recovery"
@@ -186,6 +187,20 @@ compare_modified (gconstpointer a,
   return g_date_time_compare (ra->modified, rb->modified);
 }
 
+/* The .ini read without blocking: a FIFO (or anything but a regular file
+ * of at most 64 KiB) put in its place is not read, and so does not hang
+ * the application at start. */
+static gboolean
+load_info (GKeyFile   *info,
+           const char *path)
+{
+  g_autofree char *text = NULL;
+  gsize length;
+
+  return bl_file_read (path, 64 * 1024, &text, &length, NULL) &&
+         g_key_file_load_from_data (info, text, length, G_KEY_FILE_NONE, NULL);
+}
+
 GPtrArray *
 bl_recovery_find_orphans (void)
 {
@@ -216,7 +231,7 @@ bl_recovery_find_orphans (void)
       info = g_key_file_new ();
       data = g_file_new_for_path (entry->data_path);
       data_info = g_file_query_info (data, G_FILE_ATTRIBUTE_TIME_MODIFIED, G_FILE_QUERY_INFO_NONE, NULL, NULL);
-      if (!g_key_file_load_from_file (info, entry->info_path, G_KEY_FILE_NONE, NULL) || data_info == NULL)
+      if (!load_info (info, entry->info_path) || data_info == NULL)
         {
           /* Killed before the first copy was complete: nothing to offer. */
           entry->info_written = TRUE;
@@ -254,7 +269,8 @@ bl_recovery_load (BlRecovery  *self,
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  if (!g_file_get_contents (self->data_path, &contents, &length, error))
+  /* without blocking on a FIFO, like every file Ballast reads as a model */
+  if (!bl_file_read (self->data_path, BL_FILE_MAX_SIZE, &contents, &length, error))
     return NULL;
   return g_bytes_new_take (contents, length);
 }

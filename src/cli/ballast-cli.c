@@ -1,9 +1,12 @@
 /* ballast-cli.c: the command-line front end to Ballast's core. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bl-cli.h"
 
@@ -37,11 +40,57 @@ usage (FILE *stream)
            "Run “ballast-cli COMMAND --help” for a command's options.\n");
 }
 
+/* A standard descriptor that the caller closed gets /dev/null opened
+ * read-only in its place: a file opened later cannot take the number
+ * (and receive what was meant for stdout), and writing to it fails, as
+ * writing to a closed stdout must. */
+static void
+occupy_closed_descriptors (void)
+{
+  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+    {
+      int null_fd;
+
+      if (fcntl (fd, F_GETFD) != -1 || errno != EBADF)
+        continue;
+      /* the lowest free number: fd itself */
+      null_fd = open ("/dev/null", O_RDONLY);
+      if (null_fd >= 0 && null_fd != fd)
+        close (null_fd);
+    }
+}
+
+/* What was printed must have arrived: a full disk (`> /dev/full`), a
+ * closed stdout or a write error makes the command fail, never exit 0
+ * with its output lost. */
+static int
+finish_output (int status)
+{
+  int failed = ferror (stdout);
+  int saved_errno = 0;
+
+  if (fclose (stdout) != 0)
+    {
+      failed = TRUE;
+      saved_errno = errno;
+    }
+  if (!failed)
+    return status;
+
+  if (saved_errno != 0)
+    fprintf (stderr, "ballast-cli: cannot write to standard output: %s\n", g_strerror (saved_errno));
+  else
+    fprintf (stderr, "ballast-cli: cannot write to standard output\n");
+  return status == BL_EXIT_OK ? BL_EXIT_FAILURE : status;
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_autofree char *prgname = NULL;
+
+  occupy_closed_descriptors ();
 
   /* Numbers are read and written in the C locale whatever the user's. */
   setlocale (LC_ALL, "");
@@ -56,13 +105,13 @@ main (int    argc,
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
     {
       usage (stdout);
-      return BL_EXIT_OK;
+      return finish_output (BL_EXIT_OK);
     }
 
   if (strcmp (argv[1], "--version") == 0)
     {
       printf ("ballast-cli %s\n", PACKAGE_VERSION);
-      return BL_EXIT_OK;
+      return finish_output (BL_EXIT_OK);
     }
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
@@ -72,7 +121,7 @@ main (int    argc,
 
       prgname = g_strdup_printf ("ballast-cli %s", commands[i].name);
       g_set_prgname (prgname);
-      return commands[i].run (argc - 1, argv + 1);
+      return finish_output (commands[i].run (argc - 1, argv + 1));
     }
 
   fprintf (stderr, "ballast-cli: unknown command “%s”\n\n", argv[1]);

@@ -18,6 +18,36 @@ typedef enum
   SET_INVALID,
 } SetStatus;
 
+/* FALSE, with a message naming their lines, when other links have the
+ * scoped name of `link` (two models of one name): which one an edit
+ * would change cannot be told, so none is. */
+static gboolean
+link_is_unique (BlDocument  *doc,
+                BlLink      *link,
+                const char  *text,
+                char       **message)
+{
+  GPtrArray *links = bl_document_get_links (doc);
+  g_autoptr(GString) lines = g_string_new (NULL);
+  guint n = 0;
+
+  for (guint i = 0; i < links->len; i++)
+    {
+      BlLink *other = g_ptr_array_index (links, i);
+
+      if (strcmp (other->scoped_name, link->scoped_name) != 0)
+        continue;
+      g_string_append_printf (lines, "%s%s:%d", n > 0 ? ", " : "", other->model->file, other->line);
+      n++;
+    }
+  if (n <= 1)
+    return TRUE;
+
+  *message = g_strdup_printf ("--set “%s”: %u links are named “%s” (%s); rename them so that "
+                              "each can be told apart", text, n, link->scoped_name, lines->str);
+  return FALSE;
+}
+
 /* Parses LINK:FIELD=VALUE or LINK/COLLISION:density=VALUE into an edit. */
 static SetStatus
 parse_set (BlDocument  *doc,
@@ -27,7 +57,8 @@ parse_set (BlDocument  *doc,
 {
   g_autofree char *lhs = NULL;
   g_autofree char *target = NULL;
-  const char *eq = strchr (text, '=');
+  /* the last '=': values have none, names may ("a=b") */
+  const char *eq = strrchr (text, '=');
   const char *value, *field, *colon;
   BlLink *link;
   BlCollision *collision = NULL;
@@ -93,6 +124,9 @@ parse_set (BlDocument  *doc,
           return SET_INVALID;
         }
     }
+
+  if (!link_is_unique (doc, link, text, message))
+    return SET_INVALID;
 
   if (collision != NULL && strcmp (field, "density") != 0)
     {

@@ -85,6 +85,17 @@ bl_cli_parse_options (GOptionContext  *context,
       return FALSE;
     }
 
+  /* GOption leaves "--" among the arguments: drop the first, so that
+   * `inspect -- -x.sdf` names the file -x.sdf */
+  for (int i = 1; i < *argc; i++)
+    {
+      if (strcmp ((*argv)[i], "--") != 0)
+        continue;
+      memmove (*argv + i, *argv + i + 1, (*argc - i) * sizeof (char *));
+      (*argc)--;
+      break;
+    }
+
   /* --model-path, then the model-paths setting the app keeps */
   setting_paths = settings_model_paths ();
   if (option_paths != NULL)

@@ -193,12 +193,23 @@ void
 bl_json_string (BlJson     *json,
                 const char *value)
 {
+  gsize length;
+
   if (value == NULL)
     {
       bl_json_null (json);
       return;
     }
-  append_string (json, value, strlen (value), 0);
+  length = strlen (value);
+  /* JSON is UTF-8: a file name need not be (its bad bytes become U+FFFD) */
+  if (G_UNLIKELY (!g_utf8_validate_len (value, length, NULL)))
+    {
+      g_autofree char *valid = g_utf8_make_valid (value, length);
+
+      append_string (json, valid, strlen (valid), 0);
+      return;
+    }
+  append_string (json, value, length, 0);
 }
 
 static inline void

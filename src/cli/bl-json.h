@@ -25,6 +25,7 @@ void bl_json_key_len      (BlJson *json, const char *key, gsize length);
 /* Keys are literals nearly always: their length is then known when
  * compiled.  `key` is evaluated twice, so it must have no side effects. */
 #define bl_json_key(json, key) bl_json_key_len ((json), (key), strlen (key))
+/* Any bytes: what is not UTF-8 (a file name's) is written as U+FFFD. */
 void bl_json_string       (BlJson *json, const char *value);
 /* Shortest round-trip form; non-finite numbers become null. */
 void bl_json_number       (BlJson *json, double value);

@@ -5,10 +5,13 @@
 #include <stdarg.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #ifdef G_OS_UNIX
 #include <sys/mman.h>
 #endif
@@ -227,6 +230,9 @@ typedef struct
 {
   BlDocument *doc;
   GPtrArray  *include_stack; /* char* paths being included */
+  guint       n_includes;    /* files included so far, every time counted */
+  guint64     include_bytes; /* their sizes, summed */
+  gboolean    include_limit_reported;
 } LoadContext;
 
 static void
@@ -312,33 +318,27 @@ node_text_peek (xmlNode *node)
   return value != NULL && value->content != NULL ? (const char *) value->content : "";
 }
 
-/* The attribute's value (as bl_xml_dup_attribute gives it) without a copy
- * when libxml2 holds it as one text node, the usual case; otherwise a
- * copy in *owned (free with xmlFree).  NULL when absent. */
+/* The attribute's value (as bl_xml_dup_attribute gives it: as written,
+ * never a DTD's default) without a copy when libxml2 holds it as one text
+ * node, the usual case; otherwise a copy in *owned (free with xmlFree).
+ * NULL when absent. */
 static const char *
 attribute_peek (xmlNode     *node,
                 const char  *name,
                 xmlChar    **owned)
 {
+  xmlAttr *attr = bl_xml_written_attribute (node, name);
+  xmlNode *text;
+
   *owned = NULL;
-  for (xmlAttr *attr = node->properties; attr != NULL; attr = attr->next)
-    {
-      xmlNode *text = attr->children;
-
-      if (attr->ns != NULL || strcmp ((const char *) attr->name, name) != 0)
-        continue;
-      if (text != NULL && text->next == NULL && text->type == XML_TEXT_NODE && text->content != NULL)
-        return (const char *) text->content;
-      /* several nodes or none: as libxml2 joins them */
-      *owned = xmlGetNoNsProp (node, (const xmlChar *) name);
-      return (const char *) *owned;
-    }
-
-  /* Absent, unless the DTD gives a default. */
-  if (node->doc == NULL || node->doc->intSubset == NULL)
+  if (attr == NULL)
     return NULL;
-  *owned = xmlGetNoNsProp (node, (const xmlChar *) name);
-  return (const char *) *owned;
+  text = attr->children;
+  if (text != NULL && text->next == NULL && text->type == XML_TEXT_NODE && text->content != NULL)
+    return (const char *) text->content;
+  /* several nodes or none: as libxml2 joins them */
+  *owned = xmlNodeListGetString (node->doc, text, 1);
+  return *owned != NULL ? (const char *) *owned : "";
 }
 
 static char *
@@ -472,6 +472,25 @@ read_vector (xmlNode    *child,
                       "<%s> holds “%s”; expected %u finite numbers",
                       (const char *) child->name, text, n);
   return FALSE;
+}
+
+/* The world's <gravity> (read by bl_document_get_gravity when needed):
+ * one that cannot be read is an error, not the default used silently. */
+static void
+check_gravity (BlDocument *self,
+               xmlNode    *world)
+{
+  xmlNode *gravity = bl_xml_first_child (world, "gravity");
+  g_autofree char *text = NULL;
+  double v[3];
+
+  if (gravity == NULL || bl_number_parse_vector (node_text_peek (gravity), v, 3))
+    return;
+
+  text = g_strstrip (bl_xml_dup_text (gravity));
+  bl_diagnostics_add (self->diagnostics, BL_SEVERITY_ERROR, "number", self->path, node_line (gravity),
+                      "world/gravity", "<gravity> holds “%s”; expected 3 finite numbers; "
+                      "the default 0 0 −9.8 is used instead", text);
 }
 
 static gboolean
@@ -1976,6 +1995,62 @@ parse_model (LoadContext *ctx,
   return model;
 }
 
+/* Whether two paths name one file: the same string, or the same device
+ * and inode (a path through a symbolic link to a folder, `here -> .`,
+ * names the same file by ever longer strings). */
+static gboolean
+same_file_as (const char *a,
+              const char *b)
+{
+  GStatBuf sa, sb;
+
+  if (strcmp (a, b) == 0)
+    return TRUE;
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* The total work of a document's includes is bounded: a file that
+ * includes the next one twice, 19 deep, asks for 2^18 includes. Past
+ * MAX_INCLUDES files (each include counted, the same file again too) or
+ * MAX_INCLUDE_BYTES read, no further include is read, with one error. */
+#define MAX_INCLUDES 10000
+#define MAX_INCLUDE_BYTES ((guint64) BL_FILE_MAX_SIZE)
+
+static gboolean
+include_within_limits (LoadContext *ctx,
+                       const char  *file,
+                       int          line,
+                       const char  *owner)
+{
+  if (ctx->n_includes < MAX_INCLUDES && ctx->include_bytes <= MAX_INCLUDE_BYTES)
+    {
+      ctx->n_includes++;
+      return TRUE;
+    }
+
+  if (!ctx->include_limit_reported)
+    bl_diagnostics_add (ctx->doc->diagnostics, BL_SEVERITY_ERROR, "include-limit", file, line, owner,
+                        "the document includes more than %d files or %d MiB in all (the limit on "
+                        "the work of includes); "
+                        "this include and every later one are not loaded",
+                        MAX_INCLUDES, (int) (MAX_INCLUDE_BYTES >> 20));
+  ctx->include_limit_reported = TRUE;
+  return FALSE;
+}
+
+static gboolean
+count_include_bytes (LoadContext *ctx,
+                     gsize        length,
+                     GError     **error)
+{
+  ctx->include_bytes += length;
+  if (ctx->include_bytes <= MAX_INCLUDE_BYTES)
+    return TRUE;
+  g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ,
+               "the included files would exceed %d MiB in all", (int) (MAX_INCLUDE_BYTES >> 20));
+  return FALSE;
+}
+
 /* model.config names the SDF file; prefer the newest version we read. */
 static char *
 find_model_sdf (const char *dir)
@@ -2129,6 +2204,12 @@ load_include (LoadContext  *ctx,
     }
   uri = g_strstrip (bl_xml_dup_text (uri_node));
   line = node_line (uri_node);
+  if (*uri == '\0')
+    {
+      include_failed (doc, node, "include", file, line, owner, NULL, NULL,
+                      "<include> has an empty <uri>");
+      return FALSE;
+    }
 
   target = bl_resource_resolve_include (uri, base_dir, searched, &error);
   if (target == NULL)
@@ -2165,7 +2246,7 @@ load_include (LoadContext  *ctx,
 
   for (guint i = 0; i < ctx->include_stack->len; i++)
     {
-      if (strcmp (g_ptr_array_index (ctx->include_stack, i), sdf_path) == 0)
+      if (same_file_as (g_ptr_array_index (ctx->include_stack, i), sdf_path))
         {
           include_failed (doc, node, "include-cycle", file, line, owner, uri, NULL,
                           "including “%s” again would never end (include cycle through %s)",
@@ -2174,7 +2255,11 @@ load_include (LoadContext  *ctx,
         }
     }
 
+  if (!include_within_limits (ctx, file, line, owner))
+    return FALSE;
+
   if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
+      !count_include_bytes (ctx, length, &error) ||
       (xml = read_xml (NULL, contents, length, -1, sdf_path, doc->diagnostics, &error)) == NULL)
     {
       include_failed (doc, node, "include", file, line, owner, uri, NULL,
@@ -2605,7 +2690,16 @@ parse_error (void     *ctx,
   state->failed = TRUE;
   state->error_code = error->code;
   state->error_line = error->line;
-  state->error_message = g_strchomp (g_strdup (error->message != NULL ? error->message : ""));
+  if (error->code == XML_ERR_NO_MEMORY && error->message != NULL && strstr (error->message, "huge text") != NULL)
+    {
+      /* a text over 10 MB that reached the parser in pieces (read in
+       * chunks, or split by an entity): what followed was dropped */
+      state->refused = TRUE;
+      state->error_message = g_strdup_printf ("a text longer than %d MB (the XML reader's limit); "
+                                              "the file is not read", XML_MAX_TEXT_LENGTH / 1000000);
+    }
+  else
+    state->error_message = g_strchomp (g_strdup (error->message != NULL ? error->message : ""));
   xmlStopParser (ctxt);
 }
 
@@ -2735,6 +2829,14 @@ parse_xml (ParseState  *state,
       self->link_tag = xmlDictLookup (ctxt->dict, (const xmlChar *) "link", -1);
 
       *read_length = 0;
+      /* What the file holds now is what is read: one that another program
+       * appends to while it is read would be read for as long as it grows. */
+      if (fd >= 0)
+        {
+          struct stat st;
+
+          length = fstat (fd, &st) == 0 && st.st_size >= 0 ? (gsize) st.st_size : G_MAXINT;
+        }
       for (;;)
         {
           const char *piece;
@@ -2742,7 +2844,7 @@ parse_xml (ParseState  *state,
 
           if (fd >= 0)
             {
-              n = read (fd, buffer, chunk);
+              n = *read_length < length ? read (fd, buffer, MIN (chunk, length - *read_length)) : 0;
               if (n < 0 && errno == EINTR)
                 continue;
               if (n < 0)
@@ -3019,6 +3121,16 @@ bl_document_load (BlDocument  *self,
     }
 
   root = xmlDocGetRootElement (self->xml);
+  if (root != NULL && root->ns != NULL && strcmp ((const char *) root->name, "sdf") == 0)
+    {
+      /* "the root element is <sdf>, not <sdf>" said nothing */
+      g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_NOT_SDF,
+                   "%s:%d: the root element <sdf> is in the XML namespace “%s”; SDF's <sdf> is in "
+                   "none: this is not an SDF file", self->path, node_line (root),
+                   root->ns->href != NULL ? (const char *) root->ns->href : "");
+      g_ptr_array_unref (ctx.include_stack);
+      return FALSE;
+    }
   if (root == NULL || !bl_xml_is_element (root, "sdf"))
     {
       g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_NOT_SDF,
@@ -3058,7 +3170,10 @@ bl_document_load (BlDocument  *self,
       if (bl_xml_is_element (child, "world"))
         {
           if (self->world == NULL)
-            self->world = child;
+            {
+              self->world = child;
+              check_gravity (self, child);
+            }
           for (xmlNode *item = child->children; item != NULL; item = item->next)
             add_world_child (&ctx, item, self->path, BL_POSE_IDENTITY);
         }

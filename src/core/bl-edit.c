@@ -159,18 +159,14 @@ op_set_attr (BlEdit     *edit,
              const char *name,
              const char *value)
 {
-  xmlChar *old = xmlGetNoNsProp (element, (const xmlChar *) name);
+  g_autofree char *old = bl_xml_dup_attribute (element, name);
   Op op = { OP_SET_ATTR, element };
 
-  if (g_strcmp0 ((const char *) old, value) == 0)
-    {
-      xmlFree (old);
-      return;
-    }
+  if (g_strcmp0 (old, value) == 0)
+    return;
 
   op.name = g_strdup (name);
-  op.old_value = g_strdup ((const char *) old);
-  xmlFree (old);
+  op.old_value = g_steal_pointer (&old);
 
   if (value != NULL)
     xmlSetProp (element, (const xmlChar *) name, (const xmlChar *) value);
@@ -424,8 +420,8 @@ set_pose (BlEdit  *edit,
 {
   double v[6];
   GString *text = g_string_new (NULL);
-  g_autofree char *format = (char *) xmlGetNoNsProp (element, (const xmlChar *) "rotation_format");
-  g_autofree char *degrees = (char *) xmlGetNoNsProp (element, (const xmlChar *) "degrees");
+  g_autofree char *format = bl_xml_dup_attribute (element, "rotation_format");
+  g_autofree char *degrees = bl_xml_dup_attribute (element, "degrees");
 
   v[0] = pose.p.x;
   v[1] = pose.p.y;
@@ -476,7 +472,7 @@ require_version (BlEdit *edit,
                  int     minor)
 {
   xmlNode *root = xmlDocGetRootElement (bl_document_get_xml (edit->doc));
-  g_autofree char *version = (char *) xmlGetNoNsProp (root, (const xmlChar *) "version");
+  g_autofree char *version = bl_xml_dup_attribute (root, "version");
   int major, current;
 
   if (!parse_version (version, &major, &current) || major > 1 || (major == 1 && current >= minor))

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -13,6 +14,7 @@
 #include "bl-export.h"
 #include "bl-export-private.h"
 #include "bl-source-map.h"
+#include "bl-xml-private.h"
 
 G_DEFINE_QUARK (bl-export-error-quark, bl_export_error)
 
@@ -112,6 +114,108 @@ write_all (int          fd,
   return TRUE;
 }
 
+/* The descriptor that "/dev/stdout", "/dev/stderr", "/dev/fd/N" or
+ * "/proc/self/fd/N" (as written, or as a symbolic link's target) names,
+ * or -1. Through such a name a shell's redirection (`>> log`) is the
+ * target: it is written to, never renamed over nor reopened (which would
+ * truncate or write from the start of an appended log). */
+static int
+descriptor_alias (const char *path)
+{
+  g_autofree char *link = g_file_read_link (path, NULL);
+  const char *names[2] = { path, link };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names) && names[i] != NULL; i++)
+    {
+      const char *name = names[i];
+      const char *number = NULL;
+      guint64 fd;
+
+      if (strcmp (name, "/dev/stdout") == 0)
+        return STDOUT_FILENO;
+      if (strcmp (name, "/dev/stderr") == 0)
+        return STDERR_FILENO;
+      if (g_str_has_prefix (name, "/dev/fd/"))
+        number = name + strlen ("/dev/fd/");
+      else if (g_str_has_prefix (name, "/proc/self/fd/"))
+        number = name + strlen ("/proc/self/fd/");
+      if (number != NULL && g_ascii_string_to_unsigned (number, 10, 0, G_MAXINT, &fd, NULL))
+        return (int) fd;
+    }
+
+  return -1;
+}
+
+/* Writes contents to what is not a regular file (a character device such
+ * as /dev/null, a FIFO with a reader, an inherited descriptor): there is
+ * nothing to replace, so the bytes go straight to it. fd < 0: path is
+ * opened (never created). */
+static gboolean
+write_through (const char  *path,
+               int          fd,
+               GBytes      *contents,
+               GError     **error)
+{
+  gsize length;
+  const char *data = g_bytes_get_data (contents, &length);
+  int saved_errno = 0;
+  gboolean opened = fd < 0;
+
+  if (opened)
+    {
+      /* non-blocking: a FIFO without a reader is an error (ENXIO), not a hang */
+      fd = open (path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+      if (fd < 0)
+        return fail_errno (error, errno, path,
+                           errno == ENXIO ? "nothing reads from it" : "it cannot be opened");
+      if (fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        saved_errno = errno;
+    }
+
+  if (saved_errno == 0)
+    write_all (fd, data, length, &saved_errno);
+  if (opened && close (fd) != 0 && saved_errno == 0)
+    saved_errno = errno;
+  if (saved_errno != 0)
+    return fail_errno (error, saved_errno, path, "writing failed");
+  return TRUE;
+}
+
+/* The target's extended attributes (user.*, a file capability, an ACL)
+ * onto the new file, as a text editor keeps them; one the file system or
+ * the user's rights refuse is left behind. */
+static void
+copy_extended_attributes (const char *dir,
+                          const char *base,
+                          int         fd)
+{
+  g_autofree char *path = g_build_filename (dir, base, NULL);
+  g_autofree char *names = NULL;
+  ssize_t size = listxattr (path, NULL, 0);
+
+  if (size <= 0)
+    return;
+  names = g_malloc (size);
+  size = listxattr (path, names, size);
+  for (ssize_t at = 0; size > 0 && at < size; at += strlen (names + at) + 1)
+    {
+      g_autofree char *value = NULL;
+      ssize_t length = getxattr (path, names + at, NULL, 0);
+
+      if (length < 0)
+        continue;
+      value = g_malloc (MAX (length, 1));
+      length = getxattr (path, names + at, value, length);
+      if (length >= 0)
+        fsetxattr (fd, names + at, value, length, 0);
+    }
+}
+
+/* BASE as the temporary name holds it: ".BASE.XXXXXX" must stay a legal
+ * name (255 bytes) when BASE itself is one of 248 to 255 bytes, so only
+ * its first 200 bytes are kept. */
+#define TEMP_BASE_MAX 200
+
 /* Links the unnamed file FD (O_TMPFILE) into DIR as ".BASE.XXXXXX", a
  * name no other file has; *TEMP is that path. */
 static gboolean
@@ -132,7 +236,7 @@ name_unnamed (int          fd,
         suffix[i] = letters[g_random_int_range (0, sizeof letters - 1)];
       suffix[6] = '\0';
       g_free (*temp);
-      *temp = g_strdup_printf ("%s%s.%s.%s", dir, G_DIR_SEPARATOR_S, base, suffix);
+      *temp = g_strdup_printf ("%s%s.%.*s.%s", dir, G_DIR_SEPARATOR_S, TEMP_BASE_MAX, base, suffix);
       if (linkat (AT_FDCWD, proc, AT_FDCWD, *temp, AT_SYMLINK_FOLLOW) == 0)
         return TRUE;
       if (errno != EEXIST)
@@ -179,7 +283,7 @@ write_temp (const char      *dir,
     fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
   else
     {
-      *temp = g_strdup_printf ("%s%s.%s.XXXXXX", dir, G_DIR_SEPARATOR_S, base);
+      *temp = g_strdup_printf ("%s%s.%.*s.XXXXXX", dir, G_DIR_SEPARATOR_S, TEMP_BASE_MAX, base);
       fd = g_mkstemp_full (*temp, O_WRONLY | O_CLOEXEC, 0666);
       if (fd < 0)
         g_clear_pointer (temp, g_free);
@@ -195,16 +299,18 @@ write_temp (const char      *dir,
 
   if (st != NULL)
     {
+      /* Only root may give a file away; an ordinary user keeps ownership.
+       * First: a change of owner clears the setuid and setgid bits. */
+      if ((st->st_uid != getuid () || st->st_gid != getgid ()) &&
+          fchown (fd, st->st_uid, st->st_gid) != 0)
+        { /* not fatal: the file stays the user's */ }
       /* The file was made 0666 & ~umask; give it the target's mode. */
       if (fchmod (fd, st->st_mode & 07777) != 0)
         {
           *saved_errno = errno;
           goto fail;
         }
-      /* Only root may give a file away; an ordinary user keeps ownership. */
-      if ((st->st_uid != getuid () || st->st_gid != getgid ()) &&
-          fchown (fd, st->st_uid, st->st_gid) != 0)
-        { /* not fatal: the file stays the user's */ }
+      copy_extended_attributes (dir, base, fd);
     }
 
   if (fsync (fd) != 0)
@@ -248,9 +354,18 @@ bl_export_write_atomic (const char  *path,
   gsize length;
   TempResult result;
   int saved_errno = 0;
+  int alias;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (contents != NULL, FALSE);
+
+  alias = descriptor_alias (path);
+  if (alias >= 0)
+    {
+      if (fstat (alias, &st) != 0)
+        return fail_errno (error, errno, path, "the descriptor is not open");
+      return write_through (path, alias, contents, error);
+    }
 
   /* Replace what a symbolic link points to, not the link. */
   if (g_file_test (path, G_FILE_TEST_IS_SYMLINK))
@@ -272,10 +387,12 @@ bl_export_write_atomic (const char  *path,
                    "cannot save “%s”: it is a folder", path);
       return FALSE;
     }
+  if (exists && (S_ISCHR (st.st_mode) || S_ISFIFO (st.st_mode)))
+    return write_through (target, -1, contents, error);
   if (exists && !S_ISREG (st.st_mode))
     {
       g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE,
-                   "cannot save “%s”: it is not a regular file", path);
+                   "cannot save “%s”: it is not a regular file (a block device or a socket)", path);
       return FALSE;
     }
 
@@ -337,7 +454,7 @@ bl_export_get_version_change (BlDocument  *doc,
   g_return_val_if_fail (BL_IS_DOCUMENT (doc), FALSE);
 
   root = xmlDocGetRootElement (bl_document_get_xml (doc));
-  now = root != NULL ? (char *) xmlGetNoNsProp (root, (const xmlChar *) "version") : NULL;
+  now = root != NULL ? bl_xml_dup_attribute (root, "version") : NULL;
   before = bl_document_get_loaded_sdf_version (doc);
   changed = g_strcmp0 (before, now) != 0;
 

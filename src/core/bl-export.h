@@ -49,7 +49,11 @@ gboolean  bl_export_save               (BlDocument    *doc,
 /* Writes a temporary file beside path, flushes it to disk and renames it
  * over path, keeping an existing file's permissions (and owner when
  * allowed); a symbolic link is followed.  On failure path is untouched,
- * no temporary file is left and the error says why. */
+ * no temporary file is left and the error says why.  What is not a
+ * regular file is written to, never replaced: a character device or a
+ * FIFO (one with no reader is an error), and "/dev/stdout", "/dev/fd/N"
+ * and the like, whose descriptor is written to as inherited (a shell's
+ * `>> log` appends); a block device or a socket is refused. */
 gboolean  bl_export_write_atomic       (const char    *path,
                                         GBytes        *contents,
                                         GError       **error);

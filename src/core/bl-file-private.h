@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 /* Reads a whole regular file of at most max_size bytes.  The file is opened
  * without blocking, so a FIFO (named pipe) with no writer, a device or a
  * socket put in place of a model file is refused at once instead of
- * hanging; so is a directory.  Errors are in G_FILE_ERROR and name the
+ * hanging; so is a directory, and a file of /proc or /sys.  Errors are in G_FILE_ERROR and name the
  * path.  *contents is NUL-terminated; free it with g_free. */
 gboolean bl_file_read (const char  *path,
                        gsize        max_size,

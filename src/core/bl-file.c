@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -27,6 +28,17 @@ set_error_from_errno (GError    **error,
   g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
                "Failed to %s file “%s”: %s", doing, display, g_strerror (saved_errno));
   return FALSE;
+}
+
+/* /proc and /sys: their "regular" files are the kernel's (/proc/kmsg
+ * blocks, /proc/self/environ is the process's secrets) */
+static gboolean
+in_kernel_file_system (int fd)
+{
+  struct statfs fs;
+
+  return fstatfs (fd, &fs) == 0 && (fs.f_type == 0x9fa0 /* PROC_SUPER_MAGIC */ ||
+                                    fs.f_type == 0x62656572 /* SYSFS_MAGIC */);
 }
 
 int
@@ -71,6 +83,13 @@ bl_file_open (const char  *path,
       return -1;
     }
 
+  if (in_kernel_file_system (fd))
+    {
+      close (fd);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ACCES,
+                   "“%s” is a file of the kernel (/proc or /sys), not a model's file", display);
+      return -1;
+    }
   if (st.st_size < 0 || (guint64) st.st_size > max_size)
     {
       close (fd);

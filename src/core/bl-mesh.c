@@ -17,11 +17,13 @@
 
 #include <glib/gstdio.h>
 
+#include <assimp/cfileio.h>
 #include <assimp/cimport.h>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include "bl-file-private.h"
 #include "bl-mesh.h"
 #include "bl-mesh-private.h"
 
@@ -584,11 +586,109 @@ apply_scale (BlMesh *mesh,
     }
 }
 
+#define BL_MESH_MAX_FILE_SIZE ((gsize) 1 << 30)
+
+/* Every file assimp opens (the mesh, and what it names: an OBJ's mtllib,
+ * a glTF's buffers) goes through bl_file_open: a FIFO, a device or a file
+ * in /proc or /sys is refused at once rather than read (a blocking open of
+ * a FIFO waited until the time limit), and nothing is ever written. */
+static size_t
+io_read (struct aiFile *file,
+         char          *buffer,
+         size_t         size,
+         size_t         count)
+{
+  return size == 0 ? 0 : fread (buffer, size, count, (FILE *) file->UserData);
+}
+
+static size_t
+io_write (struct aiFile *file,
+          const char    *buffer,
+          size_t         size,
+          size_t         count)
+{
+  return 0;
+}
+
+static size_t
+io_tell (struct aiFile *file)
+{
+  long at = ftell ((FILE *) file->UserData);
+
+  return at < 0 ? 0 : (size_t) at;
+}
+
+static size_t
+io_size (struct aiFile *file)
+{
+  struct stat st;
+
+  return fstat (fileno ((FILE *) file->UserData), &st) == 0 ? (size_t) st.st_size : 0;
+}
+
+static enum aiReturn
+io_seek (struct aiFile   *file,
+         size_t           offset,
+         enum aiOrigin    origin)
+{
+  int whence = origin == aiOrigin_CUR ? SEEK_CUR : origin == aiOrigin_END ? SEEK_END : SEEK_SET;
+
+  return fseeko ((FILE *) file->UserData, (off_t) offset, whence) == 0 ? aiReturn_SUCCESS
+                                                                       : aiReturn_FAILURE;
+}
+
+static void
+io_flush (struct aiFile *file)
+{
+}
+
+static struct aiFile *
+io_open (struct aiFileIO *io,
+         const char      *path,
+         const char      *mode)
+{
+  struct aiFile *file;
+  FILE *stream;
+  int fd;
+
+  if (strpbrk (mode, "wa+") != NULL)
+    return NULL;
+  fd = bl_file_open (path, G_MAXSSIZE, NULL, NULL);
+  if (fd < 0)
+    return NULL;
+  stream = fdopen (fd, "rb");
+  if (stream == NULL)
+    {
+      close (fd);
+      return NULL;
+    }
+  file = g_new0 (struct aiFile, 1);
+  file->ReadProc = io_read;
+  file->WriteProc = io_write;
+  file->TellProc = io_tell;
+  file->FileSizeProc = io_size;
+  file->SeekProc = io_seek;
+  file->FlushProc = io_flush;
+  file->UserData = (aiUserData) stream;
+  return file;
+}
+
+static void
+io_close (struct aiFileIO *io,
+          struct aiFile   *file)
+{
+  if (file == NULL)
+    return;
+  fclose ((FILE *) file->UserData);
+  g_free (file);
+}
+
 /* Reads PATH with assimp, in this process; NULL with *WHY on failure. */
 static const struct aiScene *
 read_scene (const char  *path,
             char       **why)
 {
+  struct aiFileIO io = { io_open, io_close, NULL };
   struct aiPropertyStore *store;
   const struct aiScene *scene;
 
@@ -601,7 +701,7 @@ read_scene (const char  *path,
    * never its id; assimp by default takes the id.  A node without a name
    * is then "$ColladaAutoName$_N" (see submesh_name_node). */
   aiSetImportPropertyInteger (store, AI_CONFIG_IMPORT_COLLADA_USE_COLLADA_NAMES, 1);
-  scene = aiImportFileExWithProperties (path, aiProcess_Triangulate, NULL, store);
+  scene = aiImportFileExWithProperties (path, aiProcess_Triangulate, &io, store);
   aiReleasePropertyStore (store);
 
   if (scene == NULL || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || scene->mRootNode == NULL)
@@ -1228,6 +1328,22 @@ bl_mesh_new_from_file (const char  *path,
                    "Cannot load mesh “%s”: no such file", path);
       return NULL;
     }
+  {
+    /* a file of /proc (/proc/kmsg blocks) or one over 1 GiB is refused
+     * before any reader: 20 million triangles of binary STL, far beyond
+     * what a collision needs, and a bound on the memory and time one mesh
+     * may take (a sparse 4 GB STL took 17 s and 3 GB in process) */
+    g_autoptr(GError) open_error = NULL;
+    int fd = bl_file_open (path, BL_MESH_MAX_FILE_SIZE, NULL, &open_error);
+
+    if (fd < 0)
+      {
+        g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD, "Cannot load mesh “%s”: %s",
+                     path, open_error->message);
+        return NULL;
+      }
+    close (fd);
+  }
 
   mesh = mesh_alloc (path);
   memset (&timings, 0, sizeof timings);
@@ -1359,6 +1475,9 @@ bl_mesh_new_from_triangles (const double   *vertices,
 /* Cache                                                                    */
 
 static GHashTable *mesh_cache;   /* key string → BlMesh (a reference) */
+/* key string → GError: a file that failed fails the same way until it
+ * changes (a mesh that times out is not read again, the limit again) */
+static GHashTable *failure_cache;
 /* The application loads documents in a worker thread while the main thread
  * may reload a link of the open one: both reach the cache.  The lock is not
  * held while a mesh is read, so two threads may read the same new file at
@@ -1425,6 +1544,9 @@ bl_mesh_cache_lookup (const char  *path,
   if (mesh_cache == NULL)
     mesh_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                         (GDestroyNotify) bl_mesh_unref);
+  if (failure_cache == NULL)
+    failure_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                           (GDestroyNotify) g_error_free);
   mesh = g_hash_table_lookup (mesh_cache, key);
   if (mesh != NULL)
     {
@@ -1432,19 +1554,40 @@ bl_mesh_cache_lookup (const char  *path,
       g_mutex_unlock (&cache_lock);
       return mesh;
     }
+  {
+    const GError *failure = g_hash_table_lookup (failure_cache, key);
+
+    if (failure != NULL)
+      {
+        g_set_error_literal (error, failure->domain, failure->code, failure->message);
+        g_mutex_unlock (&cache_lock);
+        return NULL;
+      }
+  }
 
   /* Whatever was cached for an older version of this file is stale. */
   prefixes[0] = g_strdup_printf ("%s\n", path);
   prefixes[1] = g_strdup_printf ("%s\n%" G_GINT64_FORMAT "\n%" G_GINT64_FORMAT "\n",
                                  path, mtime_ns, (gint64) st.st_size);
   g_hash_table_foreach_remove (mesh_cache, is_stale_entry, prefixes);
+  g_hash_table_foreach_remove (failure_cache, is_stale_entry, prefixes);
   g_mutex_unlock (&cache_lock);
   g_free (prefixes[0]);
   g_free (prefixes[1]);
 
-  mesh = bl_mesh_new_from_file (path, scale, submesh, center, error);
-  if (mesh == NULL)
-    return NULL;
+  {
+    g_autoptr(GError) local_error = NULL;
+
+    mesh = bl_mesh_new_from_file (path, scale, submesh, center, &local_error);
+    if (mesh == NULL)
+      {
+        g_mutex_lock (&cache_lock);
+        g_hash_table_replace (failure_cache, g_steal_pointer (&key), g_error_copy (local_error));
+        g_mutex_unlock (&cache_lock);
+        g_propagate_error (error, g_steal_pointer (&local_error));
+        return NULL;
+      }
+  }
   mesh->unscaled_key = cache_key (path, mtime_ns, st.st_size, bl_vec3 (1, 1, 1), submesh, center);
   mesh->scale = scale;
 
@@ -1460,6 +1603,8 @@ bl_mesh_cache_clear (void)
   g_mutex_lock (&cache_lock);
   if (mesh_cache != NULL)
     g_hash_table_remove_all (mesh_cache);
+  if (failure_cache != NULL)
+    g_hash_table_remove_all (failure_cache);
   g_mutex_unlock (&cache_lock);
 }
 
@@ -2902,6 +3047,17 @@ compute_mesh_props (BlMesh            *mesh,
     }
   props->inside_out = any_inside_out;
 
+  if (!isfinite (size * size * size) || !isfinite (total[0]))
+    {
+      /* not "encloses no volume (0 m³)": the numbers overflowed */
+      double extent = MAX (MAX (mesh->max.x - mesh->min.x, mesh->max.y - mesh->min.y),
+                           mesh->max.z - mesh->min.z);
+
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_DEGENERATE,
+                   "Mesh “%s” is too large to compute: it is %.3g m across, and its volume "
+                   "overflows a double", mesh->path != NULL ? mesh->path : "(arrays)", extent);
+      return FALSE;
+    }
   if (!moments_to_props (total, ref, &props->volume, &props->centroid, &props->inertia)
       || props->volume <= 1e-12 * size * size * size)
     {

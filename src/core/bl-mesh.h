@@ -77,7 +77,9 @@ void           bl_mesh_unref                  (BlMesh         *mesh);
 /* The shared cache: a new reference to the mesh loaded from PATH (already
  * resolved) with these options, loading it only if PATH's modification
  * time or size changed or the options were never used.  Mass properties
- * are computed once per cached mesh, so a density edit costs nothing. */
+ * are computed once per cached mesh, so a density edit costs nothing.  A
+ * failure is remembered the same way: the same file fails again at once
+ * (a mesh that timed out is not read a second time) until it changes. */
 BlMesh        *bl_mesh_cache_lookup           (const char     *path,
                                                BlVec3          scale,
                                                const char     *submesh,

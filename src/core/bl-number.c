@@ -119,8 +119,13 @@ parse_token (const char **p,
     return FALSE;
   if ((start[0] == '-' || start[0] == '+') && !(g_ascii_isdigit (start[1]) || start[1] == '.'))
     return FALSE;
-  if (start[0] == '0' && (start[1] == 'x' || start[1] == 'X'))
-    return FALSE;
+  {
+    /* after the sign: "+0x1p3" is as hexadecimal as "0x1p3" */
+    const char *digits = start + (start[0] == '-' || start[0] == '+');
+
+    if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+      return FALSE;
+  }
 
   if (parse_token_fast (start, p, value))
     return TRUE;

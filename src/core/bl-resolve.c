@@ -569,7 +569,8 @@ sum_collision_inertials (BlLink   *link,
           if (record)
             bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "D4", link_file (link),
                                 collision->line, path,
-                                "a %s has no volume and adds nothing to the automatic inertia",
+                                "the %s geometry has no volume and adds nothing to the automatic "
+                                "inertia",
                                 bl_geometry_type_to_string (collision->geometry.type));
           continue;
         }

@@ -202,6 +202,11 @@ existing_file (const char  *uri,
     g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
                  "Resource “%s” resolves to “%s”, which is not a regular file",
                  uri, path);
+  else if (g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    /* there, but following it fails: not "no file" */
+    g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
+                 "Resource “%s” resolves to “%s”, a symbolic link that leads nowhere "
+                 "(a loop of links, or a missing target)", uri, path);
   else
     g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
                  "Cannot find resource “%s”: no file “%s”", uri, path);
@@ -791,6 +796,19 @@ bl_resource_resolve_include (const char  *uri,
   found = find_relative (rel, base_dir, G_FILE_TEST_EXISTS, tried);
   if (found != NULL)
     return found;
+
+  {
+    g_autofree char *beside = g_build_filename (base_dir, rel, NULL);
+
+    /* there, but following it fails: not "no file" */
+    if (g_file_test (beside, G_FILE_TEST_IS_SYMLINK))
+      {
+        g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND,
+                     "Cannot find “%s”: %s is a symbolic link that leads nowhere (a loop of links, "
+                     "or a missing target)", uri, beside);
+        return NULL;
+      }
+  }
 
   {
     g_autofree char *places = join_places (tried);

@@ -102,6 +102,10 @@ struct _BlSourceMap
   const gint *cancel;          /* while mapping: non-zero to stop; or NULL */
   char       *encoding;        /* NULL: UTF-8 */
   gboolean    crlf;
+  /* find_attr's last answer: attributes are asked for in the source's
+   * order, which is libxml2's, so the next one is nearly always next */
+  xmlNode    *attr_node;
+  xmlAttr    *attr_prop;
 };
 
 
@@ -426,6 +430,30 @@ attr_is_namespace_declaration (BlSourceMap    *map,
          (len > 6 && memcmp (name, "xmlns:", 6) == 0);
 }
 
+/* Whether prop's qualified name ("prefix:name" or "name") is the len
+ * bytes at name; no copy. */
+static gboolean
+qname_equals (xmlAttr    *prop,
+              const char *name,
+              gsize       len)
+{
+  const char *local = (const char *) prop->name;
+  gsize local_len;
+
+  if (prop->ns != NULL && prop->ns->prefix != NULL)
+    {
+      const char *prefix = (const char *) prop->ns->prefix;
+      gsize prefix_len = strlen (prefix);
+
+      if (len <= prefix_len || memcmp (name, prefix, prefix_len) != 0 || name[prefix_len] != ':')
+        return FALSE;
+      name += prefix_len + 1;
+      len -= prefix_len + 1;
+    }
+  local_len = strlen (local);
+  return local_len == len && memcmp (local, name, len) == 0;
+}
+
 static xmlAttr *
 find_attr (BlSourceMap    *map,
            xmlNode        *node,
@@ -433,27 +461,25 @@ find_attr (BlSourceMap    *map,
 {
   gsize len = attr->name_end - attr->name_start;
   const char *name = map->s + attr->name_start;
+  xmlAttr *first = map->attr_node == node && map->attr_prop != NULL && map->attr_prop->next != NULL
+    ? map->attr_prop->next : node->properties;
+  xmlAttr *prop;
 
-  for (xmlAttr *prop = node->properties; prop != NULL; prop = prop->next)
+  /* from the one after the last found to the end, then from the start:
+   * linear in all for attributes asked in order, not quadratic */
+  for (prop = first; prop != NULL; prop = prop->next)
+    if (qname_equals (prop, name, len))
+      break;
+  for (xmlAttr *wrap = node->properties; prop == NULL && wrap != first; wrap = wrap->next)
+    if (qname_equals (wrap, name, len))
+      prop = wrap;
+
+  if (prop != NULL)
     {
-      g_autofree char *qname = NULL;
-
-      /* most attributes have no prefix: compared in place */
-      if (prop->ns == NULL || prop->ns->prefix == NULL)
-        {
-          if (strncmp ((const char *) prop->name, name, len) == 0 && prop->name[len] == '\0')
-            return prop;
-          continue;
-        }
-      if (prop->ns != NULL && prop->ns->prefix != NULL)
-        qname = g_strdup_printf ("%s:%s", (const char *) prop->ns->prefix, (const char *) prop->name);
-      else
-        qname = g_strdup ((const char *) prop->name);
-      if (strlen (qname) == len && memcmp (qname, name, len) == 0)
-        return prop;
+      map->attr_node = node;
+      map->attr_prop = prop;
     }
-
-  return NULL;
+  return prop;
 }
 
 /* The attribute's one text node, or NULL when it has several (entity
@@ -869,14 +895,22 @@ append_new_attributes (GString     *out,
                        xmlNode     *node,
                        Span        *span)
 {
+  g_autoptr(GHashTable) original = g_hash_table_new (NULL, NULL);
+
+  /* the source's attributes, found once each */
+  for (guint i = 0; span != NULL && i < span_n_attrs (span); i++)
+    {
+      xmlAttr *prop = find_attr (map, node, &span->attrs[i]);
+
+      if (prop != NULL)
+        g_hash_table_add (original, prop);
+    }
+
   for (xmlAttr *prop = node->properties; prop != NULL; prop = prop->next)
     {
       g_autofree char *value = NULL;
-      gboolean original = FALSE;
 
-      for (guint i = 0; span != NULL && i < span_n_attrs (span) && !original; i++)
-        original = find_attr (map, node, &span->attrs[i]) == prop;
-      if (original)
+      if (g_hash_table_contains (original, prop))
         continue;
 
       value = attr_value (prop);
@@ -1035,6 +1069,9 @@ bl_source_map_serialize (BlSourceMap *map)
 
   g_return_val_if_fail (map != NULL, NULL);
 
+  /* edits since the last call may have freed what the cursor holds */
+  map->attr_node = NULL;
+  map->attr_prop = NULL;
   out = g_string_sized_new (map->n + 256);
   append_range (out, map, 0, map->root->start);
   write_node (out, map, xmlDocGetRootElement (map->xml));

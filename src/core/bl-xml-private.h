@@ -98,14 +98,34 @@ bl_xml_dup_text (xmlNode *node)
   return g_strdup (value != NULL && value->content != NULL ? (const char *) value->content : "");
 }
 
-/* The attribute's value, or NULL when absent. */
+/* The attribute `name` (no namespace) as the file writes it, or NULL.
+ * Unlike xmlGetNoNsProp, never a default from the document's DTD
+ * (<!ATTLIST inertial auto CDATA "true">): libsdformat reads only what
+ * the file writes, and so does Ballast. */
+static inline xmlAttr *
+bl_xml_written_attribute (xmlNode    *node,
+                          const char *name)
+{
+  for (xmlAttr *attr = node->properties; attr != NULL; attr = attr->next)
+    if (attr->ns == NULL && strcmp ((const char *) attr->name, name) == 0)
+      return attr;
+  return NULL;
+}
+
+/* The attribute's value as written (see bl_xml_written_attribute), or
+ * NULL when absent. */
 static inline char *
 bl_xml_dup_attribute (xmlNode    *node,
                       const char *name)
 {
-  xmlChar *value = xmlGetNoNsProp (node, (const xmlChar *) name);
-  char *text = value != NULL ? g_strdup ((const char *) value) : NULL;
+  xmlAttr *attr = bl_xml_written_attribute (node, name);
+  xmlChar *value;
+  char *text;
 
+  if (attr == NULL)
+    return NULL;
+  value = xmlNodeListGetString (node->doc, attr->children, 1);
+  text = g_strdup (value != NULL ? (const char *) value : "");
   xmlFree (value);
   return text;
 }
