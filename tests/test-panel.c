@@ -405,16 +405,19 @@ test_overlap (void)
   }
 }
 
-/* Writes a binary STL of the unit cube [0,1]³ wound outward, without its
- * last two triangles (the x = 0 face) when `open`. */
+typedef enum { CUBE_CLOSED, CUBE_OPEN, CUBE_INWARD } CubeKind;
+
+/* Writes a binary STL of the unit cube [0,1]³ wound outward: without its
+ * last two triangles (the x = 0 face) when CUBE_OPEN, every triangle
+ * turned over when CUBE_INWARD. */
 static void
 write_cube_stl (const char *path,
-                gboolean    open)
+                CubeKind    kind)
 {
   static const float v[8][3] = { {0,0,0}, {1,0,0}, {1,1,0}, {0,1,0}, {0,0,1}, {1,0,1}, {1,1,1}, {0,1,1} };
   static const int t[12][3] = { {0,2,1}, {0,3,2}, {4,5,6}, {4,6,7}, {0,1,5}, {0,5,4},
                                 {1,2,6}, {1,6,5}, {2,3,7}, {2,7,6}, {3,0,4}, {3,4,7} };
-  guint32 count = open ? 10 : 12;
+  guint32 count = kind == CUBE_OPEN ? 10 : 12;
   g_autoptr(GByteArray) bytes = g_byte_array_new ();
   guint8 header[80] = { 0 };
   float zero[3] = { 0, 0, 0 };
@@ -426,7 +429,7 @@ write_cube_stl (const char *path,
     {
       g_byte_array_append (bytes, (guint8 *) zero, sizeof zero);
       for (int k = 0; k < 3; k++)
-        g_byte_array_append (bytes, (guint8 *) v[t[i][k]], 12);
+        g_byte_array_append (bytes, (guint8 *) v[t[i][kind == CUBE_INWARD ? 2 - k : k]], 12);
       g_byte_array_append (bytes, (guint8 *) &attribute, 2);
     }
   g_assert_true (g_file_set_contents (path, (char *) bytes->data, bytes->len, NULL));
@@ -444,6 +447,7 @@ test_link (void)
   g_autofree char *dir = g_dir_make_tmp ("ballast-panel-XXXXXX", &error);
   g_autofree char *cube = g_build_filename (dir, "cube.stl", NULL);
   g_autofree char *open = g_build_filename (dir, "open.stl", NULL);
+  g_autofree char *inward = g_build_filename (dir, "inward.stl", NULL);
   g_autofree char *path = g_build_filename (dir, "model.sdf", NULL);
   const char *sdf =
     "<sdf version='1.11'><model name='m'>"
@@ -454,9 +458,10 @@ test_link (void)
     "</link>"
     "<link name='cube'><collision name='c'><pose>1 2 3 0 0 0.5</pose><geometry><mesh><uri>cube.stl</uri></mesh></geometry></collision></link>"
     "<link name='open'><collision name='o'><geometry><mesh><uri>open.stl</uri></mesh></geometry></collision></link>"
+    "<link name='inward'><collision name='i'><pose>1 2 3 0 0 0.5</pose><geometry><mesh><uri>inward.stl</uri></mesh></geometry></collision></link>"
     "</model></sdf>";
   g_autoptr(BlDocument) doc = NULL;
-  g_autoptr(BlLinkPanel) spheres = NULL, cube_panel = NULL, open_panel = NULL;
+  g_autoptr(BlLinkPanel) spheres = NULL, cube_panel = NULL, open_panel = NULL, inward_panel = NULL;
   BlAddedMassEstimate single;
   BlMat6 expected, b;
   BlPanelEstimate estimate;
@@ -464,8 +469,9 @@ test_link (void)
   BlPanelBody box = { .kind = BL_PANEL_BODY_BOX, .size = { 1, 1, 1 } };
 
   g_assert_no_error (error);
-  write_cube_stl (cube, FALSE);
-  write_cube_stl (open, TRUE);
+  write_cube_stl (cube, CUBE_CLOSED);
+  write_cube_stl (open, CUBE_OPEN);
+  write_cube_stl (inward, CUBE_INWARD);
   g_assert_true (g_file_set_contents (path, sdf, -1, NULL));
   doc = bl_document_new_from_file (path, &error);
   g_assert_no_error (error);
@@ -494,6 +500,17 @@ test_link (void)
   box.pose = bl_pose_mul (bl_pose_from_euler (1, 2, 3, 0, 0, 0.5), bl_pose_from_euler (0.5, 0.5, 0.5, 0, 0, 0));
   reference = solve (&box, 1, 3000);
   g_assert_cmpfloat (relative_difference (&estimate.fine.added_mass, &reference.added_mass), <, 0.01);
+  bl_panel_estimate_clear (&estimate);
+
+  /* The same cube wound inward: turned outward, said so, the same result. */
+  inward_panel = bl_link_panel_new (bl_document_find_link (doc, "m::inward"), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (inward_panel->notes->len, ==, 1);
+  g_assert_true (strstr (g_ptr_array_index (inward_panel->notes, 0), "wound inward") != NULL);
+  g_assert_true (bl_panel_estimate ((BlPanelBody *) inward_panel->bodies->data, inward_panel->bodies->len,
+                                    3000, 1000.0, NULL, NULL, NULL, &estimate, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (relative_difference (&estimate.fine.added_mass, &reference.added_mass), <, 0.01);
   bl_panel_solution_clear (&reference);
   bl_panel_estimate_clear (&estimate);
 
@@ -504,6 +521,7 @@ test_link (void)
 
   g_unlink (cube);
   g_unlink (open);
+  g_unlink (inward);
   g_unlink (path);
   g_rmdir (dir);
 }
