@@ -219,9 +219,9 @@ add_ellipsoid (Builder     *b,
     if (s[i] > s[axis])
       axis = i;
   if (axis == 0)
-    turn.q = bl_quat_from_euler (0.0, G_PI / 2, 0.0);   /* z → −x… a rotation taking z onto x */
+    turn.q = bl_quat_from_euler (0.0, G_PI / 2, 0.0);   /* pitch: z onto x */
   else if (axis == 1)
-    turn.q = bl_quat_from_euler (-G_PI / 2, 0.0, 0.0);
+    turn.q = bl_quat_from_euler (-G_PI / 2, 0.0, 0.0);  /* roll: z onto y */
   {
     /* In the turned frame z is the chosen axis; the ring axes are the
      * images of x and y, whatever order the rotation gives them. */
@@ -402,9 +402,11 @@ mesh_area (const BlPanelBody *body)
   return area;
 }
 
-guint
-bl_panel_mesh_level (const BlPanelBody *body,
-                     double             panel_area)
+/* How many times (0…8) a mesh's triangles are halved along each edge so
+ * that its panels are no smaller than `panel_area`. */
+static guint
+mesh_level (const BlPanelBody *body,
+           double             panel_area)
 {
   double area = mesh_area (body);
   guint level = 0;
@@ -506,7 +508,7 @@ bl_panel_surface_new (const BlPanelBody *bodies,
         add_primitive (&b, body, h);
       else if (!add_simplified (&b, body, panel_area, &simplify_error))
         {
-          level = bl_panel_mesh_level (body, panel_area);
+          level = mesh_level (body, panel_area);
           for (gsize t = 0; t < body->n_triangles; t++)
             add_subdivided (&b, &body->pose, mesh_point (body, t, 0), mesh_point (body, t, 1),
                             mesh_point (body, t, 2), level);

@@ -85,13 +85,6 @@ typedef struct
  * counted, for a warning. */
 #define BL_PANEL_SLIVER_ASPECT 20.0
 
-/* How many times (0…8) a mesh's triangles are halved along each edge so
- * that its panels are no smaller than `panel_area`: a mesh coarser than
- * the budget is refined (the same flat surface, finer panels), one finer
- * is taken as it is. */
-guint           bl_panel_mesh_level    (const BlPanelBody *body,
-                                        double             panel_area);
-
 /* Cuts the bodies into about `budget` panels in all (shared by area): a
  * mesh much finer than its share is simplified to a coarser level of
  * detail (bl-simplify.h) with its measured error, one coarser is refined.
