@@ -279,23 +279,6 @@ frame_scope_free (FrameScope *scope)
 /* ------------------------------------------------------------------------ */
 /* Diagnostics                                                               */
 
-void
-bl_diagnostics_add (GPtrArray   *list,
-                    BlSeverity   severity,
-                    const char  *code,
-                    const char  *file,
-                    int          line,
-                    const char  *element,
-                    const char  *format,
-                    ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  g_ptr_array_add (list, bl_diagnostic_new_valist (severity, code, file, line, element, format, args));
-  va_end (args);
-}
-
 static int
 node_line (xmlNode *node)
 {
