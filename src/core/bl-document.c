@@ -17,6 +17,7 @@
 #endif
 
 #include "bl-document-private.h"
+#include "bl-resolve-private.h"
 #include "bl-source-map.h"
 #include "bl-xml-private.h"
 #include "bl-file-private.h"
