@@ -12,10 +12,8 @@
 #include <glib/gstdio.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
-#ifdef G_OS_UNIX
-#include <sys/mman.h>
-#endif
 
+#include "bl-arena-private.h"
 #include "bl-document-private.h"
 #include "bl-frame-graph-private.h"
 #include "bl-resolve-private.h"
@@ -29,117 +27,11 @@
 
 #define MAX_MODEL_DEPTH 64
 
-/* A read-only document's links, collisions and names live in big blocks
- * freed at once: a large model has tens of thousands of them, and neither
- * the allocator's per-chunk work nor its consolidation of the freed XML
- * nodes around them is worth paying for things that die together.  A
- * block is 2 MiB, the size of a huge page. */
-#define ARENA_BLOCK_SIZE (2 * 1024 * 1024)
-
-typedef struct
-{
-  char   *next;
-  gsize   left;
-  GArray *blocks;   /* ArenaBlock */
-} Arena;
-
-typedef struct
-{
-  gpointer memory;
-  gsize    size;
-  gboolean mapped;
-} ArenaBlock;
-
-/* Fresh zeroed memory.  Where the system can, a block is mapped on a huge
- * page boundary, asked for huge pages and filled in one call: it is all
- * touched anyway, and one fault per 2 MiB costs far less than one per
- * 4 KiB page (10,000 links: 16 faults instead of 8,000).  Without huge
- * pages it is still filled in one call; without either, the pages fault
- * in as they are touched. */
-static ArenaBlock
-arena_block_new (gsize size)
-{
-  ArenaBlock block = { NULL, size, FALSE };
-
-#ifdef G_OS_UNIX
-  if (size == ARENA_BLOCK_SIZE)
-    {
-      /* twice the size, then the unaligned ends given back */
-      char *raw = mmap (NULL, 2 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-      if (raw != MAP_FAILED)
-        {
-          char *aligned = (char *) (((guintptr) raw + size - 1) & ~(guintptr) (size - 1));
-
-          if (aligned > raw)
-            munmap (raw, aligned - raw);
-          if (aligned + size < raw + 2 * size)
-            munmap (aligned + size, (raw + 2 * size) - (aligned + size));
-#ifdef MADV_HUGEPAGE
-          madvise (aligned, size, MADV_HUGEPAGE);
-#endif
-#ifdef MADV_POPULATE_WRITE
-          madvise (aligned, size, MADV_POPULATE_WRITE);
-#endif
-          block.memory = aligned;
-          block.mapped = TRUE;
-          return block;
-        }
-    }
-#endif
-  block.memory = g_malloc0 (size);
-  return block;
-}
-
-static gpointer
-arena_alloc0 (Arena *arena,
-              gsize  size)
-{
-  gpointer p;
-
-  size = (size + 15) & ~(gsize) 15;
-  if (size > arena->left)
-    {
-      ArenaBlock block = arena_block_new (MAX (ARENA_BLOCK_SIZE, size));
-
-      g_array_append_val (arena->blocks, block);
-      arena->next = block.memory;
-      arena->left = block.size;
-    }
-  p = arena->next;
-  arena->next += size;
-  arena->left -= size;
-  return p;
-}
-
-static Arena *
-arena_new (void)
-{
-  Arena *arena = g_new0 (Arena, 1);
-
-  arena->blocks = g_array_new (FALSE, FALSE, sizeof (ArenaBlock));
-  return arena;
-}
-
-static void
-arena_free (Arena *arena)
-{
-  for (guint i = 0; i < arena->blocks->len; i++)
-    {
-      ArenaBlock *block = &g_array_index (arena->blocks, ArenaBlock, i);
-
-#ifdef G_OS_UNIX
-      if (block->mapped)
-        {
-          munmap (block->memory, block->size);
-          continue;
-        }
-#endif
-      g_free (block->memory);
-    }
-  g_array_unref (arena->blocks);
-  g_free (arena);
-}
+/* A read-only document's links, collisions and names live in an arena
+ * (bl-arena.c), freed at once: a large model has tens of thousands of
+ * them, and neither the allocator's per-chunk work nor its consolidation
+ * of the freed XML nodes around them is worth paying for things that die
+ * together. */
 
 /* A link read ahead by a read-only load, before its subtree was freed. */
 typedef struct
@@ -166,7 +58,7 @@ struct _BlDocument
   GPtrArray  *include_failures; /* BlIncludeFailure* */
   xmlNode    *world;          /* the first <world>, or NULL */
   gboolean    read_only;      /* BL_DOCUMENT_LOAD_READ_ONLY */
-  Arena      *arena;          /* read-only: links, collisions and their names */
+  BlArena    *arena;          /* read-only: links, collisions and their names */
   GPtrArray  *mesh_collisions; /* read-only: BlCollision* in the arena that hold heap memory */
   const xmlChar *link_tag;    /* while loading read-only: "link" in the parser's dictionary */
   char       *base_dir;       /* while loading: the folder of path */
@@ -972,7 +864,7 @@ static gpointer
 doc_alloc0 (BlDocument *doc,
             gsize       size)
 {
-  return doc->arena != NULL ? arena_alloc0 (doc->arena, size) : g_malloc0 (size);
+  return doc->arena != NULL ? bl_arena_alloc0 (doc->arena, size) : g_malloc0 (size);
 }
 
 /* The strings up to NULL joined, in the same memory as doc_alloc0. */
@@ -991,7 +883,7 @@ doc_strjoin (BlDocument *doc,
     length += strlen (part);
   va_end (args);
 
-  out = doc->arena != NULL ? arena_alloc0 (doc->arena, length + 1) : g_malloc (length + 1);
+  out = doc->arena != NULL ? bl_arena_alloc0 (doc->arena, length + 1) : g_malloc (length + 1);
   p = out;
   va_start (args, first);
   for (part = first; part != NULL; part = va_arg (args, const char *))
@@ -2129,7 +2021,7 @@ preparse_link (BlDocument *self,
           proto->file = g_strdup (self->path);
           g_ptr_array_add (self->protos, proto);
         }
-      preparsed = arena_alloc0 (self->arena, sizeof (PreparsedLink));
+      preparsed = bl_arena_alloc0 (self->arena, sizeof (PreparsedLink));
       preparsed->proto = proto;
 
       link = parse_link (self, preparsed->proto, node, name);
@@ -2728,7 +2620,7 @@ bl_document_load (BlDocument  *self,
     data = g_bytes_get_data (self->source, &length);
   if (self->read_only)
     {
-      self->arena = arena_new ();
+      self->arena = bl_arena_new ();
       self->mesh_collisions = g_ptr_array_new_with_free_func ((GDestroyNotify) arena_collision_free);
       self->preparsed = g_ptr_array_new ();
       self->protos = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
@@ -2840,7 +2732,7 @@ bl_document_finalize (GObject *object)
   g_clear_pointer (&self->models, g_ptr_array_unref);
   /* after everything that lives in it */
   g_clear_pointer (&self->mesh_collisions, g_ptr_array_unref);
-  g_clear_pointer (&self->arena, arena_free);
+  g_clear_pointer (&self->arena, bl_arena_free);
   g_free (self->base_dir);
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
   g_clear_pointer (&self->included_xml, g_ptr_array_unref);
