@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "bl-document.h"
+#include "bl-resolve.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 

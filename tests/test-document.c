@@ -11,6 +11,7 @@
 
 #include "bl-document.h"
 #include "bl-fluid.h"
+#include "bl-resolve.h"
 #include "test-common.h"
 
 #define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"

@@ -15,6 +15,7 @@
 #include "bl-inertial.h"
 #include "bl-number.h"
 #include "bl-number-field.h"
+#include "bl-resolve.h"
 
 typedef struct
 {

@@ -10,6 +10,7 @@
 #include "bl-fluid.h"
 #include "bl-json.h"
 #include "bl-number.h"
+#include "bl-resolve.h"
 
 /* What inspect needs besides the document: the fluid of the buoyancy report. */
 typedef struct

@@ -123,3 +123,20 @@ bl_diagnostic_to_string (const BlDiagnostic *diagnostic)
 
   return g_string_free (str, FALSE);
 }
+
+void
+bl_diagnostics_add (GPtrArray   *list,
+                    BlSeverity   severity,
+                    const char  *code,
+                    const char  *file,
+                    int          line,
+                    const char  *element,
+                    const char  *format,
+                    ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (list, bl_diagnostic_new_valist (severity, code, file, line, element, format, args));
+  va_end (args);
+}

@@ -43,6 +43,17 @@ const char   *bl_severity_to_string  (BlSeverity severity);
 /* "file:line: severity: element: message" */
 char         *bl_diagnostic_to_string (const BlDiagnostic *diagnostic);
 
+/* Appends a new diagnostic to `list` (a GPtrArray of BlDiagnostic*, whose
+ * free function is bl_diagnostic_free). */
+void          bl_diagnostics_add     (GPtrArray   *list,
+                                      BlSeverity   severity,
+                                      const char  *code,
+                                      const char  *file,
+                                      int          line,
+                                      const char  *element,
+                                      const char  *format,
+                                      ...) G_GNUC_PRINTF (7, 8);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlDiagnostic, bl_diagnostic_free)
 
 G_END_DECLS

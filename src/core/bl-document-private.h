@@ -1,23 +1,9 @@
-/* bl-document-private.h: internals shared by the loader and the resolver. */
+/* bl-document-private.h: internals shared by the loader and the fluid checks. */
 #pragma once
 
 #include "bl-document.h"
 
 G_BEGIN_DECLS
-
-/* Appends a diagnostic to `list` (a GPtrArray of BlDiagnostic*). */
-void bl_diagnostics_add (GPtrArray   *list,
-                         BlSeverity   severity,
-                         const char  *code,
-                         const char  *file,
-                         int          line,
-                         const char  *element,
-                         const char  *format,
-                         ...) G_GNUC_PRINTF (7, 8);
-
-/* Computes link->props from the parsed values (bl-resolve.c), appending
- * its diagnostics to link->diagnostics. */
-void bl_link_compute_mass_properties (BlLink *link);
 
 /* The fluid checks that need the document (bl-fluid.c): A7, a gz-sim
  * Hydrodynamics plugin with active added-mass terms on the same link, and

@@ -12,11 +12,11 @@
 #include <glib/gstdio.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
-#ifdef G_OS_UNIX
-#include <sys/mman.h>
-#endif
 
+#include "bl-arena-private.h"
 #include "bl-document-private.h"
+#include "bl-frame-graph-private.h"
+#include "bl-resolve-private.h"
 #include "bl-source-map.h"
 #include "bl-xml-private.h"
 #include "bl-file-private.h"
@@ -27,117 +27,11 @@
 
 #define MAX_MODEL_DEPTH 64
 
-/* A read-only document's links, collisions and names live in big blocks
- * freed at once: a large model has tens of thousands of them, and neither
- * the allocator's per-chunk work nor its consolidation of the freed XML
- * nodes around them is worth paying for things that die together.  A
- * block is 2 MiB, the size of a huge page. */
-#define ARENA_BLOCK_SIZE (2 * 1024 * 1024)
-
-typedef struct
-{
-  char   *next;
-  gsize   left;
-  GArray *blocks;   /* ArenaBlock */
-} Arena;
-
-typedef struct
-{
-  gpointer memory;
-  gsize    size;
-  gboolean mapped;
-} ArenaBlock;
-
-/* Fresh zeroed memory.  Where the system can, a block is mapped on a huge
- * page boundary, asked for huge pages and filled in one call: it is all
- * touched anyway, and one fault per 2 MiB costs far less than one per
- * 4 KiB page (10,000 links: 16 faults instead of 8,000).  Without huge
- * pages it is still filled in one call; without either, the pages fault
- * in as they are touched. */
-static ArenaBlock
-arena_block_new (gsize size)
-{
-  ArenaBlock block = { NULL, size, FALSE };
-
-#ifdef G_OS_UNIX
-  if (size == ARENA_BLOCK_SIZE)
-    {
-      /* twice the size, then the unaligned ends given back */
-      char *raw = mmap (NULL, 2 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-      if (raw != MAP_FAILED)
-        {
-          char *aligned = (char *) (((guintptr) raw + size - 1) & ~(guintptr) (size - 1));
-
-          if (aligned > raw)
-            munmap (raw, aligned - raw);
-          if (aligned + size < raw + 2 * size)
-            munmap (aligned + size, (raw + 2 * size) - (aligned + size));
-#ifdef MADV_HUGEPAGE
-          madvise (aligned, size, MADV_HUGEPAGE);
-#endif
-#ifdef MADV_POPULATE_WRITE
-          madvise (aligned, size, MADV_POPULATE_WRITE);
-#endif
-          block.memory = aligned;
-          block.mapped = TRUE;
-          return block;
-        }
-    }
-#endif
-  block.memory = g_malloc0 (size);
-  return block;
-}
-
-static gpointer
-arena_alloc0 (Arena *arena,
-              gsize  size)
-{
-  gpointer p;
-
-  size = (size + 15) & ~(gsize) 15;
-  if (size > arena->left)
-    {
-      ArenaBlock block = arena_block_new (MAX (ARENA_BLOCK_SIZE, size));
-
-      g_array_append_val (arena->blocks, block);
-      arena->next = block.memory;
-      arena->left = block.size;
-    }
-  p = arena->next;
-  arena->next += size;
-  arena->left -= size;
-  return p;
-}
-
-static Arena *
-arena_new (void)
-{
-  Arena *arena = g_new0 (Arena, 1);
-
-  arena->blocks = g_array_new (FALSE, FALSE, sizeof (ArenaBlock));
-  return arena;
-}
-
-static void
-arena_free (Arena *arena)
-{
-  for (guint i = 0; i < arena->blocks->len; i++)
-    {
-      ArenaBlock *block = &g_array_index (arena->blocks, ArenaBlock, i);
-
-#ifdef G_OS_UNIX
-      if (block->mapped)
-        {
-          munmap (block->memory, block->size);
-          continue;
-        }
-#endif
-      g_free (block->memory);
-    }
-  g_array_unref (arena->blocks);
-  g_free (arena);
-}
+/* A read-only document's links, collisions and names live in an arena
+ * (bl-arena.c), freed at once: a large model has tens of thousands of
+ * them, and neither the allocator's per-chunk work nor its consolidation
+ * of the freed XML nodes around them is worth paying for things that die
+ * together. */
 
 /* A link read ahead by a read-only load, before its subtree was freed. */
 typedef struct
@@ -164,7 +58,7 @@ struct _BlDocument
   GPtrArray  *include_failures; /* BlIncludeFailure* */
   xmlNode    *world;          /* the first <world>, or NULL */
   gboolean    read_only;      /* BL_DOCUMENT_LOAD_READ_ONLY */
-  Arena      *arena;          /* read-only: links, collisions and their names */
+  BlArena    *arena;          /* read-only: links, collisions and their names */
   GPtrArray  *mesh_collisions; /* read-only: BlCollision* in the arena that hold heap memory */
   const xmlChar *link_tag;    /* while loading read-only: "link" in the parser's dictionary */
   char       *base_dir;       /* while loading: the folder of path */
@@ -184,48 +78,6 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-/* ------------------------------------------------------------------------ */
-/* Frame graph of one model scope                                            */
-
-typedef enum
-{
-  FRAME_LINK,
-  FRAME_FRAME,
-  FRAME_JOINT,
-  FRAME_MODEL,
-} FrameKind;
-
-typedef enum
-{
-  FRAME_UNRESOLVED,
-  FRAME_VISITING,
-  FRAME_RESOLVED,
-} FrameState;
-
-typedef struct _FrameScope FrameScope;
-
-typedef struct
-{
-  FrameKind   kind;
-  const char *name;          /* stored after the entry, in its block */
-  xmlNode    *node;
-  int         line;
-  BlPose      raw;           /* as written */
-  char       *relative_to;   /* explicit @relative_to, or NULL */
-  char       *implicit_base; /* attached_to for frames, child for joints */
-  FrameState  state;
-  BlPose      pose;          /* X_MF once resolved */
-  FrameScope *nested;        /* FRAME_MODEL */
-} FrameEntry;
-
-struct _FrameScope
-{
-  GHashTable *frames;        /* name → FrameEntry* */
-  BlModel    *model;
-  const char *file;
-  guint       sdf_minor;     /* of the file the model is in, as libsdformat's OriginalVersion */
-};
-
 typedef struct
 {
   BlDocument *doc;
@@ -235,66 +87,8 @@ typedef struct
   gboolean    include_limit_reported;
 } LoadContext;
 
-static void
-frame_entry_free (FrameEntry *entry)
-{
-  g_free (entry->relative_to);
-  g_free (entry->implicit_base);
-  g_free (entry);
-}
-
-static void frame_scope_free (FrameScope *scope);
-
-static void
-frame_entry_free_full (gpointer data)
-{
-  FrameEntry *entry = data;
-
-  if (entry->nested != NULL)
-    frame_scope_free (entry->nested);
-  frame_entry_free (entry);
-}
-
-static FrameScope *
-frame_scope_new (BlModel *model)
-{
-  FrameScope *scope = g_new0 (FrameScope, 1);
-
-  scope->frames = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, frame_entry_free_full);
-  scope->model = model;
-  scope->file = model->file;
-
-  return scope;
-}
-
-static void
-frame_scope_free (FrameScope *scope)
-{
-  if (scope == NULL)
-    return;
-  g_hash_table_unref (scope->frames);
-  g_free (scope);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Diagnostics                                                               */
-
-void
-bl_diagnostics_add (GPtrArray   *list,
-                    BlSeverity   severity,
-                    const char  *code,
-                    const char  *file,
-                    int          line,
-                    const char  *element,
-                    const char  *format,
-                    ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  g_ptr_array_add (list, bl_diagnostic_new_valist (severity, code, file, line, element, format, args));
-  va_end (args);
-}
 
 static int
 node_line (xmlNode *node)
@@ -1028,279 +822,6 @@ nonempty (const char *s)
   return (s != NULL && *s != '\0') ? s : NULL;
 }
 
-/* The name libsdformat gives an element whose name another kind of
- * element of the model already has, in files before SDF 1.7 (Model.cc):
- * NAME_link, NAME_joint or NAME_frame, or with 0, 1… after it. */
-static char *
-rename_for_old_version (FrameScope *scope,
-                        FrameKind   kind,
-                        const char *name)
-{
-  const char *suffix = kind == FRAME_LINK ? "_link" : kind == FRAME_JOINT ? "_joint" : "_frame";
-  char *renamed = g_strconcat (name, suffix, NULL);
-
-  for (guint i = 0; g_hash_table_contains (scope->frames, renamed); i++)
-    {
-      g_free (renamed);
-      renamed = g_strdup_printf ("%s%s%u", name, suffix, i);
-    }
-  return renamed;
-}
-
-static FrameEntry *
-frame_scope_add (FrameScope  *scope,
-                 FrameKind    kind,
-                 xmlNode     *node,
-                 const char  *name,
-                 GPtrArray   *diagnostics,
-                 const char  *owner)
-{
-  g_autofree char *renamed = NULL;
-  FrameEntry *entry;
-  FrameEntry *other;
-
-  if (name == NULL || *name == '\0')
-    {
-      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "name", scope->file, node_line (node), owner,
-                          "<%s> has no name", (const char *) node->name);
-      return NULL;
-    }
-  /* "::" in names is SDF 1.7's flattened form of nested models
-   * (<link name="M1::L1">, <frame name="M1::__model__">): libsdformat
-   * refuses it from 1.8 only. */
-  if (strcmp (name, "__model__") == 0 || (strstr (name, "::") != NULL && scope->sdf_minor >= 8))
-    {
-      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "name", scope->file, node_line (node), owner,
-                          "“%s” is a reserved name for a <%s>", name, (const char *) node->name);
-      return NULL;
-    }
-  if (strcmp (name, "world") == 0)
-    {
-      /* libsdformat reports the name as reserved and loads the element */
-      bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "name", scope->file, node_line (node), owner,
-                          "a <%s> named “world”: “world” is reserved for the world frame (a joint's "
-                          "<parent>world</parent> still means the world); read as libsdformat reads it",
-                          (const char *) node->name);
-    }
-  other = g_hash_table_lookup (scope->frames, name);
-  if (other != NULL && scope->sdf_minor < 7 && other->kind != kind && kind != FRAME_MODEL &&
-      other->kind != FRAME_MODEL)
-    {
-      renamed = rename_for_old_version (scope, kind, name);
-      bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "name", scope->file, node_line (node), owner,
-                          "a <%s> named “%s” like a <%s> before it: renamed “%s”, as libsdformat "
-                          "renames it in files before SDF 1.7 (from 1.7 on, an error)",
-                          (const char *) node->name, name, (const char *) other->node->name, renamed);
-      name = renamed;
-    }
-  else if (other != NULL)
-    {
-      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "name", scope->file, node_line (node), owner,
-                          "another frame of this model is already named “%s”", name);
-      return NULL;
-    }
-
-  {
-    gsize size = strlen (name) + 1;
-
-    entry = g_malloc0 (sizeof (FrameEntry) + size);
-    memcpy (entry + 1, name, size);
-  }
-  entry->kind = kind;
-  entry->name = (const char *) (entry + 1);
-  entry->node = node;
-  entry->line = node_line (node);
-  g_hash_table_insert (scope->frames, (gpointer) entry->name, entry);
-
-  return entry;
-}
-
-static gboolean frame_resolve (FrameScope *scope,
-                               const char *name,
-                               GPtrArray  *diagnostics,
-                               const char *owner,
-                               int         line,
-                               BlPose     *pose);
-
-static char *
-frame_entry_owner (FrameScope *scope,
-                   FrameEntry *entry)
-{
-  return scope->model->scoped_name != NULL
-    ? g_strdup_printf ("%s::%s", scope->model->scoped_name, entry->name)
-    : g_strdup (entry->name);
-}
-
-/* The entry of this scope that entry's pose is written relative to (for
- * "m::f", the nested model m), or NULL: none, itself or unknown. */
-static FrameEntry *
-frame_entry_base (FrameScope *scope,
-                  FrameEntry *entry)
-{
-  const char *base = entry->relative_to != NULL ? entry->relative_to : entry->implicit_base;
-  const char *sep;
-  FrameEntry *found;
-
-  if (base == NULL || strcmp (base, entry->name) == 0)
-    return NULL;
-
-  sep = strstr (base, "::");
-  if (sep != NULL)
-    {
-      g_autofree char *head = g_strndup (base, sep - base);
-
-      found = g_hash_table_lookup (scope->frames, head);
-      return found != NULL && found->kind == FRAME_MODEL ? found : NULL;
-    }
-
-  return g_hash_table_lookup (scope->frames, base);
-}
-
-/* Settles entry once its base is resolved (or is the entry that closes a
- * cycle): X_MF = X_MB · raw. */
-static void
-frame_entry_finish (FrameScope *scope,
-                    FrameEntry *entry,
-                    GPtrArray  *diagnostics)
-{
-  const char *base = entry->relative_to != NULL ? entry->relative_to : entry->implicit_base;
-  g_autofree char *owner = frame_entry_owner (scope, entry);
-  BlPose base_pose = BL_POSE_IDENTITY;
-
-  if (base != NULL && strcmp (base, entry->name) == 0)
-    {
-      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "frame-cycle", scope->file, entry->line, owner,
-                          "“%s” is placed relative to itself; taken relative to the model frame",
-                          entry->name);
-    }
-  else if (base != NULL)
-    {
-      if (!frame_resolve (scope, base, diagnostics, owner, entry->line, &base_pose))
-        base_pose = BL_POSE_IDENTITY;
-    }
-
-  /* A cycle through "m::f" may already have settled this entry. */
-  if (entry->state == FRAME_RESOLVED)
-    return;
-
-  entry->pose = bl_pose_mul (base_pose, entry->raw);
-  entry->state = FRAME_RESOLVED;
-}
-
-/* Resolves entry and the chain of entries it is placed relative to, without
- * recursion: a chain is as long as the file makes it (tens of thousands of
- * frames), the stack is not. The chain is walked to its first resolved (or
- * unplaced) entry on an explicit stack, then settled back up; an entry met
- * again while still on the stack closes a cycle. */
-static void
-frame_entry_resolve (FrameScope *scope,
-                     FrameEntry *start,
-                     GPtrArray  *diagnostics)
-{
-  g_autoptr(GPtrArray) chain = NULL;
-
-  if (start->state == FRAME_RESOLVED)
-    return;
-
-  if (start->state == FRAME_VISITING)
-    {
-      g_autofree char *owner = frame_entry_owner (scope, start);
-
-      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "frame-cycle", scope->file, start->line, owner,
-                          "the pose of “%s” is defined through a cycle of relative_to/attached_to "
-                          "frames; taken relative to the model frame", start->name);
-      start->pose = start->raw;
-      start->state = FRAME_RESOLVED;
-      return;
-    }
-
-  chain = g_ptr_array_new ();
-  g_ptr_array_add (chain, start);
-  while (chain->len > 0)
-    {
-      FrameEntry *entry = g_ptr_array_index (chain, chain->len - 1);
-
-      if (entry->state == FRAME_UNRESOLVED)
-        {
-          FrameEntry *base = frame_entry_base (scope, entry);
-
-          entry->state = FRAME_VISITING;
-          if (base != NULL && base->state == FRAME_UNRESOLVED)
-            {
-              g_ptr_array_add (chain, base);
-              continue;
-            }
-        }
-
-      /* its base is resolved, or on the chain (a cycle, reported by
-       * frame_resolve), or not an entry of this scope */
-      if (entry->state != FRAME_RESOLVED)
-        frame_entry_finish (scope, entry, diagnostics);
-      g_ptr_array_set_size (chain, chain->len - 1);
-    }
-}
-
-/* X_MF of the frame `name` in scope's model frame M. */
-static gboolean
-frame_resolve (FrameScope *scope,
-               const char *name,
-               GPtrArray  *diagnostics,
-               const char *owner,
-               int         line,
-               BlPose     *pose)
-{
-  const char *sep;
-  FrameEntry *entry;
-
-  if (strcmp (name, "__model__") == 0)
-    {
-      *pose = BL_POSE_IDENTITY;
-      return TRUE;
-    }
-
-  /* a flattened name of SDF 1.7 ("M1::L1") is the frame's whole name */
-  sep = strstr (name, "::");
-  if (sep != NULL && !g_hash_table_contains (scope->frames, name))
-    {
-      g_autofree char *head = g_strndup (name, sep - name);
-      BlPose inner;
-
-      entry = g_hash_table_lookup (scope->frames, head);
-      if (entry == NULL || entry->kind != FRAME_MODEL)
-        goto unknown;
-
-      frame_entry_resolve (scope, entry, diagnostics);
-      if (!frame_resolve (entry->nested, sep + 2, diagnostics, owner, line, &inner))
-        return FALSE;
-
-      *pose = bl_pose_mul (entry->pose, inner);
-      return TRUE;
-    }
-
-  entry = g_hash_table_lookup (scope->frames, name);
-  if (entry == NULL)
-    goto unknown;
-
-  if (entry->state == FRAME_VISITING)
-    {
-      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "frame-cycle", scope->file, line, owner,
-                          "relative_to “%s” closes a cycle of frames; taken relative to the model frame",
-                          name);
-      return FALSE;
-    }
-
-  frame_entry_resolve (scope, entry, diagnostics);
-  *pose = entry->pose;
-  return TRUE;
-
-unknown:
-  bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "frame", scope->file, line, owner,
-                      "unknown frame “%s” (not a link, frame, joint or nested model of “%s”); "
-                      "taken relative to the model frame", name,
-                      scope->model->scoped_name);
-  return FALSE;
-}
-
 static void parse_link_inertial (BlLink *link);
 
 static BlLink *adopt_preparsed_link (BlDocument *self,
@@ -1311,23 +832,23 @@ static void rename_preparsed_link (BlDocument *self,
                                    BlLink     *link,
                                    const char *name);
 
-static BlModel *parse_model (LoadContext *ctx,
-                             xmlNode     *node,
-                             BlModel     *parent,
-                             const char  *file,
-                             const char  *name_override,
-                             int          depth,
-                             FrameScope **scope_out);
+static BlModel *parse_model (LoadContext   *ctx,
+                             xmlNode       *node,
+                             BlModel       *parent,
+                             const char    *file,
+                             const char    *name_override,
+                             int            depth,
+                             BlFrameScope **scope_out);
 
-static BlModel *parse_include (LoadContext *ctx,
-                               xmlNode     *node,
-                               BlModel     *parent,
-                               const char  *file,
-                               int          depth,
-                               FrameScope **scope_out,
-                               xmlNode    **pose_node_out,
-                               gboolean    *has_static,
-                               gboolean    *is_static);
+static BlModel *parse_include (LoadContext   *ctx,
+                               xmlNode       *node,
+                               BlModel       *parent,
+                               const char    *file,
+                               int            depth,
+                               BlFrameScope **scope_out,
+                               xmlNode      **pose_node_out,
+                               gboolean      *has_static,
+                               gboolean      *is_static);
 
 static char *
 scoped (BlModel    *model,
@@ -1343,7 +864,7 @@ static gpointer
 doc_alloc0 (BlDocument *doc,
             gsize       size)
 {
-  return doc->arena != NULL ? arena_alloc0 (doc->arena, size) : g_malloc0 (size);
+  return doc->arena != NULL ? bl_arena_alloc0 (doc->arena, size) : g_malloc0 (size);
 }
 
 /* The strings up to NULL joined, in the same memory as doc_alloc0. */
@@ -1362,7 +883,7 @@ doc_strjoin (BlDocument *doc,
     length += strlen (part);
   va_end (args);
 
-  out = doc->arena != NULL ? arena_alloc0 (doc->arena, length + 1) : g_malloc (length + 1);
+  out = doc->arena != NULL ? bl_arena_alloc0 (doc->arena, length + 1) : g_malloc (length + 1);
   p = out;
   va_start (args, first);
   for (part = first; part != NULL; part = va_arg (args, const char *))
@@ -1454,10 +975,10 @@ add_collision_name (const char  *seen[FEW_NAMES],
 }
 
 static void
-parse_link_collisions (BlDocument *doc,
-                       BlLink     *link,
-                       FrameScope *scope,
-                       const char *base_dir)
+parse_link_collisions (BlDocument   *doc,
+                       BlLink       *link,
+                       BlFrameScope *scope,
+                       const char   *base_dir)
 {
   const char *seen[FEW_NAMES];
   guint n_seen = 0;
@@ -1512,7 +1033,7 @@ parse_link_collisions (BlDocument *doc,
         {
           BlPose frame;
 
-          if (frame_resolve (scope, relative_to, link->diagnostics, owner, collision->line, &frame))
+          if (bl_frame_scope_resolve (scope, relative_to, link->diagnostics, owner, collision->line, &frame))
             collision->pose = bl_pose_mul (link_inverse, bl_pose_mul (frame, raw));
           else
             collision->pose = raw;
@@ -1734,20 +1255,20 @@ merge_frame_name (char       **name,
 /* The first pass registers every frame of the scope; nested models and
  * includes are parsed depth first so that "nested::frame" resolves. */
 static BlModel *
-parse_model (LoadContext *ctx,
-             xmlNode     *node,
-             BlModel     *parent,
-             const char  *file,
-             const char  *name_override,
-             int          depth,
-             FrameScope **scope_out)
+parse_model (LoadContext   *ctx,
+             xmlNode       *node,
+             BlModel       *parent,
+             const char    *file,
+             const char    *name_override,
+             int            depth,
+             BlFrameScope **scope_out)
 {
   BlDocument *doc = ctx->doc;
   g_autofree char *name_attr = bl_xml_dup_attribute (node, "name");
   const char *name = name_override != NULL ? name_override : name_attr;
   g_autofree char *base_dir = g_path_get_dirname (file);
   BlModel *model;
-  FrameScope *scope;
+  BlFrameScope *scope;
   GPtrArray *pending_links;
   GPtrArray *pending_files;  /* the file of each pending link */
   GArray *children;          /* ModelChild */
@@ -1782,12 +1303,11 @@ parse_model (LoadContext *ctx,
                             g_strstrip (text));
     }
 
-  scope = frame_scope_new (model);
   {
     g_autofree char *version = node->doc != NULL && xmlDocGetRootElement (node->doc) != NULL
                                ? bl_xml_dup_attribute (xmlDocGetRootElement (node->doc), "version") : NULL;
 
-    scope->sdf_minor = sdf_minor_version (version);
+    scope = bl_frame_scope_new (model, sdf_minor_version (version));
   }
   pending_links = g_ptr_array_new ();
   pending_files = g_ptr_array_new ();
@@ -1802,14 +1322,14 @@ parse_model (LoadContext *ctx,
       const char *child_file = item->file;
       g_auto(BlXmlString) name_owned = NULL;
       const char *child_name;
-      FrameEntry *entry;
+      BlFrameEntry *entry;
 
       if (item->merged_frame != NULL)
         {
           g_autofree char *owner = scoped (model, item->merged_frame);
 
-          entry = frame_scope_add (scope, FRAME_FRAME, child, item->merged_frame, doc->diagnostics,
-                                   model->scoped_name);
+          entry = bl_frame_scope_add (scope, BL_FRAME_FRAME, child, item->merged_frame, doc->diagnostics,
+                                      model->scoped_name);
           if (entry == NULL)
             continue;
           entry->raw = parse_pose (item->pose_node, owner, item->pose_file, doc->diagnostics,
@@ -1825,7 +1345,7 @@ parse_model (LoadContext *ctx,
       if (strcmp ((const char *) child->name, "model") == 0 ||
           strcmp ((const char *) child->name, "include") == 0)
         {
-          FrameScope *nested_scope = NULL;
+          BlFrameScope *nested_scope = NULL;
           xmlNode *pose_node = NULL;
           BlModel *nested;
           gboolean has_static = FALSE, is_static = FALSE;
@@ -1850,8 +1370,8 @@ parse_model (LoadContext *ctx,
           if (has_static)
             nested->is_static = is_static;
 
-          entry = frame_scope_add (scope, FRAME_MODEL, child, nested->name, doc->diagnostics,
-                                   model->scoped_name);
+          entry = bl_frame_scope_add (scope, BL_FRAME_MODEL, child, nested->name, doc->diagnostics,
+                                      model->scoped_name);
           if (entry != NULL)
             {
               entry->nested = nested_scope;
@@ -1861,7 +1381,7 @@ parse_model (LoadContext *ctx,
             }
           else
             {
-              frame_scope_free (nested_scope);
+              bl_frame_scope_free (nested_scope);
             }
           g_ptr_array_add (model->models, nested);
           continue;
@@ -1877,7 +1397,7 @@ parse_model (LoadContext *ctx,
 
       if (strcmp ((const char *) child->name, "link") == 0)
         {
-          entry = frame_scope_add (scope, FRAME_LINK, child, child_name, doc->diagnostics, model->scoped_name);
+          entry = bl_frame_scope_add (scope, BL_FRAME_LINK, child, child_name, doc->diagnostics, model->scoped_name);
           if (entry == NULL)
             continue;
           g_ptr_array_add (pending_links, entry);
@@ -1885,7 +1405,7 @@ parse_model (LoadContext *ctx,
         }
       else if (strcmp ((const char *) child->name, "frame") == 0)
         {
-          entry = frame_scope_add (scope, FRAME_FRAME, child, child_name, doc->diagnostics, model->scoped_name);
+          entry = bl_frame_scope_add (scope, BL_FRAME_FRAME, child, child_name, doc->diagnostics, model->scoped_name);
           if (entry == NULL)
             continue;
           entry->implicit_base = bl_xml_dup_attribute (child, "attached_to");
@@ -1897,7 +1417,7 @@ parse_model (LoadContext *ctx,
         {
           xmlNode *child_link = bl_xml_first_child (child, "child");
 
-          entry = frame_scope_add (scope, FRAME_JOINT, child, child_name, doc->diagnostics, model->scoped_name);
+          entry = bl_frame_scope_add (scope, BL_FRAME_JOINT, child, child_name, doc->diagnostics, model->scoped_name);
           if (entry == NULL)
             continue;
           if (child_link != NULL)
@@ -1920,34 +1440,27 @@ parse_model (LoadContext *ctx,
                                  &entry->relative_to);
         /* a link's empty relative_to is its model's frame; a frame's and a
          * joint's are their attached_to and child, renamed above */
-        merge_frame_name (&entry->relative_to, item->proxy, entry->kind == FRAME_LINK);
+        merge_frame_name (&entry->relative_to, item->proxy, entry->kind == BL_FRAME_LINK);
       }
     }
 
   g_array_unref (children);
 
   /* Poses of everything in this scope, then the links' contents. */
-  {
-    GHashTableIter iter;
-    gpointer value;
-
-    g_hash_table_iter_init (&iter, scope->frames);
-    while (g_hash_table_iter_next (&iter, NULL, &value))
-      frame_entry_resolve (scope, value, doc->diagnostics);
-  }
+  bl_frame_scope_resolve_all (scope, doc->diagnostics);
 
   for (guint i = 0; i < model->models->len; i++)
     {
       BlModel *nested = g_ptr_array_index (model->models, i);
-      FrameEntry *entry = g_hash_table_lookup (scope->frames, nested->name);
+      BlFrameEntry *entry = bl_frame_scope_lookup (scope, nested->name);
 
-      if (entry != NULL && entry->kind == FRAME_MODEL)
+      if (entry != NULL && entry->kind == BL_FRAME_MODEL)
         nested->pose = entry->pose;
     }
 
   for (guint i = 0; i < pending_links->len; i++)
     {
-      FrameEntry *entry = g_ptr_array_index (pending_links, i);
+      BlFrameEntry *entry = g_ptr_array_index (pending_links, i);
       const char *link_file = g_ptr_array_index (pending_files, i);
       BlLink *link = adopt_preparsed_link (doc, model, entry->node);
 
@@ -1990,7 +1503,7 @@ parse_model (LoadContext *ctx,
   if (scope_out != NULL)
     *scope_out = scope;
   else
-    frame_scope_free (scope);
+    bl_frame_scope_free (scope);
 
   return model;
 }
@@ -2292,15 +1805,15 @@ load_include (LoadContext  *ctx,
 }
 
 static BlModel *
-parse_include (LoadContext *ctx,
-               xmlNode     *node,
-               BlModel     *parent,
-               const char  *file,
-               int          depth,
-               FrameScope **scope_out,
-               xmlNode    **pose_node_out,
-               gboolean    *has_static,
-               gboolean    *is_static)
+parse_include (LoadContext   *ctx,
+               xmlNode       *node,
+               BlModel       *parent,
+               const char    *file,
+               int            depth,
+               BlFrameScope **scope_out,
+               xmlNode      **pose_node_out,
+               gboolean      *has_static,
+               gboolean      *is_static)
 {
   g_autofree char *name = NULL;
   const char *owner = parent != NULL ? parent->scoped_name : "world";
@@ -2508,7 +2021,7 @@ preparse_link (BlDocument *self,
           proto->file = g_strdup (self->path);
           g_ptr_array_add (self->protos, proto);
         }
-      preparsed = arena_alloc0 (self->arena, sizeof (PreparsedLink));
+      preparsed = bl_arena_alloc0 (self->arena, sizeof (PreparsedLink));
       preparsed->proto = proto;
 
       link = parse_link (self, preparsed->proto, node, name);
@@ -2574,7 +2087,7 @@ adopt_preparsed_link (BlDocument *self,
 }
 
 /* A link read ahead under the name its file gives, renamed by
- * frame_scope_add (before SDF 1.7): the name, and the element of each of
+ * bl_frame_scope_add (before SDF 1.7): the name, and the element of each of
  * its diagnostics, as parse_link would have given them. */
 static void
 rename_preparsed_link (BlDocument *self,
@@ -3027,13 +2540,13 @@ add_world_child (LoadContext *ctx,
     }
   else if (bl_xml_is_element (item, "include"))
     {
-      FrameScope *scope = NULL;
+      BlFrameScope *scope = NULL;
       xmlNode *pose_node = NULL;
       gboolean has_static = FALSE, is_static = FALSE;
 
       model = parse_include (ctx, item, NULL, file, 0, &scope, &pose_node,
                              &has_static, &is_static);
-      frame_scope_free (scope);
+      bl_frame_scope_free (scope);
       if (model != NULL)
         {
           if (has_static)
@@ -3107,7 +2620,7 @@ bl_document_load (BlDocument  *self,
     data = g_bytes_get_data (self->source, &length);
   if (self->read_only)
     {
-      self->arena = arena_new ();
+      self->arena = bl_arena_new ();
       self->mesh_collisions = g_ptr_array_new_with_free_func ((GDestroyNotify) arena_collision_free);
       self->preparsed = g_ptr_array_new ();
       self->protos = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
@@ -3219,7 +2732,7 @@ bl_document_finalize (GObject *object)
   g_clear_pointer (&self->models, g_ptr_array_unref);
   /* after everything that lives in it */
   g_clear_pointer (&self->mesh_collisions, g_ptr_array_unref);
-  g_clear_pointer (&self->arena, arena_free);
+  g_clear_pointer (&self->arena, bl_arena_free);
   g_free (self->base_dir);
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
   g_clear_pointer (&self->included_xml, g_ptr_array_unref);

@@ -115,19 +115,6 @@ typedef struct
  * paths (bl_resource_set_extra_paths()) as they were when it loaded. */
 GPtrArray    *bl_document_get_include_failures (BlDocument *self);
 
-/* The model's mass properties in its own frame: every link's, nested
- * models' included, summed with the parallel-axis theorem. */
-BlInertial    bl_model_compute_total         (BlModel     *model);
-
-/* The inertial an automatic link would get from this link's collisions
- * (densities by the usual precedence, rescaled to a positive <mass> when
- * there is one), whatever the link's @auto says.  Changes nothing in the
- * link; FALSE with an error when no collision gives a valid inertia.  For
- * replacing an invalid explicit inertia. */
-gboolean      bl_link_compute_auto_inertial  (BlLink      *link,
-                                              BlInertial  *out,
-                                              GError     **error);
-
 /* Re-reads the link's <inertial> and its collisions' <density> from the XML
  * tree, recomputes that link alone and emits ::link-changed.  Edits change
  * the tree, then call this. */

@@ -13,6 +13,7 @@
 
 #include "bl-export.h"
 #include "bl-export-private.h"
+#include "bl-resolve.h"
 #include "bl-source-map.h"
 #include "bl-xml-private.h"
 

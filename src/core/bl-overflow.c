@@ -8,7 +8,7 @@
 
 #include <math.h>
 
-#include "bl-document-private.h"
+#include "bl-diagnostic.h"
 #include "bl-xml-private.h"
 #include "bl-overflow-private.h"
 

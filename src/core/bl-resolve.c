@@ -6,7 +6,7 @@
 
 #include <gio/gio.h>
 
-#include "bl-document-private.h"
+#include "bl-resolve-private.h"
 #include "bl-xml-private.h"
 #include "bl-overflow-private.h"
 

@@ -1,0 +1,117 @@
+/* bl-arena.c: memory handed out in big blocks and freed all at once. */
+#include "config.h"
+
+#include <glib.h>
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#endif
+
+#include "bl-arena-private.h"
+
+/* A block is 2 MiB, the size of a huge page. */
+#define ARENA_BLOCK_SIZE (2 * 1024 * 1024)
+
+struct _BlArena
+{
+  char   *next;
+  gsize   left;
+  GArray *blocks;   /* ArenaBlock */
+};
+
+typedef struct
+{
+  gpointer memory;
+  gsize    size;
+  gboolean mapped;
+} ArenaBlock;
+
+/* Fresh zeroed memory.  Where the system can, a block is mapped on a huge
+ * page boundary, asked for huge pages and filled in one call: it is all
+ * touched anyway, and one fault per 2 MiB costs far less than one per
+ * 4 KiB page (10,000 links: 16 faults instead of 8,000).  Without huge
+ * pages it is still filled in one call; without either, the pages fault
+ * in as they are touched. */
+static ArenaBlock
+arena_block_new (gsize size)
+{
+  ArenaBlock block = { NULL, size, FALSE };
+
+#ifdef G_OS_UNIX
+  if (size == ARENA_BLOCK_SIZE)
+    {
+      /* twice the size, then the unaligned ends given back */
+      char *raw = mmap (NULL, 2 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+      if (raw != MAP_FAILED)
+        {
+          char *aligned = (char *) (((guintptr) raw + size - 1) & ~(guintptr) (size - 1));
+
+          if (aligned > raw)
+            munmap (raw, aligned - raw);
+          if (aligned + size < raw + 2 * size)
+            munmap (aligned + size, (raw + 2 * size) - (aligned + size));
+#ifdef MADV_HUGEPAGE
+          madvise (aligned, size, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+          madvise (aligned, size, MADV_POPULATE_WRITE);
+#endif
+          block.memory = aligned;
+          block.mapped = TRUE;
+          return block;
+        }
+    }
+#endif
+  block.memory = g_malloc0 (size);
+  return block;
+}
+
+gpointer
+bl_arena_alloc0 (BlArena *arena,
+                 gsize    size)
+{
+  gpointer p;
+
+  size = (size + 15) & ~(gsize) 15;
+  if (size > arena->left)
+    {
+      ArenaBlock block = arena_block_new (MAX (ARENA_BLOCK_SIZE, size));
+
+      g_array_append_val (arena->blocks, block);
+      arena->next = block.memory;
+      arena->left = block.size;
+    }
+  p = arena->next;
+  arena->next += size;
+  arena->left -= size;
+  return p;
+}
+
+BlArena *
+bl_arena_new (void)
+{
+  BlArena *arena = g_new0 (BlArena, 1);
+
+  arena->blocks = g_array_new (FALSE, FALSE, sizeof (ArenaBlock));
+  return arena;
+}
+
+void
+bl_arena_free (BlArena *arena)
+{
+  for (guint i = 0; i < arena->blocks->len; i++)
+    {
+      ArenaBlock *block = &g_array_index (arena->blocks, ArenaBlock, i);
+
+#ifdef G_OS_UNIX
+      if (block->mapped)
+        {
+          munmap (block->memory, block->size);
+          continue;
+        }
+#endif
+      g_free (block->memory);
+    }
+  g_array_unref (arena->blocks);
+  g_free (arena);
+}
