@@ -4,8 +4,10 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "bl-added-mass-editor.h"
+#include "bl-panel-job.h"
 #include "bl-viewport.h"
 #include "ui-common.h"
 #include "ui-input.h"
@@ -278,6 +280,42 @@ test_sample_hull (Fixture       *f,
   g_assert_cmpfloat (fabs (hull->added_mass[6] - hull->added_mass[11]), <, 0.05 * hull->added_mass[6]);
 }
 
+static void
+note_thread (BlPanelJob *job,
+             GThread   **thread)
+{
+  *thread = g_thread_self ();
+}
+
+/* The job tells the window only on the thread that runs the window's main
+ * loop, even when that thread is busy or asleep at the moment the solving
+ * thread has news (g_main_context_invoke would run the handler in the
+ * solving thread then). */
+static void
+test_job_reports_on_main_thread (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = bl_document_new_from_data (BALL_SDF, strlen (BALL_SDF), "ball.sdf", &error);
+  g_autoptr(BlPanelJob) job = NULL;
+  GThread *surface_thread = NULL, *finished_thread = NULL;
+  gint64 deadline;
+
+  g_assert_no_error (error);
+  job = bl_panel_job_new (bl_document_find_link (doc, "ball::ball_link"), 1000, 1025.0, &error);
+  g_assert_no_error (error);
+  g_signal_connect (job, "surface-ready", G_CALLBACK (note_thread), &surface_thread);
+  g_signal_connect (job, "finished", G_CALLBACK (note_thread), &finished_thread);
+  /* Asleep, owning nothing, while the job cuts and solves. */
+  g_usleep (G_USEC_PER_SEC);
+  g_assert_null (surface_thread);
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (finished_thread == NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (surface_thread == g_thread_self ());
+  g_assert_true (finished_thread == g_thread_self ());
+  g_assert_nonnull (bl_panel_job_get_estimate (job, NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -288,6 +326,7 @@ main (int   argc,
   ADD ("/ui/panel/cancel", test_cancel);
   ADD ("/ui/panel/no-volume", test_no_volume);
   ADD ("/ui/panel/sample-hull", test_sample_hull);
+  g_test_add_func ("/ui/panel/job-reports-on-main-thread", test_job_reports_on_main_thread);
 #undef ADD
   return ui_test_run ();
 }

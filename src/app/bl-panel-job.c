@@ -38,6 +38,26 @@ typedef struct
   double      fraction;
 } Progress;
 
+/* Runs `func` on the job's context, in the thread that iterates it.  Not
+ * g_main_context_invoke(): when no thread owns the context at that moment
+ * (the main thread between two iterations), it runs the function at once
+ * in the calling thread, here a solving thread: the window's widgets
+ * would be touched from two threads. */
+static void
+post (GMainContext   *context,
+      GSourceFunc     func,
+      gpointer        data,
+      GDestroyNotify  notify)
+{
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, func, data, notify);
+  g_source_set_static_name (source, "[ballast] panel job");
+  g_source_attach (source, context);
+  g_source_unref (source);
+}
+
 static gboolean
 report_progress (gpointer data)
 {
@@ -75,7 +95,7 @@ on_progress (double   fraction,
   p = g_new (Progress, 1);
   p->job = g_object_ref (self);
   p->fraction = fraction;
-  g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, report_progress, p, progress_free);
+  post (self->context, report_progress, p, progress_free);
 }
 
 static gboolean
@@ -103,8 +123,7 @@ solve (GTask        *task,
    * thread.  The surfaces are written before the main thread is told. */
   self->fine = bl_panel_surface_new (bodies, n, self->budget);
   self->coarse = bl_panel_surface_new (bodies, n, self->budget / 4);
-  g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, report_surface,
-                              g_object_ref (self), g_object_unref);
+  post (self->context, report_surface, g_object_ref (self), g_object_unref);
   if (bl_panel_estimate_surfaces (self->fine, self->coarse, self->rho, cancellable, on_progress, self,
                                   &self->estimate, &error))
     g_task_return_boolean (task, TRUE);
