@@ -85,32 +85,16 @@ has_label_text (GtkWidget  *root,
   return find_widget (root, label_contains, text) != NULL;
 }
 
-/* A stack switcher's button, by the page title it shows. */
-static gboolean
-is_tab (GtkWidget     *widget,
-        gconstpointer  title)
-{
-  return GTK_IS_TOGGLE_BUTTON (widget) && has_label_text (widget, title);
-}
-
 /* Opens TEXT and shows the Added Mass page by clicking its tab. */
 static void
 open_on_page (Fixture    *f,
               const char *text)
 {
-  GtkWidget *tab;
-  GtkStack *side;
-
   open_copy (f, NULL, text);
   gtk_window_present (GTK_WINDOW (f->window));
   WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (f->window)));
   drain ();
-  side = GTK_STACK (child (f->window, BL_TYPE_WINDOW, "side_stack"));
-  tab = find_widget (GTK_WIDGET (f->window), is_tab, _("Added Mass"));
-  g_assert_nonnull (tab);
-  ui_input_click (tab, 1);
-  WAIT_UNTIL (g_strcmp0 (gtk_stack_get_visible_child_name (side), "added-mass") == 0);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (side), ==, "added-mass");
+  show_side_page (f, _("Added Mass"), "added-mass");
 }
 
 static void

@@ -28,22 +28,6 @@ hull (Fixture *f)
   return link;
 }
 
-static void
-sample_set_up (Fixture       *f,
-               gconstpointer  data)
-{
-  f->dir = g_dir_make_tmp ("ballast-ui-field-XXXXXX", NULL);
-  g_assert_nonnull (f->dir);
-  f->window = bl_window_new (NULL);
-  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
-  bl_window_load_sample (f->window);
-  gtk_window_present (GTK_WINDOW (f->window));
-  drain ();
-  bl_window_select_link (f->window, hull (f));
-  drain ();
-  ui_input_focus_window (GTK_WIDGET (f->window));
-}
-
 static BlCollision *
 collision (Fixture    *f,
            const char *name)
@@ -290,32 +274,16 @@ static void
 test_included_is_read_only (Fixture       *f,
                             gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *part_dir = NULL;
   g_autofree char *part = NULL;
-  g_autofree char *model = NULL;
+  g_autofree char *part_dir = NULL;
   BlDocument *doc;
   BlLink *own, *included;
   BlNumberField *density;
   GListModel *toplevels = gtk_window_get_toplevels ();
 
   /* The included file, in a folder of its own (named by its full path). */
-  part_dir = g_dir_make_tmp ("ballast-ui-part-XXXXXX", NULL);
-  g_assert_nonnull (part_dir);
-  part = g_build_filename (part_dir, "part.sdf", NULL);
-  g_assert_true (g_file_set_contents (part,
-    "<?xml version=\"1.0\"?><sdf version=\"1.11\"><model name=\"part\">"
-    "<link name=\"inc\"><inertial auto=\"true\"><density>500</density></inertial>"
-    "<collision name=\"box\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>"
-    "</model></sdf>", -1, &error));
-  g_assert_no_error (error);
-  model = g_strdup_printf ("<?xml version=\"1.0\"?><sdf version=\"1.11\"><model name=\"m\">"
-                           "<link name=\"own\"><inertial auto=\"true\"><density>700</density></inertial>"
-                           "<collision name=\"box\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>"
-                           "<include><uri>%s</uri></include>"
-                           "</model></sdf>", part);
-  open_copy (f, NULL, model);
-  wait_for_load (f->window);
+  part = open_with_included_part (f);
+  part_dir = g_path_get_dirname (part);
   ui_input_focus_window (GTK_WIDGET (f->window));
 
   doc = bl_window_get_document (f->window);

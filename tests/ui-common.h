@@ -42,6 +42,9 @@ void        wait_for_load (BlWindow *window);
 void        open_copy (Fixture *f, const char *fixture, const char *text);
 
 void        fixture_set_up (Fixture *f, gconstpointer data);
+/* The built-in sample in a new window, its hull (sample_auv::hull)
+ * selected, the window focused for keys. */
+void        sample_set_up (Fixture *f, gconstpointer data);
 
 /* Removes the directory of a test and everything in it. */
 void        remove_tree (const char *path);
@@ -70,6 +73,16 @@ GtkWidget * find_label (GtkWidget *root, const char *text);
 
 /* The menu item that shows `text`: the label's nearest clickable ancestor. */
 GtkWidget * find_menu_item (GtkWidget *popover, const char *text);
+
+/* Shows the side page titled `title` (its name in the window's side
+ * stack: `name`) by a real click on its tab, and waits until it is shown. */
+void        show_side_page (Fixture *f, const char *title, const char *name);
+
+/* Opens model "m": its own link m::own (a 1 m box, 700 kg/m³, automatic
+ * inertia) and m::part::inc (the same box at 500 kg/m³) included from
+ * part.sdf in a new folder of its own.  Returns part.sdf's path; the
+ * caller removes its folder. */
+char *      open_with_included_part (Fixture *f);
 
 /* Selects the link's row in the outline's own selection model, as a click would. */
 void        select_in_outline (Fixture *f, const char *link_name);
