@@ -245,6 +245,58 @@ find_menu_item (GtkWidget  *popover,
 }
 
 void
+point_at (GtkWidget *widget)
+{
+  for (int i = 0; i < 3; i++)
+    {
+      ui_input_move_center (widget);
+      for (int k = 0; k < 5; k++)
+        {
+          drain ();
+          g_usleep (5000);
+        }
+    }
+}
+
+void
+type_for_real (gpointer    editable,
+               const char *text)
+{
+  GtkWidget *delegate = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (editable)));
+
+  point_at (delegate);
+  ui_input_click (delegate, 1);
+  ui_input_key (GDK_KEY_a, GDK_CONTROL_MASK);
+  ui_input_type (text);
+  ui_input_key (GDK_KEY_Return, 0);
+  drain ();
+}
+
+GtkMessageDialog *
+wait_for_message_dialog (void)
+{
+  GtkWindow *dialog = NULL;
+
+  WAIT_UNTIL ((dialog = find_dialog (GTK_TYPE_MESSAGE_DIALOG)) != NULL && gtk_widget_get_mapped (GTK_WIDGET (dialog)));
+  g_assert_nonnull (dialog);
+  drain ();
+  return GTK_MESSAGE_DIALOG (dialog);
+}
+
+void
+answer_dialog (GtkMessageDialog *dialog,
+               int               response)
+{
+  GtkWidget *button = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), response);
+
+  g_assert_nonnull (button);
+  ui_input_focus_window (GTK_WIDGET (dialog));
+  point_at (button);
+  ui_input_click (button, 1);
+  drain ();
+}
+
+void
 show_side_page (Fixture    *f,
                 const char *title,
                 const char *name)

@@ -74,6 +74,19 @@ GtkWidget * find_label (GtkWidget *root, const char *text);
 /* The menu item that shows `text`: the label's nearest clickable ancestor. */
 GtkWidget * find_menu_item (GtkWidget *popover, const char *text);
 
+/* Moves the pointer onto `widget`, scrolling it into view first and
+ * waiting for the page to be laid out there (ui-input computes where to
+ * click from the allocation, which a scroll changes only at the next
+ * frame). */
+void        point_at (GtkWidget *widget);
+/* Clicks into the editable (a BlNumberField, an entry), selects its text,
+ * types `text` and presses Enter, all as real key events. */
+void        type_for_real (gpointer editable, const char *text);
+/* The message dialog on screen, once mapped (ten seconds at most). */
+GtkMessageDialog *wait_for_message_dialog (void);
+/* Clicks DIALOG's button of `response`, as a user would. */
+void        answer_dialog (GtkMessageDialog *dialog, int response);
+
 /* Shows the side page titled `title` (its name in the window's side
  * stack: `name`) by a real click on its tab, and waits until it is shown. */
 void        show_side_page (Fixture *f, const char *title, const char *name);
