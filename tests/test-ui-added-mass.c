@@ -43,21 +43,6 @@
   "  </model>\n" \
   "</sdf>\n"
 
-/* A 0.5 m sphere of 500 kg/m³ with automatic inertia and no added mass. */
-#define SPHERE_SDF \
-  "<?xml version=\"1.0\"?>\n" \
-  "<sdf version=\"1.11\">\n" \
-  "  <model name=\"ball\">\n" \
-  "    <link name=\"ball_link\">\n" \
-  "      <inertial auto=\"true\"/>\n" \
-  "      <collision name=\"sphere\">\n" \
-  "        <density>500</density>\n" \
-  "        <geometry><sphere><radius>0.5</radius></sphere></geometry>\n" \
-  "      </collision>\n" \
-  "    </link>\n" \
-  "  </model>\n" \
-  "</sdf>\n"
-
 static GtkWidget *
 editor_of (Fixture *f)
 {
@@ -224,16 +209,7 @@ test_import_classic_explained (Fixture       *f,
 {
   BlLink *link;
 
-  open_on_page (f,
-    "<?xml version=\"1.0\"?>\n"
-    "<sdf version=\"1.6\">\n"
-    "  <model name=\"rov\">\n"
-    "    <link name=\"base\"><inertial><mass>10</mass></inertial></link>\n"
-    "    <plugin name=\"hydro\" filename=\"libdsros_hydro_plugin.so\">\n"
-    "      <drag><added_mass><xx>12</xx></added_mass></drag>\n"
-    "    </plugin>\n"
-    "  </model>\n"
-    "</sdf>\n");
+  open_on_page (f, "<?xml version=\"1.0\"?>\n" TEST_DSROS_ROV_SDF);
   link = bl_document_find_link (bl_window_get_document (f->window), "rov::base");
 
   click (f, "import_button");
@@ -266,7 +242,7 @@ test_no_false_alarms (Fixture       *f,
   GtkWidget *checks;
   GtkLabel *status;
 
-  open_on_page (f, SPHERE_SDF);
+  open_on_page (f, BALL_SDF);
   link = bl_document_find_link (bl_window_get_document (f->window), "ball::ball_link");
   checks = editor_child (f, "checks_box");
   status = GTK_LABEL (find_named (editor_of (f), "eigen-status-added"));

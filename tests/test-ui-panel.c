@@ -10,21 +10,8 @@
 #include "ui-common.h"
 #include "ui-input.h"
 
-/* A 0.5 m sphere: in sea water its added mass is ½ρV = ½·1025·(4/3)π·0.125
- * along each axis and 0 elsewhere (Lamb). */
-#define BALL_SDF \
-  "<?xml version=\"1.0\"?>\n" \
-  "<sdf version=\"1.11\">\n" \
-  "  <model name=\"ball\">\n" \
-  "    <link name=\"ball_link\">\n" \
-  "      <inertial auto=\"true\"/>\n" \
-  "      <collision name=\"sphere\">\n" \
-  "        <density>500</density>\n" \
-  "        <geometry><sphere><radius>0.5</radius></sphere></geometry>\n" \
-  "      </collision>\n" \
-  "    </link>\n" \
-  "  </model>\n" \
-  "</sdf>\n"
+/* BALL_SDF (ui-common.h) is a 0.5 m sphere: in sea water its added mass
+ * is ½ρV = ½·1025·(4/3)π·0.125 along each axis and 0 elsewhere (Lamb). */
 
 static GtkWidget *
 editor_child (Fixture    *f,

@@ -13,6 +13,22 @@ G_BEGIN_DECLS
  * density ρ, ρ kg (V = 1 m³) with Ixx = Iyy = Izz = m·(1² + 1²)/12. */
 #define FIXTURE "sdformat_test_sdf_inertial_stats_auto.sdf"
 
+/* A 0.5 m sphere of 500 kg/m³ (link ball::ball_link, collision "sphere",
+ * automatic inertia) without added mass; BALL_LINK_SDF leaves the model
+ * open for more (a plugin). */
+#define BALL_LINK_SDF \
+  "<?xml version=\"1.0\"?>\n" \
+  "<sdf version=\"1.11\">\n" \
+  "  <model name=\"ball\">\n" \
+  "    <link name=\"ball_link\">\n" \
+  "      <inertial auto=\"true\"/>\n" \
+  "      <collision name=\"sphere\">\n" \
+  "        <density>500</density>\n" \
+  "        <geometry><sphere><radius>0.5</radius></sphere></geometry>\n" \
+  "      </collision>\n" \
+  "    </link>\n"
+#define BALL_SDF BALL_LINK_SDF "  </model>\n</sdf>\n"
+
 typedef struct
 {
   char     *dir;
