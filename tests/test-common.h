@@ -23,6 +23,28 @@ void        write_tree_file (const char *dir,
  * packages, the Fuel cache) and clears the extra model paths. */
 void        clear_model_path_variables (void);
 
+/* An ASCII STL of the corner tetrahedron (0,0,0) (1,0,0) (0,1,0) (0,0,1):
+ * volume 1/6 m³. */
+#define TEST_TETRAHEDRON_STL \
+  "solid t\n" \
+  "facet normal 0 0 0\nouter loop\nvertex 0 0 0\nvertex 0 1 0\nvertex 1 0 0\nendloop\nendfacet\n" \
+  "facet normal 0 0 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 0 1\nendloop\nendfacet\n" \
+  "facet normal 0 0 0\nouter loop\nvertex 0 0 0\nvertex 0 0 1\nvertex 0 1 0\nendloop\nendfacet\n" \
+  "facet normal 0 0 0\nouter loop\nvertex 1 0 0\nvertex 0 1 0\nvertex 0 0 1\nendloop\nendfacet\n" \
+  "endsolid t\n"
+
+/* A 10 kg link "rov::base" and a dsros_hydro plugin (Gazebo classic) whose
+ * <drag><added_mass> gives xx = 12. */
+#define TEST_DSROS_ROV_SDF \
+  "<sdf version=\"1.6\">\n" \
+  "  <model name=\"rov\">\n" \
+  "    <link name=\"base\"><inertial><mass>10</mass></inertial></link>\n" \
+  "    <plugin name=\"hydro\" filename=\"libdsros_hydro_plugin.so\">\n" \
+  "      <drag><added_mass><xx>12</xx></added_mass></drag>\n" \
+  "    </plugin>\n" \
+  "  </model>\n" \
+  "</sdf>\n"
+
 /* TRUE when one of the link's diagnostics has that code ("A7", "D8"…). */
 gboolean    link_has_code (BlLink     *link,
                            const char *code);

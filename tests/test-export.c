@@ -691,15 +691,7 @@ test_edit_import_migrate_included (void)
 static void
 test_edit_import_migrate_classic (void)
 {
-  static const char sdf[] =
-    "<sdf version=\"1.6\">\n"
-    "  <model name=\"rov\">\n"
-    "    <link name=\"base\"><inertial><mass>10</mass></inertial></link>\n"
-    "    <plugin name=\"hydro\" filename=\"libdsros_hydro_plugin.so\">\n"
-    "      <drag><added_mass><xx>12</xx></added_mass></drag>\n"
-    "    </plugin>\n"
-    "  </model>\n"
-    "</sdf>\n";
+  static const char sdf[] = TEST_DSROS_ROV_SDF;
   g_autoptr(BlDocument) doc = load_string (sdf);
   g_autoptr(BlAddedMassImport) import = only_import (doc);
   g_autoptr(GError) error = NULL;

@@ -43,21 +43,6 @@
   "  </model>\n" \
   "</sdf>\n"
 
-/* A 0.5 m sphere of 500 kg/m³ with automatic inertia and no added mass. */
-#define SPHERE_SDF \
-  "<?xml version=\"1.0\"?>\n" \
-  "<sdf version=\"1.11\">\n" \
-  "  <model name=\"ball\">\n" \
-  "    <link name=\"ball_link\">\n" \
-  "      <inertial auto=\"true\"/>\n" \
-  "      <collision name=\"sphere\">\n" \
-  "        <density>500</density>\n" \
-  "        <geometry><sphere><radius>0.5</radius></sphere></geometry>\n" \
-  "      </collision>\n" \
-  "    </link>\n" \
-  "  </model>\n" \
-  "</sdf>\n"
-
 static GtkWidget *
 editor_of (Fixture *f)
 {
@@ -85,32 +70,16 @@ has_label_text (GtkWidget  *root,
   return find_widget (root, label_contains, text) != NULL;
 }
 
-/* A stack switcher's button, by the page title it shows. */
-static gboolean
-is_tab (GtkWidget     *widget,
-        gconstpointer  title)
-{
-  return GTK_IS_TOGGLE_BUTTON (widget) && has_label_text (widget, title);
-}
-
 /* Opens TEXT and shows the Added Mass page by clicking its tab. */
 static void
 open_on_page (Fixture    *f,
               const char *text)
 {
-  GtkWidget *tab;
-  GtkStack *side;
-
   open_copy (f, NULL, text);
   gtk_window_present (GTK_WINDOW (f->window));
   WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (f->window)));
   drain ();
-  side = GTK_STACK (child (f->window, BL_TYPE_WINDOW, "side_stack"));
-  tab = find_widget (GTK_WIDGET (f->window), is_tab, _("Added Mass"));
-  g_assert_nonnull (tab);
-  ui_input_click (tab, 1);
-  WAIT_UNTIL (g_strcmp0 (gtk_stack_get_visible_child_name (side), "added-mass") == 0);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (side), ==, "added-mass");
+  show_side_page (f, _("Added Mass"), "added-mass");
 }
 
 static void
@@ -240,16 +209,7 @@ test_import_classic_explained (Fixture       *f,
 {
   BlLink *link;
 
-  open_on_page (f,
-    "<?xml version=\"1.0\"?>\n"
-    "<sdf version=\"1.6\">\n"
-    "  <model name=\"rov\">\n"
-    "    <link name=\"base\"><inertial><mass>10</mass></inertial></link>\n"
-    "    <plugin name=\"hydro\" filename=\"libdsros_hydro_plugin.so\">\n"
-    "      <drag><added_mass><xx>12</xx></added_mass></drag>\n"
-    "    </plugin>\n"
-    "  </model>\n"
-    "</sdf>\n");
+  open_on_page (f, "<?xml version=\"1.0\"?>\n" TEST_DSROS_ROV_SDF);
   link = bl_document_find_link (bl_window_get_document (f->window), "rov::base");
 
   click (f, "import_button");
@@ -282,7 +242,7 @@ test_no_false_alarms (Fixture       *f,
   GtkWidget *checks;
   GtkLabel *status;
 
-  open_on_page (f, SPHERE_SDF);
+  open_on_page (f, BALL_SDF);
   link = bl_document_find_link (bl_window_get_document (f->window), "ball::ball_link");
   checks = editor_child (f, "checks_box");
   status = GTK_LABEL (find_named (editor_of (f), "eigen-status-added"));

@@ -77,24 +77,9 @@ write_thruster (Fixture *f)
 }
 
 static GtkWidget *
-find_type (GtkWidget *root,
-           GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_type (c, type);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
 problems_bar (Fixture *f)
 {
-  GtkWidget *bar = find_type (GTK_WIDGET (f->window), BL_TYPE_PROBLEMS_BAR);
+  GtkWidget *bar = find_by_type (GTK_WIDGET (f->window), BL_TYPE_PROBLEMS_BAR);
 
   g_assert_nonnull (bar);
   return bar;
@@ -382,7 +367,7 @@ test_close_banner (Fixture       *f,
 static BlToast *
 toast (Fixture *f)
 {
-  GtkWidget *found = find_type (GTK_WIDGET (f->window), BL_TYPE_TOAST);
+  GtkWidget *found = find_by_type (GTK_WIDGET (f->window), BL_TYPE_TOAST);
 
   g_assert_nonnull (found);
   return BL_TOAST (found);

@@ -28,22 +28,6 @@ hull (Fixture *f)
   return link;
 }
 
-static void
-sample_set_up (Fixture       *f,
-               gconstpointer  data)
-{
-  f->dir = g_dir_make_tmp ("ballast-ui-field-XXXXXX", NULL);
-  g_assert_nonnull (f->dir);
-  f->window = bl_window_new (NULL);
-  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
-  bl_window_load_sample (f->window);
-  gtk_window_present (GTK_WINDOW (f->window));
-  drain ();
-  bl_window_select_link (f->window, hull (f));
-  drain ();
-  ui_input_focus_window (GTK_WIDGET (f->window));
-}
-
 static BlCollision *
 collision (Fixture    *f,
            const char *name)
@@ -83,37 +67,6 @@ static const char *
 placeholder_of (BlNumberField *field)
 {
   return gtk_text_get_placeholder_text (GTK_TEXT (gtk_editable_get_delegate (GTK_EDITABLE (field))));
-}
-
-/* Moves the pointer onto `widget`, scrolling it into view first and
- * waiting for the page to be laid out there (ui-input computes where to
- * click from the allocation, which a scroll changes only at the next
- * frame). */
-static void
-point_at (GtkWidget *widget)
-{
-  for (int i = 0; i < 3; i++)
-    {
-      ui_input_move_center (widget);
-      for (int k = 0; k < 5; k++)
-        {
-          drain ();
-          g_usleep (5000);
-        }
-    }
-}
-
-/* Clicks into the field, selects its text, types `text` and presses Enter. */
-static void
-type_for_real (BlNumberField *field,
-               const char    *text)
-{
-  point_at (GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (field))));
-  ui_input_click (GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (field))), 1);
-  ui_input_key (GDK_KEY_a, GDK_CONTROL_MASK);
-  ui_input_type (text);
-  ui_input_key (GDK_KEY_Return, 0);
-  drain ();
 }
 
 static void
@@ -290,32 +243,16 @@ static void
 test_included_is_read_only (Fixture       *f,
                             gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *part_dir = NULL;
   g_autofree char *part = NULL;
-  g_autofree char *model = NULL;
+  g_autofree char *part_dir = NULL;
   BlDocument *doc;
   BlLink *own, *included;
   BlNumberField *density;
   GListModel *toplevels = gtk_window_get_toplevels ();
 
   /* The included file, in a folder of its own (named by its full path). */
-  part_dir = g_dir_make_tmp ("ballast-ui-part-XXXXXX", NULL);
-  g_assert_nonnull (part_dir);
-  part = g_build_filename (part_dir, "part.sdf", NULL);
-  g_assert_true (g_file_set_contents (part,
-    "<?xml version=\"1.0\"?><sdf version=\"1.11\"><model name=\"part\">"
-    "<link name=\"inc\"><inertial auto=\"true\"><density>500</density></inertial>"
-    "<collision name=\"box\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>"
-    "</model></sdf>", -1, &error));
-  g_assert_no_error (error);
-  model = g_strdup_printf ("<?xml version=\"1.0\"?><sdf version=\"1.11\"><model name=\"m\">"
-                           "<link name=\"own\"><inertial auto=\"true\"><density>700</density></inertial>"
-                           "<collision name=\"box\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>"
-                           "<include><uri>%s</uri></include>"
-                           "</model></sdf>", part);
-  open_copy (f, NULL, model);
-  wait_for_load (f->window);
+  part = open_with_included_part (f);
+  part_dir = g_path_get_dirname (part);
   ui_input_focus_window (GTK_WIDGET (f->window));
 
   doc = bl_window_get_document (f->window);
@@ -358,30 +295,6 @@ test_included_is_read_only (Fixture       *f,
   remove_tree (part_dir);
 }
 
-static GtkMessageDialog *
-wait_for_offer (void)
-{
-  GtkWindow *dialog = NULL;
-
-  WAIT_UNTIL ((dialog = find_dialog (GTK_TYPE_MESSAGE_DIALOG)) != NULL && gtk_widget_get_mapped (GTK_WIDGET (dialog)));
-  g_assert_nonnull (dialog);
-  drain ();
-  return GTK_MESSAGE_DIALOG (dialog);
-}
-
-static void
-answer (GtkMessageDialog *dialog,
-        int               response)
-{
-  GtkWidget *button = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), response);
-
-  g_assert_nonnull (button);
-  ui_input_focus_window (GTK_WIDGET (dialog));
-  point_at (button);
-  ui_input_click (button, 1);
-  drain ();
-}
-
 /* Issue 13: turning auto off dropped the hull to the 1 kg default.  The
  * switch now asks: keep the computed values (one undoable edit), use the
  * file's (the defaults here: the hull writes no <mass>), or cancel. */
@@ -396,7 +309,7 @@ test_auto_off_offers_computed (Fixture       *f,
   /* Cancel: nothing changes, the switch is back on. */
   point_at (sw);
   ui_input_click (sw, 1);
-  answer (wait_for_offer (), GTK_RESPONSE_CANCEL);
+  answer_dialog (wait_for_message_dialog (), GTK_RESPONSE_CANCEL);
   g_assert_true (link->auto_inertia);
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (sw)));
   g_assert_false (bl_window_get_modified (f->window));
@@ -405,7 +318,7 @@ test_auto_off_offers_computed (Fixture       *f,
   ui_input_focus_window (GTK_WIDGET (f->window));
   point_at (sw);
   ui_input_click (sw, 1);
-  answer (wait_for_offer (), GTK_RESPONSE_ACCEPT);
+  answer_dialog (wait_for_message_dialog (), GTK_RESPONSE_ACCEPT);
   link = hull (f);
   g_assert_false (link->auto_inertia);
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (sw)));
@@ -429,7 +342,7 @@ test_auto_off_offers_computed (Fixture       *f,
   ui_input_focus_window (GTK_WIDGET (f->window));
   point_at (sw);
   ui_input_click (sw, 1);
-  answer (wait_for_offer (), GTK_RESPONSE_REJECT);
+  answer_dialog (wait_for_message_dialog (), GTK_RESPONSE_REJECT);
   link = hull (f);
   g_assert_false (link->auto_inertia);
   g_assert_cmpfloat (link->props.mass, ==, 1.0);

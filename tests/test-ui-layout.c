@@ -44,26 +44,12 @@ set_up_1024 (Fixture       *f,
   open_sized (f, FIXTURE, 1024, 700);
 }
 
-static gboolean
-is_of_type (GtkWidget     *widget,
-            gconstpointer  type)
-{
-  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
-}
-
-static GtkWidget *
-find_type (GtkWidget *root,
-           GType      type)
-{
-  return find_widget (root, is_of_type, GSIZE_TO_POINTER (type));
-}
-
 /* The stack switcher's button of the page titled TITLE. */
 static GtkWidget *
 page_tab (Fixture    *f,
           const char *title)
 {
-  GtkWidget *switcher = find_type (GTK_WIDGET (f->window), GTK_TYPE_STACK_SWITCHER);
+  GtkWidget *switcher = find_by_type (GTK_WIDGET (f->window), GTK_TYPE_STACK_SWITCHER);
 
   g_assert_nonnull (switcher);
   for (GtkWidget *c = gtk_widget_get_first_child (switcher); c != NULL; c = gtk_widget_get_next_sibling (c))
@@ -299,7 +285,7 @@ static void
 test_collision_selected_in_3d (Fixture       *f,
                                gconstpointer  data)
 {
-  BlViewport *viewport = BL_VIEWPORT (find_type (child (f->window, BL_TYPE_WINDOW, "viewport_box"),
+  BlViewport *viewport = BL_VIEWPORT (find_by_type (child (f->window, BL_TYPE_WINDOW, "viewport_box"),
                                                  BL_TYPE_VIEWPORT));
   BlCollision *collision = bl_document_find_collision (bl_window_get_document (f->window),
                                                        "test_model::link_2", "collision_2");

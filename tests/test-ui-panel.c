@@ -12,21 +12,8 @@
 #include "ui-common.h"
 #include "ui-input.h"
 
-/* A 0.5 m sphere: in sea water its added mass is ½ρV = ½·1025·(4/3)π·0.125
- * along each axis and 0 elsewhere (Lamb). */
-#define BALL_SDF \
-  "<?xml version=\"1.0\"?>\n" \
-  "<sdf version=\"1.11\">\n" \
-  "  <model name=\"ball\">\n" \
-  "    <link name=\"ball_link\">\n" \
-  "      <inertial auto=\"true\"/>\n" \
-  "      <collision name=\"sphere\">\n" \
-  "        <density>500</density>\n" \
-  "        <geometry><sphere><radius>0.5</radius></sphere></geometry>\n" \
-  "      </collision>\n" \
-  "    </link>\n" \
-  "  </model>\n" \
-  "</sdf>\n"
+/* BALL_SDF (ui-common.h) is a 0.5 m sphere: in sea water its added mass
+ * is ½ρV = ½·1025·(4/3)π·0.125 along each axis and 0 elsewhere (Lamb). */
 
 static GtkWidget *
 editor_child (Fixture    *f,
@@ -35,20 +22,12 @@ editor_child (Fixture    *f,
   return child (child (f->window, BL_TYPE_WINDOW, "added_mass_editor"), BL_TYPE_ADDED_MASS_EDITOR, name);
 }
 
-/* The first widget of `type` under `root`, depth first. */
-static GtkWidget *
-find_type (GtkWidget *root,
-           GType      type)
+static gboolean
+reads_on_screen (GtkWidget     *widget,
+                 gconstpointer  text)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_type (c, type);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+         && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
 }
 
 /* The label reading `text` under `root` that is on screen (a list may
@@ -57,22 +36,13 @@ static GtkWidget *
 find_shown_label (GtkWidget  *root,
                   const char *text)
 {
-  if (GTK_IS_LABEL (root) && gtk_widget_get_mapped (root) &&
-      g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_shown_label (c, text);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return find_widget (root, reads_on_screen, text);
 }
 
 static BlViewport *
 viewport_of (Fixture *f)
 {
-  GtkWidget *viewport = find_type (GTK_WIDGET (f->window), BL_TYPE_VIEWPORT);
+  GtkWidget *viewport = find_by_type (GTK_WIDGET (f->window), BL_TYPE_VIEWPORT);
 
   g_assert_nonnull (viewport);
   return BL_VIEWPORT (viewport);
@@ -88,7 +58,7 @@ choose_method (Fixture    *f,
   GtkStack *stack = GTK_STACK (child (f->window, BL_TYPE_WINDOW, "side_stack"));
   GtkWidget *item;
 
-  ui_input_click (find_label (find_type (GTK_WIDGET (f->window), GTK_TYPE_STACK_SWITCHER), "Added Mass"), 1);
+  ui_input_click (find_label (find_by_type (GTK_WIDGET (f->window), GTK_TYPE_STACK_SWITCHER), "Added Mass"), 1);
   WAIT_UNTIL (!gtk_stack_get_transition_running (stack));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "added-mass");
   ui_input_click (dropdown, 1);

@@ -778,17 +778,8 @@ test_model_totals (Fixture       *f,
 
 /* A 0.5 m sphere at the link origin: ½ρV on the diagonal, nothing else
  * (added-mass.md §6.1); the Hydrodynamics plugin's xDotU… negated. */
-#define BALL_SDF \
-  "<?xml version=\"1.0\"?>\n" \
-  "<sdf version=\"1.11\">\n" \
-  "  <model name=\"ball\">\n" \
-  "    <link name=\"ball_link\">\n" \
-  "      <inertial auto=\"true\"/>\n" \
-  "      <collision name=\"sphere\">\n" \
-  "        <density>500</density>\n" \
-  "        <geometry><sphere><radius>0.5</radius></sphere></geometry>\n" \
-  "      </collision>\n" \
-  "    </link>\n" \
+#define BALL_PLUGIN_SDF \
+  BALL_LINK_SDF \
   "    <plugin filename=\"gz-sim-hydrodynamics-system\" name=\"gz::sim::systems::Hydrodynamics\">\n" \
   "      <link_name>ball_link</link_name>\n" \
   "      <xDotU>-10</xDotU>\n" \
@@ -821,7 +812,7 @@ test_estimate_apply (Fixture       *f,
   BlLink *link;
   double expected = 0.5 * 1025.0 * 4.0 / 3.0 * G_PI * 0.125;
 
-  open_copy (f, NULL, BALL_SDF);
+  open_copy (f, NULL, BALL_PLUGIN_SDF);
   editor = child (f->window, BL_TYPE_WINDOW, "added_mass_editor");
   link = bl_document_find_link (bl_window_get_document (f->window), "ball::ball_link");
   g_assert_true (bl_inspector_get_link (BL_INSPECTOR (child (f->window, BL_TYPE_WINDOW, "inspector"))) == link);
@@ -863,7 +854,7 @@ test_import_apply (Fixture       *f,
   GtkWidget *editor;
   BlLink *link;
 
-  open_copy (f, NULL, BALL_SDF);
+  open_copy (f, NULL, BALL_PLUGIN_SDF);
   editor = child (f->window, BL_TYPE_WINDOW, "added_mass_editor");
   link = bl_document_find_link (bl_window_get_document (f->window), "ball::ball_link");
 

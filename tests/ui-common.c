@@ -9,6 +9,7 @@
 #include "bl-outline-item.h"
 #include "bl-recovery.h"
 #include "ui-common.h"
+#include "ui-input.h"
 
 
 
@@ -82,6 +83,22 @@ fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
   open_copy (f, FIXTURE, NULL);
+}
+
+void
+sample_set_up (Fixture       *f,
+               gconstpointer  data)
+{
+  f->dir = g_dir_make_tmp ("ballast-ui-sample-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+  f->window = bl_window_new (NULL);
+  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
+  bl_window_load_sample (f->window);
+  gtk_window_present (GTK_WINDOW (f->window));
+  drain ();
+  bl_window_select_link (f->window, bl_document_find_link (bl_window_get_document (f->window), "sample_auv::hull"));
+  drain ();
+  ui_input_focus_window (GTK_WIDGET (f->window));
 }
 
 /* Removes the directory of a test and everything in it. */
@@ -225,6 +242,99 @@ find_menu_item (GtkWidget  *popover,
     if (g_signal_lookup ("clicked", G_OBJECT_TYPE (up)) != 0)
       return up;
   return NULL;
+}
+
+void
+point_at (GtkWidget *widget)
+{
+  for (int i = 0; i < 3; i++)
+    {
+      ui_input_move_center (widget);
+      for (int k = 0; k < 5; k++)
+        {
+          drain ();
+          g_usleep (5000);
+        }
+    }
+}
+
+void
+type_for_real (gpointer    editable,
+               const char *text)
+{
+  GtkWidget *delegate = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (editable)));
+
+  point_at (delegate);
+  ui_input_click (delegate, 1);
+  ui_input_key (GDK_KEY_a, GDK_CONTROL_MASK);
+  ui_input_type (text);
+  ui_input_key (GDK_KEY_Return, 0);
+  drain ();
+}
+
+GtkMessageDialog *
+wait_for_message_dialog (void)
+{
+  GtkWindow *dialog = NULL;
+
+  WAIT_UNTIL ((dialog = find_dialog (GTK_TYPE_MESSAGE_DIALOG)) != NULL && gtk_widget_get_mapped (GTK_WIDGET (dialog)));
+  g_assert_nonnull (dialog);
+  drain ();
+  return GTK_MESSAGE_DIALOG (dialog);
+}
+
+void
+answer_dialog (GtkMessageDialog *dialog,
+               int               response)
+{
+  GtkWidget *button = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), response);
+
+  g_assert_nonnull (button);
+  ui_input_focus_window (GTK_WIDGET (dialog));
+  point_at (button);
+  ui_input_click (button, 1);
+  drain ();
+}
+
+void
+show_side_page (Fixture    *f,
+                const char *title,
+                const char *name)
+{
+  GtkStack *side = GTK_STACK (child (f->window, BL_TYPE_WINDOW, "side_stack"));
+  GtkWidget *tab = find_label (find_by_type (GTK_WIDGET (f->window), GTK_TYPE_STACK_SWITCHER), title);
+
+  g_assert_nonnull (tab);
+  ui_input_click (tab, 1);
+  WAIT_UNTIL (g_strcmp0 (gtk_stack_get_visible_child_name (side), name) == 0
+              && !gtk_stack_get_transition_running (side));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (side), ==, name);
+}
+
+char *
+open_with_included_part (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *part_dir = g_dir_make_tmp ("ballast-ui-part-XXXXXX", NULL);
+  g_autofree char *model = NULL;
+  char *part;
+
+  g_assert_nonnull (part_dir);
+  part = g_build_filename (part_dir, "part.sdf", NULL);
+  g_assert_true (g_file_set_contents (part,
+    "<?xml version=\"1.0\"?><sdf version=\"1.11\"><model name=\"part\">"
+    "<link name=\"inc\"><inertial auto=\"true\"><density>500</density></inertial>"
+    "<collision name=\"box\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>"
+    "</model></sdf>", -1, &error));
+  g_assert_no_error (error);
+  model = g_strdup_printf ("<?xml version=\"1.0\"?><sdf version=\"1.11\"><model name=\"m\">"
+                           "<link name=\"own\"><inertial auto=\"true\"><density>700</density></inertial>"
+                           "<collision name=\"box\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>"
+                           "<include><uri>%s</uri></include>"
+                           "</model></sdf>", part);
+  open_copy (f, NULL, model);
+  wait_for_load (f->window);
+  return part;
 }
 
 /* Selects the link's row in the outline's own selection model, as a click would. */

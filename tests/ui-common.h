@@ -13,6 +13,22 @@ G_BEGIN_DECLS
  * density ρ, ρ kg (V = 1 m³) with Ixx = Iyy = Izz = m·(1² + 1²)/12. */
 #define FIXTURE "sdformat_test_sdf_inertial_stats_auto.sdf"
 
+/* A 0.5 m sphere of 500 kg/m³ (link ball::ball_link, collision "sphere",
+ * automatic inertia) without added mass; BALL_LINK_SDF leaves the model
+ * open for more (a plugin). */
+#define BALL_LINK_SDF \
+  "<?xml version=\"1.0\"?>\n" \
+  "<sdf version=\"1.11\">\n" \
+  "  <model name=\"ball\">\n" \
+  "    <link name=\"ball_link\">\n" \
+  "      <inertial auto=\"true\"/>\n" \
+  "      <collision name=\"sphere\">\n" \
+  "        <density>500</density>\n" \
+  "        <geometry><sphere><radius>0.5</radius></sphere></geometry>\n" \
+  "      </collision>\n" \
+  "    </link>\n"
+#define BALL_SDF BALL_LINK_SDF "  </model>\n</sdf>\n"
+
 typedef struct
 {
   char     *dir;
@@ -42,6 +58,9 @@ void        wait_for_load (BlWindow *window);
 void        open_copy (Fixture *f, const char *fixture, const char *text);
 
 void        fixture_set_up (Fixture *f, gconstpointer data);
+/* The built-in sample in a new window, its hull (sample_auv::hull)
+ * selected, the window focused for keys. */
+void        sample_set_up (Fixture *f, gconstpointer data);
 
 /* Removes the directory of a test and everything in it. */
 void        remove_tree (const char *path);
@@ -70,6 +89,29 @@ GtkWidget * find_label (GtkWidget *root, const char *text);
 
 /* The menu item that shows `text`: the label's nearest clickable ancestor. */
 GtkWidget * find_menu_item (GtkWidget *popover, const char *text);
+
+/* Moves the pointer onto `widget`, scrolling it into view first and
+ * waiting for the page to be laid out there (ui-input computes where to
+ * click from the allocation, which a scroll changes only at the next
+ * frame). */
+void        point_at (GtkWidget *widget);
+/* Clicks into the editable (a BlNumberField, an entry), selects its text,
+ * types `text` and presses Enter, all as real key events. */
+void        type_for_real (gpointer editable, const char *text);
+/* The message dialog on screen, once mapped (ten seconds at most). */
+GtkMessageDialog *wait_for_message_dialog (void);
+/* Clicks DIALOG's button of `response`, as a user would. */
+void        answer_dialog (GtkMessageDialog *dialog, int response);
+
+/* Shows the side page titled `title` (its name in the window's side
+ * stack: `name`) by a real click on its tab, and waits until it is shown. */
+void        show_side_page (Fixture *f, const char *title, const char *name);
+
+/* Opens model "m": its own link m::own (a 1 m box, 700 kg/m³, automatic
+ * inertia) and m::part::inc (the same box at 500 kg/m³) included from
+ * part.sdf in a new folder of its own.  Returns part.sdf's path; the
+ * caller removes its folder. */
+char *      open_with_included_part (Fixture *f);
 
 /* Selects the link's row in the outline's own selection model, as a click would. */
 void        select_in_outline (Fixture *f, const char *link_name);

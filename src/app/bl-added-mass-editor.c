@@ -36,6 +36,7 @@ struct _BlAddedMassEditor
   GtkLabel      *fluid_error;
   GtkButton     *estimate_button;
   GtkButton     *import_button;
+  GtkLabel      *sources_read_only_label;
   GtkRevealer   *proposal_revealer;
   GtkLabel      *proposal_title;
   GtkGrid       *proposal_grid;
@@ -158,6 +159,26 @@ set_magnitude_class (GtkWidget *widget,
     }
 }
 
+/* Estimate and Import lead to Apply, which a link of an included file
+ * refuses: they say so before the user tries, below the buttons. */
+static void
+update_sources (BlAddedMassEditor *self,
+                const char        *read_only_reason)
+{
+  gboolean running = self->job != NULL && bl_panel_job_is_running (self->job);
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->estimate_button), read_only_reason == NULL && !running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->import_button), read_only_reason == NULL);
+  /* Set only when it changes: see update_matrix. */
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (self->estimate_button)), read_only_reason) != 0)
+    {
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->estimate_button), read_only_reason);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->import_button), read_only_reason);
+    }
+  gtk_label_set_text (self->sources_read_only_label, read_only_reason != NULL ? read_only_reason : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->sources_read_only_label), read_only_reason != NULL);
+}
+
 static void
 update_matrix (BlAddedMassEditor *self)
 {
@@ -195,6 +216,7 @@ update_matrix (BlAddedMassEditor *self)
         if (g_strcmp0 (gtk_widget_get_tooltip_text (cell), tooltip) != 0)
           gtk_widget_set_tooltip_text (cell, tooltip);
       }
+  update_sources (self, reason);
   gtk_widget_set_visible (GTK_WIDGET (self->cell_error), FALSE);
 }
 
@@ -1096,6 +1118,7 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, fluid_error);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, estimate_button);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, import_button);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, sources_read_only_label);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, proposal_revealer);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, proposal_title);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, proposal_grid);

@@ -25,7 +25,7 @@ gboolean  bl_field_parse_text      (const char   *text,
                                     const char  **reason);
 /* Ctrl+Z and Ctrl+Shift+Z in the field undo and redo the document's edits
  * (win.undo, win.redo) instead of its text.  A BlNumberField has it
- * already. */
+ * already; the outline's search field uses it too. */
 void      bl_field_route_undo      (GtkWidget    *field);
 /* Why the link's fields cannot be edited (it comes from an included
  * file: "Part of an included file (/path/to/part.sdf): open it to edit"), or NULL

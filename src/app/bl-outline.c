@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "bl-field.h"
 #include "bl-outline.h"
 #include "bl-outline-item.h"
 
@@ -304,6 +305,9 @@ bl_outline_init (BlOutline *self)
   factory = gtk_builder_list_item_factory_new_from_resource (NULL, "/app/ballast/Ballast/ui/bl-outline-row.ui");
   gtk_list_view_set_factory (self->list_view, factory);
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
+  /* Ctrl+Z in the search field undoes the last edit of the document, as
+   * everywhere in the window, not the search text. */
+  bl_field_route_undo (GTK_WIDGET (self->search_entry));
 }
 
 GtkWidget *

@@ -10,6 +10,7 @@
 #include "bl-export.h"
 #include "bl-inspector.h"
 #include "bl-legend.h"
+#include "bl-mesh.h"
 #include "bl-outline.h"
 #include "bl-problems-bar.h"
 #include "bl-recovery.h"
@@ -383,7 +384,8 @@ on_edit_requested (GtkWidget *source,
 
   if (self->history == NULL)
     return;
-  /* Only the steps of one spin-button drag share an undo step. */
+  /* Only repeated − / + steps of one field (BL_NUMBER_FIELD_STEPPED) share
+   * an undo step; a typed value or any other edit is a step of its own. */
   if (!mergeable)
     bl_edit_history_break_merge (self->history);
   ok = bl_edit_history_do (self->history, edit, &error);
@@ -910,6 +912,9 @@ reload_now (BlWindow *self,
 {
   if (self->file == NULL)
     return;
+  /* The user asked for the file again: a mesh that failed (timed out on a
+   * busy machine, say) is read again, not answered from the cache. */
+  bl_mesh_cache_forget_failures ();
   bl_window_load_file_async (self, self->file, on_reload_done, NULL);
 }
 

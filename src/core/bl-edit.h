@@ -120,7 +120,8 @@ gboolean     bl_edit_apply                       (BlEdit       *edit,
 void         bl_edit_revert                      (BlEdit       *edit);
 
 /* TRUE when `next` sets the same field of the same element as `previous`
- * (a spin button being dragged).  Groups and inertial edits never merge. */
+ * (repeated − / + steps of one field).  Groups and inertial edits never
+ * merge. */
 gboolean     bl_edit_can_merge                   (BlEdit       *previous,
                                                   BlEdit       *next);
 /* Folds the applied `next` (applied right after the applied `previous`)

@@ -1608,6 +1608,15 @@ bl_mesh_cache_clear (void)
   g_mutex_unlock (&cache_lock);
 }
 
+void
+bl_mesh_cache_forget_failures (void)
+{
+  g_mutex_lock (&cache_lock);
+  if (failure_cache != NULL)
+    g_hash_table_remove_all (failure_cache);
+  g_mutex_unlock (&cache_lock);
+}
+
 guint
 bl_mesh_cache_size (void)
 {

@@ -87,6 +87,10 @@ BlMesh        *bl_mesh_cache_lookup           (const char     *path,
                                                GError        **error);
 /* Drops every cached mesh (references held elsewhere stay valid). */
 void           bl_mesh_cache_clear            (void);
+/* Forgets the remembered failures only, keeping the meshes: the next
+ * lookup of a file that failed reads it again.  For an explicit reload,
+ * where a mesh that timed out on a busy machine deserves another try. */
+void           bl_mesh_cache_forget_failures  (void);
 guint          bl_mesh_cache_size             (void);
 
 const char    *bl_mesh_get_path               (BlMesh         *mesh);
