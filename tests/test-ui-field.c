@@ -32,15 +32,7 @@ static void
 sample_set_up (Fixture       *f,
                gconstpointer  data)
 {
-  f->dir = g_dir_make_tmp ("ballast-ui-field-XXXXXX", NULL);
-  g_assert_nonnull (f->dir);
-  f->window = bl_window_new (NULL);
-  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
-  bl_window_load_sample (f->window);
-  gtk_window_present (GTK_WINDOW (f->window));
-  drain ();
-  bl_window_select_link (f->window, hull (f));
-  drain ();
+  open_sample (f, "sample_auv::hull");
   ui_input_focus_window (GTK_WIDGET (f->window));
 }
 

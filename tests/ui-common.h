@@ -43,6 +43,10 @@ void        open_copy (Fixture *f, const char *fixture, const char *text);
 
 void        fixture_set_up (Fixture *f, gconstpointer data);
 
+/* A new window on the built-in sample, with a directory of its own for
+ * the test, its link `link_name` selected. */
+void        open_sample (Fixture *f, const char *link_name);
+
 /* Removes the directory of a test and everything in it. */
 void        remove_tree (const char *path);
 
