@@ -8,7 +8,8 @@
  * For each model the window (1400×900) selects a link with automatic
  * inertia and a collision with a density, then applies, BALLAST_BENCH_EDITS
  * times each (default 10): a collision density typed and activated (Enter
- * reaches the spin button's text), the auto switch turned off and on (two
+ * reaches the spin button's text), the auto switch turned off (the edit
+ * being the answer "Use the File's Values" to the question it asks) and on (two
  * edits), an added-mass cell typed and activated (on the Added Mass page),
  * and undo.  For each it measures
  *  - values: from just before the edit to the inspector's label (or the
@@ -75,14 +76,24 @@ on_after_paint (GdkFrameClock *clock,
     }
 }
 
+static gboolean
+tick_continue (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 iterate_until (gboolean (*done) (gpointer),
                gpointer   data)
 {
   gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
+  /* Wakes the blocking iteration up once a second to check the deadline. */
+  guint tick = g_timeout_add_seconds (1, tick_continue, NULL);
+
   while (!done (data) && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
+  g_source_remove (tick);
   if (!done (data))
     g_error ("gave up waiting after 10 s");
 }
@@ -109,6 +120,20 @@ settle (void)
         ;
       g_usleep (20000);
     }
+}
+
+/* Waits until DIALOG is on screen and laid out, as a user sees it. */
+static gboolean
+dialog_ready (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0;
+}
+
+static void
+respond_ready (GtkWidget *dialog)
+{
+  iterate_until (dialog_ready, dialog);
+  settle ();
 }
 
 static GtkWidget *
@@ -243,13 +268,38 @@ do_density (gpointer data,
 }
 
 static void
-do_auto (gpointer data,
-         guint    i)
+do_auto_on (gpointer data,
+            guint    i)
 {
   Scene *scene = data;
   GtkSwitch *sw = GTK_SWITCH (template_child (scene->inspector, BL_TYPE_INSPECTOR, "auto_switch"));
 
-  gtk_switch_set_active (sw, !gtk_switch_get_active (sw));
+  gtk_switch_set_active (sw, TRUE);
+}
+
+/* Turning auto off asks whether to keep the computed values (turned off
+ * before the timing starts); the edit is the answer "Use the File's
+ * Values", which changes the mass shown. */
+static void
+do_auto_off (gpointer data,
+             guint    i)
+{
+  GtkWindow *dialog = find_dialog (GTK_TYPE_MESSAGE_DIALOG);
+
+  g_assert (dialog != NULL);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_REJECT);
+}
+
+static void
+ask_auto_off (Scene *scene)
+{
+  GtkSwitch *sw = GTK_SWITCH (template_child (scene->inspector, BL_TYPE_INSPECTOR, "auto_switch"));
+  GtkWindow *dialog;
+
+  gtk_switch_set_active (sw, FALSE);
+  while ((dialog = find_dialog (GTK_TYPE_MESSAGE_DIALOG)) == NULL)
+    g_main_context_iteration (NULL, FALSE);
+  respond_ready (GTK_WIDGET (dialog));
 }
 
 static void
@@ -360,8 +410,9 @@ run_scene (const char *title,
     measure (&density, mass_label, do_density, &scene, i);
   for (guint i = 0; i < n_edits; i++)
     {
-      measure (&toggle, mass_label, do_auto, &scene, i);
-      measure (&toggle, mass_label, do_auto, &scene, i);
+      ask_auto_off (&scene);
+      measure (&toggle, mass_label, do_auto_off, &scene, i);
+      measure (&toggle, mass_label, do_auto_on, &scene, i);
     }
   for (guint i = 0; i < n_edits; i++)
     measure (&undo, mass_label, do_undo, &scene, i);

@@ -40,6 +40,26 @@ wait_for_load (BlWindow *window)
   drain ();
 }
 
+/* The built-in sample in a new window, `link_name` selected. */
+void
+open_sample (Fixture    *f,
+             const char *link_name)
+{
+  BlLink *link;
+
+  f->dir = g_dir_make_tmp ("ballast-ui-sample-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+  f->window = bl_window_new (NULL);
+  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
+  bl_window_load_sample (f->window);
+  gtk_window_present (GTK_WINDOW (f->window));
+  drain ();
+  link = bl_document_find_link (bl_window_get_document (f->window), link_name);
+  g_assert_nonnull (link);
+  bl_window_select_link (f->window, link);
+  drain ();
+}
+
 /* Copies a fixture (or, when `text` is given, writes it) to model.sdf in a
  * new directory and opens it in a new window. */
 void
@@ -89,15 +109,7 @@ void
 sample_set_up (Fixture       *f,
                gconstpointer  data)
 {
-  f->dir = g_dir_make_tmp ("ballast-ui-sample-XXXXXX", NULL);
-  g_assert_nonnull (f->dir);
-  f->window = bl_window_new (NULL);
-  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
-  bl_window_load_sample (f->window);
-  gtk_window_present (GTK_WINDOW (f->window));
-  drain ();
-  bl_window_select_link (f->window, bl_document_find_link (bl_window_get_document (f->window), "sample_auv::hull"));
-  drain ();
+  open_sample (f, "sample_auv::hull");
   ui_input_focus_window (GTK_WIDGET (f->window));
 }
 

@@ -62,6 +62,10 @@ void        fixture_set_up (Fixture *f, gconstpointer data);
  * selected, the window focused for keys. */
 void        sample_set_up (Fixture *f, gconstpointer data);
 
+/* A new window on the built-in sample, with a directory of its own for
+ * the test, its link `link_name` selected. */
+void        open_sample (Fixture *f, const char *link_name);
+
 /* Removes the directory of a test and everything in it. */
 void        remove_tree (const char *path);
 

@@ -211,10 +211,7 @@ update_matrix (BlAddedMassEditor *self)
             g_free (tooltip);
             tooltip = both;
           }
-        /* A changed tooltip makes GTK ask the display server where the
-         * pointer is (a round trip each): only what changed is set. */
-        if (g_strcmp0 (gtk_widget_get_tooltip_text (cell), tooltip) != 0)
-          gtk_widget_set_tooltip_text (cell, tooltip);
+        bl_field_set_tooltip (cell, tooltip);
       }
   update_sources (self, reason);
   gtk_widget_set_visible (GTK_WIDGET (self->cell_error), FALSE);
@@ -615,7 +612,7 @@ show_proposal (BlAddedMassEditor *self,
                                                       bl_added_mass_keys[key_of (r, c)],
                                                       bl_number_format (proposed.m[r][c], buf),
                                                       now.m[r][c]);
-          gtk_widget_set_tooltip_text (GTK_WIDGET (label), tooltip);
+          bl_field_set_tooltip (GTK_WIDGET (label), tooltip);
         }
       }
 

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "bl-diagnostic-row.h"
+#include "bl-field.h"
 
 GtkWidget *
 bl_diagnostic_row_new (void)
@@ -61,6 +62,5 @@ bl_diagnostic_row_set (GtkWidget  *row,
     }
   if (g_strcmp0 (gtk_label_get_label (GTK_LABEL (label)), markup) != 0)
     gtk_label_set_markup (GTK_LABEL (label), markup);
-  if (g_strcmp0 (gtk_widget_get_tooltip_text (label), tooltip) != 0)
-    gtk_widget_set_tooltip_text (label, tooltip);
+  bl_field_set_tooltip (label, tooltip);
 }

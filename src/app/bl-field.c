@@ -86,6 +86,18 @@ bl_field_route_undo (GtkWidget *field)
   gtk_widget_add_controller (field, controller);
 }
 
+void
+bl_field_set_tooltip (GtkWidget  *widget,
+                      const char *text)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  if (text != NULL && *text == '\0')
+    text = NULL;  /* GTK keeps an empty tooltip as none */
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (widget), text) != 0)
+    gtk_widget_set_tooltip_text (widget, text);
+}
+
 char *
 bl_field_format_quantity (double      value,
                           const char *unit)

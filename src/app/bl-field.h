@@ -32,6 +32,12 @@ void      bl_field_route_undo      (GtkWidget    *field);
  * when they can.  Fields say it before the user tries. */
 char     *bl_field_dup_read_only_reason (BlDocument   *doc,
                                          const BlLink *link);
+/* Sets WIDGET's tooltip to TEXT (nullable; "" is none) only when it
+ * differs: setting a tooltip, even to the same text, makes GTK ask the
+ * display server where the pointer is (a round trip each), and updates run
+ * on every edit. */
+void      bl_field_set_tooltip     (GtkWidget    *widget,
+                                    const char   *text);
 /* A short display form with units, e.g. "12.5 kg". */
 char     *bl_field_format_quantity (double        value,
                                     const char   *unit);

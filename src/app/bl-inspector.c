@@ -513,7 +513,7 @@ set_editable (BlNumberField *field,
               const char    *hint)
 {
   gtk_editable_set_editable (GTK_EDITABLE (field), editable);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (field), editable ? hint : reason);
+  bl_field_set_tooltip (GTK_WIDGET (field), editable ? hint : reason);
 }
 
 static void
@@ -526,7 +526,7 @@ update_inertial (BlInspector *self)
 
   gtk_switch_set_active (self->auto_switch, is_auto);
   gtk_widget_set_sensitive (GTK_WIDGET (self->auto_switch), editable);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->auto_switch), reason);
+  bl_field_set_tooltip (GTK_WIDGET (self->auto_switch), reason);
   gtk_widget_set_visible (GTK_WIDGET (self->read_only_label), !editable);
   gtk_label_set_text (self->read_only_label, reason != NULL ? reason : "");
   gtk_widget_set_sensitive (GTK_WIDGET (self->density_field), is_auto);

@@ -245,7 +245,7 @@ bl_number_field_set_error (BlNumberField *self,
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "error");
   /* On the text, so that the owner's own tooltip on the field stays. */
-  gtk_widget_set_tooltip_text (self->text, error);
+  bl_field_set_tooltip (self->text, error);
   update_error_label (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
 }

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "bl-field.h"
 #include "bl-problems-bar.h"
 
 struct _BlProblemsBar
@@ -302,7 +303,7 @@ update (BlProblemsBar *self)
                                                 ? "dialog-error-symbolic" : "dialog-warning-symbolic");
       gtk_label_set_text (self->title_label, title);
       gtk_label_set_text (self->message_label, message);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->message_label), first->file);
+      bl_field_set_tooltip (GTK_WIDGET (self->message_label), first->file);
     }
   /* How to fix it: the model path, and the variable gz-sim itself reads. */
   if (wants_path)
