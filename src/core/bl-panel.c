@@ -51,14 +51,14 @@ six_volume (const double *points,
   return sum;
 }
 
-/* Turns the panels from `first` on outward if they enclose a negative
- * volume (a primitive's winding is settled once, here, not per case). */
+/* Turns the panels [first, end) outward if they enclose a negative volume
+ * (a primitive's winding is settled once, here, not per case). */
 static void
-orient_outward (Builder *b,
-                gsize    first)
+orient_range (Builder *b,
+              gsize    first,
+              gsize    end)
 {
   double *points = (double *) b->points->data;
-  gsize end = b->points->len / 9;
 
   if (six_volume (points, first, end) >= 0.0)
     return;
@@ -69,6 +69,13 @@ orient_outward (Builder *b,
         points[9 * i + 3 + k] = points[9 * i + 6 + k];
         points[9 * i + 6 + k] = t;
       }
+}
+
+static void
+orient_outward (Builder *b,
+                gsize    first)
+{
+  orient_range (b, first, b->points->len / 9);
 }
 
 /* The point at index i of a ring of n points (one: on the axis). */
@@ -485,6 +492,100 @@ panel_area_for (const BlPanelBody *bodies,
   return area / MAX (budget, 8);
 }
 
+static gint
+compare_by_root (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      data)
+{
+  const gsize *root = data;
+  gsize ra = root[*(const gsize *) a], rb = root[*(const gsize *) b];
+
+  if (ra != rb)
+    return ra < rb ? -1 : 1;
+  return *(const gsize *) a < *(const gsize *) b ? -1 : *(const gsize *) a > *(const gsize *) b;
+}
+
+static guint
+point_hash (gconstpointer key)
+{
+  const double *p = key;
+  guint64 bits[3];
+  guint64 h = 1469598103934665603ull;
+
+  memcpy (bits, p, sizeof bits);
+  for (int k = 0; k < 3; k++)
+    h = (h ^ bits[k]) * 1099511628211ull;
+  return (guint) (h ^ (h >> 32));
+}
+
+static gboolean
+point_equal (gconstpointer a,
+             gconstpointer b)
+{
+  return memcmp (a, b, 3 * sizeof (double)) == 0;
+}
+
+static gsize
+find_root (gsize *parent,
+           gsize  i)
+{
+  while (parent[i] != i)
+    i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+/* A mesh may hold several closed shells (a float and the masts standing
+ * in it): each is a body of its own, turned outward on its own, so that
+ * the panels of one inside another are found and left out as for two
+ * collisions.  The panels [first, end) are reordered shell by shell
+ * (shells: panels joined through corners at the same position), and each
+ * shell's end appended to `ends`. */
+static void
+split_shells (Builder *b,
+              gsize    first,
+              GArray  *ends)
+{
+  gsize end = b->points->len / 9, n = end - first;
+  double *points = (double *) b->points->data;
+  g_autofree gsize *parent = g_new (gsize, MAX (n, 1));
+  g_autofree gsize *order = g_new (gsize, MAX (n, 1));
+  g_autofree double *copy = NULL;
+  g_autoptr(GHashTable) corners = g_hash_table_new (point_hash, point_equal);
+  gsize shell_first = first;
+
+  for (gsize i = 0; i < n; i++)
+    parent[i] = i;
+  for (gsize i = 0; i < n; i++)
+    for (int k = 0; k < 3; k++)
+      {
+        double *corner = points + 9 * (first + i) + 3 * k;
+        gpointer other;
+
+        if (g_hash_table_lookup_extended (corners, corner, NULL, &other))
+          parent[find_root (parent, i)] = find_root (parent, GPOINTER_TO_SIZE (other));
+        else
+          g_hash_table_insert (corners, corner, GSIZE_TO_POINTER (i));
+      }
+  /* Panels by shell (their root), keeping their order within it. */
+  for (gsize i = 0; i < n; i++)
+    order[i] = i;
+  for (gsize i = 0; i < n; i++)
+    parent[i] = find_root (parent, i);
+  g_qsort_with_data (order, n, sizeof (gsize), compare_by_root, parent);
+  copy = g_memdup2 (points + 9 * first, 9 * n * sizeof (double));
+  for (gsize i = 0; i < n; i++)
+    memcpy (points + 9 * (first + i), copy + 9 * order[i], 9 * sizeof (double));
+  for (gsize i = 0; i < n; i++)
+    if (i + 1 == n || parent[order[i + 1]] != parent[order[i]])
+      {
+        gsize shell_end = first + i + 1;
+
+        orient_range (b, shell_first, shell_end);
+        g_array_append_val (ends, shell_end);
+        shell_first = shell_end;
+      }
+}
+
 BlPanelSurface *
 bl_panel_surface_new (const BlPanelBody *bodies,
                       gsize              n_bodies,
@@ -495,7 +596,7 @@ bl_panel_surface_new (const BlPanelBody *bodies,
   double panel_area = panel_area_for (bodies, n_bodies, budget);
   /* A grid of h × h squares, two panels each: a panel's area is h²/2. */
   double h = sqrt (2.0 * panel_area);
-  g_autofree gsize *body_end = g_new (gsize, MAX (n_bodies, 1));
+  g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (gsize));
   double simplify_error = 0.0;
 
   for (gsize i = 0; i < n_bodies; i++)
@@ -513,16 +614,20 @@ bl_panel_surface_new (const BlPanelBody *bodies,
             add_subdivided (&b, &body->pose, mesh_point (body, t, 0), mesh_point (body, t, 1),
                             mesh_point (body, t, 2), level);
         }
-      /* A mesh wound inward as a whole is turned outward. */
       if (body->kind == BL_PANEL_BODY_TRIANGLES)
-        orient_outward (&b, first);
-      body_end[i] = b.points->len / 9;
+        split_shells (&b, first, ends);
+      else
+        {
+          gsize end = b.points->len / 9;
+          g_array_append_val (ends, end);
+        }
     }
 
   surface = g_new0 (BlPanelSurface, 1);
   surface->n_panels = b.points->len / 9;
   surface->points = (double *) g_array_free (b.points, FALSE);
-  surface->body_end = g_steal_pointer (&body_end);
+  surface->n_bodies = ends->len;
+  surface->body_end = (gsize *) g_array_free (g_steal_pointer (&ends), FALSE);
   surface->simplify_error = simplify_error;
   /* Slivers: a panel's longest edge over its height on it. */
   for (gsize p = 0; p < surface->n_panels; p++)
@@ -537,8 +642,7 @@ bl_panel_surface_new (const BlPanelBody *bodies,
       if (longest * longest > BL_PANEL_SLIVER_ASPECT * twice_area)
         surface->n_slivers++;
     }
-  surface->n_bodies = n_bodies;
-  if (n_bodies > 1)
+  if (surface->n_bodies > 1)
     remove_shared (surface);
   return surface;
 }

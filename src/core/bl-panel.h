@@ -70,8 +70,9 @@ typedef struct
 {
   double *points;       /* 9 per panel: its three corners */
   gsize   n_panels;
-  gsize  *body_end;     /* body i's panels are [body_end[i − 1], body_end[i]) */
-  gsize   n_bodies;
+  gsize  *body_end;     /* shell i's panels are [body_end[i − 1], body_end[i]):
+                         * one per primitive, one per closed shell of a mesh */
+  gsize   n_bodies;     /* shells */
   gsize   n_removed;    /* panels left out: inside another body */
   double  simplify_error; /* meshes made coarser: the largest distance of a
                            * mesh vertex from its panels; 0 when none was */
@@ -88,9 +89,11 @@ typedef struct
 /* Cuts the bodies into about `budget` panels in all (shared by area): a
  * mesh much finer than its share is simplified to a coarser level of
  * detail (bl-simplify.h) with its measured error, one coarser is refined.
- * The surface's panels are in body order.  Where bodies overlap, their
- * shared volume is solid: the panels of one inside another (by centroid)
- * are left out, and counted in n_removed. */
+ * The surface's panels are in body order, a mesh's shell by shell (panels
+ * joined through corners at one position), each shell turned outward on
+ * its own.  Where shells overlap, their shared volume is solid: the panels
+ * of one inside another (by centroid) are left out, and counted in
+ * n_removed. */
 BlPanelSurface *bl_panel_surface_new   (const BlPanelBody *bodies,
                                         gsize              n_bodies,
                                         gsize              budget);
