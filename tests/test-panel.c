@@ -384,6 +384,17 @@ test_overlap (void)
   for (int j = 0; j < 3; j++)
     g_assert_cmpfloat (fabs (solution.added_mass.m[j][j] - half_mass), <, 0.01 * half_mass);
   bl_panel_solution_clear (&solution);
+  /* The estimate says so, once, as an overlap note. */
+  {
+    g_autoptr(GPtrArray) findings = bl_added_mass_findings_new ();
+    BlPanelEstimate estimate;
+
+    g_assert_true (bl_panel_estimate (bodies, 2, 1000, 1000.0, NULL, NULL, NULL, &estimate, &error));
+    bl_panel_estimate_findings (&estimate, findings);
+    g_assert_cmpuint (findings->len, ==, 1);
+    g_assert_cmpstr (((BlAddedMassFinding *) g_ptr_array_index (findings, 0))->id, ==, "overlap");
+    bl_panel_estimate_clear (&estimate);
+  }
 
   /* Two unit spheres 1 m apart share a lens: panels are removed from both,
    * and along their line the added mass lies between one sphere's and two

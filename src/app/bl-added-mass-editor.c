@@ -741,7 +741,7 @@ on_job_finished (BlPanelJob        *job,
       return;
     }
   bl_mat6_to_values (&estimate->added_mass, self->proposal);
-  bl_added_mass_panel_findings (estimate, bl_panel_job_get_surface (job), bl_panel_job_get_notes (job), notes);
+  bl_added_mass_panel_findings (estimate, bl_panel_job_get_notes (job), notes);
   show_proposal (self, _("Estimate from Geometry: Panel Method"), TRUE, FALSE, notes);
   gtk_widget_set_visible (GTK_WIDGET (self->potential_box), TRUE);
   show_potential (self);

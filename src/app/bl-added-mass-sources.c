@@ -50,7 +50,6 @@ bl_added_mass_propose_estimate (BlLink    *link,
 
 void
 bl_added_mass_panel_findings (const BlPanelEstimate *estimate,
-                              const BlPanelSurface  *surface,
                               GPtrArray             *link_notes,
                               GPtrArray             *notes)
 {
@@ -67,23 +66,7 @@ bl_added_mass_panel_findings (const BlPanelEstimate *estimate,
                                                          "estimate, since the meshes are finer than a quarter of the "
                                                          "panel budget: choose more panels."),
                                                        estimate->fine.n_panels));
-  if (surface->simplify_error > 0.0)
-    g_ptr_array_add (notes, bl_added_mass_finding_new ("estimate", BL_SEVERITY_INFO,
-                                                       _("Meshes finer than the panel budget were simplified: no "
-                                                         "mesh vertex is farther than %.3g m from its panels."),
-                                                       surface->simplify_error));
-  if (surface->n_slivers > 0)
-    g_ptr_array_add (notes, bl_added_mass_finding_new ("estimate", BL_SEVERITY_WARNING,
-                                                       _("%zu of the panels are long and thin (the mesh’s own "
-                                                         "triangles): the result is less accurate than the error "
-                                                         "estimate says. A mesh of evenly sized triangles, or a "
-                                                         "primitive, gives a better one."),
-                                                       surface->n_slivers));
-  if (surface->n_removed > 0)
-    g_ptr_array_add (notes, bl_added_mass_finding_new ("overlap", BL_SEVERITY_INFO,
-                                                       _("%zu panels inside other collisions were left out: the volume "
-                                                         "collisions share is solid, not wetted."),
-                                                       surface->n_removed));
+  bl_panel_estimate_findings (estimate, notes);
   for (guint i = 0; i < link_notes->len; i++)
     g_ptr_array_add (notes, bl_added_mass_finding_new ("estimate", BL_SEVERITY_INFO, "%s",
                                                        (const char *) g_ptr_array_index (link_notes, i)));

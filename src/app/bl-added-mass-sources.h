@@ -20,10 +20,10 @@ gboolean bl_added_mass_propose_estimate (BlLink     *link,
                                          GPtrArray  *notes);
 
 /* What a panel-method estimate tells the user (into notes, as
- * BlAddedMassFinding*): panels, error estimate, panels left out inside
- * other collisions, and `link_notes` (char*, bl_link_panel_new's). */
+ * BlAddedMassFinding*): panels and error estimate, how the surface was
+ * made (bl_panel_estimate_findings), and `link_notes` (char*,
+ * bl_link_panel_new's). */
 void     bl_added_mass_panel_findings   (const BlPanelEstimate *estimate,
-                                         const BlPanelSurface  *surface,
                                          GPtrArray             *link_notes,
                                          GPtrArray             *notes);
 

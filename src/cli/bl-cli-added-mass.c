@@ -388,15 +388,17 @@ print_panel_link (BlLink *link,
     }
   for (guint i = 0; i < notes->len; i++)
     printf ("  note: %s\n", (const char *) g_ptr_array_index (notes, i));
-  if (estimate.simplify_error > 0.0)
-    printf ("  note: meshes finer than the panel budget were simplified: no mesh vertex is farther than "
-            "%.3g m from its panels\n", estimate.simplify_error);
-  if (estimate.n_removed > 0)
-    printf ("  note: %zu panels inside other collisions were left out (their shared volume is solid)\n",
-            estimate.n_removed);
-  if (estimate.n_slivers > 0)
-    printf ("  WARNING: %zu of the panels are long and thin (the mesh's own triangles): the result is less "
-            "accurate than the error estimate says\n", estimate.n_slivers);
+  {
+    g_autoptr(GPtrArray) findings = bl_added_mass_findings_new ();
+
+    bl_panel_estimate_findings (&estimate, findings);
+    for (guint i = 0; i < findings->len; i++)
+      {
+        const BlAddedMassFinding *f = g_ptr_array_index (findings, i);
+
+        printf ("  %s: %s\n", f->severity == BL_SEVERITY_WARNING ? "WARNING" : "note", f->message);
+      }
+  }
   printf ("  panel method, %zu panels (and %zu for the error estimate)", estimate.fine.n_panels,
           estimate.coarse_panels);
   if (isfinite (estimate.relative_error))

@@ -1374,6 +1374,28 @@ bl_panel_estimate_surfaces (const BlPanelSurface *fine,
 }
 
 void
+bl_panel_estimate_findings (const BlPanelEstimate *estimate,
+                            GPtrArray             *findings)
+{
+  if (estimate->simplify_error > 0.0)
+    g_ptr_array_add (findings, bl_added_mass_finding_new ("estimate", BL_SEVERITY_INFO,
+                                                          "meshes finer than the panel budget were simplified: no "
+                                                          "mesh vertex is farther than %.3g m from its panels",
+                                                          estimate->simplify_error));
+  if (estimate->n_slivers > 0)
+    g_ptr_array_add (findings, bl_added_mass_finding_new ("estimate", BL_SEVERITY_WARNING,
+                                                          "%zu of the panels are long and thin (the mesh's own "
+                                                          "triangles): the result is less accurate than the error "
+                                                          "estimate says; a mesh of evenly sized triangles, or a "
+                                                          "primitive, gives a better one", estimate->n_slivers));
+  if (estimate->n_removed > 0)
+    g_ptr_array_add (findings, bl_added_mass_finding_new ("overlap", BL_SEVERITY_INFO,
+                                                          "%zu panels inside other collisions were left out: the "
+                                                          "volume collisions share is solid, not wetted",
+                                                          estimate->n_removed));
+}
+
+void
 bl_panel_estimate_clear (BlPanelEstimate *estimate)
 {
   bl_panel_solution_clear (&estimate->fine);

@@ -188,6 +188,12 @@ gboolean bl_panel_estimate_surfaces (const BlPanelSurface *fine,
                                      gpointer              user_data,
                                      BlPanelEstimate      *out,
                                      GError              **error);
+/* What a user should know of how the fine surface was made (meshes
+ * simplified, sliver panels, panels left out inside other collisions), as
+ * BlAddedMassFinding* appended to `findings` (see
+ * bl_added_mass_findings_new). */
+void     bl_panel_estimate_findings (const BlPanelEstimate *estimate,
+                                     GPtrArray             *findings);
 void     bl_panel_estimate_clear (BlPanelEstimate      *estimate);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlPanelSurface, bl_panel_surface_free)
