@@ -1244,7 +1244,7 @@ test_added_mass_invalid_warns (void)
   double cx, cy, d = 6.0;
 
   fixture_setup (&f, ONE_CUBE_WITH_ADDED_MASS ("-2"));
-  scene = bl_scene_link_new (bl_document_find_link (f.document, "m::l"), 0, 1025.0);
+  scene = bl_scene_link_new (bl_document_find_link (f.document, "m::l"), 0, 1025.0, bl_vec3 (0, 0, -9.8));
   g_assert_true (scene->added_mass_invalid);
   g_assert_false (scene->has_added_mass);
   look_front (&f, d);

@@ -191,6 +191,24 @@ link_index (BlViewport *self,
   return scene_link != NULL ? (int) scene_link->index : -1;
 }
 
+static BlVec3
+world_gravity (BlViewport *self)
+{
+  return bl_document_get_gravity (self->document, NULL);
+}
+
+/* Redraws SCENE_LINK from its link (an edit, or a mesh read). */
+static void
+refresh_link (BlViewport  *self,
+              BlSceneLink *scene_link)
+{
+  bl_scene_link_update (scene_link, self->fluid_density, world_gravity (self));
+  if (self->renderer != NULL)
+    bl_renderer_link_changed (self->renderer, scene_link);
+  update_scene_bounds (self);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
 static void
 on_link_changed (BlDocument *document,
                  gpointer    link,
@@ -199,13 +217,16 @@ on_link_changed (BlDocument *document,
   BlViewport *self = user_data;
   BlSceneLink *scene_link = g_hash_table_lookup (self->by_link, link);
 
-  if (scene_link == NULL)
-    return;
-  bl_scene_link_update (scene_link, self->fluid_density);
-  if (self->renderer != NULL)
-    bl_renderer_link_changed (self->renderer, scene_link);
-  update_scene_bounds (self);
-  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  if (scene_link != NULL)
+    refresh_link (self, scene_link);
+}
+
+/* The core's cache has read a mesh SCENE_LINK waits for. */
+static void
+on_mesh_ready (BlSceneLink *scene_link,
+               gpointer     user_data)
+{
+  refresh_link (user_data, scene_link);
 }
 
 static void
@@ -217,13 +238,16 @@ rebuild_scene (BlViewport *self)
   if (self->document != NULL)
     {
       GPtrArray *links = bl_document_get_links (self->document);
+      BlVec3 gravity = world_gravity (self);
 
       self->links = g_ptr_array_new_full (links->len, (GDestroyNotify) bl_scene_link_free);
       self->by_link = g_hash_table_new (NULL, NULL);
       for (guint i = 0; i < links->len; i++)
         {
           BlLink *link = g_ptr_array_index (links, i);
-          BlSceneLink *scene_link = bl_scene_link_new (link, i, self->fluid_density);
+          BlSceneLink *scene_link = bl_scene_link_new (link, i, self->fluid_density, gravity);
+
+          bl_scene_link_set_mesh_ready_func (scene_link, on_mesh_ready, self);
 
           g_ptr_array_add (self->links, scene_link);
           g_hash_table_insert (self->by_link, link, scene_link);
@@ -1089,7 +1113,7 @@ bl_viewport_set_fluid_density (BlViewport *self,
 
       if (link->link->has_added_mass)
         {
-          bl_scene_link_update (link, density);
+          bl_scene_link_update (link, density, world_gravity (self));
           if (self->renderer != NULL)
             bl_renderer_link_changed (self->renderer, link);
         }
