@@ -932,6 +932,16 @@ bl_viewport_get_n_meshes (BlViewport *self)
 }
 
 guint
+bl_viewport_get_n_meshes_reading (BlViewport *self)
+{
+  guint n = 0;
+
+  for (guint i = 0; self->links != NULL && i < self->links->len; i++)
+    n += ((BlSceneLink *) g_ptr_array_index (self->links, i))->n_loading;
+  return n;
+}
+
+guint
 bl_viewport_get_n_drawn_triangles (BlViewport *self)
 {
   return self->renderer != NULL ? bl_renderer_get_n_drawn_triangles (self->renderer) : 0;
