@@ -1407,6 +1407,37 @@ test_panels (void)
   fixture_teardown (&f);
 }
 
+/* Issue 18: a big mesh's clusters and levels are made in a thread pool
+ * that tells the viewport when each is done; the viewport polled the
+ * threads every 50 ms instead.  Here nobody queues a frame: the frames that
+ * take the clusters and the levels come from the jobs' own reports, and the
+ * viewport has no source of its own in the main context meanwhile. */
+static void
+test_mesh_jobs_told (void)
+{
+  static const guint n[6] = { 30, 30, 30, 30, 30, 30 };
+  g_autoptr(GArray) tris = cube_triangles (n);
+  g_autofree char *sdf = NULL;
+  Fixture f = { 0 };
+  gboolean timed_out = FALSE;
+  guint id, frames;
+
+  sdf = one_mesh_sdf (fixture_write_stl (&f, "cube.stl", tris));
+  fixture_setup (&f, sdf);
+  g_assert_true (bl_viewport_get_mesh_jobs_pending (f.viewport));
+  frames = bl_viewport_get_n_frames (f.viewport);
+  id = g_timeout_add_seconds (60, timeout_cb, &timed_out);
+  while (!timed_out && bl_viewport_get_mesh_jobs_pending (f.viewport))
+    {
+      g_assert_null (g_main_context_find_source_by_user_data (NULL, f.viewport));
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_false (timed_out);
+  g_source_remove (id);
+  g_assert_cmpuint (bl_viewport_get_n_frames (f.viewport), >, frames);
+  fixture_teardown (&f);
+}
+
 /* A stalled mesh import, made by the test alone: this program's own
  * open64() stands in front of the C library's for every caller in the
  * process (GLib's g_open, which the import child's file reader uses,
@@ -1562,6 +1593,7 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/replaced-meshes-go", test_replaced_meshes_go);
   g_test_add_func ("/ui/viewport/scales-share-buffers", test_scales_share_buffers);
   g_test_add_func ("/ui/viewport/many-instances-levels", test_many_instances_levels);
+  g_test_add_func ("/ui/viewport/mesh-jobs-told", test_mesh_jobs_told);
   g_test_add_func ("/ui/viewport/stalled-mesh-import", test_stalled_mesh_import);
 
   return g_test_run ();

@@ -34,7 +34,6 @@ struct _BlViewport
   BlLink          *hovered;
   gboolean         pending_fit;
   guint            n_frames;
-  guint            mesh_jobs_id;     /* polls big meshes' threads (poll_mesh_jobs) */
 
   /* Pointer and gesture state. */
   double           pointer_x, pointer_y;
@@ -587,6 +586,15 @@ bl_viewport_create_context (GtkGLArea *area)
   return g_steal_pointer (&context);
 }
 
+/* A big mesh's thread has made its clusters or levels: the next frame
+ * takes them (later frames are cheaper; the picture stays the same within
+ * half a pixel). */
+static void
+on_mesh_jobs (gpointer data)
+{
+  gtk_gl_area_queue_render (GTK_GL_AREA (data));
+}
+
 static void
 bl_viewport_realize (GtkWidget *widget)
 {
@@ -621,6 +629,7 @@ bl_viewport_realize (GtkWidget *widget)
       gtk_gl_area_set_error (area, error);
       return;
     }
+  bl_renderer_set_mesh_jobs_func (self->renderer, on_mesh_jobs, self);
   bl_renderer_set_scene (self->renderer, self->links);
 }
 
@@ -630,7 +639,6 @@ bl_viewport_unrealize (GtkWidget *widget)
   BlViewport *self = BL_VIEWPORT (widget);
   GtkGLArea *area = GTK_GL_AREA (widget);
 
-  g_clear_handle_id (&self->mesh_jobs_id, g_source_remove);
   gtk_gl_area_make_current (area);
   if (gtk_gl_area_get_error (area) == NULL)
     g_clear_pointer (&self->renderer, bl_renderer_free);
@@ -674,24 +682,6 @@ draw_frame (BlViewport *self,
                     self->scene_center, self->scene_radius, self->extent_radius, width, height);
 }
 
-/* While big meshes' clusters and levels are made in a thread: a frame
- * takes whatever is ready (later frames are cheaper; the picture stays
- * the same within half a pixel). */
-static gboolean
-poll_mesh_jobs (gpointer data)
-{
-  BlViewport *self = data;
-
-  if (self->renderer == NULL || !bl_renderer_get_mesh_jobs_pending (self->renderer))
-    {
-      self->mesh_jobs_id = 0;
-      return G_SOURCE_REMOVE;
-    }
-  if (bl_renderer_get_mesh_jobs_ready (self->renderer))
-    gtk_gl_area_queue_render (GTK_GL_AREA (self));
-  return G_SOURCE_CONTINUE;
-}
-
 static gboolean
 bl_viewport_render (GtkGLArea    *area,
                     GdkGLContext *context)
@@ -705,8 +695,6 @@ bl_viewport_render (GtkGLArea    *area,
   draw_frame (self, gtk_widget_get_width (GTK_WIDGET (area)) * scale,
               gtk_widget_get_height (GTK_WIDGET (area)) * scale);
   self->n_frames++;
-  if (self->mesh_jobs_id == 0 && bl_renderer_get_mesh_jobs_pending (self->renderer))
-    self->mesh_jobs_id = g_timeout_add (50, poll_mesh_jobs, self);
   return TRUE;
 }
 
