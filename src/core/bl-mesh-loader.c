@@ -39,7 +39,14 @@ read_thread (GTask        *task,
   BlMesh *mesh = bl_mesh_cache_lookup (read->path, read->scale, read->submesh, read->center, &error);
 
   if (mesh != NULL)
-    g_task_return_pointer (task, mesh, (GDestroyNotify) bl_mesh_unref);
+    {
+      BlMeshProperties props;
+
+      /* Its health too (what the viewport asks first: whether the surface
+       * is closed), computed here once rather than on the caller's thread. */
+      bl_mesh_get_mass_properties (mesh, FALSE, &props, NULL);
+      g_task_return_pointer (task, mesh, (GDestroyNotify) bl_mesh_unref);
+    }
   else
     g_task_return_error (task, error);
 }

@@ -8,7 +8,8 @@
 G_BEGIN_DECLS
 
 /* bl_mesh_cache_lookup in GTask's thread pool: the file is read (and its
- * result or failure cached) in a worker thread, and CALLBACK runs in the
+ * result or failure cached, its unit-density mass properties and health
+ * computed) in a worker thread, and CALLBACK runs in the
  * thread-default main context of the caller, so a mesh whose import hangs
  * until the time limit never blocks that context.  Requests for the same
  * file and options while one is being read wait for that read instead of
