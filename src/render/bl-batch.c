@@ -35,9 +35,9 @@ point_instances (GLuint instance_vbo,
 
 /* Binds MESH's vertices and the instance attributes of INSTANCE_VBO to VAO. */
 static void
-setup_vao (GLuint   vao,
+setup_vao (GLuint     vao,
            BlGpuMesh *mesh,
-           GLuint   instance_vbo)
+           GLuint     instance_vbo)
 {
   glBindVertexArray (vao);
   glBindBuffer (GL_ARRAY_BUFFER, mesh->vbo);
@@ -87,7 +87,7 @@ bl_batch_new (BlRenderer *self,
 
 /* Coarser tessellations of the batch's unit mesh (NULL: none). */
 void
-bl_batch_set_lods (BlBatch *batch,
+bl_batch_set_lods (BlBatch   *batch,
                    BlGpuMesh *coarse,
                    BlGpuMesh *tiny,
                    BlGpuMesh *speck)
@@ -323,7 +323,7 @@ bl_frame_info_init (BlFrameInfo    *frame,
 
 static BlGpuMesh *
 batch_level_mesh (BlBatch *batch,
-                  int    level)
+                  int      level)
 {
   while (level > 0 && batch->lods[level] == NULL)
     level--;
@@ -339,10 +339,10 @@ batch_level_mesh (BlBatch *batch,
  * when nothing is in view. */
 static double
 nearest_depth (const BlFrameInfo *frame,
-               const BlBatch *batch,
-               const float   *m,
-               double         stretch,
-               double         margin)
+               const BlBatch     *batch,
+               const float       *m,
+               double             stretch,
+               double             margin)
 {
   const BlGpuMesh *mesh = batch->mesh;
   double nearest = G_MAXDOUBLE;
@@ -383,8 +383,8 @@ nearest_depth (const BlFrameInfo *frame,
  * most LEVEL_ERROR_PX pixels anywhere in the view. */
 static guint
 instance_level (const BlFrameInfo *frame,
-                BlBatch         *batch,
-                guint            i)
+                BlBatch           *batch,
+                guint              i)
 {
   const float *m = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
   GPtrArray *levels = batch->mesh->levels;
@@ -423,9 +423,9 @@ instance_level (const BlFrameInfo *frame,
  * link's overlays only when it is selected; instances smaller than MIN_PX
  * on screen are dropped. */
 void
-bl_batch_prepare (BlBatch         *batch,
+bl_batch_prepare (BlBatch           *batch,
                   const BlFrameInfo *frame,
-                  double           min_px)
+                  double             min_px)
 {
   guint n = batch_n_instances (batch);
   const float *src = (const float *) batch->instances->data;

@@ -19,7 +19,7 @@
 #define OVERLAY_HIDDEN_ALPHA 0.12f
 
 static void
-prepare_batches (BlRenderer      *self,
+prepare_batches (BlRenderer        *self,
                  const BlFrameInfo *frame)
 {
   GHashTableIter iter;

@@ -302,9 +302,9 @@ bl_gpu_mesh_ensure_edges (BlGpuMesh *mesh)
  * wireframe's edges are made again from them when next needed. */
 static void
 gpu_mesh_adopt_clusters (BlGpuMesh *mesh,
-                         GArray  *vertices,
-                         GArray  *indices,
-                         GArray  *clusters)
+                         GArray    *vertices,
+                         GArray    *indices,
+                         GArray    *clusters)
 {
   glBindVertexArray (0);
   glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, mesh->ibo);

@@ -306,7 +306,7 @@ bl_batch_new (BlRenderer *self,
               gboolean    cull);
 
 void
-bl_batch_set_lods (BlBatch *batch,
+bl_batch_set_lods (BlBatch   *batch,
                    BlGpuMesh *coarse,
                    BlGpuMesh *tiny,
                    BlGpuMesh *speck);
@@ -355,9 +355,9 @@ bl_frame_info_init (BlFrameInfo    *frame,
                     int             selected);
 
 void
-bl_batch_prepare (BlBatch         *batch,
+bl_batch_prepare (BlBatch           *batch,
                   const BlFrameInfo *frame,
-                  double           min_px);
+                  double             min_px);
 
 void
 bl_batch_draw (BlRenderer *self,
