@@ -136,6 +136,7 @@ make_clusters (GArray  *vertices,
   return clusters;
 }
 
+/* POOL_DATA is non-NULL in the pool's threads (NULL: run by the caller). */
 static void
 job_run (gpointer data,
          gpointer pool_data)
@@ -145,7 +146,8 @@ job_run (gpointer data,
 
 #ifdef __linux__
   /* Behind the frames being drawn meanwhile: llvmpipe's threads first. */
-  (void) setpriority (PRIO_PROCESS, (id_t) gettid (), 10);
+  if (pool_data != NULL)
+    (void) setpriority (PRIO_PROCESS, (id_t) gettid (), 10);
 #endif
   job->indices = g_array_copy (job->source);
   job->new_vertices = g_array_copy (job->vertices);
@@ -178,18 +180,21 @@ job_run (gpointer data,
 
 /* The threads of every renderer's mesh jobs: at most half the processors
  * (at least one), the rest left to the frames being drawn meanwhile (on
- * llvmpipe, its own threads); more jobs wait in the queue. */
+ * llvmpipe, its own threads); more jobs wait in the queue.  Exclusive:
+ * its threads run at nice 10 (job_run) and never serve another pool.
+ * NULL when no thread could be made.  Only draws (the main thread) start
+ * jobs. */
 static GThreadPool *
 job_pool (void)
 {
   static GThreadPool *pool;
+  static gboolean tried;
 
-  if (g_once_init_enter (&pool))
+  if (!tried)
     {
-      GThreadPool *made = g_thread_pool_new (job_run, NULL, MAX (1, (int) g_get_num_processors () / 2),
-                                             FALSE, NULL);
-
-      g_once_init_leave (&pool, made);
+      tried = TRUE;
+      pool = g_thread_pool_new (job_run, GINT_TO_POINTER (TRUE), MAX (1, (int) g_get_num_processors () / 2),
+                                TRUE, NULL);
     }
   return pool;
 }
@@ -198,7 +203,13 @@ void
 bl_renderer_start_mesh_jobs (BlRenderer *self)
 {
   for (guint j = 0; j < self->unstarted_jobs->len; j++)
-    g_thread_pool_push (job_pool (), g_ptr_array_index (self->unstarted_jobs, j), NULL);
+    {
+      BlMeshJob *job = g_ptr_array_index (self->unstarted_jobs, j);
+      GThreadPool *pool = job_pool ();
+
+      if (pool == NULL || !g_thread_pool_push (pool, job, NULL))
+        job_run (job, NULL);   /* no thread to be had: here, now */
+    }
   /* The pool now owns the references the array held. */
   g_ptr_array_set_free_func (self->unstarted_jobs, NULL);
   g_ptr_array_set_size (self->unstarted_jobs, 0);
