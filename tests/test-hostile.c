@@ -21,6 +21,7 @@
 #include "bl-fluid.h"
 #include "bl-mesh.h"
 #include "test-common.h"
+#include "torus.h"
 
 #define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
 #define TEST_PATH "/nonexistent/hostile.sdf"
@@ -460,29 +461,12 @@ test_open_mesh_buoyancy (void)
   g_autofree char *sdf_path = NULL;
   g_autoptr(BlDocument) doc = NULL;
   g_autoptr(GError) error = NULL;
-  guint8 bytes[84 + 64 * 50] = { 0 };
-  guint32 seed = 12345;
+  g_autoptr(GArray) soup = soup_triangles (64, 12345);
   BlLink *link;
   guint n_warnings = 0;
 
-  bytes[80] = 64;
-  for (guint t = 0; t < 64; t++)
-    {
-      float v[9], c[3];
-
-      for (int k = 0; k < 3; k++)
-        {
-          seed = seed * 1664525u + 1013904223u;
-          c[k] = (float) (seed >> 8) / (float) (1 << 24);
-        }
-      for (int i = 0; i < 9; i++)
-        {
-          seed = seed * 1664525u + 1013904223u;
-          v[i] = c[i % 3] + 0.1f * (float) (seed >> 8) / (float) (1 << 24);
-        }
-      memcpy (bytes + 84 + 50 * t + 12, v, sizeof v);
-    }
-  stl = write_file (dir, "soup.stl", (const char *) bytes, sizeof bytes);
+  stl = g_build_filename (dir, "soup.stl", NULL);
+  write_stl (stl, (const float *) soup->data, soup->len / 9);
   sdf_path = write_file (dir, "model.sdf", SDF_HEAD
     "<model name=\"m\"><link name=\"l\"><inertial><mass>2</mass></inertial>\n"
     "<collision name=\"box\"><pose>3 0 0 0 0 0</pose><geometry><box><size>1 1 1</size></box></geometry></collision>\n"

@@ -7,8 +7,10 @@
 #include <glib/gstdio.h>
 
 #include "bl-mesh.h"
+#include "bl-mesh-loader.h"
 #include "bl-mesh-private.h"
 #include "compare-meshes.h"
+#include "torus.h"
 
 /* Expected values are closed forms worked by hand (sdf-inertia.md §8.9,
  * §8.10 for the COLLADA fixtures). Meshes are written by this file. */
@@ -2205,6 +2207,84 @@ test_reader_hang (void)
   g_rmdir (dir);
 }
 
+static void
+on_async_lookup (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GPtrArray *results = user_data;
+  GError *error = NULL;
+  BlMesh *mesh = bl_mesh_cache_lookup_finish (result, &error);
+
+  g_ptr_array_add (results, mesh != NULL ? (gpointer) mesh : (gpointer) error);
+}
+
+/* The cache read off the caller's thread (what the viewport uses, issue
+ * 18): the answer comes in the caller's main context; requests for one
+ * file share one read; a cancelled request completes as cancelled; what
+ * was read, or failed, is then known without reading (bl_mesh_cache_peek).
+ * The unit right tetrahedron has V = 1/6 m³. */
+static void
+test_cache_async (void)
+{
+  static const float tet[4][9] = {
+    { 0, 0, 0, 0, 1, 0, 1, 0, 0 }, { 0, 0, 0, 1, 0, 0, 0, 0, 1 },
+    { 0, 0, 0, 0, 0, 1, 0, 1, 0 }, { 1, 0, 0, 0, 1, 0, 0, 0, 1 },
+  };
+  g_autofree char *dir = g_dir_make_tmp ("ballast-mesh-XXXXXX", NULL);
+  g_autofree char *good = g_build_filename (dir, "tet.stl", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.obj", NULL);
+  g_autoptr(GPtrArray) results = g_ptr_array_new ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  BlMesh *mesh = NULL, *first, *second;
+  BlMeshProperties props;
+
+  write_stl (good, &tet[0][0], 4);
+  g_assert_true (g_file_set_contents (bad, "v 0 0\nf 1 2 x\n\x01\x02", -1, NULL));
+  bl_mesh_cache_clear ();
+  g_assert_false (bl_mesh_cache_peek (good, bl_vec3 (1, 1, 1), NULL, FALSE, &mesh, NULL));
+  g_assert_null (mesh);
+
+  bl_mesh_cache_lookup_async (good, bl_vec3 (1, 1, 1), NULL, FALSE, NULL, on_async_lookup, results);
+  bl_mesh_cache_lookup_async (good, bl_vec3 (1, 1, 1), NULL, FALSE, NULL, on_async_lookup, results);
+  bl_mesh_cache_lookup_async (good, bl_vec3 (1, 1, 1), NULL, FALSE, cancellable, on_async_lookup, results);
+  g_cancellable_cancel (cancellable);
+  g_assert_cmpuint (bl_mesh_cache_get_n_reading (), ==, 1);
+  while (results->len < 3)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (bl_mesh_cache_get_n_reading (), ==, 0);
+
+  first = g_ptr_array_index (results, 0);
+  second = g_ptr_array_index (results, 1);
+  g_assert_true (first == second);
+  g_assert_true (bl_mesh_get_mass_properties (first, FALSE, &props, NULL));
+  g_assert_cmpfloat (fabs (props.volume - 1.0 / 6.0), <=, 1e-15);
+  g_assert_error ((GError *) g_ptr_array_index (results, 2), G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_error_free (g_ptr_array_index (results, 2));
+  g_assert_true (bl_mesh_cache_peek (good, bl_vec3 (1, 1, 1), NULL, FALSE, &mesh, NULL));
+  g_assert_true (mesh == first);
+  bl_mesh_unref (mesh);
+  bl_mesh_unref (first);
+  bl_mesh_unref (second);
+
+  /* A failure is answered the same way, and then remembered. */
+  g_ptr_array_set_size (results, 0);
+  bl_mesh_cache_lookup_async (bad, bl_vec3 (1, 1, 1), NULL, FALSE, NULL, on_async_lookup, results);
+  while (results->len < 1)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_error ((GError *) g_ptr_array_index (results, 0), BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+  g_error_free (g_ptr_array_index (results, 0));
+  g_assert_true (bl_mesh_cache_peek (bad, bl_vec3 (1, 1, 1), NULL, FALSE, &mesh, &error));
+  g_assert_null (mesh);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+
+  bl_mesh_cache_clear ();
+  g_unlink (good);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -2246,6 +2326,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mesh/submesh", test_submesh);
   g_test_add_func ("/core/mesh/errors", test_errors);
   g_test_add_func ("/core/mesh/cache", test_cache);
+  g_test_add_func ("/core/mesh/cache-async", test_cache_async);
   g_test_add_func ("/core/mesh/integrator-threads", test_integrator_threads);
   g_test_add_func ("/core/mesh/reader-hang", test_reader_hang);
   g_test_add_func ("/core/mesh/native-stl/same-mesh", test_native_stl_same_mesh);

@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "bl-camera.h"
 #include "bl-cluster.h"
 #include "bl-pick.h"
@@ -381,8 +383,8 @@ test_scene_box_overlays (void)
                                            "</model></sdf>");
   BlLink *a = bl_document_find_link (doc, "m::a");
   BlLink *b = bl_document_find_link (doc, "m::b");
-  g_autoptr(BlSceneLink) sa = bl_scene_link_new (a, 0, 1025.0);
-  g_autoptr(BlSceneLink) sb = bl_scene_link_new (b, 1, 1025.0);
+  g_autoptr(BlSceneLink) sa = bl_scene_link_new (a, 0, 1025.0, bl_vec3 (0, 0, -9.8));
+  g_autoptr(BlSceneLink) sb = bl_scene_link_new (b, 1, 1025.0, bl_vec3 (0, 0, -9.8));
   double k = sqrt (5.0 / 12.0), t;
 
   g_assert_true (sa->valid);
@@ -450,7 +452,7 @@ test_scene_invalid_link (void)
                                            "<collision name='c'><geometry><sphere><radius>0.5</radius></sphere></geometry></collision>"
                                            "</link></model></sdf>");
   BlLink *bad = bl_document_find_link (doc, "m::bad");
-  g_autoptr(BlSceneLink) s = bl_scene_link_new (bad, 0, 1025.0);
+  g_autoptr(BlSceneLink) s = bl_scene_link_new (bad, 0, 1025.0, bl_vec3 (0, 0, -9.8));
 
   g_assert_false (s->valid);
   g_assert_false (s->has_ellipsoid);
@@ -470,7 +472,7 @@ test_scene_buoyancy_centroids (void)
                                            "<collision name='p'><pose>0 0 -1 0 0 0</pose><geometry><capsule><radius>0.1</radius><length>0.4</length></capsule></geometry></collision>"
                                            "</link></model></sdf>");
   BlLink *l = bl_document_find_link (doc, "m::l");
-  g_autoptr(BlSceneLink) s = bl_scene_link_new (l, 0, 1025.0);
+  g_autoptr(BlSceneLink) s = bl_scene_link_new (l, 0, 1025.0, bl_vec3 (0, 0, -9.8));
   double vb = 1.0, vs = G_PI / 6.0, vk = 2.0 * G_PI / 3.0;
   double vc = G_PI * 0.01 * (0.4 + 4.0 / 3.0 * 0.1);
   double v = vb + vs + vk + vc;
@@ -492,19 +494,19 @@ test_scene_added_mass (void)
 
   /* A sphere's added mass ½ρV on each axis: the ellipsoid is the sphere. */
   values[0] = values[6] = values[11] = mu;   /* xx yy zz */
-  g_assert_true (bl_scene_added_mass_radii (values, rho, radii, axes));
+  g_assert_true (bl_added_mass_equivalent_radii (values, rho, radii, axes));
   for (int i = 0; i < 3; i++)
     assert_close (radii[i], r, 1e-12);
 
   /* Twice the added mass along y only: radius × 2^⅓ on the axis that is y. */
   values[6] = 2 * mu;
-  g_assert_true (bl_scene_added_mass_radii (values, rho, radii, axes));
+  g_assert_true (bl_added_mass_equivalent_radii (values, rho, radii, axes));
   assert_close (radii[2], r * cbrt (2.0), 1e-12);
   assert_close (fabs (axes[1][2]), 1.0, 1e-12);
 
   /* None positive: nothing to draw. */
   memset (values, 0, sizeof values);
-  g_assert_false (bl_scene_added_mass_radii (values, rho, radii, axes));
+  g_assert_false (bl_added_mass_equivalent_radii (values, rho, radii, axes));
 }
 
 static void
@@ -521,13 +523,128 @@ test_scene_added_mass_link (void)
                                           "</link></model></sdf>", mu, mu, mu);
   g_autoptr(BlDocument) doc = load_string (sdf);
   BlLink *l = bl_document_find_link (doc, "m::l");
-  g_autoptr(BlSceneLink) s = bl_scene_link_new (l, 0, 1025.0);
+  g_autoptr(BlSceneLink) s = bl_scene_link_new (l, 0, 1025.0, bl_vec3 (0, 0, -9.8));
 
   g_assert_true (l->has_added_mass);
   g_assert_true (s->has_added_mass);
   for (int col = 0; col < 3; col++)
     assert_close (column_length (s->added_mass, col), 0.5, 1e-9);
   assert_close (s->added_mass[14], 1.0, 1e-12);
+}
+
+/* The viewport's buoyancy marker is the inspector's centre of buoyancy
+ * (bl_link_compute_buoyancy with the world's gravity, placed in the world
+ * by the link pose), the same numbers, for every link of DOC. */
+static guint
+assert_buoyancy_as_core (BlDocument *doc)
+{
+  GPtrArray *links = bl_document_get_links (doc);
+  BlVec3 gravity = bl_document_get_gravity (doc, NULL);
+  guint n_buoyant = 0;
+
+  for (guint i = 0; i < links->len; i++)
+    {
+      BlLink *link = g_ptr_array_index (links, i);
+      g_autoptr(BlSceneLink) s = bl_scene_link_new (link, i, 1025.0, gravity);
+      BlBuoyancy b;
+      BlVec3 w;
+
+      bl_link_compute_buoyancy (link, 1025.0, gravity, &b);
+      g_assert_cmpint (s->has_buoyancy, ==, b.volume > 0.0);
+      if (!s->has_buoyancy)
+        continue;
+      w = bl_pose_apply (link->world_pose, b.center);
+      g_assert_cmpfloat (s->volume, ==, link->props.volume);
+      g_assert_cmpfloat (s->volume, ==, b.volume);
+      g_assert_cmpfloat (s->buoyancy[0], ==, w.x);
+      g_assert_cmpfloat (s->buoyancy[1], ==, w.y);
+      g_assert_cmpfloat (s->buoyancy[2], ==, w.z);
+      n_buoyant++;
+    }
+  return n_buoyant;
+}
+
+/* Issue 18: an open triangle soup encloses no volume, so the core leaves
+ * it out: the unit box at x = 3 is the whole displaced volume, V = 1 m³
+ * centred at (3, 0, 0).  The scene computed its own volume from the soup
+ * (1.00094 m³, its centre 6.3 mm off) and contradicted the inspector. */
+static void
+test_scene_buoyancy_open_soup (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-render-XXXXXX", NULL);
+  g_autofree char *stl = g_build_filename (dir, "soup.stl", NULL);
+  g_autofree char *sdf = g_build_filename (dir, "model.sdf", NULL);
+  g_autoptr(GArray) soup = soup_triangles (64, 12345);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(BlSceneLink) s = NULL;
+
+  write_stl (stl, (const float *) soup->data, soup->len / 9);
+  g_file_set_contents (sdf, SDF_HEAD
+    "<model name='m'><pose>0 0 2 0 0 0</pose><link name='l'><inertial><mass>2</mass></inertial>"
+    "<collision name='box'><pose>3 0 0 0 0 0</pose><geometry><box><size>1 1 1</size></box></geometry></collision>"
+    "<collision name='soup'><geometry><mesh><uri>soup.stl</uri></mesh></geometry></collision>"
+    "</link></model></sdf>", -1, &error);
+  g_assert_no_error (error);
+  doc = bl_document_new_from_file (sdf, &error);
+  g_assert_no_error (error);
+
+  s = bl_scene_link_new (bl_document_find_link (doc, "m::l"), 0, 1025.0, bl_document_get_gravity (doc, NULL));
+  g_assert_true (s->has_buoyancy);
+  g_assert_cmpfloat (s->volume, ==, 1.0);
+  g_assert_cmpfloat (s->buoyancy[0], ==, 3.0);
+  g_assert_cmpfloat (s->buoyancy[1], ==, 0.0);
+  g_assert_cmpfloat (s->buoyancy[2], ==, 2.0);
+  /* The soup is still drawn. */
+  g_assert_cmpuint (s->shapes->len, ==, 2);
+  g_assert_cmpuint (assert_buoyancy_as_core (doc), ==, 1);
+
+  g_unlink (stl);
+  g_unlink (sdf);
+  g_rmdir (dir);
+}
+
+/* Every fixture file (BALLAST_FIXTURES, and the folders in
+ * BALLAST_EXTRA_FIXTURES, colon-separated, to check a corpus by hand). */
+static void
+test_scene_buoyancy_fixtures (void)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) dirs = NULL;
+  guint n_files = 0, n_buoyant = 0;
+
+  g_strv_builder_add (builder, g_getenv ("BALLAST_FIXTURES"));
+  if (g_getenv ("BALLAST_EXTRA_FIXTURES") != NULL)
+    {
+      g_auto(GStrv) extra = g_strsplit (g_getenv ("BALLAST_EXTRA_FIXTURES"), ":", -1);
+
+      g_strv_builder_addv (builder, (const char **) extra);
+    }
+  dirs = g_strv_builder_end (builder);
+
+  for (guint d = 0; dirs[d] != NULL; d++)
+    {
+      g_autoptr(GDir) dir = g_dir_open (dirs[d], 0, NULL);
+      const char *name;
+
+      g_assert_nonnull (dir);
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (dirs[d], name, NULL);
+          g_autoptr(GError) error = NULL;
+          g_autoptr(BlDocument) doc = NULL;
+
+          if (!g_str_has_suffix (name, ".sdf"))
+            continue;
+          doc = bl_document_new_from_file (path, &error);
+          g_assert_no_error (error);
+          n_buoyant += assert_buoyancy_as_core (doc);
+          n_files++;
+        }
+    }
+  /* tests/fixtures/public holds 17 files, and links that float. */
+  g_assert_cmpuint (n_files, >=, 17);
+  g_assert_cmpuint (n_buoyant, >, 0);
 }
 
 /* The frustum planes (unit normals, inside ≥ 0) of a camera. */
@@ -808,6 +925,8 @@ main (int   argc,
   g_test_add_func ("/render/scene/box-overlays", test_scene_box_overlays);
   g_test_add_func ("/render/scene/invalid-link", test_scene_invalid_link);
   g_test_add_func ("/render/scene/buoyancy-centroids", test_scene_buoyancy_centroids);
+  g_test_add_func ("/render/scene/buoyancy-open-soup", test_scene_buoyancy_open_soup);
+  g_test_add_func ("/render/scene/buoyancy-fixtures", test_scene_buoyancy_fixtures);
   g_test_add_func ("/render/scene/added-mass-radii", test_scene_added_mass);
   g_test_add_func ("/render/scene/added-mass-link", test_scene_added_mass_link);
   g_test_add_func ("/render/clusters", test_clusters);

@@ -13,9 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <unistd.h>
+
 #include <glib/gstdio.h>
 #include <libxml/tree.h>
 
+#include "bl-mesh-loader.h"
+#include "bl-mesh-private.h"
 #include "bl-panel.h"
 #include "bl-renderer.h"
 #include "bl-viewport-private.h"
@@ -1244,7 +1252,7 @@ test_added_mass_invalid_warns (void)
   double cx, cy, d = 6.0;
 
   fixture_setup (&f, ONE_CUBE_WITH_ADDED_MASS ("-2"));
-  scene = bl_scene_link_new (bl_document_find_link (f.document, "m::l"), 0, 1025.0);
+  scene = bl_scene_link_new (bl_document_find_link (f.document, "m::l"), 0, 1025.0, bl_vec3 (0, 0, -9.8));
   g_assert_true (scene->added_mass_invalid);
   g_assert_false (scene->has_added_mass);
   look_front (&f, d);
@@ -1399,6 +1407,168 @@ test_panels (void)
   fixture_teardown (&f);
 }
 
+/* Issue 18: a big mesh's clusters and levels are made in a thread pool
+ * that tells the viewport when each is done; the viewport polled the
+ * threads every 50 ms instead.  Here nobody queues a frame: the frames that
+ * take the clusters and the levels come from the jobs' own reports, and the
+ * viewport has no source of its own in the main context meanwhile. */
+static void
+test_mesh_jobs_told (void)
+{
+  static const guint n[6] = { 30, 30, 30, 30, 30, 30 };
+  g_autoptr(GArray) tris = cube_triangles (n);
+  g_autofree char *sdf = NULL;
+  Fixture f = { 0 };
+  gboolean timed_out = FALSE;
+  guint id, frames;
+
+  sdf = one_mesh_sdf (fixture_write_stl (&f, "cube.stl", tris));
+  fixture_setup (&f, sdf);
+  g_assert_true (bl_viewport_get_mesh_jobs_pending (f.viewport));
+  frames = bl_viewport_get_n_frames (f.viewport);
+  id = g_timeout_add_seconds (60, timeout_cb, &timed_out);
+  while (!timed_out && bl_viewport_get_mesh_jobs_pending (f.viewport))
+    {
+      g_assert_null (g_main_context_find_source_by_user_data (NULL, f.viewport));
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_false (timed_out);
+  g_source_remove (id);
+  g_assert_cmpuint (bl_viewport_get_n_frames (f.viewport), >, frames);
+  fixture_teardown (&f);
+}
+
+/* A stalled mesh import, made by the test alone: this program's own
+ * open64() stands in front of the C library's for every caller in the
+ * process (GLib's g_open, which the import child's file reader uses,
+ * included).  While a stall is armed, a child process that opens
+ * STALL_PATH waits on a pipe until the test lets it go (or 15 s pass): a
+ * real import that does not return, as a corrupt file that makes assimp
+ * loop does, until the time limit (30 s). */
+static char *stall_path;
+static int   stall_pipe[2] = { -1, -1 };
+static pid_t stall_parent;
+
+/* By its symbol name: GLib calls open64. */
+int stall_open (const char *path, int flags, ...) __asm__ ("open64");
+
+int
+stall_open (const char *path,
+            int         flags,
+            ...)
+{
+  static int (*real_open) (const char *, int, ...);
+  mode_t mode = 0;
+
+  if (flags & (O_CREAT | O_TMPFILE))
+    {
+      va_list args;
+
+      va_start (args, flags);
+      mode = va_arg (args, mode_t);
+      va_end (args);
+    }
+  if (real_open == NULL)
+    real_open = (int (*) (const char *, int, ...)) dlsym (RTLD_NEXT, "open64");
+  if (stall_path != NULL && getpid () != stall_parent && strcmp (path, stall_path) == 0)
+    {
+      struct pollfd pfd = { stall_pipe[0], POLLIN, 0 };
+
+      close (stall_pipe[1]);   /* the parent's copy alone keeps it open */
+      poll (&pfd, 1, 15000);
+    }
+  return real_open (path, flags, mode);
+}
+
+/* Issue 18: the scene read meshes itself, on the main thread, so one whose
+ * import hangs froze the window until the time limit.  Here the core's
+ * cache reads it in a worker thread: while the import is stalled the main
+ * loop keeps drawing frames, the box beside it is drawn, and the mesh is
+ * drawn once its import is let go. */
+static void
+test_stalled_mesh_import (void)
+{
+  static const guint n[6] = { 1, 1, 1, 1, 1, 1 };
+  g_autoptr(GArray) tris = cube_triangles (n);
+  g_autofree char *sdf = NULL;
+  Fixture f = { 0 };
+  double cx, cy, side, z, shade;
+  float box_color[3], mesh_color[3];
+  BlCollision *collision;
+  guint frames;
+  gint64 start;
+
+  /* Through assimp (in a child), as every other format is read. */
+  bl_mesh_set_native_stl (FALSE);
+  sdf = g_strdup_printf (SDF_HEAD "<model name='m'>" BOX_LINK ("box", -1.5, "1 1 1")
+                         "<link name='mesh'><pose>0 1.5 0 0 0 0</pose><inertial><mass>1</mass><inertia>"
+                         "<ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz>"
+                         "</inertia></inertial><collision name='c'><geometry><mesh><uri>%s</uri></mesh>"
+                         "</geometry></collision></link></model></sdf>",
+                         fixture_write_stl (&f, "stall.stl", tris));
+  fixture_setup (&f, sdf);
+  collision = g_ptr_array_index (bl_document_find_link (f.document, "m::mesh")->collisions, 0);
+
+  /* The document again, its collision holding no mesh (as after a failed
+   * or dropped read) and the cache empty: the scene asks the cache, whose
+   * import stalls. */
+  bl_viewport_set_document (f.viewport, NULL);
+  g_clear_pointer (&collision->mesh, bl_mesh_unref);
+  bl_mesh_cache_clear ();
+  g_assert_cmpint (pipe (stall_pipe), ==, 0);
+  stall_parent = getpid ();
+  stall_path = g_strdup (g_ptr_array_index (f.files, 0));
+  start = g_get_monotonic_time ();
+  bl_viewport_set_document (f.viewport, f.document);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+  g_assert_cmpuint (bl_viewport_get_n_meshes_reading (f.viewport), ==, 1);
+
+  frames = bl_viewport_get_n_frames (f.viewport);
+  look_front (&f, 6.0);
+  for (int i = 0; i < 5; i++)
+    wait_for_frame (&f);
+  capture (&f);
+  g_assert_cmpuint (bl_viewport_get_n_frames (f.viewport), >=, frames + 5);
+  g_assert_cmpuint (bl_viewport_get_n_meshes_reading (f.viewport), ==, 1);
+  g_assert_cmpuint (bl_mesh_cache_get_n_reading (), ==, 1);
+
+  /* The front faces at depth 5.5, 1.5 m either side of the centre. */
+  cx = f.width / 2.0;
+  cy = f.height / 2.0;
+  side = offset_px (&f, 1.5, 5.5);
+  /* The headlight's shading at (1.5, 10.5 px up) on a face 5.5 m away. */
+  z = 10.5 / (0.5 * f.height) * 5.5 * TAN_HALF_FOV;
+  shade = 0.3 + 0.7 * 5.5 / sqrt (5.5 * 5.5 + 1.5 * 1.5 + z * z);
+  bl_render_link_color (0, box_color);
+  bl_render_link_color (1, mesh_color);
+  {
+    double left[3], right[3];
+    gboolean box_left;
+
+    pixel_at (&f, cx - side + 0.5, cy - 10.5, left);
+    pixel_at (&f, cx + side + 0.5, cy - 10.5, right);
+    box_left = fabs (left[0] - box_color[0]) < fabs (right[0] - box_color[0]);
+    assert_color (&f, box_left ? cx - side + 0.5 : cx + side + 0.5, cy - 10.5, box_color, shade);
+    assert_color (&f, box_left ? cx + side + 0.5 : cx - side + 0.5, cy - 10.5, bl_render_background_color, 1.0);
+
+    /* Let the import go: the mesh is drawn where the background was. */
+    close (stall_pipe[1]);
+    close (stall_pipe[0]);
+    while (bl_viewport_get_n_meshes_reading (f.viewport) > 0)
+      {
+        g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
+        g_main_context_iteration (NULL, TRUE);
+      }
+    capture (&f);
+    assert_color (&f, box_left ? cx - side + 0.5 : cx + side + 0.5, cy - 10.5, box_color, shade);
+    assert_color (&f, box_left ? cx + side + 0.5 : cx - side + 0.5, cy - 10.5, mesh_color, shade);
+  }
+
+  g_clear_pointer (&stall_path, g_free);
+  bl_mesh_set_native_stl (TRUE);
+  fixture_teardown (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1423,6 +1593,8 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/replaced-meshes-go", test_replaced_meshes_go);
   g_test_add_func ("/ui/viewport/scales-share-buffers", test_scales_share_buffers);
   g_test_add_func ("/ui/viewport/many-instances-levels", test_many_instances_levels);
+  g_test_add_func ("/ui/viewport/mesh-jobs-told", test_mesh_jobs_told);
+  g_test_add_func ("/ui/viewport/stalled-mesh-import", test_stalled_mesh_import);
 
   return g_test_run ();
 }

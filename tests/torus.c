@@ -67,6 +67,31 @@ torus_grid_for (double  R,
   *nu = MAX (8, (guint) round (n_triangles / (2.0 * *nv)));
 }
 
+GArray *
+soup_triangles (guint   n_triangles,
+                guint32 seed)
+{
+  GArray *soup = g_array_sized_new (FALSE, FALSE, sizeof (float), 9 * n_triangles);
+
+  for (guint t = 0; t < n_triangles; t++)
+    {
+      float v[9], c[3];
+
+      for (int k = 0; k < 3; k++)
+        {
+          seed = seed * 1664525u + 1013904223u;
+          c[k] = (float) (seed >> 8) / (float) (1 << 24);
+        }
+      for (int i = 0; i < 9; i++)
+        {
+          seed = seed * 1664525u + 1013904223u;
+          v[i] = c[i % 3] + 0.1f * (float) (seed >> 8) / (float) (1 << 24);
+        }
+      g_array_append_vals (soup, v, 9);
+    }
+  return soup;
+}
+
 void
 write_stl (const char  *path,
            const float *triangles,

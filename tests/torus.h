@@ -27,6 +27,13 @@ GArray *torus_triangles (double R,
                          guint  nu,
                          guint  nv);
 
+/* An open triangle soup: N_TRIANGLES small triangles (corners within 0.1
+ * of a centre) scattered in the unit cube by a linear congruential
+ * generator from SEED, nine floats per triangle as for write_stl.  It
+ * encloses no volume: the core leaves it out of the displaced volume. */
+GArray *soup_triangles  (guint    n_triangles,
+                         guint32  seed);
+
 /* Binary STL of N_TRIANGLES triangles (nine floats each, counter-clockwise
  * seen from outside) at PATH; aborts when it cannot be written. */
 void    write_stl       (const char  *path,

@@ -1606,6 +1606,47 @@ bl_added_mass_estimate_to_link (const BlAddedMassEstimate *estimate,
   return bl_mat6_transform (&estimate->matrix, x_lk, estimate->centroid);
 }
 
+gboolean
+bl_added_mass_equivalent_radii (const double values[21],
+                                double       fluid_density,
+                                double       radii[3],
+                                double       axes[3][3])
+{
+  BlMat3 block = bl_mat3_zero (), vectors;
+  double mu[3];
+  gboolean any = FALSE;
+
+  g_return_val_if_fail (values != NULL, FALSE);
+
+  for (guint key = 0; key < 21; key++)
+    {
+      guint row, col;
+
+      bl_added_mass_index (key, &row, &col);
+      if (row < 3 && col < 3)
+        {
+          block.m[row][col] = values[key];
+          block.m[col][row] = values[key];
+        }
+    }
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      if (!isfinite (block.m[i][j]))
+        return FALSE;
+  if (!(fluid_density > 0.0))
+    return FALSE;
+
+  bl_mat3_sym_eigen (&block, mu, &vectors);
+  for (int i = 0; i < 3; i++)
+    {
+      radii[i] = mu[i] > 0.0 ? cbrt (3.0 * mu[i] / (2.0 * G_PI * fluid_density)) : 0.0;
+      any = any || radii[i] > 0.0;
+      for (int r = 0; r < 3; r++)
+        axes[r][i] = vectors.m[r][i];
+    }
+  return any;
+}
+
 /* ---- Buoyancy ------------------------------------------------------------- */
 
 void

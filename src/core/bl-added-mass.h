@@ -307,6 +307,18 @@ gboolean bl_added_mass_estimate_from_volume_inertial (const BlInertial *unit_den
 BlMat6   bl_added_mass_estimate_to_link     (const BlAddedMassEstimate *estimate,
                                              BlPose                     x_lk);
 
+/* The added-mass ellipsoid the viewport draws: with A the symmetric
+ * translational block of the 21 VALUES (kg) and A = V diag(μ) Vᵀ, a sphere
+ * of radius R in a fluid of density ρ has μ = ½ρ·(4/3)πR³ in every
+ * direction, so each axis gets the radius of the sphere with that added
+ * mass: rᵢ = (3μᵢ / (2πρ))^⅓ (0 for μᵢ ≤ 0); column i of AXES is its unit
+ * axis.  It is the body itself for a sphere in that fluid.  FALSE when no
+ * radius is positive, a value is not finite or ρ ≤ 0. */
+gboolean bl_added_mass_equivalent_radii     (const double  values[21],
+                                             double        fluid_density,
+                                             double        radii[3],
+                                             double        axes[3][3]);
+
 /* ---- Buoyancy (§7) -------------------------------------------------------- */
 
 typedef struct

@@ -750,3 +750,19 @@ bl_mass_equivalent_ellipsoid (double        mass,
   semi_axes[2] = clamped_sqrt (2.5 * (((l[0] - l[2]) + l[1]) / mass));
   return TRUE;
 }
+
+void
+bl_mass_principal_semi_axes (double        mass,
+                             const double  moments[3],
+                             double        semi_axes[3])
+{
+  g_return_if_fail (moments != NULL);
+  g_return_if_fail (semi_axes != NULL);
+
+  for (int i = 0; i < 3; i++)
+    {
+      double slack = moments[(i + 1) % 3] + moments[(i + 2) % 3] - moments[i];
+
+      semi_axes[i] = slack > 0.0 ? sqrt (5.0 * slack / (2.0 * mass)) : 0.0;
+    }
+}

@@ -80,5 +80,11 @@ gboolean bl_mass_equivalent_box       (double mass, const BlMat3 *inertia,
                                        double size[3], BlMat3 *axes);
 gboolean bl_mass_equivalent_ellipsoid (double mass, const BlMat3 *inertia,
                                        double semi_axes[3], BlMat3 *axes);
+/* The same ellipsoid's semi-axes from the principal MOMENTS (any order):
+ * semi_axes[i] = √(5(λj + λk − λi) / 2m) lies along moment i's axis, and is
+ * 0 where the moments leave no slack (what the viewport's principal-axis
+ * lines measure, even for a tensor with no equivalent ellipsoid). */
+void     bl_mass_principal_semi_axes  (double mass, const double moments[3],
+                                       double semi_axes[3]);
 
 G_END_DECLS

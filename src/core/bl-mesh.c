@@ -1510,6 +1510,66 @@ is_stale_entry (gpointer key,
   return g_str_has_prefix (key, prefixes[0]) && !g_str_has_prefix (key, prefixes[1]);
 }
 
+/* The file's modification time in ns; FALSE (and ERROR) when it cannot
+ * be read. */
+static gboolean
+stat_file (const char *path,
+           GStatBuf   *st,
+           gint64     *mtime_ns,
+           GError    **error)
+{
+  if (g_stat (path, st) != 0)
+    {
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
+                   "Cannot load mesh “%s”: %s", path, g_strerror (errno));
+      return FALSE;
+    }
+
+  *mtime_ns = (gint64) st->st_mtime * G_GINT64_CONSTANT (1000000000);
+#ifdef __linux__
+  *mtime_ns += st->st_mtim.tv_nsec;
+#endif
+  return TRUE;
+}
+
+gboolean
+bl_mesh_cache_peek (const char  *path,
+                    BlVec3       scale,
+                    const char  *submesh,
+                    gboolean     center,
+                    BlMesh     **mesh,
+                    GError     **error)
+{
+  GStatBuf st;
+  gint64 mtime_ns;
+  g_autofree char *key = NULL;
+  const GError *failure;
+  gboolean known = FALSE;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (mesh != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  *mesh = NULL;
+  if (!stat_file (path, &st, &mtime_ns, error))
+    return TRUE;   /* what a lookup answers at once */
+  key = cache_key (path, mtime_ns, st.st_size, scale, submesh, center);
+
+  g_mutex_lock (&cache_lock);
+  if (mesh_cache != NULL && (*mesh = g_hash_table_lookup (mesh_cache, key)) != NULL)
+    {
+      bl_mesh_ref (*mesh);
+      known = TRUE;
+    }
+  else if (failure_cache != NULL && (failure = g_hash_table_lookup (failure_cache, key)) != NULL)
+    {
+      g_set_error_literal (error, failure->domain, failure->code, failure->message);
+      known = TRUE;
+    }
+  g_mutex_unlock (&cache_lock);
+  return known;
+}
+
 BlMesh *
 bl_mesh_cache_lookup (const char  *path,
                       BlVec3       scale,
@@ -1526,17 +1586,8 @@ bl_mesh_cache_lookup (const char  *path,
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (g_stat (path, &st) != 0)
-    {
-      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
-                   "Cannot load mesh “%s”: %s", path, g_strerror (errno));
-      return NULL;
-    }
-
-  mtime_ns = (gint64) st.st_mtime * G_GINT64_CONSTANT (1000000000);
-#ifdef __linux__
-  mtime_ns += st.st_mtim.tv_nsec;
-#endif
+  if (!stat_file (path, &st, &mtime_ns, error))
+    return NULL;
 
   key = cache_key (path, mtime_ns, st.st_size, scale, submesh, center);
 

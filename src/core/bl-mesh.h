@@ -85,6 +85,18 @@ BlMesh        *bl_mesh_cache_lookup           (const char     *path,
                                                const char     *submesh,
                                                gboolean        center,
                                                GError        **error);
+/* What the cache already knows, without reading the file: TRUE with a new
+ * reference in *MESH when the mesh is loaded, TRUE with ERROR set when its
+ * failure is remembered (or the file cannot be stat'ed), FALSE when a
+ * lookup would have to read it.  Never blocks on the file's contents:
+ * for a caller that must not wait (the viewport), with
+ * bl_mesh_cache_lookup_async (bl-mesh-loader.h) for the FALSE case. */
+gboolean       bl_mesh_cache_peek             (const char     *path,
+                                               BlVec3          scale,
+                                               const char     *submesh,
+                                               gboolean        center,
+                                               BlMesh        **mesh,
+                                               GError        **error);
 /* Drops every cached mesh (references held elsewhere stay valid). */
 void           bl_mesh_cache_clear            (void);
 /* Forgets the remembered failures only, keeping the meshes: the next

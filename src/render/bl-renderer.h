@@ -99,11 +99,15 @@ void        bl_renderer_set_panels   (BlRenderer      *self,
                                       const float     *colors,
                                       gsize            n_panels);
 /* TRUE while a big mesh's clusters or coarser levels are being made (in a
- * thread) or are made but not yet taken by a draw: until then it is drawn
+ * thread of one bounded pool) or are made but not yet taken by a draw: until then it is drawn
  * whole, at full detail. */
 gboolean    bl_renderer_get_mesh_jobs_pending (BlRenderer *self);
-/* TRUE when such a thread has finished something the next draw will take. */
-gboolean    bl_renderer_get_mesh_jobs_ready (BlRenderer *self);
+/* FUNC (DATA) is called in the renderer's main context each time such a
+ * thread has finished something the next draw will take (queue a draw):
+ * the renderer is told, nothing polls.  NULL: nobody is told. */
+void        bl_renderer_set_mesh_jobs_func (BlRenderer *self,
+                                            void      (*func) (gpointer data),
+                                            gpointer    data);
 /* Meshes whose buffers the renderer holds: those the scene's shapes use
  * (a mesh no shape uses any more goes at the next rebuild). */
 guint       bl_renderer_get_n_meshes (BlRenderer *self);

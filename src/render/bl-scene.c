@@ -5,7 +5,15 @@
 #include <string.h>
 
 #include "bl-added-mass.h"
+#include "bl-mesh-loader.h"
 #include "bl-scene.h"
+
+/* A mesh the link waits for: the link is told once it is read (or failed). */
+typedef struct
+{
+  BlSceneLink *link;
+  char        *key;      /* in link->loading */
+} MeshRequest;
 
 void
 bl_scene_matrix_from_pose (BlPose  pose,
@@ -128,11 +136,40 @@ quat_z_to (BlVec3 n)
   return bl_quat_normalize ((BlQuat) { 1.0 + c, axis.x, axis.y, axis.z });
 }
 
+static void
+mesh_read (GObject      *source_object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  MeshRequest *request = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlMesh) mesh = bl_mesh_cache_lookup_finish (result, &error);
+
+  /* Cancelled: the link is gone (bl_scene_link_free). */
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      BlSceneLink *self = request->link;
+
+      g_hash_table_remove (self->loading, request->key);
+      if (self->mesh_ready != NULL)
+        self->mesh_ready (self, self->mesh_ready_data);
+    }
+  g_free (request->key);
+  g_free (request);
+}
+
+/* The collision's mesh from the core: its own, or the cache's answer.
+ * NULL without ERROR while the cache is still reading the file (in a
+ * worker thread, never here): the link is told when it is done. */
 static BlMesh *
-collision_mesh (BlCollision *collision,
+collision_mesh (BlSceneLink *self,
+                BlCollision *collision,
                 GError     **error)
 {
   BlGeometry *g = &collision->geometry;
+  BlMesh *mesh = NULL;
+  MeshRequest *request;
+  char *key;
 
   if (collision->mesh != NULL)
     return bl_mesh_ref (collision->mesh);
@@ -142,7 +179,23 @@ collision_mesh (BlCollision *collision,
                    g->uri != NULL ? g->uri : "");
       return NULL;
     }
-  return bl_mesh_cache_lookup (g->resolved_path, g->scale, g->submesh, g->center, error);
+  if (bl_mesh_cache_peek (g->resolved_path, g->scale, g->submesh, g->center, &mesh, error))
+    return mesh;
+
+  key = g_strdup_printf ("%s\n%a %a %a\n%s\n%d", g->resolved_path, g->scale.x, g->scale.y,
+                         g->scale.z, g->submesh != NULL ? g->submesh : "", !!g->center);
+  if (g_hash_table_contains (self->loading, key))
+    {
+      g_free (key);
+      return NULL;
+    }
+  g_hash_table_add (self->loading, key);
+  request = g_new0 (MeshRequest, 1);
+  request->link = self;
+  request->key = g_strdup (key);
+  bl_mesh_cache_lookup_async (g->resolved_path, g->scale, g->submesh, g->center,
+                              self->cancellable, mesh_read, request);
+  return NULL;
 }
 
 /* The shapes of COLLISION, the link's INDEX-th. */
@@ -205,8 +258,14 @@ add_collision (BlSceneLink *self,
     case BL_GEOMETRY_MESH:
       {
         g_autoptr(GError) error = NULL;
-        g_autoptr(BlMesh) mesh = collision_mesh (collision, &error);
+        g_autoptr(BlMesh) mesh = collision_mesh (self, collision, &error);
 
+        if (mesh == NULL && error == NULL)
+          {
+            self->n_loading++;
+            g_ptr_array_add (self->missing, g_strdup_printf ("%s: its mesh is being read", collision->name));
+            break;
+          }
         if (mesh == NULL)
           {
             g_ptr_array_add (self->missing, g_strdup_printf ("%s: %s", collision->name, error->message));
@@ -221,104 +280,6 @@ add_collision (BlSceneLink *self,
                                                        bl_geometry_type_to_string (g->type)));
       break;
     }
-}
-
-gboolean
-bl_scene_collision_volume (BlCollision *collision,
-                           double      *volume,
-                           BlVec3      *centroid)
-{
-  BlGeometry *g = &collision->geometry;
-  BlVec3 local = BL_VEC3_ZERO;
-  double v = 0.0;
-
-  if (collision->contributes && collision->volume > 0.0)
-    {
-      *volume = collision->volume;
-      *centroid = collision->inertial.com;
-      return TRUE;
-    }
-
-  switch (g->type)
-    {
-    case BL_GEOMETRY_BOX:
-      v = g->size[0] * g->size[1] * g->size[2];
-      break;
-    case BL_GEOMETRY_SPHERE:
-      v = 4.0 / 3.0 * G_PI * pow (g->size[0], 3);
-      break;
-    case BL_GEOMETRY_ELLIPSOID:
-      v = 4.0 / 3.0 * G_PI * g->size[0] * g->size[1] * g->size[2];
-      break;
-    case BL_GEOMETRY_CYLINDER:
-      v = G_PI * g->size[0] * g->size[0] * g->size[1];
-      break;
-    case BL_GEOMETRY_CAPSULE:
-      v = G_PI * g->size[0] * g->size[0] * (g->size[1] + 4.0 / 3.0 * g->size[0]);
-      break;
-    case BL_GEOMETRY_CONE:
-      v = G_PI * g->size[0] * g->size[0] * g->size[1] / 3.0;
-      local = bl_vec3 (0, 0, -g->size[1] / 4.0);
-      break;
-    case BL_GEOMETRY_MESH:
-      {
-        g_autoptr(BlMesh) mesh = collision_mesh (collision, NULL);
-        BlMeshProperties props;
-
-        if (mesh == NULL || !bl_mesh_get_mass_properties (mesh, FALSE, &props, NULL))
-          return FALSE;
-        v = props.volume;
-        local = props.centroid;
-        break;
-      }
-    default:
-      return FALSE;
-    }
-
-  if (!(v > 0.0) || !isfinite (v))
-    return FALSE;
-  *volume = v;
-  *centroid = bl_pose_apply (collision->pose, local);
-  return TRUE;
-}
-
-gboolean
-bl_scene_added_mass_radii (const double values[21],
-                           double       fluid_density,
-                           double       radii[3],
-                           double       axes[3][3])
-{
-  BlMat3 block = bl_mat3_zero (), vectors;
-  double mu[3];
-  gboolean any = FALSE;
-
-  for (guint key = 0; key < 21; key++)
-    {
-      guint row, col;
-
-      bl_added_mass_index (key, &row, &col);
-      if (row < 3 && col < 3)
-        {
-          block.m[row][col] = values[key];
-          block.m[col][row] = values[key];
-        }
-    }
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
-      if (!isfinite (block.m[i][j]))
-        return FALSE;
-  if (!(fluid_density > 0.0))
-    return FALSE;
-
-  bl_mat3_sym_eigen (&block, mu, &vectors);
-  for (int i = 0; i < 3; i++)
-    {
-      radii[i] = mu[i] > 0.0 ? cbrt (3.0 * mu[i] / (2.0 * G_PI * fluid_density)) : 0.0;
-      any = any || radii[i] > 0.0;
-      for (int r = 0; r < 3; r++)
-        axes[r][i] = vectors.m[r][i];
-    }
-  return any;
 }
 
 static void
@@ -405,16 +366,16 @@ shape_bounds (BlSceneShape *shape,
 
 void
 bl_scene_link_update (BlSceneLink *self,
-                      double       fluid_density)
+                      double       fluid_density,
+                      BlVec3       gravity)
 {
   BlLink *link = self->link;
   BlMassProperties *props = &link->props;
   double x_wl[16];
   BlMat3 r_wl = bl_mat3_from_quat (link->world_pose.q);
-  GArray *volumes = g_array_new (FALSE, FALSE, sizeof (double));
-  GArray *centroids = g_array_new (FALSE, FALSE, sizeof (BlVec3));
   static const double unit_lo[3] = { -1, -1, -1 }, unit_hi[3] = { 1, 1, 1 };
   double extent = 0.0;
+  BlBuoyancy buoyancy;
 
   g_array_set_size (self->shapes, 0);
   g_ptr_array_set_size (self->missing, 0);
@@ -425,21 +386,11 @@ bl_scene_link_update (BlSceneLink *self,
   self->has_ellipsoid = self->has_box = self->has_com = FALSE;
   self->has_buoyancy = self->has_added_mass = FALSE;
   self->valid = props->valid;
+  self->n_loading = 0;
   bl_scene_matrix_from_pose (link->world_pose, x_wl);
 
   for (guint i = 0; i < link->collisions->len; i++)
-    {
-      BlCollision *collision = g_ptr_array_index (link->collisions, i);
-      double v;
-      BlVec3 c;
-
-      add_collision (self, collision, i);
-      if (bl_scene_collision_volume (collision, &v, &c))
-        {
-          g_array_append_val (volumes, v);
-          g_array_append_val (centroids, c);
-        }
-    }
+    add_collision (self, g_ptr_array_index (link->collisions, i), i);
   for (guint i = 0; i < self->shapes->len; i++)
     {
       BlSceneShape *shape = &g_array_index (self->shapes, BlSceneShape, i);
@@ -488,36 +439,23 @@ bl_scene_link_update (BlSceneLink *self,
         }
 
       world_axes = bl_mat3_mul (&r_wl, &props->principal_axes);
+      bl_mass_principal_semi_axes (props->mass, props->principal_moments, self->axis_length);
       for (int i = 0; i < 3; i++)
-        {
-          const double *l = props->principal_moments;
-          double slack = l[(i + 1) % 3] + l[(i + 2) % 3] - l[i];
-
-          /* The equivalent ellipsoid's semi-axis along principal axis i. */
-          self->axis_length[i] = slack > 0.0 ? sqrt (5.0 * slack / (2.0 * props->mass)) : 0.0;
-          for (int r = 0; r < 3; r++)
-            self->axes[i][r] = world_axes.m[r][i];
-        }
+        for (int r = 0; r < 3; r++)
+          self->axes[i][r] = world_axes.m[r][i];
     }
 
-  /* Centre of buoyancy: volume-weighted centroid of the collisions. */
-  if (volumes->len > 0)
+  /* Centre of buoyancy: the core's, as the inspector shows it. */
+  bl_link_compute_buoyancy (link, fluid_density, gravity, &buoyancy);
+  if (buoyancy.volume > 0.0)
     {
-      BlBuoyancy b;
+      BlVec3 w = bl_pose_apply (link->world_pose, buoyancy.center);
 
-      bl_buoyancy_compute ((const double *) volumes->data, (const BlVec3 *) centroids->data,
-                           volumes->len, props->mass, props->com, fluid_density,
-                           bl_vec3 (0, 0, -9.8), &b);
-      if (b.volume > 0.0)
-        {
-          BlVec3 w = bl_pose_apply (link->world_pose, b.center);
-
-          self->buoyancy[0] = w.x;
-          self->buoyancy[1] = w.y;
-          self->buoyancy[2] = w.z;
-          self->volume = b.volume;
-          self->has_buoyancy = TRUE;
-        }
+      self->buoyancy[0] = w.x;
+      self->buoyancy[1] = w.y;
+      self->buoyancy[2] = w.z;
+      self->volume = buoyancy.volume;
+      self->has_buoyancy = TRUE;
     }
 
   self->added_mass_invalid = FALSE;
@@ -535,7 +473,7 @@ bl_scene_link_update (BlSceneLink *self,
       BlMat3 a, world_axes;
       double centre[3];
 
-      if (bl_scene_added_mass_radii (link->added_mass, fluid_density, self->added_mass_radii, axes))
+      if (bl_added_mass_equivalent_radii (link->added_mass, fluid_density, self->added_mass_radii, axes))
         {
           for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++)
@@ -578,15 +516,13 @@ bl_scene_link_update (BlSceneLink *self,
   if (!(extent > 0.0))
     extent = 0.1;
   self->marker_size = 0.15 * extent;
-
-  g_array_unref (volumes);
-  g_array_unref (centroids);
 }
 
 BlSceneLink *
 bl_scene_link_new (BlLink *link,
                    guint   index,
-                   double  fluid_density)
+                   double  fluid_density,
+                   BlVec3  gravity)
 {
   BlSceneLink *self = g_new0 (BlSceneLink, 1);
 
@@ -595,8 +531,21 @@ bl_scene_link_new (BlLink *link,
   self->shapes = g_array_new (FALSE, TRUE, sizeof (BlSceneShape));
   g_array_set_clear_func (self->shapes, shape_clear);
   self->missing = g_ptr_array_new_with_free_func (g_free);
-  bl_scene_link_update (self, fluid_density);
+  self->loading = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->cancellable = g_cancellable_new ();
+  bl_scene_link_update (self, fluid_density, gravity);
   return self;
+}
+
+void
+bl_scene_link_set_mesh_ready_func (BlSceneLink          *self,
+                                   BlSceneMeshReadyFunc  func,
+                                   gpointer              user_data)
+{
+  g_return_if_fail (self != NULL);
+
+  self->mesh_ready = func;
+  self->mesh_ready_data = user_data;
 }
 
 void
@@ -604,6 +553,10 @@ bl_scene_link_free (BlSceneLink *self)
 {
   if (self == NULL)
     return;
+  /* Reads under way complete later, cancelled, without touching SELF. */
+  g_cancellable_cancel (self->cancellable);
+  g_object_unref (self->cancellable);
+  g_hash_table_unref (self->loading);
   g_array_unref (self->shapes);
   g_ptr_array_unref (self->missing);
   g_free (self);

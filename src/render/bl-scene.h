@@ -2,7 +2,10 @@
  * collision instances (unit primitive or mesh + model matrix) and overlay transforms. */
 #pragma once
 
+#include <gio/gio.h>
+
 #include "bl-document.h"
+#include "bl-fluid.h"
 #include "bl-pick.h"
 
 G_BEGIN_DECLS
@@ -30,9 +33,18 @@ typedef struct
   guint   collision;     /* its collision's position in link->collisions */
 } BlSceneShape;
 
+typedef struct _BlSceneLink BlSceneLink;
+
+/* Called in the main context when a mesh the link waits for has been read
+ * (or failed): bl_scene_link_update draws it (or says why not). */
+typedef void (*BlSceneMeshReadyFunc) (BlSceneLink *link,
+                                      gpointer     user_data);
+
 /* A link's drawing.  World coordinates are the top model's (or world's)
- * frame, as BlLink.world_pose. */
-typedef struct
+ * frame, as BlLink.world_pose.  Everything physical (volume, centre of
+ * buoyancy, inertia, meshes) is the core's result, placed for drawing:
+ * nothing here computes a mass property. */
+struct _BlSceneLink
 {
   BlLink   *link;
   guint     index;               /* position in bl_document_get_links () */
@@ -51,8 +63,8 @@ typedef struct
   double    axes[3][3];          /* principal axes in world, unit, ascending moments */
   double    axis_length[3];      /* half-length of each principal-axis line */
   gboolean  has_buoyancy;
-  double    buoyancy[3];         /* centre of buoyancy, world */
-  double    volume;              /* displaced volume of the collisions, m³ */
+  double    buoyancy[3];         /* bl_link_compute_buoyancy's centre, world */
+  double    volume;              /* its displaced volume (props.volume), m³ */
   gboolean  has_added_mass;
   double    added_mass[16];      /* unit sphere → added-mass ellipsoid, world */
   /* The link's fluid_added_mass is not physical: not positive
@@ -73,35 +85,33 @@ typedef struct
    * planes (an unbounded ground would swamp the model). */
   gboolean  has_frame_bounds;
   double    frame_min[3], frame_max[3];
-} BlSceneLink;
 
-/* The added-mass ellipsoid: with A the symmetric translational block (kg)
- * and A = V diag(μ) Vᵀ, a sphere of radius R in a fluid of density ρ has
- * μ = ½ρ·(4/3)πR³ in every direction, so each axis gets the radius of the
- * sphere with that added mass: rᵢ = (3μᵢ / (2πρ))^⅓ (0 for μᵢ ≤ 0). It is
- * the body itself for a sphere in that fluid.  Centred at the centre of
- * buoyancy when the link displaces a volume, else at the link origin (the
- * translational block does not depend on the reference point). */
-gboolean      bl_scene_added_mass_radii (const double  values[21],
-                                         double        fluid_density,
-                                         double        radii[3],
-                                         double        axes[3][3]);
+  /* Meshes not in the core's cache yet are read by the cache in a worker
+   * thread (bl_mesh_cache_lookup_async), never by the caller: until then
+   * they are left out of shapes (listed in missing) and counted here. */
+  guint                 n_loading;
+  GHashTable           *loading;          /* private: meshes asked for */
+  GCancellable         *cancellable;      /* private: cancelled when freed */
+  BlSceneMeshReadyFunc  mesh_ready;
+  gpointer              mesh_ready_data;
+};
 
-/* Volume and centroid (in the link frame) of one collision: the resolver's
- * values when it computed them, otherwise the closed forms (box xyz, sphere
- * 4πr³/3, cylinder πr²l, capsule πr²(l + 4r/3), cone πr²l/3 with its
- * centroid at −l/4 on its axis, ellipsoid 4πabc/3, mesh from its
- * integrator).  FALSE for shapes with no volume. */
-gboolean      bl_scene_collision_volume (BlCollision  *collision,
-                                         double       *volume,
-                                         BlVec3       *centroid);
-
+/* The drawing of LINK, the INDEX-th, with the added-mass ellipsoid for
+ * FLUID_DENSITY (bl_added_mass_equivalent_radii, centred at the centre of
+ * buoyancy when the link displaces a volume, else at the link origin) and
+ * the buoyancy for the world's GRAVITY (bl_document_get_gravity). */
 BlSceneLink  *bl_scene_link_new         (BlLink       *link,
                                          guint         index,
-                                         double        fluid_density);
-/* Recomputes everything from the link (after ::link-changed). */
+                                         double        fluid_density,
+                                         BlVec3        gravity);
+/* Recomputes everything from the link (after ::link-changed, or when
+ * FUNC reports a mesh read). */
 void          bl_scene_link_update      (BlSceneLink  *self,
-                                         double        fluid_density);
+                                         double        fluid_density,
+                                         BlVec3        gravity);
+void          bl_scene_link_set_mesh_ready_func (BlSceneLink          *self,
+                                                 BlSceneMeshReadyFunc  func,
+                                                 gpointer              user_data);
 void          bl_scene_link_free        (BlSceneLink  *self);
 
 /* The nearest hit along the ray among the link's collision shapes (and its

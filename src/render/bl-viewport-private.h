@@ -12,6 +12,9 @@ guint    bl_viewport_get_n_frames      (BlViewport *self);
 guint    bl_viewport_get_n_rebuilds    (BlViewport *self);
 /* Meshes whose GPU buffers the viewport holds (see bl_renderer_get_n_meshes). */
 guint    bl_viewport_get_n_meshes      (BlViewport *self);
+/* Meshes the scene waits for while the core's cache reads them in a
+ * worker thread (BlSceneLink.n_loading, summed). */
+guint    bl_viewport_get_n_meshes_reading (BlViewport *self);
 /* Triangles drawn by the last frame, after culling and level of detail. */
 guint    bl_viewport_get_n_drawn_triangles (BlViewport *self);
 /* Whether big meshes skip their back-facing and off-screen clusters

@@ -34,7 +34,6 @@ struct _BlViewport
   BlLink          *hovered;
   gboolean         pending_fit;
   guint            n_frames;
-  guint            mesh_jobs_id;     /* polls big meshes' threads (poll_mesh_jobs) */
 
   /* Pointer and gesture state. */
   double           pointer_x, pointer_y;
@@ -191,6 +190,24 @@ link_index (BlViewport *self,
   return scene_link != NULL ? (int) scene_link->index : -1;
 }
 
+static BlVec3
+world_gravity (BlViewport *self)
+{
+  return bl_document_get_gravity (self->document, NULL);
+}
+
+/* Redraws SCENE_LINK from its link (an edit, or a mesh read). */
+static void
+refresh_link (BlViewport  *self,
+              BlSceneLink *scene_link)
+{
+  bl_scene_link_update (scene_link, self->fluid_density, world_gravity (self));
+  if (self->renderer != NULL)
+    bl_renderer_link_changed (self->renderer, scene_link);
+  update_scene_bounds (self);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
 static void
 on_link_changed (BlDocument *document,
                  gpointer    link,
@@ -199,13 +216,16 @@ on_link_changed (BlDocument *document,
   BlViewport *self = user_data;
   BlSceneLink *scene_link = g_hash_table_lookup (self->by_link, link);
 
-  if (scene_link == NULL)
-    return;
-  bl_scene_link_update (scene_link, self->fluid_density);
-  if (self->renderer != NULL)
-    bl_renderer_link_changed (self->renderer, scene_link);
-  update_scene_bounds (self);
-  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  if (scene_link != NULL)
+    refresh_link (self, scene_link);
+}
+
+/* The core's cache has read a mesh SCENE_LINK waits for. */
+static void
+on_mesh_ready (BlSceneLink *scene_link,
+               gpointer     user_data)
+{
+  refresh_link (user_data, scene_link);
 }
 
 static void
@@ -217,13 +237,16 @@ rebuild_scene (BlViewport *self)
   if (self->document != NULL)
     {
       GPtrArray *links = bl_document_get_links (self->document);
+      BlVec3 gravity = world_gravity (self);
 
       self->links = g_ptr_array_new_full (links->len, (GDestroyNotify) bl_scene_link_free);
       self->by_link = g_hash_table_new (NULL, NULL);
       for (guint i = 0; i < links->len; i++)
         {
           BlLink *link = g_ptr_array_index (links, i);
-          BlSceneLink *scene_link = bl_scene_link_new (link, i, self->fluid_density);
+          BlSceneLink *scene_link = bl_scene_link_new (link, i, self->fluid_density, gravity);
+
+          bl_scene_link_set_mesh_ready_func (scene_link, on_mesh_ready, self);
 
           g_ptr_array_add (self->links, scene_link);
           g_hash_table_insert (self->by_link, link, scene_link);
@@ -563,6 +586,15 @@ bl_viewport_create_context (GtkGLArea *area)
   return g_steal_pointer (&context);
 }
 
+/* A big mesh's thread has made its clusters or levels: the next frame
+ * takes them (later frames are cheaper; the picture stays the same within
+ * half a pixel). */
+static void
+on_mesh_jobs (gpointer data)
+{
+  gtk_gl_area_queue_render (GTK_GL_AREA (data));
+}
+
 static void
 bl_viewport_realize (GtkWidget *widget)
 {
@@ -597,6 +629,7 @@ bl_viewport_realize (GtkWidget *widget)
       gtk_gl_area_set_error (area, error);
       return;
     }
+  bl_renderer_set_mesh_jobs_func (self->renderer, on_mesh_jobs, self);
   bl_renderer_set_scene (self->renderer, self->links);
 }
 
@@ -606,7 +639,6 @@ bl_viewport_unrealize (GtkWidget *widget)
   BlViewport *self = BL_VIEWPORT (widget);
   GtkGLArea *area = GTK_GL_AREA (widget);
 
-  g_clear_handle_id (&self->mesh_jobs_id, g_source_remove);
   gtk_gl_area_make_current (area);
   if (gtk_gl_area_get_error (area) == NULL)
     g_clear_pointer (&self->renderer, bl_renderer_free);
@@ -650,24 +682,6 @@ draw_frame (BlViewport *self,
                     self->scene_center, self->scene_radius, self->extent_radius, width, height);
 }
 
-/* While big meshes' clusters and levels are made in a thread: a frame
- * takes whatever is ready (later frames are cheaper; the picture stays
- * the same within half a pixel). */
-static gboolean
-poll_mesh_jobs (gpointer data)
-{
-  BlViewport *self = data;
-
-  if (self->renderer == NULL || !bl_renderer_get_mesh_jobs_pending (self->renderer))
-    {
-      self->mesh_jobs_id = 0;
-      return G_SOURCE_REMOVE;
-    }
-  if (bl_renderer_get_mesh_jobs_ready (self->renderer))
-    gtk_gl_area_queue_render (GTK_GL_AREA (self));
-  return G_SOURCE_CONTINUE;
-}
-
 static gboolean
 bl_viewport_render (GtkGLArea    *area,
                     GdkGLContext *context)
@@ -681,8 +695,6 @@ bl_viewport_render (GtkGLArea    *area,
   draw_frame (self, gtk_widget_get_width (GTK_WIDGET (area)) * scale,
               gtk_widget_get_height (GTK_WIDGET (area)) * scale);
   self->n_frames++;
-  if (self->mesh_jobs_id == 0 && bl_renderer_get_mesh_jobs_pending (self->renderer))
-    self->mesh_jobs_id = g_timeout_add (50, poll_mesh_jobs, self);
   return TRUE;
 }
 
@@ -908,6 +920,16 @@ bl_viewport_get_n_meshes (BlViewport *self)
 }
 
 guint
+bl_viewport_get_n_meshes_reading (BlViewport *self)
+{
+  guint n = 0;
+
+  for (guint i = 0; self->links != NULL && i < self->links->len; i++)
+    n += ((BlSceneLink *) g_ptr_array_index (self->links, i))->n_loading;
+  return n;
+}
+
+guint
 bl_viewport_get_n_drawn_triangles (BlViewport *self)
 {
   return self->renderer != NULL ? bl_renderer_get_n_drawn_triangles (self->renderer) : 0;
@@ -1089,7 +1111,7 @@ bl_viewport_set_fluid_density (BlViewport *self,
 
       if (link->link->has_added_mass)
         {
-          bl_scene_link_update (link, density);
+          bl_scene_link_update (link, density, world_gravity (self));
           if (self->renderer != NULL)
             bl_renderer_link_changed (self->renderer, link);
         }
