@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1271,6 +1272,129 @@ test_tinyxml_filter (void)
   }
 }
 
+/* A COLLADA document whose nodes instance the node before them twice: 2^levels
+ * nodes once assimp has copied every instance (2 KB for 24 levels). */
+static char *
+collada_instancing (const char *dir,
+                    const char *name,
+                    guint       levels,
+                    guint       copies,
+                    gboolean    cycle)
+{
+  g_autoptr(GString) dae = g_string_new (
+    "<?xml version=\"1.0\"?>\n<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" "
+    "version=\"1.4.1\">\n<asset><unit meter=\"1\"/><up_axis>Z_UP</up_axis></asset>\n"
+    "<library_geometries><geometry id=\"g\"><mesh><source id=\"p\">"
+    "<float_array id=\"pa\" count=\"9\">0 0 0 1 0 0 0 1 0</float_array><technique_common>"
+    "<accessor source=\"#pa\" count=\"3\" stride=\"3\"><param name=\"X\" type=\"float\"/>"
+    "<param name=\"Y\" type=\"float\"/><param name=\"Z\" type=\"float\"/></accessor>"
+    "</technique_common></source><vertices id=\"v\"><input semantic=\"POSITION\" source=\"#p\"/>"
+    "</vertices><triangles count=\"1\"><input semantic=\"VERTEX\" source=\"#v\" offset=\"0\"/>"
+    "<p>0 1 2</p></triangles></mesh></geometry></library_geometries>\n<library_nodes>\n"
+    "<node id=\"n0\"><instance_geometry url=\"#g\"/>");
+
+  if (cycle)
+    g_string_append_printf (dae, "<instance_node url=\"#n%u\"/>", levels - 1);
+  g_string_append (dae, "</node>\n");
+  for (guint i = 1; i < levels; i++)
+    {
+      g_string_append_printf (dae, "<node id=\"n%u\">", i);
+      for (guint k = 0; k < copies; k++)
+        g_string_append_printf (dae, "<instance_node url=\"#n%u\"/>", i - 1);
+      g_string_append (dae, "</node>\n");
+    }
+  g_string_append_printf (dae, "</library_nodes>\n<library_visual_scenes><visual_scene id=\"s\">"
+                          "<node id=\"top\"><instance_node url=\"#n%u\"/></node></visual_scene>"
+                          "</library_visual_scenes>\n<scene><instance_visual_scene url=\"#s\"/></scene>\n"
+                          "</COLLADA>\n", levels - 1);
+  return write_file (dir, name, dae->str, dae->len);
+}
+
+/* A 2 KB COLLADA instancing bomb drove the assimp child to 8 GB and the
+ * window to 123 s; it is now refused before assimp builds it, in
+ * milliseconds, naming the limit, and so is a cycle of instances.  A few
+ * real instances still give each copy's triangles. */
+static void
+test_collada_instance_bomb (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *bomb = collada_instancing (dir, "bomb.dae", 24, 2, FALSE);
+  g_autofree char *cycle = collada_instancing (dir, "cycle.dae", 3, 1, TRUE);
+  g_autofree char *fine = collada_instancing (dir, "fine.dae", 3, 3, FALSE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  struct rusage usage;
+  struct stat st;
+  gint64 start;
+
+  g_assert_cmpint (stat (bomb, &st), ==, 0);
+  g_assert_cmpint (st.st_size, <, 3000);
+  start = g_get_monotonic_time ();
+  mesh = bl_mesh_new_from_file (bomb, (BlVec3) { 1, 1, 1 }, NULL, FALSE, &error);
+  g_assert_null (mesh);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+  g_assert_nonnull (strstr (error->message, "bomb.dae"));
+  g_assert_nonnull (strstr (error->message, "expand to more than 100000 scene nodes"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+  /* every mesh child of this test so far stayed far below 500 MB */
+  g_assert_cmpint (getrusage (RUSAGE_CHILDREN, &usage), ==, 0);
+  g_assert_cmpint (usage.ru_maxrss, <, 500 * 1024);
+  g_clear_error (&error);
+
+  mesh = bl_mesh_new_from_file (cycle, (BlVec3) { 1, 1, 1 }, NULL, FALSE, &error);
+  g_assert_null (mesh);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+  g_assert_nonnull (strstr (error->message, "form a cycle"));
+  g_clear_error (&error);
+
+  /* top → n2 → 3 × n1 → 3 × n0: nine copies of the triangle */
+  mesh = bl_mesh_new_from_file (fine, (BlVec3) { 1, 1, 1 }, NULL, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_mesh_get_n_triangles (mesh), ==, 9);
+
+  g_unlink (bomb);
+  g_unlink (cycle);
+  g_unlink (fine);
+  g_rmdir (dir);
+}
+
+/* A 100 kB binary PLY whose header claims 400 million vertices: assimp
+ * reserves them all (4.8 GB).  The child's memory is its start plus
+ * 384 MiB plus 16 times the bytes it reads, so the reader fails at once
+ * with a message naming that limit.  (Under AddressSanitizer the child
+ * has no address-space limit: the file must still fail, not crash.) */
+static void
+test_mesh_memory_limit (void)
+{
+  static const char header[] = "ply\nformat binary_little_endian 1.0\nelement vertex 400000000\n"
+                               "property float x\nproperty float y\nproperty float z\nelement face 1\n"
+                               "property list uchar int vertex_indices\nend_header\n";
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *bytes = g_malloc0 (sizeof header - 1 + 100000);
+  g_autofree char *ply = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  gint64 start;
+
+  memcpy (bytes, header, sizeof header - 1);
+  ply = write_file (dir, "claims.ply", bytes, sizeof header - 1 + 100000);
+  start = g_get_monotonic_time ();
+  mesh = bl_mesh_new_from_file (ply, (BlVec3) { 1, 1, 1 }, NULL, FALSE, &error);
+  g_assert_null (mesh);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+#if !defined (__SANITIZE_ADDRESS__)
+  g_assert_nonnull (strstr (error->message, "reading it needs more than the 385 MiB of memory a mesh "
+                                            "of its size may take (384 MiB and 16 times the bytes of "
+                                            "its files, at most 8192 MiB)"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+#else
+  (void) start;
+#endif
+
+  g_unlink (ply);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1299,6 +1423,8 @@ main (int    argc,
   g_test_add_func ("/core/hostile/include-symlink-cycle", test_include_symlink_cycle);
   g_test_add_func ("/core/hostile/include-symlink-loop", test_include_symlink_loop);
   g_test_add_func ("/core/hostile/entities", test_entities);
+  g_test_add_func ("/core/hostile/collada-instance-bomb", test_collada_instance_bomb);
+  g_test_add_func ("/core/hostile/mesh-memory-limit", test_mesh_memory_limit);
 
   return g_test_run ();
 }
