@@ -1395,6 +1395,71 @@ test_mesh_memory_limit (void)
   g_rmdir (dir);
 }
 
+/* A document of N comments (and one processing instruction among them),
+ * one a line from line 4, inside the link. */
+static char *
+write_comments (const char *dir,
+                const char *name,
+                guint       n,
+                const char *include)
+{
+  g_autoptr(GString) sdf = g_string_new (SDF_HEAD "<model name=\"m\"><link name=\"l\"/>\n");
+
+  for (guint i = 0; i < n; i++)
+    g_string_append (sdf, i == n / 2 ? "<?pi x?>\n" : "<!--x-->\n");
+  if (include != NULL)
+    g_string_append_printf (sdf, "<include><uri>%s</uri><name>i</name></include>\n", include);
+  g_string_append (sdf, "</model></sdf>\n");
+  return write_file (dir, name, sdf->str, sdf->len);
+}
+
+/* 250 MB of short comments took 7.6 GB to check: each is a node of its
+ * own.  100,000 comments and processing instructions in a document and
+ * its included files are read, one more is refused at its line in either
+ * load, and an included file that passes the document's count is an
+ * include error. */
+static void
+test_comment_limit (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *at = write_comments (dir, "at.sdf", 100000, NULL);
+  g_autofree char *past = write_comments (dir, "past.sdf", 100001, NULL);
+  g_autofree char *part = write_comments (dir, "part.sdf", 60000, NULL);
+  g_autofree char *whole = write_comments (dir, "whole.sdf", 60000, "part.sdf");
+  const BlDocumentLoadFlags loads[] = { BL_DOCUMENT_LOAD_DEFAULT, BL_DOCUMENT_LOAD_READ_ONLY };
+
+  for (guint k = 0; k < G_N_ELEMENTS (loads); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (at, loads[k], &error);
+      g_autofree char *expected = g_strdup_printf ("%s:100004: more than 100000 comments and processing "
+                                                   "instructions (with the included files), the most "
+                                                   "Ballast reads; the file is not read", past);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (link_of (doc, "m::l"));
+      g_clear_object (&doc);
+
+      doc = bl_document_new_from_file_full (past, loads[k], &error);
+      g_assert_null (doc);
+      g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_LIMIT);
+      g_assert_cmpstr (error->message, ==, expected);
+      g_clear_error (&error);
+
+      /* 60,000 + 60,000: the included file passes the count */
+      doc = bl_document_new_from_file_full (whole, loads[k], &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (strstr (find_diagnostic (doc, "include", BL_SEVERITY_ERROR, 60004, "m", whole)->message,
+                                "more than 100000 comments"));
+    }
+
+  g_unlink (at);
+  g_unlink (past);
+  g_unlink (part);
+  g_unlink (whole);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1425,6 +1490,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/entities", test_entities);
   g_test_add_func ("/core/hostile/collada-instance-bomb", test_collada_instance_bomb);
   g_test_add_func ("/core/hostile/mesh-memory-limit", test_mesh_memory_limit);
+  g_test_add_func ("/core/hostile/comment-limit", test_comment_limit);
 
   return g_test_run ();
 }

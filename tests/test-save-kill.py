@@ -34,8 +34,10 @@ def document():
         f'    <link name="l{i}">\n      <inertial>\n        <mass>{1 + i % 7}</mass>\n'
         f'        <inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia>\n'
         f'      </inertial>\n    </link>\n' for i in range(2000))
-    # tens of MB that the exporter copies byte for byte
-    padding = "".join(f"  <!-- {i:08d} {'ballast ' * 12}-->\n" for i in range(200000))
+    # tens of MB that the exporter copies byte for byte (23,000 comments of
+    # ten lines: a document may hold at most 100,000 comments)
+    padding = "".join(f"  <!-- {i:08d}\n" + f"  {'ballast ' * 12}\n" * 10 + "  -->\n"
+                      for i in range(23000))
     return ('<?xml version="1.0"?>\n<sdf version="1.11">\n' + padding +
             '  <model name="big">\n' + links + "  </model>\n</sdf>\n")
 
