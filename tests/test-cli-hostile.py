@@ -550,7 +550,50 @@ class Hostile(unittest.TestCase):
         self.assertTrue(tet["valid"])
         self.diagnostic(doc, "mesh", 5, "m::kmsg/collision[c]", path)
         self.diagnostic(doc, "mesh", 6, "m::gltf/collision[c]", path)
+        # outside the model's folder; and with the user's opt-out, a file
+        # of the kernel all the same
+        self.assertTrue(any("“/proc/kmsg” names /proc/kmsg outside the model's folder" in d["message"]
+                            for d in doc["diagnostics"]))
+        result = run("inspect", "--json", "--allow-outside-files", path, timeout=30)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertLess(result.elapsed, 1.5)
+        doc = json.loads(result.stdout)
+        self.diagnostic(doc, "mesh", 5, "m::kmsg/collision[c]", path)
         self.assertTrue(any("/proc or /sys" in d["message"] for d in doc["diagnostics"]))
+
+    def test_mesh_files_only_where_they_belong(self):
+        """What the assimp child opens for a mesh (a glTF's buffer, an
+        OBJ's mtllib) lies under the mesh's folder or a resource path: a
+        glTF tetrahedron whose buffer is ../elsewhere/tet.bin is not read
+        (a mesh error on its line), and with --allow-outside-files it is
+        (volume 1/6)."""
+        import struct
+        points = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]
+        faces = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]
+        data = struct.pack("<12f", *points) + struct.pack("<12H", *faces)
+        self.write("elsewhere/tet.bin", data, mode="wb")
+        self.write("boat/meshes/tet.gltf", json.dumps({
+            "asset": {"version": "2.0"},
+            "buffers": [{"uri": "../../elsewhere/tet.bin", "byteLength": len(data)}],
+            "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 48},
+                            {"buffer": 0, "byteOffset": 48, "byteLength": 24}],
+            "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3",
+                           "min": [0, 0, 0], "max": [1, 1, 1]},
+                          {"bufferView": 1, "componentType": 5123, "count": 12, "type": "SCALAR"}],
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+            "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0}))
+        path = self.write("boat/model.sdf", HEAD + '<model name="m">\n'
+                          '<link name="l"><inertial auto="true"/><collision name="c"><density>1</density>'
+                          '<geometry><mesh><uri>meshes/tet.gltf</uri></mesh></geometry></collision></link>\n'
+                          '</model></sdf>\n')
+        result = run("inspect", "--json", path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        doc = json.loads(result.stdout)
+        self.diagnostic(doc, "mesh", 4, "m::l/collision[c]", path)
+        result = run("inspect", "--json", "--allow-outside-files", path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        link = json.loads(result.stdout)["links"][0]
+        self.assertAlmostEqual(link["volume"], 1 / 6, delta=1e-12)
 
     def test_double_dash_before_a_file_name(self):
         # `inspect -- -x.sdf` was refused ("inspect takes one FILE").

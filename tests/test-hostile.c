@@ -21,6 +21,7 @@
 #include "bl-document.h"
 #include "bl-fluid.h"
 #include "bl-mesh.h"
+#include "bl-resource.h"
 #include "test-common.h"
 
 #define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
@@ -1460,6 +1461,99 @@ test_comment_limit (void)
   g_rmdir (dir);
 }
 
+#define TETRAHEDRON_STL \
+  "solid t\n" \
+  "facet normal 0 0 -1\nouter loop\nvertex 0 0 0\nvertex 0 1 0\nvertex 1 0 0\nendloop\nendfacet\n" \
+  "facet normal 0 -1 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 0 1\nendloop\nendfacet\n" \
+  "facet normal -1 0 0\nouter loop\nvertex 0 0 0\nvertex 0 0 1\nvertex 0 1 0\nendloop\nendfacet\n" \
+  "facet normal 1 1 1\nouter loop\nvertex 1 0 0\nvertex 0 1 0\nvertex 0 0 1\nendloop\nendfacet\n" \
+  "endsolid t\n"
+
+/* Includes and meshes reach regular files only in the model's folder, a
+ * model:// model's folder and the resource paths: ../ out of the folder,
+ * an absolute /etc/passwd and a symbolic link leading out are refused,
+ * each on its line and element, saying why; a mesh beside the model and
+ * through model:// still loads (a tetrahedron: volume 1/6).  The user's
+ * opt-out lets the outside file be read. */
+static void
+test_files_only_where_they_belong (void)
+{
+  g_autofree char *top = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *model_dir = g_build_filename (top, "boat", NULL);
+  g_autofree char *meshes = g_build_filename (model_dir, "meshes", NULL);
+  g_autofree char *outside_dir = g_build_filename (top, "elsewhere", NULL);
+  g_autofree char *outside = NULL;
+  g_autofree char *inside = NULL;
+  g_autofree char *link = g_build_filename (model_dir, "link.stl", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  struct { const char *code; int line; const char *element; const char *uri; } refused[] = {
+    { "include", 4, "boat", "../../../../../../../../../etc/passwd" },
+    { "include", 5, "boat", "/etc/passwd" },
+    { "mesh", 6, "boat::up/collision[c]", "../../../../../../../../../etc/passwd" },
+    { "mesh", 7, "boat::abs/collision[c]", "/etc/passwd" },
+    { "mesh", 8, "boat::sibling/collision[c]", "../elsewhere/tet.stl" },
+    { "mesh", 9, "boat::link/collision[c]", "link.stl" },
+  };
+
+  g_assert_cmpint (g_mkdir_with_parents (meshes, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (outside_dir, 0755), ==, 0);
+  outside = write_file (outside_dir, "tet.stl", TETRAHEDRON_STL, -1);
+  inside = write_file (meshes, "tet.stl", TETRAHEDRON_STL, -1);
+  g_assert_cmpint (symlink ("../elsewhere/tet.stl", link), ==, 0);
+#define MESH_LINK(name, uri) "<link name=\"" name "\"><inertial auto=\"true\"/><collision name=\"c\">" \
+  "<density>1</density><geometry><mesh><uri>" uri "</uri></mesh></geometry></collision></link>\n"
+  path = write_file (model_dir, "model.sdf", SDF_HEAD "<model name=\"boat\">\n"
+                     "<include><uri>../../../../../../../../../etc/passwd</uri></include>\n"
+                     "<include><uri>/etc/passwd</uri></include>\n"
+                     MESH_LINK ("up", "../../../../../../../../../etc/passwd")
+                     MESH_LINK ("abs", "/etc/passwd")
+                     MESH_LINK ("sibling", "../elsewhere/tet.stl")
+                     MESH_LINK ("link", "link.stl")
+                     MESH_LINK ("beside", "meshes/tet.stl")
+                     MESH_LINK ("model", "model://boat/meshes/tet.stl")
+                     "</model></sdf>\n", -1);
+#undef MESH_LINK
+
+  doc = bl_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      const BlDiagnostic *d = find_diagnostic (doc, refused[i].code, BL_SEVERITY_ERROR, refused[i].line,
+                                               refused[i].element, path);
+      g_autofree char *names = g_strdup_printf ("“%s” names ", refused[i].uri);
+
+      g_assert_nonnull (strstr (d->message, names));
+      g_assert_nonnull (strstr (d->message, "outside the model's folder"));
+      g_assert_nonnull (strstr (d->message, "--allow-outside-files"));
+    }
+  g_assert_nonnull (strstr (find_diagnostic (doc, "mesh", BL_SEVERITY_ERROR, 9, "boat::link/collision[c]",
+                                             path)->message, "which leads to "));
+  assert_relative (link_of (doc, "boat::beside")->props.volume, 1.0 / 6.0, 1e-12);
+  assert_relative (link_of (doc, "boat::model")->props.volume, 1.0 / 6.0, 1e-12);
+  g_assert_false (link_of (doc, "boat::sibling")->props.resolved);
+  g_clear_object (&doc);
+
+  /* the user's opt-out: the sibling folder and the link are read */
+  bl_mesh_cache_clear ();
+  bl_resource_set_allow_outside (TRUE);
+  doc = bl_document_new_from_file (path, &error);
+  bl_resource_set_allow_outside (FALSE);
+  g_assert_no_error (error);
+  assert_relative (link_of (doc, "boat::sibling")->props.volume, 1.0 / 6.0, 1e-12);
+  assert_relative (link_of (doc, "boat::link")->props.volume, 1.0 / 6.0, 1e-12);
+
+  g_unlink (link);
+  g_unlink (outside);
+  g_unlink (inside);
+  g_unlink (path);
+  g_rmdir (meshes);
+  g_rmdir (outside_dir);
+  g_rmdir (model_dir);
+  g_rmdir (top);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1491,6 +1585,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/collada-instance-bomb", test_collada_instance_bomb);
   g_test_add_func ("/core/hostile/mesh-memory-limit", test_mesh_memory_limit);
   g_test_add_func ("/core/hostile/comment-limit", test_comment_limit);
+  g_test_add_func ("/core/hostile/files-only-where-they-belong", test_files_only_where_they_belong);
 
   return g_test_run ();
 }

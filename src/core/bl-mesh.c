@@ -27,6 +27,7 @@
 #include "bl-file-private.h"
 #include "bl-mesh.h"
 #include "bl-mesh-private.h"
+#include "bl-resource.h"
 
 G_DEFINE_QUARK (bl-mesh-error-quark, bl_mesh_error)
 
@@ -608,6 +609,8 @@ apply_scale (BlMesh *mesh,
  * far (0 in the parent, where nothing is limited). */
 static guint64 child_memory_start;
 static guint64 child_memory_budget;
+/* In the child only: the folder of the mesh it reads. */
+static char *child_mesh_dir;
 
 /* Bytes of address space the process maps now. */
 static guint64
@@ -723,6 +726,10 @@ io_open (struct aiFileIO *io,
   int fd;
 
   if (strpbrk (mode, "wa+") != NULL)
+    return NULL;
+  /* what the mesh names (an OBJ's mtllib /etc/passwd) only where its
+   * model's files belong: under the mesh's folder or a resource path */
+  if (child_mesh_dir != NULL && !bl_resource_check_place (NULL, path, child_mesh_dir, NULL))
     return NULL;
   fd = bl_file_open (path, G_MAXSSIZE, NULL, NULL);
   if (fd < 0)
@@ -1104,6 +1111,8 @@ import_child (const char *path,
     signal (fatal_signals[i], SIG_DFL);
   if (__sanitizer_set_death_callback != NULL)
     __sanitizer_set_death_callback (NULL);
+
+  child_mesh_dir = g_path_get_dirname (path);
 
   /* AddressSanitizer reserves terabytes of address space up front. */
 #if !defined (__SANITIZE_ADDRESS__) && !BL_HAS_ASAN
