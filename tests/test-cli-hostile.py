@@ -561,6 +561,35 @@ class Hostile(unittest.TestCase):
         self.diagnostic(doc, "mesh", 5, "m::kmsg/collision[c]", path)
         self.assertTrue(any("/proc or /sys" in d["message"] for d in doc["diagnostics"]))
 
+    def test_six_meshes_naming_fifos(self):
+        """Six meshes each naming a FIFO (OBJ mtllib, glTF buffer, and a
+        FIFO as the mesh itself) took 360 s, each waiting for the time
+        limit, twice: now all are answered at once, in either command."""
+        links = []
+        for i in range(6):
+            os.mkfifo(os.path.join(self.dir, f"pipe{i}.mtl"))
+            os.mkfifo(os.path.join(self.dir, f"pipe{i}.obj"))
+            self.write(f"tet{i}.obj", f"mtllib pipe{i}.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
+                       "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+            for kind, uri in (("obj", f"tet{i}.obj"), ("fifo", f"pipe{i}.obj")):
+                links.append(f'<link name="{kind}{i}"><inertial auto="true"/><collision name="c">'
+                             f'<density>1</density><geometry><mesh><uri>{uri}</uri></mesh></geometry>'
+                             '</collision></link>\n')
+        path = self.write("six.sdf", HEAD + '<model name="m">\n' + "".join(links) + "</model></sdf>\n")
+        for args in (["inspect", "--json", path], ["check", path]):
+            with self.subTest(command=args[0]):
+                result = run(*args, timeout=60)
+                self.assertLess(result.elapsed, 3)
+                if args[0] == "check":
+                    self.assertEqual(result.returncode, 1, result.stderr)
+                    continue
+                self.assertEqual(result.returncode, 0, result.stderr)
+                doc = json.loads(result.stdout)
+                for i in range(6):
+                    tet = next(l for l in doc["links"] if l["name"] == f"m::obj{i}")
+                    self.assertAlmostEqual(tet["volume"], 1 / 6, delta=1e-12)
+                    self.diagnostic(doc, "mesh", 5 + 2 * i, f"m::fifo{i}/collision[c]", path)
+
     def test_mesh_files_only_where_they_belong(self):
         """What the assimp child opens for a mesh (a glTF's buffer, an
         OBJ's mtllib) lies under the mesh's folder or a resource path: a
