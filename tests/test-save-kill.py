@@ -137,6 +137,47 @@ class SaveKill(unittest.TestCase):
         self.assertGreater(outcomes["old"], 0)
         self.assertGreater(outcomes["new"], 0)
 
+    def test_kill_with_a_hard_link(self):
+        """A file with a second name is rewritten in place (so that both
+        names keep sharing it), after the whole new content is synced
+        beside it: a kill at any moment leaves the old file, the new one,
+        or a mix whose complete new content lies in .big.sdf.XXXXXX; the
+        two names stay one file throughout."""
+        twin = os.path.join(self.dir, "twin.sdf")
+        self.reset()
+        os.link(self.target, twin)
+        duration = self.time_one_save()
+        self.assertEqual(self.content(), self.new)
+        self.assertEqual(os.stat(twin).st_ino, os.stat(self.target).st_ino)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["big.sdf", "twin.sdf"])
+
+        rng = random.Random(14)
+        outcomes = {"old": 0, "new": 0, "mix": 0}
+        for i in range(KILLS // 3):
+            for name in os.listdir(self.dir):
+                if name.startswith(".big.sdf."):
+                    os.unlink(os.path.join(self.dir, name))
+            self.reset()   # in place: the twin keeps the inode
+            delay = duration * rng.uniform(0.5, 1.05)
+            process = self.start(stderr=subprocess.DEVNULL)
+            time.sleep(delay)
+            process.send_signal(signal.SIGKILL)
+            process.wait(timeout=60)
+
+            data = self.content()
+            copies = [n for n in os.listdir(self.dir) if n.startswith(".big.sdf.")]
+            with self.subTest(kill=i, delay=round(delay, 3)):
+                self.assertEqual(os.stat(twin).st_ino, os.stat(self.target).st_ino)
+                if data in (self.old, self.new):
+                    outcomes["old" if data == self.old else "new"] += 1
+                    continue
+                outcomes["mix"] += 1
+                self.assertEqual(len(copies), 1, copies)
+                with open(os.path.join(self.dir, copies[0]), "rb") as f:
+                    self.assertEqual(f.read(), self.new)
+        print(f"hard link: {outcomes}", file=sys.stderr)
+        self.assertEqual(sum(outcomes.values()), KILLS // 3)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
