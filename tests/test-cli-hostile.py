@@ -550,7 +550,79 @@ class Hostile(unittest.TestCase):
         self.assertTrue(tet["valid"])
         self.diagnostic(doc, "mesh", 5, "m::kmsg/collision[c]", path)
         self.diagnostic(doc, "mesh", 6, "m::gltf/collision[c]", path)
+        # outside the model's folder; and with the user's opt-out, a file
+        # of the kernel all the same
+        self.assertTrue(any("“/proc/kmsg” names /proc/kmsg outside the model's folder" in d["message"]
+                            for d in doc["diagnostics"]))
+        result = run("inspect", "--json", "--allow-outside-files", path, timeout=30)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertLess(result.elapsed, 1.5)
+        doc = json.loads(result.stdout)
+        self.diagnostic(doc, "mesh", 5, "m::kmsg/collision[c]", path)
         self.assertTrue(any("/proc or /sys" in d["message"] for d in doc["diagnostics"]))
+
+    def test_six_meshes_naming_fifos(self):
+        """Six meshes each naming a FIFO (OBJ mtllib, glTF buffer, and a
+        FIFO as the mesh itself) took 360 s, each waiting for the time
+        limit, twice: now all are answered at once, in either command."""
+        links = []
+        for i in range(6):
+            os.mkfifo(os.path.join(self.dir, f"pipe{i}.mtl"))
+            os.mkfifo(os.path.join(self.dir, f"pipe{i}.obj"))
+            self.write(f"tet{i}.obj", f"mtllib pipe{i}.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
+                       "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+            for kind, uri in (("obj", f"tet{i}.obj"), ("fifo", f"pipe{i}.obj")):
+                links.append(f'<link name="{kind}{i}"><inertial auto="true"/><collision name="c">'
+                             f'<density>1</density><geometry><mesh><uri>{uri}</uri></mesh></geometry>'
+                             '</collision></link>\n')
+        path = self.write("six.sdf", HEAD + '<model name="m">\n' + "".join(links) + "</model></sdf>\n")
+        for args in (["inspect", "--json", path], ["check", path]):
+            with self.subTest(command=args[0]):
+                result = run(*args, timeout=60)
+                self.assertLess(result.elapsed, 3)
+                if args[0] == "check":
+                    self.assertEqual(result.returncode, 1, result.stderr)
+                    continue
+                self.assertEqual(result.returncode, 0, result.stderr)
+                doc = json.loads(result.stdout)
+                for i in range(6):
+                    tet = next(l for l in doc["links"] if l["name"] == f"m::obj{i}")
+                    self.assertAlmostEqual(tet["volume"], 1 / 6, delta=1e-12)
+                    self.diagnostic(doc, "mesh", 5 + 2 * i, f"m::fifo{i}/collision[c]", path)
+
+    def test_mesh_files_only_where_they_belong(self):
+        """What the assimp child opens for a mesh (a glTF's buffer, an
+        OBJ's mtllib) lies under the mesh's folder or a resource path: a
+        glTF tetrahedron whose buffer is ../elsewhere/tet.bin is not read
+        (a mesh error on its line), and with --allow-outside-files it is
+        (volume 1/6)."""
+        import struct
+        points = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]
+        faces = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]
+        data = struct.pack("<12f", *points) + struct.pack("<12H", *faces)
+        self.write("elsewhere/tet.bin", data, mode="wb")
+        self.write("boat/meshes/tet.gltf", json.dumps({
+            "asset": {"version": "2.0"},
+            "buffers": [{"uri": "../../elsewhere/tet.bin", "byteLength": len(data)}],
+            "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 48},
+                            {"buffer": 0, "byteOffset": 48, "byteLength": 24}],
+            "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3",
+                           "min": [0, 0, 0], "max": [1, 1, 1]},
+                          {"bufferView": 1, "componentType": 5123, "count": 12, "type": "SCALAR"}],
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+            "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0}))
+        path = self.write("boat/model.sdf", HEAD + '<model name="m">\n'
+                          '<link name="l"><inertial auto="true"/><collision name="c"><density>1</density>'
+                          '<geometry><mesh><uri>meshes/tet.gltf</uri></mesh></geometry></collision></link>\n'
+                          '</model></sdf>\n')
+        result = run("inspect", "--json", path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        doc = json.loads(result.stdout)
+        self.diagnostic(doc, "mesh", 4, "m::l/collision[c]", path)
+        result = run("inspect", "--json", "--allow-outside-files", path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        link = json.loads(result.stdout)["links"][0]
+        self.assertAlmostEqual(link["volume"], 1 / 6, delta=1e-12)
 
     def test_double_dash_before_a_file_name(self):
         # `inspect -- -x.sdf` was refused ("inspect takes one FILE").
@@ -638,6 +710,35 @@ class Hostile(unittest.TestCase):
         self.assertIn("1 link, all valid", out)
 
     # ---- usage: 2 ------------------------------------------------------
+
+    def peak_rss_mb(self, *args):
+        """Runs the CLI and returns its exit status and peak resident memory in MB."""
+        child = subprocess.Popen([CLI, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        return os.waitstatus_to_exitcode(status), usage.ru_maxrss / 1024
+
+    def test_comment_flood(self):
+        """250 MB of short comments took 7.6 GB to check and 14.5 GB to
+        export: each comment is a node and a span.  A document of more than
+        100,000 comments and processing instructions is refused as it is
+        read, naming the line and the limit: the 100,001st comment is on
+        line 3 + 100,001 (here 25 MB: check took 834 MB, export 1.16 GB)."""
+        body = "<!--x-->\n" * (25 * 1000 * 1000 // 9)
+        path = self.write("comments.sdf", HEAD + '<model name="m"><link name="l">\n' + body
+                          + "</link></model></sdf>\n")
+        self.assertRefused(path, where="comments.sdf:100004: more than 100000 comments and "
+                           "processing instructions (with the included files), the most Ballast "
+                           "reads; the file is not read")
+        # AddressSanitizer's shadow memory and quarantine (up to 256 MB of
+        # freed blocks) come on top of what Ballast holds
+        sanitized = "libasan" in subprocess.run(["ldd", CLI], capture_output=True, text=True).stdout
+        status, check_mb = self.peak_rss_mb("check", path)
+        self.assertEqual(status, 1)
+        self.assertLess(check_mb, 600 if sanitized else 100)
+        status, export_mb = self.peak_rss_mb("export", path, "-o", os.path.join(self.dir, "o.sdf"))
+        self.assertEqual(status, 1)
+        # the file itself, the copy libxml2 reads and libxml2's own copy (25 MB each)
+        self.assertLess(export_mb, 800 if sanitized else 200)
 
     def test_usage(self):
         self.assertEqual(run().returncode, 2)

@@ -949,9 +949,14 @@ test_gz_buoyancy (void)
       "<plugin filename=\"gz-sim-buoyancy-system\" name=\"gz::sim::systems::Buoyancy\"/>\n"
       "<model name=\"m\"><link name=\"l\"><collision name=\"c\"><geometry><mesh><uri>%s</uri>"
       "<scale>2 1 1</scale></mesh></geometry></collision></link></model></world></sdf>\n", mesh);
-    g_autoptr(BlDocument) doc = load_string (sdf);
+    /* a file of the fixtures' folder, where a model may name the mesh */
+    g_autofree char *path = g_build_filename (g_getenv ("BALLAST_FIXTURES"), "scaled.sdf", NULL);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(BlDocument) doc = bl_document_new_from_data (sdf, strlen (sdf), path, &error);
     BlLink *link = link_of (doc, "m::l");
     BlDiagnostic *d;
+
+    g_assert_no_error (error);
 
     assert_close (link->props.volume, 2.0 * 6.28318296, 1e-6);
     g_assert_cmpuint (count_code (link->diagnostics, "gz-buoyancy"), ==, 1);

@@ -1581,6 +1581,55 @@ test_save_in_place (gconstpointer data)
   remove_tree (dir);
 }
 
+/* A file with two names (a hard link): a save through either keeps them
+ * one file, as a text editor does: both names read the new content, the
+ * inode and its mode stay, and no copy is left beside them (the rename
+ * of a new file gave the saved name a new inode and left the other name
+ * with the old content). */
+static void
+test_save_hard_links (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *path = g_build_filename (dir, "model.sdf", NULL);
+  g_autofree char *other = g_build_filename (dir, "same-model.sdf", NULL);
+  g_autofree char *fixture = fixture_path ("sdformat_test_sdf_inertial_stats.sdf");
+  g_autofree char *contents = NULL;
+  g_autofree char *saved = NULL;
+  g_autofree char *through_other = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(BlEdit) edit = NULL;
+  g_autoptr(GError) error = NULL;
+  GStatBuf before, after;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (fixture, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (path, contents, (gssize) length, NULL));
+  g_assert_cmpint (g_chmod (path, 0640), ==, 0);
+  g_assert_cmpint (link (path, other), ==, 0);
+  g_assert_cmpint (g_stat (path, &before), ==, 0);
+  g_assert_cmpuint (before.st_nlink, ==, 2);
+
+  doc = bl_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  /* a shorter file than the old one: the rest is cut off */
+  edit = bl_edit_new_mass (doc, link_of (doc, "test_model::link_1"), 7);
+  apply (edit);
+  g_assert_true (bl_export_save (doc, path, BL_EXPORT_IN_PLACE, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+  g_assert_true (g_file_get_contents (other, &through_other, NULL, NULL));
+  g_assert_nonnull (strstr (saved, "<mass>7</mass>"));
+  g_assert_cmpstr (through_other, ==, saved);
+  g_assert_cmpint (g_stat (path, &after), ==, 0);
+  g_assert_cmpuint (after.st_ino, ==, before.st_ino);
+  g_assert_cmpuint (after.st_nlink, ==, 2);
+  g_assert_cmpint (after.st_mode & 0777, ==, 0640);
+  g_assert_cmpuint (count_entries (dir), ==, 2);
+
+  remove_tree (dir);
+}
+
 static void
 test_save_failures (void)
 {
@@ -1700,6 +1749,7 @@ main (int    argc,
   g_test_add_data_func ("/core/export/save/in-place", GINT_TO_POINTER (TRUE), test_save_in_place);
   g_test_add_data_func ("/core/export/save/in-place-named-temp", GINT_TO_POINTER (FALSE), test_save_in_place);
   g_test_add_func ("/core/export/save/failures", test_save_failures);
+  g_test_add_func ("/core/export/save/hard-links", test_save_hard_links);
   g_test_add_func ("/core/export/save/disk-full", test_save_disk_full);
 
   return g_test_run ();

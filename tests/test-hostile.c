@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include "bl-document.h"
 #include "bl-fluid.h"
 #include "bl-mesh.h"
+#include "bl-resource.h"
 #include "test-common.h"
 #include "torus.h"
 
@@ -949,6 +951,18 @@ test_mesh_too_large (void)
   d = find_diagnostic (doc, "mesh", BL_SEVERITY_ERROR, 4, "m::l/collision[c]", path);
   g_assert_nonnull (strstr (d->message, "is too large (1100000084 bytes; Ballast reads at most 1073741824)"));
   g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * G_USEC_PER_SEC);
+  g_clear_object (&doc);
+
+  /* 4.25 GB, sparse (issue 14: read in process for 17 s and 3 GB): the
+   * same refusal before any reader, the size counted past 32 bits */
+  g_assert_cmpint (truncate (stl, (off_t) 4250000000), ==, 0);
+  bl_mesh_cache_clear ();
+  start = g_get_monotonic_time ();
+  doc = bl_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  d = find_diagnostic (doc, "mesh", BL_SEVERITY_ERROR, 4, "m::l/collision[c]", path);
+  g_assert_nonnull (strstr (d->message, "is too large (4250000000 bytes; Ballast reads at most 1073741824)"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * G_USEC_PER_SEC);
 
   g_unlink (stl);
   g_unlink (path);
@@ -1255,6 +1269,291 @@ test_tinyxml_filter (void)
   }
 }
 
+/* A COLLADA document whose nodes instance the node before them twice: 2^levels
+ * nodes once assimp has copied every instance (2 KB for 24 levels). */
+static char *
+collada_instancing (const char *dir,
+                    const char *name,
+                    guint       levels,
+                    guint       copies,
+                    gboolean    cycle)
+{
+  g_autoptr(GString) dae = g_string_new (
+    "<?xml version=\"1.0\"?>\n<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" "
+    "version=\"1.4.1\">\n<asset><unit meter=\"1\"/><up_axis>Z_UP</up_axis></asset>\n"
+    "<library_geometries><geometry id=\"g\"><mesh><source id=\"p\">"
+    "<float_array id=\"pa\" count=\"9\">0 0 0 1 0 0 0 1 0</float_array><technique_common>"
+    "<accessor source=\"#pa\" count=\"3\" stride=\"3\"><param name=\"X\" type=\"float\"/>"
+    "<param name=\"Y\" type=\"float\"/><param name=\"Z\" type=\"float\"/></accessor>"
+    "</technique_common></source><vertices id=\"v\"><input semantic=\"POSITION\" source=\"#p\"/>"
+    "</vertices><triangles count=\"1\"><input semantic=\"VERTEX\" source=\"#v\" offset=\"0\"/>"
+    "<p>0 1 2</p></triangles></mesh></geometry></library_geometries>\n<library_nodes>\n"
+    "<node id=\"n0\"><instance_geometry url=\"#g\"/>");
+
+  if (cycle)
+    g_string_append_printf (dae, "<instance_node url=\"#n%u\"/>", levels - 1);
+  g_string_append (dae, "</node>\n");
+  for (guint i = 1; i < levels; i++)
+    {
+      g_string_append_printf (dae, "<node id=\"n%u\">", i);
+      for (guint k = 0; k < copies; k++)
+        g_string_append_printf (dae, "<instance_node url=\"#n%u\"/>", i - 1);
+      g_string_append (dae, "</node>\n");
+    }
+  g_string_append_printf (dae, "</library_nodes>\n<library_visual_scenes><visual_scene id=\"s\">"
+                          "<node id=\"top\"><instance_node url=\"#n%u\"/></node></visual_scene>"
+                          "</library_visual_scenes>\n<scene><instance_visual_scene url=\"#s\"/></scene>\n"
+                          "</COLLADA>\n", levels - 1);
+  return write_file (dir, name, dae->str, dae->len);
+}
+
+/* A 2 KB COLLADA instancing bomb drove the assimp child to 8 GB and the
+ * window to 123 s; it is now refused before assimp builds it, in
+ * milliseconds, naming the limit, and so is a cycle of instances.  A few
+ * real instances still give each copy's triangles. */
+static void
+test_collada_instance_bomb (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *bomb = collada_instancing (dir, "bomb.dae", 24, 2, FALSE);
+  g_autofree char *cycle = collada_instancing (dir, "cycle.dae", 3, 1, TRUE);
+  g_autofree char *fine = collada_instancing (dir, "fine.dae", 3, 3, FALSE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  struct rusage usage;
+  struct stat st;
+  gint64 start;
+
+  g_assert_cmpint (stat (bomb, &st), ==, 0);
+  g_assert_cmpint (st.st_size, <, 3000);
+  start = g_get_monotonic_time ();
+  mesh = bl_mesh_new_from_file (bomb, (BlVec3) { 1, 1, 1 }, NULL, FALSE, &error);
+  g_assert_null (mesh);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+  g_assert_nonnull (strstr (error->message, "bomb.dae"));
+  g_assert_nonnull (strstr (error->message, "expand to more than 100000 scene nodes"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+  /* every mesh child of this test so far stayed far below 500 MB (a
+   * child counts the pages it shares with the parent: under
+   * AddressSanitizer those are the shadow memory's) */
+  g_assert_cmpint (getrusage (RUSAGE_CHILDREN, &usage), ==, 0);
+#if !defined (__SANITIZE_ADDRESS__)
+  g_assert_cmpint (usage.ru_maxrss, <, 500 * 1024);
+#endif
+  g_clear_error (&error);
+
+  mesh = bl_mesh_new_from_file (cycle, (BlVec3) { 1, 1, 1 }, NULL, FALSE, &error);
+  g_assert_null (mesh);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+  g_assert_nonnull (strstr (error->message, "form a cycle"));
+  g_clear_error (&error);
+
+  /* top → n2 → 3 × n1 → 3 × n0: nine copies of the triangle */
+  mesh = bl_mesh_new_from_file (fine, (BlVec3) { 1, 1, 1 }, NULL, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_mesh_get_n_triangles (mesh), ==, 9);
+
+  g_unlink (bomb);
+  g_unlink (cycle);
+  g_unlink (fine);
+  g_rmdir (dir);
+}
+
+/* A 100 kB binary PLY whose header claims 400 million vertices: assimp
+ * reserves them all (4.8 GB).  The child's memory is its start plus
+ * 384 MiB plus 16 times the bytes it reads, so the reader fails at once
+ * with a message naming that limit.  (Under AddressSanitizer the child
+ * has no address-space limit: the file must still fail, not crash.) */
+static void
+test_mesh_memory_limit (void)
+{
+  static const char header[] = "ply\nformat binary_little_endian 1.0\nelement vertex 400000000\n"
+                               "property float x\nproperty float y\nproperty float z\nelement face 1\n"
+                               "property list uchar int vertex_indices\nend_header\n";
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *bytes = g_malloc0 (sizeof header - 1 + 100000);
+  g_autofree char *ply = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  gint64 start;
+
+  memcpy (bytes, header, sizeof header - 1);
+  ply = write_file (dir, "claims.ply", bytes, sizeof header - 1 + 100000);
+  start = g_get_monotonic_time ();
+  mesh = bl_mesh_new_from_file (ply, (BlVec3) { 1, 1, 1 }, NULL, FALSE, &error);
+  g_assert_null (mesh);
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+#if !defined (__SANITIZE_ADDRESS__)
+  g_assert_nonnull (strstr (error->message, "reading it needs more than the 385 MiB of memory a mesh "
+                                            "of its size may take (384 MiB and 16 times the bytes of "
+                                            "its files, at most 8192 MiB)"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+#else
+  (void) start;
+#endif
+
+  g_unlink (ply);
+  g_rmdir (dir);
+}
+
+/* A document of N comments (and one processing instruction among them),
+ * one a line from line 4, inside the link. */
+static char *
+write_comments (const char *dir,
+                const char *name,
+                guint       n,
+                const char *include)
+{
+  g_autoptr(GString) sdf = g_string_new (SDF_HEAD "<model name=\"m\"><link name=\"l\"/>\n");
+
+  for (guint i = 0; i < n; i++)
+    g_string_append (sdf, i == n / 2 ? "<?pi x?>\n" : "<!--x-->\n");
+  if (include != NULL)
+    g_string_append_printf (sdf, "<include><uri>%s</uri><name>i</name></include>\n", include);
+  g_string_append (sdf, "</model></sdf>\n");
+  return write_file (dir, name, sdf->str, sdf->len);
+}
+
+/* 250 MB of short comments took 7.6 GB to check: each is a node of its
+ * own.  100,000 comments and processing instructions in a document and
+ * its included files are read, one more is refused at its line in either
+ * load, and an included file that passes the document's count is an
+ * include error. */
+static void
+test_comment_limit (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *at = write_comments (dir, "at.sdf", 100000, NULL);
+  g_autofree char *past = write_comments (dir, "past.sdf", 100001, NULL);
+  g_autofree char *part = write_comments (dir, "part.sdf", 60000, NULL);
+  g_autofree char *whole = write_comments (dir, "whole.sdf", 60000, "part.sdf");
+  const BlDocumentLoadFlags loads[] = { BL_DOCUMENT_LOAD_DEFAULT, BL_DOCUMENT_LOAD_READ_ONLY };
+
+  for (guint k = 0; k < G_N_ELEMENTS (loads); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (at, loads[k], &error);
+      g_autofree char *expected = g_strdup_printf ("%s:100004: more than 100000 comments and processing "
+                                                   "instructions (with the included files), the most "
+                                                   "Ballast reads; the file is not read", past);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (link_of (doc, "m::l"));
+      g_clear_object (&doc);
+
+      doc = bl_document_new_from_file_full (past, loads[k], &error);
+      g_assert_null (doc);
+      g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_LIMIT);
+      g_assert_cmpstr (error->message, ==, expected);
+      g_clear_error (&error);
+
+      /* 60,000 + 60,000: the included file passes the count */
+      doc = bl_document_new_from_file_full (whole, loads[k], &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (strstr (find_diagnostic (doc, "include", BL_SEVERITY_ERROR, 60004, "m", whole)->message,
+                                "more than 100000 comments"));
+    }
+
+  g_unlink (at);
+  g_unlink (past);
+  g_unlink (part);
+  g_unlink (whole);
+  g_rmdir (dir);
+}
+
+#define TETRAHEDRON_STL \
+  "solid t\n" \
+  "facet normal 0 0 -1\nouter loop\nvertex 0 0 0\nvertex 0 1 0\nvertex 1 0 0\nendloop\nendfacet\n" \
+  "facet normal 0 -1 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 0 1\nendloop\nendfacet\n" \
+  "facet normal -1 0 0\nouter loop\nvertex 0 0 0\nvertex 0 0 1\nvertex 0 1 0\nendloop\nendfacet\n" \
+  "facet normal 1 1 1\nouter loop\nvertex 1 0 0\nvertex 0 1 0\nvertex 0 0 1\nendloop\nendfacet\n" \
+  "endsolid t\n"
+
+/* Includes and meshes reach regular files only in the model's folder, a
+ * model:// model's folder and the resource paths: ../ out of the folder,
+ * an absolute /etc/passwd and a symbolic link leading out are refused,
+ * each on its line and element, saying why; a mesh beside the model and
+ * through model:// still loads (a tetrahedron: volume 1/6).  The user's
+ * opt-out lets the outside file be read. */
+static void
+test_files_only_where_they_belong (void)
+{
+  g_autofree char *top = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *model_dir = g_build_filename (top, "boat", NULL);
+  g_autofree char *meshes = g_build_filename (model_dir, "meshes", NULL);
+  g_autofree char *outside_dir = g_build_filename (top, "elsewhere", NULL);
+  g_autofree char *outside = NULL;
+  g_autofree char *inside = NULL;
+  g_autofree char *link = g_build_filename (model_dir, "link.stl", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  struct { const char *code; int line; const char *element; const char *uri; } refused[] = {
+    { "include", 4, "boat", "../../../../../../../../../etc/passwd" },
+    { "include", 5, "boat", "/etc/passwd" },
+    { "mesh", 6, "boat::up/collision[c]", "../../../../../../../../../etc/passwd" },
+    { "mesh", 7, "boat::abs/collision[c]", "/etc/passwd" },
+    { "mesh", 8, "boat::sibling/collision[c]", "../elsewhere/tet.stl" },
+    { "mesh", 9, "boat::link/collision[c]", "link.stl" },
+  };
+
+  g_assert_cmpint (g_mkdir_with_parents (meshes, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (outside_dir, 0755), ==, 0);
+  outside = write_file (outside_dir, "tet.stl", TETRAHEDRON_STL, -1);
+  inside = write_file (meshes, "tet.stl", TETRAHEDRON_STL, -1);
+  g_assert_cmpint (symlink ("../elsewhere/tet.stl", link), ==, 0);
+#define MESH_LINK(name, uri) "<link name=\"" name "\"><inertial auto=\"true\"/><collision name=\"c\">" \
+  "<density>1</density><geometry><mesh><uri>" uri "</uri></mesh></geometry></collision></link>\n"
+  path = write_file (model_dir, "model.sdf", SDF_HEAD "<model name=\"boat\">\n"
+                     "<include><uri>../../../../../../../../../etc/passwd</uri></include>\n"
+                     "<include><uri>/etc/passwd</uri></include>\n"
+                     MESH_LINK ("up", "../../../../../../../../../etc/passwd")
+                     MESH_LINK ("abs", "/etc/passwd")
+                     MESH_LINK ("sibling", "../elsewhere/tet.stl")
+                     MESH_LINK ("link", "link.stl")
+                     MESH_LINK ("beside", "meshes/tet.stl")
+                     MESH_LINK ("model", "model://boat/meshes/tet.stl")
+                     "</model></sdf>\n", -1);
+#undef MESH_LINK
+
+  doc = bl_document_new_from_file (path, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      const BlDiagnostic *d = find_diagnostic (doc, refused[i].code, BL_SEVERITY_ERROR, refused[i].line,
+                                               refused[i].element, path);
+      g_autofree char *names = g_strdup_printf ("“%s” names ", refused[i].uri);
+
+      g_assert_nonnull (strstr (d->message, names));
+      g_assert_nonnull (strstr (d->message, "outside the model's folder"));
+      g_assert_nonnull (strstr (d->message, "--allow-outside-files"));
+    }
+  g_assert_nonnull (strstr (find_diagnostic (doc, "mesh", BL_SEVERITY_ERROR, 9, "boat::link/collision[c]",
+                                             path)->message, "which leads to "));
+  assert_relative (link_of (doc, "boat::beside")->props.volume, 1.0 / 6.0, 1e-12);
+  assert_relative (link_of (doc, "boat::model")->props.volume, 1.0 / 6.0, 1e-12);
+  g_assert_false (link_of (doc, "boat::sibling")->props.resolved);
+  g_clear_object (&doc);
+
+  /* the user's opt-out: the sibling folder and the link are read */
+  bl_mesh_cache_clear ();
+  bl_resource_set_allow_outside (TRUE);
+  doc = bl_document_new_from_file (path, &error);
+  bl_resource_set_allow_outside (FALSE);
+  g_assert_no_error (error);
+  assert_relative (link_of (doc, "boat::sibling")->props.volume, 1.0 / 6.0, 1e-12);
+  assert_relative (link_of (doc, "boat::link")->props.volume, 1.0 / 6.0, 1e-12);
+
+  g_unlink (link);
+  g_unlink (outside);
+  g_unlink (inside);
+  g_unlink (path);
+  g_rmdir (meshes);
+  g_rmdir (outside_dir);
+  g_rmdir (model_dir);
+  g_rmdir (top);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1283,6 +1582,10 @@ main (int    argc,
   g_test_add_func ("/core/hostile/include-symlink-cycle", test_include_symlink_cycle);
   g_test_add_func ("/core/hostile/include-symlink-loop", test_include_symlink_loop);
   g_test_add_func ("/core/hostile/entities", test_entities);
+  g_test_add_func ("/core/hostile/collada-instance-bomb", test_collada_instance_bomb);
+  g_test_add_func ("/core/hostile/mesh-memory-limit", test_mesh_memory_limit);
+  g_test_add_func ("/core/hostile/comment-limit", test_comment_limit);
+  g_test_add_func ("/core/hostile/files-only-where-they-belong", test_files_only_where_they_belong);
 
   return g_test_run ();
 }

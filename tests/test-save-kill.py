@@ -34,8 +34,10 @@ def document():
         f'    <link name="l{i}">\n      <inertial>\n        <mass>{1 + i % 7}</mass>\n'
         f'        <inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia>\n'
         f'      </inertial>\n    </link>\n' for i in range(2000))
-    # tens of MB that the exporter copies byte for byte
-    padding = "".join(f"  <!-- {i:08d} {'ballast ' * 12}-->\n" for i in range(200000))
+    # tens of MB that the exporter copies byte for byte (23,000 comments of
+    # ten lines: a document may hold at most 100,000 comments)
+    padding = "".join(f"  <!-- {i:08d}\n" + f"  {'ballast ' * 12}\n" * 10 + "  -->\n"
+                      for i in range(23000))
     return ('<?xml version="1.0"?>\n<sdf version="1.11">\n' + padding +
             '  <model name="big">\n' + links + "  </model>\n</sdf>\n")
 
@@ -134,6 +136,47 @@ class SaveKill(unittest.TestCase):
         # every kill must have landed somewhere: both outcomes were seen
         self.assertGreater(outcomes["old"], 0)
         self.assertGreater(outcomes["new"], 0)
+
+    def test_kill_with_a_hard_link(self):
+        """A file with a second name is rewritten in place (so that both
+        names keep sharing it), after the whole new content is synced
+        beside it: a kill at any moment leaves the old file, the new one,
+        or a mix whose complete new content lies in .big.sdf.XXXXXX; the
+        two names stay one file throughout."""
+        twin = os.path.join(self.dir, "twin.sdf")
+        self.reset()
+        os.link(self.target, twin)
+        duration = self.time_one_save()
+        self.assertEqual(self.content(), self.new)
+        self.assertEqual(os.stat(twin).st_ino, os.stat(self.target).st_ino)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["big.sdf", "twin.sdf"])
+
+        rng = random.Random(14)
+        outcomes = {"old": 0, "new": 0, "mix": 0}
+        for i in range(KILLS // 3):
+            for name in os.listdir(self.dir):
+                if name.startswith(".big.sdf."):
+                    os.unlink(os.path.join(self.dir, name))
+            self.reset()   # in place: the twin keeps the inode
+            delay = duration * rng.uniform(0.5, 1.05)
+            process = self.start(stderr=subprocess.DEVNULL)
+            time.sleep(delay)
+            process.send_signal(signal.SIGKILL)
+            process.wait(timeout=60)
+
+            data = self.content()
+            copies = [n for n in os.listdir(self.dir) if n.startswith(".big.sdf.")]
+            with self.subTest(kill=i, delay=round(delay, 3)):
+                self.assertEqual(os.stat(twin).st_ino, os.stat(self.target).st_ino)
+                if data in (self.old, self.new):
+                    outcomes["old" if data == self.old else "new"] += 1
+                    continue
+                outcomes["mix"] += 1
+                self.assertEqual(len(copies), 1, copies)
+                with open(os.path.join(self.dir, copies[0]), "rb") as f:
+                    self.assertEqual(f.read(), self.new)
+        print(f"hard link: {outcomes}", file=sys.stderr)
+        self.assertEqual(sum(outcomes.values()), KILLS // 3)
 
 
 if __name__ == "__main__":

@@ -77,8 +77,10 @@ fixture_setup (Fixture    *f,
                const char *sdf)
 {
   g_autoptr(GError) error = NULL;
+  /* beside the meshes written for it, where the model may name them */
+  g_autofree char *path = g_build_filename (f->dir != NULL ? f->dir : "/nonexistent", "test.sdf", NULL);
 
-  f->document = bl_document_new_from_data (sdf, strlen (sdf), "/nonexistent/test.sdf", &error);
+  f->document = bl_document_new_from_data (sdf, strlen (sdf), path, &error);
   g_assert_no_error (error);
 
   f->window = gtk_window_new ();

@@ -463,6 +463,15 @@ on_model_paths_changed (GSettings  *settings,
   apply_model_paths (BL_APPLICATION (user_data));
 }
 
+/* The user's opt-out of "files only where they belong" (docs/HARDENING.md). */
+static void
+on_allow_outside_changed (GSettings  *settings,
+                          const char *key,
+                          gpointer    user_data)
+{
+  bl_resource_set_allow_outside (g_settings_get_boolean (settings, "allow-outside-files"));
+}
+
 static void
 follow_model_paths (BlApplication *self)
 {
@@ -471,7 +480,10 @@ follow_model_paths (BlApplication *self)
     return;
   g_signal_connect_object (self->settings, "changed::model-paths",
                            G_CALLBACK (on_model_paths_changed), self, G_CONNECT_DEFAULT);
+  g_signal_connect_object (self->settings, "changed::allow-outside-files",
+                           G_CALLBACK (on_allow_outside_changed), self, G_CONNECT_DEFAULT);
   apply_model_paths (self);
+  on_allow_outside_changed (self->settings, "allow-outside-files", self);
 }
 
 gboolean

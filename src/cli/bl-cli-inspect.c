@@ -43,22 +43,37 @@ bl_cli_load_document_full (const char          *path,
   return doc;
 }
 
-/* The model-paths key of the app's settings, or an empty list when its
- * schema (or that key) is not installed: ballast-cli runs without it. */
-static GStrv
-settings_model_paths (void)
+/* The app's settings, or NULL when its schema (or KEY) is not installed:
+ * ballast-cli runs without it. */
+static GSettings *
+app_settings (const char *key)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
-  g_autoptr(GSettings) settings = NULL;
 
   if (source != NULL)
     schema = g_settings_schema_source_lookup (source, BL_CLI_APPLICATION_ID, TRUE);
-  if (schema == NULL || !g_settings_schema_has_key (schema, "model-paths"))
-    return g_new0 (char *, 1);
+  if (schema == NULL || !g_settings_schema_has_key (schema, key))
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}
 
-  settings = g_settings_new_full (schema, NULL, NULL);
-  return g_settings_get_strv (settings, "model-paths");
+/* The model-paths key of the app's settings, or an empty list. */
+static GStrv
+settings_model_paths (void)
+{
+  g_autoptr(GSettings) settings = app_settings ("model-paths");
+
+  return settings != NULL ? g_settings_get_strv (settings, "model-paths") : g_new0 (char *, 1);
+}
+
+/* The allow-outside-files key of the app's settings, or FALSE. */
+static gboolean
+settings_allow_outside (void)
+{
+  g_autoptr(GSettings) settings = app_settings ("allow-outside-files");
+
+  return settings != NULL && g_settings_get_boolean (settings, "allow-outside-files");
 }
 
 gboolean
@@ -71,10 +86,14 @@ bl_cli_parse_options (GOptionContext  *context,
   g_auto(GStrv) setting_paths = NULL;
   g_autoptr(GStrvBuilder) paths = g_strv_builder_new ();
   g_auto(GStrv) extra = NULL;
+  gboolean allow_outside = FALSE;
   const GOptionEntry path_entries[] = {
     { "model-path", 'M', 0, G_OPTION_ARG_FILENAME_ARRAY, &option_paths,
       "Also look for included models (and meshes) in DIR, after the environment's "
       "model paths; may be repeated", "DIR" },
+    { "allow-outside-files", 0, 0, G_OPTION_ARG_NONE, &allow_outside,
+      "Let the model's includes and meshes name regular files outside its folders and the "
+      "model paths (an absolute path, “..”); trust the model first", NULL },
     { NULL }
   };
 
@@ -104,6 +123,7 @@ bl_cli_parse_options (GOptionContext  *context,
   g_strv_builder_addv (paths, (const char **) setting_paths);
   extra = g_strv_builder_end (paths);
   bl_resource_set_extra_paths ((const char * const *) extra);
+  bl_resource_set_allow_outside (allow_outside || settings_allow_outside ());
   return TRUE;
 }
 

@@ -85,6 +85,7 @@ typedef struct
   guint       n_includes;    /* files included so far, every time counted */
   guint64     include_bytes; /* their sizes, summed */
   gboolean    include_limit_reported;
+  guint       n_comments;    /* comments and PIs read so far, in every file */
 } LoadContext;
 
 /* ------------------------------------------------------------------------ */
@@ -1624,6 +1625,7 @@ static xmlDoc *read_xml (BlDocument  *self,
                          int          fd,
                          const char  *path,
                          GPtrArray   *diagnostics,
+                         guint       *n_comments,
                          GError     **error);
 
 static void
@@ -1773,7 +1775,8 @@ load_include (LoadContext  *ctx,
 
   if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
       !count_include_bytes (ctx, length, &error) ||
-      (xml = read_xml (NULL, contents, length, -1, sdf_path, doc->diagnostics, &error)) == NULL)
+      (xml = read_xml (NULL, contents, length, -1, sdf_path, doc->diagnostics, &ctx->n_comments,
+                       &error)) == NULL)
     {
       include_failed (doc, node, "include", file, line, owner, uri, NULL,
                       "cannot include “%s”: %s", uri, error->message);
@@ -2176,6 +2179,8 @@ typedef struct
   char       *error_message;
   int         fault_line[N_FAULTS];  /* the first of each fault read past */
   guint       fault_count[N_FAULTS];
+  guint      *n_comments;    /* comments and PIs of the document so far */
+  gboolean    over_limit;    /* refused for MAX_COMMENTS */
 } ParseState;
 
 static void
@@ -2283,6 +2288,50 @@ sax_entity_decl (void          *ctx,
   xmlStopParser (ctxt);
 }
 
+/* Each comment (and processing instruction) is a node of its own in
+ * libxml2's tree and a span in the source map, about 300 bytes for
+ * `<!--x-->` and a line break: 250 MB of short comments took 7.6 GB to
+ * check and 14.5 GB to export.  Real models have a few hundred; a
+ * document (with its included files) of more is refused as it is read. */
+#define MAX_COMMENTS 100000
+
+static gboolean
+count_comment (xmlParserCtxt *ctxt)
+{
+  ParseState *state = ctxt->_private;
+
+  if (state->failed)
+    return FALSE;
+  if (++*state->n_comments <= MAX_COMMENTS)
+    return TRUE;
+  state->failed = TRUE;
+  state->refused = TRUE;
+  state->over_limit = TRUE;
+  state->error_line = ctxt->input != NULL ? ctxt->input->line : 0;
+  state->error_message = g_strdup_printf ("more than %d comments and processing instructions (with the "
+                                          "included files), the most Ballast reads; the file is not read",
+                                          MAX_COMMENTS);
+  xmlStopParser (ctxt);
+  return FALSE;
+}
+
+static void
+sax_comment (void          *ctx,
+             const xmlChar *value)
+{
+  if (count_comment (ctx))
+    xmlSAX2Comment (ctx, value);
+}
+
+static void
+sax_processing_instruction (void          *ctx,
+                            const xmlChar *target,
+                            const xmlChar *data)
+{
+  if (count_comment (ctx))
+    xmlSAX2ProcessingInstruction (ctx, target, data);
+}
+
 static void
 take_filter_faults (ParseState      *state,
                     BlTinyxmlFilter *filter)
@@ -2338,6 +2387,8 @@ parse_xml (ParseState  *state,
       ctxt->sax->endElementNs = sax_end_element;
       ctxt->sax->serror = parse_error;
       ctxt->sax->entityDecl = sax_entity_decl;
+      ctxt->sax->comment = sax_comment;
+      ctxt->sax->processingInstruction = sax_processing_instruction;
       ctxt->_private = state;
       self->link_tag = xmlDictLookup (ctxt->dict, (const xmlChar *) "link", -1);
 
@@ -2421,6 +2472,8 @@ parse_xml (ParseState  *state,
       ctxt->sax->startElementNs = sax_start_element;
       ctxt->sax->serror = parse_error;
       ctxt->sax->entityDecl = sax_entity_decl;
+      ctxt->sax->comment = sax_comment;
+      ctxt->sax->processingInstruction = sax_processing_instruction;
       ctxt->_private = state;
       xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS);
       xmlFreeParserCtxt (ctxt);
@@ -2448,9 +2501,10 @@ read_xml (BlDocument  *self,
           int          fd,
           const char  *path,
           GPtrArray   *diagnostics,
+          guint       *n_comments,
           GError     **error)
 {
-  ParseState state = { self, path, diagnostics, FALSE, FALSE, 0, 0, NULL, { 0 }, { 0 } };
+  ParseState state = { self, path, diagnostics, FALSE, FALSE, 0, 0, NULL, { 0 }, { 0 }, n_comments };
   g_autoptr(GError) read_error = NULL;
   g_autofree char *message = NULL;
   xmlDoc *xml;
@@ -2476,7 +2530,8 @@ read_xml (BlDocument  *self,
         g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
                      "%s: the file is empty", path);
       else if (state.refused)
-        g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+        g_set_error (error, BL_DOCUMENT_ERROR,
+                     state.over_limit ? BL_DOCUMENT_ERROR_LIMIT : BL_DOCUMENT_ERROR_PARSE,
                      "%s:%d: %s", path, state.error_line, message);
       else if (message != NULL && message[0] != '\0')
         {
@@ -2626,7 +2681,7 @@ bl_document_load (BlDocument  *self,
       self->protos = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
     }
   self->base_dir = g_path_get_dirname (self->path);
-  self->xml = read_xml (self, data, length, fd, self->path, self->diagnostics, error);
+  self->xml = read_xml (self, data, length, fd, self->path, self->diagnostics, &ctx.n_comments, error);
   if (self->xml == NULL)
     {
       g_ptr_array_unref (ctx.include_stack);

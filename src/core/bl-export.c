@@ -340,6 +340,71 @@ fail:
   return TEMP_WRITE_FAILED;
 }
 
+/* Makes the rename of the folder's entries durable; failing loses nothing. */
+static void
+sync_folder (const char *dir)
+{
+  int dir_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+  if (dir_fd >= 0)
+    {
+      (void) fsync (dir_fd);
+      close (dir_fd);
+    }
+}
+
+/* A file with other hard links: a rename would give PATH a new inode and
+ * leave the other names with the old content, so TARGET is rewritten in
+ * place, as a careful text editor does.  TEMP, beside it, already holds
+ * the whole new content, synced: until TARGET is rewritten and synced,
+ * the new content is there in full.  Then TEMP goes.  If the rewrite
+ * fails part way, TEMP is renamed over TARGET (the other names keep the
+ * old content, and the error says so); if TARGET cannot be opened for
+ * writing at all, the save replaces it as any other file (*SPLIT set). */
+static gboolean
+rewrite_in_place (const char  *path,
+                  const char  *target,
+                  const char  *temp,
+                  const char  *dir,
+                  const char  *data,
+                  gsize        length,
+                  gboolean    *split,
+                  GError     **error)
+{
+  int saved_errno = 0;
+  int fd = open (target, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+
+  *split = fd < 0;
+  if (fd < 0)
+    return TRUE;
+
+  if (write_all (fd, data, length, &saved_errno) &&
+      (ftruncate (fd, (off_t) length) == 0 || (saved_errno = errno, FALSE)) &&
+      (fsync (fd) == 0 || (saved_errno = errno, FALSE)))
+    {
+      close (fd);
+      g_unlink (temp);
+      sync_folder (dir);
+      return TRUE;
+    }
+  close (fd);
+
+  /* half rewritten: the complete copy takes its place */
+  if (g_rename (temp, target) == 0)
+    {
+      sync_folder (dir);
+      g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE,
+                   "cannot save “%s” in place (its other hard links share it): %s; the new content "
+                   "replaced it as a file of its own, and its other names keep the old content",
+                   path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE,
+               "cannot save “%s” in place (its other hard links share it): %s; the whole new "
+               "content is in “%s”", path, g_strerror (saved_errno), temp);
+  return FALSE;
+}
+
 gboolean
 bl_export_write_atomic (const char  *path,
                         GBytes      *contents,
@@ -419,6 +484,16 @@ bl_export_write_atomic (const char  *path,
     return fail_errno (error, saved_errno, path,
                        result == TEMP_CANNOT_CREATE ? "cannot create a file in its folder" : "writing failed");
 
+  if (exists && st.st_nlink > 1)
+    {
+      gboolean split;
+
+      if (!rewrite_in_place (path, target, temp, dir, data, length, &split, error))
+        return FALSE;
+      if (!split)
+        return TRUE;
+    }
+
   if (g_rename (temp, target) != 0)
     {
       saved_errno = errno;
@@ -426,17 +501,7 @@ bl_export_write_atomic (const char  *path,
       return fail_errno (error, saved_errno, path, "cannot replace it");
     }
 
-  /* Make the rename itself durable; failing here loses nothing. */
-  {
-    int dir_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-    if (dir_fd >= 0)
-      {
-        (void) fsync (dir_fd);
-        close (dir_fd);
-      }
-  }
-
+  sync_folder (dir);
   return TRUE;
 }
 

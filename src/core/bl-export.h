@@ -53,7 +53,10 @@ gboolean  bl_export_save               (BlDocument    *doc,
  * regular file is written to, never replaced: a character device or a
  * FIFO (one with no reader is an error), and "/dev/stdout", "/dev/fd/N"
  * and the like, whose descriptor is written to as inherited (a shell's
- * `>> log` appends); a block device or a socket is refused. */
+ * `>> log` appends); a block device or a socket is refused.  A file with
+ * other hard links is rewritten in place once a complete copy of the new
+ * content is synced beside it (removed after), so that every name sees
+ * the new content (docs/HARDENING.md). */
 gboolean  bl_export_write_atomic       (const char    *path,
                                         GBytes        *contents,
                                         GError       **error);

@@ -23,9 +23,11 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include "bl-collada-private.h"
 #include "bl-file-private.h"
 #include "bl-mesh.h"
 #include "bl-mesh-private.h"
+#include "bl-resource.h"
 
 G_DEFINE_QUARK (bl-mesh-error-quark, bl_mesh_error)
 
@@ -588,6 +590,78 @@ apply_scale (BlMesh *mesh,
 
 #define BL_MESH_MAX_FILE_SIZE ((gsize) 1 << 30)
 
+/* The child's memory: what it inherited from the parent (libraries, GL
+ * drivers, thread stacks), plus IMPORT_MEMORY_BASE, plus
+ * IMPORT_MEMORY_PER_BYTE times the bytes of every file assimp opens (the
+ * mesh, an OBJ's materials, a glTF's buffers: a parser's scene takes a few
+ * times its input), up to IMPORT_MEMORY_LIMIT.  A small file that asks for
+ * gigabytes (a COLLADA instancing bomb, a header claiming a billion
+ * vertices) fails at a few hundred megabytes, not at 8 GB. */
+#define IMPORT_MEMORY_LIMIT (G_GUINT64_CONSTANT (8) << 30)
+#define IMPORT_MEMORY_BASE (G_GUINT64_CONSTANT (384) << 20)
+#define IMPORT_MEMORY_PER_BYTE 16
+
+/* The most triangles one mesh may give once its nodes are instanced:
+ * 20 million, what the largest binary STL (1 GiB) holds. */
+#define IMPORT_MAX_TRIANGLES G_GUINT64_CONSTANT (20000000)
+
+/* In the child only: the address space it started with, and its budget so
+ * far (0 in the parent, where nothing is limited). */
+static guint64 child_memory_start;
+static guint64 child_memory_budget;
+/* In the child only: the folder of the mesh it reads. */
+static char *child_mesh_dir;
+
+/* Bytes of address space the process maps now. */
+static guint64
+address_space_in_use (void)
+{
+  char text[128];
+  guint64 pages = 0;
+  int fd = open ("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  gssize n = fd >= 0 ? read (fd, text, sizeof text - 1) : -1;
+
+  if (fd >= 0)
+    close (fd);
+  if (n > 0)
+    {
+      text[n] = '\0';
+      pages = g_ascii_strtoull (text, NULL, 10);
+    }
+  return pages * (guint64) sysconf (_SC_PAGESIZE);
+}
+
+/* Raises the child's soft address-space limit by the share of the file
+ * open on FD (-1: none), once per file however often assimp opens it. */
+static void
+grow_memory_limit (int fd)
+{
+  static GArray *counted;   /* dev_t, ino_t pairs, as guint64 */
+  struct rlimit limit;
+  struct stat st;
+  gsize bytes_read = 0;
+
+  if (child_memory_budget == 0)
+    return;
+  if (fd >= 0 && fstat (fd, &st) == 0)
+    {
+      guint64 key[2] = { st.st_dev, st.st_ino };
+
+      if (counted == NULL)
+        counted = g_array_new (FALSE, FALSE, sizeof key);
+      for (guint i = 0; i < counted->len; i++)
+        if (memcmp ((const guint64 *) counted->data + 2 * i, key, sizeof key) == 0)
+          return;
+      g_array_append_val (counted, key);
+      bytes_read = st.st_size;
+    }
+  child_memory_budget = MIN (child_memory_budget + IMPORT_MEMORY_PER_BYTE * (guint64) bytes_read,
+                             IMPORT_MEMORY_LIMIT);
+  limit.rlim_cur = child_memory_start + child_memory_budget;
+  limit.rlim_max = child_memory_start + IMPORT_MEMORY_LIMIT;
+  setrlimit (RLIMIT_AS, &limit);
+}
+
 /* Every file assimp opens (the mesh, and what it names: an OBJ's mtllib,
  * a glTF's buffers) goes through bl_file_open: a FIFO, a device or a file
  * in /proc or /sys is refused at once rather than read (a blocking open of
@@ -653,9 +727,14 @@ io_open (struct aiFileIO *io,
 
   if (strpbrk (mode, "wa+") != NULL)
     return NULL;
+  /* what the mesh names (an OBJ's mtllib /etc/passwd) only where its
+   * model's files belong: under the mesh's folder or a resource path */
+  if (child_mesh_dir != NULL && !bl_resource_check_place (NULL, path, child_mesh_dir, NULL))
+    return NULL;
   fd = bl_file_open (path, G_MAXSSIZE, NULL, NULL);
   if (fd < 0)
     return NULL;
+  grow_memory_limit (fd);
   stream = fdopen (fd, "rb");
   if (stream == NULL)
     {
@@ -683,6 +762,31 @@ io_close (struct aiFileIO *io,
   g_free (file);
 }
 
+/* FALSE with *WHY when PATH is a COLLADA file (by its extension, or as
+ * assimp recognises one: "<collada" near the start) whose node instancing
+ * expands past BL_COLLADA_MAX_NODES, before assimp builds it. */
+static gboolean
+collada_within_limits (const char  *path,
+                       char       **why)
+{
+  char head[4096];
+  gssize n;
+  gboolean collada;
+  gboolean ok;
+  int fd = bl_file_open (path, BL_MESH_MAX_FILE_SIZE, NULL, NULL);
+
+  if (fd < 0)
+    return TRUE;  /* assimp says what is wrong with it */
+  n = read (fd, head, sizeof head);
+  for (gssize i = 0; i < n; i++)
+    head[i] = g_ascii_tolower (head[i]);
+  collada = has_extension (path, "dae") || (n > 0 && memmem (head, n, "<collada", 8) != NULL);
+  ok = !collada || lseek (fd, 0, SEEK_SET) != 0 ||
+       bl_collada_check_instancing (fd, BL_COLLADA_MAX_NODES, why);
+  close (fd);
+  return ok;
+}
+
 /* Reads PATH with assimp, in this process; NULL with *WHY on failure. */
 static const struct aiScene *
 read_scene (const char  *path,
@@ -708,7 +812,14 @@ read_scene (const char  *path,
     {
       const char *message = aiGetErrorString ();
 
-      *why = g_strdup (message != NULL && *message != '\0' ? message : "the file is incomplete or corrupt");
+      if (message != NULL && strstr (message, "bad_alloc") != NULL && child_memory_budget > 0)
+        *why = g_strdup_printf ("reading it needs more than the %" G_GUINT64_FORMAT " MiB of memory "
+                                "a mesh of its size may take (%" G_GUINT64_FORMAT " MiB and %d times "
+                                "the bytes of its files, at most %" G_GUINT64_FORMAT " MiB)",
+                                child_memory_budget >> 20, IMPORT_MEMORY_BASE >> 20,
+                                IMPORT_MEMORY_PER_BYTE, IMPORT_MEMORY_LIMIT >> 20);
+      else
+        *why = g_strdup (message != NULL && *message != '\0' ? message : "the file is incomplete or corrupt");
       if (scene != NULL)
         aiReleaseImport (scene);
       return NULL;
@@ -741,7 +852,6 @@ read_scene (const char  *path,
 #ifndef BL_HAS_ASAN
 # define BL_HAS_ASAN 0
 #endif
-#define IMPORT_MEMORY_LIMIT (G_GUINT64_CONSTANT (8) << 30)
 #define IMPORT_SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 
 /* The child's reply through the pipe (the result itself is in the memfd). */
@@ -923,11 +1033,12 @@ import_into (const char  *path,
   g_autofree guint32 *remap = NULL;
   const struct aiScene *scene;
   gsize bound = 8, pos = 8, max_vertices = 0;
+  guint64 n_triangles = 0;
   guint32 n_parts;
   guint8 *base;
   Affine root;
 
-  scene = read_scene (path, &why);
+  scene = collada_within_limits (path, &why) ? read_scene (path, &why) : NULL;
   reply->imported = g_get_monotonic_time ();
   if (scene == NULL)
     {
@@ -950,6 +1061,18 @@ import_into (const char  *path,
 
       bound += part_size_bound (part);
       max_vertices = MAX (max_vertices, part->mesh->mNumVertices);
+      n_triangles += part->n_triangles;
+    }
+  /* nodes instancing a mesh many times multiply its triangles */
+  if (n_triangles > IMPORT_MAX_TRIANGLES)
+    {
+      g_free (why);
+      why = g_strdup_printf ("its nodes place %" G_GUINT64_FORMAT " triangles, more than the "
+                             "%" G_GUINT64_FORMAT " a mesh may hold", n_triangles, IMPORT_MAX_TRIANGLES);
+      reply->status = 1;
+      reply->size = strlen (why);
+      reply->welded = g_get_monotonic_time ();
+      return write_all (memfd, why, reply->size);
     }
 
   if (ftruncate (memfd, bound) != 0)
@@ -979,7 +1102,6 @@ import_child (const char *path,
               int         fd)
 {
   static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
-  struct rlimit limit = { IMPORT_MEMORY_LIMIT, IMPORT_MEMORY_LIMIT };
   ImportReply reply = { IMPORT_MAGIC, 0, 0, g_get_monotonic_time (), 0, 0 };
   gboolean ok;
 
@@ -990,11 +1112,13 @@ import_child (const char *path,
   if (__sanitizer_set_death_callback != NULL)
     __sanitizer_set_death_callback (NULL);
 
+  child_mesh_dir = g_path_get_dirname (path);
+
   /* AddressSanitizer reserves terabytes of address space up front. */
 #if !defined (__SANITIZE_ADDRESS__) && !BL_HAS_ASAN
-  setrlimit (RLIMIT_AS, &limit);
-#else
-  (void) limit;
+  child_memory_start = address_space_in_use ();
+  child_memory_budget = IMPORT_MEMORY_BASE;
+  grow_memory_limit (-1);
 #endif
 
   ok = import_into (path, memfd, &reply) &&

@@ -1,6 +1,7 @@
 /* bl-resource.c: resolve SDF resource URIs (meshes, <include>) to local files. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "bl-resource.h"
@@ -652,10 +653,10 @@ find_relative (const char *rel,
   return NULL;
 }
 
-char *
-bl_resource_resolve_uri (const char  *uri,
-                         const char  *base_dir,
-                         GError     **error)
+static char *
+resolve_uri (const char  *uri,
+             const char  *base_dir,
+             GError     **error)
 {
   g_autofree char *scheme = NULL;
   g_autofree char *path = NULL;
@@ -731,11 +732,11 @@ bl_resource_resolve_uri (const char  *uri,
   return existing_file (uri, path, error);
 }
 
-char *
-bl_resource_resolve_include (const char  *uri,
-                             const char  *base_dir,
-                             GPtrArray   *searched,
-                             GError     **error)
+static char *
+resolve_include (const char  *uri,
+                 const char  *base_dir,
+                 GPtrArray   *searched,
+                 GError     **error)
 {
   g_autofree char *scheme = NULL;
   g_autofree char *path = NULL;
@@ -775,7 +776,7 @@ bl_resource_resolve_include (const char  *uri,
     {
       scheme = g_uri_parse_scheme (uri);
       if (scheme != NULL && strlen (scheme) > 1)
-        return bl_resource_resolve_uri (uri, base_dir, error);  /* package://, or unsupported */
+        return resolve_uri (uri, base_dir, error);  /* package://, or unsupported */
       rel = uri;
       if (g_path_is_absolute (uri))
         path = g_strdup (uri);
@@ -820,6 +821,137 @@ bl_resource_resolve_include (const char  *uri,
   for (guint i = 0; searched != NULL && i < tried->len; i++)
     g_ptr_array_add (searched, g_strdup (g_ptr_array_index (tried, i)));
   return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Files only where they belong                                            */
+
+static gint allow_outside;
+
+void
+bl_resource_set_allow_outside (gboolean allowed)
+{
+  g_atomic_int_set (&allow_outside, allowed != FALSE);
+}
+
+gboolean
+bl_resource_get_allow_outside (void)
+{
+  return g_atomic_int_get (&allow_outside);
+}
+
+/* The folders a file named in BASE_DIR by URI may lie in, as written. */
+static GPtrArray *
+allowed_places (const char *uri,
+                const char *base_dir)
+{
+  GPtrArray *places = bl_resource_model_search_path ();
+  g_autoptr(GPtrArray) ros = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) ament = g_ptr_array_new_with_free_func (g_free);
+
+  if (base_dir != NULL && *base_dir != '\0')
+    g_ptr_array_insert (places, 0, g_strdup (base_dir));
+  if (uri != NULL && has_scheme (uri, "model://"))
+    {
+      const char *spec = uri + strlen ("model://");
+      const char *slash = strchr (spec, '/');
+      g_autofree char *name = slash != NULL ? g_strndup (spec, slash - spec) : g_strdup (spec);
+      char *dir = bl_resource_find_model (name, base_dir);
+
+      if (dir != NULL)
+        g_ptr_array_add (places, dir);
+    }
+  g_ptr_array_add (places, bl_resource_fuel_cache_dir ());
+  append_path_list (ros, "ROS_PACKAGE_PATH");
+  for (guint i = 0; i < ros->len; i++)
+    g_ptr_array_add (places, g_strdup (g_ptr_array_index (ros, i)));
+  append_path_list (ament, "AMENT_PREFIX_PATH");
+  for (guint i = 0; i < ament->len; i++)
+    g_ptr_array_add (places, g_build_filename (g_ptr_array_index (ament, i), "share", NULL));
+  return places;
+}
+
+/* Whether REAL (a real path) lies in the folder PLACE, links followed. */
+static gboolean
+lies_in (const char *real,
+         const char *place)
+{
+  g_autofree char *real_place = realpath (place, NULL);
+  gsize n;
+
+  if (real_place == NULL)
+    return FALSE;
+  n = strlen (real_place);
+  if (n == 1 && real_place[0] == '/')
+    return TRUE;
+  return strncmp (real, real_place, n) == 0 && (real[n] == '/' || real[n] == '\0');
+}
+
+gboolean
+bl_resource_check_place (const char  *uri,
+                         const char  *path,
+                         const char  *base_dir,
+                         GError     **error)
+{
+  g_autoptr(GPtrArray) places = NULL;
+  g_autofree char *real = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *cwd = NULL;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  /* no file of its own: as resolved, from the current folder */
+  if (base_dir == NULL)
+    base_dir = cwd = g_get_current_dir ();
+
+  if (bl_resource_get_allow_outside ())
+    return TRUE;
+  real = realpath (path, NULL);
+  if (real == NULL)
+    return TRUE;  /* nothing there to open: the caller says it is missing */
+
+  places = allowed_places (uri, base_dir);
+  for (guint i = 0; i < places->len; i++)
+    if (lies_in (real, g_ptr_array_index (places, i)))
+      return TRUE;
+
+  shown = strcmp (real, path) != 0 ? g_strdup_printf ("%s, which leads to %s,", path, real) : g_strdup (path);
+  g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OUTSIDE,
+               "“%s” names %s outside the model's folder (%s) and the resource paths; a model may "
+               "name only files there: add the folder to the model paths (ballast-cli --model-path, "
+               "the model-paths setting) or, trusting the model, lift this (ballast-cli "
+               "--allow-outside-files, the allow-outside-files setting)", uri != NULL ? uri : path,
+               shown, base_dir);
+  return FALSE;
+}
+
+char *
+bl_resource_resolve_uri (const char  *uri,
+                         const char  *base_dir,
+                         GError     **error)
+{
+  g_autofree char *path = resolve_uri (uri, base_dir, error);
+
+  if (path == NULL || !bl_resource_check_place (uri, path, base_dir, error))
+    return NULL;
+  return g_steal_pointer (&path);
+}
+
+char *
+bl_resource_resolve_include (const char  *uri,
+                             const char  *base_dir,
+                             GPtrArray   *searched,
+                             GError     **error)
+{
+  g_autofree char *path = resolve_include (uri, base_dir, searched, error);
+  g_autofree char *trimmed = NULL;
+
+  if (path == NULL)
+    return NULL;
+  trimmed = g_strstrip (g_strdup (uri));
+  if (!bl_resource_check_place (trimmed, path, base_dir, error))
+    return NULL;
+  return g_steal_pointer (&path);
 }
 
 char *

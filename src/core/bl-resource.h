@@ -13,6 +13,7 @@ typedef enum
   BL_RESOURCE_ERROR_UNSUPPORTED_SCHEME, /* a scheme Ballast does not know */
   BL_RESOURCE_ERROR_OFFLINE,            /* http(s)://: Ballast never downloads */
   BL_RESOURCE_ERROR_NOT_FOUND,          /* no such file, model or package */
+  BL_RESOURCE_ERROR_OUTSIDE,            /* outside the model's folder and the resource paths */
 } BlResourceError;
 
 GQuark     bl_resource_error_quark        (void);
@@ -25,6 +26,28 @@ GQuark     bl_resource_error_quark        (void);
 void       bl_resource_set_extra_paths    (const char * const *paths);
 gboolean   bl_resource_add_extra_path     (const char  *path);
 char     **bl_resource_dup_extra_paths    (void);
+
+/* Where a model may make Ballast open files (docs/HARDENING.md, "Files
+ * only where they belong"): a file that a model names, after every
+ * symbolic link on the way is followed, must lie in the folder of the
+ * file that names it (a model's own folder), in the folder of the model a
+ * model:// URI names, or under a resource path: an entry of the model
+ * search path below, the Fuel cache, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH's
+ * share folders.  Process-wide and thread-safe; the user's opt-out
+ * (ballast-cli --allow-outside-files, the allow-outside-files setting)
+ * lets any regular file be named.  Special files stay refused by
+ * bl_file_open whatever this says. */
+void       bl_resource_set_allow_outside  (gboolean     allowed);
+gboolean   bl_resource_get_allow_outside  (void);
+
+/* TRUE when PATH, named by URI (may be NULL) in a file of BASE_DIR, lies
+ * where the rule above allows (or the user lifted it); otherwise FALSE
+ * with BL_RESOURCE_ERROR_OUTSIDE naming URI, where it leads and the
+ * opt-out. */
+gboolean   bl_resource_check_place        (const char  *uri,
+                                           const char  *path,
+                                           const char  *base_dir,
+                                           GError     **error);
 
 /* The model search path, in Gazebo's order of precedence: the entries of
  * GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH, SDF_PATH and
@@ -42,7 +65,8 @@ char      *bl_resource_fuel_cache_dir     (void);
 char      *bl_resource_find_model         (const char  *name,
                                            const char  *base_dir);
 
-/* The absolute, canonical path of an existing file named by URI:
+/* The absolute, canonical path of an existing file named by URI, where
+ * bl_resource_check_place allows it:
  * a path relative to BASE_DIR (the SDF file's folder; the current directory
  * when NULL), file://, an absolute path, model://NAME/rest,
  * package://PKG/rest (ROS_PACKAGE_PATH entries holding PKG, then
@@ -57,7 +81,8 @@ char      *bl_resource_resolve_uri        (const char  *uri,
                                            const char  *base_dir,
                                            GError     **error);
 
-/* What an <include><uri> names: a model folder or an SDF file, canonical.
+/* What an <include><uri> names: a model folder or an SDF file, canonical,
+ * where bl_resource_check_place allows it.
  * model://NAME[/rest]; a Fuel model URL (https://SERVER/1.0/OWNER/models/
  * NAME[/VERSION]: the cached VERSION, the newest cached one without it or
  * with "tip"); a path, absolute or relative (file:// or bare, as
