@@ -2422,7 +2422,7 @@ parse_xml (ParseState  *state,
       ctxt->sax->serror = parse_error;
       ctxt->sax->entityDecl = sax_entity_decl;
       ctxt->_private = state;
-      xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS);
+      xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS | XML_PARSE_COMPACT);
       xmlFreeParserCtxt (ctxt);
       if (state->failed)
         g_clear_pointer (&xml, xmlFreeDoc);
@@ -2836,7 +2836,8 @@ bl_document_new_from_file_full (const char           *path,
     {
       /* Read in pieces as the parser goes: the bytes are never kept. */
       BlDocument *self;
-      int fd = bl_file_open (path, BL_FILE_MAX_SIZE, NULL, &read_error);
+      gsize size = 0;
+      int fd = bl_file_open (path, BL_FILE_MAX_STREAM_SIZE, &size, &read_error);
 
       if (fd < 0)
         {
@@ -2847,8 +2848,10 @@ bl_document_new_from_file_full (const char           *path,
       close (fd);
       /* libxml2's push parser stops at the first error where the full
        * parse reports the last: read it again the usual way, so that the
-       * message is the same whichever load met it. */
-      if (self == NULL && g_error_matches (read_error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE))
+       * message is the same whichever load met it (a file larger than
+       * that load takes keeps the first error). */
+      if (self == NULL && g_error_matches (read_error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE) &&
+          size <= BL_FILE_MAX_SIZE)
         return bl_document_new_from_file_full (path, flags & ~BL_DOCUMENT_LOAD_READ_ONLY, error);
       if (self == NULL)
         g_propagate_error (error, g_steal_pointer (&read_error));
