@@ -196,21 +196,18 @@ libsdformat_default (const char *name)
   return "the element's default";
 }
 
+/* read_number of the element child, found already (the first called name). */
 static gboolean
-read_number (xmlNode    *parent,
-             const char *name,
-             const char *owner,
-             const char *file,
-             GPtrArray  *diagnostics,
-             double     *value,
-             gboolean   *failed)
+read_number_of (xmlNode    *child,
+                const char *name,
+                const char *owner,
+                const char *file,
+                GPtrArray  *diagnostics,
+                double     *value,
+                gboolean   *failed)
 {
-  xmlNode *child = bl_xml_first_child (parent, name);
   g_autofree char *text = NULL;
   g_autofree char *path = NULL;
-
-  if (child == NULL)
-    return FALSE;
 
   check_split_value (child, owner, file, diagnostics);
   if (bl_number_parse (node_text_peek (child), value))
@@ -242,6 +239,20 @@ read_number (xmlNode    *parent,
     *failed = TRUE;
 
   return FALSE;
+}
+
+static gboolean
+read_number (xmlNode    *parent,
+             const char *name,
+             const char *owner,
+             const char *file,
+             GPtrArray  *diagnostics,
+             double     *value,
+             gboolean   *failed)
+{
+  xmlNode *child = bl_xml_first_child (parent, name);
+
+  return child != NULL && read_number_of (child, name, owner, file, diagnostics, value, failed);
 }
 
 static gboolean
@@ -537,6 +548,8 @@ parse_inertial (BlLink    *link,
   if (child != NULL)
     {
       g_autofree char *am_owner = g_strconcat (owner, "/fluid_added_mass", NULL);
+      /* the first element of each key: a repeated key reads the first again */
+      xmlNode *first[G_N_ELEMENTS (bl_added_mass_keys)] = { NULL };
 
       link->has_added_mass = TRUE;
       link->added_mass_node = child;
@@ -555,8 +568,10 @@ parse_inertial (BlLink    *link,
                                   (const char *) value->name);
               continue;
             }
-          read_number (child, (const char *) value->name, am_owner, file, diagnostics,
-                       &link->added_mass[key], &failed);
+          if (first[key] == NULL)
+            first[key] = value;
+          read_number_of (first[key], (const char *) value->name, am_owner, file, diagnostics,
+                          &link->added_mass[key], &failed);
         }
     }
 
