@@ -196,18 +196,22 @@ libsdformat_default (const char *name)
   return "the element's default";
 }
 
-/* read_number of the element child, found already (the first called name). */
+/* The number in child, an element called name (the first of that name:
+ * bl_xml_first_child), or FALSE when child is NULL. */
 static gboolean
-read_number_of (xmlNode    *child,
-                const char *name,
-                const char *owner,
-                const char *file,
-                GPtrArray  *diagnostics,
-                double     *value,
-                gboolean   *failed)
+read_number (xmlNode    *child,
+             const char *name,
+             const char *owner,
+             const char *file,
+             GPtrArray  *diagnostics,
+             double     *value,
+             gboolean   *failed)
 {
   g_autofree char *text = NULL;
   g_autofree char *path = NULL;
+
+  if (child == NULL)
+    return FALSE;
 
   check_split_value (child, owner, file, diagnostics);
   if (bl_number_parse (node_text_peek (child), value))
@@ -239,20 +243,6 @@ read_number_of (xmlNode    *child,
     *failed = TRUE;
 
   return FALSE;
-}
-
-static gboolean
-read_number (xmlNode    *parent,
-             const char *name,
-             const char *owner,
-             const char *file,
-             GPtrArray  *diagnostics,
-             double     *value,
-             gboolean   *failed)
-{
-  xmlNode *child = bl_xml_first_child (parent, name);
-
-  return child != NULL && read_number_of (child, name, owner, file, diagnostics, value, failed);
 }
 
 static gboolean
@@ -504,8 +494,10 @@ parse_inertial (BlLink    *link,
       }
   }
 
-  link->has_mass = read_number (inertial, "mass", owner, file, diagnostics, &link->mass, &failed);
-  link->has_density = read_number (inertial, "density", owner, file, diagnostics, &link->density, &failed);
+  link->has_mass = read_number (bl_xml_first_child (inertial, "mass"), "mass", owner, file, diagnostics,
+                                &link->mass, &failed);
+  link->has_density = read_number (bl_xml_first_child (inertial, "density"), "density", owner, file, diagnostics,
+                                   &link->density, &failed);
 
   if (link->has_mass && link->mass <= 0.0)
     bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", file,
@@ -540,7 +532,8 @@ parse_inertial (BlLink    *link,
 
       link->has_inertia = TRUE;
       for (guint i = 0; i < 6; i++)
-        read_number (child, names[i], inertia_owner, file, diagnostics, &link->inertia[i], &failed);
+        read_number (bl_xml_first_child (child, names[i]), names[i], inertia_owner, file, diagnostics,
+                     &link->inertia[i], &failed);
       report_unknown_inertia_elements (child, names, inertia_owner, file, diagnostics);
     }
 
@@ -570,8 +563,8 @@ parse_inertial (BlLink    *link,
             }
           if (first[key] == NULL)
             first[key] = value;
-          read_number_of (first[key], (const char *) value->name, am_owner, file, diagnostics,
-                          &link->added_mass[key], &failed);
+          read_number (first[key], (const char *) value->name, am_owner, file, diagnostics,
+                       &link->added_mass[key], &failed);
         }
     }
 
@@ -586,8 +579,8 @@ parse_collision_density (BlCollision *collision,
   const char *owner = collision->path;
 
   collision->density = 1000.0;
-  collision->has_density = read_number (collision->node, "density", owner, link->file,
-                                        diagnostics, &collision->density, &link->input_errors);
+  collision->has_density = read_number (bl_xml_first_child (collision->node, "density"), "density", owner,
+                                        link->file, diagnostics, &collision->density, &link->input_errors);
   if (collision->has_density && collision->density <= 0.0)
     bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", link->file,
                         node_line (bl_xml_first_child (collision->node, "density")), owner,
