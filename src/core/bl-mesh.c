@@ -401,13 +401,14 @@ place_point (const struct aiVector3D *q,
 }
 
 /* The same for assimp's float points placed by T, without an intermediate
- * array of doubles.  The table starts large enough for a triangle soup
- * (STL: each point about six times), so that it seldom grows.  Its slots
+ * array of doubles.  The table starts large enough for EXPECTED distinct
+ * points, so that it seldom grows.  Its slots
  * are random in memory: each point's hash is computed WELD_AHEAD points
  * early and its slot prefetched, and halfway there the point it holds. */
 static guint
 weld_points (const struct aiVector3D *in,
              guint                    n_in,
+             gsize                    expected,
              const Affine            *t,
              double                  *out,
              guint32                 *remap)
@@ -417,7 +418,7 @@ weld_points (const struct aiVector3D *in,
   double ring_p[WELD_AHEAD][3];
   guint64 ring_h[WELD_AHEAD];
 
-  weld_table_init (&w, MAX (n_in / 8, 1024));
+  weld_table_init (&w, MAX (expected, 1024));
   for (guint j = 0; j < MIN (n_in, WELD_AHEAD); j++)
     {
       place_point (&in[j], t, ring_p[j]);
@@ -883,7 +884,12 @@ write_part (const Part *part,
   pos += align8 (header[1]);
 
   vertices = (double *) (out + pos);
-  n_vertices = weld_points (ai_mesh->mVertices, nv, &part->t, vertices, remap);
+  /* A triangle soup (three points per triangle, as assimp reads STL) holds
+   * each point about six times; indexed points (PLY, OBJ, COLLADA…) are
+   * mostly distinct already. */
+  n_vertices = weld_points (ai_mesh->mVertices, nv,
+                            (gsize) nv >= 3 * (gsize) ai_mesh->mNumFaces ? nv / 8 : nv,
+                            &part->t, vertices, remap);
   header[3] = n_vertices;
   pos += 24 * (gsize) n_vertices;
 
