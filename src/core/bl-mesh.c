@@ -1256,7 +1256,11 @@ import_isolated (BlMesh  *mesh,
       return FALSE;
     }
 
-  mesh->mapping = mmap (NULL, reply.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, memfd, 0);
+  /* Not MAP_POPULATE: on a private writable mapping it writes to every
+   * page, which copies the whole result out of the memfd (and keeps both);
+   * read, the pages are the memfd's own, and only a scale (apply_scale)
+   * copies the pages it changes. */
+  mesh->mapping = mmap (NULL, reply.size, PROT_READ | PROT_WRITE, MAP_PRIVATE, memfd, 0);
   close (memfd);
   if (mesh->mapping == MAP_FAILED)
     {
