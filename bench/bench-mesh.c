@@ -76,6 +76,60 @@ cpu_self (void)
   return rusage_seconds (&usage);
 }
 
+/* The same torus as binary PLY or OBJ (format "ply" or "obj"): its
+ * nu·nv points once each and the triangles indexing them, which assimp
+ * reads through the child. */
+static char *
+write_torus_indexed (const char *dir,
+                     const char *format,
+                     guint       nu,
+                     guint       nv)
+{
+  g_autofree char *name = g_strdup_printf ("torus.%s", format);
+  char *path = g_build_filename (dir, name, NULL);
+  gboolean ply = g_str_equal (format, "ply");
+  GString *out = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  if (ply)
+    g_string_append_printf (out, "ply\nformat binary_little_endian 1.0\nelement vertex %u\n"
+                            "property float x\nproperty float y\nproperty float z\n"
+                            "element face %u\nproperty list uchar int vertex_indices\nend_header\n",
+                            nu * nv, 2 * nu * nv);
+  for (guint i = 0; i < nu; i++)
+    for (guint j = 0; j < nv; j++)
+      {
+        double u = 2 * G_PI * i / nu, v = 2 * G_PI * j / nv;
+        float p[3] = { (1.0 + 0.4 * cos (v)) * cos (u), (1.0 + 0.4 * cos (v)) * sin (u), 0.4 * sin (v) };
+
+        if (ply)
+          g_string_append_len (out, (const char *) p, sizeof p);
+        else
+          g_string_append_printf (out, "v %.9g %.9g %.9g\n", p[0], p[1], p[2]);
+      }
+  for (guint i = 0; i < nu; i++)
+    for (guint j = 0; j < nv; j++)
+      {
+        gint32 a = i * nv + j, b = ((i + 1) % nu) * nv + j;
+        gint32 c = ((i + 1) % nu) * nv + (j + 1) % nv, d = i * nv + (j + 1) % nv;
+        gint32 tris[2][3] = { { a, b, c }, { a, c, d } };
+
+        for (int t = 0; t < 2; t++)
+          if (ply)
+            {
+              g_string_append_c (out, 3);
+              g_string_append_len (out, (const char *) tris[t], sizeof tris[t]);
+            }
+          else
+            g_string_append_printf (out, "f %d %d %d\n", tris[t][0] + 1, tris[t][1] + 1, tris[t][2] + 1);
+      }
+
+  g_file_set_contents (path, out->str, out->len, &error);
+  g_assert_no_error (error);
+  g_string_free (out, TRUE);
+  return path;
+}
+
 /* A torus (R 1, r 0.4) of 2·nu·nv triangles, wound outward. */
 static char *
 write_torus (const char *dir,
@@ -252,6 +306,8 @@ main (int    argc,
   guint nv = (guint) sqrt (target / 4.0);
   guint nu = target / (2 * nv);
   const char *env = g_getenv ("BALLAST_BENCH_REPEATS");
+  /* "ply" or "obj": the torus in that format instead of binary STL */
+  const char *format = g_getenv ("BALLAST_BENCH_MESH_FORMAT");
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ballast-bench-mesh-XXXXXX", &error);
   g_autofree char *stl = NULL;
@@ -280,8 +336,18 @@ main (int    argc,
     repeats = atoi (env);
 
   g_assert_no_error (error);
-  stl = write_torus (dir, nu, nv);
-  model = write_model (dir, "torus.sdf", "<mesh><uri>torus.stl</uri></mesh>");
+  if (format != NULL)
+    {
+      g_autofree char *geometry = g_strdup_printf ("<mesh><uri>torus.%s</uri></mesh>", format);
+
+      stl = write_torus_indexed (dir, format, nu, nv);
+      model = write_model (dir, "torus.sdf", geometry);
+    }
+  else
+    {
+      stl = write_torus (dir, nu, nv);
+      model = write_model (dir, "torus.sdf", "<mesh><uri>torus.stl</uri></mesh>");
+    }
   box_model = write_model (dir, "box.sdf", "<box><size>1 2 3</size></box>");
   out = g_build_filename (dir, "inspect.json", NULL);
   needle = g_strdup_printf ("\"mesh\":{\"triangles\":%u,", 2 * nu * nv);
@@ -347,8 +413,13 @@ main (int    argc,
         }
     }
 
-  printf ("mesh: generated torus, %u triangles, %u vertices, binary STL %.1f MB; best of %u\n",
-          n_triangles, n_vertices, (84 + 50.0 * n_triangles) / 1e6, repeats);
+  {
+    GStatBuf st;
+
+    g_stat (stl, &st);
+    printf ("mesh: generated torus, %u triangles, %u vertices, %s %.1f MB; best of %u\n",
+            n_triangles, n_vertices, format != NULL ? format : "binary STL", st.st_size / 1e6, repeats);
+  }
   printf ("volume %.9f (ideal torus %.9f), watertight %s, %u warnings\n",
           volume, 2 * G_PI * G_PI * 1.0 * 0.4 * 0.4, watertight ? "yes" : "no", n_warnings);
   print_row ("assimp alone (Triangulate, Ballast's flags)", assimp, 0.0);

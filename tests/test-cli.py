@@ -172,6 +172,21 @@ class Meshes(unittest.TestCase):
     def test_cylinder_bottom_origin(self):
         self.check("cylinder_dae_bottom_origin", 1.0)
 
+    def libraries_loaded(self, *args):
+        """The shared libraries the dynamic linker loads for ballast-cli ARGS."""
+        env = dict(os.environ, LD_DEBUG="files")
+        result = run(*args, env=env)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return result.stderr
+
+    def test_assimp_only_when_a_mesh_needs_it(self):
+        # assimp (and libstdc++, draco) are loaded for the first mesh that
+        # assimp reads, not at every start: half of the start's CPU
+        self.assertFalse("libassimp" in self.libraries_loaded("--version"), "assimp loaded at start")
+        self.assertFalse("libassimp" in self.libraries_loaded("inspect", "--json"), "assimp loaded at start")
+        dae = os.path.join(FIXTURES, "models", "cylinder_dae", "model.sdf")
+        self.assertTrue("libassimp" in self.libraries_loaded("inspect", "--json", dae), "assimp not loaded")
+
 
 class ExitStatus(unittest.TestCase):
     def test_usage_errors(self):

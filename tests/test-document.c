@@ -9,6 +9,7 @@
 
 #include <glib/gstdio.h>
 
+#include "bl-added-mass.h"
 #include "bl-document.h"
 #include "bl-fluid.h"
 #include "bl-resolve.h"
@@ -1422,6 +1423,28 @@ test_less_noise (void)
   }
 }
 
+/* A coefficient written twice in <fluid_added_mass>: the first element of
+ * that name is its value (TinyXML2's FirstChildElement, as libsdformat
+ * reads it), every time the name comes, and the later ones are never
+ * read: no number error for the "x" of the third. */
+static void
+test_added_mass_repeated_key (void)
+{
+  g_autoptr(BlDocument) doc = load_string (SDF_HEAD
+    "<model name=\"m\"><link name=\"l\"><inertial><mass>1</mass><fluid_added_mass>\n"
+    "<xx>2</xx><yy>3</yy><xx>x</xx><qq>4</qq><xx>5</xx>"
+    "</fluid_added_mass></inertial></link></model>\n</sdf>\n");
+  BlLink *link = bl_document_find_link (doc, "m::l");
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+
+  g_assert_nonnull (link);
+  g_assert_true (link->has_added_mass);
+  g_assert_cmpfloat (link->added_mass[bl_added_mass_key_lookup ("xx")], ==, 2);
+  g_assert_cmpfloat (link->added_mass[bl_added_mass_key_lookup ("yy")], ==, 3);
+  g_assert_cmpfloat (link->added_mass[bl_added_mass_key_lookup ("qq")], ==, 4);
+  g_assert_cmpuint (count_code (all, "number"), ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1461,6 +1484,7 @@ main (int    argc,
   g_test_add_func ("/core/document/old-version-renames", test_old_version_renames);
   g_test_add_func ("/core/document/inertial-messages", test_inertial_messages);
   g_test_add_func ("/core/document/less-noise", test_less_noise);
+  g_test_add_func ("/core/document/added-mass-repeated-key", test_added_mass_repeated_key);
 
   return g_test_run ();
 }

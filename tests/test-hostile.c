@@ -1554,6 +1554,33 @@ test_files_only_where_they_belong (void)
   g_rmdir (top);
 }
 
+/* The filter reads text inside the root and a tag's bytes in runs: lines
+ * are counted across them, a '>' or a quote inside a quoted value does
+ * not end the tag, and "/>" still closes an empty element, fed whole or
+ * in pieces of any size. */
+static void
+test_tinyxml_filter_runs (void)
+{
+  static const char in[] = "<a>\nt\n<b c=\"x>'\ny\"\nd='>\"'/><!-- -- --></a> z";
+  static const char expected[] = "<a>\nt\n<b c=\"x>'\ny\"\nd='>\"'/><!--  - --></a>  ";
+  gsize length = strlen (in);
+
+  for (gsize size = 1; size <= length; size++)
+    {
+      g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
+      g_autoptr(GByteArray) out = g_byte_array_new ();
+
+      for (gsize at = 0; at < length; at += size)
+        bl_tinyxml_filter_feed (filter, in + at, MIN (size, length - at), out);
+      bl_tinyxml_filter_finish (filter, out);
+      g_assert_cmpmem (out->data, out->len, expected, strlen (expected));
+      /* the comment is on line 5, and " z" is outside the root, so <b …/> closed */
+      g_assert_cmpint (bl_tinyxml_filter_get_first_line (filter, BL_TINYXML_FAULT_HYPHENS), ==, 5);
+      g_assert_cmpuint (bl_tinyxml_filter_get_count (filter, BL_TINYXML_FAULT_OUTSIDE_ROOT), ==, 1);
+      g_assert_cmpint (bl_tinyxml_filter_get_first_line (filter, BL_TINYXML_FAULT_OUTSIDE_ROOT), ==, 5);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1562,6 +1589,7 @@ main (int    argc,
 
   g_test_add_func ("/core/hostile/unparsable", test_unparsable);
   g_test_add_func ("/core/hostile/tinyxml-filter", test_tinyxml_filter);
+  g_test_add_func ("/core/hostile/tinyxml-filter-runs", test_tinyxml_filter_runs);
   g_test_add_func ("/core/hostile/not-a-number", test_not_a_number);
   g_test_add_func ("/core/hostile/non-positive", test_non_positive);
   g_test_add_func ("/core/hostile/overflow", test_overflow);

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -1198,6 +1199,57 @@ test_format_ply (void)
   assert_clean (&p);
 }
 
+/* The anonymous memory (pages copied or written privately) of the mapping
+ * that holds address, in kB, from /proc/self/smaps; -1 when none does. */
+static int
+anonymous_kb_at (const void *address)
+{
+  g_autofree char *smaps = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean inside = FALSE;
+
+  g_assert_true (g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL));
+  lines = g_strsplit (smaps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      unsigned long long start, end;
+      int kb;
+
+      /* a mapping's first line: "START-END PERMS …" */
+      if (sscanf (lines[i], "%llx-%llx ", &start, &end) == 2)
+        inside = (guintptr) address >= start && (guintptr) address < end;
+      else if (inside && sscanf (lines[i], "Anonymous: %d kB", &kb) == 1)
+        return kb;
+    }
+  return -1;
+}
+
+/* What the mesh reader's child returns is used where the parent maps it
+ * (the sealed memfd's own pages): not copied page by page into private
+ * memory, as MAP_POPULATE on the private mapping did, keeping it twice.
+ * A scale writes the vertices, so those pages are then the mesh's own. */
+static void
+test_child_result_not_copied (void)
+{
+  g_auto(Shape) box = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  g_autoptr(BlMesh) scaled = NULL;
+  guint n;
+
+  shape_init (&box);
+  shape_add_box (&box, (double[]) { 5, -2, 1 }, (double[]) { 1, 2, 3 }, identity, 0, 12);
+  path = write_ply (&box, TRUE, "box-mapped.ply");
+  mesh = load (path, unit_scale);
+  g_assert_cmpint (anonymous_kb_at (bl_mesh_get_submesh_vertices (mesh, 0, &n)), ==, 0);
+  g_assert_cmpuint (n, ==, 8);
+  scaled = load (path, (BlVec3) { 2, 2, 2 });
+  g_assert_cmpfloat (bl_mesh_get_submesh_vertices (scaled, 0, &n)[0], ==,
+                     2 * bl_mesh_get_submesh_vertices (mesh, 0, &n)[0]);
+  g_assert_cmpint (anonymous_kb_at (bl_mesh_get_submesh_vertices (scaled, 0, &n)), >, 0);
+  g_unlink (path);
+}
+
 static void
 test_format_fbx_ascii (void)
 {
@@ -2303,6 +2355,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mesh/format/gltf-embedded", test_format_gltf_embedded);
   g_test_add_func ("/core/mesh/format/glb", test_format_glb);
   g_test_add_func ("/core/mesh/format/ply", test_format_ply);
+  g_test_add_func ("/core/mesh/child-result-not-copied", test_child_result_not_copied);
   g_test_add_func ("/core/mesh/format/fbx-ascii", test_format_fbx_ascii);
   g_test_add_func ("/core/mesh/format/collada-unit-and-nodes", test_format_collada_unit_and_nodes);
   g_test_add_func ("/core/mesh/tetrahedron", test_tetrahedron);

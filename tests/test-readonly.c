@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include <glib/gstdio.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include "bl-document.h"
 #include "compare-documents.h"
@@ -355,6 +357,76 @@ test_errors (void)
   g_rmdir (dir);
 }
 
+/* The size limits of each load (docs/HARDENING.md): an editable load
+ * reads at most 256 MiB, the streaming read-only load 1 GiB.  A valid
+ * model followed by 300 MB of blanks is read read-only (its one link, the
+ * same as from the short file) and refused by the editable load; a broken
+ * file that large keeps the streaming load's own error, not the other
+ * load's "too large"; a sparse file just over 1 GiB is refused by both,
+ * naming the limit, before anything is read. */
+static void
+test_size_limits (void)
+{
+  static const char model[] = "<sdf version=\"1.11\">\n<model name=\"m\">\n<link name=\"l\">\n"
+                              "<inertial><mass>2</mass></inertial>\n</link>\n</model>\n</sdf>\n";
+  const gsize blanks = 300 * 1000 * 1000;
+  g_autofree char *dir = g_dir_make_tmp ("ballast-readonly-XXXXXX", NULL);
+  g_autofree char *large = g_build_filename (dir, "large.sdf", NULL);
+  g_autofree char *broken = g_build_filename (dir, "broken.sdf", NULL);
+  g_autofree char *huge = g_build_filename (dir, "huge.sdf", NULL);
+  g_autofree char *spaces = g_malloc (1 << 20);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) lean = NULL;
+  g_autoptr(BlDocument) full = NULL;
+  FILE *f;
+
+  memset (spaces, ' ', 1 << 20);
+  f = fopen (large, "w");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (fwrite (model, 1, strlen (model), f), ==, strlen (model));
+  for (gsize done = 0; done < blanks; done += 1 << 20)
+    g_assert_cmpuint (fwrite (spaces, 1, MIN (1 << 20, blanks - done), f), ==, MIN (1 << 20, blanks - done));
+  fclose (f);
+
+  lean = bl_document_new_from_file_full (large, BL_DOCUMENT_LOAD_READ_ONLY, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_document_get_links (lean)->len, ==, 1);
+  g_assert_cmpfloat (((BlLink *) g_ptr_array_index (bl_document_get_links (lean), 0))->props.mass, ==, 2);
+  full = bl_document_new_from_file (large, &error);
+  g_assert_null (full);
+  g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ);
+  g_assert_nonnull (strstr (error->message, "Ballast reads at most 268435456"));
+  g_clear_error (&error);
+  g_clear_object (&lean);
+
+  /* the same bytes with the model's end tags gone: the streaming error */
+  g_assert_cmpint (g_rename (large, broken), ==, 0);
+  f = fopen (broken, "r+");
+  g_assert_nonnull (f);
+  g_assert_cmpint (fseek (f, (long) (strlen (model) - strlen ("</model>\n</sdf>\n")), SEEK_SET), ==, 0);
+  g_assert_cmpuint (fwrite (spaces, 1, strlen ("</model>\n</sdf>\n"), f), ==, strlen ("</model>\n</sdf>\n"));
+  fclose (f);
+  lean = bl_document_new_from_file_full (broken, BL_DOCUMENT_LOAD_READ_ONLY, &error);
+  g_assert_null (lean);
+  g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, broken));
+  g_clear_error (&error);
+
+  /* sparse: 1 GiB and one byte of nothing */
+  f = fopen (huge, "w");
+  g_assert_nonnull (f);
+  g_assert_cmpint (ftruncate (fileno (f), (off_t) (1 << 30) + 1), ==, 0);
+  fclose (f);
+  lean = bl_document_new_from_file_full (huge, BL_DOCUMENT_LOAD_READ_ONLY, &error);
+  g_assert_null (lean);
+  g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ);
+  g_assert_nonnull (strstr (error->message, "is too large (1073741825 bytes; Ballast reads at most 1073741824)"));
+
+  g_unlink (broken);
+  g_unlink (huge);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -366,6 +438,7 @@ main (int    argc,
   g_test_add_func ("/core/document/read-only/attributes", test_attributes);
   g_test_add_func ("/core/document/read-only/errors", test_errors);
   g_test_add_func ("/core/document/read-only/tinyxml-faults", test_tinyxml_faults);
+  g_test_add_func ("/core/document/read-only/size-limits", test_size_limits);
 
   return g_test_run ();
 }

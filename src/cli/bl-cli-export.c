@@ -223,6 +223,7 @@ bl_cli_export (int    argc,
   g_auto(GStrv) sets = NULL;
   gboolean bake = FALSE, fix_invalid = FALSE, in_place = FALSE;
   const char *input;
+  int written;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "Write the corrected file to OUT (“-”: standard output)", "OUT" },
@@ -328,5 +329,7 @@ bl_cli_export (int    argc,
   for (guint i = 0; i < notes->len; i++)
     g_printerr ("ballast-cli: note: %s\n", (const char *) g_ptr_array_index (notes, i));
 
-  return bl_cli_write_document (doc, output, in_place);
+  written = bl_cli_write_document (doc, output, in_place);
+  bl_cli_keep_until_exit (g_steal_pointer (&doc));
+  return written;
 }

@@ -43,6 +43,16 @@ bl_cli_load_document_full (const char          *path,
   return doc;
 }
 
+void
+bl_cli_keep_until_exit (BlDocument *doc)
+{
+  static GPtrArray *kept;
+
+  if (kept == NULL)
+    kept = g_ptr_array_new ();
+  g_ptr_array_add (kept, doc);
+}
+
 /* The app's settings, or NULL when its schema (or KEY) is not installed:
  * ballast-cli runs without it. */
 static GSettings *
@@ -624,6 +634,7 @@ bl_cli_inspect (int    argc,
   else
     print_table (doc, &fluid);
 
+  bl_cli_keep_until_exit (g_steal_pointer (&doc));
   return BL_EXIT_OK;
 }
 
@@ -689,9 +700,10 @@ bl_cli_check (int    argc,
         printf ("; %u warning%s (ballast-cli inspect lists %s)", n_warnings, n_warnings == 1 ? "" : "s",
                 n_warnings == 1 ? "it" : "them");
       printf ("\n");
-      return BL_EXIT_OK;
     }
+  else
+    printf ("%s: %u problem%s\n", bl_document_get_path (doc), n_problems, n_problems == 1 ? "" : "s");
 
-  printf ("%s: %u problem%s\n", bl_document_get_path (doc), n_problems, n_problems == 1 ? "" : "s");
-  return BL_EXIT_FAILURE;
+  bl_cli_keep_until_exit (g_steal_pointer (&doc));
+  return n_problems == 0 ? BL_EXIT_OK : BL_EXIT_FAILURE;
 }

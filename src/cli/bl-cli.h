@@ -26,6 +26,12 @@ BlDocument *bl_cli_load_document (const char *path);
 BlDocument *bl_cli_load_document_full (const char          *path,
                                        BlDocumentLoadFlags  flags);
 
+/* Keeps doc (taking the reference) until the process exits, which it does
+ * as soon as the command returns: the kernel takes the pages back at once,
+ * where freeing a 100,000-link document node by node is 6 % of inspect.
+ * It stays reachable, so leak checkers do not report it. */
+void        bl_cli_keep_until_exit (BlDocument *doc);
+
 /* Writes the edited document to OUTPUT ("-": standard output) as export
  * does: atomically, the input itself only with in_place; says on stderr
  * when <sdf version> was raised.  Returns the exit status. */

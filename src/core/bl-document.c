@@ -197,8 +197,10 @@ libsdformat_default (const char *name)
   return "the element's default";
 }
 
+/* The number in child, an element called name (the first of that name:
+ * bl_xml_first_child), or FALSE when child is NULL. */
 static gboolean
-read_number (xmlNode    *parent,
+read_number (xmlNode    *child,
              const char *name,
              const char *owner,
              const char *file,
@@ -206,7 +208,6 @@ read_number (xmlNode    *parent,
              double     *value,
              gboolean   *failed)
 {
-  xmlNode *child = bl_xml_first_child (parent, name);
   g_autofree char *text = NULL;
   g_autofree char *path = NULL;
 
@@ -494,8 +495,10 @@ parse_inertial (BlLink    *link,
       }
   }
 
-  link->has_mass = read_number (inertial, "mass", owner, file, diagnostics, &link->mass, &failed);
-  link->has_density = read_number (inertial, "density", owner, file, diagnostics, &link->density, &failed);
+  link->has_mass = read_number (bl_xml_first_child (inertial, "mass"), "mass", owner, file, diagnostics,
+                                &link->mass, &failed);
+  link->has_density = read_number (bl_xml_first_child (inertial, "density"), "density", owner, file, diagnostics,
+                                   &link->density, &failed);
 
   if (link->has_mass && link->mass <= 0.0)
     bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", file,
@@ -530,7 +533,8 @@ parse_inertial (BlLink    *link,
 
       link->has_inertia = TRUE;
       for (guint i = 0; i < 6; i++)
-        read_number (child, names[i], inertia_owner, file, diagnostics, &link->inertia[i], &failed);
+        read_number (bl_xml_first_child (child, names[i]), names[i], inertia_owner, file, diagnostics,
+                     &link->inertia[i], &failed);
       report_unknown_inertia_elements (child, names, inertia_owner, file, diagnostics);
     }
 
@@ -538,6 +542,8 @@ parse_inertial (BlLink    *link,
   if (child != NULL)
     {
       g_autofree char *am_owner = g_strconcat (owner, "/fluid_added_mass", NULL);
+      /* the first element of each key: a repeated key reads the first again */
+      xmlNode *first[G_N_ELEMENTS (bl_added_mass_keys)] = { NULL };
 
       link->has_added_mass = TRUE;
       link->added_mass_node = child;
@@ -556,7 +562,9 @@ parse_inertial (BlLink    *link,
                                   (const char *) value->name);
               continue;
             }
-          read_number (child, (const char *) value->name, am_owner, file, diagnostics,
+          if (first[key] == NULL)
+            first[key] = value;
+          read_number (first[key], (const char *) value->name, am_owner, file, diagnostics,
                        &link->added_mass[key], &failed);
         }
     }
@@ -572,8 +580,8 @@ parse_collision_density (BlCollision *collision,
   const char *owner = collision->path;
 
   collision->density = 1000.0;
-  collision->has_density = read_number (collision->node, "density", owner, link->file,
-                                        diagnostics, &collision->density, &link->input_errors);
+  collision->has_density = read_number (bl_xml_first_child (collision->node, "density"), "density", owner,
+                                        link->file, diagnostics, &collision->density, &link->input_errors);
   if (collision->has_density && collision->density <= 0.0)
     bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", link->file,
                         node_line (bl_xml_first_child (collision->node, "density")), owner,
@@ -2475,7 +2483,7 @@ parse_xml (ParseState  *state,
       ctxt->sax->comment = sax_comment;
       ctxt->sax->processingInstruction = sax_processing_instruction;
       ctxt->_private = state;
-      xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS);
+      xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS | XML_PARSE_COMPACT);
       xmlFreeParserCtxt (ctxt);
       if (state->failed)
         g_clear_pointer (&xml, xmlFreeDoc);
@@ -2891,7 +2899,8 @@ bl_document_new_from_file_full (const char           *path,
     {
       /* Read in pieces as the parser goes: the bytes are never kept. */
       BlDocument *self;
-      int fd = bl_file_open (path, BL_FILE_MAX_SIZE, NULL, &read_error);
+      gsize size = 0;
+      int fd = bl_file_open (path, BL_FILE_MAX_STREAM_SIZE, &size, &read_error);
 
       if (fd < 0)
         {
@@ -2902,8 +2911,10 @@ bl_document_new_from_file_full (const char           *path,
       close (fd);
       /* libxml2's push parser stops at the first error where the full
        * parse reports the last: read it again the usual way, so that the
-       * message is the same whichever load met it. */
-      if (self == NULL && g_error_matches (read_error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE))
+       * message is the same whichever load met it (a file larger than
+       * that load takes keeps the first error). */
+      if (self == NULL && g_error_matches (read_error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE) &&
+          size <= BL_FILE_MAX_SIZE)
         return bl_document_new_from_file_full (path, flags & ~BL_DOCUMENT_LOAD_READ_ONLY, error);
       if (self == NULL)
         g_propagate_error (error, g_steal_pointer (&read_error));

@@ -10,6 +10,14 @@ G_BEGIN_DECLS
  * gigabytes. */
 #define BL_FILE_MAX_SIZE ((gsize) 256 * 1024 * 1024)
 
+/* The largest SDF file the read-only load (inspect, check) streams: 1 GiB,
+ * as for a mesh file.  That load never holds the file's bytes and its
+ * memory grows with the links read (about 5 kB a link, 9 bytes per byte of
+ * a generated world), not with a tree of the whole file, so a world of a
+ * million links (600 MB) is read; an editable load of such a file would
+ * need about 15 GB and keeps BL_FILE_MAX_SIZE. */
+#define BL_FILE_MAX_STREAM_SIZE ((gsize) 1 << 30)
+
 /* Reads a whole regular file of at most max_size bytes.  The file is opened
  * without blocking, so a FIFO (named pipe) with no writer, a device or a
  * socket put in place of a model file is refused at once instead of

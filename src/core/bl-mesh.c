@@ -1,6 +1,7 @@
 /* bl-mesh.c: triangle meshes loaded with assimp, their health and exact mass properties. */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -403,13 +404,14 @@ place_point (const struct aiVector3D *q,
 }
 
 /* The same for assimp's float points placed by T, without an intermediate
- * array of doubles.  The table starts large enough for a triangle soup
- * (STL: each point about six times), so that it seldom grows.  Its slots
+ * array of doubles.  The table starts large enough for EXPECTED distinct
+ * points, so that it seldom grows.  Its slots
  * are random in memory: each point's hash is computed WELD_AHEAD points
  * early and its slot prefetched, and halfway there the point it holds. */
 static guint
 weld_points (const struct aiVector3D *in,
              guint                    n_in,
+             gsize                    expected,
              const Affine            *t,
              double                  *out,
              guint32                 *remap)
@@ -419,7 +421,7 @@ weld_points (const struct aiVector3D *in,
   double ring_p[WELD_AHEAD][3];
   guint64 ring_h[WELD_AHEAD];
 
-  weld_table_init (&w, MAX (n_in / 8, 1024));
+  weld_table_init (&w, MAX (expected, 1024));
   for (guint j = 0; j < MIN (n_in, WELD_AHEAD); j++)
     {
       place_point (&in[j], t, ring_p[j]);
@@ -787,7 +789,54 @@ collada_within_limits (const char  *path,
   return ok;
 }
 
-/* Reads PATH with assimp, in this process; NULL with *WHY on failure. */
+/* assimp's functions that Ballast calls, from the library loaded when a
+ * mesh first needs it (load_assimp), not when the program starts: its
+ * relocations (assimp, libstdc++, draco) were half of every ballast-cli
+ * run's start, 3.5 of 7 ms of CPU, for models without such meshes. */
+static struct
+{
+  struct aiPropertyStore *(*create_property_store) (void);
+  void (*set_import_property_integer) (struct aiPropertyStore *, const char *, int);
+  const struct aiScene *(*import_file_ex_with_properties) (const char *, unsigned int, struct aiFileIO *,
+                                                           const struct aiPropertyStore *);
+  void (*release_property_store) (struct aiPropertyStore *);
+  const char *(*get_error_string) (void);
+  void (*release_import) (const struct aiScene *);
+} ai;
+
+/* Loads assimp (BL_ASSIMP_SONAME) once, in the parent before any child is
+ * forked; the message of the first failure, or NULL. */
+static const char *
+load_assimp (void)
+{
+  static gsize done;
+  static char *failure;
+
+  if (g_once_init_enter (&done))
+    {
+      void *lib = dlopen (BL_ASSIMP_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+      if (lib != NULL)
+        {
+          *(void **) &ai.create_property_store = dlsym (lib, "aiCreatePropertyStore");
+          *(void **) &ai.set_import_property_integer = dlsym (lib, "aiSetImportPropertyInteger");
+          *(void **) &ai.import_file_ex_with_properties = dlsym (lib, "aiImportFileExWithProperties");
+          *(void **) &ai.release_property_store = dlsym (lib, "aiReleasePropertyStore");
+          *(void **) &ai.get_error_string = dlsym (lib, "aiGetErrorString");
+          *(void **) &ai.release_import = dlsym (lib, "aiReleaseImport");
+        }
+      if (lib == NULL || ai.create_property_store == NULL || ai.set_import_property_integer == NULL ||
+          ai.import_file_ex_with_properties == NULL || ai.release_property_store == NULL ||
+          ai.get_error_string == NULL || ai.release_import == NULL)
+        failure = g_strdup_printf ("the mesh reader (%s) cannot be loaded: %s", BL_ASSIMP_SONAME,
+                                   lib == NULL ? dlerror () : "a function is missing");
+      g_once_init_leave (&done, 1);
+    }
+  return failure;
+}
+
+/* Reads PATH with assimp (loaded by load_assimp), in this process; NULL
+ * with *WHY on failure. */
 static const struct aiScene *
 read_scene (const char  *path,
             char       **why)
@@ -796,21 +845,21 @@ read_scene (const char  *path,
   struct aiPropertyStore *store;
   const struct aiScene *scene;
 
-  store = aiCreatePropertyStore ();
+  store = ai.create_property_store ();
   /* The root transform's rotation is dropped anyway (see
    * root_transform_without_rotation); keeping assimp from adding one
    * leaves only the <unit> scale in it. */
-  aiSetImportPropertyInteger (store, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
+  ai.set_import_property_integer (store, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
   /* gz-common names a COLLADA submesh after its <node>'s name attribute,
    * never its id; assimp by default takes the id.  A node without a name
    * is then "$ColladaAutoName$_N" (see submesh_name_node). */
-  aiSetImportPropertyInteger (store, AI_CONFIG_IMPORT_COLLADA_USE_COLLADA_NAMES, 1);
-  scene = aiImportFileExWithProperties (path, aiProcess_Triangulate, &io, store);
-  aiReleasePropertyStore (store);
+  ai.set_import_property_integer (store, AI_CONFIG_IMPORT_COLLADA_USE_COLLADA_NAMES, 1);
+  scene = ai.import_file_ex_with_properties (path, aiProcess_Triangulate, &io, store);
+  ai.release_property_store (store);
 
   if (scene == NULL || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || scene->mRootNode == NULL)
     {
-      const char *message = aiGetErrorString ();
+      const char *message = ai.get_error_string ();
 
       if (message != NULL && strstr (message, "bad_alloc") != NULL && child_memory_budget > 0)
         *why = g_strdup_printf ("reading it needs more than the %" G_GUINT64_FORMAT " MiB of memory "
@@ -821,7 +870,7 @@ read_scene (const char  *path,
       else
         *why = g_strdup (message != NULL && *message != '\0' ? message : "the file is incomplete or corrupt");
       if (scene != NULL)
-        aiReleaseImport (scene);
+        ai.release_import (scene);
       return NULL;
     }
 
@@ -993,7 +1042,12 @@ write_part (const Part *part,
   pos += align8 (header[1]);
 
   vertices = (double *) (out + pos);
-  n_vertices = weld_points (ai_mesh->mVertices, nv, &part->t, vertices, remap);
+  /* A triangle soup (three points per triangle, as assimp reads STL) holds
+   * each point about six times; indexed points (PLY, OBJ, COLLADA…) are
+   * mostly distinct already. */
+  n_vertices = weld_points (ai_mesh->mVertices, nv,
+                            (gsize) nv >= 3 * (gsize) ai_mesh->mNumFaces ? nv / 8 : nv,
+                            &part->t, vertices, remap);
   header[3] = n_vertices;
   pos += 24 * (gsize) n_vertices;
 
@@ -1282,7 +1336,15 @@ import_isolated (BlMesh  *mesh,
   int seals;
   struct stat st;
   gint64 replied, reaped, mapped;
+  const char *unavailable = load_assimp ();
   pid_t pid;
+
+  if (unavailable != NULL)
+    {
+      g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD, "Cannot load mesh “%s”: %s",
+                   mesh->path, unavailable);
+      return FALSE;
+    }
 
   memfd = memfd_create ("ballast-mesh", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (memfd < 0 || pipe2 (fds, O_CLOEXEC) != 0)
@@ -1374,7 +1436,11 @@ import_isolated (BlMesh  *mesh,
       return FALSE;
     }
 
-  mesh->mapping = mmap (NULL, reply.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, memfd, 0);
+  /* Not MAP_POPULATE: on a private writable mapping it writes to every
+   * page, which copies the whole result out of the memfd (and keeps both);
+   * read, the pages are the memfd's own, and only a scale (apply_scale)
+   * copies the pages it changes. */
+  mesh->mapping = mmap (NULL, reply.size, PROT_READ | PROT_WRITE, MAP_PRIVATE, memfd, 0);
   close (memfd);
   if (mesh->mapping == MAP_FAILED)
     {

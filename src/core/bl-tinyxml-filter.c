@@ -214,8 +214,39 @@ bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
 
   for (gsize i = 0; i < length; i++)
     {
-      char c = piece[i];
+      char c;
 
+      /* Runs that change no state, read without the dispatch below: text
+       * inside the root element up to its '<', and a tag's bytes up to
+       * its quote or '>' (most of a file); only their lines are counted. */
+      if ((filter->state == STATE_TEXT && filter->depth > 0) || filter->state == STATE_TAG)
+        {
+          gsize run = i;
+          char a = filter->state == STATE_TEXT ? '<' : filter->quote != 0 ? filter->quote : '>';
+          char b = filter->state == STATE_TAG && filter->quote == 0 ? '"' : a;
+          char d = filter->state == STATE_TAG && filter->quote == 0 ? '\'' : a;
+          int lines = 0;
+
+          for (; run < length; run++)
+            {
+              char r = piece[run];
+
+              if (r == a || r == b || r == d)
+                break;
+              lines += r == '\n';
+            }
+          if (run > i)
+            {
+              filter->line += lines;
+              filter->last[0] = run - i >= 2 ? piece[run - 2] : filter->last[1];
+              filter->last[1] = piece[run - 1];
+              i = run;
+              if (i == length)
+                break;
+            }
+        }
+
+      c = piece[i];
       if (filter->state == STATE_COMMENT)
         {
           if (c == '-')
