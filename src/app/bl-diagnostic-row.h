@@ -21,4 +21,14 @@ void       bl_diagnostic_row_set (GtkWidget  *row,
                                   const char *markup,
                                   const char *tooltip);
 
+/* Makes BOX hold exactly N rows of bl_diagnostic_row_new, keeping the rows
+ * it has (an edit changes a number in a message, not the rows), and
+ * returns the first (NULL when N is 0).  With N = 0 the box holds one
+ * label instead, EMPTY_TEXT with the style class EMPTY_CLASS (e.g. "No
+ * problems found", "dim-label"), set again only where it differs. */
+GtkWidget *bl_diagnostic_box_sync (GtkBox     *box,
+                                   guint       n,
+                                   const char *empty_text,
+                                   const char *empty_class);
+
 G_END_DECLS
