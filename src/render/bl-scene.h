@@ -75,6 +75,16 @@ typedef struct
   double    frame_min[3], frame_max[3];
 } BlSceneLink;
 
+/* A link's bounds as bl_scene_link_update leaves them, to tell whether an
+ * update moved them (compared with memcmp: every field is set). */
+typedef struct
+{
+  gboolean has_bounds;
+  gboolean has_frame_bounds;
+  double   min[3], max[3];
+  double   frame_min[3], frame_max[3];
+} BlSceneBounds;
+
 /* The added-mass ellipsoid: with A the symmetric translational block (kg)
  * and A = V diag(μ) Vᵀ, a sphere of radius R in a fluid of density ρ has
  * μ = ½ρ·(4/3)πR³ in every direction, so each axis gets the radius of the
@@ -103,6 +113,8 @@ BlSceneLink  *bl_scene_link_new         (BlLink       *link,
 void          bl_scene_link_update      (BlSceneLink  *self,
                                          double        fluid_density);
 void          bl_scene_link_free        (BlSceneLink  *self);
+void          bl_scene_link_get_bounds  (const BlSceneLink *self,
+                                         BlSceneBounds     *bounds);
 
 /* The nearest hit along the ray among the link's collision shapes (and its
  * inertia ellipsoid when it has no collision).  t in the direction's units. */

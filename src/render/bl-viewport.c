@@ -49,6 +49,7 @@ struct _BlViewport
   GArray          *panel_corners;    /* float, 9 per panel */
   GArray          *panel_colors;     /* float, 3 per panel, or NULL */
   gboolean         panels_dirty;
+  guint            n_bounds_walks;
 };
 
 enum
@@ -158,6 +159,7 @@ update_scene_bounds (BlViewport *self)
 {
   double center[3];
 
+  self->n_bounds_walks++;
   bounds_sphere (self->links, TRUE, self->scene_center, &self->scene_radius);
   bounds_sphere (self->links, FALSE, center, &self->extent_radius);
   if (self->scene_radius < 0.0)
@@ -198,13 +200,19 @@ on_link_changed (BlDocument *document,
 {
   BlViewport *self = user_data;
   BlSceneLink *scene_link = g_hash_table_lookup (self->by_link, link);
+  BlSceneBounds before, after;
 
   if (scene_link == NULL)
     return;
+  bl_scene_link_get_bounds (scene_link, &before);
   bl_scene_link_update (scene_link, self->fluid_density);
+  bl_scene_link_get_bounds (scene_link, &after);
   if (self->renderer != NULL)
     bl_renderer_link_changed (self->renderer, scene_link);
-  update_scene_bounds (self);
+  /* The scene's bounds walk every link: only when this one's moved (a
+   * density edit changes no shape, an ellipsoid seldom the union). */
+  if (memcmp (&before, &after, sizeof before) != 0)
+    update_scene_bounds (self);
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
 
@@ -911,6 +919,12 @@ guint
 bl_viewport_get_n_drawn_triangles (BlViewport *self)
 {
   return self->renderer != NULL ? bl_renderer_get_n_drawn_triangles (self->renderer) : 0;
+}
+
+guint
+bl_viewport_get_n_bounds_walks (BlViewport *self)
+{
+  return self->n_bounds_walks;
 }
 
 guint
