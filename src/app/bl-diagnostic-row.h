@@ -7,8 +7,9 @@
 
 G_BEGIN_DECLS
 
-/* A horizontal box of a severity icon and a wrapped, selectable label,
- * empty until bl_diagnostic_row_set. */
+/* A row (a GtkGrid) of a severity icon and a wrapped, selectable label,
+ * empty until bl_diagnostic_row_set; its width does not depend on the
+ * height it is offered. */
 GtkWidget *bl_diagnostic_row_new (void);
 
 /* Shows SEVERITY's icon and MARKUP, with TOOLTIP (or none).  Only what
