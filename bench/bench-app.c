@@ -41,6 +41,9 @@ typedef struct
   gboolean rendered;      /* the viewport rendered since the edit */
   gint64   frame_end;     /* after-paint of that frame, µs; 0: not yet */
   double   frame_cpu;     /* the process's CPU time then, s */
+  double   phase_cpu;     /* the process's CPU time at the last phase's end, s */
+  double   layout_cpu;    /* CPU in the frame clock's layout phases since the edit, s */
+  double   paint_cpu;     /* CPU in its paint phases (snapshot, render) since the edit, s */
 } FrameWatch;
 
 /* The process's CPU time (all threads: llvmpipe's too), s. */
@@ -63,6 +66,28 @@ on_render (GtkGLArea    *area,
 {
   watch.rendered = TRUE;
   return FALSE;
+}
+
+/* Handlers run after GTK's: the layout phase is from the end of update
+ * to the end of layout, the paint phase from there to the end of paint. */
+static void
+on_update_end (GdkFrameClock *clock,
+               gpointer       data)
+{
+  watch.phase_cpu = process_cpu ();
+}
+
+/* Adds the CPU time since the last phase's end to the phase's total
+ * (DATA: &watch.layout_cpu or &watch.paint_cpu). */
+static void
+on_phase_end (GdkFrameClock *clock,
+              gpointer       data)
+{
+  double now = process_cpu ();
+
+  if (watch.frame_end == 0)
+    *(double *) data += now - watch.phase_cpu;
+  watch.phase_cpu = now;
 }
 
 static void
@@ -177,9 +202,12 @@ typedef struct
   GArray *values;   /* ms */
   GArray *frames;   /* ms */
   GArray *cpu;      /* ms of CPU from the edit to the frame */
+  GArray *layout;   /* ms of it in the frame clock's layout phase */
+  GArray *paint;    /* ms of it in the paint phase */
 } Samples;
 
 #define SAMPLES_INIT { g_array_new (FALSE, FALSE, sizeof (double)), g_array_new (FALSE, FALSE, sizeof (double)), \
+                       g_array_new (FALSE, FALSE, sizeof (double)), g_array_new (FALSE, FALSE, sizeof (double)), \
                        g_array_new (FALSE, FALSE, sizeof (double)) }
 
 static void
@@ -189,13 +217,20 @@ samples_print (const char *what,
   g_array_sort (s->values, compare_doubles);
   g_array_sort (s->frames, compare_doubles);
   g_array_sort (s->cpu, compare_doubles);
-  g_print ("  %-22s values %7.2f ms (worst %7.2f)   frame %7.2f ms (worst %7.2f)   CPU %6.2f ms\n", what,
+  g_array_sort (s->layout, compare_doubles);
+  g_array_sort (s->paint, compare_doubles);
+  g_print ("  %-22s values %7.2f ms (worst %7.2f)   frame %7.2f ms (worst %7.2f)   CPU %6.2f ms"
+           " (layout %5.2f, paint %5.2f)\n", what,
            g_array_index (s->values, double, s->values->len / 2),
            g_array_index (s->values, double, s->values->len - 1),
            g_array_index (s->frames, double, s->frames->len / 2),
            g_array_index (s->frames, double, s->frames->len - 1),
-           g_array_index (s->cpu, double, s->cpu->len / 2));
+           g_array_index (s->cpu, double, s->cpu->len / 2),
+           g_array_index (s->layout, double, s->layout->len / 2),
+           g_array_index (s->paint, double, s->paint->len / 2));
   g_array_unref (s->values);
+  g_array_unref (s->layout);
+  g_array_unref (s->paint);
   g_array_unref (s->frames);
   g_array_unref (s->cpu);
 }
@@ -221,6 +256,8 @@ measure (Samples   *s,
                                               : gtk_editable_get_text (GTK_EDITABLE (label)));
   watch.rendered = FALSE;
   watch.frame_end = 0;
+  watch.layout_cpu = 0.0;
+  watch.paint_cpu = 0.0;
   start = g_get_monotonic_time ();
   cpu_start = process_cpu ();
   action (data, i);
@@ -232,9 +269,13 @@ measure (Samples   *s,
   {
     double frame = (watch.frame_end - start) / 1e3;
     double cpu = (watch.frame_cpu - cpu_start) * 1e3;
+    double layout = watch.layout_cpu * 1e3;
+    double paint = watch.paint_cpu * 1e3;
 
     g_array_append_val (s->frames, frame);
     g_array_append_val (s->cpu, cpu);
+    g_array_append_val (s->layout, layout);
+    g_array_append_val (s->paint, paint);
   }
   g_free (w.before);
 }
@@ -356,11 +397,12 @@ run_scene (const char *title,
   BlDocument *doc;
   BlLink *link;
   GdkFrameClock *clock;
-  gulong render_id, paint_id;
+  gulong render_id, paint_id, phase_ids[3];
   gint64 start = g_get_monotonic_time ();
   Samples redraw = SAMPLES_INIT;
   Samples density = SAMPLES_INIT;
-  Samples toggle = SAMPLES_INIT;
+  Samples toggle_off = SAMPLES_INIT;
+  Samples toggle_on = SAMPLES_INIT;
   Samples added = SAMPLES_INIT;
   Samples undo = SAMPLES_INIT;
 
@@ -401,6 +443,9 @@ run_scene (const char *title,
   render_id = g_signal_connect (viewport, "render", G_CALLBACK (on_render), NULL);
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (scene.window));
   paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
+  phase_ids[0] = g_signal_connect_after (clock, "update", G_CALLBACK (on_update_end), NULL);
+  phase_ids[1] = g_signal_connect_after (clock, "layout", G_CALLBACK (on_phase_end), &watch.layout_cpu);
+  phase_ids[2] = g_signal_connect_after (clock, "paint", G_CALLBACK (on_phase_end), &watch.paint_cpu);
   /* Row 0 of the properties: "Mass", its value in column 3. */
   mass_label = gtk_grid_get_child_at (GTK_GRID (template_child (scene.inspector, BL_TYPE_INSPECTOR, "props_grid")), 3, 0);
 
@@ -411,8 +456,8 @@ run_scene (const char *title,
   for (guint i = 0; i < n_edits; i++)
     {
       ask_auto_off (&scene);
-      measure (&toggle, mass_label, do_auto_off, &scene, i);
-      measure (&toggle, mass_label, do_auto_on, &scene, i);
+      measure (&toggle_off, mass_label, do_auto_off, &scene, i);
+      measure (&toggle_on, mass_label, do_auto_on, &scene, i);
     }
   for (guint i = 0; i < n_edits; i++)
     measure (&undo, mass_label, do_undo, &scene, i);
@@ -425,11 +470,14 @@ run_scene (const char *title,
 
   samples_print ("no edit: 3D view only", &redraw);
   samples_print ("collision density", &density);
-  samples_print ("auto off / on", &toggle);
+  samples_print ("auto off (the answer)", &toggle_off);
+  samples_print ("auto on", &toggle_on);
   samples_print ("undo", &undo);
   samples_print ("added-mass cell", &added);
 
   g_signal_handler_disconnect (clock, paint_id);
+  for (guint i = 0; i < G_N_ELEMENTS (phase_ids); i++)
+    g_signal_handler_disconnect (clock, phase_ids[i]);
   g_signal_handler_disconnect (viewport, render_id);
   gtk_window_destroy (GTK_WINDOW (scene.window));
   settle ();

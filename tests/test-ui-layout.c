@@ -8,6 +8,7 @@
 #include "bl-added-mass-editor.h"
 #include "bl-application.h"
 #include "bl-inspector.h"
+#include "bl-number-field.h"
 #include "bl-viewport.h"
 #include "ui-common.h"
 #include "ui-input.h"
@@ -411,6 +412,90 @@ test_view_menu_items_look_enabled (Fixture       *f,
              gdk_rgba_to_string (&view), gdk_rgba_to_string (&main_menu));
 }
 
+/* Fails unless every label and number field shown on the inspector's
+ * page lies within the width of its scrolled window, and the page needs
+ * no horizontal scrolling.  WHEN says after what. */
+static void
+assert_fits_sideways (GtkWidget  *scroller,
+                      GtkWidget  *widget,
+                      const char *when)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (GTK_IS_LABEL (widget) || BL_IS_NUMBER_FIELD (widget))
+    {
+      graphene_rect_t bounds;
+      double right;
+
+      g_assert_true (gtk_widget_compute_bounds (widget, scroller, &bounds));
+      right = bounds.origin.x + bounds.size.width;
+      if (bounds.origin.x < 0.0 || right > gtk_widget_get_width (scroller) + 0.5)
+        g_error ("%s: “%s” spans %.0f–%.0f px, outside the inspector's %d px", when,
+                 GTK_IS_LABEL (widget) ? gtk_label_get_text (GTK_LABEL (widget))
+                                       : gtk_editable_get_text (GTK_EDITABLE (widget)),
+                 bounds.origin.x, right, gtk_widget_get_width (scroller));
+      if (BL_IS_NUMBER_FIELD (widget))
+        return;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    assert_fits_sideways (scroller, c, when);
+}
+
+static void
+assert_inspector_fits (Fixture    *f,
+                       const char *when)
+{
+  GtkWidget *inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  GtkWidget *scroller = child (inspector, BL_TYPE_INSPECTOR, "link_scroller");
+  GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
+
+  drain ();
+  if (gtk_adjustment_get_upper (h) > gtk_adjustment_get_page_size (h) + 0.5)
+    g_error ("%s: the inspector's page is %.0f px wide in %.0f px: it scrolls sideways", when,
+             gtk_adjustment_get_upper (h), gtk_adjustment_get_page_size (h));
+  assert_fits_sideways (scroller, scroller, when);
+}
+
+/* At 1024×700 every title, value and unit of the Mass page is in view
+ * without scrolling sideways (the unit column was cut off), with the 3D
+ * view still at its usable width: for a link picked in the outline, with
+ * long numbers after an edit, and with automatic inertia off. */
+static void
+test_mass_page_fits (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkWidget *inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  GtkWidget *spin;
+
+  click_row (f, "link_2");
+  g_assert_cmpint (layout_now (f).viewport, >=, MIN_VIEWPORT_WIDTH);
+  assert_inspector_fits (f, "a link selected");
+
+  spin = find_named (inspector, "collision-density-collision_2");
+  g_assert_nonnull (spin);
+  click (spin);
+  ui_input_key (GDK_KEY_a, GDK_CONTROL_MASK);
+  ui_input_type ("0.00123456789");
+  ui_input_key (GDK_KEY_Return, 0);
+  WAIT_UNTIL (((BlCollision *) g_ptr_array_index (bl_inspector_get_link (BL_INSPECTOR (inspector))->collisions,
+                                                  0))->density == 0.00123456789);
+  assert_inspector_fits (f, "a density of 0.00123456789");
+
+  click (child (inspector, BL_TYPE_INSPECTOR, "auto_switch"));
+  {
+    GtkWindow *dialog = NULL;
+
+    WAIT_UNTIL ((dialog = find_dialog (GTK_TYPE_MESSAGE_DIALOG)) != NULL &&
+                gtk_widget_get_mapped (GTK_WIDGET (dialog)));
+    ui_input_focus_window (GTK_WIDGET (dialog));
+    click (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT));
+    WAIT_UNTIL (find_dialog (GTK_TYPE_MESSAGE_DIALOG) == NULL);
+    ui_input_focus_window (GTK_WIDGET (f->window));
+  }
+  assert_inspector_fits (f, "automatic inertia turned off");
+  g_assert_cmpint (layout_now (f).viewport, >=, MIN_VIEWPORT_WIDTH);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -423,6 +508,7 @@ main (int   argc,
 
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, set_up_1024, fn, fixture_tear_down)
   ADD ("/ui/layout/stable-dividers", test_stable_dividers);
+  ADD ("/ui/layout/mass-page-fits", test_mass_page_fits);
   ADD ("/ui/layout/new-selection-scrolls-to-top", test_new_selection_scrolls_to_top);
   ADD ("/ui/layout/proposal-in-view", test_proposal_in_view);
   ADD ("/ui/layout/collision-selected-in-3d", test_collision_selected_in_3d);

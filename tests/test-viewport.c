@@ -366,6 +366,20 @@ test_box_at_centre (void)
   "<link name='e'><inertial><mass>" mass "</mass><inertia><ixx>" ixx "</ixx><iyy>" iyy "</iyy>" \
   "<izz>" izz "</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial></link>"
 
+/* Sets the <mass> of the inertial of LINK and reloads it (an edit). */
+static void
+set_link_mass (Fixture    *f,
+               const char *link_name,
+               const char *mass)
+{
+  BlLink *link = bl_document_find_link (f->document, link_name);
+
+  for (xmlNode *child = link->inertial_node->children; child != NULL; child = child->next)
+    if (child->type == XML_ELEMENT_NODE && g_str_equal ((const char *) child->name, "mass"))
+      xmlNodeSetContent (child, (const xmlChar *) mass);
+  bl_document_reload_link (f->document, link);
+}
+
 static void
 test_ellipsoid_extent (void)
 {
@@ -395,20 +409,50 @@ test_ellipsoid_extent (void)
   /* Live: four times the mass halves every semi-axis; only this link is
    * re-uploaded, the scene is not rebuilt. */
   rebuilds = bl_viewport_get_n_rebuilds (f.viewport);
-  {
-    BlLink *link = bl_document_find_link (f.document, "m::e");
-    xmlNode *child;
-
-    for (child = link->inertial_node->children; child != NULL; child = child->next)
-      if (child->type == XML_ELEMENT_NODE && g_str_equal ((const char *) child->name, "mass"))
-        xmlNodeSetContent (child, (const xmlChar *) "48");
-    bl_document_reload_link (f.document, link);
-  }
+  set_link_mass (&f, "m::e", "48");
   capture (&f);
   g_assert_cmpuint (bl_viewport_get_n_rebuilds (f.viewport), ==, rebuilds);
   ey = 0.5 * b / sqrt (d * d - 0.25 * a * a) / TAN_HALF_FOV * 0.5 * f.height;
   assert_greenish (&f, cx + ey - 3, cy - 4.5);
   assert_color (&f, cx + ey + 3, cy - 4.5, bl_render_background_color, 1.0);
+  fixture_teardown (&f);
+}
+
+/* An edit walks every link for the scene's bounds only when it moved the
+ * edited link's.  A 4 m cube around the link's equivalent ellipsoid
+ * (semi-axes k, 2k, 3k, k = √(5/12), inside the cube): four times the
+ * mass halves the ellipsoid, still inside, and the framing stays the
+ * cube's (half-diagonal 2√3); a sixteenth of it quadruples the ellipsoid
+ * (4k, 8k, 12k) past the cube, and "fit all" frames the half-diagonal of
+ * its box, 4√14·k. */
+static void
+test_bounds_walk_on_change (void)
+{
+  Fixture f = { 0 };
+  double k = sqrt (5.0 / 12.0), sin_half = sin (BL_CAMERA_FOVY_DEGREES * G_PI / 360.0);
+  BlCamera camera;
+  guint walks;
+
+  fixture_setup (&f, SDF_HEAD "<model name='m'><link name='e'><inertial><mass>12</mass><inertia><ixx>13</ixx>"
+                 "<iyy>10</iyy><izz>5</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>"
+                 "<collision name='c'><geometry><box><size>4 4 4</size></box></geometry></collision>"
+                 "</link></model></sdf>");
+  bl_viewport_fit_all (f.viewport);
+  bl_viewport_get_camera (f.viewport, &camera);
+  g_assert_cmpfloat_with_epsilon (camera.distance, 2.0 * sqrt (3.0) / sin_half, 1e-9);
+
+  walks = bl_viewport_get_n_bounds_walks (f.viewport);
+  set_link_mass (&f, "m::e", "48");
+  g_assert_cmpuint (bl_viewport_get_n_bounds_walks (f.viewport), ==, walks);
+  bl_viewport_fit_all (f.viewport);
+  bl_viewport_get_camera (f.viewport, &camera);
+  g_assert_cmpfloat_with_epsilon (camera.distance, 2.0 * sqrt (3.0) / sin_half, 1e-9);
+
+  set_link_mass (&f, "m::e", "0.75");
+  g_assert_cmpuint (bl_viewport_get_n_bounds_walks (f.viewport), ==, walks + 1);
+  bl_viewport_fit_all (f.viewport);
+  bl_viewport_get_camera (f.viewport, &camera);
+  g_assert_cmpfloat_with_epsilon (camera.distance, 4.0 * sqrt (14.0) * k / sin_half, 1e-9);
   fixture_teardown (&f);
 }
 
@@ -1581,6 +1625,7 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/box-at-centre", test_box_at_centre);
   g_test_add_func ("/ui/viewport/panels", test_panels);
   g_test_add_func ("/ui/viewport/ellipsoid-extent-and-live-update", test_ellipsoid_extent);
+  g_test_add_func ("/ui/viewport/bounds-walk-on-change", test_bounds_walk_on_change);
   g_test_add_func ("/ui/viewport/pick-selects", test_pick_selects);
   g_test_add_func ("/ui/viewport/xray-and-warning", test_xray_and_warning);
   g_test_add_func ("/ui/viewport/selection-unmistakable", test_selection_unmistakable);

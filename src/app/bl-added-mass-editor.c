@@ -299,6 +299,7 @@ set_eigen_row (BlAddedMassEditor *self,
                gboolean           status_is_error,
                gboolean           neutral)
 {
+  static const char * const status_classes[] = { "error", "success", "dim-label", NULL };
   double shown[6];
 
   memcpy (shown, values, sizeof shown);
@@ -309,20 +310,26 @@ set_eigen_row (BlAddedMassEditor *self,
       g_autofree char *text = available ? g_strdup_printf ("%.4g", shown[i] + 0.0) : g_strdup ("—");
 
       gtk_label_set_text (self->eigen_values[row][i], text);
-      if (available && values[i] < red_below)
-        gtk_widget_add_css_class (GTK_WIDGET (self->eigen_values[row][i]), "error");
-      else
-        gtk_widget_remove_css_class (GTK_WIDGET (self->eigen_values[row][i]), "error");
+      bl_field_set_css_class (GTK_WIDGET (self->eigen_values[row][i]), status_classes,
+                              available && values[i] < red_below ? "error" : NULL);
     }
 
   gtk_label_set_text (self->eigen_status[row], status);
-  gtk_widget_remove_css_class (GTK_WIDGET (self->eigen_status[row]), "error");
-  gtk_widget_remove_css_class (GTK_WIDGET (self->eigen_status[row]), "success");
-  gtk_widget_remove_css_class (GTK_WIDGET (self->eigen_status[row]), "dim-label");
-  if (!available || neutral)
-    gtk_widget_add_css_class (GTK_WIDGET (self->eigen_status[row]), "dim-label");
-  else
-    gtk_widget_add_css_class (GTK_WIDGET (self->eigen_status[row]), status_is_error ? "error" : "success");
+  bl_field_set_css_class (GTK_WIDGET (self->eigen_status[row]), status_classes,
+                          !available || neutral ? "dim-label" : status_is_error ? "error" : "success");
+}
+
+/* Shows a finding in ROW: "ID: MESSAGE" (ID nullable). */
+static void
+set_finding (GtkWidget  *row,
+             BlSeverity  severity,
+             const char *id,
+             const char *message)
+{
+  g_autofree char *text = id != NULL ? g_strdup_printf ("%s: %s", id, message) : g_strdup (message);
+  g_autofree char *markup = g_markup_escape_text (text, -1);
+
+  bl_diagnostic_row_set (row, severity, markup, NULL);
 }
 
 static GtkWidget *
@@ -331,10 +338,8 @@ finding_row (BlSeverity  severity,
              const char *message)
 {
   GtkWidget *row = bl_diagnostic_row_new ();
-  g_autofree char *text = id != NULL ? g_strdup_printf ("%s: %s", id, message) : g_strdup (message);
-  g_autofree char *markup = g_markup_escape_text (text, -1);
 
-  bl_diagnostic_row_set (row, severity, markup, NULL);
+  set_finding (row, severity, id, message);
   return row;
 }
 
@@ -372,7 +377,7 @@ show_diagnostics (BlAddedMassEditor *self)
 {
   g_autofree char *element = g_strconcat (self->link->scoped_name, "/inertial/fluid_added_mass", NULL);
   g_autoptr(GPtrArray) shown = g_ptr_array_new ();
-  GtkWidget *label = NULL;
+  GtkWidget *row;
 
   for (guint i = 0; i < self->link->diagnostics->len; i++)
     {
@@ -383,28 +388,17 @@ show_diagnostics (BlAddedMassEditor *self)
     }
   g_ptr_array_sort (shown, compare_diagnostics);
 
-  clear_box (self->checks_box);
-  for (guint i = 0; i < shown->len; i++)
+  /* Rows are kept: an edit changes a number in a message. */
+  row = bl_diagnostic_box_sync (self->checks_box, shown->len,
+                                !self->link->has_added_mass ? _("No added mass on this link: nothing to check.")
+                                                            : _("All checks pass"),
+                                !self->link->has_added_mass ? "dim-label" : "success");
+  for (guint i = 0; i < shown->len; i++, row = gtk_widget_get_next_sibling (row))
     {
       const BlDiagnostic *d = g_ptr_array_index (shown, i);
 
-      gtk_box_append (self->checks_box, finding_row (d->severity, d->code, d->message));
+      set_finding (row, d->severity, d->code, d->message);
     }
-  if (shown->len > 0)
-    return;
-
-  if (!self->link->has_added_mass)
-    {
-      label = gtk_label_new (_("No added mass on this link: nothing to check."));
-      gtk_widget_add_css_class (label, "dim-label");
-    }
-  else
-    {
-      label = gtk_label_new (_("All checks pass"));
-      gtk_widget_add_css_class (label, "success");
-    }
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  gtk_box_append (self->checks_box, label);
 }
 
 static void

@@ -7,8 +7,9 @@
 
 G_BEGIN_DECLS
 
-/* A horizontal box of a severity icon and a wrapped, selectable label,
- * empty until bl_diagnostic_row_set. */
+/* A row (a GtkGrid) of a severity icon and a wrapped, selectable label,
+ * empty until bl_diagnostic_row_set; its width does not depend on the
+ * height it is offered. */
 GtkWidget *bl_diagnostic_row_new (void);
 
 /* Shows SEVERITY's icon and MARKUP, with TOOLTIP (or none).  Only what
@@ -20,5 +21,15 @@ void       bl_diagnostic_row_set (GtkWidget  *row,
                                   BlSeverity  severity,
                                   const char *markup,
                                   const char *tooltip);
+
+/* Makes BOX hold exactly N rows of bl_diagnostic_row_new, keeping the rows
+ * it has (an edit changes a number in a message, not the rows), and
+ * returns the first (NULL when N is 0).  With N = 0 the box holds one
+ * label instead, EMPTY_TEXT with the style class EMPTY_CLASS (e.g. "No
+ * problems found", "dim-label"), set again only where it differs. */
+GtkWidget *bl_diagnostic_box_sync (GtkBox     *box,
+                                   guint       n,
+                                   const char *empty_text,
+                                   const char *empty_class);
 
 G_END_DECLS

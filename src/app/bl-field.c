@@ -98,6 +98,20 @@ bl_field_set_tooltip (GtkWidget  *widget,
     gtk_widget_set_tooltip_text (widget, text);
 }
 
+void
+bl_field_set_css_class (GtkWidget          *widget,
+                        const char * const *classes,
+                        const char         *active)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  for (guint i = 0; classes[i] != NULL; i++)
+    if (g_strcmp0 (classes[i], active) != 0 && gtk_widget_has_css_class (widget, classes[i]))
+      gtk_widget_remove_css_class (widget, classes[i]);
+  if (active != NULL && !gtk_widget_has_css_class (widget, active))
+    gtk_widget_add_css_class (widget, active);
+}
+
 char *
 bl_field_format_quantity (double      value,
                           const char *unit)

@@ -38,6 +38,12 @@ char     *bl_field_dup_read_only_reason (BlDocument   *doc,
  * on every edit. */
 void      bl_field_set_tooltip     (GtkWidget    *widget,
                                     const char   *text);
+/* Gives WIDGET the style class ACTIVE (nullable: none) and none of the
+ * others of CLASSES (NULL-terminated), adding or removing only what
+ * differs: taking a class away and giving it back restyles the widget. */
+void      bl_field_set_css_class   (GtkWidget          *widget,
+                                    const char * const *classes,
+                                    const char         *active);
 /* A short display form with units, e.g. "12.5 kg". */
 char     *bl_field_format_quantity (double        value,
                                     const char   *unit);

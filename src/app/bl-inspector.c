@@ -281,43 +281,40 @@ update_validity (BlInspector *self)
 
   for (guint i = 0; i < self->link->diagnostics->len; i++)
     n_errors += ((BlDiagnostic *) g_ptr_array_index (self->link->diagnostics, i))->severity == BL_SEVERITY_ERROR;
-  for (int k = 0; k < 3; k++)
-    {
-      static const char * const classes[] = { "error", "success", "warning" };
+  static const char * const classes[] = { "error", "success", "warning", NULL };
+  const char *icon, *css_class;
+  g_autofree char *text = NULL;
 
-      gtk_widget_remove_css_class (GTK_WIDGET (self->validity_label), classes[k]);
-      gtk_widget_remove_css_class (GTK_WIDGET (self->validity_icon), classes[k]);
-    }
   if (reason == NULL && n_errors > 0)
     {
       /* Valid in gz-math's sense, but not what the file says (a collision
        * left out, a value unreadable): not a plain green tick. */
-      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                            "Valid inertia, but the link has %u error (below)",
-                                                            "Valid inertia, but the link has %u errors (below)",
-                                                            n_errors), n_errors);
-
-      gtk_image_set_from_icon_name (self->validity_icon, "dialog-warning-symbolic");
-      gtk_label_set_text (self->validity_label, text);
-      gtk_widget_add_css_class (GTK_WIDGET (self->validity_label), "warning");
-      gtk_widget_add_css_class (GTK_WIDGET (self->validity_icon), "warning");
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "Valid inertia, but the link has %u error (below)",
+                                           "Valid inertia, but the link has %u errors (below)",
+                                           n_errors), n_errors);
+      icon = "dialog-warning-symbolic";
+      css_class = "warning";
     }
   else if (reason == NULL)
     {
-      gtk_image_set_from_icon_name (self->validity_icon, "emblem-ok-symbolic");
-      gtk_label_set_text (self->validity_label, _("Valid inertia"));
-      gtk_widget_add_css_class (GTK_WIDGET (self->validity_label), "success");
-      gtk_widget_add_css_class (GTK_WIDGET (self->validity_icon), "success");
+      text = g_strdup (_("Valid inertia"));
+      icon = "emblem-ok-symbolic";
+      css_class = "success";
     }
   else
     {
-      g_autofree char *text = g_strdup_printf (_("Invalid inertia: %s"), reason);
-
-      gtk_image_set_from_icon_name (self->validity_icon, "dialog-error-symbolic");
-      gtk_label_set_text (self->validity_label, text);
-      gtk_widget_add_css_class (GTK_WIDGET (self->validity_label), "error");
-      gtk_widget_add_css_class (GTK_WIDGET (self->validity_icon), "error");
+      text = g_strdup_printf (_("Invalid inertia: %s"), reason);
+      icon = "dialog-error-symbolic";
+      css_class = "error";
     }
+  /* Set again only what differs: an image set to its own icon is
+   * measured again, a class taken away and given back restyles. */
+  if (g_strcmp0 (gtk_image_get_icon_name (self->validity_icon), icon) != 0)
+    gtk_image_set_from_icon_name (self->validity_icon, icon);
+  gtk_label_set_text (self->validity_label, text);
+  bl_field_set_css_class (GTK_WIDGET (self->validity_label), classes, css_class);
+  bl_field_set_css_class (GTK_WIDGET (self->validity_icon), classes, css_class);
 }
 
 static void
@@ -659,20 +656,10 @@ update_collisions (BlInspector *self)
 static void
 rebuild_diagnostics (BlInspector *self)
 {
-  GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->diagnostics_box));
-  GtkWidget *next;
   guint n = self->link->diagnostics->len;
+  GtkWidget *row = bl_diagnostic_box_sync (self->diagnostics_box, n, _("No problems found"), "dim-label");
 
-  /* "No problems found" is a label, not a row */
-  if (row != NULL && GTK_IS_LABEL (row))
-    {
-      if (n == 0)
-        return;
-      gtk_box_remove (self->diagnostics_box, row);
-      row = NULL;
-    }
-
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < n; i++, row = gtk_widget_get_next_sibling (row))
     {
       const BlDiagnostic *d = g_ptr_array_index (self->link->diagnostics, i);
       g_autofree char *text = bl_diagnostic_to_string (d);
@@ -685,29 +672,7 @@ rebuild_diagnostics (BlInspector *self)
                                   _("line"), d->line);
       else
         markup = g_steal_pointer (&escaped);
-
-      if (row == NULL)
-        {
-          row = bl_diagnostic_row_new ();
-          gtk_box_append (self->diagnostics_box, row);
-        }
       bl_diagnostic_row_set (row, d->severity, markup, text);
-      row = gtk_widget_get_next_sibling (row);
-    }
-
-  for (; row != NULL; row = next)
-    {
-      next = gtk_widget_get_next_sibling (row);
-      gtk_box_remove (self->diagnostics_box, row);
-    }
-
-  if (n == 0 && gtk_widget_get_first_child (GTK_WIDGET (self->diagnostics_box)) == NULL)
-    {
-      GtkWidget *label = gtk_label_new (_("No problems found"));
-
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_box_append (self->diagnostics_box, label);
     }
 }
 

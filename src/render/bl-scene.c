@@ -549,6 +549,19 @@ bl_scene_link_set_mesh_ready_func (BlSceneLink          *self,
 }
 
 void
+bl_scene_link_get_bounds (const BlSceneLink *self,
+                          BlSceneBounds     *bounds)
+{
+  memset (bounds, 0, sizeof *bounds);
+  bounds->has_bounds = self->has_bounds;
+  bounds->has_frame_bounds = self->has_frame_bounds;
+  memcpy (bounds->min, self->min, sizeof bounds->min);
+  memcpy (bounds->max, self->max, sizeof bounds->max);
+  memcpy (bounds->frame_min, self->frame_min, sizeof bounds->frame_min);
+  memcpy (bounds->frame_max, self->frame_max, sizeof bounds->frame_max);
+}
+
+void
 bl_scene_link_free (BlSceneLink *self)
 {
   if (self == NULL)

@@ -96,6 +96,16 @@ struct _BlSceneLink
   gpointer              mesh_ready_data;
 };
 
+/* A link's bounds as bl_scene_link_update leaves them, to tell whether an
+ * update moved them (compared with memcmp: every field is set). */
+typedef struct
+{
+  gboolean has_bounds;
+  gboolean has_frame_bounds;
+  double   min[3], max[3];
+  double   frame_min[3], frame_max[3];
+} BlSceneBounds;
+
 /* The drawing of LINK, the INDEX-th, with the added-mass ellipsoid for
  * FLUID_DENSITY (bl_added_mass_equivalent_radii, centred at the centre of
  * buoyancy when the link displaces a volume, else at the link origin) and
@@ -113,6 +123,8 @@ void          bl_scene_link_set_mesh_ready_func (BlSceneLink          *self,
                                                  BlSceneMeshReadyFunc  func,
                                                  gpointer              user_data);
 void          bl_scene_link_free        (BlSceneLink  *self);
+void          bl_scene_link_get_bounds  (const BlSceneLink *self,
+                                         BlSceneBounds     *bounds);
 
 /* The nearest hit along the ray among the link's collision shapes (and its
  * inertia ellipsoid when it has no collision).  t in the direction's units. */

@@ -10,6 +10,9 @@ guint    bl_viewport_get_n_frames      (BlViewport *self);
 /* Whole-scene rebuilds of the GPU instance buffers so far (a link edit
  * must not cause one). */
 guint    bl_viewport_get_n_rebuilds    (BlViewport *self);
+/* Times the scene's bounds were computed over every link so far (a
+ * rebuild; a link edit only when it moved that link's bounds). */
+guint    bl_viewport_get_n_bounds_walks (BlViewport *self);
 /* Meshes whose GPU buffers the viewport holds (see bl_renderer_get_n_meshes). */
 guint    bl_viewport_get_n_meshes      (BlViewport *self);
 /* Meshes the scene waits for while the core's cache reads them in a

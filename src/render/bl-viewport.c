@@ -48,6 +48,7 @@ struct _BlViewport
   GArray          *panel_corners;    /* float, 9 per panel */
   GArray          *panel_colors;     /* float, 3 per panel, or NULL */
   gboolean         panels_dirty;
+  guint            n_bounds_walks;
 };
 
 enum
@@ -157,6 +158,7 @@ update_scene_bounds (BlViewport *self)
 {
   double center[3];
 
+  self->n_bounds_walks++;
   bounds_sphere (self->links, TRUE, self->scene_center, &self->scene_radius);
   bounds_sphere (self->links, FALSE, center, &self->extent_radius);
   if (self->scene_radius < 0.0)
@@ -201,10 +203,18 @@ static void
 refresh_link (BlViewport  *self,
               BlSceneLink *scene_link)
 {
+  BlSceneBounds before, after;
+
+  bl_scene_link_get_bounds (scene_link, &before);
   bl_scene_link_update (scene_link, self->fluid_density, world_gravity (self));
+  bl_scene_link_get_bounds (scene_link, &after);
   if (self->renderer != NULL)
     bl_renderer_link_changed (self->renderer, scene_link);
-  update_scene_bounds (self);
+  /* The scene's bounds walk every link: only when this one's moved (a
+   * density edit changes no shape, an ellipsoid seldom the union; a mesh
+   * read in a worker does). */
+  if (memcmp (&before, &after, sizeof before) != 0)
+    update_scene_bounds (self);
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
 
@@ -933,6 +943,12 @@ guint
 bl_viewport_get_n_drawn_triangles (BlViewport *self)
 {
   return self->renderer != NULL ? bl_renderer_get_n_drawn_triangles (self->renderer) : 0;
+}
+
+guint
+bl_viewport_get_n_bounds_walks (BlViewport *self)
+{
+  return self->n_bounds_walks;
 }
 
 guint
