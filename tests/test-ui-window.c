@@ -1,0 +1,106 @@
+/* test-ui-window.c: the window and the file it shows (issue 18): what the
+ * window's session does to the shown document when it writes files. */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "bl-window.h"
+#include "ui-common.h"
+#include "ui-input.h"
+
+static void
+count_signal (gpointer  instance,
+              gpointer  link,
+              guint    *count)
+{
+  (*count)++;
+}
+
+/* Export Baked (Ctrl+E, real keys) bakes a copy: the shown document is
+ * never changed, not even for the length of the write (it used to apply
+ * the bake to the open document and revert it, so that every widget saw
+ * each automatic link change twice).  The baked file holds link_2 as the
+ * explicit 6 kg with Ixx = 6·2/12 = 1 that auto inertia computes. */
+static void
+test_export_baked_leaves_document (Fixture       *f,
+                                   gconstpointer  data)
+{
+  g_autofree char *baked_path = g_build_filename (f->dir, "baked.sdf", NULL);
+  BlDocument *shown = bl_window_get_document (f->window);
+  g_autoptr(BlDocument) baked = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  guint link_changes = 0;
+  gulong id;
+  BlLink *link;
+
+  id = g_signal_connect (shown, "link-changed", G_CALLBACK (count_signal), &link_changes);
+  ui_input_focus_window (GTK_WIDGET (f->window));
+  ui_input_key (GDK_KEY_e, GDK_CONTROL_MASK);
+  WAIT_UNTIL (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL);
+  answer_file_chooser (f->dir, "baked.sdf");
+  WAIT_UNTIL (g_file_test (baked_path, G_FILE_TEST_EXISTS) && !bl_window_get_saving (f->window));
+  drain ();
+  g_signal_handler_disconnect (shown, id);
+
+  g_assert_cmpuint (link_changes, ==, 0);
+  g_assert_true (bl_window_get_document (f->window) == shown);
+  g_assert_false (bl_window_get_modified (f->window));
+  link = bl_document_find_link (shown, "test_model::link_2");
+  g_assert_true (link->auto_inertia);
+  g_assert_true (g_file_get_contents (f->path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, f->original);
+
+  baked = bl_document_new_from_file (baked_path, &error);
+  g_assert_no_error (error);
+  link = bl_document_find_link (baked, "test_model::link_2");
+  g_assert_false (link->auto_inertia);
+  g_assert_cmpfloat_with_epsilon (link->mass, 6.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (link->inertia[0], 1.0, 1e-12);
+}
+
+/* A save is written in a worker thread: while it runs the window says so,
+ * and once done the file holds the edit and the window is clean. */
+static void
+test_save_reports_writing (Fixture       *f,
+                           gconstpointer  data)
+{
+  BlDocument *shown = bl_window_get_document (f->window);
+  BlCollision *collision = bl_document_find_collision (shown, "test_model::link_2", "collision_2");
+  g_autoptr(BlEdit) edit = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *saved = NULL;
+
+  g_assert_nonnull (collision);
+  edit = bl_edit_new_collision_density (shown, collision, 2500);
+  g_assert_true (bl_window_do_edit (f->window, edit, &error));
+  g_assert_no_error (error);
+  g_assert_true (bl_window_get_modified (f->window));
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.save", NULL);
+  /* Nothing ran on the main loop yet: the worker's end is not known. */
+  g_assert_true (bl_window_get_saving (f->window));
+  g_assert_true (bl_window_get_modified (f->window));
+  WAIT_UNTIL (!bl_window_get_saving (f->window));
+  drain ();
+
+  g_assert_false (bl_window_get_saving (f->window));
+  g_assert_false (bl_window_get_modified (f->window));
+  g_assert_true (g_file_get_contents (f->path, &saved, NULL, NULL));
+  g_assert_nonnull (strstr (saved, "<density>2500</density>"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  ui_test_init (&argc, &argv);
+
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
+  ADD ("/ui/session/export-baked-leaves-document", test_export_baked_leaves_document);
+  ADD ("/ui/session/save-reports-writing", test_save_reports_writing);
+#undef ADD
+
+  return ui_test_run ();
+}
