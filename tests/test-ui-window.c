@@ -1,10 +1,16 @@
-/* test-ui-window.c: the window and the file it shows (issue 18): what the
- * window's session does to the shown document when it writes files. */
+/* test-ui-window.c: the window and what it shows (issue 18): what the
+ * window's session does to the shown document when it writes files, and
+ * the one fluid density the widgets follow. */
 #include "config.h"
 
 #include <gtk/gtk.h>
 #include <string.h>
 
+#include "bl-added-mass.h"
+#include "bl-added-mass-editor.h"
+#include "bl-application-settings.h"
+#include "bl-inspector.h"
+#include "bl-viewport.h"
 #include "bl-window.h"
 #include "ui-common.h"
 #include "ui-input.h"
@@ -91,6 +97,71 @@ test_save_reports_writing (Fixture       *f,
   g_assert_nonnull (strstr (saved, "<density>2500</density>"));
 }
 
+static double
+fluid_density (gpointer object)
+{
+  double value;
+
+  g_object_get (object, "fluid-density", &value, NULL);
+  return value;
+}
+
+static void
+assert_fluid_range (GType type)
+{
+  g_autoptr(GTypeClass) klass = g_type_class_ref (type);
+  GParamSpecDouble *pspec = G_PARAM_SPEC_DOUBLE (g_object_class_find_property (G_OBJECT_CLASS (klass),
+                                                                               "fluid-density"));
+
+  g_assert_cmpfloat (pspec->minimum, ==, BL_FLUID_DENSITY_MIN);
+  g_assert_cmpfloat (pspec->maximum, ==, BL_FLUID_DENSITY_MAX);
+}
+
+/* One fluid density: the window's, of one range everywhere (the setting's
+ * 0.001 to 100000 kg/m³); the viewport, the inspector and the Added Mass
+ * page follow it, and what the user types on a page is the window's. */
+static void
+test_fluid_density_one_source (Fixture       *f,
+                               gconstpointer  data)
+{
+  GtkWidget *viewport = find_by_type (GTK_WIDGET (f->window), BL_TYPE_VIEWPORT);
+  GtkWidget *inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  GtkWidget *editor = child (f->window, BL_TYPE_WINDOW, "added_mass_editor");
+  g_autoptr(GSettings) settings = bl_application_settings_new ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettingsSchemaKey) key = NULL;
+  g_autoptr(GVariant) range = NULL;
+  g_autoptr(GVariant) bounds = NULL;
+  const char *kind;
+  double low, high;
+
+  assert_fluid_range (BL_TYPE_WINDOW);
+  assert_fluid_range (BL_TYPE_VIEWPORT);
+  assert_fluid_range (BL_TYPE_INSPECTOR);
+  assert_fluid_range (BL_TYPE_ADDED_MASS_EDITOR);
+  g_assert_nonnull (settings);
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  key = g_settings_schema_get_key (schema, "fluid-density");
+  range = g_settings_schema_key_get_range (key);
+  g_variant_get (range, "(&sv)", &kind, &bounds);
+  g_assert_cmpstr (kind, ==, "range");
+  g_variant_get (bounds, "(dd)", &low, &high);
+  g_assert_cmpfloat (low, ==, BL_FLUID_DENSITY_MIN);
+  g_assert_cmpfloat (high, ==, BL_FLUID_DENSITY_MAX);
+
+  g_assert_nonnull (viewport);
+  g_object_set (f->window, "fluid-density", BL_FLUID_DENSITY_FRESH_WATER, NULL);
+  g_assert_cmpfloat (fluid_density (viewport), ==, 1000.0);
+  g_assert_cmpfloat (fluid_density (inspector), ==, 1000.0);
+  g_assert_cmpfloat (fluid_density (editor), ==, 1000.0);
+
+  g_object_set (editor, "fluid-density", BL_FLUID_DENSITY_AIR, NULL);
+  g_assert_cmpfloat (fluid_density (f->window), ==, 1.225);
+  g_assert_cmpfloat (fluid_density (viewport), ==, 1.225);
+  g_assert_cmpfloat (fluid_density (inspector), ==, 1.225);
+  g_assert_cmpfloat (g_settings_get_double (settings, "fluid-density"), ==, 1.225);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -100,6 +171,7 @@ main (int   argc,
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("/ui/session/export-baked-leaves-document", test_export_baked_leaves_document);
   ADD ("/ui/session/save-reports-writing", test_save_reports_writing);
+  ADD ("/ui/window/fluid-density-one-source", test_fluid_density_one_source);
 #undef ADD
 
   return ui_test_run ();

@@ -970,7 +970,7 @@ bl_inspector_class_init (BlInspectorClass *klass)
 
   properties[PROP_FLUID_DENSITY] =
     g_param_spec_double ("fluid-density", NULL, NULL,
-                         0.001, 100000.0, BL_FLUID_DENSITY_DEFAULT,
+                         BL_FLUID_DENSITY_MIN, BL_FLUID_DENSITY_MAX, BL_FLUID_DENSITY_DEFAULT,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 

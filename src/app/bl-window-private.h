@@ -1,6 +1,7 @@
 /* bl-window-private.h: what bl-window.c and bl-window-actions.c share. */
 #pragma once
 
+#include "bl-added-mass.h"
 #include "bl-added-mass-editor.h"
 #include "bl-inspector.h"
 #include "bl-outline.h"
@@ -38,6 +39,7 @@ struct _BlWindow
   /* The file shown: document, history, disk, loading, saving, recovery. */
   BlSession            *session;
   gboolean              remember_recent;
+  double                fluid_density; /* kg/m³, "fluid-density" */
   GtkWidget            *dialog;        /* the question being asked, if any */
   gboolean              close_confirmed;
 };

@@ -13,6 +13,14 @@
 
 G_DEFINE_FINAL_TYPE (BlWindow, bl_window, GTK_TYPE_APPLICATION_WINDOW)
 
+enum {
+  PROP_0,
+  PROP_FLUID_DENSITY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 /* Continuations ----------------------------------------------------------- */
 
 struct _BlThen
@@ -926,6 +934,46 @@ bl_window_dispose (GObject *object)
   G_OBJECT_CLASS (bl_window_parent_class)->dispose (object);
 }
 
+static void
+bl_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  BlWindow *self = BL_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_FLUID_DENSITY:
+      g_value_set_double (value, self->fluid_density);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+bl_window_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  BlWindow *self = BL_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_FLUID_DENSITY:
+      if (self->fluid_density != g_value_get_double (value))
+        {
+          self->fluid_density = g_value_get_double (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
 /* Layout ------------------------------------------------------------------ */
 
 /* The dividers' first positions, from the width of the window's first
@@ -975,8 +1023,19 @@ bl_window_class_init (BlWindowClass *klass)
     g_setenv ("GSK_RENDERER", "cairo", TRUE);
 
   object_class->dispose = bl_window_dispose;
+  object_class->get_property = bl_window_get_property;
+  object_class->set_property = bl_window_set_property;
   widget_class->size_allocate = bl_window_size_allocate;
   window_class->close_request = bl_window_close_request;
+
+  /* The fluid around the model (kg/m³), for buoyancy and added mass:
+   * the one value the viewport, the inspector and the Added Mass page
+   * are bound to. */
+  properties[PROP_FLUID_DENSITY] =
+    g_param_spec_double ("fluid-density", NULL, NULL,
+                         BL_FLUID_DENSITY_MIN, BL_FLUID_DENSITY_MAX, BL_FLUID_DENSITY_DEFAULT,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (BL_TYPE_OUTLINE);
   g_type_ensure (BL_TYPE_INSPECTOR);
@@ -1084,11 +1143,13 @@ build_viewport (BlWindow *self)
   gtk_box_append (self->viewport_box, overlay);
 
   g_signal_connect (self->added_mass_editor, "show-panels", G_CALLBACK (on_show_panels), self);
-  g_object_bind_property (self->added_mass_editor, "fluid-density",
-                          self->viewport, "fluid-density", G_BINDING_SYNC_CREATE);
-  /* One fluid density for buoyancy and added mass (GSettings binds the editor's). */
-  g_object_bind_property (self->added_mass_editor, "fluid-density",
-                          self->inspector, "fluid-density",
+  /* One fluid density for buoyancy and added mass: the window's, which
+   * the settings keep; the fields that edit it write it back. */
+  g_object_bind_property (self, "fluid-density", self->viewport, "fluid-density",
+                          G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self, "fluid-density", self->added_mass_editor, "fluid-density",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_object_bind_property (self, "fluid-density", self->inspector, "fluid-density",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
 }
 
@@ -1100,6 +1161,7 @@ bl_window_init (BlWindow *self)
 
   load_css ();
   self->remember_recent = TRUE;
+  self->fluid_density = BL_FLUID_DENSITY_DEFAULT;
   gtk_widget_init_template (GTK_WIDGET (self));
   self->session = bl_session_new ();
   g_signal_connect (self->session, "changed", G_CALLBACK (on_session_changed), self);
@@ -1129,7 +1191,7 @@ apply_settings (BlWindow *self)
     gtk_window_set_default_size (GTK_WINDOW (self), width, height);
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
-  g_settings_bind (self->settings, "fluid-density", self->added_mass_editor, "fluid-density",
+  g_settings_bind (self->settings, "fluid-density", self, "fluid-density",
                    G_SETTINGS_BIND_DEFAULT);
   _bl_window_bind_view_settings (self);
 }

@@ -12,7 +12,10 @@ G_BEGIN_DECLS
 #define BL_TYPE_WINDOW (bl_window_get_type ())
 G_DECLARE_FINAL_TYPE (BlWindow, bl_window, BL, WINDOW, GtkApplicationWindow)
 
-/* application may be NULL (tests). */
+/* Property "fluid-density" (double, kg/m³; BL_FLUID_DENSITY_MIN to _MAX):
+ * the fluid around the model, kept in the settings; the viewport, the
+ * inspector and the Added Mass page are bound to it.
+ * application may be NULL (tests). */
 BlWindow   *bl_window_new            (GtkApplication *application);
 
 /* Replaces the document without asking; on error the window is unchanged. */
