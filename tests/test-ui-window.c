@@ -10,6 +10,7 @@
 #include "bl-added-mass-editor.h"
 #include "bl-application-settings.h"
 #include "bl-inspector.h"
+#include "bl-problems-bar.h"
 #include "bl-viewport.h"
 #include "bl-window.h"
 #include "ui-common.h"
@@ -162,6 +163,77 @@ test_fluid_density_one_source (Fixture       *f,
   g_assert_cmpfloat (g_settings_get_double (settings, "fluid-density"), ==, 1.225);
 }
 
+static gpointer
+document_of (gpointer object)
+{
+  g_autoptr(BlDocument) document = NULL;
+
+  g_object_get (object, "document", &document, NULL);
+  return document;   /* the window still holds it */
+}
+
+/* Every widget that shows the document has it as a property bound to the
+ * window's one source: a new document reaches all of them. */
+static void
+test_document_one_source (Fixture       *f,
+                          gconstpointer  data)
+{
+  const char *names[] = { "inspector", "added_mass_editor", "outline" };
+  GtkWidget *followers[5];
+  BlDocument *sample;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    followers[i] = child (f->window, BL_TYPE_WINDOW, names[i]);
+  followers[3] = find_by_type (GTK_WIDGET (f->window), BL_TYPE_VIEWPORT);
+  followers[4] = find_by_type (GTK_WIDGET (f->window), BL_TYPE_PROBLEMS_BAR);
+
+  for (guint i = 0; i < G_N_ELEMENTS (followers); i++)
+    {
+      g_assert_nonnull (followers[i]);
+      g_assert_true (document_of (followers[i]) == bl_window_get_document (f->window));
+    }
+  bl_window_load_sample (f->window);
+  sample = bl_window_get_document (f->window);
+  g_assert_nonnull (bl_document_find_link (sample, "sample_auv::hull"));
+  for (guint i = 0; i < G_N_ELEMENTS (followers); i++)
+    g_assert_true (document_of (followers[i]) == sample);
+}
+
+/* The recent-files list re-read with nothing new (another program touched
+ * it; the list notices its own writes too) leaves the open menu's rows as
+ * they are: they used to be made anew under the user's pointer, so that a
+ * click could land on a row that was gone. */
+static void
+test_recent_menu_stays (Fixture       *f,
+                        gconstpointer  data)
+{
+  GtkRecentManager *manager = gtk_recent_manager_get_default ();
+  GtkMenuButton *button = GTK_MENU_BUTTON (child (f->window, BL_TYPE_WINDOW, "recent_button"));
+  g_autofree char *uri = g_filename_to_uri (f->path, NULL, NULL);
+  GtkPopover *popover;
+  GtkWidget *item;
+
+  gtk_recent_manager_purge_items (manager, NULL);
+  g_assert_true (gtk_recent_manager_add_item (manager, uri));
+  WAIT_UNTIL (gtk_widget_get_sensitive (GTK_WIDGET (button)) &&
+              gtk_recent_manager_has_item (manager, uri));
+  drain ();
+
+  ui_input_click (GTK_WIDGET (button), 1);
+  popover = gtk_menu_button_get_popover (button);
+  WAIT_UNTIL (popover != NULL && gtk_widget_get_mapped (GTK_WIDGET (popover)));
+  item = find_menu_item (GTK_WIDGET (popover), "model.sdf");
+  g_assert_nonnull (item);
+  g_object_add_weak_pointer (G_OBJECT (item), (gpointer *) &item);
+
+  g_signal_emit_by_name (manager, "changed");
+  drain ();
+  g_assert_nonnull (item);
+  g_assert_true (gtk_widget_get_mapped (item));
+  g_object_remove_weak_pointer (G_OBJECT (item), (gpointer *) &item);
+  gtk_popover_popdown (popover);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -172,6 +244,8 @@ main (int   argc,
   ADD ("/ui/session/export-baked-leaves-document", test_export_baked_leaves_document);
   ADD ("/ui/session/save-reports-writing", test_save_reports_writing);
   ADD ("/ui/window/fluid-density-one-source", test_fluid_density_one_source);
+  ADD ("/ui/window/document-one-source", test_document_one_source);
+  ADD ("/ui/window/recent-menu-stays", test_recent_menu_stays);
 #undef ADD
 
   return ui_test_run ();

@@ -107,6 +107,31 @@ compare_recent (gconstpointer a,
   return g_strcmp0 (gtk_recent_info_get_uri ((GtkRecentInfo *) a), gtk_recent_info_get_uri ((GtkRecentInfo *) b));
 }
 
+/* Whether the section holds these items, label and target alike. */
+static gboolean
+recent_section_equals (GMenu     *section,
+                       GPtrArray *menu_items)
+{
+  if ((guint) g_menu_model_get_n_items (G_MENU_MODEL (section)) != menu_items->len)
+    return FALSE;
+  for (guint i = 0; i < menu_items->len; i++)
+    {
+      GMenuItem *item = g_ptr_array_index (menu_items, i);
+      const char *attributes[] = { G_MENU_ATTRIBUTE_LABEL, G_MENU_ATTRIBUTE_TARGET };
+
+      for (guint a = 0; a < G_N_ELEMENTS (attributes); a++)
+        {
+          g_autoptr(GVariant) now = g_menu_model_get_item_attribute_value (G_MENU_MODEL (section), i,
+                                                                            attributes[a], NULL);
+          g_autoptr(GVariant) wanted = g_menu_item_get_attribute_value (item, attributes[a], NULL);
+
+          if (now == NULL || wanted == NULL || !g_variant_equal (now, wanted))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* The recent menu follows the recent-files list.  Its items change in
  * place: a new menu model would replace the popover and close the menu
  * under the user's pointer whenever any program adds a recent file. */
@@ -117,7 +142,8 @@ _bl_window_update_recent_menu (BlWindow *self)
   GList *items = g_list_sort (gtk_recent_manager_get_items (gtk_recent_manager_get_default ()),
                               compare_recent);
   g_autoptr(GPtrArray) shown = g_ptr_array_new ();   /* borrowed from items */
-  guint n = 0;
+  g_autoptr(GPtrArray) menu_items = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n;
 
   if (section == NULL)
     {
@@ -127,7 +153,6 @@ _bl_window_update_recent_menu (BlWindow *self)
       g_menu_append_section (menu, _("Recent Files"), G_MENU_MODEL (section));
       gtk_menu_button_set_menu_model (self->recent_button, G_MENU_MODEL (menu));
     }
-  g_menu_remove_all (section);
 
   for (GList *l = items; l != NULL && shown->len < 10; l = l->next)
     {
@@ -171,10 +196,19 @@ _bl_window_update_recent_menu (BlWindow *self)
         item = g_menu_item_new (escaped, NULL);
       }
       g_menu_item_set_action_and_target (item, "win.open-recent", "s", uri);
-      g_menu_append_item (section, item);
-      n++;
+      g_ptr_array_add (menu_items, g_steal_pointer (&item));
     }
   g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+
+  /* The same items again (the list was re-read, or changed where it is
+   * not shown): the menu's rows stay, not made anew under the pointer. */
+  n = menu_items->len;
+  if (!recent_section_equals (section, menu_items))
+    {
+      g_menu_remove_all (section);
+      for (guint i = 0; i < n; i++)
+        g_menu_append_item (section, g_ptr_array_index (menu_items, i));
+    }
 
   /* Nothing to offer: no empty menu. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->recent_button), n > 0);

@@ -318,13 +318,8 @@ set_document (BlWindow   *self,
         selected_name = g_strdup (old->scoped_name);
     }
 
+  /* The widgets follow the session's document (bl_window_init). */
   bl_session_set_document (self->session, document, file, bytes, restored);
-
-  bl_inspector_set_document (self->inspector, document);
-  bl_added_mass_editor_set_document (self->added_mass_editor, document);
-  bl_viewport_set_document (self->viewport, document);
-  bl_outline_set_document (self->outline, document);
-  bl_problems_bar_set_document (self->problems_bar, document);
 
   if (selected_name != NULL)
     selected = bl_document_find_link (document, selected_name);
@@ -1168,6 +1163,17 @@ bl_window_init (BlWindow *self)
   g_signal_connect (self->session, "notify::loading-file", G_CALLBACK (on_loading_file_changed), self);
   g_signal_connect (self->session, "file-changed", G_CALLBACK (on_file_changed), self);
   build_viewport (self);
+  /* The document has one source, the session; every widget that shows
+   * it is bound to it (in this order: the outline's new rows select last). */
+  {
+    GObject *followers[] = {
+      G_OBJECT (self->inspector), G_OBJECT (self->added_mass_editor), G_OBJECT (self->viewport),
+      G_OBJECT (self->outline), G_OBJECT (self->problems_bar),
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (followers); i++)
+      g_object_bind_property (self->session, "document", followers[i], "document", G_BINDING_SYNC_CREATE);
+  }
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
