@@ -20,6 +20,7 @@
 #include "bl-viewport.h"
 #include "bl-window.h"
 #include "ui-common.h"
+#include "ui-hooks.h"
 #include "ui-input.h"
 
 
@@ -1248,8 +1249,9 @@ test_recovery_after_kill (void)
   g_auto(GStrv) envp = g_get_environ ();
   g_autoptr(GError) error = NULL;
   g_autoptr(BlApplication) app = NULL;
-  const char *binary = g_getenv ("BALLAST_BINARY");
-  char *argv[] = { (char *) binary, NULL, NULL };
+  /* ballast with one unsaved edit (tests/ballast-edited.c) */
+  const char *binary = g_getenv ("BALLAST_EDITED_BINARY");
+  char *argv[] = { (char *) binary, (char *) "test_model::link_2/collision_2:density=2500", NULL, NULL };
   char *app_argv[] = { (char *) "ballast", NULL };
   RestoreRun run = { 0 };
   GPid pid;
@@ -1267,8 +1269,7 @@ test_recovery_after_kill (void)
 
   /* A ballast with one unsaved edit, in this test's state directory. */
   envp = g_environ_setenv (envp, "XDG_STATE_HOME", g_get_user_state_dir (), TRUE);
-  envp = g_environ_setenv (envp, "BALLAST_TEST_SET", "test_model::link_2/collision_2:density=2500", TRUE);
-  argv[1] = path;
+  argv[2] = path;
   g_assert_true (g_spawn_async (NULL, argv, envp, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &error));
   g_assert_no_error (error);
 
@@ -1592,7 +1593,7 @@ test_open_async_responsive (Fixture       *f,
   guint source;
   gint64 start;
 
-  g_setenv ("BALLAST_TEST_LOAD_DELAY_MS", "4000", TRUE);
+  ui_hooks_set_load_delay (4000);
   start = g_get_monotonic_time ();
   bl_window_open (f->window, file);
   g_assert_true (bl_window_get_loading (f->window));
@@ -1623,7 +1624,7 @@ test_open_async_responsive (Fixture       *f,
   g_assert_true (bl_window_get_document (f->window) == before);
 
   wait_for_load (f->window);
-  g_unsetenv ("BALLAST_TEST_LOAD_DELAY_MS");
+  ui_hooks_set_load_delay (0);
   g_assert_cmpint (g_get_monotonic_time () - start, >=, 4000 * 1000);
   g_assert_null (find_spinning (GTK_WIDGET (f->window)));
   g_assert_false (has_label (GTK_WIDGET (f->window), "Opening shapes.sdf…"));
@@ -1647,7 +1648,7 @@ test_open_async_startup (Fixture       *f,
   f->window = bl_window_new (NULL);
   g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
 
-  g_setenv ("BALLAST_TEST_LOAD_DELAY_MS", "800", TRUE);
+  ui_hooks_set_load_delay (800);
   bl_window_load_file_async (f->window, file, on_test_load_done, &r);
   gtk_window_present (GTK_WINDOW (f->window));
   spin_for (200);
@@ -1659,7 +1660,7 @@ test_open_async_startup (Fixture       *f,
   g_assert_nonnull (find_spinning (GTK_WIDGET (f->window)));
 
   wait_for_load (f->window);
-  g_unsetenv ("BALLAST_TEST_LOAD_DELAY_MS");
+  ui_hooks_set_load_delay (0);
   g_assert_true (r.done);
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
@@ -1679,14 +1680,14 @@ test_open_async_superseded (Fixture       *f,
   LoadResult a = { 0 }, b = { 0 }, c = { 0 };
   BlDocument *newer;
 
-  g_setenv ("BALLAST_TEST_LOAD_DELAY_MS", "300", TRUE);
+  ui_hooks_set_load_delay (300);
   bl_window_load_file_async (f->window, first_file, on_test_load_done, &a);
   spin_for (50);
   bl_window_load_file_async (f->window, shapes_file, on_test_load_done, &b);
   wait_for_load (f->window);
   /* Long enough for any worker of the first load to have finished. */
   spin_for (600);
-  g_unsetenv ("BALLAST_TEST_LOAD_DELAY_MS");
+  ui_hooks_set_load_delay (0);
 
   g_assert_true (a.done);
   g_assert_false (a.ok);
@@ -1698,7 +1699,7 @@ test_open_async_superseded (Fixture       *f,
   newer = bl_window_get_document (f->window);
 
   /* A synchronous open supersedes a running one too. */
-  g_setenv ("BALLAST_TEST_LOAD_DELAY_MS", "300", TRUE);
+  ui_hooks_set_load_delay (300);
   bl_window_load_file_async (f->window, first_file, on_test_load_done, &c);
   g_assert_true (bl_window_get_loading (f->window));
   {
@@ -1710,7 +1711,7 @@ test_open_async_superseded (Fixture       *f,
   }
   g_assert_false (bl_window_get_loading (f->window));
   spin_for (600);
-  g_unsetenv ("BALLAST_TEST_LOAD_DELAY_MS");
+  ui_hooks_set_load_delay (0);
   g_assert_true (c.done);
   g_assert_error (c.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_true (bl_window_get_document (f->window) != newer);
@@ -1732,11 +1733,11 @@ test_open_async_error_keeps_document (Fixture       *f,
   LoadResult r = { 0 };
 
   g_assert_true (g_file_set_contents (path, "<?xml version=\"1.0\"?>\n<robot name=\"r\"/>\n", -1, NULL));
-  g_setenv ("BALLAST_TEST_LOAD_DELAY_MS", "200", TRUE);
+  ui_hooks_set_load_delay (200);
   bl_window_load_file_async (f->window, file, on_test_load_done, &r);
   g_assert_true (bl_window_get_loading (f->window));
   wait_for_load (f->window);
-  g_unsetenv ("BALLAST_TEST_LOAD_DELAY_MS");
+  ui_hooks_set_load_delay (0);
 
   g_assert_true (r.done);
   g_assert_false (r.ok);
@@ -1765,7 +1766,7 @@ test_open_async_edit_while_loading (Fixture       *f,
     {
       LoadResult *res = round == 0 ? &r : &s;
 
-      g_setenv ("BALLAST_TEST_LOAD_DELAY_MS", "1500", TRUE);
+      ui_hooks_set_load_delay (1500);
       bl_window_load_file_async (f->window, file, on_test_load_done, res);
       spin_for (50);
       g_assert_true (bl_window_get_loading (f->window));
@@ -1780,7 +1781,7 @@ test_open_async_edit_while_loading (Fixture       *f,
         g_assert_no_error (error);
       }
       wait_for_load (f->window);
-      g_unsetenv ("BALLAST_TEST_LOAD_DELAY_MS");
+      ui_hooks_set_load_delay (0);
 
       question = find_dialog (GTK_TYPE_MESSAGE_DIALOG);
       g_assert_nonnull (question);

@@ -14,15 +14,39 @@
 
 
 
+/* Whether a window is writing a file in a worker thread. */
+static gboolean
+any_window_saving (void)
+{
+  g_autoptr(GListModel) toplevels = g_object_ref (gtk_window_get_toplevels ());
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (BL_IS_WINDOW (window) && bl_window_get_saving (BL_WINDOW (window)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 void
 drain (void)
 {
-  /* Let GTK lay out, draw and run every idle until nothing is left. */
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  /* Let GTK lay out, draw and run every idle until nothing is left, and
+   * every save (written in a worker thread) end. */
   for (int round = 0; round < 3; round++)
     {
       while (g_main_context_iteration (NULL, FALSE))
         ;
       g_usleep (1000);
+      while (any_window_saving () && g_get_monotonic_time () < deadline)
+        {
+          g_main_context_iteration (NULL, FALSE);
+          g_usleep (1000);
+        }
     }
 }
 

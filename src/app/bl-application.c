@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "bl-application.h"
-#include "bl-number.h"
 #include "bl-recovery.h"
 #include "bl-resource.h"
 #include "bl-window.h"
@@ -26,20 +25,6 @@ struct _BlApplication
 };
 
 G_DEFINE_FINAL_TYPE (BlApplication, bl_application, GTK_TYPE_APPLICATION)
-
-GSettings *
-bl_application_settings_new (void)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-
-  if (source == NULL)
-    return NULL;
-  schema = g_settings_schema_source_lookup (source, BL_APPLICATION_ID, TRUE);
-  if (schema == NULL)
-    return NULL;
-  return g_settings_new_full (schema, NULL, NULL);
-}
 
 /* Dark style ---------------------------------------------------------------
  * GTK 4.8 without libadwaita does not follow the desktop's colour scheme by
@@ -256,43 +241,6 @@ offer_recovery (BlApplication *self,
   offer_next_recovery (self, GTK_WINDOW (window));
 }
 
-/* Test hook for the ui suite, which kills a running ballast with unsaved
- * edits: BALLAST_TEST_SET="model::link/collision:density=VALUE" sets that
- * collision's density through the undo history once the window is open. */
-static void
-apply_test_edit (BlWindow *window)
-{
-  const char *spec = g_getenv ("BALLAST_TEST_SET");
-  g_auto(GStrv) parts = NULL;
-  g_autoptr(BlEdit) edit = NULL;
-  g_autoptr(GError) error = NULL;
-  BlCollision *collision;
-  const char *slash;
-  double value;
-
-  if (spec == NULL)
-    return;
-  parts = g_strsplit (spec, ":density=", 2);
-  slash = parts[0] != NULL ? strrchr (parts[0], '/') : NULL;
-  if (g_strv_length (parts) != 2 || slash == NULL || !bl_number_parse (parts[1], &value))
-    {
-      g_printerr ("ballast: BALLAST_TEST_SET “%s”: expected LINK/COLLISION:density=VALUE\n", spec);
-      return;
-    }
-  {
-    g_autofree char *link_name = g_strndup (parts[0], slash - parts[0]);
-    collision = bl_document_find_collision (bl_window_get_document (window), link_name, slash + 1);
-  }
-  if (collision == NULL)
-    {
-      g_printerr ("ballast: BALLAST_TEST_SET “%s”: no such collision\n", spec);
-      return;
-    }
-  edit = bl_edit_new_collision_density (bl_window_get_document (window), collision, value);
-  if (!bl_window_do_edit (window, edit, &error))
-    g_printerr ("ballast: BALLAST_TEST_SET “%s”: %s\n", spec, error->message);
-}
-
 /* Screenshot mode ------------------------------------------------------- */
 
 static gboolean
@@ -363,6 +311,15 @@ new_window_activated (GSimpleAction *action,
   present (self, window);
 }
 
+/* A window's Add Model Folder: the folder as a string. */
+static void
+add_model_path_activated (GSimpleAction *action,
+                          GVariant      *parameter,
+                          gpointer       user_data)
+{
+  bl_application_add_model_path (BL_APPLICATION (user_data), g_variant_get_string (parameter, NULL));
+}
+
 static void
 about_activated (GSimpleAction *action,
                  GVariant      *parameter,
@@ -401,6 +358,7 @@ quit_activated (GSimpleAction *action,
 static const GActionEntry app_actions[] = {
   { "new-window", new_window_activated, NULL, NULL, NULL, { 0 } },
   { "about", about_activated, NULL, NULL, NULL, { 0 } },
+  { "add-model-path", add_model_path_activated, "s", NULL, NULL, { 0 } },
   { "quit", quit_activated, NULL, NULL, NULL, { 0 } },
 };
 
@@ -545,7 +503,6 @@ bl_application_activate (GApplication *app)
   window = GTK_WINDOW (bl_window_new (GTK_APPLICATION (app)));
   bl_window_load_sample (BL_WINDOW (window));
   present (self, BL_WINDOW (window));
-  apply_test_edit (BL_WINDOW (window));
   offer_recovery (self, BL_WINDOW (window));
 }
 
@@ -581,7 +538,6 @@ on_file_opened (GObject      *source,
     }
   if (self->screenshot_path != NULL)
     gtk_widget_add_tick_callback (GTK_WIDGET (window), on_screenshot_tick, NULL, NULL);
-  apply_test_edit (window);
   if (first)
     offer_recovery (self, window);
 }

@@ -3,9 +3,9 @@
 
 #include <gtk/gtk.h>
 
-G_BEGIN_DECLS
+#include "bl-application-settings.h"
 
-#define BL_APPLICATION_ID "app.ballast.Ballast"
+G_BEGIN_DECLS
 
 /* The answers of the dialog that offers a recovery copy after a crash;
  * closing it asks again at the next start. */
@@ -18,9 +18,6 @@ enum {
 G_DECLARE_FINAL_TYPE (BlApplication, bl_application, BL, APPLICATION, GtkApplication)
 
 BlApplication *bl_application_new          (void);
-/* A new GSettings for app.ballast.Ballast, or NULL when the schema is not
- * installed (running from the build tree). */
-GSettings     *bl_application_settings_new (void);
 /* Follows the desktop's colour scheme (the settings portal's
  * org.freedesktop.appearance color-scheme): 1 dark, 2 light, 0 (no
  * preference) the gtk-application-prefer-dark-theme the user had. */
@@ -30,7 +27,8 @@ void           bl_application_apply_color_scheme (guint32 scheme);
  * once: a document loaded (or reloaded) afterwards finds the models in it.
  * Without the installed schema it lasts for this run only. Returns whether
  * it added it. For the window's offer to fix a failed <include>
- * (bl_document_get_include_failures). */
+ * (bl_document_get_include_failures), which activates it as the
+ * application's action "add-model-path" (a string). */
 gboolean       bl_application_add_model_path (BlApplication *self,
                                               const char    *folder);
 /* TRUE when a --screenshot run could not open its file or write the image. */

@@ -107,6 +107,7 @@ static guint signals[N_SIGNALS];
 
 enum {
   PROP_0,
+  PROP_DOCUMENT,
   PROP_FLUID_DENSITY,
   N_PROPS
 };
@@ -882,6 +883,9 @@ bl_inspector_get_property (GObject    *object,
 
   switch (prop_id)
     {
+    case PROP_DOCUMENT:
+      g_value_set_object (value, self->document);
+      break;
     case PROP_FLUID_DENSITY:
       g_value_set_double (value, bl_inspector_get_fluid_density (self));
       break;
@@ -900,6 +904,9 @@ bl_inspector_set_property (GObject      *object,
 
   switch (prop_id)
     {
+    case PROP_DOCUMENT:
+      bl_inspector_set_document (self, g_value_get_object (value));
+      break;
     case PROP_FLUID_DENSITY:
       bl_inspector_set_fluid_density (self, g_value_get_double (value));
       break;
@@ -933,9 +940,12 @@ bl_inspector_class_init (BlInspectorClass *klass)
   object_class->get_property = bl_inspector_get_property;
   object_class->set_property = bl_inspector_set_property;
 
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL, BL_TYPE_DOCUMENT,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_FLUID_DENSITY] =
     g_param_spec_double ("fluid-density", NULL, NULL,
-                         0.001, 100000.0, BL_FLUID_DENSITY_DEFAULT,
+                         BL_FLUID_DENSITY_MIN, BL_FLUID_DENSITY_MAX, BL_FLUID_DENSITY_DEFAULT,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -1052,6 +1062,7 @@ bl_inspector_set_document (BlInspector *self,
     self->link_changed_id = g_signal_connect (document, "link-changed",
                                               G_CALLBACK (on_link_changed), self);
   show_empty (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
 
 void

@@ -12,7 +12,10 @@ G_BEGIN_DECLS
 #define BL_TYPE_WINDOW (bl_window_get_type ())
 G_DECLARE_FINAL_TYPE (BlWindow, bl_window, BL, WINDOW, GtkApplicationWindow)
 
-/* application may be NULL (tests). */
+/* Property "fluid-density" (double, kg/m³; BL_FLUID_DENSITY_MIN to _MAX):
+ * the fluid around the model, kept in the settings; the viewport, the
+ * inspector and the Added Mass page are bound to it.
+ * application may be NULL (tests). */
 BlWindow   *bl_window_new            (GtkApplication *application);
 
 /* Replaces the document without asking; on error the window is unchanged. */
@@ -26,8 +29,8 @@ void        bl_window_load_sample    (BlWindow       *self);
  * later load (this, bl_window_load_file, bl_window_load_sample) or closing
  * the window supersedes it: finish then fails with G_IO_ERROR_CANCELLED and
  * the document is not replaced; so does Cancel when the window asks about
- * edits made while the file loaded.  Tests may set BALLAST_TEST_LOAD_DELAY_MS
- * to hold the worker back. */
+ * edits made while the file loaded.  The window's BlSession does the
+ * reading (bl_session_load_async). */
 void        bl_window_load_file_async  (BlWindow            *self,
                                         GFile               *file,
                                         GAsyncReadyCallback  callback,
@@ -47,6 +50,8 @@ BlDocument *bl_window_get_document   (BlWindow       *self);
 /* NULL for the built-in sample. */
 GFile      *bl_window_get_file       (BlWindow       *self);
 gboolean    bl_window_get_modified   (BlWindow       *self);
+/* Whether a save or an export is being written in a worker thread. */
+gboolean    bl_window_get_saving     (BlWindow       *self);
 void        bl_window_select_link    (BlWindow       *self,
                                       BlLink         *link);
 /* Applies the edit through the window's undo history, as one step. */

@@ -7,49 +7,11 @@
 #include <unistd.h>
 
 #include "bl-cli.h"
+#include "bl-cli-common.h"
 #include "bl-fluid.h"
 #include "bl-json.h"
 #include "bl-link-panel.h"
 #include "bl-number.h"
-
-static const struct
-{
-  const char *name;
-  const char *label;
-  double      rho;
-} fluid_presets[] = {
-  { "sea-water", "sea water", BL_FLUID_DENSITY_SEA_WATER },
-  { "fresh-water", "fresh water", BL_FLUID_DENSITY_FRESH_WATER },
-  { "air", "air", BL_FLUID_DENSITY_AIR },
-};
-
-gboolean
-bl_cli_parse_fluid_density (const char *text,
-                            double     *rho)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (fluid_presets); i++)
-    if (g_ascii_strcasecmp (text, fluid_presets[i].name) == 0)
-      {
-        *rho = fluid_presets[i].rho;
-        return TRUE;
-      }
-
-  if (bl_number_parse (text, rho) && isfinite (*rho) && *rho > 0.0)
-    return TRUE;
-
-  g_printerr ("ballast-cli: --fluid-density “%s” is not a positive number of kg/m³ "
-              "nor one of sea-water, fresh-water, air\n", text);
-  return FALSE;
-}
-
-const char *
-bl_cli_fluid_name (double rho)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (fluid_presets); i++)
-    if (rho == fluid_presets[i].rho)
-      return fluid_presets[i].label;
-  return "the fluid";
-}
 
 /* ------------------------------------------------------------------------ */
 /* Output helpers                                                            */

@@ -6,6 +6,7 @@
 
 #include "bl-added-mass.h"
 #include "bl-cli.h"
+#include "bl-cli-common.h"
 #include "bl-edit.h"
 #include "bl-export.h"
 #include "bl-number.h"
@@ -167,47 +168,6 @@ parse_set (BlDocument  *doc,
     *edit_out = bl_edit_new_added_mass (doc, link, (guint) key, number);
 
   return SET_OK;
-}
-
-int
-bl_cli_write_document (BlDocument *doc,
-                       const char *output,
-                       gboolean    in_place)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *original = NULL;
-  g_autofree char *written = NULL;
-
-  if (bl_export_get_version_change (doc, &original, &written))
-    g_printerr ("ballast-cli: <sdf version> raised from %s to %s\n", original, written);
-
-  if (strcmp (output, "-") == 0)
-    {
-      g_autoptr(GBytes) bytes = bl_export_to_bytes (doc, &error);
-
-      if (bytes == NULL ||
-          fwrite (g_bytes_get_data (bytes, NULL), 1, g_bytes_get_size (bytes), stdout) !=
-            g_bytes_get_size (bytes) ||
-          fflush (stdout) != 0)
-        {
-          g_printerr ("ballast-cli: cannot write to standard output\n");
-          return BL_EXIT_FAILURE;
-        }
-      return BL_EXIT_OK;
-    }
-
-  if (!bl_export_save (doc, output, in_place ? BL_EXPORT_IN_PLACE : BL_EXPORT_FLAGS_NONE, &error))
-    {
-      g_printerr ("ballast-cli: %s\n", error->message);
-      if (g_error_matches (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_SAME_FILE))
-        {
-          g_printerr ("Add --in-place to overwrite it.\n");
-          return BL_EXIT_USAGE;
-        }
-      return BL_EXIT_FAILURE;
-    }
-
-  return BL_EXIT_OK;
 }
 
 int

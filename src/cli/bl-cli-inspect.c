@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bl-cli.h"
+#include "bl-cli-common.h"
 #include "bl-resource.h"
 #include "bl-fluid.h"
 #include "bl-json.h"
@@ -19,123 +20,6 @@ typedef struct
   BlVec3 gravity;   /* world axes */
   int    gravity_line;
 } FluidContext;
-
-BlDocument *
-bl_cli_load_document (const char *path)
-{
-  return bl_cli_load_document_full (path, BL_DOCUMENT_LOAD_DEFAULT);
-}
-
-BlDocument *
-bl_cli_load_document_full (const char          *path,
-                           BlDocumentLoadFlags  flags)
-{
-  g_autoptr(GError) error = NULL;
-  BlDocument *doc;
-
-  if (path == NULL)
-    return bl_document_new_sample ();
-
-  doc = bl_document_new_from_file_full (path, flags, &error);
-  if (doc == NULL)
-    g_printerr ("ballast-cli: %s\n", error->message);
-
-  return doc;
-}
-
-void
-bl_cli_keep_until_exit (BlDocument *doc)
-{
-  static GPtrArray *kept;
-
-  if (kept == NULL)
-    kept = g_ptr_array_new ();
-  g_ptr_array_add (kept, doc);
-}
-
-/* The app's settings, or NULL when its schema (or KEY) is not installed:
- * ballast-cli runs without it. */
-static GSettings *
-app_settings (const char *key)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-
-  if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, BL_CLI_APPLICATION_ID, TRUE);
-  if (schema == NULL || !g_settings_schema_has_key (schema, key))
-    return NULL;
-  return g_settings_new_full (schema, NULL, NULL);
-}
-
-/* The model-paths key of the app's settings, or an empty list. */
-static GStrv
-settings_model_paths (void)
-{
-  g_autoptr(GSettings) settings = app_settings ("model-paths");
-
-  return settings != NULL ? g_settings_get_strv (settings, "model-paths") : g_new0 (char *, 1);
-}
-
-/* The allow-outside-files key of the app's settings, or FALSE. */
-static gboolean
-settings_allow_outside (void)
-{
-  g_autoptr(GSettings) settings = app_settings ("allow-outside-files");
-
-  return settings != NULL && g_settings_get_boolean (settings, "allow-outside-files");
-}
-
-gboolean
-bl_cli_parse_options (GOptionContext  *context,
-                      int             *argc,
-                      char          ***argv)
-{
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) option_paths = NULL;
-  g_auto(GStrv) setting_paths = NULL;
-  g_autoptr(GStrvBuilder) paths = g_strv_builder_new ();
-  g_auto(GStrv) extra = NULL;
-  gboolean allow_outside = FALSE;
-  const GOptionEntry path_entries[] = {
-    { "model-path", 'M', 0, G_OPTION_ARG_FILENAME_ARRAY, &option_paths,
-      "Also look for included models (and meshes) in DIR, after the environment's "
-      "model paths; may be repeated", "DIR" },
-    { "allow-outside-files", 0, 0, G_OPTION_ARG_NONE, &allow_outside,
-      "Let the model's includes and meshes name regular files outside its folders and the "
-      "model paths (an absolute path, “..”); trust the model first", NULL },
-    { NULL }
-  };
-
-  g_option_context_add_main_entries (context, path_entries, NULL);
-  if (!g_option_context_parse (context, argc, argv, &error))
-    {
-      g_printerr ("ballast-cli: %s\n", error->message);
-      g_printerr ("Try “%s --help”.\n", g_get_prgname ());
-      return FALSE;
-    }
-
-  /* GOption leaves "--" among the arguments: drop the first, so that
-   * `inspect -- -x.sdf` names the file -x.sdf */
-  for (int i = 1; i < *argc; i++)
-    {
-      if (strcmp ((*argv)[i], "--") != 0)
-        continue;
-      memmove (*argv + i, *argv + i + 1, (*argc - i) * sizeof (char *));
-      (*argc)--;
-      break;
-    }
-
-  /* --model-path, then the model-paths setting the app keeps */
-  setting_paths = settings_model_paths ();
-  if (option_paths != NULL)
-    g_strv_builder_addv (paths, (const char **) option_paths);
-  g_strv_builder_addv (paths, (const char **) setting_paths);
-  extra = g_strv_builder_end (paths);
-  bl_resource_set_extra_paths ((const char * const *) extra);
-  bl_resource_set_allow_outside (allow_outside || settings_allow_outside ());
-  return TRUE;
-}
 
 /* "key": [numbers] when present, "key": null otherwise. */
 static void

@@ -1,61 +1,15 @@
-/* bl-cli.h: the subcommands of ballast-cli. */
+/* bl-cli.h: the subcommands of ballast-cli, one file each
+ * (bl-cli-inspect.c, bl-cli-export.c, bl-cli-added-mass.c); what they
+ * share is in bl-cli-common.h, and no command file uses another's code. */
 #pragma once
 
-#include <gio/gio.h>
-
-#include "bl-document.h"
+#include "bl-cli-common.h"
 
 G_BEGIN_DECLS
-
-/* Exit statuses, as documented in the README. */
-enum
-{
-  BL_EXIT_OK = 0,
-  BL_EXIT_FAILURE = 1,  /* unreadable or unparsable input; check found problems */
-  BL_EXIT_USAGE = 2,
-};
 
 int         bl_cli_inspect       (int argc, char **argv);
 int         bl_cli_check         (int argc, char **argv);
 int         bl_cli_export        (int argc, char **argv);
 int         bl_cli_added_mass    (int argc, char **argv);
-
-/* Loads FILE, or the built-in sample when path is NULL; prints the error
- * and returns NULL when it cannot be read. */
-BlDocument *bl_cli_load_document (const char *path);
-BlDocument *bl_cli_load_document_full (const char          *path,
-                                       BlDocumentLoadFlags  flags);
-
-/* Keeps doc (taking the reference) until the process exits, which it does
- * as soon as the command returns: the kernel takes the pages back at once,
- * where freeing a 100,000-link document node by node is 6 % of inspect.
- * It stays reachable, so leak checkers do not report it. */
-void        bl_cli_keep_until_exit (BlDocument *doc);
-
-/* Writes the edited document to OUTPUT ("-": standard output) as export
- * does: atomically, the input itself only with in_place; says on stderr
- * when <sdf version> was raised.  Returns the exit status. */
-int         bl_cli_write_document (BlDocument *doc,
-                                   const char *output,
-                                   gboolean    in_place);
-
-/* A fluid density option: a positive number in kg/m³ or a preset name
- * (sea-water 1025, fresh-water 1000, air 1.225).  Prints the error and
- * returns FALSE otherwise. */
-gboolean    bl_cli_parse_fluid_density (const char *text,
-                                        double     *rho);
-/* "sea water", "fresh water", "air" or "the fluid" for a density. */
-const char *bl_cli_fluid_name    (double rho);
-
-/* The app's settings schema, whose model-paths key ballast-cli reads. */
-#define BL_CLI_APPLICATION_ID "app.ballast.Ballast"
-
-/* Parses options, and every command's --model-path DIR; on failure prints
- * the message and a hint. On success sets the core's extra model paths
- * (bl_resource_set_extra_paths) to the --model-path folders, then those of
- * the app's model-paths setting when its schema is installed. */
-gboolean    bl_cli_parse_options (GOptionContext *context,
-                                  int            *argc,
-                                  char         ***argv);
 
 G_END_DECLS

@@ -20,6 +20,11 @@ G_BEGIN_DECLS
 #define BL_FLUID_DENSITY_FRESH_WATER 1000.0
 #define BL_FLUID_DENSITY_AIR         1.225
 #define BL_FLUID_DENSITY_DEFAULT     BL_FLUID_DENSITY_SEA_WATER
+/* The fluid densities the app offers (its fields, its setting's range in
+ * data/app.ballast.Ballast.gschema.xml, the viewport), from below air's
+ * to above any liquid's. */
+#define BL_FLUID_DENSITY_MIN         0.001
+#define BL_FLUID_DENSITY_MAX         100000.0
 
 /* Row-major 6×6, m[row][col], order x y z p q r. */
 typedef struct

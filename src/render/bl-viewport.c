@@ -1310,7 +1310,7 @@ bl_viewport_class_init (BlViewportClass *klass)
   properties[PROP_FLUID_DENSITY] =
     g_param_spec_double ("fluid-density", "Fluid density",
                          "Density (kg/m³) that sizes the added-mass ellipsoid",
-                         1e-9, G_MAXDOUBLE, BL_FLUID_DENSITY_DEFAULT,
+                         BL_FLUID_DENSITY_MIN, BL_FLUID_DENSITY_MAX, BL_FLUID_DENSITY_DEFAULT,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   for (guint i = 0; i < G_N_ELEMENTS (toggles); i++)
     properties[toggles[i].prop_id] =

@@ -1,0 +1,210 @@
+/* bl-cli-common.c: what every ballast-cli command shares: loading the
+ * document, the options every command takes, fluid densities, writing. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bl-cli-common.h"
+#include "bl-export.h"
+#include "bl-fluid.h"
+#include "bl-number.h"
+#include "bl-resource.h"
+
+BlDocument *
+bl_cli_load_document (const char *path)
+{
+  return bl_cli_load_document_full (path, BL_DOCUMENT_LOAD_DEFAULT);
+}
+
+BlDocument *
+bl_cli_load_document_full (const char          *path,
+                           BlDocumentLoadFlags  flags)
+{
+  g_autoptr(GError) error = NULL;
+  BlDocument *doc;
+
+  if (path == NULL)
+    return bl_document_new_sample ();
+
+  doc = bl_document_new_from_file_full (path, flags, &error);
+  if (doc == NULL)
+    g_printerr ("ballast-cli: %s\n", error->message);
+
+  return doc;
+}
+
+void
+bl_cli_keep_until_exit (BlDocument *doc)
+{
+  static GPtrArray *kept;
+
+  if (kept == NULL)
+    kept = g_ptr_array_new ();
+  g_ptr_array_add (kept, doc);
+}
+
+/* The app's settings, or NULL when its schema (or KEY) is not installed:
+ * ballast-cli runs without it. */
+static GSettings *
+app_settings (const char *key)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, BL_CLI_APPLICATION_ID, TRUE);
+  if (schema == NULL || !g_settings_schema_has_key (schema, key))
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+/* The model-paths key of the app's settings, or an empty list. */
+static GStrv
+settings_model_paths (void)
+{
+  g_autoptr(GSettings) settings = app_settings ("model-paths");
+
+  return settings != NULL ? g_settings_get_strv (settings, "model-paths") : g_new0 (char *, 1);
+}
+
+/* The allow-outside-files key of the app's settings, or FALSE. */
+static gboolean
+settings_allow_outside (void)
+{
+  g_autoptr(GSettings) settings = app_settings ("allow-outside-files");
+
+  return settings != NULL && g_settings_get_boolean (settings, "allow-outside-files");
+}
+
+gboolean
+bl_cli_parse_options (GOptionContext  *context,
+                      int             *argc,
+                      char          ***argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) option_paths = NULL;
+  g_auto(GStrv) setting_paths = NULL;
+  g_autoptr(GStrvBuilder) paths = g_strv_builder_new ();
+  g_auto(GStrv) extra = NULL;
+  gboolean allow_outside = FALSE;
+  const GOptionEntry path_entries[] = {
+    { "model-path", 'M', 0, G_OPTION_ARG_FILENAME_ARRAY, &option_paths,
+      "Also look for included models (and meshes) in DIR, after the environment's "
+      "model paths; may be repeated", "DIR" },
+    { "allow-outside-files", 0, 0, G_OPTION_ARG_NONE, &allow_outside,
+      "Let the model's includes and meshes name regular files outside its folders and the "
+      "model paths (an absolute path, “..”); trust the model first", NULL },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, path_entries, NULL);
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      g_printerr ("ballast-cli: %s\n", error->message);
+      g_printerr ("Try “%s --help”.\n", g_get_prgname ());
+      return FALSE;
+    }
+
+  /* GOption leaves "--" among the arguments: drop the first, so that
+   * `inspect -- -x.sdf` names the file -x.sdf */
+  for (int i = 1; i < *argc; i++)
+    {
+      if (strcmp ((*argv)[i], "--") != 0)
+        continue;
+      memmove (*argv + i, *argv + i + 1, (*argc - i) * sizeof (char *));
+      (*argc)--;
+      break;
+    }
+
+  /* --model-path, then the model-paths setting the app keeps */
+  setting_paths = settings_model_paths ();
+  if (option_paths != NULL)
+    g_strv_builder_addv (paths, (const char **) option_paths);
+  g_strv_builder_addv (paths, (const char **) setting_paths);
+  extra = g_strv_builder_end (paths);
+  bl_resource_set_extra_paths ((const char * const *) extra);
+  bl_resource_set_allow_outside (allow_outside || settings_allow_outside ());
+  return TRUE;
+}
+
+static const struct
+{
+  const char *name;
+  const char *label;
+  double      rho;
+} fluid_presets[] = {
+  { "sea-water", "sea water", BL_FLUID_DENSITY_SEA_WATER },
+  { "fresh-water", "fresh water", BL_FLUID_DENSITY_FRESH_WATER },
+  { "air", "air", BL_FLUID_DENSITY_AIR },
+};
+
+gboolean
+bl_cli_parse_fluid_density (const char *text,
+                            double     *rho)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (fluid_presets); i++)
+    if (g_ascii_strcasecmp (text, fluid_presets[i].name) == 0)
+      {
+        *rho = fluid_presets[i].rho;
+        return TRUE;
+      }
+
+  if (bl_number_parse (text, rho) && isfinite (*rho) && *rho > 0.0)
+    return TRUE;
+
+  g_printerr ("ballast-cli: --fluid-density “%s” is not a positive number of kg/m³ "
+              "nor one of sea-water, fresh-water, air\n", text);
+  return FALSE;
+}
+
+const char *
+bl_cli_fluid_name (double rho)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (fluid_presets); i++)
+    if (rho == fluid_presets[i].rho)
+      return fluid_presets[i].label;
+  return "the fluid";
+}
+
+int
+bl_cli_write_document (BlDocument *doc,
+                       const char *output,
+                       gboolean    in_place)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *original = NULL;
+  g_autofree char *written = NULL;
+
+  if (bl_export_get_version_change (doc, &original, &written))
+    g_printerr ("ballast-cli: <sdf version> raised from %s to %s\n", original, written);
+
+  if (strcmp (output, "-") == 0)
+    {
+      g_autoptr(GBytes) bytes = bl_export_to_bytes (doc, &error);
+
+      if (bytes == NULL ||
+          fwrite (g_bytes_get_data (bytes, NULL), 1, g_bytes_get_size (bytes), stdout) !=
+            g_bytes_get_size (bytes) ||
+          fflush (stdout) != 0)
+        {
+          g_printerr ("ballast-cli: cannot write to standard output\n");
+          return BL_EXIT_FAILURE;
+        }
+      return BL_EXIT_OK;
+    }
+
+  if (!bl_export_save (doc, output, in_place ? BL_EXPORT_IN_PLACE : BL_EXPORT_FLAGS_NONE, &error))
+    {
+      g_printerr ("ballast-cli: %s\n", error->message);
+      if (g_error_matches (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_SAME_FILE))
+        {
+          g_printerr ("Add --in-place to overwrite it.\n");
+          return BL_EXIT_USAGE;
+        }
+      return BL_EXIT_FAILURE;
+    }
+
+  return BL_EXIT_OK;
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""check-structure.py SRC: what docs/DESIGN.md promises of src/'s files.
+
+- The shipped programs read no test hook: no "BALLAST_TEST" in src/.
+- No circle between the files of src/app and of src/cli: file A uses
+  file B when A's .c or .h includes B's header or calls a function B's .c
+  defines; that relation has no cycle (a file and its -private.h, or the
+  -actions.c of a window, count as one).
+"""
+import os
+import re
+import sys
+
+src = os.path.join(sys.argv[1], 'src')
+failures = []
+
+for root, _, files in os.walk(src):
+    for name in files:
+        if name.endswith(('.c', '.h')):
+            path = os.path.join(root, name)
+            with open(path, encoding='utf-8') as f:
+                if 'BALLAST_TEST' in f.read():
+                    failures.append(f'{os.path.relpath(path, src)}: reads a test hook (BALLAST_TEST…)')
+
+
+def unit(name):
+    """The file a source or header belongs to."""
+    stem = name[:-2]
+    for suffix in ('-private', '-actions'):
+        if stem.endswith(suffix):
+            stem = stem[:-len(suffix)]
+    return stem
+
+
+DEFINITION = re.compile(r'^([a-z_][a-z0-9_]*) \(', re.M)
+INCLUDE = re.compile(r'^#include "([^"]+)"', re.M)
+IDENT = re.compile(r'\b[a-z_][a-z0-9_]*\b')
+COMMENT_OR_STRING = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
+
+for layer in ('app', 'cli'):
+    folder = os.path.join(src, layer)
+    names = sorted(n for n in os.listdir(folder) if n.endswith(('.c', '.h')))
+    units = {unit(n) for n in names}
+    text = {}
+    for n in names:
+        with open(os.path.join(folder, n), encoding='utf-8') as f:
+            text[n] = f.read()
+    defined = {}   # function -> unit
+    for n in names:
+        if n.endswith('.c'):
+            for fn in DEFINITION.findall(text[n]):
+                if fn == 'main':
+                    continue
+                if not re.search(r'^static\b[^\n]*\n' + re.escape(fn) + r' \(', text[n], re.M):
+                    defined[fn] = unit(n)
+    uses = {u: set() for u in units}
+    for n in names:
+        u = unit(n)
+        for inc in INCLUDE.findall(text[n]):
+            if inc.endswith('.h') and unit(inc) in units and unit(inc) != u:
+                uses[u].add(unit(inc))
+        if n.endswith('.c'):
+            for ident in set(IDENT.findall(COMMENT_OR_STRING.sub(' ', text[n]))):
+                v = defined.get(ident)
+                if v is not None and v != u:
+                    uses[u].add(v)
+    # A cycle: a unit that reaches itself.
+    for start in sorted(units):
+        seen, stack = set(), [(start, [start])]
+        while stack:
+            node, trail = stack.pop()
+            for nxt in uses[node]:
+                if nxt == start:
+                    failures.append(f'src/{layer}: circle ' + ' → '.join(trail + [start]))
+                    stack = []
+                    break
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, trail + [nxt]))
+
+for failure in failures:
+    print(failure)
+sys.exit(1 if failures else 0)

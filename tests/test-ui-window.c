@@ -1,0 +1,252 @@
+/* test-ui-window.c: the window and what it shows (issue 18): what the
+ * window's session does to the shown document when it writes files, and
+ * the one fluid density the widgets follow. */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "bl-added-mass.h"
+#include "bl-added-mass-editor.h"
+#include "bl-application-settings.h"
+#include "bl-inspector.h"
+#include "bl-problems-bar.h"
+#include "bl-viewport.h"
+#include "bl-window.h"
+#include "ui-common.h"
+#include "ui-input.h"
+
+static void
+count_signal (gpointer  instance,
+              gpointer  link,
+              guint    *count)
+{
+  (*count)++;
+}
+
+/* Export Baked (Ctrl+E, real keys) bakes a copy: the shown document is
+ * never changed, not even for the length of the write (it used to apply
+ * the bake to the open document and revert it, so that every widget saw
+ * each automatic link change twice).  The baked file holds link_2 as the
+ * explicit 6 kg with Ixx = 6·2/12 = 1 that auto inertia computes. */
+static void
+test_export_baked_leaves_document (Fixture       *f,
+                                   gconstpointer  data)
+{
+  g_autofree char *baked_path = g_build_filename (f->dir, "baked.sdf", NULL);
+  BlDocument *shown = bl_window_get_document (f->window);
+  g_autoptr(BlDocument) baked = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  guint link_changes = 0;
+  gulong id;
+  BlLink *link;
+
+  id = g_signal_connect (shown, "link-changed", G_CALLBACK (count_signal), &link_changes);
+  ui_input_focus_window (GTK_WIDGET (f->window));
+  ui_input_key (GDK_KEY_e, GDK_CONTROL_MASK);
+  WAIT_UNTIL (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL);
+  answer_file_chooser (f->dir, "baked.sdf");
+  WAIT_UNTIL (g_file_test (baked_path, G_FILE_TEST_EXISTS) && !bl_window_get_saving (f->window));
+  drain ();
+  g_signal_handler_disconnect (shown, id);
+
+  g_assert_cmpuint (link_changes, ==, 0);
+  g_assert_true (bl_window_get_document (f->window) == shown);
+  g_assert_false (bl_window_get_modified (f->window));
+  link = bl_document_find_link (shown, "test_model::link_2");
+  g_assert_true (link->auto_inertia);
+  g_assert_true (g_file_get_contents (f->path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, f->original);
+
+  baked = bl_document_new_from_file (baked_path, &error);
+  g_assert_no_error (error);
+  link = bl_document_find_link (baked, "test_model::link_2");
+  g_assert_false (link->auto_inertia);
+  g_assert_cmpfloat_with_epsilon (link->mass, 6.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (link->inertia[0], 1.0, 1e-12);
+}
+
+/* A save is written in a worker thread: while it runs the window says so,
+ * and once done the file holds the edit and the window is clean. */
+static void
+test_save_reports_writing (Fixture       *f,
+                           gconstpointer  data)
+{
+  BlDocument *shown = bl_window_get_document (f->window);
+  BlCollision *collision = bl_document_find_collision (shown, "test_model::link_2", "collision_2");
+  g_autoptr(BlEdit) edit = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *saved = NULL;
+
+  g_assert_nonnull (collision);
+  edit = bl_edit_new_collision_density (shown, collision, 2500);
+  g_assert_true (bl_window_do_edit (f->window, edit, &error));
+  g_assert_no_error (error);
+  g_assert_true (bl_window_get_modified (f->window));
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.save", NULL);
+  /* Nothing ran on the main loop yet: the worker's end is not known. */
+  g_assert_true (bl_window_get_saving (f->window));
+  g_assert_true (bl_window_get_modified (f->window));
+  WAIT_UNTIL (!bl_window_get_saving (f->window));
+  drain ();
+
+  g_assert_false (bl_window_get_saving (f->window));
+  g_assert_false (bl_window_get_modified (f->window));
+  g_assert_true (g_file_get_contents (f->path, &saved, NULL, NULL));
+  g_assert_nonnull (strstr (saved, "<density>2500</density>"));
+}
+
+static double
+fluid_density (gpointer object)
+{
+  double value;
+
+  g_object_get (object, "fluid-density", &value, NULL);
+  return value;
+}
+
+static void
+assert_fluid_range (GType type)
+{
+  g_autoptr(GTypeClass) klass = g_type_class_ref (type);
+  GParamSpecDouble *pspec = G_PARAM_SPEC_DOUBLE (g_object_class_find_property (G_OBJECT_CLASS (klass),
+                                                                               "fluid-density"));
+
+  g_assert_cmpfloat (pspec->minimum, ==, BL_FLUID_DENSITY_MIN);
+  g_assert_cmpfloat (pspec->maximum, ==, BL_FLUID_DENSITY_MAX);
+}
+
+/* One fluid density: the window's, of one range everywhere (the setting's
+ * 0.001 to 100000 kg/m³); the viewport, the inspector and the Added Mass
+ * page follow it, and what the user types on a page is the window's. */
+static void
+test_fluid_density_one_source (Fixture       *f,
+                               gconstpointer  data)
+{
+  GtkWidget *viewport = find_by_type (GTK_WIDGET (f->window), BL_TYPE_VIEWPORT);
+  GtkWidget *inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  GtkWidget *editor = child (f->window, BL_TYPE_WINDOW, "added_mass_editor");
+  g_autoptr(GSettings) settings = bl_application_settings_new ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettingsSchemaKey) key = NULL;
+  g_autoptr(GVariant) range = NULL;
+  g_autoptr(GVariant) bounds = NULL;
+  const char *kind;
+  double low, high;
+
+  assert_fluid_range (BL_TYPE_WINDOW);
+  assert_fluid_range (BL_TYPE_VIEWPORT);
+  assert_fluid_range (BL_TYPE_INSPECTOR);
+  assert_fluid_range (BL_TYPE_ADDED_MASS_EDITOR);
+  g_assert_nonnull (settings);
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  key = g_settings_schema_get_key (schema, "fluid-density");
+  range = g_settings_schema_key_get_range (key);
+  g_variant_get (range, "(&sv)", &kind, &bounds);
+  g_assert_cmpstr (kind, ==, "range");
+  g_variant_get (bounds, "(dd)", &low, &high);
+  g_assert_cmpfloat (low, ==, BL_FLUID_DENSITY_MIN);
+  g_assert_cmpfloat (high, ==, BL_FLUID_DENSITY_MAX);
+
+  g_assert_nonnull (viewport);
+  g_object_set (f->window, "fluid-density", BL_FLUID_DENSITY_FRESH_WATER, NULL);
+  g_assert_cmpfloat (fluid_density (viewport), ==, 1000.0);
+  g_assert_cmpfloat (fluid_density (inspector), ==, 1000.0);
+  g_assert_cmpfloat (fluid_density (editor), ==, 1000.0);
+
+  g_object_set (editor, "fluid-density", BL_FLUID_DENSITY_AIR, NULL);
+  g_assert_cmpfloat (fluid_density (f->window), ==, 1.225);
+  g_assert_cmpfloat (fluid_density (viewport), ==, 1.225);
+  g_assert_cmpfloat (fluid_density (inspector), ==, 1.225);
+  g_assert_cmpfloat (g_settings_get_double (settings, "fluid-density"), ==, 1.225);
+}
+
+static gpointer
+document_of (gpointer object)
+{
+  g_autoptr(BlDocument) document = NULL;
+
+  g_object_get (object, "document", &document, NULL);
+  return document;   /* the window still holds it */
+}
+
+/* Every widget that shows the document has it as a property bound to the
+ * window's one source: a new document reaches all of them. */
+static void
+test_document_one_source (Fixture       *f,
+                          gconstpointer  data)
+{
+  const char *names[] = { "inspector", "added_mass_editor", "outline" };
+  GtkWidget *followers[5];
+  BlDocument *sample;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    followers[i] = child (f->window, BL_TYPE_WINDOW, names[i]);
+  followers[3] = find_by_type (GTK_WIDGET (f->window), BL_TYPE_VIEWPORT);
+  followers[4] = find_by_type (GTK_WIDGET (f->window), BL_TYPE_PROBLEMS_BAR);
+
+  for (guint i = 0; i < G_N_ELEMENTS (followers); i++)
+    {
+      g_assert_nonnull (followers[i]);
+      g_assert_true (document_of (followers[i]) == bl_window_get_document (f->window));
+    }
+  bl_window_load_sample (f->window);
+  sample = bl_window_get_document (f->window);
+  g_assert_nonnull (bl_document_find_link (sample, "sample_auv::hull"));
+  for (guint i = 0; i < G_N_ELEMENTS (followers); i++)
+    g_assert_true (document_of (followers[i]) == sample);
+}
+
+/* The recent-files list re-read with nothing new (another program touched
+ * it; the list notices its own writes too) leaves the open menu's rows as
+ * they are: they used to be made anew under the user's pointer, so that a
+ * click could land on a row that was gone. */
+static void
+test_recent_menu_stays (Fixture       *f,
+                        gconstpointer  data)
+{
+  GtkRecentManager *manager = gtk_recent_manager_get_default ();
+  GtkMenuButton *button = GTK_MENU_BUTTON (child (f->window, BL_TYPE_WINDOW, "recent_button"));
+  g_autofree char *uri = g_filename_to_uri (f->path, NULL, NULL);
+  GtkPopover *popover;
+  GtkWidget *item;
+
+  gtk_recent_manager_purge_items (manager, NULL);
+  g_assert_true (gtk_recent_manager_add_item (manager, uri));
+  WAIT_UNTIL (gtk_widget_get_sensitive (GTK_WIDGET (button)) &&
+              gtk_recent_manager_has_item (manager, uri));
+  drain ();
+
+  ui_input_click (GTK_WIDGET (button), 1);
+  popover = gtk_menu_button_get_popover (button);
+  WAIT_UNTIL (popover != NULL && gtk_widget_get_mapped (GTK_WIDGET (popover)));
+  item = find_menu_item (GTK_WIDGET (popover), "model.sdf");
+  g_assert_nonnull (item);
+  g_object_add_weak_pointer (G_OBJECT (item), (gpointer *) &item);
+
+  g_signal_emit_by_name (manager, "changed");
+  drain ();
+  g_assert_nonnull (item);
+  g_assert_true (gtk_widget_get_mapped (item));
+  g_object_remove_weak_pointer (G_OBJECT (item), (gpointer *) &item);
+  gtk_popover_popdown (popover);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  ui_test_init (&argc, &argv);
+
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
+  ADD ("/ui/session/export-baked-leaves-document", test_export_baked_leaves_document);
+  ADD ("/ui/session/save-reports-writing", test_save_reports_writing);
+  ADD ("/ui/window/fluid-density-one-source", test_fluid_density_one_source);
+  ADD ("/ui/window/document-one-source", test_document_one_source);
+  ADD ("/ui/window/recent-menu-stays", test_recent_menu_stays);
+#undef ADD
+
+  return ui_test_run ();
+}
