@@ -37,8 +37,9 @@ static const float grid_color[3] = { 0.32f, 0.33f, 0.36f };
 #define LOD_FINE_PX 40.0
 #define LOD_COARSE_PX 6.0
 #define LOD_TINY_PX 2.0
-/* Below these screen radii nothing is drawn: collisions, then overlays and
- * markers (whose link is not selected). */
+/* Below these screen radii a collision is drawn as a one-pixel point (so
+ * that a world of 100,000 links at fit-all shows its bodies, not an empty
+ * grid), and overlays and markers (whose link is not selected) not at all. */
 #define CULL_SOLID_PX 0.4
 #define CULL_OVERLAY_PX 2.0
 /* Triangles per piece of a large draw on a software rasteriser. */
@@ -247,6 +248,10 @@ typedef struct
   GLuint   lod_vao[N_BATCH_LEVELS];
   GLuint   lod_vbo[N_BATCH_LEVELS];
   GArray  *lod_instances[N_BATCH_LEVELS];
+  /* This frame's solid instances under CULL_SOLID_PX: a point each. */
+  GLuint   speck_vao;
+  GLuint   speck_vbo;
+  GArray  *speck_instances;
 
   /* The VAOs of the mesh's coarser levels, made when first drawn (0: not yet). */
   GLuint   level_vao[MAX_LEVELS];
@@ -697,6 +702,12 @@ batch_free (gpointer data)
   for (int l = 0; l < MAX_LEVELS; l++)
     if (batch->level_vao[l] != 0)
       glDeleteVertexArrays (1, &batch->level_vao[l]);
+  if (batch->speck_vao != 0)
+    {
+      glDeleteVertexArrays (1, &batch->speck_vao);
+      glDeleteBuffers (1, &batch->speck_vbo);
+      g_array_unref (batch->speck_instances);
+    }
   g_array_unref (batch->instances);
   g_free (batch);
 }
@@ -1004,11 +1015,12 @@ instance_level (const FrameInfo *frame,
  * of detail of its size on screen (a big mesh's: instance_level), in
  * per-level buffers.  The selected link is always drawn finely; a static
  * link's overlays only when it is selected; instances smaller than MIN_PX
- * on screen are dropped. */
+ * on screen are dropped, or kept as specks (a point each) when SPECKS. */
 static void
 batch_prepare (Batch           *batch,
                const FrameInfo *frame,
-               double           min_px)
+               double           min_px,
+               gboolean         specks)
 {
   guint n = batch_n_instances (batch);
   const float *src = (const float *) batch->instances->data;
@@ -1031,6 +1043,15 @@ batch_prepare (Batch           *batch,
       if (batch->lod_instances[l] != NULL)
         g_array_set_size (batch->lod_instances[l], 0);
     }
+  if (specks && batch->speck_vao == 0)
+    {
+      glGenVertexArrays (1, &batch->speck_vao);
+      glGenBuffers (1, &batch->speck_vbo);
+      setup_vao (batch->speck_vao, batch->mesh, batch->speck_vbo);
+      batch->speck_instances = g_array_new (FALSE, FALSE, sizeof (float));
+    }
+  if (batch->speck_instances != NULL)
+    g_array_set_size (batch->speck_instances, 0);
 
   for (guint i = 0; i < n; i++, src += INSTANCE_FLOATS)
     {
@@ -1057,7 +1078,11 @@ batch_prepare (Batch           *batch,
       dist = sqrt (dist);
       px = dist > r ? frame->px_per_radian * r / dist : G_MAXDOUBLE;
       if (!selected && px < min_px)
-        continue;
+        {
+          if (specks)
+            g_array_append_vals (batch->speck_instances, src, INSTANCE_FLOATS);
+          continue;
+        }
       if (levels != NULL)
         level = (int) instance_level (frame, batch, i);
       else
@@ -1074,7 +1099,27 @@ batch_prepare (Batch           *batch,
         glBufferData (GL_ARRAY_BUFFER, batch->lod_instances[l]->len * sizeof (float),
                       batch->lod_instances[l]->data, GL_STREAM_DRAW);
       }
+  if (batch->speck_instances != NULL && batch->speck_instances->len > 0)
+    {
+      glBindBuffer (GL_ARRAY_BUFFER, batch->speck_vbo);
+      glBufferData (GL_ARRAY_BUFFER, batch->speck_instances->len * sizeof (float),
+                    batch->speck_instances->data, GL_STREAM_DRAW);
+    }
   glBindBuffer (GL_ARRAY_BUFFER, 0);
+}
+
+/* The batch's specks of this frame: the first vertex of each instance as
+ * a one-pixel point, with the bound body program (a body under a pixel
+ * lies within a pixel of any of its vertices). */
+static void
+draw_specks (Batch *batch)
+{
+  if (!batch->streamed || batch->speck_instances == NULL || batch->speck_instances->len == 0)
+    return;
+  glBindVertexArray (batch->speck_vao);
+  glDrawElementsInstanced (GL_POINTS, 1, GL_UNSIGNED_INT, NULL,
+                           batch->speck_instances->len / INSTANCE_FLOATS);
+  glBindVertexArray (0);
 }
 
 static void
@@ -2016,12 +2061,12 @@ prepare_batches (BlRenderer      *self,
   gpointer value;
 
   for (int p = 0; p < BL_PRIM_MESH; p++)
-    batch_prepare (self->prim_batches[p], frame, CULL_SOLID_PX);
+    batch_prepare (self->prim_batches[p], frame, CULL_SOLID_PX, p != BL_PRIM_PLANE);
   g_hash_table_iter_init (&iter, self->mesh_batches);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    batch_prepare (value, frame, CULL_SOLID_PX);
+    batch_prepare (value, frame, CULL_SOLID_PX, TRUE);
   for (int o = 0; o < N_OVERLAYS; o++)
-    batch_prepare (self->overlays[o], frame, CULL_OVERLAY_PX);
+    batch_prepare (self->overlays[o], frame, CULL_OVERLAY_PX, FALSE);
 }
 
 /* Binds PROGRAM with this frame's camera and highlight uniforms. */
@@ -2075,12 +2120,16 @@ draw_bodies (BlRenderer            *self,
         program_use (&self->body[self->prim_batches[p]->faint_normals ? BODY_SMOOTH_FALLBACK : BODY_SMOOTH],
                      vp, eye, options);
         batch_draw (self, self->prim_batches[p], FALSE, TRUE);
+        draw_specks (self->prim_batches[p]);
       }
   /* Meshes at full detail flat, then those at a coarser level smooth. */
   program_use (&self->body[BODY_FLAT], vp, eye, options);
   g_hash_table_iter_init (&iter, self->mesh_batches);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    any_coarse |= draw_mesh_batch (self, value, FALSE);
+    {
+      any_coarse |= draw_mesh_batch (self, value, FALSE);
+      draw_specks (value);
+    }
   if (any_coarse)
     {
       g_hash_table_iter_init (&iter, self->mesh_batches);
