@@ -1077,12 +1077,12 @@ batch_prepare (Batch           *batch,
         dist += (src[12 + k] - frame->eye[k]) * (src[12 + k] - frame->eye[k]);
       dist = sqrt (dist);
       px = dist > r ? frame->px_per_radian * r / dist : G_MAXDOUBLE;
+      /* A speck for the selected link's too: its triangles (drawn
+       * finely, whatever their size) may cover no pixel's centre. */
+      if (specks && px < min_px)
+        g_array_append_vals (batch->speck_instances, src, INSTANCE_FLOATS);
       if (!selected && px < min_px)
-        {
-          if (specks)
-            g_array_append_vals (batch->speck_instances, src, INSTANCE_FLOATS);
-          continue;
-        }
+        continue;
       if (levels != NULL)
         level = (int) instance_level (frame, batch, i);
       else
