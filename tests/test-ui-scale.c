@@ -157,8 +157,14 @@ test_many_collisions (Fixture       *f,
   /* Rows for a screenful, not 20,000 (GTK keeps a few hundred at most). */
   g_assert_cmpuint (n_row_widgets (GTK_WIDGET (list)), <, 300);
 
-  /* Wheel ticks over the list scroll it: later collisions get rows. */
+  /* The list scrolls in a box of its own, 420 px tall (bl-inspector.ui):
+   * several rows show. */
   scroller = GTK_SCROLLED_WINDOW (child (inspector (f), BL_TYPE_INSPECTOR, "collisions_scroller"));
+  g_assert_true (gtk_widget_get_ancestor (GTK_WIDGET (list), GTK_TYPE_SCROLLED_WINDOW) == GTK_WIDGET (scroller));
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (scroller)), >=, 420);
+  g_assert_nonnull (find_named (GTK_WIDGET (list), "collision-density-c4"));
+
+  /* Wheel ticks over the list scroll it: later collisions get rows. */
   start = g_get_monotonic_time ();
   point_at (GTK_WIDGET (list));
   ui_input_scroll (GTK_WIDGET (list), 20);

@@ -706,7 +706,7 @@ teardown_collision_row (GtkSignalListItemFactory *factory,
 }
 
 /* Collisions a link may have for the list to show whole; with more, the
- * list is a box of its own at most 420 px tall (bl-inspector.ui). */
+ * list is a box of its own 420 px tall (bl-inspector.ui). */
 #define COLLISIONS_SHOWN_WHOLE 64
 
 /* Puts the list of collisions into the card itself (WHOLE) or into its
