@@ -25,8 +25,11 @@ main ()
 #else
   vec3 n = cross (dFdx (v_world), dFdy (v_world));
 #endif
-  // Two-sided: the headlight sees whichever face is towards the eye.
-  float facing = abs (dot (normalize (n), normalize (u_eye - v_world)));
+  // Two-sided: the headlight sees whichever face is towards the eye.  A
+  // speck (a body under a pixel, drawn as a point) has no derivatives: it
+  // shows its colour (a select, not a branch).
+  float n2 = dot (n, n);
+  float facing = n2 > 0.0 ? abs (dot (n * inversesqrt (n2), normalize (u_eye - v_world))) : 1.0;
 
   frag_color = vec4 (v_color * (0.3 + 0.7 * facing), 1.0);
 }

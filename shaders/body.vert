@@ -62,4 +62,6 @@ main ()
   v_world = world;
   v_color = color;
   gl_Position = u_view_projection * vec4 (world, 1.0);
+  // Specks are drawn as points of one pixel (OpenGL ES needs it said).
+  gl_PointSize = 1.0;
 }

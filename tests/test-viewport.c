@@ -1188,6 +1188,99 @@ mix3 (const float a[3],
     out[k] = a[k] + t * (b[k] - a[k]);
 }
 
+/* Of 64 links laid out as test_sub_pixel_bodies_show's, those that show
+ * as a speck of their colour (with SELECTED, −1 for none, selected: its
+ * colour mixed towards the selection's, the others' towards the
+ * background) under the headlight. */
+static guint
+count_specks (Fixture *f,
+              double   distance,
+              int      selected)
+{
+  guint found = 0;
+
+  for (int i = 0; i < 64; i++)
+    {
+      /* y = ±(0.5 … 3.5) m across, z = 1 … 8 m up: the lateral sign does
+       * not matter, the set is symmetric. */
+      double y = -3.5 + i % 8, z = 1 + i / 8;
+      double cx = f->width / 2.0 + offset_px (f, y, distance), cy = f->height / 2.0 - offset_px (f, z, distance);
+      double mirror_x = f->width / 2.0 - offset_px (f, y, distance);
+      double shade = 0.3 + 0.7 * distance / sqrt (distance * distance + y * y + z * z);
+      float color[3];
+      gboolean seen = FALSE;
+
+      bl_render_link_color (i, color);
+      if (selected == i)
+        mix3 (color, bl_render_selection_color, BL_RENDER_SELECTION_MIX, color);
+      else if (selected >= 0)
+        mix3 (color, bl_render_background_color, BL_RENDER_DIM_MIX, color);
+      for (int k = 0; k < 3; k++)
+        color[k] *= shade;
+      for (int dy = -1; dy <= 1 && !seen; dy++)
+        for (int dx = -1; dx <= 1 && !seen; dx++)
+          for (int side = 0; side < 2 && !seen; side++)
+            {
+              double rgb[3];
+              gboolean same = TRUE;
+
+              pixel_at (f, (side == 0 ? cx : mirror_x) + dx, cy + dy, rgb);
+              for (int k = 0; k < 3; k++)
+                same &= fabs (rgb[k] - color[k]) <= 3.0 / 255.0;
+              seen = same;
+            }
+      if (!seen)
+        {
+          double rgb[3];
+
+          pixel_at (f, cx, cy, rgb);
+          g_test_message ("link %d at (%.1f, %.1f) not seen: %.3f %.3f %.3f there, %.3f %.3f %.3f expected",
+                          i, cx, cy, rgb[0], rgb[1], rgb[2], color[0], color[1], color[2]);
+        }
+      found += seen;
+    }
+  return found;
+}
+
+/* 64 links, each a 1 cm cube, 1 m apart on a wall 40 m in front of the
+ * eye: each is under 0.4 px on screen, where the renderer draws no
+ * triangles (a world of 100,000 links at fit-all showed only its grid).
+ * Each shows as a speck, one pixel where the pinhole camera puts its
+ * centre, of its link's colour under the headlight: the speck is the
+ * cube's first vertex, on its face towards the eye, seen at angle θ with
+ * cos θ = d / √(d² + y² + z²).  The selected link's too (drawn finely, its
+ * triangles covered no pixel's centre). */
+static void
+test_sub_pixel_bodies_show (void)
+{
+  g_autoptr(GString) sdf = g_string_new (SDF_HEAD "<model name='m'>");
+  const double distance = 40.0;
+  Fixture f = { 0 };
+  guint found;
+
+  for (int i = 0; i < 64; i++)
+    g_string_append_printf (sdf, "<link name='l%d'><pose>0 %g %d 0 0 0</pose>"
+                            "<inertial><mass>1</mass><inertia><ixx>1e-5</ixx><iyy>1e-5</iyy><izz>1e-5</izz>"
+                            "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>"
+                            "<collision name='c'><geometry><box><size>0.01 0.01 0.01</size></box></geometry>"
+                            "</collision></link>", i, -3.5 + i % 8, 1 + i / 8);
+  g_string_append (sdf, "</model></sdf>");
+  fixture_setup (&f, sdf->str);
+  look_front (&f, distance);
+  capture (&f);
+  found = count_specks (&f, distance, -1);
+  g_test_message ("%u of 64 sub-pixel bodies seen", found);
+  g_assert_cmpuint (found, ==, 64);
+
+  bl_viewport_set_selected_link (f.viewport, bl_document_find_link (f.document, "m::l9"));
+  capture (&f);
+  found = count_specks (&f, distance, 9);
+  g_test_message ("%u of 64 sub-pixel bodies seen with l9 selected", found);
+  g_assert_cmpuint (found, ==, 64);
+  fixture_teardown (&f);
+}
+
+
 #define CUBE_COLLISION(name, y) \
   "<collision name='" name "'><pose>0 " #y " 0 0 0 0</pose>" \
   "<geometry><box><size>1 1 1</size></box></geometry></collision>"
@@ -1642,6 +1735,7 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/many-instances-levels", test_many_instances_levels);
   g_test_add_func ("/ui/viewport/mesh-jobs-told", test_mesh_jobs_told);
   g_test_add_func ("/ui/viewport/stalled-mesh-import", test_stalled_mesh_import);
+  g_test_add_func ("/ui/viewport/sub-pixel-bodies-show", test_sub_pixel_bodies_show);
 
   return g_test_run ();
 }

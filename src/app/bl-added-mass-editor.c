@@ -9,6 +9,7 @@
 
 #include "bl-added-mass.h"
 #include "bl-added-mass-editor.h"
+#include "bl-display-name.h"
 #include "bl-diagnostic-row.h"
 #include "bl-added-mass-sources.h"
 #include "bl-edit.h"
@@ -451,7 +452,11 @@ static void
 update_all (BlAddedMassEditor *self)
 {
   self->updating = TRUE;
-  gtk_label_set_text (self->title_label, self->link->name);
+  {
+    g_autofree char *title = bl_display_name (self->link->name);
+
+    gtk_label_set_text (self->title_label, title);
+  }
   update_status (self);
   update_matrix (self);
   update_checks (self);

@@ -12,6 +12,8 @@
 #include "bl-fluid.h"
 #include "bl-inspector.h"
 #include "bl-diagnostic-row.h"
+#include "bl-display-name.h"
+#include "bl-outline-item.h"
 #include "bl-inertial.h"
 #include "bl-number.h"
 #include "bl-number-field.h"
@@ -61,8 +63,12 @@ struct _BlInspector
   GtkLabel      *inertial_hint;
   GtkLabel      *read_only_label;
   GtkLabel      *collisions_heading;
-  GtkGrid       *collisions_grid;
+  GtkBox        *collisions_card;
+  GtkScrolledWindow *collisions_scroller;
+  GtkListView   *collisions_list;
+  GtkWidget     *collisions_list_ref; /* the same, held while it moves between parents */
   GtkBox        *diagnostics_box;
+  GtkWidget     *more_diagnostics;  /* "and N more problems", last in the box, or NULL */
 
   GtkGrid       *buoyancy_grid;
   GtkLabel      *model_title_label;
@@ -83,15 +89,20 @@ struct _BlInspector
   gulong         link_changed_id;
   BlLink        *link;
   BlModel       *model;
-  GArray        *collision_rows;    /* CollisionRow, one per collision */
+  GPtrArray     *collision_rows;    /* CollisionRow*, one per row widget of the list */
   GtkWidget     *auto_dialog;       /* asking whether to keep the computed inertia */
   gboolean       updating;
 };
 
-/* A collision's density field and the labels beside it. */
+/* A row of the collisions' list: a density field and the labels beside
+ * it, shown for COLLISION (NULL while the row is not bound).  The list
+ * view makes only the rows on screen and reuses them as it scrolls, so
+ * a link of 100,000 collisions costs a screenful of widgets. */
 typedef struct
 {
   BlCollision   *collision;
+  GtkLabel      *name;
+  GtkLabel      *type;
   BlNumberField *field;
   GtkLabel      *used;
 } CollisionRow;
@@ -559,112 +570,234 @@ on_collision_density_edit (BlNumberField     *field,
                            BlInspector       *self);
 
 static void
+update_collision_row (BlInspector  *self,
+                      CollisionRow *entry,
+                      const char   *reason)
+{
+  BlCollision *collision = entry->collision;
+  g_autofree char *text = NULL;
+  gboolean was_updating = self->updating;
+
+  /* Setting the field's value is not an edit by the user. */
+  self->updating = TRUE;
+  show_optional (entry->field, collision->has_density, collision->density);
+  /* Unset, a collision takes the link's density, else 1000 kg/m³. */
+  if (self->link->has_density)
+    set_placeholder (entry->field, self->link->density, IN_USE_LINK);
+  else
+    set_placeholder (entry->field, 1000.0, IN_USE_DEFAULT);
+  gtk_widget_set_sensitive (GTK_WIDGET (entry->field), self->link->auto_inertia);
+  set_editable (entry->field, reason == NULL, reason, _("Empty the field to unset the density"));
+
+  if (!self->link->auto_inertia)
+    text = g_strdup (_("used only by automatic inertia"));
+  else if (collision->contributes)
+    /* Translators: the density a collision used and the mass it gave */
+    text = g_strdup_printf (_("uses %.6g kg/m³ · %.6g kg"),
+                            collision->used_density, collision->inertial.mass);
+  else
+    text = g_strdup (_("contributes no mass"));
+  gtk_label_set_text (entry->used, text);
+  self->updating = was_updating;
+}
+
+static void
+setup_collision_row (GtkSignalListItemFactory *factory,
+                     GtkListItem              *item,
+                     BlInspector              *self)
+{
+  CollisionRow *entry = g_new0 (CollisionRow, 1);
+  GtkWidget *grid = gtk_grid_new ();
+  GtkWidget *name = gtk_label_new (NULL);
+  GtkWidget *type = gtk_label_new (NULL);
+  GtkWidget *field = bl_number_field_new (BL_FIELD_POSITIVE);
+  GtkWidget *unit = gtk_label_new ("kg/m³");
+  GtkWidget *used = gtk_label_new (NULL);
+  GtkWidget *error = gtk_label_new (NULL);
+
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
+  gtk_widget_set_margin_top (grid, 3);
+  gtk_widget_set_margin_bottom (grid, 3);
+  gtk_label_set_xalign (GTK_LABEL (name), 0.0);
+  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (name, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (type), 0.0);
+  gtk_widget_add_css_class (type, "dim-label");
+  gtk_widget_add_css_class (type, "caption");
+  gtk_label_set_xalign (GTK_LABEL (unit), 0.0);
+  gtk_label_set_width_chars (GTK_LABEL (unit), 5);
+  gtk_widget_add_css_class (unit, "dim-label");
+  gtk_label_set_xalign (GTK_LABEL (used), 1.0);
+  gtk_widget_add_css_class (used, "dim-label");
+  gtk_widget_add_css_class (used, "caption");
+  gtk_label_set_xalign (GTK_LABEL (error), 1.0);
+  gtk_label_set_wrap (GTK_LABEL (error), TRUE);
+  gtk_widget_add_css_class (error, "error");
+  gtk_widget_add_css_class (error, "caption");
+  gtk_widget_set_visible (error, FALSE);
+
+  gtk_editable_set_width_chars (GTK_EDITABLE (field), 10);
+  bl_number_field_set_optional (BL_NUMBER_FIELD (field), TRUE);
+  bl_number_field_set_error_label (BL_NUMBER_FIELD (field), GTK_LABEL (error));
+  g_signal_connect (field, "edit", G_CALLBACK (on_collision_density_edit), self);
+
+  gtk_grid_attach (GTK_GRID (grid), name, 0, 0, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), field, 1, 0, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), unit, 2, 0, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), type, 0, 1, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), used, 1, 1, 2, 1);
+  gtk_grid_attach (GTK_GRID (grid), error, 0, 2, 3, 1);
+
+  entry->name = GTK_LABEL (name);
+  entry->type = GTK_LABEL (type);
+  entry->field = BL_NUMBER_FIELD (field);
+  entry->used = GTK_LABEL (used);
+  /* The array owns the entry; the list item points at it until teardown. */
+  g_object_set_data (G_OBJECT (item), "bl-collision-row", entry);
+  g_ptr_array_add (self->collision_rows, entry);
+  gtk_list_item_set_activatable (item, FALSE);
+  gtk_list_item_set_child (item, grid);
+}
+
+static void
+bind_collision_row (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item,
+                    BlInspector              *self)
+{
+  CollisionRow *entry = g_object_get_data (G_OBJECT (item), "bl-collision-row");
+  BlOutlineItem *collision_item = gtk_list_item_get_item (item);
+  BlCollision *collision = bl_outline_item_get_collision (collision_item);
+  const char *label = bl_outline_item_get_label (collision_item);
+  g_autofree char *widget_name = g_strdup_printf ("collision-density-%s", label);
+  g_autofree char *a11y = g_strdup_printf (_("Density of %s"), label);
+  g_autofree char *reason = bl_field_dup_read_only_reason (self->document, self->link);
+
+  entry->collision = collision;
+  gtk_label_set_text (entry->name, label);
+  gtk_label_set_text (entry->type, bl_geometry_type_to_string (collision->geometry.type));
+  gtk_widget_set_name (GTK_WIDGET (entry->field), widget_name);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry->field), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+  update_collision_row (self, entry, reason);
+}
+
+static void
+unbind_collision_row (GtkSignalListItemFactory *factory,
+                      GtkListItem              *item,
+                      BlInspector              *self)
+{
+  CollisionRow *entry = g_object_get_data (G_OBJECT (item), "bl-collision-row");
+
+  entry->collision = NULL;
+}
+
+static void
+teardown_collision_row (GtkSignalListItemFactory *factory,
+                        GtkListItem              *item,
+                        BlInspector              *self)
+{
+  CollisionRow *entry = g_object_steal_data (G_OBJECT (item), "bl-collision-row");
+
+  /* After dispose the array has freed every entry. */
+  if (entry != NULL && self->collision_rows != NULL)
+    g_ptr_array_remove (self->collision_rows, entry);
+}
+
+/* Collisions a link may have for the list to show whole; with more, the
+ * list is a box of its own 420 px tall (bl-inspector.ui). */
+#define COLLISIONS_SHOWN_WHOLE 64
+
+/* Puts the list of collisions into the card itself (WHOLE) or into its
+ * scroller. */
+static void
+place_collisions (BlInspector *self,
+                  gboolean     whole)
+{
+  GtkWidget *list = GTK_WIDGET (self->collisions_list);
+  GtkWidget *parent = gtk_widget_get_parent (list);
+
+  if (whole && parent != GTK_WIDGET (self->collisions_card))
+    {
+      gtk_scrolled_window_set_child (self->collisions_scroller, NULL);
+      gtk_box_append (self->collisions_card, list);
+    }
+  else if (!whole && parent != GTK_WIDGET (self->collisions_scroller))
+    {
+      gtk_box_remove (self->collisions_card, list);
+      gtk_scrolled_window_set_child (self->collisions_scroller, list);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->collisions_scroller), !whole);
+}
+
+/* Forgets the collisions of the link shown last (their document may go):
+ * rows still bound to them are bound again when the list view next lays
+ * them out, not necessarily now. */
+static void
+clear_collisions (BlInspector *self)
+{
+  for (guint i = 0; i < self->collision_rows->len; i++)
+    ((CollisionRow *) g_ptr_array_index (self->collision_rows, i))->collision = NULL;
+  gtk_list_view_set_model (self->collisions_list, NULL);
+}
+
+/* The link's collisions, a row each made when it scrolls into view. */
+static void
 rebuild_collisions (BlInspector *self)
 {
-  GtkWidget *child;
-  int row = 0;
+  guint n = self->link->collisions->len;
+  g_autoptr(GListModel) items = bl_outline_item_new_collisions (self->link);
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->collisions_grid))) != NULL)
-    gtk_grid_remove (self->collisions_grid, child);
-  g_array_set_size (self->collision_rows, 0);
-
-  gtk_widget_set_visible (GTK_WIDGET (self->collisions_heading), self->link->collisions->len > 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->collisions_grid), self->link->collisions->len > 0);
-
-  for (guint i = 0; i < self->link->collisions->len; i++)
-    {
-      BlCollision *collision = g_ptr_array_index (self->link->collisions, i);
-      GtkWidget *name = gtk_label_new (collision->name);
-      GtkWidget *type = gtk_label_new (bl_geometry_type_to_string (collision->geometry.type));
-      GtkWidget *field = bl_number_field_new (BL_FIELD_POSITIVE);
-      GtkWidget *unit = gtk_label_new ("kg/m³");
-      GtkWidget *used = gtk_label_new (NULL);
-      GtkWidget *error = gtk_label_new (NULL);
-      g_autofree char *widget_name = g_strdup_printf ("collision-density-%s", collision->name);
-      g_autofree char *a11y = g_strdup_printf (_("Density of %s"), collision->name);
-      CollisionRow entry = { collision, BL_NUMBER_FIELD (field), GTK_LABEL (used) };
-
-      gtk_label_set_xalign (GTK_LABEL (name), 0.0);
-      gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
-      gtk_widget_set_hexpand (name, TRUE);
-      gtk_label_set_xalign (GTK_LABEL (type), 0.0);
-      gtk_widget_add_css_class (type, "dim-label");
-      gtk_widget_add_css_class (type, "caption");
-      gtk_label_set_xalign (GTK_LABEL (unit), 0.0);
-      gtk_label_set_width_chars (GTK_LABEL (unit), 5);
-      gtk_widget_add_css_class (unit, "dim-label");
-      gtk_label_set_xalign (GTK_LABEL (used), 1.0);
-      gtk_widget_add_css_class (used, "dim-label");
-      gtk_widget_add_css_class (used, "caption");
-      gtk_label_set_xalign (GTK_LABEL (error), 1.0);
-      gtk_label_set_wrap (GTK_LABEL (error), TRUE);
-      gtk_widget_add_css_class (error, "error");
-      gtk_widget_add_css_class (error, "caption");
-      gtk_widget_set_visible (error, FALSE);
-
-      gtk_widget_set_name (field, widget_name);
-      gtk_editable_set_width_chars (GTK_EDITABLE (field), 10);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (field), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
-      bl_number_field_set_optional (BL_NUMBER_FIELD (field), TRUE);
-      bl_number_field_set_error_label (BL_NUMBER_FIELD (field), GTK_LABEL (error));
-      g_signal_connect (field, "edit", G_CALLBACK (on_collision_density_edit), self);
-      g_array_append_val (self->collision_rows, entry);
-
-      gtk_grid_attach (self->collisions_grid, name, 0, row, 1, 1);
-      gtk_grid_attach (self->collisions_grid, field, 1, row, 1, 1);
-      gtk_grid_attach (self->collisions_grid, unit, 2, row++, 1, 1);
-      gtk_grid_attach (self->collisions_grid, type, 0, row, 1, 1);
-      gtk_grid_attach (self->collisions_grid, used, 1, row++, 2, 1);
-      gtk_grid_attach (self->collisions_grid, error, 0, row++, 3, 1);
-    }
+  clear_collisions (self);
+  /* A short list shows whole, in the page, as the inspector's other cards
+   * (a scroller would keep the wheel from the page); a long one scrolls
+   * in a box of its own. */
+  place_collisions (self, n <= COLLISIONS_SHOWN_WHOLE);
+  gtk_list_view_set_model (self->collisions_list, GTK_SELECTION_MODEL (gtk_no_selection_new (g_steal_pointer (&items))));
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->collisions_scroller), 0.0);
+  gtk_widget_set_visible (GTK_WIDGET (self->collisions_heading), n > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->collisions_card), n > 0);
 }
 
 static void
 update_collisions (BlInspector *self)
 {
   g_autofree char *reason = bl_field_dup_read_only_reason (self->document, self->link);
-  gboolean editable = reason == NULL;
 
   for (guint i = 0; i < self->collision_rows->len; i++)
     {
-      CollisionRow *entry = &g_array_index (self->collision_rows, CollisionRow, i);
-      BlCollision *collision = entry->collision;
-      g_autofree char *text = NULL;
+      CollisionRow *entry = g_ptr_array_index (self->collision_rows, i);
 
-      show_optional (entry->field, collision->has_density, collision->density);
-      /* Unset, a collision takes the link's density, else 1000 kg/m³. */
-      if (self->link->has_density)
-        set_placeholder (entry->field, self->link->density, IN_USE_LINK);
-      else
-        set_placeholder (entry->field, 1000.0, IN_USE_DEFAULT);
-      gtk_widget_set_sensitive (GTK_WIDGET (entry->field), self->link->auto_inertia);
-      set_editable (entry->field, editable, reason, _("Empty the field to unset the density"));
-
-      if (!self->link->auto_inertia)
-        text = g_strdup (_("used only by automatic inertia"));
-      else if (collision->contributes)
-        /* Translators: the density a collision used and the mass it gave */
-        text = g_strdup_printf (_("uses %.6g kg/m³ · %.6g kg"),
-                                collision->used_density, collision->inertial.mass);
-      else
-        text = g_strdup (_("contributes no mass"));
-      gtk_label_set_text (entry->used, text);
+      if (entry->collision != NULL)
+        update_collision_row (self, entry, reason);
     }
 }
 
-/* One row per diagnostic.  Rows are kept and only what changed is set
- * again (an edit changes a few numbers in a message). */
+/* A link may have thousands of diagnostics (every pair of 5,000
+ * overlapping collisions): the card shows this many, then says how many
+ * more there are (ballast-cli inspect lists them all). */
+#define DIAGNOSTICS_SHOWN_MAX 50
+
+/* One row per diagnostic, up to DIAGNOSTICS_SHOWN_MAX.  Rows are kept and
+ * only what changed is set again (an edit changes a few numbers in a
+ * message). */
 static void
 rebuild_diagnostics (BlInspector *self)
 {
-  guint n = self->link->diagnostics->len;
-  GtkWidget *row = bl_diagnostic_box_sync (self->diagnostics_box, n, _("No problems found"), "dim-label");
+  guint n_all = self->link->diagnostics->len;
+  guint n = MIN (n_all, DIAGNOSTICS_SHOWN_MAX);
+  GtkWidget *row;
+
+  /* bl_diagnostic_box_sync removes every label of the box, this one too */
+  self->more_diagnostics = NULL;
+  row = bl_diagnostic_box_sync (self->diagnostics_box, n, _("No problems found"), "dim-label");
 
   for (guint i = 0; i < n; i++, row = gtk_widget_get_next_sibling (row))
     {
       const BlDiagnostic *d = g_ptr_array_index (self->link->diagnostics, i);
       g_autofree char *text = bl_diagnostic_to_string (d);
-      g_autofree char *escaped = g_markup_escape_text (d->message, -1);
+      /* The message may quote a name of any length. */
+      g_autofree char *message = bl_display_cut (d->message, BL_DISPLAY_TEXT_MAX);
+      g_autofree char *escaped = g_markup_escape_text (message, -1);
       g_autofree char *markup = NULL;
 
       if (d->line > 0)
@@ -674,6 +807,22 @@ rebuild_diagnostics (BlInspector *self)
       else
         markup = g_steal_pointer (&escaped);
       bl_diagnostic_row_set (row, d->severity, markup, text);
+    }
+
+  if (n_all > n)
+    {
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "and %u more problem (ballast-cli inspect lists them all)",
+                                                            "and %u more problems (ballast-cli inspect lists them all)",
+                                                            n_all - n),
+                                               n_all - n);
+
+      self->more_diagnostics = gtk_label_new (more);
+      gtk_label_set_xalign (GTK_LABEL (self->more_diagnostics), 0.0);
+      gtk_label_set_wrap (GTK_LABEL (self->more_diagnostics), TRUE);
+      gtk_widget_add_css_class (self->more_diagnostics, "dim-label");
+      gtk_widget_set_name (self->more_diagnostics, "more-diagnostics");
+      gtk_box_append (self->diagnostics_box, self->more_diagnostics);
     }
 }
 
@@ -732,8 +881,12 @@ on_collision_density_edit (BlNumberField     *field,
   double value = bl_number_field_get_value (field);
 
   for (guint i = 0; i < self->collision_rows->len; i++)
-    if (g_array_index (self->collision_rows, CollisionRow, i).field == field)
-      collision = g_array_index (self->collision_rows, CollisionRow, i).collision;
+    {
+      CollisionRow *entry = g_ptr_array_index (self->collision_rows, i);
+
+      if (entry->field == field)
+        collision = entry->collision;
+    }
   if (self->updating || collision == NULL)
     return;
   if (how == BL_NUMBER_FIELD_CLEARED)
@@ -831,6 +984,7 @@ static void
 ask_keep_computed (BlInspector *self)
 {
   g_autofree char *mass = bl_field_format_quantity (self->link->props.mass, "kg");
+  g_autofree char *name = bl_display_name (self->link->name);
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *dialog;
   GtkWidget *keep;
@@ -839,7 +993,7 @@ ask_keep_computed (BlInspector *self)
                                    GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
                                    /* Translators: %s is a link's name */
-                                   _("Keep the computed inertia of “%s”?"), self->link->name);
+                                   _("Keep the computed inertia of “%s”?"), name);
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
                                             /* Translators: %s is a mass, e.g. "141.5 kg" */
                                             _("Without automatic inertia the link has the mass and inertia its "
@@ -924,8 +1078,9 @@ bl_inspector_dispose (GObject *object)
   if (self->document != NULL)
     g_clear_signal_handler (&self->link_changed_id, self->document);
   g_clear_object (&self->document);
+  g_clear_object (&self->collisions_list_ref);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_INSPECTOR);
-  g_clear_pointer (&self->collision_rows, g_array_unref);
+  g_clear_pointer (&self->collision_rows, g_ptr_array_unref);
 
   G_OBJECT_CLASS (bl_inspector_parent_class)->dispose (object);
 }
@@ -984,7 +1139,9 @@ bl_inspector_class_init (BlInspectorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlInspector, inertial_hint);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, read_only_label);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, collisions_heading);
-  gtk_widget_class_bind_template_child (widget_class, BlInspector, collisions_grid);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, collisions_card);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, collisions_scroller);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, collisions_list);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, diagnostics_box);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, buoyancy_grid);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, model_title_label);
@@ -1000,7 +1157,17 @@ bl_inspector_init (BlInspector *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->collision_rows = g_array_new (FALSE, FALSE, sizeof (CollisionRow));
+  self->collision_rows = g_ptr_array_new_with_free_func (g_free);
+  self->collisions_list_ref = g_object_ref (GTK_WIDGET (self->collisions_list));
+  {
+    g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+    g_signal_connect (factory, "setup", G_CALLBACK (setup_collision_row), self);
+    g_signal_connect (factory, "bind", G_CALLBACK (bind_collision_row), self);
+    g_signal_connect (factory, "unbind", G_CALLBACK (unbind_collision_row), self);
+    g_signal_connect (factory, "teardown", G_CALLBACK (teardown_collision_row), self);
+    gtk_list_view_set_factory (self->collisions_list, factory);
+  }
   self->fluid_density = BL_FLUID_DENSITY_DEFAULT;
   build_props_grid (self->props_grid, &self->props);
   build_buoyancy_grid (self, self->buoyancy_grid, &self->buoyancy);
@@ -1027,6 +1194,7 @@ show_empty (BlInspector *self)
 {
   gboolean no_links = self->document != NULL && bl_document_get_links (self->document)->len == 0;
 
+  clear_collisions (self);
   gtk_label_set_text (self->empty_title_label, no_links ? _("No Links") : _("No Link Selected"));
   gtk_label_set_text (self->empty_body_label,
                       no_links ? _("The file has no links to show. If a model could not be loaded, "
@@ -1082,10 +1250,13 @@ bl_inspector_set_link (BlInspector *self,
       return;
     }
 
-  gtk_label_set_text (self->title_label, link->name);
   {
+    g_autofree char *title = bl_display_name (link->name);
+    g_autofree char *scoped_name = bl_display_name (link->scoped_name);
     /* Translators: the link's scoped name and the line it starts on */
-    g_autofree char *subtitle = g_strdup_printf (_("%s · line %d"), link->scoped_name, link->line);
+    g_autofree char *subtitle = g_strdup_printf (_("%s · line %d"), scoped_name, link->line);
+
+    gtk_label_set_text (self->title_label, title);
     gtk_label_set_text (self->subtitle_label, subtitle);
   }
   rebuild_collisions (self);
@@ -1122,12 +1293,18 @@ bl_inspector_set_model (BlInspector *self,
   close_auto_dialog (self);
   self->link = NULL;
   self->model = model;
+  clear_collisions (self);
 
   n_links = count_links (model);
-  gtk_label_set_text (self->model_title_label, model->name);
-  /* Translators: the model's scoped name, then how many links it has */
-  subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %d link", "%s · %d links", n_links),
-                              model->scoped_name, n_links);
+  {
+    g_autofree char *title = bl_display_name (model->name);
+    g_autofree char *scoped_name = bl_display_name (model->scoped_name);
+
+    gtk_label_set_text (self->model_title_label, title);
+    /* Translators: the model's scoped name, then how many links it has */
+    subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %d link", "%s · %d links", n_links),
+                                scoped_name, n_links);
+  }
   gtk_label_set_text (self->model_subtitle_label, subtitle);
   update_model (self);
   scroll_to_top (self->model_scroller);

@@ -4,6 +4,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "bl-display-name.h"
+#include "bl-lazy-list.h"
 #include "bl-outline-item.h"
 
 struct _BlOutlineItem
@@ -13,11 +15,12 @@ struct _BlOutlineItem
   BlOutlineItemKind  kind;
   gpointer           object;       /* BlModel*, BlLink* or BlCollision*, owned by the document */
   char              *name;
+  char              *label;        /* the name cut for a label */
   char              *folded_name;
   char              *subtitle;
   const char        *icon_name;
   char              *tooltip;
-  GListStore        *children;
+  BlLazyList        *children;   /* made on demand */
 };
 
 G_DEFINE_FINAL_TYPE (BlOutlineItem, bl_outline_item, G_TYPE_OBJECT)
@@ -25,6 +28,7 @@ G_DEFINE_FINAL_TYPE (BlOutlineItem, bl_outline_item, G_TYPE_OBJECT)
 enum {
   PROP_0,
   PROP_NAME,
+  PROP_LABEL,
   PROP_SUBTITLE,
   PROP_ICON_NAME,
   PROP_TOOLTIP,
@@ -48,6 +52,7 @@ bl_outline_item_finalize (GObject *object)
   BlOutlineItem *self = BL_OUTLINE_ITEM (object);
 
   g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->label, g_free);
   g_clear_pointer (&self->folded_name, g_free);
   g_clear_pointer (&self->subtitle, g_free);
   g_clear_pointer (&self->tooltip, g_free);
@@ -68,6 +73,9 @@ bl_outline_item_get_property (GObject    *object,
     {
     case PROP_NAME:
       g_value_set_string (value, self->name);
+      break;
+    case PROP_LABEL:
+      g_value_set_string (value, self->label);
       break;
     case PROP_SUBTITLE:
       g_value_set_string (value, self->subtitle);
@@ -96,6 +104,10 @@ bl_outline_item_class_init (BlOutlineItemClass *klass)
 
   properties[PROP_NAME] =
     g_param_spec_string ("name", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The name cut to BL_DISPLAY_NAME_MAX characters, for labels. */
+  properties[PROP_LABEL] =
+    g_param_spec_string ("label", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_SUBTITLE] =
     g_param_spec_string ("subtitle", NULL, NULL, NULL,
@@ -128,49 +140,84 @@ item_new (BlOutlineItemKind  kind,
   self->kind = kind;
   self->object = object;
   self->name = g_strdup (name != NULL ? name : "");
+  self->label = bl_display_name (self->name);
   self->folded_name = g_utf8_casefold (self->name, -1);
-  if (kind != BL_OUTLINE_ITEM_COLLISION)
-    self->children = g_list_store_new (BL_TYPE_OUTLINE_ITEM);
   return self;
 }
 
+/* What a model's list of children makes its items of (the list may
+ * outlive the item in a GtkTreeListModel, so it keeps its own). */
+typedef struct
+{
+  BlModel    *model;
+  GHashTable *link_index;
+} ModelChildren;
+
+/* A model's children: its links, then its nested models. */
+static gpointer
+make_model_child (guint    position,
+                  gpointer user_data)
+{
+  ModelChildren *source = user_data;
+  BlModel *model = source->model;
+
+  if (position < model->links->len)
+    return bl_outline_item_new_link (g_ptr_array_index (model->links, position), source->link_index);
+  return bl_outline_item_new_model (g_ptr_array_index (model->models, position - model->links->len),
+                                    source->link_index);
+}
+
+static gpointer
+make_collision_child (guint    position,
+                      gpointer user_data)
+{
+  BlLink *link = user_data;
+
+  return bl_outline_item_new_collision (g_ptr_array_index (link->collisions, position));
+}
+
 BlOutlineItem *
-bl_outline_item_new_model (BlModel *model)
+bl_outline_item_new_model (BlModel    *model,
+                           GHashTable *link_index)
 {
   BlOutlineItem *self;
+  ModelChildren *source;
 
   g_return_val_if_fail (model != NULL, NULL);
 
   self = item_new (BL_OUTLINE_ITEM_MODEL, model, model->name);
   self->subtitle = g_strdup (model->is_static ? _("static model") : _("model"));
-  for (guint i = 0; i < model->links->len; i++)
-    {
-      g_autoptr(BlOutlineItem) child = bl_outline_item_new_link (g_ptr_array_index (model->links, i));
-      g_list_store_append (self->children, child);
-    }
-  for (guint i = 0; i < model->models->len; i++)
-    {
-      g_autoptr(BlOutlineItem) child = bl_outline_item_new_model (g_ptr_array_index (model->models, i));
-      g_list_store_append (self->children, child);
-    }
+  source = g_new (ModelChildren, 1);
+  source->model = model;
+  source->link_index = link_index;
+  self->children = bl_lazy_list_new (BL_TYPE_OUTLINE_ITEM, model->links->len + model->models->len,
+                                     make_model_child, source, g_free);
   return self;
 }
 
 BlOutlineItem *
-bl_outline_item_new_link (BlLink *link)
+bl_outline_item_new_link (BlLink     *link,
+                          GHashTable *link_index)
 {
   BlOutlineItem *self;
 
   g_return_val_if_fail (link != NULL, NULL);
 
   self = item_new (BL_OUTLINE_ITEM_LINK, link, link->name);
-  for (guint i = 0; i < link->collisions->len; i++)
-    {
-      g_autoptr(BlOutlineItem) child = bl_outline_item_new_collision (g_ptr_array_index (link->collisions, i));
-      g_list_store_append (self->children, child);
-    }
+  self->children = BL_LAZY_LIST (bl_outline_item_new_collisions (link));
+  if (link_index != NULL)
+    g_hash_table_insert (link_index, link, self);
   bl_outline_item_update (self);
   return self;
+}
+
+GListModel *
+bl_outline_item_new_collisions (BlLink *link)
+{
+  g_return_val_if_fail (link != NULL, NULL);
+
+  return G_LIST_MODEL (bl_lazy_list_new (BL_TYPE_OUTLINE_ITEM, link->collisions->len,
+                                         make_collision_child, link, NULL));
 }
 
 BlOutlineItem *
@@ -227,8 +274,10 @@ update_link (BlOutlineItem *self)
     tooltip = g_strdup (_("The inertia is not physically valid"));
   if (worst != NULL)
     {
-      char *joined = tooltip != NULL ? g_strconcat (tooltip, "\n", worst->message, NULL)
-                                     : g_strdup (worst->message);
+      /* The message may quote a name of any length. */
+      g_autofree char *message = bl_display_cut (worst->message, BL_DISPLAY_TEXT_MAX);
+      char *joined = tooltip != NULL ? g_strconcat (tooltip, "\n", message, NULL)
+                                     : g_strdup (message);
       g_free (tooltip);
       tooltip = joined;
     }
@@ -279,10 +328,13 @@ bl_outline_item_update (BlOutlineItem *self)
       guint n = g_list_model_get_n_items (G_LIST_MODEL (self->children));
 
       update_link (self);
+      /* Rows not made yet read the collision when they are. */
       for (guint i = 0; i < n; i++)
         {
-          g_autoptr(BlOutlineItem) child = g_list_model_get_item (G_LIST_MODEL (self->children), i);
-          bl_outline_item_update (child);
+          BlOutlineItem *child = bl_lazy_list_peek (self->children, i);
+
+          if (child != NULL)
+            bl_outline_item_update (child);
         }
     }
   else if (self->kind == BL_OUTLINE_ITEM_COLLISION)
@@ -301,6 +353,13 @@ bl_outline_item_get_name (BlOutlineItem *self)
 {
   g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), NULL);
   return self->name;
+}
+
+const char *
+bl_outline_item_get_label (BlOutlineItem *self)
+{
+  g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), NULL);
+  return self->label;
 }
 
 const char *

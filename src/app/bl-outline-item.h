@@ -17,13 +17,22 @@ typedef enum
 #define BL_TYPE_OUTLINE_ITEM (bl_outline_item_get_type ())
 G_DECLARE_FINAL_TYPE (BlOutlineItem, bl_outline_item, BL, OUTLINE_ITEM, GObject)
 
-/* Builds the item and, for models and links, its children. */
-BlOutlineItem     *bl_outline_item_new_model     (BlModel       *model);
-BlOutlineItem     *bl_outline_item_new_link      (BlLink        *link);
+/* Builds the item; the children of models and links are made when first
+ * asked for (bl_outline_item_get_children).  Every link item made under
+ * it enters LINK_INDEX (BlLink* → BlOutlineItem*, borrowed; may be NULL),
+ * which must be emptied before the item is dropped. */
+BlOutlineItem     *bl_outline_item_new_model     (BlModel       *model,
+                                                  GHashTable    *link_index);
+BlOutlineItem     *bl_outline_item_new_link      (BlLink        *link,
+                                                  GHashTable    *link_index);
 BlOutlineItem     *bl_outline_item_new_collision (BlCollision   *collision);
+/* The collision items of LINK, each made when first asked for. */
+GListModel        *bl_outline_item_new_collisions (BlLink       *link);
 
 BlOutlineItemKind  bl_outline_item_get_kind      (BlOutlineItem *self);
 const char        *bl_outline_item_get_name      (BlOutlineItem *self);
+/* The name cut to BL_DISPLAY_NAME_MAX characters, for labels. */
+const char        *bl_outline_item_get_label     (BlOutlineItem *self);
 const char        *bl_outline_item_get_subtitle  (BlOutlineItem *self);
 const char        *bl_outline_item_get_icon_name (BlOutlineItem *self);
 const char        *bl_outline_item_get_tooltip   (BlOutlineItem *self);
@@ -36,7 +45,8 @@ BlLink            *bl_outline_item_get_link      (BlOutlineItem *self);
 BlModel           *bl_outline_item_get_model     (BlOutlineItem *self);
 /* The collision of a collision row, else NULL. */
 BlCollision       *bl_outline_item_get_collision (BlOutlineItem *self);
-/* Children (a GListModel of BlOutlineItem); NULL for collisions. */
+/* Children (a GListModel of BlOutlineItem, each made on first demand);
+ * NULL for collisions. */
 GListModel        *bl_outline_item_get_children  (BlOutlineItem *self);
 /* TRUE when the name of this item or of any descendant contains `needle`
  * (already case-folded); an empty needle matches everything. */

@@ -20,7 +20,7 @@ struct _BlOutline
   gulong              link_changed_id;
   GListStore         *roots;
   GtkTreeListModel   *tree;
-  GtkCustomFilter    *filter;
+  GtkCustomFilter    *filter;        /* set on `filtered` while searching */
   GtkFilterListModel *filtered;
   GtkSingleSelection *selection;
   GHashTable         *link_items;    /* BlLink* → BlOutlineItem* (borrowed) */
@@ -72,37 +72,34 @@ filter_row (gpointer item,
   return bl_outline_item_matches (outline_item, self->needle);
 }
 
-static void
-index_items (BlOutline  *self,
-             GListModel *items)
-{
-  guint n = g_list_model_get_n_items (items);
+/* Rows the outline opens by itself: a document's models are expanded
+ * while the outline has at most this many rows, so a world of 100,000
+ * models opens with its models folded (selecting a link unfolds its
+ * models). */
+#define EXPAND_ROWS_MAX 2000
 
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(BlOutlineItem) item = g_list_model_get_item (items, i);
-      GListModel *children = bl_outline_item_get_children (item);
-
-      if (bl_outline_item_get_kind (item) == BL_OUTLINE_ITEM_LINK)
-        g_hash_table_insert (self->link_items, bl_outline_item_get_link (item), item);
-      if (children != NULL)
-        index_items (self, children);
-    }
-}
-
-/* Expands every row that `expand` accepts, walking the growing tree once. */
+/* Expands model rows (every row when ALL), walking the growing tree once,
+ * up to EXPAND_ROWS_MAX rows unless ALL.  The filter is off meanwhile:
+ * refiltering after each expansion would be quadratic. */
 static void
 expand_rows (BlOutline *self,
              gboolean   all)
 {
-  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->tree)); i++)
+  GListModel *tree = G_LIST_MODEL (self->tree);
+
+  gtk_filter_list_model_set_filter (self->filtered, NULL);
+  for (guint i = 0; i < g_list_model_get_n_items (tree); i++)
     {
-      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->tree), i);
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (tree, i);
       g_autoptr(BlOutlineItem) item = gtk_tree_list_row_get_item (row);
 
+      if (!all && g_list_model_get_n_items (tree) > EXPAND_ROWS_MAX)
+        break;
       if (all || bl_outline_item_get_kind (item) == BL_OUTLINE_ITEM_MODEL)
         gtk_tree_list_row_set_expanded (row, TRUE);
     }
+  if (*self->needle != '\0')
+    gtk_filter_list_model_set_filter (self->filtered, GTK_FILTER (self->filter));
 }
 
 /* The item of a selection's row (a GtkTreeListRow, or NULL): a new reference. */
@@ -204,9 +201,15 @@ on_search_changed (GtkSearchEntry *entry,
 
   g_free (self->needle);
   self->needle = g_utf8_casefold (text, -1);
+  /* No search, no filter: a filter asks every row, and the rows of a
+   * large document come and go by thousands. */
   if (*self->needle != '\0')
-    expand_rows (self, TRUE);
-  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+    {
+      expand_rows (self, TRUE);
+      gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+    }
+  else
+    gtk_filter_list_model_set_filter (self->filtered, NULL);
 }
 
 static void
@@ -226,6 +229,7 @@ bl_outline_dispose (GObject *object)
   g_clear_object (&self->document);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_OUTLINE);
   g_clear_object (&self->selection);
+  g_clear_object (&self->filter);
   g_clear_object (&self->roots);
   g_clear_pointer (&self->link_items, g_hash_table_unref);
   g_clear_pointer (&self->needle, g_free);
@@ -347,7 +351,7 @@ bl_outline_init (BlOutline *self)
   self->tree = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->roots)),
                                         FALSE, FALSE, create_children, NULL, NULL);
   self->filter = gtk_custom_filter_new (filter_row, self, NULL);
-  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (self->tree), GTK_FILTER (self->filter));
+  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (self->tree), NULL);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (self->filtered));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
@@ -387,13 +391,12 @@ bl_outline_set_document (BlOutline  *self,
   if (document != NULL)
     {
       GPtrArray *models = bl_document_get_models (document);
+      g_autoptr(GPtrArray) items = g_ptr_array_new_full (models->len, g_object_unref);
 
       for (guint i = 0; i < models->len; i++)
-        {
-          g_autoptr(BlOutlineItem) item = bl_outline_item_new_model (g_ptr_array_index (models, i));
-          g_list_store_append (self->roots, item);
-        }
-      index_items (self, G_LIST_MODEL (self->roots));
+        g_ptr_array_add (items, bl_outline_item_new_model (g_ptr_array_index (models, i), self->link_items));
+      /* At once: one items-changed, not one per model. */
+      g_list_store_splice (self->roots, 0, 0, items->pdata, items->len);
       self->link_changed_id = g_signal_connect (document, "link-changed",
                                                 G_CALLBACK (on_link_changed), self);
     }

@@ -114,6 +114,12 @@ bl_batch_free (gpointer data)
   for (int l = 0; l < MAX_LEVELS; l++)
     if (batch->level_vao[l] != 0)
       glDeleteVertexArrays (1, &batch->level_vao[l]);
+  if (batch->speck_vao != 0)
+    {
+      glDeleteVertexArrays (1, &batch->speck_vao);
+      glDeleteBuffers (1, &batch->speck_vbo);
+      g_array_unref (batch->speck_instances);
+    }
   g_array_unref (batch->instances);
   g_free (batch);
 }
@@ -421,11 +427,12 @@ instance_level (const BlFrameInfo *frame,
  * of detail of its size on screen (a big mesh's: instance_level), in
  * per-level buffers.  The selected link is always drawn finely; a static
  * link's overlays only when it is selected; instances smaller than MIN_PX
- * on screen are dropped. */
+ * on screen are dropped, or kept as specks (a point each) when SPECKS. */
 void
 bl_batch_prepare (BlBatch           *batch,
                   const BlFrameInfo *frame,
-                  double             min_px)
+                  double             min_px,
+                  gboolean           specks)
 {
   guint n = batch_n_instances (batch);
   const float *src = (const float *) batch->instances->data;
@@ -448,6 +455,15 @@ bl_batch_prepare (BlBatch           *batch,
       if (batch->lod_instances[l] != NULL)
         g_array_set_size (batch->lod_instances[l], 0);
     }
+  if (specks && batch->speck_vao == 0)
+    {
+      glGenVertexArrays (1, &batch->speck_vao);
+      glGenBuffers (1, &batch->speck_vbo);
+      setup_vao (batch->speck_vao, batch->mesh, batch->speck_vbo);
+      batch->speck_instances = g_array_new (FALSE, FALSE, sizeof (float));
+    }
+  if (batch->speck_instances != NULL)
+    g_array_set_size (batch->speck_instances, 0);
 
   for (guint i = 0; i < n; i++, src += INSTANCE_FLOATS)
     {
@@ -473,6 +489,10 @@ bl_batch_prepare (BlBatch           *batch,
         dist += (src[12 + k] - frame->eye[k]) * (src[12 + k] - frame->eye[k]);
       dist = sqrt (dist);
       px = dist > r ? frame->px_per_radian * r / dist : G_MAXDOUBLE;
+      /* A speck for the selected link's too: its triangles (drawn
+       * finely, whatever their size) may cover no pixel's centre. */
+      if (specks && px < min_px)
+        g_array_append_vals (batch->speck_instances, src, INSTANCE_FLOATS);
       if (!selected && px < min_px)
         continue;
       if (levels != NULL)
@@ -491,7 +511,24 @@ bl_batch_prepare (BlBatch           *batch,
         glBufferData (GL_ARRAY_BUFFER, batch->lod_instances[l]->len * sizeof (float),
                       batch->lod_instances[l]->data, GL_STREAM_DRAW);
       }
+  if (batch->speck_instances != NULL && batch->speck_instances->len > 0)
+    {
+      glBindBuffer (GL_ARRAY_BUFFER, batch->speck_vbo);
+      glBufferData (GL_ARRAY_BUFFER, batch->speck_instances->len * sizeof (float),
+                    batch->speck_instances->data, GL_STREAM_DRAW);
+    }
   glBindBuffer (GL_ARRAY_BUFFER, 0);
+}
+
+void
+bl_batch_draw_specks (BlBatch *batch)
+{
+  if (!batch->streamed || batch->speck_instances == NULL || batch->speck_instances->len == 0)
+    return;
+  glBindVertexArray (batch->speck_vao);
+  glDrawElementsInstanced (GL_POINTS, 1, GL_UNSIGNED_INT, NULL,
+                           batch->speck_instances->len / INSTANCE_FLOATS);
+  glBindVertexArray (0);
 }
 
 static void

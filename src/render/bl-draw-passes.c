@@ -26,12 +26,12 @@ prepare_batches (BlRenderer        *self,
   gpointer value;
 
   for (int p = 0; p < BL_PRIM_MESH; p++)
-    bl_batch_prepare (self->prim_batches[p], frame, CULL_SOLID_PX);
+    bl_batch_prepare (self->prim_batches[p], frame, CULL_SOLID_PX, p != BL_PRIM_PLANE);
   g_hash_table_iter_init (&iter, self->mesh_batches);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    bl_batch_prepare (value, frame, CULL_SOLID_PX);
+    bl_batch_prepare (value, frame, CULL_SOLID_PX, TRUE);
   for (int o = 0; o < N_OVERLAYS; o++)
-    bl_batch_prepare (self->overlays[o], frame, CULL_OVERLAY_PX);
+    bl_batch_prepare (self->overlays[o], frame, CULL_OVERLAY_PX, FALSE);
 }
 
 /* The bodies, opaque, with the body programs (the general one for the
@@ -65,12 +65,16 @@ draw_bodies (BlRenderer            *self,
         bl_program_use (&self->body[self->prim_batches[p]->faint_normals ? BODY_SMOOTH_FALLBACK : BODY_SMOOTH],
                         vp, eye, options);
         bl_batch_draw (self, self->prim_batches[p], FALSE, TRUE);
+        bl_batch_draw_specks (self->prim_batches[p]);
       }
   /* Meshes at full detail flat, then those at a coarser level smooth. */
   bl_program_use (&self->body[BODY_FLAT], vp, eye, options);
   g_hash_table_iter_init (&iter, self->mesh_batches);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    any_coarse |= bl_renderer_draw_mesh_batch (self, value, FALSE);
+    {
+      any_coarse |= bl_renderer_draw_mesh_batch (self, value, FALSE);
+      bl_batch_draw_specks (value);
+    }
   if (any_coarse)
     {
       g_hash_table_iter_init (&iter, self->mesh_batches);

@@ -35,8 +35,9 @@ extern const float bl_render_grid_color[3];
 #define LOD_FINE_PX 40.0
 #define LOD_COARSE_PX 6.0
 #define LOD_TINY_PX 2.0
-/* Below these screen radii nothing is drawn: collisions, then overlays and
- * markers (whose link is not selected). */
+/* Below these screen radii a collision is drawn as a one-pixel point (so
+ * that a world of 100,000 links at fit-all shows its bodies, not an empty
+ * grid), and overlays and markers (whose link is not selected) not at all. */
 #define CULL_SOLID_PX 0.4
 #define CULL_OVERLAY_PX 2.0
 /* Triangles per piece of a large draw on a software rasteriser. */
@@ -129,6 +130,10 @@ typedef struct
   GLuint   lod_vao[N_BATCH_LEVELS];
   GLuint   lod_vbo[N_BATCH_LEVELS];
   GArray  *lod_instances[N_BATCH_LEVELS];
+  /* This frame's solid instances under CULL_SOLID_PX: a point each. */
+  GLuint   speck_vao;
+  GLuint   speck_vbo;
+  GArray  *speck_instances;
 
   /* The VAOs of the mesh's coarser levels, made when first drawn (0: not yet). */
   GLuint   level_vao[MAX_LEVELS];
@@ -357,7 +362,15 @@ bl_frame_info_init (BlFrameInfo    *frame,
 void
 bl_batch_prepare (BlBatch           *batch,
                   const BlFrameInfo *frame,
-                  double             min_px);
+                  double             min_px,
+                  gboolean           specks);
+
+/* The batch's specks of this frame (bl_batch_prepare with SPECKS): the
+ * first vertex of each instance as a one-pixel point, with the bound body
+ * program (a body under a pixel lies within a pixel of any of its
+ * vertices). */
+void
+bl_batch_draw_specks (BlBatch *batch);
 
 void
 bl_batch_draw (BlRenderer *self,

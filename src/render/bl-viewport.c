@@ -9,6 +9,7 @@
 #include <epoxy/gl.h>
 
 #include "bl-added-mass.h"
+#include "bl-display-name.h"
 #include "bl-renderer.h"
 #include "bl-scene.h"
 #include "bl-viewport-private.h"
@@ -544,7 +545,11 @@ bl_viewport_query_tooltip (GtkWidget  *widget,
   if (link == NULL)
     return FALSE;
   scene_link = g_hash_table_lookup (self->by_link, link);
-  text = g_string_new (link->scoped_name);
+  {
+    g_autofree char *name = bl_display_name (link->scoped_name);
+
+    text = g_string_new (name);
+  }
   if (link->props.valid)
     g_string_append_printf (text, "\nmass %g kg", link->props.mass);
   else
@@ -558,7 +563,9 @@ bl_viewport_query_tooltip (GtkWidget  *widget,
 
           if (d->severity == BL_SEVERITY_ERROR)
             {
-              g_string_append_printf (text, "\n%s", d->message);
+              g_autofree char *message = bl_display_cut (d->message, BL_DISPLAY_TEXT_MAX);
+
+              g_string_append_printf (text, "\n%s", message);
               said = TRUE;
             }
         }
