@@ -456,6 +456,109 @@ test_failure (void)
   link_of (fixed, "my_lrauv::base_link");
 }
 
+static void
+assert_pose (BlLink *link,
+             double  x,
+             double  y,
+             double  z,
+             double  yaw)
+{
+  assert_position (link, x, y, z);
+  /* a turn about z alone: q = (cos yaw/2, 0, 0, sin yaw/2), up to sign */
+  g_assert_cmpfloat (fabs (fabs (link->world_pose.q.w) - fabs (cos (yaw / 2))), <, 1e-12);
+  g_assert_cmpfloat (fabs (link->world_pose.q.x), <, 1e-12);
+  g_assert_cmpfloat (fabs (link->world_pose.q.y), <, 1e-12);
+  g_assert_cmpfloat (fabs (link->world_pose.q.w * link->world_pose.q.z -
+                           cos (yaw / 2) * sin (yaw / 2)), <, 1e-12);
+}
+
+/* SDF 1.8's placement frame (//include/placement_frame,
+ * //model/@placement_frame): the <pose> places the named frame, and the
+ * model frame goes where that puts it, X_RM = X_RPf · X_MPf⁻¹, as in
+ * libsdformat's test/sdf/placement_frame.sdf.  The included model: L1 at
+ * its origin, L4 at (1 0 0) turned 90° about z, F2 (0 0 2) above L4, J2
+ * (0 0 3) above its child L1, a nested model N at (0 5 0). */
+static void
+test_placement_frame (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-placement-XXXXXX", NULL);
+  g_autofree char *world = g_build_filename (dir, "world.sdf", NULL);
+  g_autofree char *top = g_build_filename (dir, "top.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(BlDocument) top_doc = NULL;
+  GPtrArray *failures;
+
+  write_tree_file (dir, "frames.sdf", "<?xml version=\"1.0\"?>\n<sdf version=\"1.8\">\n"
+                   "<model name=\"m\">\n"
+                   "<link name=\"L1\">" INERTIAL "</link>\n"
+                   "<link name=\"L4\"><pose>1 0 0 0 0 1.5707963267948966</pose>" INERTIAL "</link>\n"
+                   "<frame name=\"F2\" attached_to=\"L4\"><pose relative_to=\"L4\">0 0 2 0 0 0</pose></frame>\n"
+                   "<joint name=\"J2\" type=\"fixed\"><parent>L4</parent><child>L1</child>"
+                   "<pose>0 0 3 0 0 0</pose></joint>\n"
+                   "<model name=\"N\"><pose>0 5 0 0 0 0</pose><link name=\"l\">" INERTIAL "</link></model>\n"
+                   "</model></sdf>");
+  write_tree_file (dir, "world.sdf", "<?xml version=\"1.0\"?>\n<sdf version=\"1.8\">\n"
+                   "<world name=\"w\">\n"
+                   "<include><name>a</name><uri>frames.sdf</uri><pose>0 10 0 0 0 0</pose>"
+                   "<placement_frame>L4</placement_frame></include>\n"
+                   "<include><name>b</name><uri>frames.sdf</uri><pose>0 0 0 0 0 0</pose>"
+                   "<placement_frame>F2</placement_frame></include>\n"
+                   "<model name=\"holder\"><pose>100 0 0 0 0 0</pose>\n"
+                   "  <link name=\"base\">" INERTIAL "</link>\n"
+                   "  <include><name>c</name><uri>frames.sdf</uri><pose>0 0 0 0 0 0</pose>"
+                   "<placement_frame>J2</placement_frame></include>\n"
+                   "</model>\n"
+                   "<model name=\"d\" placement_frame=\"N\"><pose>5 0 0 0 0 0</pose>\n"
+                   "  <link name=\"base\">" INERTIAL "</link>\n"
+                   "  <model name=\"N\"><pose>0 5 0 0 0 0</pose><link name=\"l\">" INERTIAL "</link></model>\n"
+                   "</model>\n"
+                   "<include><name>e</name><uri>frames.sdf</uri><pose>0 0 7 0 0 0</pose>"
+                   "<placement_frame>nowhere</placement_frame></include>\n"
+                   "<include><name>f</name><uri>frames.sdf</uri>"
+                   "<placement_frame>L4</placement_frame></include>\n"
+                   "</world></sdf>");
+
+  clear_model_path_variables ();
+  doc = bl_document_new_from_file (world, &error);
+  g_assert_no_error (error);
+
+  /* a: L4 lands on (0 10 0) unturned; L1 is (1 0 0) from L4 back along
+   * L4's x, which points along the model's y: (0 11 0), turned −90° */
+  assert_pose (link_of (doc, "a::L4"), 0, 10, 0, 0);
+  assert_pose (link_of (doc, "a::L1"), 0, 11, 0, -G_PI / 2);
+  assert_pose (link_of (doc, "a::N::l"), 5, 11, 0, -G_PI / 2);
+  /* b: F2 at the origin, so L4 is 2 below it; L1 = −Rz(−90°)·(1 0 2) */
+  assert_pose (link_of (doc, "b::L4"), 0, 0, -2, 0);
+  assert_pose (link_of (doc, "b::L1"), 0, 1, -2, -G_PI / 2);
+  /* c, inside a model: J2 at holder's origin, so L1 is 3 below it */
+  assert_pose (link_of (doc, "holder::c::L1"), 100, 0, -3, 0);
+  assert_pose (link_of (doc, "holder::base"), 100, 0, 0, 0);
+  /* d: the attribute; N lands on (5 0 0), the model frame at (5 −5 0) */
+  assert_pose (link_of (doc, "d::N::l"), 5, 0, 0, 0);
+  assert_pose (link_of (doc, "d::base"), 5, -5, 0, 0);
+  /* e: an unknown placement frame is an error; the pose places the model */
+  assert_pose (link_of (doc, "e::L1"), 0, 0, 7, 0);
+  g_assert_cmpuint (count_errors (doc), ==, 2);
+  /* f: a placement frame without a <pose> is refused, as libsdformat does */
+  g_assert_null (bl_document_find_link (doc, "f::L1"));
+  failures = bl_document_get_include_failures (doc);
+  g_assert_cmpuint (failures->len, ==, 1);
+
+  /* the top model of a file: libsdformat's model_with_placement_frame_attribute.sdf */
+  write_tree_file (dir, "top.sdf", "<?xml version=\"1.0\"?>\n<sdf version=\"1.8\">\n"
+                   "<model name=\"model_placement_frame\" placement_frame=\"link2\">\n"
+                   "<pose>0 0 10 0 0 0</pose>\n"
+                   "<link name=\"link1\"><pose>1 0 0 0 0 0</pose></link>\n"
+                   "<link name=\"link2\"><pose>0 2 0 0 0 0</pose></link>\n"
+                   "</model></sdf>");
+  top_doc = bl_document_new_from_file (top, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_errors (top_doc), ==, 0);
+  assert_pose (link_of (top_doc, "model_placement_frame::link2"), 0, 0, 10, 0);
+  assert_pose (link_of (top_doc, "model_placement_frame::link1"), 1, -2, 10, 0);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -469,6 +572,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/include/plugin", test_include_plugin);
   g_test_add_func ("/core/include/light", test_light);
   g_test_add_func ("/core/include/failure", test_failure);
+  g_test_add_func ("/core/include/placement-frame", test_placement_frame);
 
   return g_test_run ();
 }

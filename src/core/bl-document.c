@@ -840,6 +840,12 @@ static BlModel *parse_model (LoadContext   *ctx,
                              int            depth,
                              BlFrameScope **scope_out);
 
+static BlPose place_model (BlDocument   *doc,
+                           BlModel      *model,
+                           xmlNode      *include,
+                           const char   *include_file,
+                           BlFrameScope *scope,
+                           BlPose        raw);
 static BlModel *parse_include (LoadContext   *ctx,
                                xmlNode       *node,
                                BlModel       *parent,
@@ -1377,6 +1383,8 @@ parse_model (LoadContext   *ctx,
               entry->nested = nested_scope;
               entry->raw = parse_pose (pose_node, nested->scoped_name, child_file, doc->diagnostics,
                                        &entry->relative_to);
+              entry->raw = place_model (doc, nested, child != nested->node ? child : NULL, child_file,
+                                        nested_scope, entry->raw);
               merge_frame_name (&entry->relative_to, item->proxy, TRUE);
             }
           else
@@ -1825,6 +1833,15 @@ parse_include (LoadContext   *ctx,
 
   *pose_node_out = bl_xml_first_child (node, "pose");
 
+  if (bl_xml_first_child (node, "placement_frame") != NULL && *pose_node_out == NULL)
+    {
+      include_failed (ctx->doc, node, "include", file,
+                      node_line (bl_xml_first_child (node, "placement_frame")), owner, NULL, NULL,
+                      "<include> has a <placement_frame> but no <pose> to place it at "
+                      "(libsdformat refuses it too); left out");
+      return NULL;
+    }
+
   if (!load_include (ctx, node, file, owner, FALSE, &sdf_path, &model_node) || model_node == NULL)
     return NULL;
 
@@ -1849,6 +1866,53 @@ parse_include (LoadContext   *ctx,
     *pose_node_out = bl_xml_first_child (model_node, "pose");
 
   return model;
+}
+
+/* SDF 1.8's placement frame: //include/placement_frame, else
+ * //model/@placement_frame of `model` (read into `scope`).  The model's
+ * pose `raw` (X_RPf) then places that frame, not the model frame, and the
+ * model frame is X_RM = X_RPf · X_MPf⁻¹, X_MPf resolved in the model's own
+ * frames, as libsdformat's resolveModelPoseWithPlacementFrame computes it.
+ * Without a placement frame, or when it cannot be resolved (an error in
+ * the diagnostics), `raw` as it is. */
+static BlPose
+place_model (BlDocument   *doc,
+             BlModel      *model,
+             xmlNode      *include,
+             const char   *include_file,
+             BlFrameScope *scope,
+             BlPose        raw)
+{
+  xmlNode *element = include != NULL ? bl_xml_first_child (include, "placement_frame") : NULL;
+  g_autofree char *frame = NULL;
+  const char *file = model->file;
+  int line = model->line;
+  BlPose X_MPf;
+
+  if (element != NULL)
+    {
+      frame = g_strstrip (bl_xml_dup_text (element));
+      file = include_file;
+      line = node_line (element);
+    }
+  else if (model->node != NULL)
+    {
+      frame = bl_xml_dup_attribute (model->node, "placement_frame");
+    }
+  if (frame == NULL || *frame == '\0' || scope == NULL)
+    return raw;
+
+  if (strstr (frame, "::") == NULL && strcmp (frame, "__model__") != 0 &&
+      bl_frame_scope_lookup (scope, frame) == NULL)
+    {
+      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "frame", file, line, model->scoped_name,
+                          "the placement frame “%s” is not a link, frame, joint or nested model of "
+                          "“%s”; the model is placed by its own frame", frame, model->scoped_name);
+      return raw;
+    }
+  if (!bl_frame_scope_resolve (scope, frame, doc->diagnostics, model->scoped_name, model->line, &X_MPf))
+    return raw;
+  return bl_pose_mul (raw, bl_pose_inverse (X_MPf));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2530,9 +2594,13 @@ add_world_child (LoadContext *ctx,
 
   if (bl_xml_is_element (item, "model"))
     {
-      model = parse_model (ctx, item, NULL, file, NULL, 0, NULL);
-      model->pose = parse_pose (bl_xml_first_child (item, "pose"), model->scoped_name,
-                                file, self->diagnostics, NULL);
+      BlFrameScope *scope = NULL;
+
+      model = parse_model (ctx, item, NULL, file, NULL, 0, &scope);
+      model->pose = place_model (self, model, NULL, file, scope,
+                                 parse_pose (bl_xml_first_child (item, "pose"), model->scoped_name,
+                                             file, self->diagnostics, NULL));
+      bl_frame_scope_free (scope);
     }
   else if (is_merge_include (item))
     {
@@ -2546,14 +2614,15 @@ add_world_child (LoadContext *ctx,
 
       model = parse_include (ctx, item, NULL, file, 0, &scope, &pose_node,
                              &has_static, &is_static);
-      bl_frame_scope_free (scope);
       if (model != NULL)
         {
           if (has_static)
             model->is_static = is_static;
-          model->pose = parse_pose (pose_node, model->scoped_name, file,
-                                    self->diagnostics, NULL);
+          model->pose = place_model (self, model, item, file, scope,
+                                     parse_pose (pose_node, model->scoped_name, file,
+                                                 self->diagnostics, NULL));
         }
+      bl_frame_scope_free (scope);
     }
 
   if (model != NULL)
@@ -2692,10 +2761,13 @@ bl_document_load (BlDocument  *self,
         }
       else if (bl_xml_is_element (child, "model"))
         {
-          BlModel *model = parse_model (&ctx, child, NULL, self->path, NULL, 0, NULL);
+          BlFrameScope *scope = NULL;
+          BlModel *model = parse_model (&ctx, child, NULL, self->path, NULL, 0, &scope);
 
-          model->pose = parse_pose (bl_xml_first_child (child, "pose"), model->scoped_name,
-                                    self->path, self->diagnostics, NULL);
+          model->pose = place_model (self, model, NULL, self->path, scope,
+                                     parse_pose (bl_xml_first_child (child, "pose"), model->scoped_name,
+                                                 self->path, self->diagnostics, NULL));
+          bl_frame_scope_free (scope);
           g_ptr_array_add (self->models, model);
         }
     }
