@@ -456,6 +456,76 @@ test_failure (void)
   link_of (fixed, "my_lrauv::base_link");
 }
 
+/* A model that includes one missing Fuel model eight times, and another
+ * missing model once: two diagnostics, the first at its first include,
+ * naming the count and the other lines; every include is still among the
+ * failures (the repeats point at the first), and a plugin inside a
+ * repeated include is still "model not loaded". */
+static void
+test_failure_repeated (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-repeat-XXXXXX", NULL);
+  g_autofree char *world = g_build_filename (dir, "world.sdf", NULL);
+  g_autofree char *cache = g_build_filename (dir, "fuel", NULL);
+  g_autoptr(GString) text = g_string_new (SDF_HEAD "<world name=\"w\"><model name=\"fleet\">"
+                                          "<link name=\"base\">" INERTIAL "</link>\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(GPtrArray) imports = NULL;
+  GPtrArray *failures, *diagnostics;
+  const BlIncludeFailure *first;
+  const BlDiagnostic *d;
+
+  /* lines 4 to 11: <include><uri>…buoy</uri><name>buoy_N</name></include> */
+  for (guint i = 0; i < 8; i++)
+    g_string_append_printf (text, "<include><uri>https://fuel.gazebosim.org/1.0/OpenRobotics/models/buoy"
+                            "</uri><name>buoy_%u</name>%s</include>\n", i,
+                            i == 7 ? "<plugin filename=\"gz-sim-hydrodynamics-system\" "
+                                     "name=\"gz::sim::systems::Hydrodynamics\"><link_name>base</link_name>"
+                                     "<xDotU>-1</xDotU></plugin>" : "");
+  g_string_append (text, "<include><uri>model://nowhere</uri></include>\n</model></world></sdf>\n");
+  write_tree_file (dir, "world.sdf", text->str);
+
+  clear_model_path_variables ();
+  g_setenv ("GZ_FUEL_CACHE_PATH", cache, TRUE);
+  doc = bl_document_new_from_file (world, &error);
+  clear_model_path_variables ();
+  g_assert_no_error (error);
+
+  diagnostics = bl_document_get_diagnostics (doc);
+  g_assert_cmpuint (count_errors (doc), ==, 2);
+  d = g_ptr_array_index (diagnostics, 0);
+  g_assert_cmpint (d->line, ==, 4);
+  g_assert_nonnull (strstr (d->message, "buoy"));
+  g_assert_nonnull (strstr (d->message, "8 includes of “https://fuel.gazebosim.org/1.0/OpenRobotics/models/buoy”"
+                                        " failed alike: the first here, line 4; then line 5, line 6, line 7, "
+                                        "line 8, line 9 and 2 more)"));
+  d = g_ptr_array_index (diagnostics, 1);
+  g_assert_cmpint (d->line, ==, 12);
+  g_assert_null (strstr (d->message, "failed alike"));
+
+  failures = bl_document_get_include_failures (doc);
+  g_assert_cmpuint (failures->len, ==, 9);
+  first = g_ptr_array_index (failures, 0);
+  g_assert_cmpuint (first->count, ==, 8);
+  g_assert_null (first->same_as);
+  g_assert_cmpstr (first->message, ==, ((BlDiagnostic *) g_ptr_array_index (diagnostics, 0))->message);
+  for (guint i = 1; i < 8; i++)
+    {
+      const BlIncludeFailure *repeat = g_ptr_array_index (failures, i);
+
+      g_assert_true (repeat->same_as == first);
+      g_assert_cmpuint (repeat->count, ==, 0);
+      g_assert_cmpint (repeat->line, ==, 4 + i);
+      g_assert_cmpint (repeat->problem, ==, BL_INCLUDE_NOT_IN_FUEL_CACHE);
+    }
+  g_assert_cmpuint (((BlIncludeFailure *) g_ptr_array_index (failures, 8))->count, ==, 1);
+
+  imports = bl_document_find_added_mass_imports (doc);
+  g_assert_cmpuint (imports->len, ==, 1);
+  g_assert_true (((BlAddedMassImport *) g_ptr_array_index (imports, 0))->model_not_loaded);
+}
+
 static void
 assert_pose (BlLink *link,
              double  x,
@@ -572,6 +642,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/include/plugin", test_include_plugin);
   g_test_add_func ("/core/include/light", test_light);
   g_test_add_func ("/core/include/failure", test_failure);
+  g_test_add_func ("/core/include/failure-repeated", test_failure_repeated);
   g_test_add_func ("/core/include/placement-frame", test_placement_frame);
 
   return g_test_run ();

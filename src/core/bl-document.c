@@ -1684,9 +1684,100 @@ include_failed (BlDocument  *doc,
   for (guint i = 0; searched != NULL && i < searched->len; i++)
     g_strv_builder_add (folders, g_ptr_array_index (searched, i));
   failure->searched = g_strv_builder_end (folders);
+  failure->count = 1;
+
+  /* The same URI failing the same way again adds no diagnostic of its
+   * own: the first one's names it (group_include_failures). */
+  for (guint i = 0; uri != NULL && *uri != '\0' && i < doc->include_failures->len; i++)
+    {
+      BlIncludeFailure *first = g_ptr_array_index (doc->include_failures, i);
+
+      if (first->same_as == NULL && strcmp (first->uri, uri) == 0 &&
+          strcmp (first->message, failure->message) == 0)
+        {
+          failure->same_as = first;
+          failure->count = 0;
+          first->count++;
+          g_ptr_array_add (doc->include_failures, failure);
+          return;
+        }
+    }
 
   bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, code, file, line, owner, "%s", failure->message);
   g_ptr_array_add (doc->include_failures, failure);
+}
+
+/* The place of a repeated include failure, as the first one's message
+ * names it: "line 30" in the same file, "other.sdf line 3" in another. */
+static void
+append_failure_place (GString                *out,
+                      const BlIncludeFailure *first,
+                      const BlIncludeFailure *repeat)
+{
+  if (g_strcmp0 (first->file, repeat->file) == 0)
+    {
+      g_string_append_printf (out, "line %d", repeat->line);
+    }
+  else
+    {
+      g_autofree char *name = g_path_get_basename (repeat->file);
+
+      g_string_append_printf (out, "%s line %d", name, repeat->line);
+    }
+}
+
+#define FEW_FAILURE_PLACES 5
+
+/* After loading: the diagnostic of each URI that failed more than once
+ * names how many includes of it failed, and where the others are (the
+ * first few), and its failure the same message. */
+static void
+group_include_failures (BlDocument *doc)
+{
+  for (guint i = 0; i < doc->include_failures->len; i++)
+    {
+      BlIncludeFailure *first = g_ptr_array_index (doc->include_failures, i);
+      g_autoptr(GString) message = NULL;
+      guint listed = 0;
+
+      if (first->count < 2)
+        continue;
+      message = g_string_new (first->message);
+      g_string_append_printf (message, " (%u includes of “%s” failed alike: the first here, line %d; then ",
+                              first->count, first->uri, first->line);
+      for (guint j = i + 1; j < doc->include_failures->len && listed < FEW_FAILURE_PLACES; j++)
+        {
+          const BlIncludeFailure *repeat = g_ptr_array_index (doc->include_failures, j);
+
+          if (repeat->same_as != first)
+            continue;
+          if (listed > 0)
+            g_string_append (message, ", ");
+          append_failure_place (message, first, repeat);
+          listed++;
+        }
+      if (first->count - 1 > listed)
+        g_string_append_printf (message, " and %u more", first->count - 1 - listed);
+      g_string_append_c (message, ')');
+
+      for (guint j = 0; j < doc->diagnostics->len; j++)
+        {
+          BlDiagnostic *d = g_ptr_array_index (doc->diagnostics, j);
+
+          if (d->line == first->line && g_strcmp0 (d->file, first->file) == 0 &&
+              strcmp (d->message, first->message) == 0)
+            {
+              BlDiagnostic *grouped = bl_diagnostic_new (d->severity, d->code, d->file, d->line, d->element,
+                                                         "%s", message->str);
+
+              bl_diagnostic_free (d);
+              g_ptr_array_index (doc->diagnostics, j) = grouped;
+              break;
+            }
+        }
+      g_free (first->message);
+      first->message = g_string_free (g_steal_pointer (&message), FALSE);
+    }
 }
 
 /* The file an <include> names, read: its path (interned: links and models
@@ -2773,6 +2864,7 @@ bl_document_load (BlDocument  *self,
     }
 
   g_ptr_array_unref (ctx.include_stack);
+  group_include_failures (self);
 
   if (self->models->len == 0)
     bl_diagnostics_add (self->diagnostics, BL_SEVERITY_WARNING, "empty", self->path, node_line (root),
