@@ -45,6 +45,22 @@ assert_position (BlLink *link,
   g_assert_cmpfloat (fabs (link->world_pose.p.z - z), <, 1e-12);
 }
 
+static void
+assert_pose (BlLink *link,
+             double  x,
+             double  y,
+             double  z,
+             double  yaw)
+{
+  assert_position (link, x, y, z);
+  /* a turn about z alone: q = (cos yaw/2, 0, 0, sin yaw/2), up to sign */
+  g_assert_cmpfloat (fabs (fabs (link->world_pose.q.w) - fabs (cos (yaw / 2))), <, 1e-12);
+  g_assert_cmpfloat (fabs (link->world_pose.q.x), <, 1e-12);
+  g_assert_cmpfloat (fabs (link->world_pose.q.y), <, 1e-12);
+  g_assert_cmpfloat (fabs (link->world_pose.q.w * link->world_pose.q.z -
+                           cos (yaw / 2) * sin (yaw / 2)), <, 1e-12);
+}
+
 /* The layout of osrf/lrauv: worlds/ and models/ side by side; a world
  * includes <uri>tethys_equipped</uri>, which merge-includes <uri>tethys</uri>. */
 static char *
@@ -197,6 +213,49 @@ test_merge_model_pose (void)
   g_assert_cmpuint (count_errors (doc), ==, 0);
   assert_position (link_of (doc, "robot::upper"), 1, 2, 5);
   assert_position (link_of (doc, "robot::chassis"), 0, 2, 0);
+}
+
+/* A merge-include with a placement frame: the include's pose places that
+ * frame of the merged model (the proxy frame goes where that puts it).
+ * arm: upper at (1 0 0) turned 90° about z, lower (1 0 0) from upper in
+ * upper's axes. */
+static void
+test_merge_placement_frame (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-merge-place-XXXXXX", NULL);
+  g_autofree char *main_path = g_build_filename (dir, "robot.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+
+  write_tree_file (dir, "arm.sdf", SDF_HEAD
+                   "<model name=\"arm\">"
+                   "<link name=\"upper\"><pose>1 0 0 0 0 1.5707963267948966</pose>" INERTIAL "</link>"
+                   "<link name=\"lower\"><pose relative_to=\"upper\">1 0 0 0 0 0</pose>" INERTIAL "</link>"
+                   "</model></sdf>");
+  write_tree_file (dir, "hand.sdf", SDF_HEAD
+                   "<model name=\"hand\" placement_frame=\"palm\">"
+                   "<link name=\"palm\"><pose>0 0 2 0 0 0</pose>" INERTIAL "</link>"
+                   "<link name=\"wrist\">" INERTIAL "</link>"
+                   "</model></sdf>");
+  write_tree_file (dir, "robot.sdf", SDF_HEAD
+                   "<model name=\"robot\">\n"
+                   "<link name=\"chassis\">" INERTIAL "</link>\n"
+                   "<include merge=\"true\"><uri>arm.sdf</uri><pose>0 0 5 0 0 0</pose>"
+                   "<placement_frame>upper</placement_frame></include>\n"
+                   "<include merge=\"true\"><uri>hand.sdf</uri><pose>7 0 0 0 0 0</pose></include>\n"
+                   "</model></sdf>");
+
+  clear_model_path_variables ();
+  doc = bl_document_new_from_file (main_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_errors (doc), ==, 0);
+  /* upper lands on (0 0 5), unturned; lower is (1 0 0) along it */
+  assert_pose (link_of (doc, "robot::upper"), 0, 0, 5, 0);
+  assert_pose (link_of (doc, "robot::lower"), 1, 0, 5, 0);
+  /* the included model's own attribute: palm on (7 0 0), wrist 2 below */
+  assert_pose (link_of (doc, "robot::palm"), 7, 0, 0, 0);
+  assert_pose (link_of (doc, "robot::wrist"), 7, 0, -2, 0);
+  assert_pose (link_of (doc, "robot::chassis"), 0, 0, 0, 0);
 }
 
 /* Merged into a world, the included model's models become the world's,
@@ -526,22 +585,6 @@ test_failure_repeated (void)
   g_assert_true (((BlAddedMassImport *) g_ptr_array_index (imports, 0))->model_not_loaded);
 }
 
-static void
-assert_pose (BlLink *link,
-             double  x,
-             double  y,
-             double  z,
-             double  yaw)
-{
-  assert_position (link, x, y, z);
-  /* a turn about z alone: q = (cos yaw/2, 0, 0, sin yaw/2), up to sign */
-  g_assert_cmpfloat (fabs (fabs (link->world_pose.q.w) - fabs (cos (yaw / 2))), <, 1e-12);
-  g_assert_cmpfloat (fabs (link->world_pose.q.x), <, 1e-12);
-  g_assert_cmpfloat (fabs (link->world_pose.q.y), <, 1e-12);
-  g_assert_cmpfloat (fabs (link->world_pose.q.w * link->world_pose.q.z -
-                           cos (yaw / 2) * sin (yaw / 2)), <, 1e-12);
-}
-
 /* SDF 1.8's placement frame (//include/placement_frame,
  * //model/@placement_frame): the <pose> places the named frame, and the
  * model frame goes where that puts it, X_RM = X_RPf · X_MPf⁻¹, as in
@@ -638,6 +681,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/include/merge", test_merge);
   g_test_add_func ("/core/include/merge-model-pose", test_merge_model_pose);
   g_test_add_func ("/core/include/merge-into-world", test_merge_into_world);
+  g_test_add_func ("/core/include/merge-placement-frame", test_merge_placement_frame);
   g_test_add_func ("/core/include/fuel", test_fuel);
   g_test_add_func ("/core/include/plugin", test_include_plugin);
   g_test_add_func ("/core/include/light", test_light);

@@ -1107,6 +1107,35 @@ typedef struct
   const char *included_file; /* the file it is in */
 } ModelChild;
 
+static void include_failed (BlDocument  *doc,
+                            xmlNode     *include,
+                            const char  *code,
+                            const char  *file,
+                            int          line,
+                            const char  *owner,
+                            const char  *uri,
+                            GPtrArray   *searched,
+                            const char  *format,
+                            ...) G_GNUC_PRINTF (9, 10);
+/* An <include> with a <placement_frame> needs a <pose> to place it at:
+ * TRUE, with the include's failure recorded, when it has none
+ * (libsdformat refuses it too). */
+static gboolean
+placement_without_pose (BlDocument *doc,
+                        xmlNode    *include,
+                        const char *file,
+                        const char *owner)
+{
+  xmlNode *placement = bl_xml_first_child (include, "placement_frame");
+
+  if (placement == NULL || bl_xml_first_child (include, "pose") != NULL)
+    return FALSE;
+  include_failed (doc, include, "include", file, node_line (placement), owner, NULL, NULL,
+                  "<include> has a <placement_frame> but no <pose> to place it at "
+                  "(libsdformat refuses it too); left out");
+  return TRUE;
+}
+
 static gboolean load_include (LoadContext  *ctx,
                               xmlNode      *node,
                               const char   *file,
@@ -1175,6 +1204,9 @@ expand_merge_include (LoadContext *ctx,
   ModelChild item = { include, file, proxy, NULL, NULL, file, NULL, NULL };
 
   if (too_deep (doc, include, file, model, depth))
+    return;
+
+  if (placement_without_pose (doc, include, file, model->scoped_name))
     return;
 
   if (!load_include (ctx, include, file, model->scoped_name, TRUE, &sdf_path, &included))
@@ -1258,6 +1290,49 @@ merge_frame_name (char       **name,
     }
 }
 
+/* A merged model with a placement frame: its proxy frame and the name
+ * (//include/placement_frame, else the included model's @placement_frame). */
+typedef struct
+{
+  BlFrameEntry *proxy;
+  char         *frame;
+  int           line;
+} PlacedProxy;
+
+static void
+placed_proxy_clear (gpointer data)
+{
+  g_free (((PlacedProxy *) data)->frame);
+}
+
+/* The proxy frame of each merged model with a placement frame stands
+ * where the include's pose puts the placement frame: its raw pose becomes
+ * X_RPf · X_proxy,Pf⁻¹, X_proxy,Pf taken from the poses resolved as
+ * written (the merged elements hang from the proxy), as libsdformat's
+ * merge places it; then the scope is resolved again (its diagnostics were
+ * said the first time). */
+static void
+place_merged_models (BlDocument   *doc,
+                     BlModel      *model,
+                     BlFrameScope *scope,
+                     GArray       *placed)
+{
+  g_autoptr(GPtrArray) again = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
+
+  for (guint i = 0; i < placed->len; i++)
+    {
+      PlacedProxy *p = &g_array_index (placed, PlacedProxy, i);
+      BlPose X_MPf;
+
+      if (!bl_frame_scope_resolve (scope, p->frame, doc->diagnostics, model->scoped_name, p->line, &X_MPf))
+        continue;
+      p->proxy->raw = bl_pose_mul (p->proxy->raw,
+                                   bl_pose_inverse (bl_pose_mul (bl_pose_inverse (p->proxy->pose), X_MPf)));
+    }
+  bl_frame_scope_unresolve (scope);
+  bl_frame_scope_resolve_all (scope, again);
+}
+
 /* The first pass registers every frame of the scope; nested models and
  * includes are parsed depth first so that "nested::frame" resolves. */
 static BlModel *
@@ -1278,6 +1353,7 @@ parse_model (LoadContext   *ctx,
   GPtrArray *pending_links;
   GPtrArray *pending_files;  /* the file of each pending link */
   GArray *children;          /* ModelChild */
+  GArray *placed_proxies = NULL; /* PlacedProxy: merged models with a placement frame */
   xmlNode *static_node;
 
   model = g_new0 (BlModel, 1);
@@ -1343,6 +1419,24 @@ parse_model (LoadContext   *ctx,
           if (entry->relative_to == NULL)
             entry->relative_to = g_strdup ("__model__");
           merge_frame_name (&entry->relative_to, item->proxy, FALSE);
+          {
+            xmlNode *element = bl_xml_first_child (child, "placement_frame");
+            PlacedProxy placed = { entry, NULL, element != NULL ? node_line (element) : node_line (item->included) };
+
+            placed.frame = element != NULL ? g_strstrip (bl_xml_dup_text (element))
+                                           : bl_xml_dup_attribute (item->included, "placement_frame");
+            if (placed.frame != NULL && *placed.frame != '\0' && strcmp (placed.frame, "__model__") != 0)
+              {
+                if (placed_proxies == NULL)
+                  {
+                    placed_proxies = g_array_new (FALSE, FALSE, sizeof (PlacedProxy));
+                    g_array_set_clear_func (placed_proxies, placed_proxy_clear);
+                  }
+                g_array_append_val (placed_proxies, placed);
+              }
+            else
+              g_free (placed.frame);
+          }
           add_plugin_source (model, child, child_file);
           add_plugin_source (model, item->included, item->included_file);
           continue;
@@ -1456,6 +1550,11 @@ parse_model (LoadContext   *ctx,
 
   /* Poses of everything in this scope, then the links' contents. */
   bl_frame_scope_resolve_all (scope, doc->diagnostics);
+  if (placed_proxies != NULL)
+    {
+      place_merged_models (doc, model, scope, placed_proxies);
+      g_array_unref (placed_proxies);
+    }
 
   for (guint i = 0; i < model->models->len; i++)
     {
@@ -1645,16 +1744,6 @@ include_failure_free (BlIncludeFailure *failure)
   g_free (failure);
 }
 
-static void include_failed (BlDocument  *doc,
-                            xmlNode     *include,
-                            const char  *code,
-                            const char  *file,
-                            int          line,
-                            const char  *owner,
-                            const char  *uri,
-                            GPtrArray   *searched,
-                            const char  *format,
-                            ...) G_GNUC_PRINTF (9, 10);
 
 /* Records an include that failed: its diagnostic and its BlIncludeFailure. */
 static void
@@ -1924,14 +2013,8 @@ parse_include (LoadContext   *ctx,
 
   *pose_node_out = bl_xml_first_child (node, "pose");
 
-  if (bl_xml_first_child (node, "placement_frame") != NULL && *pose_node_out == NULL)
-    {
-      include_failed (ctx->doc, node, "include", file,
-                      node_line (bl_xml_first_child (node, "placement_frame")), owner, NULL, NULL,
-                      "<include> has a <placement_frame> but no <pose> to place it at "
-                      "(libsdformat refuses it too); left out");
-      return NULL;
-    }
+  if (placement_without_pose (ctx->doc, node, file, owner))
+    return NULL;
 
   if (!load_include (ctx, node, file, owner, FALSE, &sdf_path, &model_node) || model_node == NULL)
     return NULL;

@@ -341,3 +341,14 @@ bl_frame_scope_resolve_all (BlFrameScope *scope,
   while (g_hash_table_iter_next (&iter, NULL, &value))
     frame_entry_resolve (scope, value, diagnostics);
 }
+
+void
+bl_frame_scope_unresolve (BlFrameScope *scope)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, scope->frames);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    ((BlFrameEntry *) value)->state = BL_FRAME_UNRESOLVED;
+}
