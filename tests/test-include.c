@@ -672,6 +672,49 @@ test_placement_frame (void)
   assert_pose (link_of (top_doc, "model_placement_frame::link1"), 1, -2, 10, 0);
 }
 
+/* A world's own frames (libsdformat's world pose graph): a <frame> of the
+ * world, a model or an include placed relative_to it, to another model or
+ * to a link of another model; "world" is the world frame. */
+static void
+test_world_frames (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-world-frames-XXXXXX", NULL);
+  g_autofree char *world = g_build_filename (dir, "world.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+
+  write_tree_file (dir, "boat.sdf", SDF_HEAD
+                   "<model name=\"boat\"><link name=\"hull\"><pose>0 0 1 0 0 0</pose>" INERTIAL "</link>"
+                   "</model></sdf>");
+  write_tree_file (dir, "world.sdf", SDF_HEAD
+                   "<world name=\"w\">\n"
+                   "<model name=\"c\"><pose relative_to=\"b\">0 2 0 0 0 0</pose>"
+                   "<link name=\"l\">" INERTIAL "</link></model>\n"
+                   "<frame name=\"dock\"><pose>1 0 0 0 0 1.5707963267948966</pose></frame>\n"
+                   "<frame name=\"berth\" attached_to=\"dock\"><pose>0 3 0 0 0 0</pose></frame>\n"
+                   "<model name=\"b\"><pose relative_to=\"dock\">1 0 0 0 0 0</pose>"
+                   "<link name=\"l\">" INERTIAL "</link></model>\n"
+                   "<include><uri>boat.sdf</uri><name>d</name><pose relative_to=\"berth\">0 0 0 0 0 0</pose></include>\n"
+                   "<include><uri>boat.sdf</uri><name>e</name><pose relative_to=\"d::hull\">0 0 0 0 0 0</pose></include>\n"
+                   "<model name=\"f\"><pose relative_to=\"world\">0 0 9 0 0 0</pose>"
+                   "<link name=\"l\">" INERTIAL "</link></model>\n"
+                   "</world></sdf>");
+
+  clear_model_path_variables ();
+  doc = bl_document_new_from_file (world, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_errors (doc), ==, 0);
+  /* dock at (1 0 0) turned 90°: (1 0 0) in its axes is (0 1 0) */
+  assert_pose (link_of (doc, "b::l"), 1, 1, 0, G_PI / 2);
+  /* relative_to a model read after it: (0 2 0) in b's axes is (−2 0 0) */
+  assert_pose (link_of (doc, "c::l"), -1, 1, 0, G_PI / 2);
+  /* berth: attached to the dock, (0 3 0) in its axes is (−3 0 0) */
+  assert_pose (link_of (doc, "d::hull"), -2, 0, 1, G_PI / 2);
+  /* relative_to a link of another model: e's frame on d's hull */
+  assert_pose (link_of (doc, "e::hull"), -2, 0, 2, G_PI / 2);
+  assert_pose (link_of (doc, "f::l"), 0, 0, 9, 0);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -688,6 +731,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/include/failure", test_failure);
   g_test_add_func ("/core/include/failure-repeated", test_failure_repeated);
   g_test_add_func ("/core/include/placement-frame", test_placement_frame);
+  g_test_add_func ("/core/include/world-frames", test_world_frames);
 
   return g_test_run ();
 }

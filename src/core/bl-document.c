@@ -2755,26 +2755,48 @@ static void merge_into_world (LoadContext *ctx,
                               const char  *file,
                               BlPose       placement);
 
+/* The world's frames: its <frame>s and models, by name, so that a model's
+ * or a frame's pose may be relative_to another (libsdformat's world pose
+ * graph); "world" is the scope's own frame. */
+typedef struct
+{
+  BlModel       stand_in;  /* names the scope in messages */
+  BlFrameScope *scope;
+  GPtrArray    *models;    /* BlModel* placed through the scope... */
+  GPtrArray    *entries;   /* ...and their entries */
+} WorldFrames;
+
+/* "world" in a world's relative_to or attached_to is the world frame. */
+static void
+world_frame_name (char **name)
+{
+  if (*name != NULL && (**name == '\0' || strcmp (*name, "world") == 0))
+    g_clear_pointer (name, g_free);
+}
+
 /* A <model> or <include> of the world, placed in PLACEMENT (the proxy
- * frame of a merge-include into the world, else identity). */
+ * frame of a merge-include into the world, else identity), or with
+ * FRAMES (the world's own children) a <frame> of the world, and models
+ * whose pose is resolved through the world's frames once all are read. */
 static void
 add_world_child (LoadContext *ctx,
                  xmlNode     *item,
                  const char  *file,
-                 BlPose       placement)
+                 BlPose       placement,
+                 WorldFrames *frames)
 {
   BlDocument *self = ctx->doc;
   BlModel *model = NULL;
+  BlFrameScope *scope = NULL;
+  g_autofree char *relative_to = NULL;
+  BlPose raw = BL_POSE_IDENTITY;
 
   if (bl_xml_is_element (item, "model"))
     {
-      BlFrameScope *scope = NULL;
-
       model = parse_model (ctx, item, NULL, file, NULL, 0, &scope);
-      model->pose = place_model (self, model, NULL, file, scope,
-                                 parse_pose (bl_xml_first_child (item, "pose"), model->scoped_name,
-                                             file, self->diagnostics, NULL));
-      bl_frame_scope_free (scope);
+      raw = place_model (self, model, NULL, file, scope,
+                         parse_pose (bl_xml_first_child (item, "pose"), model->scoped_name,
+                                     file, self->diagnostics, frames != NULL ? &relative_to : NULL));
     }
   else if (is_merge_include (item))
     {
@@ -2782,7 +2804,6 @@ add_world_child (LoadContext *ctx,
     }
   else if (bl_xml_is_element (item, "include"))
     {
-      BlFrameScope *scope = NULL;
       xmlNode *pose_node = NULL;
       gboolean has_static = FALSE, is_static = FALSE;
 
@@ -2792,18 +2813,52 @@ add_world_child (LoadContext *ctx,
         {
           if (has_static)
             model->is_static = is_static;
-          model->pose = place_model (self, model, item, file, scope,
-                                     parse_pose (pose_node, model->scoped_name, file,
-                                                 self->diagnostics, NULL));
+          raw = place_model (self, model, item, file, scope,
+                             parse_pose (pose_node, model->scoped_name, file, self->diagnostics,
+                                         frames != NULL ? &relative_to : NULL));
         }
-      bl_frame_scope_free (scope);
+    }
+  else if (frames != NULL && bl_xml_is_element (item, "frame"))
+    {
+      g_autofree char *name = bl_xml_dup_attribute (item, "name");
+      BlFrameEntry *entry = bl_frame_scope_add (frames->scope, BL_FRAME_FRAME, item, name,
+                                                self->diagnostics, "world");
+
+      if (entry != NULL)
+        {
+          entry->implicit_base = bl_xml_dup_attribute (item, "attached_to");
+          world_frame_name (&entry->implicit_base);
+          entry->raw = parse_pose (bl_xml_first_child (item, "pose"), entry->name, file,
+                                   self->diagnostics, &entry->relative_to);
+          world_frame_name (&entry->relative_to);
+        }
     }
 
-  if (model != NULL)
+  if (model == NULL)
     {
-      model->pose = bl_pose_mul (placement, model->pose);
-      g_ptr_array_add (self->models, model);
+      bl_frame_scope_free (scope);
+      return;
     }
+
+  model->pose = bl_pose_mul (placement, raw);
+  if (frames != NULL)
+    {
+      BlFrameEntry *entry = bl_frame_scope_add (frames->scope, BL_FRAME_MODEL, item, model->name,
+                                                self->diagnostics, "world");
+
+      /* a second model of that name (an error) stays placed as written */
+      if (entry != NULL)
+        {
+          entry->nested = g_steal_pointer (&scope);
+          entry->raw = raw;
+          entry->relative_to = g_steal_pointer (&relative_to);
+          world_frame_name (&entry->relative_to);
+          g_ptr_array_add (frames->models, model);
+          g_ptr_array_add (frames->entries, entry);
+        }
+    }
+  bl_frame_scope_free (scope);
+  g_ptr_array_add (self->models, model);
 }
 
 /* An <include merge="true"> directly in a <world>: as libsdformat 15, the
@@ -2844,7 +2899,7 @@ merge_into_world (LoadContext *ctx,
                               "(libsdformat refuses it too); left out", name != NULL ? name : "");
           continue;
         }
-      add_world_child (ctx, item, sdf_path, proxy);
+      add_world_child (ctx, item, sdf_path, proxy, NULL);
     }
   g_ptr_array_remove_index (ctx->include_stack, ctx->include_stack->len - 1);
 }
@@ -2930,8 +2985,21 @@ bl_document_load (BlDocument  *self,
               self->world = child;
               check_gravity (self, child);
             }
+          WorldFrames frames = { { 0 }, NULL, g_ptr_array_new (), g_ptr_array_new () };
+
+          frames.stand_in.name = (char *) "world";
+          frames.stand_in.scoped_name = (char *) "world";
+          frames.stand_in.file = (char *) self->path;
+          frames.scope = bl_frame_scope_new (&frames.stand_in, self->sdf_minor);
           for (xmlNode *item = child->children; item != NULL; item = item->next)
-            add_world_child (&ctx, item, self->path, BL_POSE_IDENTITY);
+            add_world_child (&ctx, item, self->path, BL_POSE_IDENTITY, &frames);
+          bl_frame_scope_resolve_all (frames.scope, self->diagnostics);
+          for (guint i = 0; i < frames.models->len; i++)
+            ((BlModel *) g_ptr_array_index (frames.models, i))->pose =
+              ((BlFrameEntry *) g_ptr_array_index (frames.entries, i))->pose;
+          bl_frame_scope_free (frames.scope);
+          g_ptr_array_unref (frames.models);
+          g_ptr_array_unref (frames.entries);
         }
       else if (bl_xml_is_element (child, "model"))
         {

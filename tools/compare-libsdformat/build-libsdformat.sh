@@ -15,5 +15,5 @@ for r in gz-cmake gz-utils gz-math sdformat; do
 done
 g++ -std=c++17 -O2 -o "$ROOT/sdf-links" "$HERE/sdf-links.cc" \
   -I"$P/include/gz/sdformat15" -I"$P/include/gz/math8" -I"$P/include/gz/utils3" \
-  -L"$P/lib" -Wl,-rpath,"$P/lib" -lsdformat15 -lgz-math8 -lgz-utils3
+  -L"$P/lib" -Wl,--disable-new-dtags,-rpath,"$P/lib" -lsdformat15 -lgz-math8 -lgz-utils3
 echo "built $ROOT/sdf-links"

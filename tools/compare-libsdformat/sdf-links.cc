@@ -201,9 +201,15 @@ int main(int _argc, char **_argv)
   std::printf("],\"links\":[");
 
   // A file holding a model: its links in the frame its own <pose> is
-  // written in (Ballast's convention for a top model).
+  // written in (Ballast's convention for a top model), its placement
+  // frame taken into account.
   if (root.Model() != nullptr)
-    printModel("", *root.Model(), root.Model()->RawPose());
+  {
+    gz::math::Pose3d X_RM = root.Model()->RawPose();
+    if (!root.Model()->SemanticPose().Resolve(X_RM).empty())
+      X_RM = root.Model()->RawPose();
+    printModel("", *root.Model(), X_RM);
+  }
   for (uint64_t w = 0; w < root.WorldCount(); ++w)
   {
     const sdf::World *world = root.WorldByIndex(w);
