@@ -715,6 +715,41 @@ test_world_frames (void)
   assert_pose (link_of (doc, "f::l"), 0, 0, 9, 0);
 }
 
+/* model.config as libsdformat reads it: of its <sdf> files, the newest
+ * version it reads, compared as versions (1.7 is after 1.6 and before
+ * 1.12; 1.13 is too new), and its XML read as TinyXML2 reads it (a blank
+ * line before <?xml, "--" in a comment). libsdformat's
+ * test/integration/model/nested_include names base.sdf so, and no
+ * model.sdf is beside it. */
+static void
+test_model_config (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-model-config-XXXXXX", NULL);
+  g_autofree char *world = g_build_filename (dir, "world.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+
+  write_tree_file (dir, "models/arm/model.config",
+                   "\n<?xml version=\"1.0\"?>\n<!-- see -- the notes -->\n<model><name>arm</name>"
+                   "<sdf version=\"1.6\">old.sdf</sdf><sdf version=\"1.13\">future.sdf</sdf>"
+                   "<sdf version=\"1.7\">arm.sdf</sdf><sdf version=\"1.5\">older.sdf</sdf></model>");
+  write_tree_file (dir, "models/arm/arm.sdf", SDF_HEAD
+                   "<model name=\"arm\"><link name=\"seven\">" INERTIAL "</link></model></sdf>");
+  write_tree_file (dir, "models/arm/old.sdf", SDF_HEAD
+                   "<model name=\"arm\"><link name=\"six\">" INERTIAL "</link></model></sdf>");
+  write_tree_file (dir, "models/arm/future.sdf", SDF_HEAD
+                   "<model name=\"arm\"><link name=\"thirteen\">" INERTIAL "</link></model></sdf>");
+  write_tree_file (dir, "world.sdf", SDF_HEAD
+                   "<world name=\"w\"><include><uri>models/arm</uri></include></world></sdf>");
+
+  clear_model_path_variables ();
+  doc = bl_document_new_from_file (world, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_errors (doc), ==, 0);
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 1);
+  link_of (doc, "arm::seven");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -732,6 +767,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/include/failure-repeated", test_failure_repeated);
   g_test_add_func ("/core/include/placement-frame", test_placement_frame);
   g_test_add_func ("/core/include/world-frames", test_world_frames);
+  g_test_add_func ("/core/include/model-config", test_model_config);
 
   return g_test_run ();
 }

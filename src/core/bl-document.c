@@ -1671,6 +1671,41 @@ count_include_bytes (LoadContext *ctx,
   return FALSE;
 }
 
+static xmlDoc *read_xml (BlDocument  *self,
+                         const char  *data,
+                         gsize        length,
+                         int          fd,
+                         const char  *path,
+                         GPtrArray   *diagnostics,
+                         GError     **error);
+
+/* An SDF version ("1.7", "1.12", "1.6.1") as a number that orders as
+ * versions do (libsdformat compares them as semantic versions: 1.7 is
+ * before 1.12), or -1 when it is not one. */
+static gint64
+sdf_version_key (const char *version)
+{
+  gint64 key = 0;
+  char **parts = g_strsplit (version, ".", 4);
+  guint n = g_strv_length (parts);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      guint64 number = 0;
+
+      if (i < n && !g_ascii_string_to_unsigned (g_strstrip (parts[i]), 10, 0, 9999, &number, NULL))
+        {
+          key = -1;
+          break;
+        }
+      key = key * 10000 + (gint64) number;
+    }
+  if (n == 0 || n > 3)
+    key = -1;
+  g_strfreev (parts);
+  return key;
+}
+
 /* model.config names the SDF file; prefer the newest version we read. */
 static char *
 find_model_sdf (const char *dir)
@@ -1680,13 +1715,14 @@ find_model_sdf (const char *dir)
   gsize config_length = 0;
   xmlDoc *xml = NULL;
   char *best = NULL;
-  double best_version = -1.0;
+  gint64 best_version = -1;
 
-  /* bl_file_read: a FIFO in place of model.config must not hang us */
+  /* bl_file_read: a FIFO in place of model.config must not hang us; read
+   * as TinyXML2 reads it (gz-common's and libsdformat's reader): blank
+   * lines before <?xml, "--" in a comment */
   if (bl_file_read (config, BL_FILE_MAX_SIZE, &config_text, &config_length, NULL) &&
       config_length <= G_MAXINT)
-    xml = xmlReadMemory (config_text, (int) config_length, config, NULL,
-                         XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xml = read_xml (NULL, config_text, config_length, -1, config, NULL, NULL);
   if (xml != NULL)
     {
       xmlNode *root = xmlDocGetRootElement (xml);
@@ -1695,15 +1731,15 @@ find_model_sdf (const char *dir)
         {
           g_autofree char *version = NULL;
           g_autofree char *text = NULL;
-          double v;
+          gint64 v;
 
           if (!bl_xml_is_element (child, "sdf"))
             continue;
 
           version = bl_xml_dup_attribute (child, "version");
           text = g_strstrip (bl_xml_dup_text (child));
-          v = version != NULL ? g_ascii_strtod (version, NULL) : 0.0;
-          if (*text != '\0' && v <= 1.12 + 1e-9 && v > best_version)
+          v = version != NULL ? sdf_version_key (version) : 0;
+          if (*text != '\0' && v >= 0 && v <= sdf_version_key ("1.12") && v > best_version)
             {
               g_free (best);
               best = g_build_filename (dir, text, NULL);
@@ -1724,14 +1760,6 @@ find_model_sdf (const char *dir)
 
   return best;
 }
-
-static xmlDoc *read_xml (BlDocument  *self,
-                         const char  *data,
-                         gsize        length,
-                         int          fd,
-                         const char  *path,
-                         GPtrArray   *diagnostics,
-                         GError     **error);
 
 static void
 include_failure_free (BlIncludeFailure *failure)

@@ -53,6 +53,8 @@ def run_json(cmd, env, timeout):
                            errors="replace")
     except subprocess.TimeoutExpired:
         return None, "timeout"
+    except OSError as e:
+        return None, f"not run: {e}"
     if r.returncode != 0 and not r.stdout.strip():
         return None, f"exit {r.returncode}: {r.stderr.strip()[-300:]}"
     try:
@@ -110,8 +112,11 @@ def compare_link(mine, theirs, rel):
 def compare_file(path, args, env):
     theirs, their_err = run_json([args.sdf_links, path], env, args.timeout)
     mine, my_err = run_json([args.ballast, "inspect", "--json", path], env, args.timeout)
-    check = subprocess.run([args.ballast, "check", path], capture_output=True, env=env,
-                           timeout=args.timeout).returncode if mine is not None else None
+    try:
+        check = subprocess.run([args.ballast, "check", path], capture_output=True, env=env,
+                               timeout=args.timeout).returncode if mine is not None else None
+    except (OSError, subprocess.TimeoutExpired):
+        check = None
     result = {"file": path, "libsdformat_failed": their_err, "ballast_failed": my_err,
               "libsdformat_errors": [], "check": check, "links": 0, "equal": 0,
               "missing": [], "extra": [], "different": []}
