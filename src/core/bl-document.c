@@ -691,8 +691,12 @@ parse_geometry (BlCollision *collision,
 
   if (node == NULL)
     {
-      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "geometry", file, collision->line, owner,
-                          "collision “%s” has no <geometry>", collision->name);
+      /* libsdformat reads an empty geometry in its place, without a word:
+       * it has no volume and, on an automatic link, no inertia (an error
+       * then, as for <empty/>) */
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "geometry", file, collision->line, owner,
+                          "collision “%s” has no <geometry>: read as an empty one, as libsdformat reads it",
+                          collision->name);
       return;
     }
 
