@@ -56,6 +56,8 @@ struct _BlDocument
   GHashTable *links_by_name;  /* scoped name → BlLink* */
   GPtrArray  *diagnostics;    /* BlDiagnostic* not tied to a link */
   GPtrArray  *include_failures; /* BlIncludeFailure* */
+  GHashTable *include_firsts;   /* "URI\nmessage" → the first BlIncludeFailure of it, while loading */
+  GHashTable *include_diagnostic; /* first BlIncludeFailure* → index of its diagnostic + 1, while loading */
   xmlNode    *world;          /* the first <world>, or NULL */
   gboolean    read_only;      /* BL_DOCUMENT_LOAD_READ_ONLY */
   BlArena    *arena;          /* read-only: links, collisions and their names */
@@ -1809,19 +1811,28 @@ include_failed (BlDocument  *doc,
 
   /* The same URI failing the same way again adds no diagnostic of its
    * own: the first one's names it (group_include_failures). */
-  for (guint i = 0; uri != NULL && *uri != '\0' && i < doc->include_failures->len; i++)
+  if (uri != NULL && *uri != '\0')
     {
-      BlIncludeFailure *first = g_ptr_array_index (doc->include_failures, i);
+      char *key = g_strconcat (uri, "\n", failure->message, NULL);
+      BlIncludeFailure *first;
 
-      if (first->same_as == NULL && strcmp (first->uri, uri) == 0 &&
-          strcmp (first->message, failure->message) == 0)
+      if (doc->include_firsts == NULL)
         {
+          doc->include_firsts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+          doc->include_diagnostic = g_hash_table_new (g_direct_hash, g_direct_equal);
+        }
+      first = g_hash_table_lookup (doc->include_firsts, key);
+      if (first != NULL)
+        {
+          g_free (key);
           failure->same_as = first;
           failure->count = 0;
           first->count++;
           g_ptr_array_add (doc->include_failures, failure);
           return;
         }
+      g_hash_table_insert (doc->include_firsts, key, failure);
+      g_hash_table_insert (doc->include_diagnostic, failure, GUINT_TO_POINTER (doc->diagnostics->len + 1));
     }
 
   bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, code, file, line, owner, "%s", failure->message);
@@ -1849,56 +1860,76 @@ append_failure_place (GString                *out,
 
 #define FEW_FAILURE_PLACES 5
 
+static void
+string_free_all (gpointer string)
+{
+  g_string_free (string, TRUE);
+}
+
 /* After loading: the diagnostic of each URI that failed more than once
  * names how many includes of it failed, and where the others are (the
- * first few), and its failure the same message. */
+ * first few), and its failure the same message.  One pass over the
+ * failures: a world may hold thousands. */
 static void
 group_include_failures (BlDocument *doc)
 {
+  g_autoptr(GHashTable) messages = NULL;  /* first → GString, its message so far */
+  g_autoptr(GHashTable) listed = NULL;    /* first → places listed in it */
+
+  if (doc->include_firsts == NULL)
+    return;
+  messages = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, string_free_all);
+  listed = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint i = 0; i < doc->include_failures->len; i++)
+    {
+      const BlIncludeFailure *repeat = g_ptr_array_index (doc->include_failures, i);
+      const BlIncludeFailure *first = repeat->same_as;
+      GString *message;
+      guint n;
+
+      if (first == NULL)
+        continue;
+      message = g_hash_table_lookup (messages, first);
+      if (message == NULL)
+        {
+          message = g_string_new (first->message);
+          g_string_append_printf (message, " (%u includes of “%s” failed alike: the first here, line %d; then ",
+                                  first->count, first->uri, first->line);
+          g_hash_table_insert (messages, (gpointer) first, message);
+        }
+      n = GPOINTER_TO_UINT (g_hash_table_lookup (listed, first));
+      if (n < FEW_FAILURE_PLACES)
+        {
+          if (n > 0)
+            g_string_append (message, ", ");
+          append_failure_place (message, first, repeat);
+          g_hash_table_insert (listed, (gpointer) first, GUINT_TO_POINTER (n + 1));
+        }
+    }
+
   for (guint i = 0; i < doc->include_failures->len; i++)
     {
       BlIncludeFailure *first = g_ptr_array_index (doc->include_failures, i);
-      g_autoptr(GString) message = NULL;
-      guint listed = 0;
+      GString *message = g_hash_table_lookup (messages, first);
+      guint index;
+      BlDiagnostic *d;
 
-      if (first->count < 2)
+      if (message == NULL)
         continue;
-      message = g_string_new (first->message);
-      g_string_append_printf (message, " (%u includes of “%s” failed alike: the first here, line %d; then ",
-                              first->count, first->uri, first->line);
-      for (guint j = i + 1; j < doc->include_failures->len && listed < FEW_FAILURE_PLACES; j++)
-        {
-          const BlIncludeFailure *repeat = g_ptr_array_index (doc->include_failures, j);
-
-          if (repeat->same_as != first)
-            continue;
-          if (listed > 0)
-            g_string_append (message, ", ");
-          append_failure_place (message, first, repeat);
-          listed++;
-        }
-      if (first->count - 1 > listed)
-        g_string_append_printf (message, " and %u more", first->count - 1 - listed);
+      if (first->count - 1 > FEW_FAILURE_PLACES)
+        g_string_append_printf (message, " and %u more", first->count - 1 - FEW_FAILURE_PLACES);
       g_string_append_c (message, ')');
 
-      for (guint j = 0; j < doc->diagnostics->len; j++)
-        {
-          BlDiagnostic *d = g_ptr_array_index (doc->diagnostics, j);
-
-          if (d->line == first->line && g_strcmp0 (d->file, first->file) == 0 &&
-              strcmp (d->message, first->message) == 0)
-            {
-              BlDiagnostic *grouped = bl_diagnostic_new (d->severity, d->code, d->file, d->line, d->element,
-                                                         "%s", message->str);
-
-              bl_diagnostic_free (d);
-              g_ptr_array_index (doc->diagnostics, j) = grouped;
-              break;
-            }
-        }
+      index = GPOINTER_TO_UINT (g_hash_table_lookup (doc->include_diagnostic, first)) - 1;
+      d = g_ptr_array_index (doc->diagnostics, index);
+      g_ptr_array_index (doc->diagnostics, index) =
+        bl_diagnostic_new (d->severity, d->code, d->file, d->line, d->element, "%s", message->str);
+      bl_diagnostic_free (d);
       g_free (first->message);
-      first->message = g_string_free (g_steal_pointer (&message), FALSE);
+      first->message = g_strdup (message->str);
     }
+  g_clear_pointer (&doc->include_firsts, g_hash_table_unref);
+  g_clear_pointer (&doc->include_diagnostic, g_hash_table_unref);
 }
 
 /* The file an <include> names, read: its path (interned: links and models
@@ -3084,6 +3115,8 @@ bl_document_finalize (GObject *object)
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
   g_clear_pointer (&self->included_xml, g_ptr_array_unref);
   g_clear_pointer (&self->include_failures, g_ptr_array_unref);
+  g_clear_pointer (&self->include_firsts, g_hash_table_unref);
+  g_clear_pointer (&self->include_diagnostic, g_hash_table_unref);
   g_clear_pointer (&self->xml, xmlFreeDoc);
   g_clear_pointer (&self->source, g_bytes_unref);
   g_free (self->sdf_version);
