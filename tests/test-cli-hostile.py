@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ballast-cli on broken and hostile files (issue 8): exit statuses and messages.
 
-Usage: test-cli-hostile.py PATH-TO-BALLAST-CLI.  The README documents the
+Usage: test-cli-hostile.py PATH-TO-BALLAST-CLI.  docs/CLI.md documents the
 statuses: 0 when the file loaded (model errors are diagnostics), 1 when it
 could not be read or parsed, 2 on a usage error; `check` exits 1 when any
 error was found.  Every message names the file, and for a loaded file the
