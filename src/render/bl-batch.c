@@ -120,6 +120,7 @@ bl_batch_free (gpointer data)
       glDeleteBuffers (1, &batch->speck_vbo);
       g_array_unref (batch->speck_instances);
     }
+  g_clear_pointer (&batch->duplicate, g_array_unref);
   g_array_unref (batch->instances);
   g_free (batch);
 }
@@ -216,6 +217,7 @@ batch_write (BlBatch      *batch,
 {
   double scaled[16];
 
+  batch->duplicates_stale = TRUE;
   memcpy (scaled, m, sizeof scaled);
   for (int c = 0; c < 3; c++)
     for (int r = 0; r < 3; r++)
@@ -296,7 +298,8 @@ bl_frame_info_init (BlFrameInfo    *frame,
                     const BlCamera *camera,
                     int             width,
                     int             height,
-                    int             selected)
+                    int             selected,
+                    int             selected_part)
 {
   double tan_half = tan (BL_CAMERA_FOVY_DEGREES * G_PI / 360.0);
   double aspect = (double) width / MAX (height, 1);
@@ -325,6 +328,7 @@ bl_frame_info_init (BlFrameInfo    *frame,
   frame->px_per_radian = 0.5 * height / tan_half;
   frame->corner_stretch = sqrt (1.0 + tan_half * tan_half * (1.0 + aspect * aspect));
   frame->selected = selected;
+  frame->selected_part = selected_part;
 }
 
 static BlGpuMesh *
@@ -423,6 +427,46 @@ instance_level (const BlFrameInfo *frame,
   return 0;
 }
 
+/* An instance's floats but its part: what decides its pixels. */
+#define INSTANCE_KEY_FLOATS (INSTANCE_FLOATS - 1)
+
+static guint
+instance_key_hash (gconstpointer key)
+{
+  const guint32 *words = key;
+  guint32 h = 2166136261u;
+
+  for (int k = 0; k < INSTANCE_KEY_FLOATS; k++)
+    h = (h ^ words[k]) * 16777619u;
+  return h;
+}
+
+static gboolean
+instance_key_equal (gconstpointer a,
+                    gconstpointer b)
+{
+  return memcmp (a, b, INSTANCE_KEY_FLOATS * sizeof (float)) == 0;
+}
+
+/* Marks each instance that repeats an earlier one but for its part. */
+static void
+find_duplicates (BlBatch *batch)
+{
+  guint n = batch_n_instances (batch);
+  g_autoptr(GHashTable) seen = g_hash_table_new (instance_key_hash, instance_key_equal);
+
+  if (batch->duplicate == NULL)
+    batch->duplicate = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_array_set_size (batch->duplicate, n);
+  for (guint i = 0; i < n; i++)
+    {
+      float *key = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+
+      g_array_index (batch->duplicate, gboolean, i) = !g_hash_table_add (seen, key);
+    }
+  batch->duplicates_stale = FALSE;
+}
+
 /* With many instances: keeps this frame's visible ones, each at the level
  * of detail of its size on screen (a big mesh's: instance_level), in
  * per-level buffers.  The selected link is always drawn finely; a static
@@ -441,6 +485,8 @@ bl_batch_prepare (BlBatch           *batch,
   batch->streamed = n > LOD_MIN_INSTANCES;
   if (!batch->streamed)
     return;
+  if (batch->duplicates_stale || batch->duplicate == NULL)
+    find_duplicates (batch);
   for (guint l = 0; levels != NULL && l < MIN (levels->len, MAX_LEVELS); l++)
     batch->lods[1 + l] = g_ptr_array_index (levels, l);
   for (int l = 0; l < N_BATCH_LEVELS; l++)
@@ -473,6 +519,10 @@ bl_batch_prepare (BlBatch           *batch,
       int level;
 
       if (src[30] > 0.5f && !selected)
+        continue;
+      /* the same pixels as an earlier one, unless it is the collision
+       * drawn highlighted */
+      if (g_array_index (batch->duplicate, gboolean, i) && !(selected && (int) src[31] == frame->selected_part))
         continue;
       for (int c = 0; c < 3; c++)
         scale = MAX (scale, (double) src[4 * c] * src[4 * c] + (double) src[4 * c + 1] * src[4 * c + 1]

@@ -167,7 +167,7 @@ bl_renderer_draw (BlRenderer            *self,
   bl_camera_get_eye (camera, eye);
   for (int k = 0; k < 3; k++)
     eyef[k] = (float) eye[k];
-  bl_frame_info_init (&frame, vp, camera, width, height, options->selected);
+  bl_frame_info_init (&frame, vp, camera, width, height, options->selected, options->selected_collision);
   frame.clusters = !options->no_clusters;
   /* The wireframe shows the file's own triangles. */
   frame.levels = !options->no_levels && !options->wireframe;

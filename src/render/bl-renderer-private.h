@@ -134,6 +134,12 @@ typedef struct
   GLuint   speck_vao;
   GLuint   speck_vbo;
   GArray  *speck_instances;
+  /* Per instance, TRUE when an earlier instance is the same in all but its
+   * part (same matrix, colour, link and flags: the same pixels), made
+   * again when an instance is written.  A link of 100,000 boxes at one
+   * place draws one box, not the same pixels 100,000 times over. */
+  GArray  *duplicate;        /* gboolean */
+  gboolean duplicates_stale;
 
   /* The VAOs of the mesh's coarser levels, made when first drawn (0: not yet). */
   GLuint   level_vao[MAX_LEVELS];
@@ -169,6 +175,7 @@ typedef struct
   double px_per_radian;     /* pixels per radian near the view axis (the focal length) */
   double corner_stretch;    /* √(1 + tan²θ), θ the angle of the frustum's corners off the axis */
   int    selected;
+  int    selected_part;     /* the selected link's selected collision, −1 for none */
   gboolean clusters;        /* big meshes skip clusters that cannot show */
   gboolean levels;          /* big meshes may be drawn at a coarser level */
 } BlFrameInfo;
@@ -357,7 +364,8 @@ bl_frame_info_init (BlFrameInfo    *frame,
                     const BlCamera *camera,
                     int             width,
                     int             height,
-                    int             selected);
+                    int             selected,
+                    int             selected_part);
 
 void
 bl_batch_prepare (BlBatch           *batch,
