@@ -1,5 +1,5 @@
 /* bl-viewport-private.h: the viewport's instance, shared by bl-viewport.c
- * (scene, GL, properties) and bl-viewport-input.c (camera, picking,
+ * (scene, GL, properties) and bl-viewport-actions.c (camera, picking,
  * gestures, actions), and hooks for its tests and benchmark. */
 #pragma once
 
@@ -47,7 +47,7 @@ struct _BlViewport
   guint            n_bounds_walks;
 };
 
-/* Between bl-viewport.c and bl-viewport-input.c. */
+/* Between bl-viewport.c and bl-viewport-actions.c. */
 
 /* LINK's index in the scene, or −1 (NULL, or not drawn). */
 int      bl_viewport_link_index        (BlViewport   *self,
@@ -58,8 +58,8 @@ void     bl_viewport_fit_sphere        (BlViewport   *self,
                                         double        radius);
 /* Installs the tooltip, the viewport.* actions and their keys on the
  * class, and the gestures on an instance. */
-void     bl_viewport_input_class_init  (GtkWidgetClass *widget_class);
-void     bl_viewport_input_init        (BlViewport   *self);
+void     bl_viewport_actions_class_init (GtkWidgetClass *widget_class);
+void     bl_viewport_actions_init      (BlViewport     *self);
 
 /* Hooks for tests and the benchmark. */
 

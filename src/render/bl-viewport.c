@@ -1,7 +1,7 @@
 /* bl-viewport.c: the GtkGLArea that shows a BlDocument: the scene kept in
  * step with the document, the GL life cycle and frames, properties.  What
  * the user does to it (camera, picking, gestures, actions) is in
- * bl-viewport-input.c. */
+ * bl-viewport-actions.c. */
 #include "config.h"
 
 #include <math.h>
@@ -955,7 +955,7 @@ bl_viewport_class_init (BlViewportClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_POINTER);
 
-  bl_viewport_input_class_init (widget_class);
+  bl_viewport_actions_class_init (widget_class);
   for (guint i = 0; i < G_N_ELEMENTS (toggles); i++)
     {
       g_autofree char *action = g_strconcat ("viewport.", toggles[i].name, NULL);
@@ -988,7 +988,7 @@ bl_viewport_init (BlViewport *self)
   gtk_widget_set_vexpand (widget, TRUE);
   gtk_widget_action_set_enabled (widget, "viewport.fit-selection", FALSE);
 
-  bl_viewport_input_init (self);
+  bl_viewport_actions_init (self);
 }
 
 gboolean

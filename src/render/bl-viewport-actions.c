@@ -1,4 +1,4 @@
-/* bl-viewport-input.c: what the user does to the viewport: the camera
+/* bl-viewport-actions.c: what the user does to the viewport: the camera
  * (fit, views), picking and hover, the pointer and touch gestures, the
  * tooltip, and the viewport.* actions with their keys. */
 #include "config.h"
@@ -355,7 +355,7 @@ add_view_binding (GtkWidgetClass *widget_class,
 }
 
 void
-bl_viewport_input_class_init (GtkWidgetClass *widget_class)
+bl_viewport_actions_class_init (GtkWidgetClass *widget_class)
 {
   widget_class->query_tooltip = bl_viewport_query_tooltip;
 
@@ -375,7 +375,7 @@ bl_viewport_input_class_init (GtkWidgetClass *widget_class)
 }
 
 void
-bl_viewport_input_init (BlViewport *self)
+bl_viewport_actions_init (BlViewport *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   GtkGesture *drag, *click, *zoom;
