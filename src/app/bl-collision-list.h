@@ -19,6 +19,8 @@ G_DECLARE_FINAL_TYPE (BlCollisionList, bl_collision_list, BL, COLLISION_LIST, GO
 /* Drives LIST (held, and given its factory), which it moves between CARD
  * (a short list shows whole) and SCROLLER (a long one scrolls on its
  * own); HEADING and CARD are hidden for a link without collisions.
+ * CARD, SCROLLER and HEADING are borrowed: the owner drops the list
+ * before them (the inspector in its dispose, before its template's).
  * ::density-edit (BlCollision *collision, BlNumberField *field,
  * BlNumberFieldEdit how) says the user edited a collision's density; the
  * list's own updates of its fields are not edits. */
