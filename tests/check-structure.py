@@ -6,6 +6,8 @@
   file B when A's .c or .h includes B's header or calls a function B's .c
   defines; that relation has no cycle (a file and its -private.h, or the
   -actions.c of a window, count as one).
+- No src/**/*.c over 1,200 lines unless docs/DESIGN.md names it (as
+  `bl-foo.c`) under "## Files over 1,200 lines", with the reason.
 """
 import os
 import re
@@ -77,6 +79,31 @@ for layer in ('app', 'cli'):
                 if nxt not in seen:
                     seen.add(nxt)
                     stack.append((nxt, trail + [nxt]))
+
+LONG_FILE_LINES = 1200
+
+
+def check_long_files():
+    """A .c file of src/ over LONG_FILE_LINES lines must be named in
+    DESIGN.md's "## Files over 1,200 lines" (one concern that reads best
+    whole, with the reason); the others are split by concern."""
+    with open(os.path.join(sys.argv[1], 'docs', 'DESIGN.md'), encoding='utf-8') as f:
+        design = f.read()
+    section = re.search(r'^## Files over 1,200 lines\n(.*?)(?=^## |\Z)', design, re.M | re.S)
+    named = set(re.findall(r'`([^`/\s]+\.c)`', section.group(1))) if section else set()
+    for root, _, files in os.walk(src):
+        for name in sorted(files):
+            if not name.endswith('.c'):
+                continue
+            path = os.path.join(root, name)
+            with open(path, encoding='utf-8') as f:
+                n = len(f.read().splitlines())
+            if n > LONG_FILE_LINES and name not in named:
+                failures.append(f'{os.path.relpath(path, src)}: {n} lines, over {LONG_FILE_LINES} '
+                                'and not named under "## Files over 1,200 lines" in docs/DESIGN.md')
+
+
+check_long_files()
 
 for failure in failures:
     print(failure)

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "bl-added-mass.h"
+#include "bl-collision-list.h"
 #include "bl-edit.h"
 #include "bl-export.h"
 #include "bl-field.h"
@@ -13,7 +14,6 @@
 #include "bl-inspector.h"
 #include "bl-diagnostic-row.h"
 #include "bl-display-name.h"
-#include "bl-outline-item.h"
 #include "bl-inertial.h"
 #include "bl-number.h"
 #include "bl-number-field.h"
@@ -66,7 +66,6 @@ struct _BlInspector
   GtkBox        *collisions_card;
   GtkScrolledWindow *collisions_scroller;
   GtkListView   *collisions_list;
-  GtkWidget     *collisions_list_ref; /* the same, held while it moves between parents */
   GtkBox        *diagnostics_box;
   GtkWidget     *more_diagnostics;  /* "and N more problems", last in the box, or NULL */
 
@@ -89,23 +88,10 @@ struct _BlInspector
   gulong         link_changed_id;
   BlLink        *link;
   BlModel       *model;
-  GPtrArray     *collision_rows;    /* CollisionRow*, one per row widget of the list */
+  BlCollisionList *collisions;     /* drives collisions_list */
   GtkWidget     *auto_dialog;       /* asking whether to keep the computed inertia */
   gboolean       updating;
 };
-
-/* A row of the collisions' list: a density field and the labels beside
- * it, shown for COLLISION (NULL while the row is not bound).  The list
- * view makes only the rows on screen and reuses them as it scrolls, so
- * a link of 100,000 collisions costs a screenful of widgets. */
-typedef struct
-{
-  BlCollision   *collision;
-  GtkLabel      *name;
-  GtkLabel      *type;
-  BlNumberField *field;
-  GtkLabel      *used;
-} CollisionRow;
 
 G_DEFINE_FINAL_TYPE (BlInspector, bl_inspector, GTK_TYPE_WIDGET)
 
@@ -467,64 +453,6 @@ update_model (BlInspector *self)
   show_buoyancy (self, &self->model_buoyancy, &b, total.mass, bl_vec3_length (gravity) == 0.0);
 }
 
-typedef enum
-{
-  IN_USE_DEFAULT,
-  IN_USE_COMPUTED,
-  IN_USE_LINK,
-} InUse;
-
-/* An unset field shows the value in use, and where it comes from. */
-static void
-set_placeholder (BlNumberField *field,
-                 double         value,
-                 InUse          source)
-{
-  g_autofree char *number = bl_field_format_quantity (value, NULL);
-  g_autofree char *text = NULL;
-
-  switch (source)
-    {
-    case IN_USE_COMPUTED:
-      /* Translators: an unset target mass shows the mass computed from the collisions */
-      text = g_strdup_printf (_("%s (computed)"), number);
-      break;
-    case IN_USE_LINK:
-      /* Translators: an unset collision density shows the link density it uses */
-      text = g_strdup_printf (_("%s (link)"), number);
-      break;
-    case IN_USE_DEFAULT:
-    default:
-      /* Translators: an unset field shows the default value in use */
-      text = g_strdup_printf (_("%s (default)"), number);
-      break;
-    }
-  bl_number_field_set_placeholder (field, value, text);
-}
-
-/* Shows an optional element: its value, or empty when it is unset. */
-static void
-show_optional (BlNumberField *field,
-               gboolean       is_set,
-               double         value)
-{
-  if (is_set)
-    bl_number_field_set_value (field, value);
-  else
-    bl_number_field_set_empty (field, TRUE);
-}
-
-/* The field's tooltip: what emptying it does, or why it cannot be edited. */
-static void
-set_editable (BlNumberField *field,
-              gboolean       editable,
-              const char    *reason,
-              const char    *hint)
-{
-  gtk_editable_set_editable (GTK_EDITABLE (field), editable);
-  bl_field_set_tooltip (GTK_WIDGET (field), editable ? hint : reason);
-}
-
 static void
 update_inertial (BlInspector *self)
 {
@@ -540,19 +468,19 @@ update_inertial (BlInspector *self)
   gtk_label_set_text (self->read_only_label, reason != NULL ? reason : "");
   gtk_widget_set_sensitive (GTK_WIDGET (self->density_field), is_auto);
   gtk_widget_set_sensitive (GTK_WIDGET (self->density_title), is_auto);
-  set_editable (self->density_field, editable, reason, _("Empty the field to unset the link density"));
-  set_editable (self->mass_field, editable, reason, _("Empty the field to unset the mass"));
+  bl_number_field_set_editable_hint (self->density_field, editable, reason, _("Empty the field to unset the link density"));
+  bl_number_field_set_editable_hint (self->mass_field, editable, reason, _("Empty the field to unset the mass"));
 
-  show_optional (self->density_field, link->has_density, link->density);
-  set_placeholder (self->density_field, 1000.0, IN_USE_DEFAULT);
+  bl_number_field_show_optional (self->density_field, link->has_density, link->density);
+  bl_number_field_set_in_use (self->density_field, 1000.0, BL_NUMBER_FIELD_IN_USE_DEFAULT);
 
-  show_optional (self->mass_field, link->has_mass, link->mass);
+  bl_number_field_show_optional (self->mass_field, link->has_mass, link->mass);
   if (!link->props.resolved)
     bl_number_field_set_placeholder (self->mass_field, 0.0, NULL);
   else if (is_auto)
-    set_placeholder (self->mass_field, link->props.mass, IN_USE_COMPUTED);
+    bl_number_field_set_in_use (self->mass_field, link->props.mass, BL_NUMBER_FIELD_IN_USE_COMPUTED);
   else
-    set_placeholder (self->mass_field, link->props.mass, IN_USE_DEFAULT);
+    bl_number_field_set_in_use (self->mass_field, link->props.mass, BL_NUMBER_FIELD_IN_USE_DEFAULT);
 
   gtk_label_set_text (self->mass_title, is_auto ? _("Target mass") : _("Mass"));
   if (is_auto)
@@ -562,214 +490,6 @@ update_inertial (BlInspector *self)
                         : _("Computed from the collisions and their densities; collisions without a density use the link density (1000 kg/m³ when unset)."));
   else
     gtk_label_set_text (self->inertial_hint, _("Mass and inertia as written in the file."));
-}
-
-static void
-on_collision_density_edit (BlNumberField     *field,
-                           BlNumberFieldEdit  how,
-                           BlInspector       *self);
-
-static void
-update_collision_row (BlInspector  *self,
-                      CollisionRow *entry,
-                      const char   *reason)
-{
-  BlCollision *collision = entry->collision;
-  g_autofree char *text = NULL;
-  gboolean was_updating = self->updating;
-
-  /* Setting the field's value is not an edit by the user. */
-  self->updating = TRUE;
-  show_optional (entry->field, collision->has_density, collision->density);
-  /* Unset, a collision takes the link's density, else 1000 kg/m³. */
-  if (self->link->has_density)
-    set_placeholder (entry->field, self->link->density, IN_USE_LINK);
-  else
-    set_placeholder (entry->field, 1000.0, IN_USE_DEFAULT);
-  gtk_widget_set_sensitive (GTK_WIDGET (entry->field), self->link->auto_inertia);
-  set_editable (entry->field, reason == NULL, reason, _("Empty the field to unset the density"));
-
-  if (!self->link->auto_inertia)
-    text = g_strdup (_("used only by automatic inertia"));
-  else if (collision->contributes)
-    /* Translators: the density a collision used and the mass it gave */
-    text = g_strdup_printf (_("uses %.6g kg/m³ · %.6g kg"),
-                            collision->used_density, collision->inertial.mass);
-  else
-    text = g_strdup (_("contributes no mass"));
-  gtk_label_set_text (entry->used, text);
-  self->updating = was_updating;
-}
-
-static void
-setup_collision_row (GtkSignalListItemFactory *factory,
-                     GtkListItem              *item,
-                     BlInspector              *self)
-{
-  CollisionRow *entry = g_new0 (CollisionRow, 1);
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *name = gtk_label_new (NULL);
-  GtkWidget *type = gtk_label_new (NULL);
-  GtkWidget *field = bl_number_field_new (BL_FIELD_POSITIVE);
-  GtkWidget *unit = gtk_label_new ("kg/m³");
-  GtkWidget *used = gtk_label_new (NULL);
-  GtkWidget *error = gtk_label_new (NULL);
-
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
-  gtk_widget_set_margin_top (grid, 3);
-  gtk_widget_set_margin_bottom (grid, 3);
-  gtk_label_set_xalign (GTK_LABEL (name), 0.0);
-  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_hexpand (name, TRUE);
-  gtk_label_set_xalign (GTK_LABEL (type), 0.0);
-  gtk_widget_add_css_class (type, "dim-label");
-  gtk_widget_add_css_class (type, "caption");
-  gtk_label_set_xalign (GTK_LABEL (unit), 0.0);
-  gtk_label_set_width_chars (GTK_LABEL (unit), 5);
-  gtk_widget_add_css_class (unit, "dim-label");
-  gtk_label_set_xalign (GTK_LABEL (used), 1.0);
-  gtk_widget_add_css_class (used, "dim-label");
-  gtk_widget_add_css_class (used, "caption");
-  gtk_label_set_xalign (GTK_LABEL (error), 1.0);
-  gtk_label_set_wrap (GTK_LABEL (error), TRUE);
-  gtk_widget_add_css_class (error, "error");
-  gtk_widget_add_css_class (error, "caption");
-  gtk_widget_set_visible (error, FALSE);
-
-  gtk_editable_set_width_chars (GTK_EDITABLE (field), 10);
-  bl_number_field_set_optional (BL_NUMBER_FIELD (field), TRUE);
-  bl_number_field_set_error_label (BL_NUMBER_FIELD (field), GTK_LABEL (error));
-  g_signal_connect (field, "edit", G_CALLBACK (on_collision_density_edit), self);
-
-  gtk_grid_attach (GTK_GRID (grid), name, 0, 0, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), field, 1, 0, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), unit, 2, 0, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), type, 0, 1, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), used, 1, 1, 2, 1);
-  gtk_grid_attach (GTK_GRID (grid), error, 0, 2, 3, 1);
-
-  entry->name = GTK_LABEL (name);
-  entry->type = GTK_LABEL (type);
-  entry->field = BL_NUMBER_FIELD (field);
-  entry->used = GTK_LABEL (used);
-  /* The array owns the entry; the list item points at it until teardown. */
-  g_object_set_data (G_OBJECT (item), "bl-collision-row", entry);
-  g_ptr_array_add (self->collision_rows, entry);
-  gtk_list_item_set_activatable (item, FALSE);
-  gtk_list_item_set_child (item, grid);
-}
-
-static void
-bind_collision_row (GtkSignalListItemFactory *factory,
-                    GtkListItem              *item,
-                    BlInspector              *self)
-{
-  CollisionRow *entry = g_object_get_data (G_OBJECT (item), "bl-collision-row");
-  BlOutlineItem *collision_item = gtk_list_item_get_item (item);
-  BlCollision *collision = bl_outline_item_get_collision (collision_item);
-  const char *label = bl_outline_item_get_label (collision_item);
-  g_autofree char *widget_name = g_strdup_printf ("collision-density-%s", label);
-  g_autofree char *a11y = g_strdup_printf (_("Density of %s"), label);
-  g_autofree char *reason = bl_field_dup_read_only_reason (self->document, self->link);
-
-  entry->collision = collision;
-  gtk_label_set_text (entry->name, label);
-  gtk_label_set_text (entry->type, bl_geometry_type_to_string (collision->geometry.type));
-  gtk_widget_set_name (GTK_WIDGET (entry->field), widget_name);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry->field), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
-  update_collision_row (self, entry, reason);
-}
-
-static void
-unbind_collision_row (GtkSignalListItemFactory *factory,
-                      GtkListItem              *item,
-                      BlInspector              *self)
-{
-  CollisionRow *entry = g_object_get_data (G_OBJECT (item), "bl-collision-row");
-
-  entry->collision = NULL;
-}
-
-static void
-teardown_collision_row (GtkSignalListItemFactory *factory,
-                        GtkListItem              *item,
-                        BlInspector              *self)
-{
-  CollisionRow *entry = g_object_steal_data (G_OBJECT (item), "bl-collision-row");
-
-  /* After dispose the array has freed every entry. */
-  if (entry != NULL && self->collision_rows != NULL)
-    g_ptr_array_remove (self->collision_rows, entry);
-}
-
-/* Collisions a link may have for the list to show whole; with more, the
- * list is a box of its own 420 px tall (bl-inspector.ui). */
-#define COLLISIONS_SHOWN_WHOLE 64
-
-/* Puts the list of collisions into the card itself (WHOLE) or into its
- * scroller. */
-static void
-place_collisions (BlInspector *self,
-                  gboolean     whole)
-{
-  GtkWidget *list = GTK_WIDGET (self->collisions_list);
-  GtkWidget *parent = gtk_widget_get_parent (list);
-
-  if (whole && parent != GTK_WIDGET (self->collisions_card))
-    {
-      gtk_scrolled_window_set_child (self->collisions_scroller, NULL);
-      gtk_box_append (self->collisions_card, list);
-    }
-  else if (!whole && parent != GTK_WIDGET (self->collisions_scroller))
-    {
-      gtk_box_remove (self->collisions_card, list);
-      gtk_scrolled_window_set_child (self->collisions_scroller, list);
-    }
-  gtk_widget_set_visible (GTK_WIDGET (self->collisions_scroller), !whole);
-}
-
-/* Forgets the collisions of the link shown last (their document may go):
- * rows still bound to them are bound again when the list view next lays
- * them out, not necessarily now. */
-static void
-clear_collisions (BlInspector *self)
-{
-  for (guint i = 0; i < self->collision_rows->len; i++)
-    ((CollisionRow *) g_ptr_array_index (self->collision_rows, i))->collision = NULL;
-  gtk_list_view_set_model (self->collisions_list, NULL);
-}
-
-/* The link's collisions, a row each made when it scrolls into view. */
-static void
-rebuild_collisions (BlInspector *self)
-{
-  guint n = self->link->collisions->len;
-  g_autoptr(GListModel) items = bl_outline_item_new_collisions (self->link);
-
-  clear_collisions (self);
-  /* A short list shows whole, in the page, as the inspector's other cards
-   * (a scroller would keep the wheel from the page); a long one scrolls
-   * in a box of its own. */
-  place_collisions (self, n <= COLLISIONS_SHOWN_WHOLE);
-  gtk_list_view_set_model (self->collisions_list, GTK_SELECTION_MODEL (gtk_no_selection_new (g_steal_pointer (&items))));
-  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->collisions_scroller), 0.0);
-  gtk_widget_set_visible (GTK_WIDGET (self->collisions_heading), n > 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->collisions_card), n > 0);
-}
-
-static void
-update_collisions (BlInspector *self)
-{
-  g_autofree char *reason = bl_field_dup_read_only_reason (self->document, self->link);
-
-  for (guint i = 0; i < self->collision_rows->len; i++)
-    {
-      CollisionRow *entry = g_ptr_array_index (self->collision_rows, i);
-
-      if (entry->collision != NULL)
-        update_collision_row (self, entry, reason);
-    }
 }
 
 /* A link may have thousands of diagnostics (every pair of 5,000
@@ -834,7 +554,7 @@ update_all (BlInspector *self)
   update_props (self);
   update_buoyancy (self);
   update_inertial (self);
-  update_collisions (self);
+  bl_collision_list_update (self->collisions);
   rebuild_diagnostics (self);
   self->updating = FALSE;
 }
@@ -873,21 +593,15 @@ submit (BlInspector *self,
 }
 
 static void
-on_collision_density_edit (BlNumberField     *field,
+on_collision_density_edit (BlCollisionList   *list,
+                           BlCollision       *collision,
+                           BlNumberField     *field,
                            BlNumberFieldEdit  how,
                            BlInspector       *self)
 {
-  BlCollision *collision = NULL;
   double value = bl_number_field_get_value (field);
 
-  for (guint i = 0; i < self->collision_rows->len; i++)
-    {
-      CollisionRow *entry = g_ptr_array_index (self->collision_rows, i);
-
-      if (entry->field == field)
-        collision = entry->collision;
-    }
-  if (self->updating || collision == NULL)
+  if (self->updating)
     return;
   if (how == BL_NUMBER_FIELD_CLEARED)
     {
@@ -1078,9 +792,8 @@ bl_inspector_dispose (GObject *object)
   if (self->document != NULL)
     g_clear_signal_handler (&self->link_changed_id, self->document);
   g_clear_object (&self->document);
-  g_clear_object (&self->collisions_list_ref);
+  g_clear_object (&self->collisions);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_INSPECTOR);
-  g_clear_pointer (&self->collision_rows, g_ptr_array_unref);
 
   G_OBJECT_CLASS (bl_inspector_parent_class)->dispose (object);
 }
@@ -1157,17 +870,10 @@ bl_inspector_init (BlInspector *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->collision_rows = g_ptr_array_new_with_free_func (g_free);
-  self->collisions_list_ref = g_object_ref (GTK_WIDGET (self->collisions_list));
-  {
-    g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-
-    g_signal_connect (factory, "setup", G_CALLBACK (setup_collision_row), self);
-    g_signal_connect (factory, "bind", G_CALLBACK (bind_collision_row), self);
-    g_signal_connect (factory, "unbind", G_CALLBACK (unbind_collision_row), self);
-    g_signal_connect (factory, "teardown", G_CALLBACK (teardown_collision_row), self);
-    gtk_list_view_set_factory (self->collisions_list, factory);
-  }
+  self->collisions = bl_collision_list_new (self->collisions_list, self->collisions_card,
+                                            self->collisions_scroller,
+                                            GTK_WIDGET (self->collisions_heading));
+  g_signal_connect (self->collisions, "density-edit", G_CALLBACK (on_collision_density_edit), self);
   self->fluid_density = BL_FLUID_DENSITY_DEFAULT;
   build_props_grid (self->props_grid, &self->props);
   build_buoyancy_grid (self, self->buoyancy_grid, &self->buoyancy);
@@ -1194,7 +900,7 @@ show_empty (BlInspector *self)
 {
   gboolean no_links = self->document != NULL && bl_document_get_links (self->document)->len == 0;
 
-  clear_collisions (self);
+  bl_collision_list_clear (self->collisions);
   gtk_label_set_text (self->empty_title_label, no_links ? _("No Links") : _("No Link Selected"));
   gtk_label_set_text (self->empty_body_label,
                       no_links ? _("The file has no links to show. If a model could not be loaded, "
@@ -1259,7 +965,7 @@ bl_inspector_set_link (BlInspector *self,
     gtk_label_set_text (self->title_label, title);
     gtk_label_set_text (self->subtitle_label, subtitle);
   }
-  rebuild_collisions (self);
+  bl_collision_list_show (self->collisions, self->document, link);
   update_all (self);
   scroll_to_top (self->link_scroller);
   gtk_stack_set_visible_child_name (self->stack, "link");
@@ -1293,7 +999,7 @@ bl_inspector_set_model (BlInspector *self,
   close_auto_dialog (self);
   self->link = NULL;
   self->model = model;
-  clear_collisions (self);
+  bl_collision_list_clear (self->collisions);
 
   n_links = count_links (model);
   {

@@ -838,3 +838,57 @@ bl_number_field_get_up_button (BlNumberField *self)
   g_return_val_if_fail (BL_IS_NUMBER_FIELD (self), NULL);
   return self->up_button;
 }
+
+void
+bl_number_field_set_in_use (BlNumberField      *self,
+                            double              value,
+                            BlNumberFieldInUse  source)
+{
+  g_autofree char *number = bl_field_format_quantity (value, NULL);
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (BL_IS_NUMBER_FIELD (self));
+
+  switch (source)
+    {
+    case BL_NUMBER_FIELD_IN_USE_COMPUTED:
+      /* Translators: an unset target mass shows the mass computed from the collisions */
+      text = g_strdup_printf (_("%s (computed)"), number);
+      break;
+    case BL_NUMBER_FIELD_IN_USE_LINK:
+      /* Translators: an unset collision density shows the link density it uses */
+      text = g_strdup_printf (_("%s (link)"), number);
+      break;
+    case BL_NUMBER_FIELD_IN_USE_DEFAULT:
+    default:
+      /* Translators: an unset field shows the default value in use */
+      text = g_strdup_printf (_("%s (default)"), number);
+      break;
+    }
+  bl_number_field_set_placeholder (self, value, text);
+}
+
+void
+bl_number_field_show_optional (BlNumberField *self,
+                               gboolean       is_set,
+                               double         value)
+{
+  g_return_if_fail (BL_IS_NUMBER_FIELD (self));
+
+  if (is_set)
+    bl_number_field_set_value (self, value);
+  else
+    bl_number_field_set_empty (self, TRUE);
+}
+
+void
+bl_number_field_set_editable_hint (BlNumberField *self,
+                                   gboolean       editable,
+                                   const char    *reason,
+                                   const char    *hint)
+{
+  g_return_if_fail (BL_IS_NUMBER_FIELD (self));
+
+  gtk_editable_set_editable (GTK_EDITABLE (self), editable);
+  bl_field_set_tooltip (GTK_WIDGET (self), editable ? hint : reason);
+}

@@ -91,4 +91,28 @@ gboolean     bl_number_field_next_value           (BlNumberField *self,
                                                    int            direction,
                                                    double        *next);
 
+/* Where the value an unset field uses comes from. */
+typedef enum
+{
+  BL_NUMBER_FIELD_IN_USE_DEFAULT,
+  BL_NUMBER_FIELD_IN_USE_COMPUTED,
+  BL_NUMBER_FIELD_IN_USE_LINK,
+} BlNumberFieldInUse;
+
+/* The placeholder of an unset field: VALUE, said with where it comes from
+ * ("600 (link)", "1000 (default)"). */
+void         bl_number_field_set_in_use           (BlNumberField      *self,
+                                                   double              value,
+                                                   BlNumberFieldInUse  source);
+/* Shows an optional element: VALUE when IS_SET, else empty. */
+void         bl_number_field_show_optional        (BlNumberField *self,
+                                                   gboolean       is_set,
+                                                   double         value);
+/* Makes the field editable or not; its tooltip is HINT (what emptying it
+ * does) when it is, REASON (why not) when it is not. */
+void         bl_number_field_set_editable_hint    (BlNumberField *self,
+                                                   gboolean       editable,
+                                                   const char    *reason,
+                                                   const char    *hint);
+
 G_END_DECLS

@@ -1,9 +1,67 @@
-/* bl-viewport-private.h: hooks for the viewport's tests and benchmark. */
+/* bl-viewport-private.h: the viewport's instance, shared by bl-viewport.c
+ * (scene, GL, properties) and bl-viewport-actions.c (camera, picking,
+ * gestures, actions), and hooks for its tests and benchmark. */
 #pragma once
 
+#include "bl-renderer.h"
+#include "bl-scene.h"
 #include "bl-viewport.h"
 
 G_BEGIN_DECLS
+
+struct _BlViewport
+{
+  GtkGLArea        parent_instance;
+
+  BlDocument      *document;
+  gulong           link_changed_id;
+  GPtrArray       *links;            /* BlSceneLink*, owned, document order */
+  GHashTable      *by_link;          /* BlLink* → BlSceneLink* */
+  double           scene_center[3];
+  double           scene_radius;     /* what fit-all frames */
+  double           extent_radius;    /* everything drawn, about scene_center */
+  double           fluid_density;
+
+  BlRenderer      *renderer;
+  BlRenderOptions  options;
+  BlCamera         camera;
+  BlLink          *selected;
+  BlCollision     *selected_collision;  /* one of the selected link's, or NULL */
+  BlLink          *hovered;
+  gboolean         pending_fit;
+  guint            n_frames;
+
+  /* Pointer and gesture state. */
+  double           pointer_x, pointer_y;
+  guint            drag_button;
+  gboolean         drag_pan;
+  double           drag_last_x, drag_last_y;
+  double           drag_travel;
+  double           zoom_distance;
+
+  /* The panel method's surface (bl_viewport_set_panels), in world
+   * coordinates, until the renderer takes it. */
+  GArray          *panel_corners;    /* float, 9 per panel */
+  GArray          *panel_colors;     /* float, 3 per panel, or NULL */
+  gboolean         panels_dirty;
+  guint            n_bounds_walks;
+};
+
+/* Between bl-viewport.c and bl-viewport-actions.c. */
+
+/* LINK's index in the scene, or −1 (NULL, or not drawn). */
+int      bl_viewport_link_index        (BlViewport   *self,
+                                        BlLink       *link);
+/* Frames the sphere (CENTER, RADIUS) and queues a frame. */
+void     bl_viewport_fit_sphere        (BlViewport   *self,
+                                        const double  center[3],
+                                        double        radius);
+/* Installs the tooltip, the viewport.* actions and their keys on the
+ * class, and the gestures on an instance. */
+void     bl_viewport_actions_class_init (GtkWidgetClass *widget_class);
+void     bl_viewport_actions_init      (BlViewport     *self);
+
+/* Hooks for tests and the benchmark. */
 
 /* Frames drawn on screen so far. */
 guint    bl_viewport_get_n_frames      (BlViewport *self);
