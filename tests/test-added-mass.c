@@ -1,6 +1,6 @@
 /* test-added-mass.c: the added-mass matrix, checks, frames, estimates, imports and buoyancy.
  *
- * Expected values come from shared/reference/added-mass.md (its derived
+ * Expected values come from docs/reference/added-mass.md (its derived
  * tables, quoted with their section) or from closed forms worked by hand in
  * the comments here. */
 

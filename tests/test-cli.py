@@ -2,7 +2,7 @@
 """ballast-cli as scripts use it: exit statuses, JSON shape and values.
 
 Usage: test-cli.py PATH-TO-BALLAST-CLI.  Expected values are closed forms or
-the reference values of shared/reference/sdf-inertia.md §8, never the
+the reference values of docs/reference/inertia.md §8, never the
 program's own output."""
 
 import json
@@ -162,7 +162,7 @@ class Inspect(unittest.TestCase):
 
 
 class Meshes(unittest.TestCase):
-    """gz-sim's COLLADA cylinders (r 1, l 2, ρ 1240): sdf-inertia.md §8.10."""
+    """gz-sim's COLLADA cylinders (r 1, l 2, ρ 1240): docs/reference/inertia.md §8.10."""
 
     def check(self, model, com_z):
         doc = inspect_json(os.path.join(FIXTURES, "models", model, "model.sdf"))
@@ -306,7 +306,7 @@ class ExitStatus(unittest.TestCase):
                 self.assertEqual(a.read(), b.read())
 
 
-# --- Fluid added mass and buoyancy (shared/reference/added-mass.md) ---------
+# --- Fluid added mass and buoyancy (docs/reference/added-mass.md) ---------
 
 def write_sdf(test, text):
     """A temporary SDF file removed after the test."""
@@ -328,7 +328,7 @@ def flags(link):
 
 
 class AddedMassChecks(unittest.TestCase):
-    """The fixture table of added-mass.md §2.1 through inspect --json."""
+    """The fixture table of docs/reference/added-mass.md §2.1 through inspect --json."""
 
     # model → (λmin(A), λmin(M_RB + A), flags); values as printed in §2.1.
     TABLE = {
@@ -467,7 +467,7 @@ class AddedMassChecks(unittest.TestCase):
 
 
 class Buoyancy(unittest.TestCase):
-    """Displaced volume, centre of buoyancy and net buoyancy (added-mass.md §7)."""
+    """Displaced volume, centre of buoyancy and net buoyancy (docs/reference/added-mass.md §7)."""
 
     def assertClose(self, actual, expected, tol=1e-9):
         self.assertLessEqual(abs(actual - expected), tol * max(abs(expected), 1.0),
@@ -642,7 +642,7 @@ class AddedMassEstimate(unittest.TestCase):
 
 
 class AddedMassImport(unittest.TestCase):
-    """Each import against a conversion done by hand from added-mass.md §5."""
+    """Each import against a conversion done by hand from docs/reference/added-mass.md §5."""
 
     def imports(self, text):
         result = run("added-mass", "import", "--json", write_sdf(self, text))

@@ -1,7 +1,7 @@
 /* test-document.c: SDF loading, frames, diagnostics and resolved mass properties.
  *
  * Expected values are closed forms worked by hand or the reference values of
- * libsdformat's and gz-math's own tests (shared/reference/sdf-inertia.md §8). */
+ * libsdformat's and gz-math's own tests (docs/reference/inertia.md §8). */
 #include "config.h"
 
 #include <math.h>
@@ -205,7 +205,7 @@ test_density_precedence (void)
     }
 }
 
-/* Link_TEST mass rescaling cases (sdf-inertia.md §8.4). */
+/* Link_TEST mass rescaling cases (docs/reference/inertia.md §8.4). */
 static void
 test_mass_rescaling (void)
 {
@@ -269,7 +269,7 @@ test_mass_rescaling (void)
   }
 }
 
-/* sdf-inertia.md §8.11, gz-sim auto_inertia_pendulum.sdf (derived values). */
+/* docs/reference/inertia.md §8.11, gz-sim auto_inertia_pendulum.sdf (derived values). */
 static void
 test_pendulum_fixture (void)
 {
@@ -799,7 +799,7 @@ test_reload_link (void)
 
 /* Every diagnostic code, with the line and element it names.  Each SDF
  * body is placed after SDF_HEAD (2 lines), so its first line is line 3. */
-/* Overlapping collisions (added-mass.md §7.1).  Each case: two collisions
+/* Overlapping collisions (docs/reference/added-mass.md §7.1).  Each case: two collisions
  * of one link and whether their solids may share volume, worked by hand. */
 static void
 test_overlaps (void)
@@ -876,7 +876,7 @@ test_overlaps (void)
   }
 }
 
-/* What gz-sim's Buoyancy system makes of a link (added-mass.md §7.4): the
+/* What gz-sim's Buoyancy system makes of a link (docs/reference/added-mass.md §7.4): the
  * same volumes, each at its collision's origin, a mesh's without <scale>. */
 static void
 test_gz_buoyancy (void)

@@ -1,7 +1,7 @@
 /* test-export.c: lossless saving, edits and their undo, version rules, bake, atomic writes.
  *
  * Expected bytes are written out by hand from the fixtures; expected mass
- * properties are closed forms (sdf-inertia.md §5.1) or the values the file
+ * properties are closed forms (docs/reference/inertia.md §5.1) or the values the file
  * states. */
 #include "config.h"
 
@@ -418,7 +418,7 @@ test_edit_collision_density (void)
   BlLink *back_link;
   double old_mass = link->props.mass;
 
-  /* The ρ 8000 cylinder r 0.1 l 0.3 (sdf-inertia.md §8.11). */
+  /* The ρ 8000 cylinder r 0.1 l 0.3 (docs/reference/inertia.md §8.11). */
   for (guint i = 0; i < link->collisions->len; i++)
     {
       BlCollision *c = g_ptr_array_index (link->collisions, i);

@@ -1,4 +1,4 @@
-/* test-mass.c: shape inertia, inertial algebra and MassMatrix3 tests against sdf-inertia.md §5 and §8. */
+/* test-mass.c: shape inertia, inertial algebra and MassMatrix3 tests against docs/reference/inertia.md §5 and §8. */
 #include "config.h"
 
 #include <float.h>

@@ -13,7 +13,7 @@
 #include "compare-meshes.h"
 #include "torus.h"
 
-/* Expected values are closed forms worked by hand (sdf-inertia.md §8.9,
+/* Expected values are closed forms worked by hand (docs/reference/inertia.md §8.9,
  * §8.10 for the COLLADA fixtures). Meshes are written by this file. */
 
 static char *tmp_dir;

@@ -2,7 +2,7 @@
  *
  * Expected values: the sphere's ½ρV by hand; ellipsoids from Lamb's
  * coefficients as the core's closed-form estimate computes them (itself
- * tested against added-mass.md's tables in test-added-mass.c); the panel
+ * tested against docs/reference/added-mass.md's tables in test-added-mass.c); the panel
  * integrals against brute-force quadrature and the solid angles of closed
  * surfaces (4π inside, 0 outside). */
 

@@ -2,8 +2,8 @@
  *
  * Expected values are closed forms: unit shapes, pinhole projection with a
  * 40° vertical field of view, ray–quadric roots, the equivalent ellipsoid
- * √(5/12)·side of a uniform box (sdf-inertia.md §5.6), the sphere's added
- * mass ½ρV (added-mass.md §1.3) and centroids (added-mass.md §7.2). */
+ * √(5/12)·side of a uniform box (docs/reference/inertia.md §5.6), the sphere's added
+ * mass ½ρV (docs/reference/added-mass.md §1.3) and centroids (docs/reference/added-mass.md §7.2). */
 #include "config.h"
 
 #include <math.h>

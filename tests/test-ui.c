@@ -778,7 +778,7 @@ test_model_totals (Fixture       *f,
 }
 
 /* A 0.5 m sphere at the link origin: ½ρV on the diagonal, nothing else
- * (added-mass.md §6.1); the Hydrodynamics plugin's xDotU… negated. */
+ * (docs/reference/added-mass.md §6.1); the Hydrodynamics plugin's xDotU… negated. */
 #define BALL_PLUGIN_SDF \
   BALL_LINK_SDF \
   "    <plugin filename=\"gz-sim-hydrodynamics-system\" name=\"gz::sim::systems::Hydrodynamics\">\n" \

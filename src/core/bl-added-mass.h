@@ -1,7 +1,7 @@
 /* bl-added-mass.h: fluid added mass (SDF 1.10 //inertial/fluid_added_mass) and buoyancy:
  * the 6×6 matrix, its checks, frame changes, estimates from geometry and imports.
  *
- * Conventions (shared/reference/added-mass.md): index order x y z p q r,
+ * Conventions (docs/reference/added-mass.md): index order x y z p q r,
  * matrices about the link origin Lo in link axes L unless a function says
  * otherwise, positive (physical) sign, SI units.  Display- and document-free:
  * callers pass plain numbers and get plain numbers back. */

@@ -1,7 +1,7 @@
 /* bl-panel.h: the 6×6 added mass of rigid bodies deeply submerged in an
  * unbounded ideal fluid at rest, by a boundary-element (panel) method.
  *
- * The problem (added-mass.md §6, SDF 1.10's <fluid_added_mass>): for each
+ * The problem (docs/reference/added-mass.md §6, SDF 1.10's <fluid_added_mass>): for each
  * rigid-body mode k (x y z p q r about the link origin Lo, link axes), the
  * velocity potential φ_k is harmonic outside the bodies, ∂φ_k/∂n = n_k on
  * their surface (n the unit normal out of the body, into the fluid;

@@ -463,7 +463,7 @@ bl_scene_link_update (BlSceneLink *self,
     {
       const double *mu = props->added_mass_eigenvalues, *total = props->total_eigenvalues;
 
-      /* As the checks A3 and A4 (shared/reference/added-mass.md §2). */
+      /* As the checks A3 and A4 (docs/reference/added-mass.md §2). */
       self->added_mass_invalid = mu[0] < -1e-9 * MAX (mu[5], 1.0)
                                  || (isfinite (total[0]) && props->mass > 0.0 && !(total[0] > 0.0));
     }
