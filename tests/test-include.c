@@ -159,7 +159,7 @@ test_merge (void)
 
       /* the merged model's plugins are the including model's */
       {
-        g_autoptr(GPtrArray) imports = bl_document_find_added_mass_imports (doc);
+        g_autoptr(GPtrArray) imports = bl_fluid_find_added_mass_imports (doc);
         BlAddedMassImport *import;
 
         g_assert_cmpuint (imports->len, ==, 1);
@@ -339,7 +339,7 @@ test_include_plugin (void)
   clear_model_path_variables ();
   doc = bl_document_new_from_file (main_path, &error);
   g_assert_no_error (error);
-  imports = bl_document_find_added_mass_imports (doc);
+  imports = bl_fluid_find_added_mass_imports (doc);
   g_assert_cmpuint (imports->len, ==, 1);
   import = g_ptr_array_index (imports, 0);
   g_assert_true (import->link == link_of (doc, "b::hull"));

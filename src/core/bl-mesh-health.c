@@ -15,7 +15,6 @@ typedef struct
   guint32 forward;  /* uses that go lo → hi */
 } EdgeSlot;
 
-
 static guint32
 uf_find (GHashTable *parent,
          guint32     v)
@@ -286,7 +285,6 @@ typedef struct
   const guint8  *degenerate;   /* per triangle */
   gsize          n_kept;       /* triangles not degenerate */
 } HealthInput;
-
 
 /* What the edge half finds. */
 typedef struct
@@ -588,7 +586,6 @@ bl_mesh_analyse_health (const double  *vertices,
 {
   analyse_health_with (vertices, indices, n_triangles, ref, h, NULL);
 }
-
 
 /* Global vertex ids across submeshes, so that the union's health can be
  * checked where submeshes share edges. */

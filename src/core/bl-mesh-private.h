@@ -130,7 +130,6 @@ bl_mesh_seconds_between (gint64 from,
   return (to - from) / (double) G_USEC_PER_SEC;
 }
 
-
 /* Eberly's volume integrals of a closed triangle surface, coordinates taken
  * relative to REF, in the order above.  Splits large inputs over threads. */
 void     bl_mesh_integrate_moments (const double  *vertices,

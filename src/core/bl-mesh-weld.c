@@ -9,7 +9,6 @@
 
 #include "bl-mesh-private.h"
 
-
 static inline guint64
 hash_position (const double *p)
 {

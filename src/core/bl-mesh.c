@@ -365,7 +365,6 @@ bl_mesh_new_from_triangles (const double   *vertices,
   return g_steal_pointer (&mesh);
 }
 
-
 /* ---------------------------------------------------------------------- */
 /* Accessors                                                                */
 
@@ -539,7 +538,6 @@ props_init (BlMeshProperties *props)
   memset (props, 0, sizeof *props);
   props->warnings = g_ptr_array_new_with_free_func (g_free);
 }
-
 
 static gboolean
 compute_mesh_props (BlMesh            *mesh,
