@@ -106,8 +106,8 @@ typedef struct
   double dup_volume;                       /* same-winding duplicates' share */
 } BlMeshHealth;
 
-/* Moments about REF that the mass properties (bl-mesh.c) will need anyway, integrated
- * while the other thread looks at the edges. */
+/* Moments about REF that the mass properties (bl-mesh.c) will need
+ * anyway, integrated while the other thread looks at the edges. */
 typedef struct
 {
   const double *vertices;

@@ -15,7 +15,7 @@
 #include "bl-mesh-private.h"
 
 /* ---------------------------------------------------------------------- */
-/* Submeshes                                                                */
+/* The object                                                               */
 
 static void
 props_clear (BlMeshProperties *props)
@@ -98,6 +98,9 @@ update_bounds (BlMesh *mesh)
   mesh->min = bl_vec3 (lo[0], lo[1], lo[2]);
   mesh->max = bl_vec3 (hi[0], hi[1], hi[2]);
 }
+
+/* ---------------------------------------------------------------------- */
+/* Reading                                                                  */
 
 static gboolean
 select_submesh (BlMesh      *mesh,
@@ -494,7 +497,7 @@ health_to_props (const BlMeshHealth *h,
   props->hole_volume = h->cap_moments[0];
 }
 
-/* BlMeshHealth warnings, given the (final, positive) result; size is the
+/* Health warnings, given the (final, positive) result; size is the
  * mesh's diagonal. */
 static void
 warn_health (BlMeshProperties   *props,
