@@ -32,12 +32,15 @@ G_BEGIN_DECLS
 /* Huge pages (bl_mesh_huge_alloc) are this large. */
 #define BL_MESH_HUGE_PAGE ((gsize) 2 * 1024 * 1024)
 
+/* An empty slot of the hash tables (welds, edges). */
 #define BL_MESH_EMPTY32 G_MAXUINT32
 #define BL_MESH_EMPTY64 G_MAXUINT64
 
 /* Below this many triangles one thread integrates everything. */
 #define BL_MESH_PARALLEL_THRESHOLD 65536
 
+/* One submesh: welded points and triangles, on the heap or borrowed
+ * from the mesh's mapping. */
 typedef struct
 {
   char    *name;           /* the node's name: gz-common's submesh name */
@@ -50,6 +53,7 @@ typedef struct
   gboolean borrowed;       /* vertices and indices lie in the mesh's mapping */
 } BlSubmesh;
 
+/* Mass properties computed once, on first use (bl-mesh.c). */
 typedef struct
 {
   gboolean          computed;
@@ -75,6 +79,7 @@ struct _BlMesh
   BlVec3      scale;          /* the <scale> it was made with (with unscaled_key) */
 };
 
+/* Mixes the bits of X (MurmurHash3's finaliser), for hash tables. */
 static inline guint64
 bl_mesh_mix64 (guint64 x)
 {
@@ -92,6 +97,7 @@ typedef struct
   double m[3][4];
 } BlMeshAffine;
 
+/* What the health check finds (bl-mesh-health.c). */
 typedef struct
 {
   guint  boundary_edges;
