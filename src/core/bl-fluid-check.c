@@ -115,10 +115,11 @@ index_model (FluidIndex *index,
     index_model (index, g_ptr_array_index (model->models, i));
 }
 
-/* The document's index, built on first use: one walk of every scope's
- * children instead of one per link (a world may hold a great many models,
- * a model a great many links).  It holds plugin elements, not what they
- * say: a check reads a plugin's terms when it runs. */
+/* The index kept on OWNER (the document), built on first use from its
+ * MODELS and WORLD: one walk of every scope's children instead of one per
+ * link (a world may hold a great many models, a model a great many
+ * links).  It holds plugin elements, not what they say: a check reads a
+ * plugin's terms when it runs. */
 static FluidIndex *
 fluid_index (GObject   *owner,
              GPtrArray *models,
