@@ -585,7 +585,7 @@ static const char hydrodynamics_sdf[] =
 static BlAddedMassImport *
 only_import (BlDocument *doc)
 {
-  g_autoptr(GPtrArray) imports = bl_document_find_added_mass_imports (doc);
+  g_autoptr(GPtrArray) imports = bl_fluid_find_added_mass_imports (doc);
 
   g_assert_cmpuint (imports->len, ==, 1);
   return g_ptr_array_steal_index (imports, 0);

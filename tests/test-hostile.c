@@ -305,7 +305,7 @@ test_unreadable_gravity (void)
       g_autoptr(BlDocument) doc = load_string (sdf);
       const BlDiagnostic *d = find_diagnostic (doc, "number", BL_SEVERITY_ERROR, 4, "world/gravity",
                                                TEST_PATH);
-      BlVec3 g = bl_document_get_gravity (doc, NULL);
+      BlVec3 g = bl_fluid_get_gravity (doc, NULL);
 
       g_assert_nonnull (strstr (d->message, values[i]));
       g_assert_cmpfloat (g.x, ==, 0.0);
@@ -320,7 +320,7 @@ test_unreadable_gravity (void)
     g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
 
     g_assert_cmpuint (all->len, ==, 0);
-    g_assert_cmpfloat (bl_document_get_gravity (doc, NULL).z, ==, -1.62);
+    g_assert_cmpfloat (bl_fluid_get_gravity (doc, NULL).z, ==, -1.62);
   }
 }
 

@@ -175,7 +175,7 @@ test_merge (void)
 
       /* the merged model's plugins are the including model's */
       {
-        g_autoptr(GPtrArray) imports = bl_document_find_added_mass_imports (doc);
+        g_autoptr(GPtrArray) imports = bl_fluid_find_added_mass_imports (doc);
         BlAddedMassImport *import;
 
         g_assert_cmpuint (imports->len, ==, 1);
@@ -398,7 +398,7 @@ test_include_plugin (void)
   clear_model_path_variables ();
   doc = bl_document_new_from_file (main_path, &error);
   g_assert_no_error (error);
-  imports = bl_document_find_added_mass_imports (doc);
+  imports = bl_fluid_find_added_mass_imports (doc);
   g_assert_cmpuint (imports->len, ==, 1);
   import = g_ptr_array_index (imports, 0);
   g_assert_true (import->link == link_of (doc, "b::hull"));
@@ -580,7 +580,7 @@ test_failure_repeated (void)
     }
   g_assert_cmpuint (((BlIncludeFailure *) g_ptr_array_index (failures, 8))->count, ==, 1);
 
-  imports = bl_document_find_added_mass_imports (doc);
+  imports = bl_fluid_find_added_mass_imports (doc);
   g_assert_cmpuint (imports->len, ==, 1);
   g_assert_true (((BlAddedMassImport *) g_ptr_array_index (imports, 0))->model_not_loaded);
 }

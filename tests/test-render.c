@@ -539,7 +539,7 @@ static guint
 assert_buoyancy_as_core (BlDocument *doc)
 {
   GPtrArray *links = bl_document_get_links (doc);
-  BlVec3 gravity = bl_document_get_gravity (doc, NULL);
+  BlVec3 gravity = bl_fluid_get_gravity (doc, NULL);
   guint n_buoyant = 0;
 
   for (guint i = 0; i < links->len; i++)
@@ -589,7 +589,7 @@ test_scene_buoyancy_open_soup (void)
   doc = bl_document_new_from_file (sdf, &error);
   g_assert_no_error (error);
 
-  s = bl_scene_link_new (bl_document_find_link (doc, "m::l"), 0, 1025.0, bl_document_get_gravity (doc, NULL));
+  s = bl_scene_link_new (bl_document_find_link (doc, "m::l"), 0, 1025.0, bl_fluid_get_gravity (doc, NULL));
   g_assert_true (s->has_buoyancy);
   g_assert_cmpfloat (s->volume, ==, 1.0);
   g_assert_cmpfloat (s->buoyancy[0], ==, 3.0);

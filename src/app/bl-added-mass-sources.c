@@ -166,7 +166,7 @@ bl_added_mass_propose_import (BlDocument *document,
   g_return_val_if_fail (link != NULL, NULL);
   g_return_val_if_fail (notes != NULL, NULL);
 
-  imports = bl_document_find_added_mass_imports (document);
+  imports = bl_fluid_find_added_mass_imports (document);
   for (guint i = 0; i < imports->len; i++)
     {
       BlAddedMassImport *import = g_ptr_array_index (imports, i);

@@ -28,7 +28,7 @@ void     bl_added_mass_panel_findings   (const BlPanelEstimate *estimate,
                                          GPtrArray             *notes);
 
 /* The first plugin of the document that carries added mass for `link`
- * (bl_document_find_added_mass_imports), converted into out (rounding
+ * (bl_fluid_find_added_mass_imports), converted into out (rounding
  * noise cleaned, as applying writes it).  notes receives what the
  * conversion did and what applying can do about the plugin (turn its terms
  * off, or why not), or why there is nothing to import.  Returns the import

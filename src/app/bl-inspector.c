@@ -417,7 +417,7 @@ static void
 update_buoyancy (BlInspector *self)
 {
   BlBuoyancy b;
-  BlVec3 gravity = bl_document_get_gravity (self->document, NULL);
+  BlVec3 gravity = bl_fluid_get_gravity (self->document, NULL);
 
   bl_link_compute_buoyancy (self->link, self->fluid_density, gravity, &b);
   show_buoyancy (self, &self->buoyancy, &b, self->link->props.mass, bl_vec3_length (gravity) == 0.0);
@@ -437,7 +437,7 @@ static void
 update_model (BlInspector *self)
 {
   BlInertial total = bl_model_compute_total (self->model);
-  BlVec3 gravity = bl_document_get_gravity (self->document, NULL);
+  BlVec3 gravity = bl_fluid_get_gravity (self->document, NULL);
   BlBuoyancy b;
   double moments[3];
   double semi_axes[3];

@@ -666,7 +666,7 @@ run_import (int    argc,
   if (doc == NULL)
     return BL_EXIT_FAILURE;
 
-  imports = bl_document_find_added_mass_imports (doc);
+  imports = bl_fluid_find_added_mass_imports (doc);
 
   if (apply || migrate)
     {

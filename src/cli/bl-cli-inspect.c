@@ -520,7 +520,7 @@ bl_cli_inspect (int    argc,
   if (doc == NULL)
     return BL_EXIT_FAILURE;
 
-  fluid.gravity = bl_document_get_gravity (doc, &fluid.gravity_line);
+  fluid.gravity = bl_fluid_get_gravity (doc, &fluid.gravity_line);
   if (json)
     print_json (doc, &fluid);
   else

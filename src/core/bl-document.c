@@ -15,6 +15,7 @@
 
 #include "bl-arena-private.h"
 #include "bl-document-private.h"
+#include "bl-fluid-check-private.h"
 #include "bl-frame-graph-private.h"
 #include "bl-resolve-private.h"
 #include "bl-source-map.h"
@@ -272,7 +273,7 @@ read_vector (xmlNode    *child,
   return FALSE;
 }
 
-/* The world's <gravity> (read by bl_document_get_gravity when needed):
+/* The world's <gravity> (read by bl_fluid_get_gravity when needed):
  * one that cannot be read is an error, not the default used silently. */
 static void
 check_gravity (BlDocument *self,
@@ -2212,7 +2213,8 @@ compute_link (BlDocument *self,
     parse_link_inertial (link);
   report_version_features (self, link);
   bl_link_compute_mass_properties (link);
-  bl_document_check_link_fluid (self, link);
+  bl_fluid_check_link (G_OBJECT (self), bl_document_get_models (self),
+                       bl_document_get_world (self), link);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -74,9 +74,10 @@ BlMesh        *bl_mesh_new_from_triangles     (const double   *vertices,
 BlMesh        *bl_mesh_ref                    (BlMesh         *mesh);
 void           bl_mesh_unref                  (BlMesh         *mesh);
 
-/* The shared cache: a new reference to the mesh loaded from PATH (already
- * resolved) with these options, loading it only if PATH's modification
- * time or size changed or the options were never used.  Mass properties
+/* The shared cache (bl-mesh-cache.c): a new reference to the mesh loaded
+ * from PATH (already resolved) with these options, loading it only if
+ * PATH's modification time or size changed or the options were never
+ * used.  Mass properties
  * are computed once per cached mesh, so a density edit costs nothing.  A
  * failure is remembered the same way: the same file fails again at once
  * (a mesh that timed out is not read a second time) until it changes. */

@@ -1,5 +1,5 @@
 /* bl-stl.c: binary STL files read in this process, giving exactly what the
- * assimp child of bl-mesh.c gives for them.
+ * assimp child of bl-mesh-import.c gives for them.
  *
  * assimp 5.2.5 gives every file whose name ends in “.stl” (any case) to its
  * STL importer, which takes the file as binary when it is at least 84 bytes
@@ -48,7 +48,6 @@
 #define AHEAD         32
 /* slots of the cache of recently seen points (256 KiB) */
 #define RECENT_SLOTS  16384
-#define HUGE_PAGE     ((gsize) 2 * 1024 * 1024)
 
 /* A point's three float bit patterns and its welded index + 1 (0: empty). */
 typedef struct
@@ -128,46 +127,6 @@ slots_for (gsize n_points)
   return MAX ((gsize) 1024, (gsize) 1 << g_bit_storage (2 * n_points));
 }
 
-static gsize
-round_up (gsize n,
-          gsize to)
-{
-  return (n + to - 1) / to * to;
-}
-
-/* Zeroed anonymous memory of SIZE bytes (rounded up to a 2 MiB multiple)
- * on huge-page boundaries, asked for huge pages: lookups and first writes
- * land anywhere in a large table or array, and on 4 KiB pages nearly
- * every one would also miss the TLB or fault (a page fault costs
- * microseconds in a virtual machine).  POPULATE fills it at once, for
- * memory that is all written anyway.  Free with munmap (p, *SIZE).  NULL
- * when it cannot be mapped. */
-gpointer
-bl_mesh_huge_alloc (gsize   *size,
-                    gboolean populate)
-{
-  gsize want = round_up (MAX (*size, 1), HUGE_PAGE);
-  char *raw, *aligned;
-
-  raw = mmap (NULL, want + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED)
-    return NULL;
-  aligned = (char *) (((guintptr) raw + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1));
-  if (aligned > raw)
-    munmap (raw, aligned - raw);
-  if (aligned + want < raw + want + HUGE_PAGE)
-    munmap (aligned + want, (raw + want + HUGE_PAGE) - (aligned + want));
-#ifdef MADV_HUGEPAGE
-  madvise (aligned, want, MADV_HUGEPAGE);
-#endif
-#ifdef MADV_POPULATE_WRITE
-  if (populate)
-    madvise (aligned, want, MADV_POPULATE_WRITE);
-#endif
-  *size = want;
-  return aligned;
-}
-
 static StlSlot *
 table_alloc (gsize *size)
 {
@@ -176,14 +135,6 @@ table_alloc (gsize *size)
   if (slots == NULL)
     g_error ("%s: out of memory (%" G_GSIZE_FORMAT " bytes)", G_STRLOC, *size);
   return slots;
-}
-
-void
-bl_mesh_huge_free (gpointer memory,
-                   gsize    size)
-{
-  if (memory != NULL)
-    munmap (memory, size);
 }
 
 static void
@@ -629,7 +580,7 @@ bl_stl_read_binary (const char  *path,
   /* The result in one mapping: the indices (all written), then room for
    * every point as a vertex, of which only the pages written are touched
    * and the rest is given back at the end. */
-  indices_size = round_up (12 * count, 64);
+  indices_size = bl_mesh_round_up (12 * count, 64);
   mapping_size = indices_size + 72 * count;
   mapping = bl_mesh_huge_alloc (&mapping_size, FALSE);
   if (mapping == NULL)
@@ -639,7 +590,7 @@ bl_stl_read_binary (const char  *path,
       return fail (error, path, "out of memory for %" G_GSIZE_FORMAT " triangles", count);
     }
 #ifdef MADV_POPULATE_WRITE
-  madvise (mapping, round_up (indices_size, HUGE_PAGE), MADV_POPULATE_WRITE);
+  madvise (mapping, bl_mesh_round_up (indices_size, BL_MESH_HUGE_PAGE), MADV_POPULATE_WRITE);
 #endif
   indices = (guint32 *) mapping;
   w->out = (double *) (mapping + indices_size);
@@ -670,7 +621,7 @@ bl_stl_read_binary (const char  *path,
     }
 
   /* give back the room no vertex took */
-  used = round_up (indices_size + 24 * (gsize) w->n, HUGE_PAGE);
+  used = bl_mesh_round_up (indices_size + 24 * (gsize) w->n, BL_MESH_HUGE_PAGE);
   if (used < mapping_size)
     {
       munmap (mapping + used, mapping_size - used);

@@ -109,7 +109,7 @@ typedef struct
 /* The drawing of LINK, the INDEX-th, with the added-mass ellipsoid for
  * FLUID_DENSITY (bl_added_mass_equivalent_radii, centred at the centre of
  * buoyancy when the link displaces a volume, else at the link origin) and
- * the buoyancy for the world's GRAVITY (bl_document_get_gravity). */
+ * the buoyancy for the world's GRAVITY (bl_fluid_get_gravity). */
 BlSceneLink  *bl_scene_link_new         (BlLink       *link,
                                          guint         index,
                                          double        fluid_density,

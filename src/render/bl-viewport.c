@@ -155,7 +155,7 @@ bl_viewport_link_index (BlViewport *self,
 static BlVec3
 world_gravity (BlViewport *self)
 {
-  return bl_document_get_gravity (self->document, NULL);
+  return bl_fluid_get_gravity (self->document, NULL);
 }
 
 /* Redraws SCENE_LINK from its link (an edit, or a mesh read). */

@@ -1,0 +1,135 @@
+/* bl-fluid-world.c: the world and its plugins as gz-sim reads them, for
+ * the fluid files: which plugin a <plugin> is, its numbers, and the
+ * world's physics engine.  Plain XML: no document. */
+#include "config.h"
+
+#include <string.h>
+
+#include "bl-fluid-world-private.h"
+#include "bl-number.h"
+#include "bl-xml-private.h"
+
+/* The element's text, stripped; never NULL. */
+char *
+bl_fluid_node_text (xmlNode *node)
+{
+  return g_strstrip (bl_xml_dup_text (node));
+}
+
+gboolean
+bl_fluid_child_true (xmlNode    *parent,
+            const char *name)
+{
+  xmlNode *child = bl_xml_first_child (parent, name);
+  g_autofree char *text = NULL;
+
+  if (child == NULL)
+    return FALSE;
+  text = bl_fluid_node_text (child);
+  return g_ascii_strcasecmp (text, "true") == 0 || strcmp (text, "1") == 0;
+}
+
+/* Lower-case "filename name" of a <plugin>, for matching. */
+char *
+bl_fluid_plugin_id (xmlNode *plugin)
+{
+  g_autofree char *filename = bl_xml_dup_attribute (plugin, "filename");
+  g_autofree char *name = bl_xml_dup_attribute (plugin, "name");
+  g_autofree char *joined = g_strconcat (filename != NULL ? filename : "", " ",
+                                         name != NULL ? name : "", NULL);
+
+  return g_ascii_strdown (joined, -1);
+}
+
+gboolean
+bl_fluid_is_hydrodynamics (xmlNode *plugin)
+{
+  g_autofree char *id = bl_fluid_plugin_id (plugin);
+
+  return strstr (id, "hydrodynamics") != NULL && strstr (id, "uuv") == NULL;
+}
+
+/* gz-sim's Buoyancy system (not BuoyancyEngine, a different one). */
+gboolean
+bl_fluid_is_buoyancy_system (xmlNode *plugin)
+{
+  g_autofree char *filename = bl_xml_dup_attribute (plugin, "filename");
+  g_autofree char *name = bl_xml_dup_attribute (plugin, "name");
+  g_autofree char *lower_file = g_ascii_strdown (filename != NULL ? filename : "", -1);
+  g_autofree char *lower_name = g_ascii_strdown (name != NULL ? name : "", -1);
+
+  return strstr (lower_file, "buoyancy-system") != NULL || g_str_has_suffix (lower_name, "systems::buoyancy");
+}
+
+static gboolean
+is_physics_system (xmlNode *plugin)
+{
+  g_autofree char *id = bl_fluid_plugin_id (plugin);
+
+  return strstr (id, "physics-system") != NULL || strstr (id, "systems::physics") != NULL;
+}
+
+char *
+bl_fluid_world_dup_physics_engine (xmlNode *world,
+                                   int     *line)
+{
+  xmlNode *physics;
+  g_autofree char *type = NULL;
+
+  if (line != NULL)
+    *line = 0;
+  if (world == NULL)
+    return NULL;
+
+  for (xmlNode *plugin = world->children; plugin != NULL; plugin = plugin->next)
+    {
+      xmlNode *engine, *filename;
+
+      if (!bl_xml_is_element (plugin, "plugin") || !is_physics_system (plugin))
+        continue;
+
+      engine = bl_xml_first_child (plugin, "engine");
+      filename = bl_xml_first_child (engine, "filename");
+      if (line != NULL)
+        *line = bl_xml_get_line (filename != NULL ? filename : plugin);
+      if (filename != NULL)
+        {
+          g_autofree char *text = bl_fluid_node_text (filename);
+
+          if (*text != '\0')
+            return g_steal_pointer (&text);
+        }
+      return g_strdup ("dartsim"); /* gz-sim's default engine */
+    }
+
+  physics = bl_xml_first_child (world, "physics");
+  type = physics != NULL ? bl_xml_dup_attribute (physics, "type") : NULL;
+  /* "ignored" is what gz-sim worlds write; it names no engine. */
+  if (type == NULL || *type == '\0' || strcmp (type, "ignored") == 0)
+    return NULL;
+  if (line != NULL)
+    *line = bl_xml_get_line (physics);
+  return g_steal_pointer (&type);
+}
+
+/* Every child element whose text is one number, as names and values. */
+void
+bl_fluid_collect_numbers (xmlNode   *parent,
+                 GPtrArray *names,
+                 GArray    *values)
+{
+  for (xmlNode *n = parent != NULL ? parent->children : NULL; n != NULL; n = n->next)
+    {
+      g_autofree char *text = NULL;
+      double v;
+
+      if (!bl_xml_is_element (n, NULL))
+        continue;
+      text = bl_fluid_node_text (n);
+      if (bl_number_parse (text, &v))
+        {
+          g_ptr_array_add (names, (gpointer) n->name);
+          g_array_append_val (values, v);
+        }
+    }
+}

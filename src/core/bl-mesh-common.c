@@ -1,0 +1,88 @@
+/* bl-mesh-common.c: what every mesh file uses: the error domain, the
+ * submesh arrays, memory on huge pages and the timings. */
+#include "config.h"
+
+#include <sys/mman.h>
+
+#include "bl-mesh-private.h"
+
+G_DEFINE_QUARK (bl-mesh-error-quark, bl_mesh_error)
+
+BlMeshTimings bl_mesh_timings;
+
+void
+bl_mesh_get_timings (BlMeshTimings *out)
+{
+  g_return_if_fail (out != NULL);
+  *out = bl_mesh_timings;
+}
+
+void
+bl_mesh_submesh_clear (gpointer data)
+{
+  BlSubmesh *s = data;
+
+  g_clear_pointer (&s->name, g_free);
+  g_clear_pointer (&s->mesh_name, g_free);
+  if (s->borrowed)
+    {
+      s->vertices = NULL;
+      s->indices = NULL;
+    }
+  g_clear_pointer (&s->vertices, g_free);
+  g_clear_pointer (&s->indices, g_free);
+}
+
+void
+bl_mesh_reverse_winding (guint32 *indices,
+                         guint    n_triangles)
+{
+  for (guint t = 0; t < n_triangles; t++)
+    {
+      guint32 tmp = indices[3 * t + 1];
+
+      indices[3 * t + 1] = indices[3 * t + 2];
+      indices[3 * t + 2] = tmp;
+    }
+}
+
+/* Zeroed anonymous memory of SIZE bytes (rounded up to a 2 MiB multiple)
+ * on huge-page boundaries, asked for huge pages: lookups and first writes
+ * land anywhere in a large table or array, and on 4 KiB pages nearly
+ * every one would also miss the TLB or fault (a page fault costs
+ * microseconds in a virtual machine).  POPULATE fills it at once, for
+ * memory that is all written anyway.  Free with munmap (p, *SIZE).  NULL
+ * when it cannot be mapped. */
+gpointer
+bl_mesh_huge_alloc (gsize   *size,
+                    gboolean populate)
+{
+  gsize want = bl_mesh_round_up (MAX (*size, 1), BL_MESH_HUGE_PAGE);
+  char *raw, *aligned;
+
+  raw = mmap (NULL, want + BL_MESH_HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED)
+    return NULL;
+  aligned = (char *) (((guintptr) raw + BL_MESH_HUGE_PAGE - 1) & ~(guintptr) (BL_MESH_HUGE_PAGE - 1));
+  if (aligned > raw)
+    munmap (raw, aligned - raw);
+  if (aligned + want < raw + want + BL_MESH_HUGE_PAGE)
+    munmap (aligned + want, (raw + want + BL_MESH_HUGE_PAGE) - (aligned + want));
+#ifdef MADV_HUGEPAGE
+  madvise (aligned, want, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+  if (populate)
+    madvise (aligned, want, MADV_POPULATE_WRITE);
+#endif
+  *size = want;
+  return aligned;
+}
+
+void
+bl_mesh_huge_free (gpointer memory,
+                   gsize    size)
+{
+  if (memory != NULL)
+    munmap (memory, size);
+}
