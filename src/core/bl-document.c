@@ -15,9 +15,9 @@
 
 #include "bl-arena-private.h"
 #include "bl-document-private.h"
+#include "bl-model-private.h"
 #include "bl-frame-graph-private.h"
 #include "bl-resolve-private.h"
-#include "bl-source-map.h"
 #include "bl-xml-private.h"
 #include "bl-file-private.h"
 #include "bl-tinyxml-filter-private.h"
@@ -65,6 +65,7 @@ struct _BlDocument
   guint       sdf_minor;      /* 10 for "1.10"; 12 when absent or unknown */
   GPtrArray  *preparsed;      /* while loading read-only: PreparsedLink*, each also in its node's _private */
   GPtrArray  *protos;         /* while loading read-only: BlModel* stand-ins */
+  BlSourceMapJob *map_job;    /* editable: the source map, once started */
 };
 
 G_DEFINE_FINAL_TYPE (BlDocument, bl_document, G_TYPE_OBJECT)
@@ -2787,7 +2788,7 @@ bl_document_finalize (GObject *object)
 {
   BlDocument *self = (BlDocument *) object;
 
-  bl_source_map_forget (self);
+  g_clear_pointer (&self->map_job, bl_source_map_job_free);
   clear_preparsed (self);
   g_clear_pointer (&self->protos, g_ptr_array_unref);
   g_clear_pointer (&self->links_by_name, g_hash_table_unref);
@@ -2865,7 +2866,7 @@ bl_document_new_from_bytes (GBytes               *bytes,
     return NULL;
 
   if (!self->read_only)
-    bl_source_map_prepare (self);
+    self->map_job = bl_source_map_job_new (self->xml, self->source, TRUE);
   return g_steal_pointer (&self);
 }
 
@@ -3158,4 +3159,15 @@ bl_document_reload_link (BlDocument *self,
 
   compute_link (self, link, FALSE);
   g_signal_emit (self, signals[LINK_CHANGED], 0, link);
+}
+
+BlSourceMap *
+bl_document_get_source_map (BlDocument  *self,
+                            GError     **error)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+
+  if (self->map_job == NULL)
+    self->map_job = bl_source_map_job_new (self->xml, self->source, FALSE);
+  return bl_source_map_job_get (self->map_job, error);
 }

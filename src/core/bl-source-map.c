@@ -5,7 +5,6 @@
 
 #include <gio/gio.h>
 
-#include "bl-export.h"
 #include "bl-source-map.h"
 
 typedef enum
@@ -90,6 +89,8 @@ arena_strdup (SpanArena  *arena,
   memcpy (copy, text, len);
   return copy;
 }
+
+G_DEFINE_QUARK (bl-source-map-error-quark, bl_source_map_error)
 
 struct _BlSourceMap
 {
@@ -1113,7 +1114,7 @@ source_map_new (xmlDoc      *xml,
     {
       if (!encoding_is_ascii_compatible ((const char *) xml->encoding))
         {
-          g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_NOT_LOSSLESS,
+          g_set_error (error, BL_SOURCE_MAP_ERROR, BL_SOURCE_MAP_ERROR_NOT_LOSSLESS,
                        "files in %s cannot be edited; convert the file to UTF-8",
                        (const char *) xml->encoding);
           return NULL;
@@ -1145,7 +1146,7 @@ source_map_new (xmlDoc      *xml,
         }
       if (root != NULL)
         detach (root);
-      g_set_error_literal (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_NOT_LOSSLESS,
+      g_set_error_literal (error, BL_SOURCE_MAP_ERROR, BL_SOURCE_MAP_ERROR_NOT_LOSSLESS,
                            "the file's layout could not be mapped, so it cannot be edited "
                            "without rewriting it");
       return NULL;
@@ -1156,7 +1157,7 @@ source_map_new (xmlDoc      *xml,
   if (!g_bytes_equal (check, source))
     {
       detach (root);
-      g_set_error_literal (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_NOT_LOSSLESS,
+      g_set_error_literal (error, BL_SOURCE_MAP_ERROR, BL_SOURCE_MAP_ERROR_NOT_LOSSLESS,
                            "the file could not be reproduced byte for byte, so it cannot be "
                            "edited without rewriting it");
       return NULL;
@@ -1188,99 +1189,78 @@ bl_source_map_free (BlSourceMap *map)
   g_free (map);
 }
 
-/* A document's map: being built on another thread, built, or refused. */
-typedef struct
+/* A map being built on another thread, built, or refused. */
+struct _BlSourceMapJob
 {
   GThread     *thread;         /* until joined */
-  xmlDoc      *xml;            /* borrowed from the document */
+  xmlDoc      *xml;            /* borrowed */
   GBytes      *source;
   BlSourceMap *map;
   GError      *error;
-  gint         cancelled;      /* the document ends: stop mapping */
-} DocumentMap;
+  gint         cancelled;      /* the tree ends: stop mapping */
+};
 
 static void
-document_map_join (DocumentMap *state)
+job_join (BlSourceMapJob *job)
 {
-  if (state->thread != NULL)
-    g_thread_join (g_steal_pointer (&state->thread));
-}
-
-static void
-document_map_free (DocumentMap *state)
-{
-  document_map_join (state);
-  g_clear_pointer (&state->map, bl_source_map_free);
-  g_clear_error (&state->error);
-  g_clear_pointer (&state->source, g_bytes_unref);
-  g_free (state);
+  if (job->thread != NULL)
+    g_thread_join (g_steal_pointer (&job->thread));
 }
 
 static gpointer
-document_map_build (gpointer data)
+job_build (gpointer data)
 {
-  DocumentMap *state = data;
+  BlSourceMapJob *job = data;
 
-  state->map = source_map_new (state->xml, state->source, &state->cancelled, &state->error);
+  job->map = source_map_new (job->xml, job->source, &job->cancelled, &job->error);
   return NULL;
 }
 
-static DocumentMap *
-document_map_new (BlDocument *doc)
+BlSourceMapJob *
+bl_source_map_job_new (xmlDoc   *xml,
+                       GBytes   *source,
+                       gboolean  in_thread)
 {
-  DocumentMap *state = g_new0 (DocumentMap, 1);
+  BlSourceMapJob *job;
 
-  state->xml = bl_document_get_xml (doc);
-  state->source = g_bytes_ref (bl_document_get_source (doc));
-  g_object_set_data_full (G_OBJECT (doc), "bl-source-map", state, (GDestroyNotify) document_map_free);
-  return state;
-}
+  g_return_val_if_fail (xml != NULL, NULL);
+  g_return_val_if_fail (source != NULL, NULL);
 
-void
-bl_source_map_prepare (BlDocument *doc)
-{
-  DocumentMap *state;
-
-  g_return_if_fail (BL_IS_DOCUMENT (doc));
-  g_return_if_fail (bl_document_get_source (doc) != NULL);
-
-  if (g_object_get_data (G_OBJECT (doc), "bl-source-map") != NULL)
-    return;
-  state = document_map_new (doc);
-  state->thread = g_thread_try_new ("bl-source-map", document_map_build, state, NULL);
-  /* Without a thread, the first edit builds the map. */
-}
-
-void
-bl_source_map_forget (BlDocument *doc)
-{
-  DocumentMap *state;
-
-  g_return_if_fail (BL_IS_DOCUMENT (doc));
-
-  /* A document closed before it was mapped does not wait for the map. */
-  state = g_object_get_data (G_OBJECT (doc), "bl-source-map");
-  if (state != NULL)
-    g_atomic_int_set (&state->cancelled, 1);
-  g_object_set_data (G_OBJECT (doc), "bl-source-map", NULL);
+  job = g_new0 (BlSourceMapJob, 1);
+  job->xml = xml;
+  job->source = g_bytes_ref (source);
+  if (in_thread)
+    job->thread = g_thread_try_new ("bl-source-map", job_build, job, NULL);
+  /* Without a thread, bl_source_map_job_get builds the map. */
+  return job;
 }
 
 BlSourceMap *
-bl_source_map_for_document (BlDocument  *doc,
-                            GError     **error)
+bl_source_map_job_get (BlSourceMapJob  *job,
+                       GError         **error)
 {
-  DocumentMap *state;
+  g_return_val_if_fail (job != NULL, NULL);
 
-  g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
+  job_join (job);
+  if (job->map == NULL && job->error == NULL)
+    job->map = bl_source_map_new (job->xml, job->source, &job->error);
+  if (job->map == NULL)
+    g_propagate_error (error, g_error_copy (job->error));
 
-  state = g_object_get_data (G_OBJECT (doc), "bl-source-map");
-  if (state == NULL)
-    state = document_map_new (doc);
-  document_map_join (state);
-  if (state->map == NULL && state->error == NULL)
-    state->map = bl_source_map_new (state->xml, state->source, &state->error);
-  if (state->map == NULL)
-    g_propagate_error (error, g_error_copy (state->error));
+  return job->map;
+}
 
-  return state->map;
+void
+bl_source_map_job_free (BlSourceMapJob *job)
+{
+  if (job == NULL)
+    return;
+
+  /* A tree closed before it was mapped does not wait for the map. */
+  g_atomic_int_set (&job->cancelled, 1);
+  job_join (job);
+  g_clear_pointer (&job->map, bl_source_map_free);
+  g_clear_error (&job->error);
+  g_clear_pointer (&job->source, g_bytes_unref);
+  g_free (job);
 }
