@@ -6,6 +6,7 @@ include says.
 Usage: test-cli-model-path.py PATH-TO-BALLAST-CLI.  GSETTINGS_SCHEMA_DIR
 names the folder of the compiled schema (the build's data/)."""
 
+import json
 import os
 import subprocess
 import sys
@@ -65,6 +66,25 @@ class ModelPath(unittest.TestCase):
         self.assertIn("GZ_SIM_RESOURCE_PATH", result.stdout)
         self.assertIn("--model-path", result.stdout)
         self.assertIn("model-paths setting", result.stdout)
+
+    def test_repeated_failure_said_once(self):
+        # one missing model included four times (lines 3 to 6): one error, at
+        # the first, with the count and the other lines; JSON likewise
+        world = os.path.join(self.tmp.name, "worlds", "fleet.sdf")
+        with open(world, "w") as f:
+            f.write('<?xml version="1.0"?>\n<sdf version="1.11"><world name="w">\n'
+                    + "".join(f"<include><uri>model://boat</uri><name>b{i}</name></include>\n"
+                              for i in range(4))
+                    + "</world></sdf>\n")
+        result = self.run_cli("check", world)
+        self.assertEqual(result.returncode, 1)
+        errors = [line for line in result.stdout.splitlines() if "error [include]" in line]
+        self.assertEqual(len(errors), 1, result.stdout)
+        self.assertTrue(errors[0].startswith(f"{world}:3: error [include]"), errors[0])
+        self.assertIn("(4 includes of “model://boat” failed alike: the first here, line 3; "
+                      "then line 4, line 5, line 6)", errors[0])
+        doc = json.loads(self.run_cli("inspect", "--json", world).stdout)
+        self.assertEqual([d["line"] for d in doc["diagnostics"] if d["code"] == "include"], [3])
 
     def test_model_path_option(self):
         result = self.run_cli("check", "--model-path", self.models, self.world)

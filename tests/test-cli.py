@@ -125,6 +125,22 @@ class Inspect(unittest.TestCase):
         for s in link["equivalent_box"]:
             self.assertClose(s, 2)
 
+    def test_link_pose_in_world(self):
+        # Model at (1, 2, 3) turned a quarter turn about z, a nested model one
+        # metre along the model's x, its link one metre along its own y: the
+        # link sits at (1, 2, 3) + Rz(90°)·(1, 1, 0) = (0, 3, 3), turned by a
+        # quarter turn (w = z = √½).
+        path = write_sdf(self, '<?xml version="1.0"?><sdf version="1.11"><world name="w">'
+                         '<model name="m"><pose>1 2 3 0 0 1.5707963267948966</pose>'
+                         '<model name="n"><pose>1 0 0 0 0 0</pose><link name="l">'
+                         '<pose>0 1 0 0 0 0</pose></link></model></model></world></sdf>')
+        link = self.link(inspect_json(path), "m::n::l")
+        for actual, expected in zip(link["pose"]["position"], (0, 3, 3)):
+            self.assertLess(abs(actual - expected), 1e-12)
+        half = math.sqrt(0.5)
+        for actual, expected in zip(link["pose"]["orientation"], (half, 0, 0, half)):
+            self.assertLess(abs(actual - expected), 1e-12)
+
     def test_inertial_complete_added_mass(self):
         doc = inspect_json(os.path.join(FIXTURES, "sdformat_test_sdf_inertial_complete.sdf"))
         expected = [10 * i + j for i in range(1, 7) for j in range(i, 7)]

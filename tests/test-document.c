@@ -1000,8 +1000,12 @@ test_diagnostic_table (void)
       "name", BL_SEVERITY_ERROR, 4, "m" },
     { "<model name=\"m\">\n<link name=\"__model__\"/></model>",
       "name", BL_SEVERITY_ERROR, 4, "m" },
+    /* libsdformat reads an empty geometry without a word: a warning */
     { "<model name=\"m\"><link name=\"l\">\n<collision name=\"c\"/></link></model>",
-      "geometry", BL_SEVERITY_ERROR, 4, "m::l/collision[c]" },
+      "geometry", BL_SEVERITY_WARNING, 4, "m::l/collision[c]" },
+    /* ...and on an automatic link, no inertia: an error */
+    { "<model name=\"m\"><link name=\"l\">\n<inertial auto=\"true\"/><collision name=\"c\"/></link></model>",
+      "D5", BL_SEVERITY_ERROR, 4, "m::l" },
     { "<model name=\"m\"><link name=\"l\"><collision name=\"c\"><geometry>\n<torus/></geometry>"
       "</collision></link></model>",
       "geometry", BL_SEVERITY_WARNING, 4, "m::l/collision[c]" },
@@ -1273,6 +1277,30 @@ test_old_version_renames (void)
 
   g_assert_cmpuint (bl_document_get_links (strict)->len, ==, 1);
   g_assert_cmpuint (count_document_code (strict, "name"), ==, 2);
+
+  /* named like a model before it: libsdformat registers models first and
+   * renames the others (libsdformat's world_model_frame_same_name_1_6.sdf:
+   * a world's <frame> named like its model) */
+  {
+    g_autoptr(BlDocument) world = load_string (
+      "<sdf version=\"1.6\">\n<world name=\"w\">\n"
+      "<model name=\"ground\"><pose>0 2 0 0 0 0</pose><link name=\"L\"/></model>\n"
+      "<frame name=\"ground\"><pose>0 0 7 0 0 0</pose></frame>\n"
+      "<model name=\"m\"><pose relative_to=\"ground_frame\">1 0 0 0 0 0</pose>"
+      "<model name=\"n\"><link name=\"k\"/></model><link name=\"n\"/></model>\n"
+      "</world></sdf>\n");
+    g_autoptr(GPtrArray) diagnostics = bl_document_collect_diagnostics (world);
+
+    for (guint i = 0; i < diagnostics->len; i++)
+      g_assert_cmpint (((BlDiagnostic *) g_ptr_array_index (diagnostics, i))->severity, !=, BL_SEVERITY_ERROR);
+    g_assert_cmpuint (count_code (diagnostics, "name"), ==, 2);
+    assert_close (link_of (world, "ground::L")->world_pose.p.y, 2, 1e-12);
+    /* m is placed relative_to the renamed frame; its link "n" after the
+     * model "n" is "n_link" */
+    assert_close (link_of (world, "m::n_link")->world_pose.p.x, 1, 1e-12);
+    assert_close (link_of (world, "m::n_link")->world_pose.p.z, 7, 1e-12);
+    link_of (world, "m::n::k");
+  }
 }
 
 /* What libsdformat warns about or reads differently in <inertial>, said

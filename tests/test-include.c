@@ -45,6 +45,22 @@ assert_position (BlLink *link,
   g_assert_cmpfloat (fabs (link->world_pose.p.z - z), <, 1e-12);
 }
 
+static void
+assert_pose (BlLink *link,
+             double  x,
+             double  y,
+             double  z,
+             double  yaw)
+{
+  assert_position (link, x, y, z);
+  /* a turn about z alone: q = (cos yaw/2, 0, 0, sin yaw/2), up to sign */
+  g_assert_cmpfloat (fabs (fabs (link->world_pose.q.w) - fabs (cos (yaw / 2))), <, 1e-12);
+  g_assert_cmpfloat (fabs (link->world_pose.q.x), <, 1e-12);
+  g_assert_cmpfloat (fabs (link->world_pose.q.y), <, 1e-12);
+  g_assert_cmpfloat (fabs (link->world_pose.q.w * link->world_pose.q.z -
+                           cos (yaw / 2) * sin (yaw / 2)), <, 1e-12);
+}
+
 /* The layout of osrf/lrauv: worlds/ and models/ side by side; a world
  * includes <uri>tethys_equipped</uri>, which merge-includes <uri>tethys</uri>. */
 static char *
@@ -197,6 +213,49 @@ test_merge_model_pose (void)
   g_assert_cmpuint (count_errors (doc), ==, 0);
   assert_position (link_of (doc, "robot::upper"), 1, 2, 5);
   assert_position (link_of (doc, "robot::chassis"), 0, 2, 0);
+}
+
+/* A merge-include with a placement frame: the include's pose places that
+ * frame of the merged model (the proxy frame goes where that puts it).
+ * arm: upper at (1 0 0) turned 90° about z, lower (1 0 0) from upper in
+ * upper's axes. */
+static void
+test_merge_placement_frame (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-merge-place-XXXXXX", NULL);
+  g_autofree char *main_path = g_build_filename (dir, "robot.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+
+  write_tree_file (dir, "arm.sdf", SDF_HEAD
+                   "<model name=\"arm\">"
+                   "<link name=\"upper\"><pose>1 0 0 0 0 1.5707963267948966</pose>" INERTIAL "</link>"
+                   "<link name=\"lower\"><pose relative_to=\"upper\">1 0 0 0 0 0</pose>" INERTIAL "</link>"
+                   "</model></sdf>");
+  write_tree_file (dir, "hand.sdf", SDF_HEAD
+                   "<model name=\"hand\" placement_frame=\"palm\">"
+                   "<link name=\"palm\"><pose>0 0 2 0 0 0</pose>" INERTIAL "</link>"
+                   "<link name=\"wrist\">" INERTIAL "</link>"
+                   "</model></sdf>");
+  write_tree_file (dir, "robot.sdf", SDF_HEAD
+                   "<model name=\"robot\">\n"
+                   "<link name=\"chassis\">" INERTIAL "</link>\n"
+                   "<include merge=\"true\"><uri>arm.sdf</uri><pose>0 0 5 0 0 0</pose>"
+                   "<placement_frame>upper</placement_frame></include>\n"
+                   "<include merge=\"true\"><uri>hand.sdf</uri><pose>7 0 0 0 0 0</pose></include>\n"
+                   "</model></sdf>");
+
+  clear_model_path_variables ();
+  doc = bl_document_new_from_file (main_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_errors (doc), ==, 0);
+  /* upper lands on (0 0 5), unturned; lower is (1 0 0) along it */
+  assert_pose (link_of (doc, "robot::upper"), 0, 0, 5, 0);
+  assert_pose (link_of (doc, "robot::lower"), 1, 0, 5, 0);
+  /* the included model's own attribute: palm on (7 0 0), wrist 2 below */
+  assert_pose (link_of (doc, "robot::palm"), 7, 0, 0, 0);
+  assert_pose (link_of (doc, "robot::wrist"), 7, 0, -2, 0);
+  assert_pose (link_of (doc, "robot::chassis"), 0, 0, 0, 0);
 }
 
 /* Merged into a world, the included model's models become the world's,
@@ -456,6 +515,241 @@ test_failure (void)
   link_of (fixed, "my_lrauv::base_link");
 }
 
+/* A model that includes one missing Fuel model eight times, and another
+ * missing model once: two diagnostics, the first at its first include,
+ * naming the count and the other lines; every include is still among the
+ * failures (the repeats point at the first), and a plugin inside a
+ * repeated include is still "model not loaded". */
+static void
+test_failure_repeated (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-repeat-XXXXXX", NULL);
+  g_autofree char *world = g_build_filename (dir, "world.sdf", NULL);
+  g_autofree char *cache = g_build_filename (dir, "fuel", NULL);
+  g_autoptr(GString) text = g_string_new (SDF_HEAD "<world name=\"w\"><model name=\"fleet\">"
+                                          "<link name=\"base\">" INERTIAL "</link>\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(GPtrArray) imports = NULL;
+  GPtrArray *failures, *diagnostics;
+  const BlIncludeFailure *first;
+  const BlDiagnostic *d;
+
+  /* lines 4 to 11: <include><uri>…buoy</uri><name>buoy_N</name></include> */
+  for (guint i = 0; i < 8; i++)
+    g_string_append_printf (text, "<include><uri>https://fuel.gazebosim.org/1.0/OpenRobotics/models/buoy"
+                            "</uri><name>buoy_%u</name>%s</include>\n", i,
+                            i == 7 ? "<plugin filename=\"gz-sim-hydrodynamics-system\" "
+                                     "name=\"gz::sim::systems::Hydrodynamics\"><link_name>base</link_name>"
+                                     "<xDotU>-1</xDotU></plugin>" : "");
+  g_string_append (text, "<include><uri>model://nowhere</uri></include>\n</model></world></sdf>\n");
+  write_tree_file (dir, "world.sdf", text->str);
+
+  clear_model_path_variables ();
+  g_setenv ("GZ_FUEL_CACHE_PATH", cache, TRUE);
+  doc = bl_document_new_from_file (world, &error);
+  clear_model_path_variables ();
+  g_assert_no_error (error);
+
+  diagnostics = bl_document_get_diagnostics (doc);
+  g_assert_cmpuint (count_errors (doc), ==, 2);
+  d = g_ptr_array_index (diagnostics, 0);
+  g_assert_cmpint (d->line, ==, 4);
+  g_assert_nonnull (strstr (d->message, "buoy"));
+  g_assert_nonnull (strstr (d->message, "8 includes of “https://fuel.gazebosim.org/1.0/OpenRobotics/models/buoy”"
+                                        " failed alike: the first here, line 4; then line 5, line 6, line 7, "
+                                        "line 8, line 9 and 2 more)"));
+  d = g_ptr_array_index (diagnostics, 1);
+  g_assert_cmpint (d->line, ==, 12);
+  g_assert_null (strstr (d->message, "failed alike"));
+
+  failures = bl_document_get_include_failures (doc);
+  g_assert_cmpuint (failures->len, ==, 9);
+  first = g_ptr_array_index (failures, 0);
+  g_assert_cmpuint (first->count, ==, 8);
+  g_assert_null (first->same_as);
+  g_assert_cmpstr (first->message, ==, ((BlDiagnostic *) g_ptr_array_index (diagnostics, 0))->message);
+  for (guint i = 1; i < 8; i++)
+    {
+      const BlIncludeFailure *repeat = g_ptr_array_index (failures, i);
+
+      g_assert_true (repeat->same_as == first);
+      g_assert_cmpuint (repeat->count, ==, 0);
+      g_assert_cmpint (repeat->line, ==, 4 + i);
+      g_assert_cmpint (repeat->problem, ==, BL_INCLUDE_NOT_IN_FUEL_CACHE);
+    }
+  g_assert_cmpuint (((BlIncludeFailure *) g_ptr_array_index (failures, 8))->count, ==, 1);
+
+  imports = bl_document_find_added_mass_imports (doc);
+  g_assert_cmpuint (imports->len, ==, 1);
+  g_assert_true (((BlAddedMassImport *) g_ptr_array_index (imports, 0))->model_not_loaded);
+}
+
+/* SDF 1.8's placement frame (//include/placement_frame,
+ * //model/@placement_frame): the <pose> places the named frame, and the
+ * model frame goes where that puts it, X_RM = X_RPf · X_MPf⁻¹, as in
+ * libsdformat's test/sdf/placement_frame.sdf.  The included model: L1 at
+ * its origin, L4 at (1 0 0) turned 90° about z, F2 (0 0 2) above L4, J2
+ * (0 0 3) above its child L1, a nested model N at (0 5 0). */
+static void
+test_placement_frame (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-placement-XXXXXX", NULL);
+  g_autofree char *world = g_build_filename (dir, "world.sdf", NULL);
+  g_autofree char *top = g_build_filename (dir, "top.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(BlDocument) top_doc = NULL;
+  GPtrArray *failures;
+
+  write_tree_file (dir, "frames.sdf", "<?xml version=\"1.0\"?>\n<sdf version=\"1.8\">\n"
+                   "<model name=\"m\">\n"
+                   "<link name=\"L1\">" INERTIAL "</link>\n"
+                   "<link name=\"L4\"><pose>1 0 0 0 0 1.5707963267948966</pose>" INERTIAL "</link>\n"
+                   "<frame name=\"F2\" attached_to=\"L4\"><pose relative_to=\"L4\">0 0 2 0 0 0</pose></frame>\n"
+                   "<joint name=\"J2\" type=\"fixed\"><parent>L4</parent><child>L1</child>"
+                   "<pose>0 0 3 0 0 0</pose></joint>\n"
+                   "<model name=\"N\"><pose>0 5 0 0 0 0</pose><link name=\"l\">" INERTIAL "</link></model>\n"
+                   "</model></sdf>");
+  write_tree_file (dir, "world.sdf", "<?xml version=\"1.0\"?>\n<sdf version=\"1.8\">\n"
+                   "<world name=\"w\">\n"
+                   "<include><name>a</name><uri>frames.sdf</uri><pose>0 10 0 0 0 0</pose>"
+                   "<placement_frame>L4</placement_frame></include>\n"
+                   "<include><name>b</name><uri>frames.sdf</uri><pose>0 0 0 0 0 0</pose>"
+                   "<placement_frame>F2</placement_frame></include>\n"
+                   "<model name=\"holder\"><pose>100 0 0 0 0 0</pose>\n"
+                   "  <link name=\"base\">" INERTIAL "</link>\n"
+                   "  <include><name>c</name><uri>frames.sdf</uri><pose>0 0 0 0 0 0</pose>"
+                   "<placement_frame>J2</placement_frame></include>\n"
+                   "</model>\n"
+                   "<model name=\"d\" placement_frame=\"N\"><pose>5 0 0 0 0 0</pose>\n"
+                   "  <link name=\"base\">" INERTIAL "</link>\n"
+                   "  <model name=\"N\"><pose>0 5 0 0 0 0</pose><link name=\"l\">" INERTIAL "</link></model>\n"
+                   "</model>\n"
+                   "<include><name>e</name><uri>frames.sdf</uri><pose>0 0 7 0 0 0</pose>"
+                   "<placement_frame>nowhere</placement_frame></include>\n"
+                   "<include><name>f</name><uri>frames.sdf</uri>"
+                   "<placement_frame>L4</placement_frame></include>\n"
+                   "</world></sdf>");
+
+  clear_model_path_variables ();
+  doc = bl_document_new_from_file (world, &error);
+  g_assert_no_error (error);
+
+  /* a: L4 lands on (0 10 0) unturned; L1 is (1 0 0) from L4 back along
+   * L4's x, which points along the model's y: (0 11 0), turned −90° */
+  assert_pose (link_of (doc, "a::L4"), 0, 10, 0, 0);
+  assert_pose (link_of (doc, "a::L1"), 0, 11, 0, -G_PI / 2);
+  assert_pose (link_of (doc, "a::N::l"), 5, 11, 0, -G_PI / 2);
+  /* b: F2 at the origin, so L4 is 2 below it; L1 = −Rz(−90°)·(1 0 2) */
+  assert_pose (link_of (doc, "b::L4"), 0, 0, -2, 0);
+  assert_pose (link_of (doc, "b::L1"), 0, 1, -2, -G_PI / 2);
+  /* c, inside a model: J2 at holder's origin, so L1 is 3 below it */
+  assert_pose (link_of (doc, "holder::c::L1"), 100, 0, -3, 0);
+  assert_pose (link_of (doc, "holder::base"), 100, 0, 0, 0);
+  /* d: the attribute; N lands on (5 0 0), the model frame at (5 −5 0) */
+  assert_pose (link_of (doc, "d::N::l"), 5, 0, 0, 0);
+  assert_pose (link_of (doc, "d::base"), 5, -5, 0, 0);
+  /* e: an unknown placement frame is an error; the pose places the model */
+  assert_pose (link_of (doc, "e::L1"), 0, 0, 7, 0);
+  g_assert_cmpuint (count_errors (doc), ==, 2);
+  /* f: a placement frame without a <pose> is refused, as libsdformat does */
+  g_assert_null (bl_document_find_link (doc, "f::L1"));
+  failures = bl_document_get_include_failures (doc);
+  g_assert_cmpuint (failures->len, ==, 1);
+
+  /* the top model of a file: libsdformat's model_with_placement_frame_attribute.sdf */
+  write_tree_file (dir, "top.sdf", "<?xml version=\"1.0\"?>\n<sdf version=\"1.8\">\n"
+                   "<model name=\"model_placement_frame\" placement_frame=\"link2\">\n"
+                   "<pose>0 0 10 0 0 0</pose>\n"
+                   "<link name=\"link1\"><pose>1 0 0 0 0 0</pose></link>\n"
+                   "<link name=\"link2\"><pose>0 2 0 0 0 0</pose></link>\n"
+                   "</model></sdf>");
+  top_doc = bl_document_new_from_file (top, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_errors (top_doc), ==, 0);
+  assert_pose (link_of (top_doc, "model_placement_frame::link2"), 0, 0, 10, 0);
+  assert_pose (link_of (top_doc, "model_placement_frame::link1"), 1, -2, 10, 0);
+}
+
+/* A world's own frames (libsdformat's world pose graph): a <frame> of the
+ * world, a model or an include placed relative_to it, to another model or
+ * to a link of another model; "world" is the world frame. */
+static void
+test_world_frames (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-world-frames-XXXXXX", NULL);
+  g_autofree char *world = g_build_filename (dir, "world.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+
+  write_tree_file (dir, "boat.sdf", SDF_HEAD
+                   "<model name=\"boat\"><link name=\"hull\"><pose>0 0 1 0 0 0</pose>" INERTIAL "</link>"
+                   "</model></sdf>");
+  write_tree_file (dir, "world.sdf", SDF_HEAD
+                   "<world name=\"w\">\n"
+                   "<model name=\"c\"><pose relative_to=\"b\">0 2 0 0 0 0</pose>"
+                   "<link name=\"l\">" INERTIAL "</link></model>\n"
+                   "<frame name=\"dock\"><pose>1 0 0 0 0 1.5707963267948966</pose></frame>\n"
+                   "<frame name=\"berth\" attached_to=\"dock\"><pose>0 3 0 0 0 0</pose></frame>\n"
+                   "<model name=\"b\"><pose relative_to=\"dock\">1 0 0 0 0 0</pose>"
+                   "<link name=\"l\">" INERTIAL "</link></model>\n"
+                   "<include><uri>boat.sdf</uri><name>d</name><pose relative_to=\"berth\">0 0 0 0 0 0</pose></include>\n"
+                   "<include><uri>boat.sdf</uri><name>e</name><pose relative_to=\"d::hull\">0 0 0 0 0 0</pose></include>\n"
+                   "<model name=\"f\"><pose relative_to=\"world\">0 0 9 0 0 0</pose>"
+                   "<link name=\"l\">" INERTIAL "</link></model>\n"
+                   "</world></sdf>");
+
+  clear_model_path_variables ();
+  doc = bl_document_new_from_file (world, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_errors (doc), ==, 0);
+  /* dock at (1 0 0) turned 90°: (1 0 0) in its axes is (0 1 0) */
+  assert_pose (link_of (doc, "b::l"), 1, 1, 0, G_PI / 2);
+  /* relative_to a model read after it: (0 2 0) in b's axes is (−2 0 0) */
+  assert_pose (link_of (doc, "c::l"), -1, 1, 0, G_PI / 2);
+  /* berth: attached to the dock, (0 3 0) in its axes is (−3 0 0) */
+  assert_pose (link_of (doc, "d::hull"), -2, 0, 1, G_PI / 2);
+  /* relative_to a link of another model: e's frame on d's hull */
+  assert_pose (link_of (doc, "e::hull"), -2, 0, 2, G_PI / 2);
+  assert_pose (link_of (doc, "f::l"), 0, 0, 9, 0);
+}
+
+/* model.config as libsdformat reads it: of its <sdf> files, the newest
+ * version it reads, compared as versions (1.7 is after 1.6 and before
+ * 1.12; 1.13 is too new), and its XML read as TinyXML2 reads it (a blank
+ * line before <?xml, "--" in a comment). libsdformat's
+ * test/integration/model/nested_include names base.sdf so, and no
+ * model.sdf is beside it. */
+static void
+test_model_config (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-model-config-XXXXXX", NULL);
+  g_autofree char *world = g_build_filename (dir, "world.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+
+  write_tree_file (dir, "models/arm/model.config",
+                   "\n<?xml version=\"1.0\"?>\n<!-- see -- the notes -->\n<model><name>arm</name>"
+                   "<sdf version=\"1.6\">old.sdf</sdf><sdf version=\"1.13\">future.sdf</sdf>"
+                   "<sdf version=\"1.7\">arm.sdf</sdf><sdf version=\"1.5\">older.sdf</sdf></model>");
+  write_tree_file (dir, "models/arm/arm.sdf", SDF_HEAD
+                   "<model name=\"arm\"><link name=\"seven\">" INERTIAL "</link></model></sdf>");
+  write_tree_file (dir, "models/arm/old.sdf", SDF_HEAD
+                   "<model name=\"arm\"><link name=\"six\">" INERTIAL "</link></model></sdf>");
+  write_tree_file (dir, "models/arm/future.sdf", SDF_HEAD
+                   "<model name=\"arm\"><link name=\"thirteen\">" INERTIAL "</link></model></sdf>");
+  write_tree_file (dir, "world.sdf", SDF_HEAD
+                   "<world name=\"w\"><include><uri>models/arm</uri></include></world></sdf>");
+
+  clear_model_path_variables ();
+  doc = bl_document_new_from_file (world, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_errors (doc), ==, 0);
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 1);
+  link_of (doc, "arm::seven");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -465,10 +759,15 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/include/merge", test_merge);
   g_test_add_func ("/core/include/merge-model-pose", test_merge_model_pose);
   g_test_add_func ("/core/include/merge-into-world", test_merge_into_world);
+  g_test_add_func ("/core/include/merge-placement-frame", test_merge_placement_frame);
   g_test_add_func ("/core/include/fuel", test_fuel);
   g_test_add_func ("/core/include/plugin", test_include_plugin);
   g_test_add_func ("/core/include/light", test_light);
   g_test_add_func ("/core/include/failure", test_failure);
+  g_test_add_func ("/core/include/failure-repeated", test_failure_repeated);
+  g_test_add_func ("/core/include/placement-frame", test_placement_frame);
+  g_test_add_func ("/core/include/world-frames", test_world_frames);
+  g_test_add_func ("/core/include/model-config", test_model_config);
 
   return g_test_run ();
 }

@@ -10,7 +10,9 @@
  * three times as much in it as in the smaller.  Times are CPU times (user
  * + system, so another process on a shared machine does not count), the
  * best of a few runs; a quadratic path makes the ratio 100.  The same
- * for one link of 2,000 and 20,000 added-mass elements. */
+ * for one link of 2,000 and 20,000 added-mass elements.  A world of
+ * 1,000 and of 10,000 missing models, each included twice, loads in
+ * linear time too (its failures grouped by URI). */
 #include "config.h"
 
 #include <math.h>
@@ -270,6 +272,46 @@ test_added_mass_elements (void)
   g_assert_cmpfloat (t_large / t_small, <=, 15.0);
 }
 
+/* A world of N missing models, each included twice: N errors (each
+ * naming its repeat), in time linear in N. */
+static char *
+write_failed_includes (guint n)
+{
+  g_autoptr(GString) text = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\"><world name=\"w\">\n");
+  g_autofree char *name = g_strdup_printf ("failed-%u.sdf", n);
+  char *path = g_build_filename (dir, name, NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "<include><uri>model://missing_%u</uri></include>\n"
+                            "<include><uri>model://missing_%u</uri><name>again_%u</name></include>\n", i, i, i);
+  g_string_append (text, "</world></sdf>\n");
+  g_assert_true (g_file_set_contents (path, text->str, -1, NULL));
+  return path;
+}
+
+/* Grouping repeated include failures is linear: every failure once. */
+static void
+test_failed_includes (void)
+{
+  g_autofree char *small_world = write_failed_includes (SMALL / 2);
+  g_autofree char *large_world = write_failed_includes (LARGE / 2);
+  double t_small, t_large;
+
+  {
+    g_autoptr(BlDocument) doc = load (large_world, BL_DOCUMENT_LOAD_READ_ONLY);
+
+    g_assert_cmpuint (bl_document_get_include_failures (doc)->len, ==, LARGE);
+    /* one error a URI, and the warning that the world has no model */
+    g_assert_cmpuint (bl_document_get_diagnostics (doc)->len, ==, LARGE / 2 + 1);
+  }
+  t_small = time_load (small_world, BL_DOCUMENT_LOAD_READ_ONLY);
+  t_large = time_load (large_world, BL_DOCUMENT_LOAD_READ_ONLY);
+
+  g_test_message ("failed includes: %u %.1f ms, %u %.1f ms CPU: ratio %.1f",
+                  SMALL, t_small * 1e3, LARGE, t_large * 1e3, t_large / t_small);
+  g_assert_cmpfloat (t_large / t_small, <=, 15.0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -288,6 +330,7 @@ main (int    argc,
   g_test_add_func ("/core/scaling/edit", test_edit);
   g_test_add_func ("/core/scaling/close-at-once", test_close_at_once);
   g_test_add_func ("/core/scaling/added-mass-elements", test_added_mass_elements);
+  g_test_add_func ("/core/scaling/failed-includes", test_failed_includes);
   status = g_test_run ();
 
   {

@@ -223,8 +223,17 @@ dup_summary (BlDocument         *document,
     {
       g_autofree char *folders = g_strjoinv (", ", failure->searched);
 
-      /* Translators: the <uri> of an <include>, then the folders searched */
-      what = g_strdup_printf (_("“%s” is in none of the folders searched: %s"), failure->uri, folders);
+      if (failure->count > 1)
+        /* Translators: the <uri> of an <include>, how many <include>s name
+         * it (the first is the one named), then the folders searched */
+        what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "“%s” (included %u time) is in none of the folders searched: %s",
+                                             "“%s” (included %u times) is in none of the folders searched: %s",
+                                             failure->count),
+                                failure->uri, failure->count, folders);
+      else
+        /* Translators: the <uri> of an <include>, then the folders searched */
+        what = g_strdup_printf (_("“%s” is in none of the folders searched: %s"), failure->uri, folders);
     }
   else
     what = g_strdup (d->message);

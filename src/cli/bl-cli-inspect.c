@@ -189,6 +189,14 @@ json_link (BlJson             *json,
   bl_json_numbers (json, (const double[3]) { p->com.x, p->com.y, p->com.z }, 3);
   bl_json_key (json, "inertia");
   bl_json_numbers (json, inertia, 6);
+  bl_json_key (json, "pose");
+  bl_json_begin_object (json);
+  bl_json_key (json, "position");
+  json_vec3 (json, link->world_pose.p);
+  bl_json_key (json, "orientation");
+  bl_json_numbers (json, (const double[4]) { link->world_pose.q.w, link->world_pose.q.x,
+                                             link->world_pose.q.y, link->world_pose.q.z }, 4);
+  bl_json_end_object (json);
   bl_json_key (json, "principal_moments");
   bl_json_numbers (json, p->principal_moments, 3);
   bl_json_key (json, "principal_axes");

@@ -56,6 +56,8 @@ struct _BlDocument
   GHashTable *links_by_name;  /* scoped name → BlLink* */
   GPtrArray  *diagnostics;    /* BlDiagnostic* not tied to a link */
   GPtrArray  *include_failures; /* BlIncludeFailure* */
+  GHashTable *include_firsts;   /* "URI\nmessage" → the first BlIncludeFailure of it, while loading */
+  GHashTable *include_diagnostic; /* first BlIncludeFailure* → index of its diagnostic + 1, while loading */
   xmlNode    *world;          /* the first <world>, or NULL */
   gboolean    read_only;      /* BL_DOCUMENT_LOAD_READ_ONLY */
   BlArena    *arena;          /* read-only: links, collisions and their names */
@@ -701,8 +703,12 @@ parse_geometry (BlCollision *collision,
 
   if (node == NULL)
     {
-      bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "geometry", file, collision->line, owner,
-                          "collision “%s” has no <geometry>", collision->name);
+      /* libsdformat reads an empty geometry in its place, without a word:
+       * it has no volume and, on an automatic link, no inertia (an error
+       * then, as for <empty/>) */
+      bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "geometry", file, collision->line, owner,
+                          "collision “%s” has no <geometry>: read as an empty one, as libsdformat reads it",
+                          collision->name);
       return;
     }
 
@@ -850,6 +856,12 @@ static BlModel *parse_model (LoadContext   *ctx,
                              int            depth,
                              BlFrameScope **scope_out);
 
+static BlPose place_model (BlDocument   *doc,
+                           BlModel      *model,
+                           xmlNode      *include,
+                           const char   *include_file,
+                           BlFrameScope *scope,
+                           BlPose        raw);
 static BlModel *parse_include (LoadContext   *ctx,
                                xmlNode       *node,
                                BlModel       *parent,
@@ -1111,6 +1123,35 @@ typedef struct
   const char *included_file; /* the file it is in */
 } ModelChild;
 
+static void include_failed (BlDocument  *doc,
+                            xmlNode     *include,
+                            const char  *code,
+                            const char  *file,
+                            int          line,
+                            const char  *owner,
+                            const char  *uri,
+                            GPtrArray   *searched,
+                            const char  *format,
+                            ...) G_GNUC_PRINTF (9, 10);
+/* An <include> with a <placement_frame> needs a <pose> to place it at:
+ * TRUE, with the include's failure recorded, when it has none
+ * (libsdformat refuses it too). */
+static gboolean
+placement_without_pose (BlDocument *doc,
+                        xmlNode    *include,
+                        const char *file,
+                        const char *owner)
+{
+  xmlNode *placement = bl_xml_first_child (include, "placement_frame");
+
+  if (placement == NULL || bl_xml_first_child (include, "pose") != NULL)
+    return FALSE;
+  include_failed (doc, include, "include", file, node_line (placement), owner, NULL, NULL,
+                  "<include> has a <placement_frame> but no <pose> to place it at "
+                  "(libsdformat refuses it too); left out");
+  return TRUE;
+}
+
 static gboolean load_include (LoadContext  *ctx,
                               xmlNode      *node,
                               const char   *file,
@@ -1179,6 +1220,9 @@ expand_merge_include (LoadContext *ctx,
   ModelChild item = { include, file, proxy, NULL, NULL, file, NULL, NULL };
 
   if (too_deep (doc, include, file, model, depth))
+    return;
+
+  if (placement_without_pose (doc, include, file, model->scoped_name))
     return;
 
   if (!load_include (ctx, include, file, model->scoped_name, TRUE, &sdf_path, &included))
@@ -1262,6 +1306,49 @@ merge_frame_name (char       **name,
     }
 }
 
+/* A merged model with a placement frame: its proxy frame and the name
+ * (//include/placement_frame, else the included model's @placement_frame). */
+typedef struct
+{
+  BlFrameEntry *proxy;
+  char         *frame;
+  int           line;
+} PlacedProxy;
+
+static void
+placed_proxy_clear (gpointer data)
+{
+  g_free (((PlacedProxy *) data)->frame);
+}
+
+/* The proxy frame of each merged model with a placement frame stands
+ * where the include's pose puts the placement frame: its raw pose becomes
+ * X_RPf · X_proxy,Pf⁻¹, X_proxy,Pf taken from the poses resolved as
+ * written (the merged elements hang from the proxy), as libsdformat's
+ * merge places it; then the scope is resolved again (its diagnostics were
+ * said the first time). */
+static void
+place_merged_models (BlDocument   *doc,
+                     BlModel      *model,
+                     BlFrameScope *scope,
+                     GArray       *placed)
+{
+  g_autoptr(GPtrArray) again = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
+
+  for (guint i = 0; i < placed->len; i++)
+    {
+      PlacedProxy *p = &g_array_index (placed, PlacedProxy, i);
+      BlPose X_MPf;
+
+      if (!bl_frame_scope_resolve (scope, p->frame, doc->diagnostics, model->scoped_name, p->line, &X_MPf))
+        continue;
+      p->proxy->raw = bl_pose_mul (p->proxy->raw,
+                                   bl_pose_inverse (bl_pose_mul (bl_pose_inverse (p->proxy->pose), X_MPf)));
+    }
+  bl_frame_scope_unresolve (scope);
+  bl_frame_scope_resolve_all (scope, again);
+}
+
 /* The first pass registers every frame of the scope; nested models and
  * includes are parsed depth first so that "nested::frame" resolves. */
 static BlModel *
@@ -1282,6 +1369,7 @@ parse_model (LoadContext   *ctx,
   GPtrArray *pending_links;
   GPtrArray *pending_files;  /* the file of each pending link */
   GArray *children;          /* ModelChild */
+  GArray *placed_proxies = NULL; /* PlacedProxy: merged models with a placement frame */
   xmlNode *static_node;
 
   model = g_new0 (BlModel, 1);
@@ -1347,6 +1435,24 @@ parse_model (LoadContext   *ctx,
           if (entry->relative_to == NULL)
             entry->relative_to = g_strdup ("__model__");
           merge_frame_name (&entry->relative_to, item->proxy, FALSE);
+          {
+            xmlNode *element = bl_xml_first_child (child, "placement_frame");
+            PlacedProxy placed = { entry, NULL, element != NULL ? node_line (element) : node_line (item->included) };
+
+            placed.frame = element != NULL ? g_strstrip (bl_xml_dup_text (element))
+                                           : bl_xml_dup_attribute (item->included, "placement_frame");
+            if (placed.frame != NULL && *placed.frame != '\0' && strcmp (placed.frame, "__model__") != 0)
+              {
+                if (placed_proxies == NULL)
+                  {
+                    placed_proxies = g_array_new (FALSE, FALSE, sizeof (PlacedProxy));
+                    g_array_set_clear_func (placed_proxies, placed_proxy_clear);
+                  }
+                g_array_append_val (placed_proxies, placed);
+              }
+            else
+              g_free (placed.frame);
+          }
           add_plugin_source (model, child, child_file);
           add_plugin_source (model, item->included, item->included_file);
           continue;
@@ -1387,6 +1493,8 @@ parse_model (LoadContext   *ctx,
               entry->nested = nested_scope;
               entry->raw = parse_pose (pose_node, nested->scoped_name, child_file, doc->diagnostics,
                                        &entry->relative_to);
+              entry->raw = place_model (doc, nested, child != nested->node ? child : NULL, child_file,
+                                        nested_scope, entry->raw);
               merge_frame_name (&entry->relative_to, item->proxy, TRUE);
             }
           else
@@ -1458,6 +1566,11 @@ parse_model (LoadContext   *ctx,
 
   /* Poses of everything in this scope, then the links' contents. */
   bl_frame_scope_resolve_all (scope, doc->diagnostics);
+  if (placed_proxies != NULL)
+    {
+      place_merged_models (doc, model, scope, placed_proxies);
+      g_array_unref (placed_proxies);
+    }
 
   for (guint i = 0; i < model->models->len; i++)
     {
@@ -1574,6 +1687,42 @@ count_include_bytes (LoadContext *ctx,
   return FALSE;
 }
 
+static xmlDoc *read_xml (BlDocument  *self,
+                         const char  *data,
+                         gsize        length,
+                         int          fd,
+                         const char  *path,
+                         GPtrArray   *diagnostics,
+                         guint       *n_comments,
+                         GError     **error);
+
+/* An SDF version ("1.7", "1.12", "1.6.1") as a number that orders as
+ * versions do (libsdformat compares them as semantic versions: 1.7 is
+ * before 1.12), or -1 when it is not one. */
+static gint64
+sdf_version_key (const char *version)
+{
+  gint64 key = 0;
+  char **parts = g_strsplit (version, ".", 4);
+  guint n = g_strv_length (parts);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      guint64 number = 0;
+
+      if (i < n && !g_ascii_string_to_unsigned (g_strstrip (parts[i]), 10, 0, 9999, &number, NULL))
+        {
+          key = -1;
+          break;
+        }
+      key = key * 10000 + (gint64) number;
+    }
+  if (n == 0 || n > 3)
+    key = -1;
+  g_strfreev (parts);
+  return key;
+}
+
 /* model.config names the SDF file; prefer the newest version we read. */
 static char *
 find_model_sdf (const char *dir)
@@ -1583,13 +1732,18 @@ find_model_sdf (const char *dir)
   gsize config_length = 0;
   xmlDoc *xml = NULL;
   char *best = NULL;
-  double best_version = -1.0;
+  gint64 best_version = -1;
 
-  /* bl_file_read: a FIFO in place of model.config must not hang us */
+  /* bl_file_read: a FIFO in place of model.config must not hang us; read
+   * as TinyXML2 reads it (gz-common's and libsdformat's reader): blank
+   * lines before <?xml, "--" in a comment */
   if (bl_file_read (config, BL_FILE_MAX_SIZE, &config_text, &config_length, NULL) &&
       config_length <= G_MAXINT)
-    xml = xmlReadMemory (config_text, (int) config_length, config, NULL,
-                         XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    {
+      guint n_comments = 0;  /* model.config's own, under the same limit */
+
+      xml = read_xml (NULL, config_text, config_length, -1, config, NULL, &n_comments, NULL);
+    }
   if (xml != NULL)
     {
       xmlNode *root = xmlDocGetRootElement (xml);
@@ -1598,15 +1752,15 @@ find_model_sdf (const char *dir)
         {
           g_autofree char *version = NULL;
           g_autofree char *text = NULL;
-          double v;
+          gint64 v;
 
           if (!bl_xml_is_element (child, "sdf"))
             continue;
 
           version = bl_xml_dup_attribute (child, "version");
           text = g_strstrip (bl_xml_dup_text (child));
-          v = version != NULL ? g_ascii_strtod (version, NULL) : 0.0;
-          if (*text != '\0' && v <= 1.12 + 1e-9 && v > best_version)
+          v = version != NULL ? sdf_version_key (version) : 0;
+          if (*text != '\0' && v >= 0 && v <= sdf_version_key ("1.12") && v > best_version)
             {
               g_free (best);
               best = g_build_filename (dir, text, NULL);
@@ -1628,15 +1782,6 @@ find_model_sdf (const char *dir)
   return best;
 }
 
-static xmlDoc *read_xml (BlDocument  *self,
-                         const char  *data,
-                         gsize        length,
-                         int          fd,
-                         const char  *path,
-                         GPtrArray   *diagnostics,
-                         guint       *n_comments,
-                         GError     **error);
-
 static void
 include_failure_free (BlIncludeFailure *failure)
 {
@@ -1648,16 +1793,6 @@ include_failure_free (BlIncludeFailure *failure)
   g_free (failure);
 }
 
-static void include_failed (BlDocument  *doc,
-                            xmlNode     *include,
-                            const char  *code,
-                            const char  *file,
-                            int          line,
-                            const char  *owner,
-                            const char  *uri,
-                            GPtrArray   *searched,
-                            const char  *format,
-                            ...) G_GNUC_PRINTF (9, 10);
 
 /* Records an include that failed: its diagnostic and its BlIncludeFailure. */
 static void
@@ -1687,9 +1822,129 @@ include_failed (BlDocument  *doc,
   for (guint i = 0; searched != NULL && i < searched->len; i++)
     g_strv_builder_add (folders, g_ptr_array_index (searched, i));
   failure->searched = g_strv_builder_end (folders);
+  failure->count = 1;
+
+  /* The same URI failing the same way again adds no diagnostic of its
+   * own: the first one's names it (group_include_failures). */
+  if (uri != NULL && *uri != '\0')
+    {
+      char *key = g_strconcat (uri, "\n", failure->message, NULL);
+      BlIncludeFailure *first;
+
+      if (doc->include_firsts == NULL)
+        {
+          doc->include_firsts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+          doc->include_diagnostic = g_hash_table_new (g_direct_hash, g_direct_equal);
+        }
+      first = g_hash_table_lookup (doc->include_firsts, key);
+      if (first != NULL)
+        {
+          g_free (key);
+          failure->same_as = first;
+          failure->count = 0;
+          first->count++;
+          g_ptr_array_add (doc->include_failures, failure);
+          return;
+        }
+      g_hash_table_insert (doc->include_firsts, key, failure);
+      g_hash_table_insert (doc->include_diagnostic, failure, GUINT_TO_POINTER (doc->diagnostics->len + 1));
+    }
 
   bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, code, file, line, owner, "%s", failure->message);
   g_ptr_array_add (doc->include_failures, failure);
+}
+
+/* The place of a repeated include failure, as the first one's message
+ * names it: "line 30" in the same file, "other.sdf line 3" in another. */
+static void
+append_failure_place (GString                *out,
+                      const BlIncludeFailure *first,
+                      const BlIncludeFailure *repeat)
+{
+  if (g_strcmp0 (first->file, repeat->file) == 0)
+    {
+      g_string_append_printf (out, "line %d", repeat->line);
+    }
+  else
+    {
+      g_autofree char *name = g_path_get_basename (repeat->file);
+
+      g_string_append_printf (out, "%s line %d", name, repeat->line);
+    }
+}
+
+#define FEW_FAILURE_PLACES 5
+
+static void
+string_free_all (gpointer string)
+{
+  g_string_free (string, TRUE);
+}
+
+/* After loading: the diagnostic of each URI that failed more than once
+ * names how many includes of it failed, and where the others are (the
+ * first few), and its failure the same message.  One pass over the
+ * failures: a world may hold thousands. */
+static void
+group_include_failures (BlDocument *doc)
+{
+  g_autoptr(GHashTable) messages = NULL;  /* first → GString, its message so far */
+  g_autoptr(GHashTable) listed = NULL;    /* first → places listed in it */
+
+  if (doc->include_firsts == NULL)
+    return;
+  messages = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, string_free_all);
+  listed = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint i = 0; i < doc->include_failures->len; i++)
+    {
+      const BlIncludeFailure *repeat = g_ptr_array_index (doc->include_failures, i);
+      const BlIncludeFailure *first = repeat->same_as;
+      GString *message;
+      guint n;
+
+      if (first == NULL)
+        continue;
+      message = g_hash_table_lookup (messages, first);
+      if (message == NULL)
+        {
+          message = g_string_new (first->message);
+          g_string_append_printf (message, " (%u includes of “%s” failed alike: the first here, line %d; then ",
+                                  first->count, first->uri, first->line);
+          g_hash_table_insert (messages, (gpointer) first, message);
+        }
+      n = GPOINTER_TO_UINT (g_hash_table_lookup (listed, first));
+      if (n < FEW_FAILURE_PLACES)
+        {
+          if (n > 0)
+            g_string_append (message, ", ");
+          append_failure_place (message, first, repeat);
+          g_hash_table_insert (listed, (gpointer) first, GUINT_TO_POINTER (n + 1));
+        }
+    }
+
+  for (guint i = 0; i < doc->include_failures->len; i++)
+    {
+      BlIncludeFailure *first = g_ptr_array_index (doc->include_failures, i);
+      GString *message = g_hash_table_lookup (messages, first);
+      guint index;
+      BlDiagnostic *d;
+
+      if (message == NULL)
+        continue;
+      if (first->count - 1 > FEW_FAILURE_PLACES)
+        g_string_append_printf (message, " and %u more", first->count - 1 - FEW_FAILURE_PLACES);
+      g_string_append_c (message, ')');
+
+      index = GPOINTER_TO_UINT (g_hash_table_lookup (doc->include_diagnostic, first)) - 1;
+      d = g_ptr_array_index (doc->diagnostics, index);
+      g_ptr_array_index (doc->diagnostics, index) =
+        bl_diagnostic_new (d->severity, d->code, d->file, d->line, d->element, "%s", message->str);
+      bl_diagnostic_free (d);
+      g_free (first->message);
+      first->message = g_strdup (message->str);
+    }
+  g_clear_pointer (&doc->include_firsts, g_hash_table_unref);
+  g_clear_pointer (&doc->include_diagnostic, g_hash_table_unref);
 }
 
 /* The file an <include> names, read: its path (interned: links and models
@@ -1837,6 +2092,9 @@ parse_include (LoadContext   *ctx,
 
   *pose_node_out = bl_xml_first_child (node, "pose");
 
+  if (placement_without_pose (ctx->doc, node, file, owner))
+    return NULL;
+
   if (!load_include (ctx, node, file, owner, FALSE, &sdf_path, &model_node) || model_node == NULL)
     return NULL;
 
@@ -1861,6 +2119,53 @@ parse_include (LoadContext   *ctx,
     *pose_node_out = bl_xml_first_child (model_node, "pose");
 
   return model;
+}
+
+/* SDF 1.8's placement frame: //include/placement_frame, else
+ * //model/@placement_frame of `model` (read into `scope`).  The model's
+ * pose `raw` (X_RPf) then places that frame, not the model frame, and the
+ * model frame is X_RM = X_RPf · X_MPf⁻¹, X_MPf resolved in the model's own
+ * frames, as libsdformat's resolveModelPoseWithPlacementFrame computes it.
+ * Without a placement frame, or when it cannot be resolved (an error in
+ * the diagnostics), `raw` as it is. */
+static BlPose
+place_model (BlDocument   *doc,
+             BlModel      *model,
+             xmlNode      *include,
+             const char   *include_file,
+             BlFrameScope *scope,
+             BlPose        raw)
+{
+  xmlNode *element = include != NULL ? bl_xml_first_child (include, "placement_frame") : NULL;
+  g_autofree char *frame = NULL;
+  const char *file = model->file;
+  int line = model->line;
+  BlPose X_MPf;
+
+  if (element != NULL)
+    {
+      frame = g_strstrip (bl_xml_dup_text (element));
+      file = include_file;
+      line = node_line (element);
+    }
+  else if (model->node != NULL)
+    {
+      frame = bl_xml_dup_attribute (model->node, "placement_frame");
+    }
+  if (frame == NULL || *frame == '\0' || scope == NULL)
+    return raw;
+
+  if (strstr (frame, "::") == NULL && strcmp (frame, "__model__") != 0 &&
+      bl_frame_scope_lookup (scope, frame) == NULL)
+    {
+      bl_diagnostics_add (doc->diagnostics, BL_SEVERITY_ERROR, "frame", file, line, model->scoped_name,
+                          "the placement frame “%s” is not a link, frame, joint or nested model of "
+                          "“%s”; the model is placed by its own frame", frame, model->scoped_name);
+      return raw;
+    }
+  if (!bl_frame_scope_resolve (scope, frame, doc->diagnostics, model->scoped_name, model->line, &X_MPf))
+    return raw;
+  return bl_pose_mul (raw, bl_pose_inverse (X_MPf));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2581,22 +2886,48 @@ static void merge_into_world (LoadContext *ctx,
                               const char  *file,
                               BlPose       placement);
 
+/* The world's frames: its <frame>s and models, by name, so that a model's
+ * or a frame's pose may be relative_to another (libsdformat's world pose
+ * graph); "world" is the scope's own frame. */
+typedef struct
+{
+  BlModel       stand_in;  /* names the scope in messages */
+  BlFrameScope *scope;
+  GPtrArray    *models;    /* BlModel* placed through the scope... */
+  GPtrArray    *entries;   /* ...and their entries */
+} WorldFrames;
+
+/* "world" in a world's relative_to or attached_to is the world frame. */
+static void
+world_frame_name (char **name)
+{
+  if (*name != NULL && (**name == '\0' || strcmp (*name, "world") == 0))
+    g_clear_pointer (name, g_free);
+}
+
 /* A <model> or <include> of the world, placed in PLACEMENT (the proxy
- * frame of a merge-include into the world, else identity). */
+ * frame of a merge-include into the world, else identity), or with
+ * FRAMES (the world's own children) a <frame> of the world, and models
+ * whose pose is resolved through the world's frames once all are read. */
 static void
 add_world_child (LoadContext *ctx,
                  xmlNode     *item,
                  const char  *file,
-                 BlPose       placement)
+                 BlPose       placement,
+                 WorldFrames *frames)
 {
   BlDocument *self = ctx->doc;
   BlModel *model = NULL;
+  BlFrameScope *scope = NULL;
+  g_autofree char *relative_to = NULL;
+  BlPose raw = BL_POSE_IDENTITY;
 
   if (bl_xml_is_element (item, "model"))
     {
-      model = parse_model (ctx, item, NULL, file, NULL, 0, NULL);
-      model->pose = parse_pose (bl_xml_first_child (item, "pose"), model->scoped_name,
-                                file, self->diagnostics, NULL);
+      model = parse_model (ctx, item, NULL, file, NULL, 0, &scope);
+      raw = place_model (self, model, NULL, file, scope,
+                         parse_pose (bl_xml_first_child (item, "pose"), model->scoped_name,
+                                     file, self->diagnostics, frames != NULL ? &relative_to : NULL));
     }
   else if (is_merge_include (item))
     {
@@ -2604,27 +2935,61 @@ add_world_child (LoadContext *ctx,
     }
   else if (bl_xml_is_element (item, "include"))
     {
-      BlFrameScope *scope = NULL;
       xmlNode *pose_node = NULL;
       gboolean has_static = FALSE, is_static = FALSE;
 
       model = parse_include (ctx, item, NULL, file, 0, &scope, &pose_node,
                              &has_static, &is_static);
-      bl_frame_scope_free (scope);
       if (model != NULL)
         {
           if (has_static)
             model->is_static = is_static;
-          model->pose = parse_pose (pose_node, model->scoped_name, file,
-                                    self->diagnostics, NULL);
+          raw = place_model (self, model, item, file, scope,
+                             parse_pose (pose_node, model->scoped_name, file, self->diagnostics,
+                                         frames != NULL ? &relative_to : NULL));
+        }
+    }
+  else if (frames != NULL && bl_xml_is_element (item, "frame"))
+    {
+      g_autofree char *name = bl_xml_dup_attribute (item, "name");
+      BlFrameEntry *entry = bl_frame_scope_add (frames->scope, BL_FRAME_FRAME, item, name,
+                                                self->diagnostics, "world");
+
+      if (entry != NULL)
+        {
+          entry->implicit_base = bl_xml_dup_attribute (item, "attached_to");
+          world_frame_name (&entry->implicit_base);
+          entry->raw = parse_pose (bl_xml_first_child (item, "pose"), entry->name, file,
+                                   self->diagnostics, &entry->relative_to);
+          world_frame_name (&entry->relative_to);
         }
     }
 
-  if (model != NULL)
+  if (model == NULL)
     {
-      model->pose = bl_pose_mul (placement, model->pose);
-      g_ptr_array_add (self->models, model);
+      bl_frame_scope_free (scope);
+      return;
     }
+
+  model->pose = bl_pose_mul (placement, raw);
+  if (frames != NULL)
+    {
+      BlFrameEntry *entry = bl_frame_scope_add (frames->scope, BL_FRAME_MODEL, item, model->name,
+                                                self->diagnostics, "world");
+
+      /* a second model of that name (an error) stays placed as written */
+      if (entry != NULL)
+        {
+          entry->nested = g_steal_pointer (&scope);
+          entry->raw = raw;
+          entry->relative_to = g_steal_pointer (&relative_to);
+          world_frame_name (&entry->relative_to);
+          g_ptr_array_add (frames->models, model);
+          g_ptr_array_add (frames->entries, entry);
+        }
+    }
+  bl_frame_scope_free (scope);
+  g_ptr_array_add (self->models, model);
 }
 
 /* An <include merge="true"> directly in a <world>: as libsdformat 15, the
@@ -2665,7 +3030,7 @@ merge_into_world (LoadContext *ctx,
                               "(libsdformat refuses it too); left out", name != NULL ? name : "");
           continue;
         }
-      add_world_child (ctx, item, sdf_path, proxy);
+      add_world_child (ctx, item, sdf_path, proxy, NULL);
     }
   g_ptr_array_remove_index (ctx->include_stack, ctx->include_stack->len - 1);
 }
@@ -2751,20 +3116,37 @@ bl_document_load (BlDocument  *self,
               self->world = child;
               check_gravity (self, child);
             }
+          WorldFrames frames = { { 0 }, NULL, g_ptr_array_new (), g_ptr_array_new () };
+
+          frames.stand_in.name = (char *) "world";
+          frames.stand_in.scoped_name = (char *) "world";
+          frames.stand_in.file = (char *) self->path;
+          frames.scope = bl_frame_scope_new (&frames.stand_in, self->sdf_minor);
           for (xmlNode *item = child->children; item != NULL; item = item->next)
-            add_world_child (&ctx, item, self->path, BL_POSE_IDENTITY);
+            add_world_child (&ctx, item, self->path, BL_POSE_IDENTITY, &frames);
+          bl_frame_scope_resolve_all (frames.scope, self->diagnostics);
+          for (guint i = 0; i < frames.models->len; i++)
+            ((BlModel *) g_ptr_array_index (frames.models, i))->pose =
+              ((BlFrameEntry *) g_ptr_array_index (frames.entries, i))->pose;
+          bl_frame_scope_free (frames.scope);
+          g_ptr_array_unref (frames.models);
+          g_ptr_array_unref (frames.entries);
         }
       else if (bl_xml_is_element (child, "model"))
         {
-          BlModel *model = parse_model (&ctx, child, NULL, self->path, NULL, 0, NULL);
+          BlFrameScope *scope = NULL;
+          BlModel *model = parse_model (&ctx, child, NULL, self->path, NULL, 0, &scope);
 
-          model->pose = parse_pose (bl_xml_first_child (child, "pose"), model->scoped_name,
-                                    self->path, self->diagnostics, NULL);
+          model->pose = place_model (self, model, NULL, self->path, scope,
+                                     parse_pose (bl_xml_first_child (child, "pose"), model->scoped_name,
+                                                 self->path, self->diagnostics, NULL));
+          bl_frame_scope_free (scope);
           g_ptr_array_add (self->models, model);
         }
     }
 
   g_ptr_array_unref (ctx.include_stack);
+  group_include_failures (self);
 
   if (self->models->len == 0)
     bl_diagnostics_add (self->diagnostics, BL_SEVERITY_WARNING, "empty", self->path, node_line (root),
@@ -2801,6 +3183,8 @@ bl_document_finalize (GObject *object)
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
   g_clear_pointer (&self->included_xml, g_ptr_array_unref);
   g_clear_pointer (&self->include_failures, g_ptr_array_unref);
+  g_clear_pointer (&self->include_firsts, g_hash_table_unref);
+  g_clear_pointer (&self->include_diagnostic, g_hash_table_unref);
   g_clear_pointer (&self->xml, xmlFreeDoc);
   g_clear_pointer (&self->source, g_bytes_unref);
   g_free (self->sdf_version);

@@ -85,7 +85,10 @@ gboolean      bl_document_has_errors         (BlDocument  *self);
 
 /* An <include> that was not loaded, for a window that offers the fix: each
  * also has its "include" (or "include-cycle") diagnostic, with the same
- * message, among bl_document_get_diagnostics(). */
+ * message, among bl_document_get_diagnostics(), except the repeats of a
+ * URI that failed alike before (same_as): a world that includes one
+ * missing model ten times has one diagnostic, at the first, naming the
+ * count and the other places. */
 typedef enum
 {
   BL_INCLUDE_NOT_FOUND,        /* not in any folder searched: adding the folder
@@ -96,7 +99,7 @@ typedef enum
                                 * or no <uri>: the file itself needs fixing */
 } BlIncludeProblem;
 
-typedef struct
+typedef struct _BlIncludeFailure
 {
   BlIncludeProblem problem;
   char  *uri;       /* as written in <uri> ("" when there is none) */
@@ -109,6 +112,12 @@ typedef struct
   char  *message;   /* what failed, where it looked and what to set */
   GStrv  searched;  /* the folders searched, in order (for a Fuel URL, the
                      * cache folder of the model); empty for BL_INCLUDE_UNUSABLE */
+  guint  count;     /* the includes of this URI that failed alike (the same
+                     * message), this first one among them; 0 on the others */
+  const struct _BlIncludeFailure *same_as;
+                    /* on a repeat, the first failure of its URI: only that
+                     * one has a diagnostic, which gives the count and the
+                     * repeats' places; NULL on a first failure */
 } BlIncludeFailure;
 
 /* The includes that failed, in document order (BlIncludeFailure*, owned

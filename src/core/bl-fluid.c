@@ -440,15 +440,23 @@ scan_plugins (BlDocument *self,
 }
 
 /* Whether the document reports that the <include> could not be loaded:
- * an include, include-cycle or depth error in its file, on its lines. */
+ * among its include failures (a repeat of an earlier one has no
+ * diagnostic of its own), or an include, include-cycle or depth error in
+ * its file, on its lines. */
 static gboolean
 include_failed (BlDocument *self,
                 xmlNode    *include,
                 const char *file)
 {
-  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (self);
+  GPtrArray *failures = bl_document_get_include_failures (self);
+  g_autoptr(GPtrArray) all = NULL;
   int first = bl_xml_get_line (include);
   int last = first;
+
+  for (guint i = 0; i < failures->len; i++)
+    if (((BlIncludeFailure *) g_ptr_array_index (failures, i))->include == include)
+      return TRUE;
+  all = bl_document_collect_diagnostics (self);
 
   for (xmlNode *n = include->children; n != NULL; n = n->next)
     if (bl_xml_is_element (n, NULL))

@@ -74,6 +74,10 @@ BlFrameEntry *bl_frame_scope_lookup      (BlFrameScope *scope,
  * length is not bounded by the thread's stack. */
 void          bl_frame_scope_resolve_all (BlFrameScope *scope,
                                           GPtrArray    *diagnostics);
+/* Forgets every resolved pose of the scope (not of nested scopes), so
+ * that bl_frame_scope_resolve_all() resolves them again after raw poses
+ * changed. */
+void          bl_frame_scope_unresolve   (BlFrameScope *scope);
 /* X_MF of the frame `name` ("__model__", an entry, or "m::f" inside a
  * nested model m) in the scope's model frame M.  FALSE, with an error
  * for `owner` at `line` in `diagnostics`, when the name is unknown or

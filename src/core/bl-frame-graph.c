@@ -112,8 +112,10 @@ bl_frame_scope_add (BlFrameScope *scope,
                           (const char *) node->name);
     }
   other = g_hash_table_lookup (scope->frames, name);
-  if (other != NULL && scope->sdf_minor < 7 && other->kind != kind && kind != BL_FRAME_MODEL &&
-      other->kind != BL_FRAME_MODEL)
+  /* libsdformat registers models first and renames the others: a link,
+   * joint or frame named like a model before it is renamed too (in a world
+   * before SDF 1.7, a <frame> named like a model) */
+  if (other != NULL && scope->sdf_minor < 7 && other->kind != kind && kind != BL_FRAME_MODEL)
     {
       renamed = rename_for_old_version (scope, kind, name);
       bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "name", scope->file, bl_xml_get_line (node), owner,
@@ -340,4 +342,15 @@ bl_frame_scope_resolve_all (BlFrameScope *scope,
   g_hash_table_iter_init (&iter, scope->frames);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     frame_entry_resolve (scope, value, diagnostics);
+}
+
+void
+bl_frame_scope_unresolve (BlFrameScope *scope)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, scope->frames);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    ((BlFrameEntry *) value)->state = BL_FRAME_UNRESOLVED;
 }
