@@ -5,7 +5,7 @@
 #include <libxml/tree.h>
 
 #include "bl-model.h"
-#include "bl-sdf.h"
+#include "bl-document-errors.h"
 
 G_BEGIN_DECLS
 

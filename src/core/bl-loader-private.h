@@ -22,7 +22,7 @@
 
 #include "bl-arena-private.h"
 #include "bl-model.h"
-#include "bl-sdf.h"
+#include "bl-document-errors.h"
 #include "bl-frame-graph-private.h"
 
 G_BEGIN_DECLS

@@ -1,6 +1,6 @@
-/* bl-sdf.h: what reading an SDF file reports besides the model: the
- * errors that stop a load, and the includes that were not loaded.  Below
- * the document and its loader, which both use them (bl-document.h
+/* bl-document-errors.h: what loading a document reports besides the model:
+ * the errors that stop a load, and the includes that were not loaded.
+ * Below the document and its loader, which both use them (bl-document.h
  * includes this header). */
 #pragma once
 

@@ -1,9 +1,8 @@
-/* bl-sdf.c: the error domain and the include failures of a load (bl-sdf.h). */
+/* bl-document-errors.c: the error domain and the include failures of a load. */
 #include "config.h"
 
-#include "bl-sdf.h"
+#include "bl-document-errors.h"
 
-/* The document's, as the API names it: every error a document has is its load's. */
 G_DEFINE_QUARK (bl-document-error-quark, bl_document_error)
 
 void
