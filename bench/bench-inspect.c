@@ -30,7 +30,7 @@
 #include "bl-edit.h"
 #include "bl-file-private.h"
 #include "bl-model.h"
-#include "bl-source-map.h"
+#include "bl-document-private.h"
 #include "generate-model.h"
 
 static guint repeats = 5;
@@ -134,7 +134,7 @@ load_editable (const char *path)
 
   g_assert_no_error (error);
   /* the map for edits, which the load starts on a second thread */
-  g_assert (bl_source_map_for_document (doc, &error) != NULL);
+  g_assert (bl_document_get_source_map (doc, &error) != NULL);
   return doc;
 }
 

@@ -5,7 +5,7 @@
  *
  * Selector 5 makes the rest a binary STL whatever it holds (its facet
  * count set from its length, a tail that is no whole facet cut off), so
- * that the in-process reader (bl-stl.c) sees inputs it takes; each is also
+ * that the in-process reader (bl-mesh-stl.c) sees inputs it takes; each is also
  * read through assimp in the child, and both must give the same mesh bit
  * for bit, or both an error. */
 #include "config.h"

@@ -7,7 +7,7 @@ A names a function that B defines (or a macro that expands to one, such
 as BL_MESH_ERROR).  It checks that
 
 - no function bl_document_* is defined outside bl-document*.c;
-- no circle of calls passes through a mesh file (bl-mesh*.c, bl-stl.c) or
+- no circle of calls passes through a mesh file (bl-mesh*.c) or
   a fluid file (bl-fluid*.c).
 
 Comments and string literals are not read.  Usage: check-calls.py ROOT"""
@@ -96,7 +96,7 @@ for v in sources:
 
 
 def checked(name):
-    return name.startswith(('bl-mesh', 'bl-fluid')) or name == 'bl-stl.c'
+    return name.startswith(('bl-mesh', 'bl-fluid'))
 
 
 for comp in sccs:

@@ -2,7 +2,8 @@
 """check-structure.py SRC: what docs/DESIGN.md promises of src/'s files.
 
 - The shipped programs read no test hook: no "BALLAST_TEST" in src/.
-- No circle between the files of src/app and of src/cli: file A uses
+- No circle between the files of a layer (src/core, src/render, src/app,
+  src/cli, each with its subfolders): file A uses
   file B when A's .c or .h includes B's header or calls a function B's .c
   defines; that relation has no cycle (a file and its -private.h, or the
   -actions.c of a window, count as one).
@@ -25,13 +26,15 @@ for root, _, files in os.walk(src):
                     failures.append(f'{os.path.relpath(path, src)}: reads a test hook (BALLAST_TEST…)')
 
 
+PARTS = {}  # stem of a part of an object -> the object's stem
+
+
 def unit(name):
     """The file a source or header belongs to."""
     stem = name[:-2]
-    for suffix in ('-private', '-actions'):
-        if stem.endswith(suffix):
-            stem = stem[:-len(suffix)]
-    return stem
+    if stem.endswith('-private'):
+        stem = stem[:-len('-private')]
+    return PARTS.get(stem, stem)
 
 
 DEFINITION = re.compile(r'^([a-z_][a-z0-9_]*) \(', re.M)
@@ -39,14 +42,26 @@ INCLUDE = re.compile(r'^#include "([^"]+)"', re.M)
 IDENT = re.compile(r'\b[a-z_][a-z0-9_]*\b')
 COMMENT_OR_STRING = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
 
-for layer in ('app', 'cli'):
+for layer in ('core', 'render', 'app', 'cli'):
     folder = os.path.join(src, layer)
-    names = sorted(n for n in os.listdir(folder) if n.endswith(('.c', '.h')))
-    units = {unit(n) for n in names}
+    paths = {}
+    for root, _, files in os.walk(folder):
+        for n in files:
+            if n.endswith(('.c', '.h')):
+                paths[n] = os.path.join(root, n)
+    names = sorted(paths)
     text = {}
     for n in names:
-        with open(os.path.join(folder, n), encoding='utf-8') as f:
+        with open(paths[n], encoding='utf-8') as f:
             text[n] = f.read()
+    PARTS.clear()
+    for n in names:
+        if n.endswith('.c'):
+            for inc in INCLUDE.findall(text[n]):
+                owner = os.path.basename(inc)[:-len('-private.h')] if inc.endswith('-private.h') else None
+                if owner is not None and n.startswith(owner + '-'):
+                    PARTS[n[:-2]] = owner
+    units = {unit(n) for n in names}
     defined = {}   # function -> unit
     for n in names:
         if n.endswith('.c'):
@@ -59,6 +74,7 @@ for layer in ('app', 'cli'):
     for n in names:
         u = unit(n)
         for inc in INCLUDE.findall(text[n]):
+            inc = os.path.basename(inc)
             if inc.endswith('.h') and unit(inc) in units and unit(inc) != u:
                 uses[u].add(unit(inc))
         if n.endswith('.c'):

@@ -23,7 +23,7 @@
 #include "bl-export.h"
 #include "bl-export-private.h"
 #include "bl-fluid.h"
-#include "bl-source-map.h"
+#include "bl-document-private.h"
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
@@ -207,7 +207,7 @@ assert_round_trip (BlDocument *doc)
   g_autoptr(GBytes) bytes = NULL;
 
   /* The splicer itself must reproduce the file, not a shortcut. */
-  g_assert_nonnull (bl_source_map_for_document (doc, &error));
+  g_assert_nonnull (bl_document_get_source_map (doc, &error));
   g_assert_no_error (error);
 
   bytes = bl_export_to_bytes (doc, &error);

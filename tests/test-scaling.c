@@ -27,7 +27,7 @@
 #include "bl-edit.h"
 #include "bl-export.h"
 #include "bl-model.h"
-#include "bl-source-map.h"
+#include "bl-document-private.h"
 #include "generate-model.h"
 
 #define SMALL 2000
@@ -212,7 +212,7 @@ test_close_at_once (void)
       BlDocument *doc = load (large, BL_DOCUMENT_LOAD_DEFAULT);
 
       loaded = process_cpu ();
-      g_assert_nonnull (bl_source_map_for_document (doc, NULL));
+      g_assert_nonnull (bl_document_get_source_map (doc, NULL));
       mapped = process_cpu ();
       g_object_unref (doc);
       map = MIN (map, mapped - loaded);

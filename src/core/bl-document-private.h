@@ -1,7 +1,8 @@
-/* bl-document-private.h: internals shared by the loader and the fluid side. */
+/* bl-document-private.h: internals shared by the loader, edits, export and the fluid checks. */
 #pragma once
 
 #include "bl-document.h"
+#include "bl-source-map.h"
 
 G_BEGIN_DECLS
 
@@ -9,8 +10,11 @@ G_BEGIN_DECLS
  * a file may hold a great many other elements at the top). */
 xmlNode *bl_document_get_world (BlDocument *self);
 
-void bl_link_free      (BlLink      *link);
-void bl_collision_free (BlCollision *collision);
-void bl_model_free     (BlModel     *model);
+/* The document's source map (bl-source-map.h): made on another thread
+ * right after an editable load, or here on first use, then kept.  Every
+ * edit must go through it before changing the tree.  NULL with an error
+ * when the file cannot be mapped losslessly. */
+BlSourceMap *bl_document_get_source_map (BlDocument  *self,
+                                         GError     **error);
 
 G_END_DECLS

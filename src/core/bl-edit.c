@@ -8,7 +8,7 @@
 #include "bl-edit.h"
 #include "bl-xml-private.h"
 #include "bl-number.h"
-#include "bl-source-map.h"
+#include "bl-document-private.h"
 
 G_DEFINE_QUARK (bl-edit-error-quark, bl_edit_error)
 
@@ -804,7 +804,7 @@ validate (BlEdit  *edit,
       return FALSE;
     }
 
-  if (bl_source_map_for_document (edit->doc, &map_error) == NULL)
+  if (bl_document_get_source_map (edit->doc, &map_error) == NULL)
     {
       g_set_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_NOT_EDITABLE, "%s: %s",
                    bl_document_get_path (edit->doc), map_error->message);

@@ -14,7 +14,7 @@
 #include "bl-export.h"
 #include "bl-export-private.h"
 #include "bl-resolve.h"
-#include "bl-source-map.h"
+#include "bl-document-private.h"
 #include "bl-xml-private.h"
 
 G_DEFINE_QUARK (bl-export-error-quark, bl_export_error)
@@ -28,7 +28,7 @@ bl_export_to_bytes (BlDocument  *doc,
 
   g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
 
-  map = bl_source_map_for_document (doc, &map_error);
+  map = bl_document_get_source_map (doc, &map_error);
   if (map == NULL)
     {
       /* Edits need the map, so a document without one was never edited. */

@@ -15,7 +15,6 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  BL_EXPORT_ERROR_NOT_LOSSLESS, /* the file cannot be edited without rewriting it */
   BL_EXPORT_ERROR_SAME_FILE,    /* the target is the input and in-place was not asked for */
   BL_EXPORT_ERROR_WRITE,        /* the target could not be written; it is unchanged */
   BL_EXPORT_ERROR_BAKE,         /* an automatic inertia could not be computed */

@@ -8,7 +8,7 @@
  *   bl-mesh.c            the object, its reading (in process or in the
  *                        child) and its mass properties
  *   bl-mesh-import.c     assimp in a child process, and its result mapped
- *   bl-stl.c             binary STL read in this process
+ *   bl-mesh-stl.c             binary STL read in this process
  *   bl-mesh-health.c     edges, holes, duplicates; reorientation
  *   bl-mesh-hull.c       the convex hull
  *   bl-mesh-integrate.c  Eberly's volume integrals, threaded
@@ -153,7 +153,7 @@ guint32 *bl_mesh_convex_hull       (const double  *points,
                                     gsize         *n_triangles,
                                     GError       **error);
 
-/* Binary STL read in this process (bl-stl.c): what assimp reads as a
+/* Binary STL read in this process (bl-mesh-stl.c): what assimp reads as a
  * binary STL, welded as the assimp child welds it. */
 typedef enum
 {
@@ -203,7 +203,7 @@ void     bl_mesh_set_native_stl    (gboolean     enabled);
  * spent their time, in seconds (for bench/bench-mesh.c; not thread-safe). */
 typedef struct
 {
-  gboolean native;   /* the file was read in process (bl-stl.c) */
+  gboolean native;   /* the file was read in process (bl-mesh-stl.c) */
   double native_wall;/* native: the whole read, both threads */
   double decode;     /* native: decoding, finiteness, hashes (reading thread) */
   double import;     /* child: assimp reading the file; native: read(2) */

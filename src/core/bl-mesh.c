@@ -176,7 +176,7 @@ apply_scale (BlMesh *mesh,
     }
 }
 
-/* Binary STL files are read in process (bl-stl.c) unless a test says not. */
+/* Binary STL files are read in process (bl-mesh-stl.c) unless a test says not. */
 static gboolean native_stl = TRUE;
 
 void

@@ -1,7 +1,7 @@
 /* bl-model.c: names and destruction of the parsed model tree. */
 #include "config.h"
 
-#include "bl-document-private.h"
+#include "bl-model-private.h"
 
 const char *
 bl_geometry_type_to_string (BlGeometryType type)

@@ -1,59 +1,12 @@
-/* bl-source-map.c: splices the edited XML tree back into the source bytes. */
+/* bl-source-map.c: the spans of the source bytes, the tree matched to them,
+ * and the map made on another thread; writing is bl-source-map-write.c. */
 #include "config.h"
 
 #include <string.h>
 
 #include <gio/gio.h>
 
-#include "bl-export.h"
-#include "bl-source-map.h"
-
-typedef enum
-{
-  SPAN_ELEMENT,
-  SPAN_TEXT,
-  SPAN_CDATA,
-  SPAN_COMMENT,
-  SPAN_PI,
-  SPAN_ENTITY_REF,
-} SpanKind;
-
-typedef struct
-{
-  gsize lead;                  /* white space before the name */
-  gsize name_start, name_end;
-  gsize value_start, value_end; /* inside the quotes */
-  char  quote;
-  char *value;                 /* as libxml2 read it; NULL for xmlns */
-} SpanAttr;
-
-typedef struct _Span Span;
-
-struct _Span
-{
-  SpanKind   kind;
-  gsize      start, end;       /* the whole node */
-  Span      *next;             /* the next sibling */
-  /* Elements only: other spans are allocated without these fields */
-  gsize      name_end;
-  gsize      attrs_end;        /* after the last attribute (or the name) */
-  gsize      stag_end;         /* after the start tag's '>' */
-  gsize      etag_start;       /* the end tag's '<'; == end when empty */
-  gboolean   empty;            /* written <a/> */
-  SpanAttr  *attrs;            /* n_attrs of them */
-  guint      n_attrs;
-  Span      *first_child, *last_child;
-};
-
-/* Spans, their attributes and the values remembered live in blocks freed
- * at once: a large file has hundreds of thousands of nodes, and as many
- * small allocations cost more to make and free than the mapping. */
-typedef struct
-{
-  GPtrArray *blocks;
-  char      *next;
-  gsize      left;
-} SpanArena;
+#include "bl-source-map-private.h"
 
 #define SPAN_ARENA_BLOCK (256 * 1024)
 
@@ -91,22 +44,8 @@ arena_strdup (SpanArena  *arena,
   return copy;
 }
 
-struct _BlSourceMap
-{
-  xmlDoc     *xml;
-  GBytes     *source;
-  const char *s;
-  gsize       n;
-  Span       *root;
-  SpanArena   arena;
-  const gint *cancel;          /* while mapping: non-zero to stop; or NULL */
-  char       *encoding;        /* NULL: UTF-8 */
-  gboolean    crlf;
-  /* find_attr's last answer: attributes are asked for in the source's
-   * order, which is libxml2's, so the next one is nearly always next */
-  xmlNode    *attr_node;
-  xmlAttr    *attr_prop;
-};
+G_DEFINE_QUARK (bl-source-map-error-quark, bl_source_map_error)
+
 
 
 /* ------------------------------------------------------------------------ */
@@ -196,12 +135,6 @@ span_new (Tokenizer *t,
 }
 
 static Span *parse_element (Tokenizer *t);
-
-static inline guint
-span_n_attrs (const Span *span)
-{
-  return span->n_attrs;
-}
 
 /* Content up to the parent's end tag; t->pos is left on its '<'. */
 static void
@@ -419,9 +352,9 @@ parse_document (const char *s,
 /* ------------------------------------------------------------------------ */
 /* Matching the tree to the spans                                           */
 
-static gboolean
-attr_is_namespace_declaration (BlSourceMap    *map,
-                               const SpanAttr *attr)
+gboolean
+bl_source_map_attr_is_xmlns (BlSourceMap    *map,
+                             const SpanAttr *attr)
 {
   gsize len = attr->name_end - attr->name_start;
   const char *name = map->s + attr->name_start;
@@ -454,10 +387,10 @@ qname_equals (xmlAttr    *prop,
   return local_len == len && memcmp (local, name, len) == 0;
 }
 
-static xmlAttr *
-find_attr (BlSourceMap    *map,
-           xmlNode        *node,
-           const SpanAttr *attr)
+xmlAttr *
+bl_source_map_find_attr (BlSourceMap    *map,
+                         xmlNode        *node,
+                         const SpanAttr *attr)
 {
   gsize len = attr->name_end - attr->name_start;
   const char *name = map->s + attr->name_start;
@@ -484,8 +417,8 @@ find_attr (BlSourceMap    *map,
 
 /* The attribute's one text node, or NULL when it has several (entity
  * references) or none. */
-static const char *
-attr_text (xmlAttr *prop)
+const char *
+bl_source_map_attr_text (xmlAttr *prop)
 {
   xmlNode *text = prop->children;
 
@@ -494,10 +427,10 @@ attr_text (xmlAttr *prop)
   return NULL;
 }
 
-static char *
-attr_value (xmlAttr *prop)
+char *
+bl_source_map_attr_value (xmlAttr *prop)
 {
-  const char *text = attr_text (prop);
+  const char *text = bl_source_map_attr_text (prop);
   xmlChar *value;
 
   if (text != NULL)
@@ -509,8 +442,8 @@ attr_value (xmlAttr *prop)
   return copy;
 }
 
-static guint
-n_properties (xmlNode *node)
+guint
+bl_source_map_n_properties (xmlNode *node)
 {
   guint n = 0;
 
@@ -542,8 +475,8 @@ node_matches (xmlNode *node,
     }
 }
 
-static char *
-node_qname (xmlNode *node)
+char *
+bl_source_map_node_qname (xmlNode *node)
 {
   if (node->ns != NULL && node->ns->prefix != NULL)
     return g_strdup_printf ("%s:%s", (const char *) node->ns->prefix, (const char *) node->name);
@@ -579,7 +512,7 @@ attach (BlSourceMap *map,
       }
     else
       {
-        g_autofree char *qname = node_qname (node);
+        g_autofree char *qname = bl_source_map_node_qname (node);
 
         if (strlen (qname) != len || memcmp (qname, name, len) != 0)
           return FALSE;
@@ -596,22 +529,22 @@ attach (BlSourceMap *map,
         SpanAttr *attr = &span->attrs[a];
         xmlAttr *prop;
 
-        if (attr_is_namespace_declaration (map, attr))
+        if (bl_source_map_attr_is_xmlns (map, attr))
           continue;
-        prop = find_attr (map, node, attr);
+        prop = bl_source_map_find_attr (map, node, attr);
         if (prop == NULL)
           return FALSE;
-        if (attr_text (prop) != NULL)
-          attr->value = arena_strdup (&map->arena, attr_text (prop));
+        if (bl_source_map_attr_text (prop) != NULL)
+          attr->value = arena_strdup (&map->arena, bl_source_map_attr_text (prop));
         else
           {
-            g_autofree char *value = attr_value (prop);
+            g_autofree char *value = bl_source_map_attr_value (prop);
 
             attr->value = arena_strdup (&map->arena, value);
           }
         n_attrs++;
       }
-    if (n_attrs != n_properties (node))
+    if (n_attrs != bl_source_map_n_properties (node))
       return FALSE;
   }
 
@@ -633,451 +566,6 @@ detach (xmlNode *node)
       if (node->type == XML_ELEMENT_NODE)
         detach (node->children);
     }
-}
-
-/* ------------------------------------------------------------------------ */
-/* Comparing with and decoding the source                                   */
-
-/* The source bytes of [start, end) in UTF-8 with line ends normalised to
- * \n, as the parser sees them. */
-static char *
-raw_utf8 (BlSourceMap *map,
-          gsize        start,
-          gsize        end)
-{
-  g_autofree char *converted = NULL;
-  const char *p;
-  gsize len = end - start;
-  GString *out;
-
-  p = map->s + start;
-  if (map->encoding != NULL)
-    {
-      converted = g_convert (p, len, "UTF-8", map->encoding, NULL, &len, NULL);
-      if (converted == NULL)
-        return NULL;
-      p = converted;
-    }
-
-  out = g_string_sized_new (len);
-  for (gsize i = 0; i < len; i++)
-    {
-      if (p[i] == '\r')
-        {
-          g_string_append_c (out, '\n');
-          if (i + 1 < len && p[i + 1] == '\n')
-            i++;
-        }
-      else
-        g_string_append_c (out, p[i]);
-    }
-
-  return g_string_free (out, FALSE);
-}
-
-/* Decodes predefined entities and character references in text. */
-static char *
-decode (const char *raw)
-{
-  GString *out = g_string_new (NULL);
-
-  for (const char *p = raw; *p != '\0'; p++)
-    {
-      if (*p == '&')
-        {
-          const char *semi = strchr (p, ';');
-          gsize len = semi != NULL ? (gsize) (semi - p) + 1 : 0;
-
-          if (semi == NULL)
-            goto literal;
-          if (p[1] == '#')
-            {
-              gunichar c;
-              char *end;
-
-              if (p[2] == 'x')
-                c = (gunichar) g_ascii_strtoull (p + 3, &end, 16);
-              else
-                c = (gunichar) g_ascii_strtoull (p + 2, &end, 10);
-              if (end != semi)
-                goto literal;
-              g_string_append_unichar (out, c);
-            }
-          else if (len == 5 && strncmp (p, "&amp;", 5) == 0)
-            g_string_append_c (out, '&');
-          else if (len == 4 && strncmp (p, "&lt;", 4) == 0)
-            g_string_append_c (out, '<');
-          else if (len == 4 && strncmp (p, "&gt;", 4) == 0)
-            g_string_append_c (out, '>');
-          else if (len == 6 && strncmp (p, "&quot;", 6) == 0)
-            g_string_append_c (out, '"');
-          else if (len == 6 && strncmp (p, "&apos;", 6) == 0)
-            g_string_append_c (out, '\'');
-          else
-            goto literal;
-          p = semi;
-          continue;
-        }
-
-    literal:
-      g_string_append_c (out, *p);
-    }
-
-  return g_string_free (out, FALSE);
-}
-
-static gboolean
-text_unchanged (BlSourceMap *map,
-                xmlNode     *node,
-                Span        *span)
-{
-  gsize len = span->end - span->start;
-  const char *source = map->s + span->start;
-  g_autofree char *raw = NULL;
-
-  /* UTF-8 text without references or carriage returns is what the
-   * parser kept, byte for byte: compared in place. */
-  if (map->encoding == NULL && memchr (source, '&', len) == NULL && memchr (source, '\r', len) == NULL)
-    return node->content != NULL && strncmp ((const char *) node->content, source, len) == 0 &&
-           node->content[len] == '\0';
-
-  raw = raw_utf8 (map, span->start, span->end);
-  g_autofree char *decoded = NULL;
-
-  if (raw == NULL)
-    return FALSE;
-  decoded = decode (raw);
-  return g_strcmp0 (decoded, (const char *) node->content) == 0;
-}
-
-
-
-
-/* Does the current value of `prop` equal what the source says? */
-static gboolean
-attr_unchanged (xmlAttr        *prop,
-                const SpanAttr *attr)
-{
-  const char *text = attr_text (prop);
-  g_autofree char *current = NULL;
-
-  if (text != NULL)
-    return g_strcmp0 (attr->value, text) == 0;
-  current = attr_value (prop);
-  return g_strcmp0 (attr->value, current) == 0;
-}
-
-
-static gboolean
-start_tag_unchanged (BlSourceMap *map,
-                     xmlNode     *node,
-                     Span        *span)
-{
-  guint n_original = 0;
-
-  for (guint i = 0; i < span_n_attrs (span); i++)
-    {
-      const SpanAttr *attr = &span->attrs[i];
-      xmlAttr *prop;
-
-      if (attr_is_namespace_declaration (map, attr))
-        continue;
-      n_original++;
-      prop = find_attr (map, node, attr);
-      if (prop == NULL || !attr_unchanged (prop, attr))
-        return FALSE;
-    }
-
-  return n_original == n_properties (node);
-}
-
-static gboolean
-subtree_unchanged (BlSourceMap *map,
-                   xmlNode     *node)
-{
-  Span *span = node->_private;
-  xmlNode *child;
-  Span *span_child = NULL;
-
-  if (span == NULL)
-    return FALSE;
-
-  switch (node->type)
-    {
-    case XML_TEXT_NODE:
-      return text_unchanged (map, node, span);
-    case XML_ELEMENT_NODE:
-      break;
-    default:
-      return TRUE; /* comments, PIs, CDATA and entity references are never edited */
-    }
-
-  if (!start_tag_unchanged (map, node, span))
-    return FALSE;
-
-  span_child = span->first_child;
-  for (child = node->children; child != NULL; child = child->next, span_child = span_child->next)
-    {
-      if (span_child == NULL || child->_private != span_child || !subtree_unchanged (map, child))
-        return FALSE;
-    }
-
-  return span_child == NULL;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Writing                                                                   */
-
-static void
-append_range (GString     *out,
-              BlSourceMap *map,
-              gsize        start,
-              gsize        end)
-{
-  g_string_append_len (out, map->s + start, end - start);
-}
-
-/* Escapes UTF-8 text for the file: markup characters always, line ends as
- * the file writes them, non-ASCII as character references when the file
- * is not UTF-8. */
-static void
-append_escaped (GString     *out,
-                BlSourceMap *map,
-                const char  *text,
-                char         quote)
-{
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      switch (c)
-        {
-        case '&':
-          g_string_append (out, "&amp;");
-          break;
-        case '<':
-          g_string_append (out, "&lt;");
-          break;
-        case '>':
-          g_string_append (out, "&gt;");
-          break;
-        case '\r':
-          g_string_append (out, "&#13;");
-          break;
-        case '"':
-          g_string_append (out, quote == '"' ? "&quot;" : "\"");
-          break;
-        case '\'':
-          g_string_append (out, quote == '\'' ? "&apos;" : "'");
-          break;
-        case '\n':
-          if (quote != '\0')
-            g_string_append (out, "&#10;");
-          else
-            g_string_append (out, map->crlf ? "\r\n" : "\n");
-          break;
-        case '\t':
-          g_string_append (out, quote != '\0' ? "&#9;" : "\t");
-          break;
-        default:
-          if (c >= 0x80 && map->encoding != NULL)
-            g_string_append_printf (out, "&#%u;", c);
-          else
-            g_string_append_len (out, p, g_utf8_next_char (p) - p);
-          break;
-        }
-    }
-}
-
-static void
-append_new_attributes (GString     *out,
-                       BlSourceMap *map,
-                       xmlNode     *node,
-                       Span        *span)
-{
-  g_autoptr(GHashTable) original = g_hash_table_new (NULL, NULL);
-
-  /* the source's attributes, found once each */
-  for (guint i = 0; span != NULL && i < span_n_attrs (span); i++)
-    {
-      xmlAttr *prop = find_attr (map, node, &span->attrs[i]);
-
-      if (prop != NULL)
-        g_hash_table_add (original, prop);
-    }
-
-  for (xmlAttr *prop = node->properties; prop != NULL; prop = prop->next)
-    {
-      g_autofree char *value = NULL;
-
-      if (g_hash_table_contains (original, prop))
-        continue;
-
-      value = attr_value (prop);
-      g_string_append_c (out, ' ');
-      if (prop->ns != NULL && prop->ns->prefix != NULL)
-        g_string_append_printf (out, "%s:", (const char *) prop->ns->prefix);
-      g_string_append_printf (out, "%s=\"", (const char *) prop->name);
-      append_escaped (out, map, value, '"');
-      g_string_append_c (out, '"');
-    }
-}
-
-static void write_node (GString *out, BlSourceMap *map, xmlNode *node);
-
-static void
-write_children (GString     *out,
-                BlSourceMap *map,
-                xmlNode     *node)
-{
-  for (xmlNode *child = node->children; child != NULL; child = child->next)
-    write_node (out, map, child);
-}
-
-/* A node the source does not have, written as libxml2 would. */
-static void
-write_new_node (GString     *out,
-                BlSourceMap *map,
-                xmlNode     *node)
-{
-  switch (node->type)
-    {
-    case XML_ELEMENT_NODE:
-      {
-        g_autofree char *qname = node_qname (node);
-
-        g_string_append_printf (out, "<%s", qname);
-        append_new_attributes (out, map, node, NULL);
-        if (node->children == NULL)
-          {
-            g_string_append (out, "/>");
-            return;
-          }
-        g_string_append_c (out, '>');
-        write_children (out, map, node);
-        g_string_append_printf (out, "</%s>", qname);
-      }
-      break;
-
-    case XML_TEXT_NODE:
-      append_escaped (out, map, (const char *) node->content, '\0');
-      break;
-
-    case XML_COMMENT_NODE:
-      g_string_append_printf (out, "<!--%s-->", (const char *) node->content);
-      break;
-
-    default:
-      {
-        xmlBuffer *buffer = xmlBufferCreate ();
-
-        xmlNodeDump (buffer, map->xml, node, 0, 0);
-        g_string_append_len (out, (const char *) xmlBufferContent (buffer), xmlBufferLength (buffer));
-        xmlBufferFree (buffer);
-      }
-      break;
-    }
-}
-
-static void
-write_start_tag (GString     *out,
-                 BlSourceMap *map,
-                 xmlNode     *node,
-                 Span        *span)
-{
-  gsize pos = span->start;
-
-  for (guint i = 0; i < span_n_attrs (span); i++)
-    {
-      const SpanAttr *attr = &span->attrs[i];
-      xmlAttr *prop;
-
-      if (attr_is_namespace_declaration (map, attr))
-        continue;
-
-      prop = find_attr (map, node, attr);
-      if (prop == NULL)
-        {
-          /* Removed: drop it with the white space before it. */
-          append_range (out, map, pos, attr->lead);
-          pos = attr->value_end + 1;
-        }
-      else if (!attr_unchanged (prop, attr))
-        {
-          g_autofree char *value = attr_value (prop);
-
-          append_range (out, map, pos, attr->value_start);
-          append_escaped (out, map, value, attr->quote);
-          pos = attr->value_end;
-        }
-    }
-
-  append_range (out, map, pos, span->attrs_end);
-  append_new_attributes (out, map, node, span);
-
-  if (!span->empty)
-    append_range (out, map, span->attrs_end, span->stag_end);
-  else if (node->children == NULL)
-    append_range (out, map, span->attrs_end, span->stag_end);
-  else
-    g_string_append_c (out, '>');
-}
-
-static void
-write_node (GString     *out,
-            BlSourceMap *map,
-            xmlNode     *node)
-{
-  Span *span = node->_private;
-
-  if (span == NULL)
-    {
-      write_new_node (out, map, node);
-      return;
-    }
-
-  if (subtree_unchanged (map, node))
-    {
-      append_range (out, map, span->start, span->end);
-      return;
-    }
-
-  if (node->type == XML_TEXT_NODE)
-    {
-      append_escaped (out, map, (const char *) node->content, '\0');
-      return;
-    }
-
-  g_assert (node->type == XML_ELEMENT_NODE);
-
-  write_start_tag (out, map, node, span);
-  write_children (out, map, node);
-  if (!span->empty)
-    append_range (out, map, span->etag_start, span->end);
-  else if (node->children != NULL)
-    {
-      g_autofree char *qname = node_qname (node);
-
-      g_string_append_printf (out, "</%s>", qname);
-    }
-}
-
-GBytes *
-bl_source_map_serialize (BlSourceMap *map)
-{
-  GString *out;
-
-  g_return_val_if_fail (map != NULL, NULL);
-
-  /* edits since the last call may have freed what the cursor holds */
-  map->attr_node = NULL;
-  map->attr_prop = NULL;
-  out = g_string_sized_new (map->n + 256);
-  append_range (out, map, 0, map->root->start);
-  write_node (out, map, xmlDocGetRootElement (map->xml));
-  append_range (out, map, map->root->end, map->n);
-
-  return g_string_free_to_bytes (out);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1113,7 +601,7 @@ source_map_new (xmlDoc      *xml,
     {
       if (!encoding_is_ascii_compatible ((const char *) xml->encoding))
         {
-          g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_NOT_LOSSLESS,
+          g_set_error (error, BL_SOURCE_MAP_ERROR, BL_SOURCE_MAP_ERROR_NOT_LOSSLESS,
                        "files in %s cannot be edited; convert the file to UTF-8",
                        (const char *) xml->encoding);
           return NULL;
@@ -1145,7 +633,7 @@ source_map_new (xmlDoc      *xml,
         }
       if (root != NULL)
         detach (root);
-      g_set_error_literal (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_NOT_LOSSLESS,
+      g_set_error_literal (error, BL_SOURCE_MAP_ERROR, BL_SOURCE_MAP_ERROR_NOT_LOSSLESS,
                            "the file's layout could not be mapped, so it cannot be edited "
                            "without rewriting it");
       return NULL;
@@ -1156,7 +644,7 @@ source_map_new (xmlDoc      *xml,
   if (!g_bytes_equal (check, source))
     {
       detach (root);
-      g_set_error_literal (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_NOT_LOSSLESS,
+      g_set_error_literal (error, BL_SOURCE_MAP_ERROR, BL_SOURCE_MAP_ERROR_NOT_LOSSLESS,
                            "the file could not be reproduced byte for byte, so it cannot be "
                            "edited without rewriting it");
       return NULL;
@@ -1188,99 +676,78 @@ bl_source_map_free (BlSourceMap *map)
   g_free (map);
 }
 
-/* A document's map: being built on another thread, built, or refused. */
-typedef struct
+/* A map being built on another thread, built, or refused. */
+struct _BlSourceMapJob
 {
   GThread     *thread;         /* until joined */
-  xmlDoc      *xml;            /* borrowed from the document */
+  xmlDoc      *xml;            /* borrowed */
   GBytes      *source;
   BlSourceMap *map;
   GError      *error;
-  gint         cancelled;      /* the document ends: stop mapping */
-} DocumentMap;
+  gint         cancelled;      /* the tree ends: stop mapping */
+};
 
 static void
-document_map_join (DocumentMap *state)
+job_join (BlSourceMapJob *job)
 {
-  if (state->thread != NULL)
-    g_thread_join (g_steal_pointer (&state->thread));
-}
-
-static void
-document_map_free (DocumentMap *state)
-{
-  document_map_join (state);
-  g_clear_pointer (&state->map, bl_source_map_free);
-  g_clear_error (&state->error);
-  g_clear_pointer (&state->source, g_bytes_unref);
-  g_free (state);
+  if (job->thread != NULL)
+    g_thread_join (g_steal_pointer (&job->thread));
 }
 
 static gpointer
-document_map_build (gpointer data)
+job_build (gpointer data)
 {
-  DocumentMap *state = data;
+  BlSourceMapJob *job = data;
 
-  state->map = source_map_new (state->xml, state->source, &state->cancelled, &state->error);
+  job->map = source_map_new (job->xml, job->source, &job->cancelled, &job->error);
   return NULL;
 }
 
-static DocumentMap *
-document_map_new (BlDocument *doc)
+BlSourceMapJob *
+bl_source_map_job_new (xmlDoc   *xml,
+                       GBytes   *source,
+                       gboolean  in_thread)
 {
-  DocumentMap *state = g_new0 (DocumentMap, 1);
+  BlSourceMapJob *job;
 
-  state->xml = bl_document_get_xml (doc);
-  state->source = g_bytes_ref (bl_document_get_source (doc));
-  g_object_set_data_full (G_OBJECT (doc), "bl-source-map", state, (GDestroyNotify) document_map_free);
-  return state;
-}
+  g_return_val_if_fail (xml != NULL, NULL);
+  g_return_val_if_fail (source != NULL, NULL);
 
-void
-bl_source_map_prepare (BlDocument *doc)
-{
-  DocumentMap *state;
-
-  g_return_if_fail (BL_IS_DOCUMENT (doc));
-  g_return_if_fail (bl_document_get_source (doc) != NULL);
-
-  if (g_object_get_data (G_OBJECT (doc), "bl-source-map") != NULL)
-    return;
-  state = document_map_new (doc);
-  state->thread = g_thread_try_new ("bl-source-map", document_map_build, state, NULL);
-  /* Without a thread, the first edit builds the map. */
-}
-
-void
-bl_source_map_forget (BlDocument *doc)
-{
-  DocumentMap *state;
-
-  g_return_if_fail (BL_IS_DOCUMENT (doc));
-
-  /* A document closed before it was mapped does not wait for the map. */
-  state = g_object_get_data (G_OBJECT (doc), "bl-source-map");
-  if (state != NULL)
-    g_atomic_int_set (&state->cancelled, 1);
-  g_object_set_data (G_OBJECT (doc), "bl-source-map", NULL);
+  job = g_new0 (BlSourceMapJob, 1);
+  job->xml = xml;
+  job->source = g_bytes_ref (source);
+  if (in_thread)
+    job->thread = g_thread_try_new ("bl-source-map", job_build, job, NULL);
+  /* Without a thread, bl_source_map_job_get builds the map. */
+  return job;
 }
 
 BlSourceMap *
-bl_source_map_for_document (BlDocument  *doc,
-                            GError     **error)
+bl_source_map_job_get (BlSourceMapJob  *job,
+                       GError         **error)
 {
-  DocumentMap *state;
+  g_return_val_if_fail (job != NULL, NULL);
 
-  g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
+  job_join (job);
+  if (job->map == NULL && job->error == NULL)
+    job->map = bl_source_map_new (job->xml, job->source, &job->error);
+  if (job->map == NULL)
+    g_propagate_error (error, g_error_copy (job->error));
 
-  state = g_object_get_data (G_OBJECT (doc), "bl-source-map");
-  if (state == NULL)
-    state = document_map_new (doc);
-  document_map_join (state);
-  if (state->map == NULL && state->error == NULL)
-    state->map = bl_source_map_new (state->xml, state->source, &state->error);
-  if (state->map == NULL)
-    g_propagate_error (error, g_error_copy (state->error));
+  return job->map;
+}
 
-  return state->map;
+void
+bl_source_map_job_free (BlSourceMapJob *job)
+{
+  if (job == NULL)
+    return;
+
+  /* A tree closed before it was mapped does not wait for the map. */
+  g_atomic_int_set (&job->cancelled, 1);
+  job_join (job);
+  g_clear_pointer (&job->map, bl_source_map_free);
+  g_clear_error (&job->error);
+  g_clear_pointer (&job->source, g_bytes_unref);
+  g_free (job);
 }

@@ -5,14 +5,25 @@
  * tags, the XML declaration, character references and line ends all come
  * back normalised), so Ballast splices instead: a node whose subtree is as
  * it was read is copied from the source; only changed elements, attributes
- * and text are written anew.  Internal to the core: edits and export use it. */
+ * and text are written anew.  Internal to the core: the document keeps its
+ * map (bl_document_get_source_map), edits and export use it.  Knows
+ * nothing of the document: it maps a tree onto bytes. */
 #pragma once
 
 #include <libxml/tree.h>
 
-#include "bl-document.h"
+#include <glib.h>
 
 G_BEGIN_DECLS
+
+#define BL_SOURCE_MAP_ERROR (bl_source_map_error_quark ())
+
+typedef enum
+{
+  BL_SOURCE_MAP_ERROR_NOT_LOSSLESS, /* the file cannot be edited without rewriting it */
+} BlSourceMapError;
+
+GQuark bl_source_map_error_quark (void);
 
 typedef struct _BlSourceMap BlSourceMap;
 
@@ -28,23 +39,24 @@ void         bl_source_map_free            (BlSourceMap  *map);
 /* The current tree, spliced into the source. */
 GBytes      *bl_source_map_serialize       (BlSourceMap  *map);
 
-/* The document's map, kept with the document: built on first use, or
- * waited for when bl_source_map_prepare started it.  Every edit must go
- * through it before changing the tree. */
-BlSourceMap *bl_source_map_for_document    (BlDocument   *doc,
-                                            GError      **error);
+/* A map made on another thread, right after an editable load: mapping
+ * reads the whole file, which an edit should not wait for.  Until
+ * bl_source_map_job_get returns, that thread reads the tree (and writes its
+ * nodes' _private): nothing may change the tree meanwhile.  Without
+ * `in_thread` (or when no thread can be made), bl_source_map_job_get maps
+ * it.  `xml` is borrowed and must outlive the job. */
+typedef struct _BlSourceMapJob BlSourceMapJob;
 
-/* Starts building the document's map on another thread, right after an
- * editable load: mapping reads the whole file, which an edit should not
- * wait for.  Until bl_source_map_for_document returns, that thread reads
- * the tree (and writes its nodes' _private): nothing may change the tree
- * meanwhile, and only edits do, through bl_source_map_for_document. */
-void         bl_source_map_prepare         (BlDocument   *doc);
-
-/* Stops the document's map being made (a document closed at once does not
- * wait for it), waits for its thread and frees it: the document calls it
- * before it frees its tree. */
-void         bl_source_map_forget          (BlDocument   *doc);
+BlSourceMapJob *bl_source_map_job_new      (xmlDoc          *xml,
+                                            GBytes          *source,
+                                            gboolean         in_thread);
+/* Waits for the map (or makes it); the job keeps it.  NULL with an error
+ * (the same each time) when the tree cannot be mapped. */
+BlSourceMap    *bl_source_map_job_get      (BlSourceMapJob  *job,
+                                            GError         **error);
+/* Stops the mapping (a tree closed at once does not wait for its map),
+ * waits for the thread and frees the job and its map; NULL is allowed. */
+void            bl_source_map_job_free     (BlSourceMapJob  *job);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlSourceMap, bl_source_map_free)
 

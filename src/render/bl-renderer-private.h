@@ -1,5 +1,5 @@
-/* bl-renderer-private.h: what the renderer's files share (bl-renderer.c, bl-programs.c, bl-gpu-mesh.c,
- * bl-batch.c, bl-draw-passes.c); not for the viewport.  Every function needs the GL context current. */
+/* bl-renderer-private.h: what the renderer's files share (bl-renderer.c, bl-renderer-programs.c,
+ * bl-renderer-gpu-mesh.c, bl-renderer-batch.c, bl-renderer-draw-passes.c); not for the viewport.  Every function needs the GL context current. */
 #pragma once
 
 #include <epoxy/gl.h>
@@ -254,7 +254,7 @@ struct _BlRenderer
   GLuint      panel_vao, panel_vbo;
 };
 
-/* ---- Programs (bl-programs.c) ---------------------------------------------- */
+/* ---- Programs (bl-renderer-programs.c) ------------------------------------- */
 
 gboolean
 bl_program_init (BlProgram   *program,
@@ -272,7 +272,7 @@ bl_program_use (const BlProgram       *program,
                 const float            eye[3],
                 const BlRenderOptions *options);
 
-/* ---- GPU meshes and their jobs (bl-gpu-mesh.c) ----------------------------- */
+/* ---- GPU meshes and their jobs (bl-renderer-gpu-mesh.c) -------------------- */
 
 void
 bl_gpu_mesh_job_unref (BlMeshJob *job);
@@ -309,7 +309,7 @@ BlGpuMesh *
 bl_renderer_gpu_mesh_for (BlRenderer *self,
                           BlMesh     *mesh);
 
-/* ---- Instanced batches (bl-batch.c) ---------------------------------------- */
+/* ---- Instanced batches (bl-renderer-batch.c) ------------------------------- */
 
 BlBatch *
 bl_batch_new (BlRenderer *self,

@@ -1,4 +1,4 @@
-/* bl-programs.c: the renderer's GLSL programs, compiled from GResource, and their uniforms. */
+/* bl-renderer-programs.c: the renderer's GLSL programs, compiled from GResource, and their uniforms. */
 #include "config.h"
 
 #include <string.h>

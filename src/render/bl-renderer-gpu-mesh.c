@@ -1,4 +1,4 @@
-/* bl-gpu-mesh.c: meshes in GL buffers, and big meshes' clusters and coarser levels made in a bounded thread pool. */
+/* bl-renderer-gpu-mesh.c: meshes in GL buffers, and big meshes' clusters and coarser levels made in a bounded thread pool. */
 #include "config.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* bl-draw-passes.c: one frame: grid, bodies, planes, translucent shells, panels, markers and the axes triad. */
+/* bl-renderer-draw-passes.c: one frame: grid, bodies, planes, translucent shells, panels, markers and the axes triad. */
 #include "config.h"
 
 #include <math.h>

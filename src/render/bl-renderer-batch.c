@@ -1,4 +1,4 @@
-/* bl-batch.c: instanced batches: instance buffers, culling and level of detail per frame, clustered draws. */
+/* bl-renderer-batch.c: instanced batches: instance buffers, culling and level of detail per frame, clustered draws. */
 #include "config.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* bl-stl.c: binary STL files read in this process, giving exactly what the
+/* bl-mesh-stl.c: binary STL files read in this process, giving exactly what the
  * assimp child of bl-mesh-import.c gives for them.
  *
  * assimp 5.2.5 gives every file whose name ends in “.stl” (any case) to its

@@ -1,0 +1,64 @@
+/* bl-document-errors.h: what loading a document reports besides the model:
+ * the errors that stop a load, and the includes that were not loaded.
+ * Below the document and its loader, which both use them (bl-document.h
+ * includes this header). */
+#pragma once
+
+#include <glib.h>
+#include <libxml/tree.h>
+
+G_BEGIN_DECLS
+
+#define BL_DOCUMENT_ERROR (bl_document_error_quark ())
+
+typedef enum
+{
+  BL_DOCUMENT_ERROR_READ,      /* the file could not be read */
+  BL_DOCUMENT_ERROR_PARSE,     /* not well-formed XML */
+  BL_DOCUMENT_ERROR_NOT_SDF,   /* well-formed, but not an <sdf> document */
+  BL_DOCUMENT_ERROR_LIMIT,     /* past a limit on what a file may hold (comments) */
+} BlDocumentError;
+
+GQuark bl_document_error_quark (void);
+
+/* An <include> that was not loaded, for a window that offers the fix: each
+ * also has its "include" (or "include-cycle") diagnostic, with the same
+ * message, among bl_document_get_diagnostics(), except the repeats of a
+ * URI that failed alike before (same_as): a world that includes one
+ * missing model ten times has one diagnostic, at the first, naming the
+ * count and the other places. */
+typedef enum
+{
+  BL_INCLUDE_NOT_FOUND,        /* not in any folder searched: adding the folder
+                                * that holds it to the model path fixes it */
+  BL_INCLUDE_NOT_IN_FUEL_CACHE, /* a Fuel URL whose model is not in the local
+                                 * Fuel cache (gz fuel download, GZ_FUEL_CACHE_PATH) */
+  BL_INCLUDE_UNUSABLE,         /* found, but unreadable, not a model, a cycle,
+                                * or no <uri>: the file itself needs fixing */
+} BlIncludeProblem;
+
+typedef struct _BlIncludeFailure
+{
+  BlIncludeProblem problem;
+  char  *uri;       /* as written in <uri> ("" when there is none) */
+  char  *name;      /* what was looked for: "tethys" of <uri>tethys</uri> or
+                     * model://tethys/…, the Fuel model's name; NULL for
+                     * BL_INCLUDE_UNUSABLE */
+  xmlNode *include; /* the <include> element (its <name>, <plugin>s…) */
+  char  *file;      /* the file holding the <include> */
+  int    line;      /* of its <uri> (or of the <include> without one) */
+  char  *message;   /* what failed, where it looked and what to set */
+  GStrv  searched;  /* the folders searched, in order (for a Fuel URL, the
+                     * cache folder of the model); empty for BL_INCLUDE_UNUSABLE */
+  guint  count;     /* the includes of this URI that failed alike (the same
+                     * message), this first one among them; 0 on the others */
+  const struct _BlIncludeFailure *same_as;
+                    /* on a repeat, the first failure of its URI: only that
+                     * one has a diagnostic, which gives the count and the
+                     * repeats' places; NULL on a first failure */
+} BlIncludeFailure;
+
+/* Frees a failure and everything it holds. */
+void bl_include_failure_free (BlIncludeFailure *failure);
+
+G_END_DECLS

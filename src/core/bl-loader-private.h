@@ -1,0 +1,200 @@
+/* bl-loader-private.h: reading an SDF file into the model tree.
+ *
+ * A load is one BlLoader, on the stack of bl_document_load, which lives
+ * only while the file is read: the document keeps what the load made (the
+ * tree, the models, the diagnostics…) and none of the loader's state (the
+ * include stack, the limits, the links read ahead by a streaming load).
+ * The loader is four files, each of which calls only the ones below it:
+ *
+ *   bl-sdf-reader.c    <sdf>, <world>, <model>, <include> as a model: the
+ *                      frames of each scope, placement, merge-includes
+ *   bl-include.c       finding and reading an included file: the model
+ *                      path, model.config, limits, cycles, failures
+ *   bl-stream-load.c   libxml2: the parse, its faults and limits, and the
+ *                      read-only load that reads each link as it ends
+ *   bl-sdf-elements.c  the elements of a link: numbers, poses, <inertial>,
+ *                      collisions and their geometry
+ *
+ * None of them knows the document; the document calls them. */
+#pragma once
+
+#include <libxml/tree.h>
+
+#include "bl-arena-private.h"
+#include "bl-model.h"
+#include "bl-document-errors.h"
+#include "bl-frame-graph-private.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  /* Given by the caller (borrowed).  The four arrays are the document's:
+   * the load appends to them. */
+  const char    *path;             /* names the file; anchors relative URIs */
+  GBytes        *source;           /* the bytes, or NULL: read the fd */
+  gboolean       read_only;        /* BL_DOCUMENT_LOAD_READ_ONLY */
+  GPtrArray     *models;           /* BlModel*, top level */
+  GPtrArray     *diagnostics;      /* BlDiagnostic* not tied to a link */
+  GPtrArray     *included_xml;     /* xmlDoc* of <include>d files */
+  GPtrArray     *include_failures; /* BlIncludeFailure* */
+
+  /* Made by the load, for the caller to take (steal); bl_loader_clear
+   * frees what is left. */
+  xmlDoc        *xml;
+  xmlNode       *world;            /* the first <world>, or NULL */
+  char          *sdf_version;      /* <sdf version> as written, or NULL */
+  guint          sdf_minor;        /* 10 for "1.10"; 12 when absent or unknown */
+  BlArena       *arena;            /* read-only: links, collisions and their names */
+  GPtrArray     *mesh_collisions;  /* read-only: BlCollision* in the arena that hold heap memory */
+
+  /* Only while loading. */
+  char          *base_dir;         /* the folder of path */
+  GPtrArray     *include_stack;    /* char* paths being included */
+  guint          n_includes;       /* files included so far, every time counted */
+  guint64        include_bytes;    /* their sizes, summed */
+  gboolean       include_limit_reported;
+  guint          n_comments;       /* comments and PIs read so far, in every file */
+  GHashTable    *include_firsts;   /* "URI\nmessage" → the first BlIncludeFailure of it */
+  GHashTable    *include_diagnostic; /* first BlIncludeFailure* → index of its diagnostic + 1 */
+  const xmlChar *link_tag;         /* read-only: "link" in the parser's dictionary */
+  GPtrArray     *preparsed;        /* read-only: links read ahead, each also in its node's _private */
+  GPtrArray     *protos;           /* read-only: BlModel* stand-ins for their models */
+} BlLoader;
+
+/* bl-sdf-reader.c */
+
+/* Reads loader->path (from loader->source, or from fd when it is NULL)
+ * into the loader's arrays: the top-level models with every link parsed
+ * (not yet computed), and the diagnostics of the file.  FALSE with an
+ * error (BL_DOCUMENT_ERROR) only when the file cannot be read or is not
+ * an SDF document. */
+gboolean       bl_loader_read                (BlLoader     *loader,
+                                              int           fd,
+                                              GError      **error);
+/* Frees the loader's own state and whatever the caller did not take. */
+void           bl_loader_clear               (BlLoader     *loader);
+
+/* bl-include.c */
+
+/* The file an <include> names, read (into loader->included_xml): its path
+ * (interned) and its top-level <model>, or NULL for a file holding only a
+ * <light> or an <actor> (unless `merge`, where that is an error).  FALSE
+ * after a failure is recorded. */
+gboolean       bl_include_load               (BlLoader     *loader,
+                                              xmlNode      *node,
+                                              const char   *file,
+                                              const char   *owner,
+                                              gboolean      merge,
+                                              const char  **sdf_path_out,
+                                              xmlNode     **model_out);
+/* Records an include that failed: its diagnostic and its BlIncludeFailure
+ * (`uri` NULL: read from the include; `searched` NULL: none). */
+void           bl_include_failed             (BlLoader     *loader,
+                                              xmlNode      *include,
+                                              const char   *code,
+                                              const char   *file,
+                                              int           line,
+                                              const char   *owner,
+                                              const char   *uri,
+                                              GPtrArray    *searched,
+                                              const char   *format,
+                                              ...) G_GNUC_PRINTF (9, 10);
+/* After loading: one diagnostic for each URI that failed more than once,
+ * naming how many failed and where. */
+void           bl_include_group_failures     (BlLoader     *loader);
+
+/* bl-stream-load.c */
+
+/* A link read ahead by a read-only load, before its subtree was freed. */
+typedef struct
+{
+  BlLink        *link;             /* NULL once adopted */
+  BlModel       *proto;            /* stands in for the model (name, file) until adopted; in loader->protos */
+  xmlNode       *node;             /* the <link>, whose _private points here until adopted */
+} BlPreparsedLink;
+
+/* Parses data (or, when fd ≥ 0, reads fd in pieces) into a tree.  A
+ * read-only load (loader non-NULL and read-only) reads each <link> as its
+ * end tag comes and frees its subtree.  The faults read past as Gazebo
+ * reads past them are warnings in diagnostics (may be NULL); *n_comments
+ * counts comments and PIs against the limit.  NULL with a
+ * BL_DOCUMENT_ERROR when the file cannot be read or parsed. */
+xmlDoc        *bl_stream_read_xml            (BlLoader     *loader,
+                                              const char   *data,
+                                              gsize         length,
+                                              int           fd,
+                                              const char   *path,
+                                              GPtrArray    *diagnostics,
+                                              guint        *n_comments,
+                                              GError      **error);
+/* The read-ahead link for the <link> `node` of `model`, now the model's,
+ * or NULL when there is none. */
+BlLink        *bl_stream_adopt_link          (BlLoader     *loader,
+                                              BlModel      *model,
+                                              xmlNode      *node);
+/* A read-ahead link renamed by bl_frame_scope_add (before SDF 1.7): its
+ * name and its diagnostics' element, as bl_sdf_parse_link would give them. */
+void           bl_stream_rename_link         (BlLoader     *loader,
+                                              BlLink       *link,
+                                              const char   *name);
+/* Frees the links read ahead and never adopted. */
+void           bl_stream_clear_preparsed     (BlLoader     *loader);
+
+/* bl-sdf-elements.c */
+
+typedef xmlChar *BlXmlString;
+G_DEFINE_AUTO_CLEANUP_FREE_FUNC (BlXmlString, xmlFree, NULL)
+
+/* The element's value (bl_xml_value_node: as libsdformat reads it), not
+ * copied; "" when it has none. */
+const char    *bl_sdf_text_peek              (xmlNode      *node);
+/* The attribute as written (never a DTD's default), not copied when
+ * libxml2 holds it as one text node, else copied into *owned (xmlFree).
+ * NULL when absent. */
+const char    *bl_sdf_attribute_peek         (xmlNode      *node,
+                                              const char   *name,
+                                              xmlChar     **owned);
+/* "true", "false", "1", "0" (any case, trimmed); FALSE for anything else. */
+gboolean       bl_sdf_parse_bool             (const char   *text,
+                                              gboolean     *value);
+/* <pose> with @degrees and @rotation_format; *relative_to gets
+ * @relative_to (or NULL).  A broken pose is a diagnostic and the identity. */
+BlPose         bl_sdf_parse_pose             (xmlNode      *pose_node,
+                                              const char   *owner,
+                                              const char   *file,
+                                              GPtrArray    *diagnostics,
+                                              char        **relative_to);
+/* "1.10" → 10; an absent or unknown version reads as the newest, 12. */
+guint          bl_sdf_minor_version          (const char   *version);
+
+/* Memory for a link or a collision: from the arena of a read-only load,
+ * else from the heap (freed by bl_link_free and bl_collision_free). */
+gpointer       bl_sdf_alloc0                 (BlLoader     *loader,
+                                              gsize         size);
+/* The strings up to NULL joined, in the same memory as bl_sdf_alloc0. */
+char          *bl_sdf_strjoin                (BlLoader     *loader,
+                                              const char   *first,
+                                              ...) G_GNUC_NULL_TERMINATED;
+/* What the arena does not hold of a mesh collision and of a link. */
+void           bl_sdf_arena_collision_free   (BlCollision  *collision);
+void           bl_sdf_arena_link_free        (BlLink       *link);
+/* How a model frees its links: the arena's way or the heap's. */
+GDestroyNotify bl_sdf_link_free_func         (BlLoader     *loader);
+
+/* A new link `name` of `model` for the <link> `node`, with nothing read yet. */
+BlLink        *bl_sdf_parse_link             (BlLoader     *loader,
+                                              BlModel      *model,
+                                              xmlNode      *node,
+                                              const char   *name);
+/* Reads the link's <collision>s (names, poses through `scope`, which may
+ * be NULL for a link read ahead, and geometry; mesh URIs from base_dir). */
+void           bl_sdf_parse_link_collisions  (BlLoader     *loader,
+                                              BlLink       *link,
+                                              BlFrameScope *scope,
+                                              const char   *base_dir);
+/* (Re-)reads the link's <inertial> and its collisions' <density>, after
+ * dropping every diagnostic but the first n_load_diagnostics. */
+void           bl_sdf_parse_link_inertial    (BlLink       *link);
+
+G_END_DECLS

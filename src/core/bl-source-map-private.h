@@ -1,0 +1,97 @@
+/* bl-source-map-private.h: what the two files of the source map share:
+ * bl-source-map.c (the spans of the source and matching the tree to them)
+ * and bl-source-map-write.c (the tree spliced back into the bytes). */
+#pragma once
+
+#include "bl-source-map.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  SPAN_ELEMENT,
+  SPAN_TEXT,
+  SPAN_CDATA,
+  SPAN_COMMENT,
+  SPAN_PI,
+  SPAN_ENTITY_REF,
+} SpanKind;
+
+typedef struct
+{
+  gsize lead;                  /* white space before the name */
+  gsize name_start, name_end;
+  gsize value_start, value_end; /* inside the quotes */
+  char  quote;
+  char *value;                 /* as libxml2 read it; NULL for xmlns */
+} SpanAttr;
+
+typedef struct _Span Span;
+
+struct _Span
+{
+  SpanKind   kind;
+  gsize      start, end;       /* the whole node */
+  Span      *next;             /* the next sibling */
+  /* Elements only: other spans are allocated without these fields */
+  gsize      name_end;
+  gsize      attrs_end;        /* after the last attribute (or the name) */
+  gsize      stag_end;         /* after the start tag's '>' */
+  gsize      etag_start;       /* the end tag's '<'; == end when empty */
+  gboolean   empty;            /* written <a/> */
+  SpanAttr  *attrs;            /* n_attrs of them */
+  guint      n_attrs;
+  Span      *first_child, *last_child;
+};
+
+/* Spans, their attributes and the values remembered live in blocks freed
+ * at once: a large file has hundreds of thousands of nodes, and as many
+ * small allocations cost more to make and free than the mapping. */
+typedef struct
+{
+  GPtrArray *blocks;
+  char      *next;
+  gsize      left;
+} SpanArena;
+
+struct _BlSourceMap
+{
+  xmlDoc     *xml;
+  GBytes     *source;
+  const char *s;
+  gsize       n;
+  Span       *root;
+  SpanArena   arena;
+  const gint *cancel;          /* while mapping: non-zero to stop; or NULL */
+  char       *encoding;        /* NULL: UTF-8 */
+  gboolean    crlf;
+  /* find_attr's last answer: attributes are asked for in the source's
+   * order, which is libxml2's, so the next one is nearly always next */
+  xmlNode    *attr_node;
+  xmlAttr    *attr_prop;
+};
+
+static inline guint
+span_n_attrs (const Span *span)
+{
+  return span->n_attrs;
+}
+
+/* Whether the attribute of the source is a namespace declaration (xmlns,
+ * xmlns:p), which libxml2 keeps apart from the attributes. */
+gboolean     bl_source_map_attr_is_xmlns  (BlSourceMap    *map,
+                                           const SpanAttr *attr);
+/* The attribute of node named as the source's attr is, or NULL. */
+xmlAttr     *bl_source_map_find_attr      (BlSourceMap    *map,
+                                           xmlNode        *node,
+                                           const SpanAttr *attr);
+/* The attribute's one text node, or NULL when it has several (entity
+ * references) or none. */
+const char  *bl_source_map_attr_text      (xmlAttr        *prop);
+/* The attribute's value, as libxml2 joins it (free it). */
+char        *bl_source_map_attr_value     (xmlAttr        *prop);
+guint        bl_source_map_n_properties   (xmlNode        *node);
+/* "prefix:name" or "name" (free it). */
+char        *bl_source_map_node_qname     (xmlNode        *node);
+
+G_END_DECLS

@@ -1,0 +1,452 @@
+/* bl-source-map-write.c: splices the edited XML tree back into the source
+ * bytes: unchanged subtrees copied, changed ones written in the file's style. */
+#include "config.h"
+
+#include <string.h>
+
+#include "bl-source-map-private.h"
+
+/* ------------------------------------------------------------------------ */
+/* Comparing with and decoding the source                                   */
+
+/* The source bytes of [start, end) in UTF-8 with line ends normalised to
+ * \n, as the parser sees them. */
+static char *
+raw_utf8 (BlSourceMap *map,
+          gsize        start,
+          gsize        end)
+{
+  g_autofree char *converted = NULL;
+  const char *p;
+  gsize len = end - start;
+  GString *out;
+
+  p = map->s + start;
+  if (map->encoding != NULL)
+    {
+      converted = g_convert (p, len, "UTF-8", map->encoding, NULL, &len, NULL);
+      if (converted == NULL)
+        return NULL;
+      p = converted;
+    }
+
+  out = g_string_sized_new (len);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (p[i] == '\r')
+        {
+          g_string_append_c (out, '\n');
+          if (i + 1 < len && p[i + 1] == '\n')
+            i++;
+        }
+      else
+        g_string_append_c (out, p[i]);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* Decodes predefined entities and character references in text. */
+static char *
+decode (const char *raw)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = raw; *p != '\0'; p++)
+    {
+      if (*p == '&')
+        {
+          const char *semi = strchr (p, ';');
+          gsize len = semi != NULL ? (gsize) (semi - p) + 1 : 0;
+
+          if (semi == NULL)
+            goto literal;
+          if (p[1] == '#')
+            {
+              gunichar c;
+              char *end;
+
+              if (p[2] == 'x')
+                c = (gunichar) g_ascii_strtoull (p + 3, &end, 16);
+              else
+                c = (gunichar) g_ascii_strtoull (p + 2, &end, 10);
+              if (end != semi)
+                goto literal;
+              g_string_append_unichar (out, c);
+            }
+          else if (len == 5 && strncmp (p, "&amp;", 5) == 0)
+            g_string_append_c (out, '&');
+          else if (len == 4 && strncmp (p, "&lt;", 4) == 0)
+            g_string_append_c (out, '<');
+          else if (len == 4 && strncmp (p, "&gt;", 4) == 0)
+            g_string_append_c (out, '>');
+          else if (len == 6 && strncmp (p, "&quot;", 6) == 0)
+            g_string_append_c (out, '"');
+          else if (len == 6 && strncmp (p, "&apos;", 6) == 0)
+            g_string_append_c (out, '\'');
+          else
+            goto literal;
+          p = semi;
+          continue;
+        }
+
+    literal:
+      g_string_append_c (out, *p);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+text_unchanged (BlSourceMap *map,
+                xmlNode     *node,
+                Span        *span)
+{
+  gsize len = span->end - span->start;
+  const char *source = map->s + span->start;
+  g_autofree char *raw = NULL;
+
+  /* UTF-8 text without references or carriage returns is what the
+   * parser kept, byte for byte: compared in place. */
+  if (map->encoding == NULL && memchr (source, '&', len) == NULL && memchr (source, '\r', len) == NULL)
+    return node->content != NULL && strncmp ((const char *) node->content, source, len) == 0 &&
+           node->content[len] == '\0';
+
+  raw = raw_utf8 (map, span->start, span->end);
+  g_autofree char *decoded = NULL;
+
+  if (raw == NULL)
+    return FALSE;
+  decoded = decode (raw);
+  return g_strcmp0 (decoded, (const char *) node->content) == 0;
+}
+
+
+
+
+/* Does the current value of `prop` equal what the source says? */
+static gboolean
+attr_unchanged (xmlAttr        *prop,
+                const SpanAttr *attr)
+{
+  const char *text = bl_source_map_attr_text (prop);
+  g_autofree char *current = NULL;
+
+  if (text != NULL)
+    return g_strcmp0 (attr->value, text) == 0;
+  current = bl_source_map_attr_value (prop);
+  return g_strcmp0 (attr->value, current) == 0;
+}
+
+
+static gboolean
+start_tag_unchanged (BlSourceMap *map,
+                     xmlNode     *node,
+                     Span        *span)
+{
+  guint n_original = 0;
+
+  for (guint i = 0; i < span_n_attrs (span); i++)
+    {
+      const SpanAttr *attr = &span->attrs[i];
+      xmlAttr *prop;
+
+      if (bl_source_map_attr_is_xmlns (map, attr))
+        continue;
+      n_original++;
+      prop = bl_source_map_find_attr (map, node, attr);
+      if (prop == NULL || !attr_unchanged (prop, attr))
+        return FALSE;
+    }
+
+  return n_original == bl_source_map_n_properties (node);
+}
+
+static gboolean
+subtree_unchanged (BlSourceMap *map,
+                   xmlNode     *node)
+{
+  Span *span = node->_private;
+  xmlNode *child;
+  Span *span_child = NULL;
+
+  if (span == NULL)
+    return FALSE;
+
+  switch (node->type)
+    {
+    case XML_TEXT_NODE:
+      return text_unchanged (map, node, span);
+    case XML_ELEMENT_NODE:
+      break;
+    default:
+      return TRUE; /* comments, PIs, CDATA and entity references are never edited */
+    }
+
+  if (!start_tag_unchanged (map, node, span))
+    return FALSE;
+
+  span_child = span->first_child;
+  for (child = node->children; child != NULL; child = child->next, span_child = span_child->next)
+    {
+      if (span_child == NULL || child->_private != span_child || !subtree_unchanged (map, child))
+        return FALSE;
+    }
+
+  return span_child == NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing                                                                   */
+
+static void
+append_range (GString     *out,
+              BlSourceMap *map,
+              gsize        start,
+              gsize        end)
+{
+  g_string_append_len (out, map->s + start, end - start);
+}
+
+/* Escapes UTF-8 text for the file: markup characters always, line ends as
+ * the file writes them, non-ASCII as character references when the file
+ * is not UTF-8. */
+static void
+append_escaped (GString     *out,
+                BlSourceMap *map,
+                const char  *text,
+                char         quote)
+{
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      switch (c)
+        {
+        case '&':
+          g_string_append (out, "&amp;");
+          break;
+        case '<':
+          g_string_append (out, "&lt;");
+          break;
+        case '>':
+          g_string_append (out, "&gt;");
+          break;
+        case '\r':
+          g_string_append (out, "&#13;");
+          break;
+        case '"':
+          g_string_append (out, quote == '"' ? "&quot;" : "\"");
+          break;
+        case '\'':
+          g_string_append (out, quote == '\'' ? "&apos;" : "'");
+          break;
+        case '\n':
+          if (quote != '\0')
+            g_string_append (out, "&#10;");
+          else
+            g_string_append (out, map->crlf ? "\r\n" : "\n");
+          break;
+        case '\t':
+          g_string_append (out, quote != '\0' ? "&#9;" : "\t");
+          break;
+        default:
+          if (c >= 0x80 && map->encoding != NULL)
+            g_string_append_printf (out, "&#%u;", c);
+          else
+            g_string_append_len (out, p, g_utf8_next_char (p) - p);
+          break;
+        }
+    }
+}
+
+static void
+append_new_attributes (GString     *out,
+                       BlSourceMap *map,
+                       xmlNode     *node,
+                       Span        *span)
+{
+  g_autoptr(GHashTable) original = g_hash_table_new (NULL, NULL);
+
+  /* the source's attributes, found once each */
+  for (guint i = 0; span != NULL && i < span_n_attrs (span); i++)
+    {
+      xmlAttr *prop = bl_source_map_find_attr (map, node, &span->attrs[i]);
+
+      if (prop != NULL)
+        g_hash_table_add (original, prop);
+    }
+
+  for (xmlAttr *prop = node->properties; prop != NULL; prop = prop->next)
+    {
+      g_autofree char *value = NULL;
+
+      if (g_hash_table_contains (original, prop))
+        continue;
+
+      value = bl_source_map_attr_value (prop);
+      g_string_append_c (out, ' ');
+      if (prop->ns != NULL && prop->ns->prefix != NULL)
+        g_string_append_printf (out, "%s:", (const char *) prop->ns->prefix);
+      g_string_append_printf (out, "%s=\"", (const char *) prop->name);
+      append_escaped (out, map, value, '"');
+      g_string_append_c (out, '"');
+    }
+}
+
+static void write_node (GString *out, BlSourceMap *map, xmlNode *node);
+
+static void
+write_children (GString     *out,
+                BlSourceMap *map,
+                xmlNode     *node)
+{
+  for (xmlNode *child = node->children; child != NULL; child = child->next)
+    write_node (out, map, child);
+}
+
+/* A node the source does not have, written as libxml2 would. */
+static void
+write_new_node (GString     *out,
+                BlSourceMap *map,
+                xmlNode     *node)
+{
+  switch (node->type)
+    {
+    case XML_ELEMENT_NODE:
+      {
+        g_autofree char *qname = bl_source_map_node_qname (node);
+
+        g_string_append_printf (out, "<%s", qname);
+        append_new_attributes (out, map, node, NULL);
+        if (node->children == NULL)
+          {
+            g_string_append (out, "/>");
+            return;
+          }
+        g_string_append_c (out, '>');
+        write_children (out, map, node);
+        g_string_append_printf (out, "</%s>", qname);
+      }
+      break;
+
+    case XML_TEXT_NODE:
+      append_escaped (out, map, (const char *) node->content, '\0');
+      break;
+
+    case XML_COMMENT_NODE:
+      g_string_append_printf (out, "<!--%s-->", (const char *) node->content);
+      break;
+
+    default:
+      {
+        xmlBuffer *buffer = xmlBufferCreate ();
+
+        xmlNodeDump (buffer, map->xml, node, 0, 0);
+        g_string_append_len (out, (const char *) xmlBufferContent (buffer), xmlBufferLength (buffer));
+        xmlBufferFree (buffer);
+      }
+      break;
+    }
+}
+
+static void
+write_start_tag (GString     *out,
+                 BlSourceMap *map,
+                 xmlNode     *node,
+                 Span        *span)
+{
+  gsize pos = span->start;
+
+  for (guint i = 0; i < span_n_attrs (span); i++)
+    {
+      const SpanAttr *attr = &span->attrs[i];
+      xmlAttr *prop;
+
+      if (bl_source_map_attr_is_xmlns (map, attr))
+        continue;
+
+      prop = bl_source_map_find_attr (map, node, attr);
+      if (prop == NULL)
+        {
+          /* Removed: drop it with the white space before it. */
+          append_range (out, map, pos, attr->lead);
+          pos = attr->value_end + 1;
+        }
+      else if (!attr_unchanged (prop, attr))
+        {
+          g_autofree char *value = bl_source_map_attr_value (prop);
+
+          append_range (out, map, pos, attr->value_start);
+          append_escaped (out, map, value, attr->quote);
+          pos = attr->value_end;
+        }
+    }
+
+  append_range (out, map, pos, span->attrs_end);
+  append_new_attributes (out, map, node, span);
+
+  if (!span->empty)
+    append_range (out, map, span->attrs_end, span->stag_end);
+  else if (node->children == NULL)
+    append_range (out, map, span->attrs_end, span->stag_end);
+  else
+    g_string_append_c (out, '>');
+}
+
+static void
+write_node (GString     *out,
+            BlSourceMap *map,
+            xmlNode     *node)
+{
+  Span *span = node->_private;
+
+  if (span == NULL)
+    {
+      write_new_node (out, map, node);
+      return;
+    }
+
+  if (subtree_unchanged (map, node))
+    {
+      append_range (out, map, span->start, span->end);
+      return;
+    }
+
+  if (node->type == XML_TEXT_NODE)
+    {
+      append_escaped (out, map, (const char *) node->content, '\0');
+      return;
+    }
+
+  g_assert (node->type == XML_ELEMENT_NODE);
+
+  write_start_tag (out, map, node, span);
+  write_children (out, map, node);
+  if (!span->empty)
+    append_range (out, map, span->etag_start, span->end);
+  else if (node->children != NULL)
+    {
+      g_autofree char *qname = bl_source_map_node_qname (node);
+
+      g_string_append_printf (out, "</%s>", qname);
+    }
+}
+
+GBytes *
+bl_source_map_serialize (BlSourceMap *map)
+{
+  GString *out;
+
+  g_return_val_if_fail (map != NULL, NULL);
+
+  /* edits since the last call may have freed what the cursor holds */
+  map->attr_node = NULL;
+  map->attr_prop = NULL;
+  out = g_string_sized_new (map->n + 256);
+  append_range (out, map, 0, map->root->start);
+  write_node (out, map, xmlDocGetRootElement (map->xml));
+  append_range (out, map, map->root->end, map->n);
+
+  return g_string_free_to_bytes (out);
+}

@@ -1,0 +1,684 @@
+/* bl-stream-load.c: libxml2's parse of an SDF file, the faults read past as
+ * Gazebo reads past them, the limits, and the read-only load that reads
+ * each link as its end tag comes and frees its subtree at once. */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+
+#include "bl-file-private.h"
+#include "bl-loader-private.h"
+#include "bl-model-private.h"
+#include "bl-tinyxml-filter-private.h"
+#include "bl-xml-private.h"
+
+/* ------------------------------------------------------------------------ */
+/* Reading the XML                                                           */
+
+
+/* In the arena with its link: frees what the arena does not hold of a
+ * link never adopted, and (when the tree is still there) forgets it in
+ * its node. */
+static void
+preparsed_link_free (BlLoader        *loader,
+                     BlPreparsedLink *preparsed)
+{
+  if (preparsed->link == NULL)
+    return;
+  bl_sdf_arena_link_free (g_steal_pointer (&preparsed->link));
+  if (loader->xml != NULL)
+    preparsed->node->_private = NULL;
+}
+
+void
+bl_stream_clear_preparsed (BlLoader *loader)
+{
+  if (loader->preparsed == NULL)
+    return;
+  for (guint i = 0; i < loader->preparsed->len; i++)
+    preparsed_link_free (loader, g_ptr_array_index (loader->preparsed, i));
+  g_clear_pointer (&loader->preparsed, g_ptr_array_unref);
+}
+
+/* The scoped name parse_model will give the <model> element `node` of the
+ * main file: its name and those of the enclosing models, joined by "::". */
+static char *
+expected_scoped_name (xmlNode *node)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) scoped = g_string_new (NULL);
+
+  for (xmlNode *model = node; model != NULL && bl_xml_is_element (model, "model"); model = model->parent)
+    {
+      char *name = bl_xml_dup_attribute (model, "name");
+
+      g_ptr_array_add (names, name != NULL ? name : g_strdup (""));
+    }
+
+  for (guint i = names->len; i-- > 0;)
+    {
+      g_string_append (scoped, g_ptr_array_index (names, i));
+      if (i > 0)
+        g_string_append (scoped, "::");
+    }
+
+  return g_string_free (g_steal_pointer (&scoped), FALSE);
+}
+
+static void
+free_children_except (xmlNode *node,
+                      xmlNode *keep_a,
+                      xmlNode *keep_b)
+{
+  xmlNode *next;
+
+  for (xmlNode *child = node->children; child != NULL; child = next)
+    {
+      next = child->next;
+      if (child == keep_a || child == keep_b)
+        continue;
+      xmlUnlinkNode (child);
+      xmlFreeNode (child);
+    }
+}
+
+/* Called at the end tag of a <link> in a <model> of a read-only load: reads
+ * everything of the link that needs only its own subtree (its collisions,
+ * inertial and densities, exactly as parse_model and compute_link would),
+ * then frees the subtree but for what the frame graph and the diagnostics
+ * still look at: the first <pose>, and <inertial> and <fluid_added_mass>
+ * without their contents.  A link with a collision placed relative_to
+ * another frame keeps its subtree and is read the usual way later. */
+static void
+preparse_link (BlLoader   *loader,
+               xmlNode    *node)
+{
+  g_auto(BlXmlString) name_owned = NULL;
+  const char *name = bl_sdf_attribute_peek (node, "name", &name_owned);
+  BlPreparsedLink *preparsed;
+  BlLink *link;
+
+  for (xmlNode *child = node->children; child != NULL; child = child->next)
+    {
+      xmlNode *pose;
+      g_auto(BlXmlString) relative_to_owned = NULL;
+      const char *relative_to, *end;
+
+      if (!bl_xml_is_element (child, "collision") || (pose = bl_xml_first_child (child, "pose")) == NULL)
+        continue;
+      relative_to = bl_sdf_attribute_peek (pose, "relative_to", &relative_to_owned);
+      if (relative_to == NULL)
+        continue;
+      /* stripped, as bl_sdf_parse_pose reads it */
+      while (g_ascii_isspace (*relative_to))
+        relative_to++;
+      end = relative_to + strlen (relative_to);
+      while (end > relative_to && g_ascii_isspace (end[-1]))
+        end--;
+      if (end > relative_to &&
+          (name == NULL || strlen (name) != (gsize) (end - relative_to) ||
+           memcmp (relative_to, name, end - relative_to) != 0))
+        return;
+    }
+
+  if (name != NULL && *name != '\0')
+    {
+      BlModel *proto = loader->protos->len > 0 ? g_ptr_array_index (loader->protos, loader->protos->len - 1) : NULL;
+
+      /* One stand-in per <model> element (its node kept in proto->node). */
+      if (proto == NULL || proto->node != node->parent)
+        {
+          proto = g_new0 (BlModel, 1);
+          proto->node = node->parent;
+          proto->scoped_name = expected_scoped_name (node->parent);
+          proto->file = g_strdup (loader->path);
+          g_ptr_array_add (loader->protos, proto);
+        }
+      preparsed = bl_arena_alloc0 (loader->arena, sizeof (BlPreparsedLink));
+      preparsed->proto = proto;
+
+      link = bl_sdf_parse_link (loader, preparsed->proto, node, name);
+      bl_sdf_parse_link_collisions (loader, link, NULL, loader->base_dir);
+      link->n_load_diagnostics = link->diagnostics->len;
+      bl_sdf_parse_link_inertial (link);
+      for (guint i = 0; i < link->collisions->len; i++)
+        {
+          BlCollision *collision = g_ptr_array_index (link->collisions, i);
+
+          collision->node = NULL;
+          collision->geometry.node = NULL;
+        }
+      preparsed->link = link;
+      preparsed->node = node;
+      g_ptr_array_add (loader->preparsed, preparsed);
+      node->_private = preparsed;
+
+      free_children_except (node, bl_xml_first_child (node, "pose"), link->inertial_node);
+      g_clear_pointer (&node->properties, xmlFreePropList);
+      if (link->inertial_node != NULL)
+        {
+          free_children_except (link->inertial_node, link->added_mass_node, NULL);
+          g_clear_pointer (&link->inertial_node->properties, xmlFreePropList);
+        }
+      if (link->added_mass_node != NULL)
+        {
+          free_children_except (link->added_mass_node, NULL, NULL);
+          g_clear_pointer (&link->added_mass_node->properties, xmlFreePropList);
+        }
+    }
+  else
+    {
+      /* Never becomes a link (parse_model reports the missing name). */
+      free_children_except (node, bl_xml_first_child (node, "pose"), NULL);
+    }
+}
+
+/* The adopted read-ahead link for `node`, or NULL. */
+BlLink *
+bl_stream_adopt_link (BlLoader   *loader,
+                      BlModel    *model,
+                      xmlNode    *node)
+{
+  BlPreparsedLink *preparsed;
+  BlLink *link;
+
+  if (loader->preparsed == NULL || node->_private == NULL)
+    return NULL;
+
+  preparsed = node->_private;
+  node->_private = NULL;
+
+  /* expected_scoped_name follows parse_model's naming */
+  g_warn_if_fail (strcmp (preparsed->proto->scoped_name, model->scoped_name) == 0);
+  g_warn_if_fail (strcmp (preparsed->proto->file, model->file) == 0);
+
+  link = g_steal_pointer (&preparsed->link);
+  link->model = model;
+  link->file = model->file;
+
+  return link;
+}
+
+/* A link read ahead under the name its file gives, renamed by
+ * bl_frame_scope_add (before SDF 1.7): the name, and the element of each of
+ * its diagnostics, as bl_sdf_parse_link would have given them. */
+void
+bl_stream_rename_link (BlLoader   *loader,
+                       BlLink     *link,
+                       const char *name)
+{
+  g_autofree char *old_scoped = g_strdup (link->scoped_name);
+  gsize old_length = strlen (old_scoped);
+
+  link->name = bl_sdf_strjoin (loader, name, NULL);
+  link->scoped_name = bl_sdf_strjoin (loader, link->model->scoped_name, "::", name, NULL);
+  for (guint i = 0; i < link->diagnostics->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
+      g_autofree char *element = NULL;
+
+      if (d->element == NULL || strncmp (d->element, old_scoped, old_length) != 0)
+        continue;
+      element = g_strconcat (link->scoped_name, d->element + old_length, NULL);
+      link->diagnostics->pdata[i] = bl_diagnostic_new (d->severity, d->code, d->file, d->line, element,
+                                                       "%s", d->message);
+      bl_diagnostic_free (d);
+    }
+}
+
+/* Whether parse_model can reach this <link>: its parent is a <model>,
+ * inside models only, up to <sdf> directly or through one <world>.  Links
+ * anywhere else are never read, and may be freed with an enclosing subtree. */
+static gboolean
+link_is_reachable (xmlNode *node)
+{
+  xmlNode *up = node->parent;
+
+  if (up == NULL || !bl_xml_is_element (up, "model"))
+    return FALSE;
+  while (up != NULL && bl_xml_is_element (up, "model"))
+    up = up->parent;
+  if (up != NULL && bl_xml_is_element (up, "world"))
+    up = up->parent;
+
+  return up != NULL && bl_xml_is_element (up, "sdf") && up->parent != NULL &&
+         up->parent->type == XML_DOCUMENT_NODE;
+}
+
+/* libxml2 refuses these; TinyXML2, and so Gazebo, reads them.  "--"
+ * inside a comment (gz-sim's own example worlds have it) and text
+ * outside the root element never reach libxml2: bl-tinyxml-filter.c
+ * rewrites them.  An XML declaration after blank lines: TinyXML2 keeps no
+ * node for the blanks.  A declaration after a comment or an element stays
+ * an error, as in TinyXML2. */
+typedef enum
+{
+  FAULT_HYPHENS = BL_TINYXML_FAULT_HYPHENS,
+  FAULT_OUTSIDE_ROOT = BL_TINYXML_FAULT_OUTSIDE_ROOT,
+  FAULT_LATE_DECLARATION = BL_TINYXML_N_FAULTS,
+  N_FAULTS
+} XmlFault;
+
+static const char * const fault_text[N_FAULTS] = {
+  "a comment with “--” inside",
+  "text outside the root element",
+  "blank lines before the XML declaration “<?xml”",
+};
+
+static gboolean
+is_late_declaration (xmlParserCtxt  *ctxt,
+                     const xmlError *error)
+{
+  return error->code == XML_ERR_RESERVED_XML_NAME && error->message != NULL &&
+         g_str_has_prefix (error->message, "XML declaration allowed only") &&
+         ctxt->myDoc != NULL && ctxt->myDoc->children == NULL;
+}
+
+/* What one parse met: the first error that makes the file unreadable,
+ * and the faults read past as TinyXML2 (libsdformat's reader) reads past
+ * them. */
+typedef struct
+{
+  BlLoader   *loader;        /* read-only loads: links are read as they end */
+  const char *path;
+  GPtrArray  *diagnostics;   /* where the faults read past go; may be NULL */
+  gboolean    failed;
+  gboolean    refused;       /* error_message is ours, not libxml2's */
+  int         error_code;
+  int         error_line;
+  char       *error_message;
+  int         fault_line[N_FAULTS];  /* the first of each fault read past */
+  guint       fault_count[N_FAULTS];
+  guint      *n_comments;    /* comments and PIs of the document so far */
+  gboolean    over_limit;    /* refused for MAX_COMMENTS */
+} ParseState;
+
+static void
+parse_error (void     *ctx,
+             xmlError *error)
+{
+  xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
+
+  /* Namespace faults (an undeclared gz: prefix) and warnings never made
+   * a file unreadable; entity loops, depth and size limits are fatal
+   * parser errors and still stop the parse. */
+  if (state == NULL || state->failed || error->domain != XML_FROM_PARSER || error->level < XML_ERR_ERROR)
+    return;
+
+  if (is_late_declaration (ctxt, error))
+    {
+      if (state->fault_count[FAULT_LATE_DECLARATION]++ == 0)
+        state->fault_line[FAULT_LATE_DECLARATION] = error->line;
+      return;
+    }
+
+  /* The first error names the fault; what libxml2 says after it (often
+   * "Extra content at the end of the document", lines later) does not. */
+  state->failed = TRUE;
+  state->error_code = error->code;
+  state->error_line = error->line;
+  if (error->code == XML_ERR_NO_MEMORY && error->message != NULL && strstr (error->message, "huge text") != NULL)
+    {
+      /* a text over 10 MB that reached the parser in pieces (read in
+       * chunks, or split by an entity): what followed was dropped */
+      state->refused = TRUE;
+      state->error_message = g_strdup_printf ("a text longer than %d MB (the XML reader's limit); "
+                                              "the file is not read", XML_MAX_TEXT_LENGTH / 1000000);
+    }
+  else
+    state->error_message = g_strchomp (g_strdup (error->message != NULL ? error->message : ""));
+  xmlStopParser (ctxt);
+}
+
+static void
+sax_start_element (void           *ctx,
+                   const xmlChar  *localname,
+                   const xmlChar  *prefix,
+                   const xmlChar  *uri,
+                   int             nb_namespaces,
+                   const xmlChar **namespaces,
+                   int             nb_attributes,
+                   int             nb_defaulted,
+                   const xmlChar **attributes)
+{
+  xmlParserCtxt *ctxt = ctx;
+  xmlNode *parent = ctxt->node;
+
+  xmlSAX2StartElementNs (ctx, localname, prefix, uri, nb_namespaces, namespaces,
+                         nb_attributes, nb_defaulted, attributes);
+  /* libxml2 keeps at most 65535 in node->line; the element's psvi is
+   * free outside schema validation, so the true line goes there. */
+  if (ctxt->node != NULL && ctxt->node != parent && ctxt->input != NULL)
+    ctxt->node->psvi = GINT_TO_POINTER (ctxt->input->line);
+}
+
+static void
+sax_end_element (void          *ctx,
+                 const xmlChar *localname,
+                 const xmlChar *prefix,
+                 const xmlChar *uri)
+{
+  xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
+  BlLoader *loader = state != NULL ? state->loader : NULL;
+  xmlNode *node = ctxt->node;
+
+  /* the names are the parser's dictionary's: a pointer compare first */
+  if (loader != NULL && localname == loader->link_tag && node != NULL &&
+      bl_xml_is_element (node, "link") && link_is_reachable (node))
+    preparse_link (loader, node);
+
+  xmlSAX2EndElementNs (ctx, localname, prefix, uri);
+}
+
+/* SDF has no use for entities; expanding them is how a "billion laughs"
+ * file exhausts memory and how an external entity reads another file.
+ * The first declaration stops the parse: nothing declared is ever
+ * expanded, parsed or checked. */
+static void
+sax_entity_decl (void          *ctx,
+                 const xmlChar *name,
+                 int            type,
+                 const xmlChar *public_id,
+                 const xmlChar *system_id,
+                 xmlChar       *content)
+{
+  xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
+
+  if (state->failed)
+    return;
+  state->failed = TRUE;
+  state->refused = TRUE;
+  state->error_line = ctxt->input != NULL ? ctxt->input->line : 0;
+  state->error_message = g_strdup_printf ("the file declares the XML entity “%s”; Ballast does not read "
+                                          "files with entity declarations, which SDF never needs",
+                                          (const char *) name);
+  xmlStopParser (ctxt);
+}
+
+/* Each comment (and processing instruction) is a node of its own in
+ * libxml2's tree and a span in the source map, about 300 bytes for
+ * `<!--x-->` and a line break: 250 MB of short comments took 7.6 GB to
+ * check and 14.5 GB to export.  Real models have a few hundred; a
+ * document (with its included files) of more is refused as it is read. */
+#define MAX_COMMENTS 100000
+
+static gboolean
+count_comment (xmlParserCtxt *ctxt)
+{
+  ParseState *state = ctxt->_private;
+
+  if (state->failed)
+    return FALSE;
+  if (++*state->n_comments <= MAX_COMMENTS)
+    return TRUE;
+  state->failed = TRUE;
+  state->refused = TRUE;
+  state->over_limit = TRUE;
+  state->error_line = ctxt->input != NULL ? ctxt->input->line : 0;
+  state->error_message = g_strdup_printf ("more than %d comments and processing instructions (with the "
+                                          "included files), the most Ballast reads; the file is not read",
+                                          MAX_COMMENTS);
+  xmlStopParser (ctxt);
+  return FALSE;
+}
+
+static void
+sax_comment (void          *ctx,
+             const xmlChar *value)
+{
+  if (count_comment (ctx))
+    xmlSAX2Comment (ctx, value);
+}
+
+static void
+sax_processing_instruction (void          *ctx,
+                            const xmlChar *target,
+                            const xmlChar *data)
+{
+  if (count_comment (ctx))
+    xmlSAX2ProcessingInstruction (ctx, target, data);
+}
+
+static void
+take_filter_faults (ParseState      *state,
+                    BlTinyxmlFilter *filter)
+{
+  for (guint i = 0; i < BL_TINYXML_N_FAULTS; i++)
+    {
+      state->fault_count[i] = bl_tinyxml_filter_get_count (filter, i);
+      state->fault_line[i] = bl_tinyxml_filter_get_first_line (filter, i);
+    }
+}
+
+/* No network, no DTD loading, no entity substitution: a model file must
+ * never make us read another file.  XML_PARSE_RECOVER only so that a
+ * declaration after blank lines (is_late_declaration), which TinyXML2
+ * reads, is read past here too: parse_error stops the parser at the first
+ * other error, so nothing else is ever recovered from. */
+#define XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES | \
+                     XML_PARSE_RECOVER)
+
+/* Parses data in place of xmlReadMemory, keeping true line numbers.  For
+ * a read-only load (state->loader set and read-only), links are read as
+ * their end tags arrive and their subtrees freed, and the input goes
+ * through a push parser in small chunks, so neither the whole tree nor a
+ * second copy of the file is ever held. */
+static xmlDoc *
+parse_xml (ParseState  *state,
+           const char  *data,
+           gsize        length,
+           int          fd,
+           gsize       *read_length,
+           GError     **error)
+{
+  BlLoader *loader = state->loader;
+  const char *path = state->path;
+  xmlParserCtxt *ctxt;
+  xmlDoc *xml = NULL;
+
+  if (loader != NULL && loader->read_only)
+    {
+      const gsize chunk = 256 * 1024;
+      g_autofree char *buffer = fd >= 0 ? g_malloc (chunk) : NULL;
+      g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
+      g_autoptr(GByteArray) filtered = g_byte_array_sized_new (chunk);
+
+      ctxt = xmlCreatePushParserCtxt (NULL, NULL, NULL, 0, path);
+      if (ctxt == NULL)
+        return NULL;
+      /* Short texts stored in the node: nothing here is ever written
+       * back.  Blank text is kept, as the full load keeps it: an element
+       * with elements inside (wrong, but possible) reads the same text. */
+      xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_COMPACT);
+      ctxt->sax->startElementNs = sax_start_element;
+      ctxt->sax->endElementNs = sax_end_element;
+      ctxt->sax->serror = parse_error;
+      ctxt->sax->entityDecl = sax_entity_decl;
+      ctxt->sax->comment = sax_comment;
+      ctxt->sax->processingInstruction = sax_processing_instruction;
+      ctxt->_private = state;
+      loader->link_tag = xmlDictLookup (ctxt->dict, (const xmlChar *) "link", -1);
+
+      *read_length = 0;
+      /* What the file holds now is what is read: one that another program
+       * appends to while it is read would be read for as long as it grows. */
+      if (fd >= 0)
+        {
+          struct stat st;
+
+          length = fstat (fd, &st) == 0 && st.st_size >= 0 ? (gsize) st.st_size : G_MAXINT;
+        }
+      for (;;)
+        {
+          const char *piece;
+          gssize n;
+
+          if (fd >= 0)
+            {
+              n = *read_length < length ? read (fd, buffer, MIN (chunk, length - *read_length)) : 0;
+              if (n < 0 && errno == EINTR)
+                continue;
+              if (n < 0)
+                {
+                  g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ,
+                               "%s: %s", path, g_strerror (errno));
+                  break;
+                }
+              piece = buffer;
+            }
+          else
+            {
+              n = (gssize) MIN (chunk, length - *read_length);
+              piece = data + *read_length;
+            }
+          if (n == 0)
+            break;
+          if (*read_length + (gsize) n > G_MAXINT)
+            {
+              g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ,
+                           "%s: the file is too large", path);
+              break;
+            }
+          *read_length += (gsize) n;
+          g_byte_array_set_size (filtered, 0);
+          bl_tinyxml_filter_feed (filter, piece, (gsize) n, filtered);
+          xmlParseChunk (ctxt, (const char *) filtered->data, (int) filtered->len, 0);
+          if (state->failed)
+            break;
+        }
+      if (!state->failed && *read_length > 0 && (error == NULL || *error == NULL))
+        {
+          g_byte_array_set_size (filtered, 0);
+          bl_tinyxml_filter_finish (filter, filtered);
+          xmlParseChunk (ctxt, (const char *) filtered->data, (int) filtered->len, 1);
+        }
+      take_filter_faults (state, filter);
+      if (error != NULL && *error != NULL)
+        state->failed = TRUE;
+    }
+  else
+    {
+      g_autoptr(GByteArray) filtered = NULL;
+
+      *read_length = length;
+      if (length == 0)
+        return NULL;
+      {
+        g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
+
+        filtered = g_byte_array_sized_new ((guint) length);
+        bl_tinyxml_filter_feed (filter, data, length, filtered);
+        bl_tinyxml_filter_finish (filter, filtered);
+        take_filter_faults (state, filter);
+        data = (const char *) filtered->data;
+        g_assert (filtered->len == length);
+      }
+      ctxt = xmlNewParserCtxt ();
+      if (ctxt == NULL)
+        return NULL;
+      ctxt->sax->startElementNs = sax_start_element;
+      ctxt->sax->serror = parse_error;
+      ctxt->sax->entityDecl = sax_entity_decl;
+      ctxt->sax->comment = sax_comment;
+      ctxt->sax->processingInstruction = sax_processing_instruction;
+      ctxt->_private = state;
+      xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS | XML_PARSE_COMPACT);
+      xmlFreeParserCtxt (ctxt);
+      if (state->failed)
+        g_clear_pointer (&xml, xmlFreeDoc);
+      return xml;
+    }
+
+  xml = ctxt->myDoc;
+  ctxt->myDoc = NULL;
+  if (state->failed || xml == NULL || xmlDocGetRootElement (xml) == NULL)
+    g_clear_pointer (&xml, xmlFreeDoc);
+  xmlFreeParserCtxt (ctxt);
+
+  return xml;
+}
+
+/* From data, or when fd ≥ 0 read from fd in pieces (read-only loads).
+ * The faults read past as Gazebo reads past them are warnings in
+ * diagnostics (may be NULL). */
+xmlDoc *
+bl_stream_read_xml (BlLoader    *loader,
+                    const char  *data,
+                    gsize        length,
+                    int          fd,
+                    const char  *path,
+                    GPtrArray   *diagnostics,
+                    guint       *n_comments,
+                    GError     **error)
+{
+  ParseState state = { loader, path, diagnostics, FALSE, FALSE, 0, 0, NULL, { 0 }, { 0 }, n_comments };
+  g_autoptr(GError) read_error = NULL;
+  g_autofree char *message = NULL;
+  xmlDoc *xml;
+
+  if (fd < 0 && length > G_MAXINT)
+    {
+      g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ,
+                   "%s: the file is too large", path);
+      return NULL;
+    }
+
+  xml = parse_xml (&state, data, length, fd, &length, &read_error);
+  message = g_steal_pointer (&state.error_message);
+  if (read_error != NULL)
+    {
+      g_clear_pointer (&xml, xmlFreeDoc);
+      g_propagate_error (error, g_steal_pointer (&read_error));
+      return NULL;
+    }
+  if (xml == NULL)
+    {
+      if (length == 0)
+        g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+                     "%s: the file is empty", path);
+      else if (state.refused)
+        g_set_error (error, BL_DOCUMENT_ERROR,
+                     state.over_limit ? BL_DOCUMENT_ERROR_LIMIT : BL_DOCUMENT_ERROR_PARSE,
+                     "%s:%d: %s", path, state.error_line, message);
+      else if (message != NULL && message[0] != '\0')
+        {
+          /* no element at all: where the text that stands in its place starts
+           * (an STL file given for an SDF one), not where the file ends */
+          int line = state.error_code == XML_ERR_DOCUMENT_EMPTY && state.fault_count[FAULT_OUTSIDE_ROOT] > 0
+                     ? state.fault_line[FAULT_OUTSIDE_ROOT] : state.error_line;
+
+          g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+                       "%s:%d: not well-formed XML: %s", path, line, message);
+        }
+      else
+        g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
+                     "%s: not well-formed XML", path);
+      return NULL;
+    }
+
+  /* Said once a file, where the fault first is: a file of shell commands
+   * in comments has dozens. */
+  for (guint i = 0; i < N_FAULTS; i++)
+    {
+      if (state.fault_count[i] == 0 || diagnostics == NULL)
+        continue;
+      if (state.fault_count[i] == 1)
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "xml", path, state.fault_line[i], NULL,
+                            "not well-formed XML: %s; read as Gazebo (TinyXML2) reads it", fault_text[i]);
+      else
+        bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "xml", path, state.fault_line[i], NULL,
+                            "not well-formed XML: %s (%u of them, the first here); "
+                            "read as Gazebo (TinyXML2) reads it", fault_text[i], state.fault_count[i]);
+    }
+
+  return xml;
+}
+
