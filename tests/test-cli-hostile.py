@@ -740,6 +740,28 @@ class Hostile(unittest.TestCase):
         # the file itself, the copy libxml2 reads and libxml2's own copy (25 MB each)
         self.assertLess(export_mb, 800 if sanitized else 200)
 
+    def test_link_limit(self):
+        """An empty link of 18 bytes costs about 2 kB while loaded, so a
+        document (with its includes) holds at most 1,048,576 links;
+        --max-links N sets another bound.  One past it is refused as it is
+        read, naming the line and the limit (the sixth link is on line 9)."""
+        links = "".join(f'<link name="l{i}"/>\n' for i in range(6))
+        path = self.write("links.sdf", HEAD + '<model name="m">\n' + links + "</model></sdf>\n")
+        out = os.path.join(self.dir, "out.sdf")
+        for args in (["inspect"], ["inspect", "--json"], ["check"], ["export", "-o", out]):
+            with self.subTest(args=args):
+                result = run(*args, "--max-links", "5", path)
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertIn("links.sdf:9: more than 5 links (with the included files), the most "
+                              "Ballast reads (ballast-cli --max-links changes it)", result.stderr)
+                self.assertEqual(result.stdout, "")
+                self.assertFalse(os.path.exists(out))
+        result = run("inspect", "--json", "--max-links", "6", path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(len(json.loads(result.stdout)["links"]), 6)
+        self.assertEqual(run("inspect", "--max-links", "-1", path).returncode, 2)
+        self.assertEqual(run("inspect", "--max-links", "many", path).returncode, 2)
+
     def test_usage(self):
         self.assertEqual(run().returncode, 2)
         self.assertEqual(run("inspect", "--json", "--bogus").returncode, 2)

@@ -1461,6 +1461,82 @@ test_comment_limit (void)
   g_rmdir (dir);
 }
 
+/* A document of N empty links, one a line from line 4. */
+static char *
+write_links (const char *dir,
+             const char *name,
+             guint       n,
+             const char *include)
+{
+  g_autoptr(GString) sdf = g_string_new (SDF_HEAD "<model name=\"m\">\n");
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (sdf, "<link name=\"l%u\"/>\n", i);
+  if (include != NULL)
+    g_string_append_printf (sdf, "<include><uri>%s</uri><name>i</name></include>\n", include);
+  g_string_append (sdf, "</model></sdf>\n");
+  return write_file (dir, name, sdf->str, sdf->len);
+}
+
+/* An empty link of 18 bytes costs about 2 kB while loaded: a 1 GiB file
+ * of them would have asked for 90 GB.  A document and its included files
+ * hold at most the most links set (1,048,576 by default; here 100): one
+ * more is refused at its line in either load, and an included file that
+ * passes the document's count is an include error. */
+static void
+test_link_limit (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *at = write_links (dir, "at.sdf", 100, NULL);
+  g_autofree char *past = write_links (dir, "past.sdf", 101, NULL);
+  g_autofree char *part = write_links (dir, "part.sdf", 60, NULL);
+  g_autofree char *whole = write_links (dir, "whole.sdf", 60, "part.sdf");
+  const BlDocumentLoadFlags loads[] = { BL_DOCUMENT_LOAD_DEFAULT, BL_DOCUMENT_LOAD_READ_ONLY };
+
+  g_assert_cmpuint (bl_document_get_max_links (), ==, 1048576);
+  bl_document_set_max_links (100);
+  for (guint k = 0; k < G_N_ELEMENTS (loads); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (at, loads[k], &error);
+      g_autofree char *expected = g_strdup_printf ("%s:104: more than 100 links (with the included files), "
+                                                   "the most Ballast reads (ballast-cli --max-links changes "
+                                                   "it); the file is not read", past);
+      gboolean said = FALSE;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 100);
+      g_clear_object (&doc);
+
+      doc = bl_document_new_from_file_full (past, loads[k], &error);
+      g_assert_null (doc);
+      g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_LIMIT);
+      g_assert_cmpstr (error->message, ==, expected);
+      g_clear_error (&error);
+
+      /* 60 + 60: the included file passes the count */
+      doc = bl_document_new_from_file_full (whole, loads[k], &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 60);
+      for (guint i = 0; i < bl_document_get_diagnostics (doc)->len; i++)
+        {
+          const BlDiagnostic *d = g_ptr_array_index (bl_document_get_diagnostics (doc), i);
+
+          said |= g_strcmp0 (d->code, "include") == 0 && d->severity == BL_SEVERITY_ERROR &&
+                  strstr (d->message, "more than 100 links") != NULL;
+        }
+      g_assert_true (said);
+    }
+  bl_document_set_max_links (0);
+  g_assert_cmpuint (bl_document_get_max_links (), ==, 1048576);
+
+  g_unlink (at);
+  g_unlink (past);
+  g_unlink (part);
+  g_unlink (whole);
+  g_rmdir (dir);
+}
+
 #define TETRAHEDRON_STL \
   "solid t\n" \
   "facet normal 0 0 -1\nouter loop\nvertex 0 0 0\nvertex 0 1 0\nvertex 1 0 0\nendloop\nendfacet\n" \
@@ -1613,6 +1689,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/collada-instance-bomb", test_collada_instance_bomb);
   g_test_add_func ("/core/hostile/mesh-memory-limit", test_mesh_memory_limit);
   g_test_add_func ("/core/hostile/comment-limit", test_comment_limit);
+  g_test_add_func ("/core/hostile/link-limit", test_link_limit);
   g_test_add_func ("/core/hostile/files-only-where-they-belong", test_files_only_where_they_belong);
 
   return g_test_run ();

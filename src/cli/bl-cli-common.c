@@ -89,6 +89,7 @@ bl_cli_parse_options (GOptionContext  *context,
   g_autoptr(GStrvBuilder) paths = g_strv_builder_new ();
   g_auto(GStrv) extra = NULL;
   gboolean allow_outside = FALSE;
+  gint max_links = 0;
   const GOptionEntry path_entries[] = {
     { "model-path", 'M', 0, G_OPTION_ARG_FILENAME_ARRAY, &option_paths,
       "Also look for included models (and meshes) in DIR, after the environment's "
@@ -96,6 +97,9 @@ bl_cli_parse_options (GOptionContext  *context,
     { "allow-outside-files", 0, 0, G_OPTION_ARG_NONE, &allow_outside,
       "Let the model's includes and meshes name regular files outside its folders and the "
       "model paths (an absolute path, “..”); trust the model first", NULL },
+    { "max-links", 0, 0, G_OPTION_ARG_INT, &max_links,
+      "Refuse a model of more than N links, its includes counted (default 1048576; each link "
+      "takes 2–5 kB of memory while it is read)", "N" },
     { NULL }
   };
 
@@ -126,6 +130,12 @@ bl_cli_parse_options (GOptionContext  *context,
   extra = g_strv_builder_end (paths);
   bl_resource_set_extra_paths ((const char * const *) extra);
   bl_resource_set_allow_outside (allow_outside || settings_allow_outside ());
+  if (max_links < 0)
+    {
+      g_printerr ("ballast-cli: --max-links %d is not a number of links\n", max_links);
+      return FALSE;
+    }
+  bl_document_set_max_links ((guint) max_links);
   return TRUE;
 }
 

@@ -16,7 +16,7 @@ typedef enum
   BL_DOCUMENT_ERROR_READ,      /* the file could not be read */
   BL_DOCUMENT_ERROR_PARSE,     /* not well-formed XML */
   BL_DOCUMENT_ERROR_NOT_SDF,   /* well-formed, but not an <sdf> document */
-  BL_DOCUMENT_ERROR_LIMIT,     /* past a limit on what a file may hold (comments) */
+  BL_DOCUMENT_ERROR_LIMIT,     /* past a limit on what a file may hold (comments, links) */
 } BlDocumentError;
 
 GQuark bl_document_error_quark (void);

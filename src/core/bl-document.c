@@ -325,6 +325,18 @@ bl_document_get_sample_bytes (void)
                                  G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
 }
 
+void
+bl_document_set_max_links (guint max_links)
+{
+  bl_stream_set_max_links (max_links);
+}
+
+guint
+bl_document_get_max_links (void)
+{
+  return bl_stream_get_max_links ();
+}
+
 BlDocument *
 bl_document_new_sample (void)
 {

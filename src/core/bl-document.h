@@ -41,6 +41,14 @@ BlDocument   *bl_document_new_from_data      (const char  *data,
                                               gsize        length,
                                               const char  *path,
                                               GError     **error);
+/* The most <link> elements a document and its included files may hold,
+ * for every load after the call (0: the default, 1,048,576).  A link
+ * costs 2–5 kB while loaded, so the default bounds a load to a few GB; a
+ * file of more is refused as it is read (BL_DOCUMENT_ERROR_LIMIT, naming
+ * the limit and the line). */
+void          bl_document_set_max_links      (guint        max_links);
+guint         bl_document_get_max_links      (void);
+
 /* The built-in sample model (data/sample.sdf, bundled as a GResource). */
 BlDocument   *bl_document_new_sample         (void);
 GBytes       *bl_document_get_sample_bytes   (void);

@@ -114,9 +114,9 @@ find_model_sdf (const char *dir)
   if (bl_file_read (config, BL_FILE_MAX_SIZE, &config_text, &config_length, NULL) &&
       config_length <= G_MAXINT)
     {
-      guint n_comments = 0;  /* model.config's own, under the same limit */
+      BlReadCounts counts = { 0 };  /* model.config's own, under the same limits */
 
-      xml = bl_stream_read_xml (NULL, config_text, config_length, -1, config, NULL, &n_comments, NULL);
+      xml = bl_stream_read_xml (NULL, config_text, config_length, -1, config, NULL, &counts, NULL);
     }
   if (xml != NULL)
     {
@@ -401,7 +401,7 @@ bl_include_load (BlLoader     *loader,
 
   if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
       !count_include_bytes (loader, length, &error) ||
-      (xml = bl_stream_read_xml (NULL, contents, length, -1, sdf_path, loader->diagnostics, &loader->n_comments,
+      (xml = bl_stream_read_xml (NULL, contents, length, -1, sdf_path, loader->diagnostics, &loader->counts,
                                  &error)) == NULL)
     {
       bl_include_failed (loader, node, "include", file, line, owner, uri, NULL,

@@ -27,6 +27,15 @@
 
 G_BEGIN_DECLS
 
+/* What the files of one document have made the reader keep so far,
+ * against the reader's limits (bl-stream-load.c): every file of the
+ * document counts, its includes too. */
+typedef struct
+{
+  guint comments;   /* comments and processing instructions */
+  guint links;      /* <link> elements */
+} BlReadCounts;
+
 typedef struct
 {
   /* Given by the caller (borrowed).  The four arrays are the document's:
@@ -54,7 +63,7 @@ typedef struct
   guint          n_includes;       /* files included so far, every time counted */
   guint64        include_bytes;    /* their sizes, summed */
   gboolean       include_limit_reported;
-  guint          n_comments;       /* comments and PIs read so far, in every file */
+  BlReadCounts   counts;           /* comments and links read so far, in every file */
   GHashTable    *include_firsts;   /* "URI\nmessage" → the first BlIncludeFailure of it */
   GHashTable    *include_diagnostic; /* first BlIncludeFailure* → index of its diagnostic + 1 */
   const xmlChar *link_tag;         /* read-only: "link" in the parser's dictionary */
@@ -117,8 +126,8 @@ typedef struct
 /* Parses data (or, when fd ≥ 0, reads fd in pieces) into a tree.  A
  * read-only load (loader non-NULL and read-only) reads each <link> as its
  * end tag comes and frees its subtree.  The faults read past as Gazebo
- * reads past them are warnings in diagnostics (may be NULL); *n_comments
- * counts comments and PIs against the limit.  NULL with a
+ * reads past them are warnings in diagnostics (may be NULL); counts
+ * adds up comments, PIs and links against the limits.  NULL with a
  * BL_DOCUMENT_ERROR when the file cannot be read or parsed. */
 xmlDoc        *bl_stream_read_xml            (BlLoader     *loader,
                                               const char   *data,
@@ -126,8 +135,13 @@ xmlDoc        *bl_stream_read_xml            (BlLoader     *loader,
                                               int           fd,
                                               const char   *path,
                                               GPtrArray    *diagnostics,
-                                              guint        *n_comments,
+                                              BlReadCounts *counts,
                                               GError      **error);
+
+/* The most <link> elements one document (with its included files) may
+ * hold: bl_document_set_max_links. */
+void           bl_stream_set_max_links       (guint         max_links);
+guint          bl_stream_get_max_links       (void);
 /* The read-ahead link for the <link> `node` of `model`, now the model's,
  * or NULL when there is none. */
 BlLink        *bl_stream_adopt_link          (BlLoader     *loader,

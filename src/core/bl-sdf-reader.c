@@ -844,7 +844,7 @@ bl_loader_read (BlLoader  *loader,
   loader->include_stack = g_ptr_array_new_with_free_func (g_free);
   loader->base_dir = g_path_get_dirname (loader->path);
   loader->xml = bl_stream_read_xml (loader, data, length, fd, loader->path, loader->diagnostics,
-                                    &loader->n_comments, error);
+                                    &loader->counts, error);
   if (loader->xml == NULL)
     {
       return FALSE;

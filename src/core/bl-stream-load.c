@@ -294,8 +294,8 @@ typedef struct
   char       *error_message;
   int         fault_line[N_FAULTS];  /* the first of each fault read past */
   guint       fault_count[N_FAULTS];
-  guint      *n_comments;    /* comments and PIs of the document so far */
-  gboolean    over_limit;    /* refused for MAX_COMMENTS */
+  BlReadCounts *counts;      /* comments, PIs and links of the document so far */
+  gboolean    over_limit;    /* refused for MAX_COMMENTS or the most links */
 } ParseState;
 
 static void
@@ -336,6 +336,72 @@ parse_error (void     *ctx,
   xmlStopParser (ctxt);
 }
 
+/* A link costs about 2 kB while loaded (an empty <link name="l1"/> of
+ * 18 bytes too: 90 bytes of memory per byte of such a file), 5 kB with
+ * its collisions: without a bound on links a 1 GiB file of empty links
+ * would ask for 90 GB.  A million links, the largest real worlds
+ * measured (docs/BENCHMARKS.md), load; more are refused as they are
+ * read, naming the limit, which ballast-cli --max-links changes. */
+#define DEFAULT_MAX_LINKS (1u << 20)
+
+static guint max_links = DEFAULT_MAX_LINKS;
+
+void
+bl_stream_set_max_links (guint limit)
+{
+  g_atomic_int_set (&max_links, limit > 0 ? limit : DEFAULT_MAX_LINKS);
+}
+
+guint
+bl_stream_get_max_links (void)
+{
+  return (guint) g_atomic_int_get (&max_links);
+}
+
+/* Counts one more of what *COUNT counts (a member of the state's counts)
+ * against LIMIT; past it stops the parse with the message WHAT (taken)
+ * names and returns FALSE. */
+static gboolean
+count_against (xmlParserCtxt *ctxt,
+               guint         *count,
+               guint          limit,
+               char          *what)
+{
+  ParseState *state = ctxt->_private;
+  g_autofree char *owned = what;
+
+  if (state->failed)
+    return FALSE;
+  if (++*count <= limit)
+    return TRUE;
+  state->failed = TRUE;
+  state->refused = TRUE;
+  state->over_limit = TRUE;
+  state->error_line = ctxt->input != NULL ? ctxt->input->line : 0;
+  state->error_message = g_steal_pointer (&owned);
+  xmlStopParser (ctxt);
+  return FALSE;
+}
+
+/* Counts a <link> against the most links. */
+static gboolean
+count_link (xmlParserCtxt *ctxt)
+{
+  ParseState *state = ctxt->_private;
+  guint limit = bl_stream_get_max_links ();
+
+  /* the message is made only when it is needed */
+  if (state->counts->links < limit && !state->failed)
+    {
+      state->counts->links++;
+      return TRUE;
+    }
+  return count_against (ctxt, &state->counts->links, limit,
+                        g_strdup_printf ("more than %u links (with the included files), the most Ballast "
+                                         "reads (ballast-cli --max-links changes it); the file is not read",
+                                         limit));
+}
+
 static void
 sax_start_element (void           *ctx,
                    const xmlChar  *localname,
@@ -348,8 +414,11 @@ sax_start_element (void           *ctx,
                    const xmlChar **attributes)
 {
   xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
   xmlNode *parent = ctxt->node;
 
+  if (state != NULL && strcmp ((const char *) localname, "link") == 0 && !count_link (ctxt))
+    return;
   xmlSAX2StartElementNs (ctx, localname, prefix, uri, nb_namespaces, namespaces,
                          nb_attributes, nb_defaulted, attributes);
   /* libxml2 keeps at most 65535 in node->line; the element's psvi is
@@ -415,19 +484,15 @@ count_comment (xmlParserCtxt *ctxt)
 {
   ParseState *state = ctxt->_private;
 
-  if (state->failed)
-    return FALSE;
-  if (++*state->n_comments <= MAX_COMMENTS)
-    return TRUE;
-  state->failed = TRUE;
-  state->refused = TRUE;
-  state->over_limit = TRUE;
-  state->error_line = ctxt->input != NULL ? ctxt->input->line : 0;
-  state->error_message = g_strdup_printf ("more than %d comments and processing instructions (with the "
-                                          "included files), the most Ballast reads; the file is not read",
-                                          MAX_COMMENTS);
-  xmlStopParser (ctxt);
-  return FALSE;
+  if (state->counts->comments < MAX_COMMENTS && !state->failed)
+    {
+      state->counts->comments++;
+      return TRUE;
+    }
+  return count_against (ctxt, &state->counts->comments, MAX_COMMENTS,
+                        g_strdup_printf ("more than %d comments and processing instructions (with the "
+                                         "included files), the most Ballast reads; the file is not read",
+                                         MAX_COMMENTS));
 }
 
 static void
@@ -616,10 +681,10 @@ bl_stream_read_xml (BlLoader    *loader,
                     int          fd,
                     const char  *path,
                     GPtrArray   *diagnostics,
-                    guint       *n_comments,
+                    BlReadCounts *counts,
                     GError     **error)
 {
-  ParseState state = { loader, path, diagnostics, FALSE, FALSE, 0, 0, NULL, { 0 }, { 0 }, n_comments };
+  ParseState state = { loader, path, diagnostics, FALSE, FALSE, 0, 0, NULL, { 0 }, { 0 }, counts };
   g_autoptr(GError) read_error = NULL;
   g_autofree char *message = NULL;
   xmlDoc *xml;
