@@ -24,6 +24,7 @@
 #include "bl-number.h"
 #include "bl-sample-resources.h"
 #include "bl-resource.h"
+#include "bl-include-params-private.h"
 
 #define MAX_MODEL_DEPTH 64
 
@@ -2059,6 +2060,8 @@ load_include (LoadContext  *ctx,
                       uri, sdf_path);
       return FALSE;
     }
+  if (*model_out != NULL)
+    bl_include_params_apply (node, *model_out, file, owner, doc->diagnostics);
   if (*model_out == NULL && merge)
     {
       include_failed (doc, node, "include", file, line, owner, uri, NULL,
@@ -3141,6 +3144,16 @@ bl_document_load (BlDocument  *self,
                                                  self->path, self->diagnostics, NULL));
           bl_frame_scope_free (scope);
           g_ptr_array_add (self->models, model);
+        }
+      else if (bl_xml_is_element (child, "include"))
+        {
+          /* libsdformat inserts the included model into <sdf> as a top model */
+          if (!is_merge_include (child))
+            add_world_child (&ctx, child, self->path, BL_POSE_IDENTITY, NULL);
+          else
+            include_failed (self, child, "include", self->path, node_line (child), "sdf", NULL, NULL,
+                            "<include merge=\"true\"> directly in <sdf> has no model or world to merge "
+                            "into (libsdformat refuses it too); not loaded");
         }
     }
 

@@ -1,0 +1,41 @@
+/* bl-include-params-private.h: an <include>'s <experimental:params>
+ * applied to the included model's tree, as libsdformat 15 applies them. */
+#pragma once
+
+#include <glib.h>
+#include <libxml/tree.h>
+
+G_BEGIN_DECLS
+
+/* Edits `model` (the included <model>, in the included file's own
+ * xmlDoc, read for this include alone) as the <experimental:params> of
+ * `include` (in `file`) ask, before the model is read: libsdformat's
+ * ParamPassing::updateParams, over the XML tree.  Each child of the
+ * params names an element of the model by its `element_id` (scoped
+ * names from the model's children: "link::collision") and an `action`
+ * (add, modify, remove, replace; without one, each of its children
+ * carries its own).  Added and replacing elements are copies of the
+ * params' XML without `element_id` and `action`; a modified value that
+ * is left empty takes SDF's default (known for the elements Ballast
+ * reads, see the .c).
+ *
+ * What libsdformat refuses (no element_id, an unknown action, an element
+ * that is not found or already exists) is an error in `diagnostics`
+ * ("params"), and that alteration is skipped, as libsdformat skips it;
+ * what Ballast does not apply (an element reached only through a nested
+ * <include>, or an empty value whose default Ballast does not know) is
+ * a warning.  `owner` names the include in them.  Does nothing when
+ * `include` has no <experimental:params>. */
+void bl_include_params_apply (xmlNode    *include,
+                              xmlNode    *model,
+                              const char *file,
+                              const char *owner,
+                              GPtrArray  *diagnostics);
+
+/* Whether `node` is the element written `qname` ("experimental:params",
+ * "link"): its prefix and local name, whether or not the file declares
+ * the prefix. */
+gboolean bl_xml_has_qname (xmlNode    *node,
+                           const char *qname);
+
+G_END_DECLS

@@ -1,0 +1,298 @@
+/* test-include-params.c: an <include>'s <experimental:params> edit the
+ * included model before it is read, and an <include> directly in <sdf>
+ * is a top model, as libsdformat 15 reads both. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bl-document.h"
+#include "test-common.h"
+
+#define INERTIAL "<inertial><mass>3</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>"
+#define CUBE "<density>1000</density><geometry><box><size>1 1 1</size></box></geometry>"
+
+/* models/cart: base (2 kg, centre 0.5 m ahead), wheel (automatic: two
+ * 1 m cubes of water, 2000 kg), tail and hull (3 kg). */
+static char *
+write_cart (void)
+{
+  char *dir = g_dir_make_tmp ("ballast-params-XXXXXX", NULL);
+
+  write_tree_file (dir, "models/cart/model.config",
+                   "<?xml version=\"1.0\"?><model><name>cart</name><sdf version=\"1.9\">model.sdf</sdf></model>");
+  write_tree_file (dir, "models/cart/model.sdf",
+                   "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<model name=\"cart\">\n"
+                   "<link name=\"base\"><pose>1 0 0 0 0 0</pose>\n"
+                   "<inertial><pose>0.5 0 0 0 0 0</pose><mass>2</mass>"
+                   "<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial></link>\n"
+                   "<link name=\"wheel\"><pose>0 2 0 0 0 0</pose><inertial auto=\"true\"/>\n"
+                   "<collision name=\"tyre\">" CUBE "</collision>\n"
+                   "<collision name=\"hub\">" CUBE "</collision></link>\n"
+                   "<link name=\"tail\"><pose>0 0 -1 0 0 0</pose>" INERTIAL "</link>\n"
+                   "<link name=\"hull\">" INERTIAL "</link>\n"
+                   "</model>\n</sdf>\n");
+  return dir;
+}
+
+static BlDocument *
+load_with_models_full (const char          *dir,
+                       const char          *name,
+                       const char          *contents,
+                       BlDocumentLoadFlags  flags)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *models = g_build_filename (dir, "models", NULL);
+  g_autoptr(GError) error = NULL;
+  BlDocument *doc;
+
+  write_tree_file (dir, name, contents);
+  clear_model_path_variables ();
+  g_setenv ("SDF_PATH", models, TRUE);
+  doc = bl_document_new_from_file_full (path, flags, &error);
+  clear_model_path_variables ();
+  g_assert_no_error (error);
+  return doc;
+}
+
+static BlDocument *
+load_with_models (const char *dir,
+                  const char *name,
+                  const char *contents)
+{
+  return load_with_models_full (dir, name, contents, BL_DOCUMENT_LOAD_DEFAULT);
+}
+
+/* The diagnostics of that code and severity, their messages joined. */
+static char *
+messages_of (BlDocument *doc,
+             const char *code,
+             BlSeverity  severity,
+             guint      *count)
+{
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+  GString *text = g_string_new (NULL);
+
+  *count = 0;
+  for (guint i = 0; i < all->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (all, i);
+
+      if (d->severity != severity || g_strcmp0 (d->code, code) != 0)
+        continue;
+      g_string_append_printf (text, "%s:%d: %s\n", d->file, d->line, d->message);
+      (*count)++;
+    }
+  return g_string_free (text, FALSE);
+}
+
+static void
+assert_position (BlLink *link,
+                 double  x,
+                 double  y,
+                 double  z)
+{
+  g_assert_cmpfloat (fabs (link->world_pose.p.x - x), <, 1e-12);
+  g_assert_cmpfloat (fabs (link->world_pose.p.y - y), <, 1e-12);
+  g_assert_cmpfloat (fabs (link->world_pose.p.z - z), <, 1e-12);
+}
+
+/* add, modify (a value, and an empty one: SDF's default), remove, replace,
+ * children with their own actions, <fluid_added_mass>; a second include
+ * of the same file without params keeps the file as it is. */
+static void
+check_actions (BlDocumentLoadFlags flags)
+{
+  g_autofree char *dir = write_cart ();
+  g_autoptr(BlDocument) doc = load_with_models_full (dir, "world.sdf",
+    "<?xml version=\"1.0\"?>\n"
+    "<sdf version=\"1.9\" xmlns:experimental=\"http://sdformat.org/schemas/experimental\">\n"
+    "<world name=\"w\">\n"
+    "<include><uri>cart</uri><name>edited</name><pose>10 0 0 0 0 0</pose>\n"
+    "<experimental:params>\n"
+    "<link element_id=\"\" name=\"added\" action=\"add\"><pose>0 0 5 0 0 0</pose>"
+    "<inertial><mass>4</mass><inertia><ixx>0.5</ixx><iyy>0.5</iyy><izz>0.5</izz></inertia></inertial></link>\n"
+    "<link element_id=\"base\" action=\"modify\"><pose>0 0 3 0 0 0</pose>"
+    "<inertial><mass>6</mass><pose/></inertial></link>\n"
+    "<link element_id=\"tail\" action=\"remove\"/>\n"
+    "<collision element_id=\"wheel::tyre\" name=\"tyre\" action=\"replace\"><density>500</density>"
+    "<geometry><sphere><radius>0.5</radius></sphere></geometry></collision>\n"
+    "<link element_id=\"wheel\"><collision name=\"hub\" action=\"remove\"/></link>\n"
+    "<link element_id=\"hull\"><inertial action=\"replace\"><mass>5</mass>"
+    "<inertia><ixx>2</ixx><iyy>2</iyy><izz>2</izz></inertia>"
+    "<fluid_added_mass><xx>2</xx><zz>7</zz></fluid_added_mass></inertial></link>\n"
+    "<link element_id=\"nowhere\" action=\"remove\"/>\n"
+    "</experimental:params></include>\n"
+    "<include><uri>cart</uri><name>plain</name></include>\n"
+    "</world></sdf>\n", flags);
+  double sphere = 500 * 4.0 / 3 * G_PI * 0.125;  /* ρ · 4/3 π r³ */
+  g_autofree char *errors = NULL;
+  BlLink *link;
+  guint n;
+
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 4 + 4);
+
+  /* added at the included model's frame (10 0 0), 5 m up */
+  link = link_of (doc, "edited::added");
+  assert_position (link, 10, 0, 5);
+  assert_close (link->props.mass, 4, 1e-15);
+  assert_close (link->props.inertia.m[0][0], 0.5, 1e-15);
+
+  /* the link's pose set, the mass changed, the inertial pose reset to 0 */
+  link = link_of (doc, "edited::base");
+  assert_position (link, 10, 0, 3);
+  assert_close (link->props.mass, 6, 1e-15);
+  g_assert_cmpfloat (fabs (link->props.com.x), <, 1e-15);
+  link = link_of (doc, "plain::base");
+  assert_position (link, 1, 0, 0);
+  assert_close (link->props.mass, 2, 1e-15);
+  assert_close (link->props.com.x, 0.5, 1e-15);
+
+  g_assert_null (bl_document_find_link (doc, "edited::tail"));
+  link_of (doc, "plain::tail");
+
+  /* one sphere of r 0.5 at 500 kg/m³: m = 500 π/6, ixx = 2/5 m r² */
+  link = link_of (doc, "edited::wheel");
+  g_assert_cmpuint (link->collisions->len, ==, 1);
+  assert_close (link->props.mass, sphere, 1e-12);
+  assert_close (link->props.inertia.m[0][0], 0.4 * sphere * 0.25, 1e-12);
+  link = link_of (doc, "plain::wheel");
+  g_assert_cmpuint (link->collisions->len, ==, 2);
+  assert_close (link->props.mass, 2000, 1e-12);
+
+  link = link_of (doc, "edited::hull");
+  assert_close (link->props.mass, 5, 1e-15);
+  g_assert_true (link->has_added_mass);
+  g_assert_cmpfloat (link->added_mass[0], ==, 2);   /* xx */
+  g_assert_cmpfloat (link->added_mass[11], ==, 7);  /* zz */
+  g_assert_cmpfloat (link->added_mass[6], ==, 0);   /* yy */
+  g_assert_false (link_of (doc, "plain::hull")->has_added_mass);
+
+  /* what libsdformat skips is an error, named */
+  errors = messages_of (doc, "params", BL_SEVERITY_ERROR, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_nonnull (strstr (errors, "world.sdf:12:"));
+  g_assert_nonnull (strstr (errors, "element_id=\"nowhere\""));
+}
+
+/* the same read for editing and read-only (as ballast-cli reads) */
+static void
+test_actions (void)
+{
+  check_actions (BL_DOCUMENT_LOAD_DEFAULT);
+  check_actions (BL_DOCUMENT_LOAD_READ_ONLY);
+}
+
+/* A scoped element_id reaches into nested models; one that goes on into
+ * a nested <include> (not read yet when the params apply) is a warning,
+ * and the model stays as its file has it.  Without the namespace
+ * declared, <experimental:params> is read all the same. */
+static void
+test_nested (void)
+{
+  g_autofree char *dir = write_cart ();
+  g_autoptr(BlDocument) doc = NULL;
+  g_autofree char *warnings = NULL;
+  g_autofree char *errors = NULL;
+  guint n;
+
+  write_tree_file (dir, "models/train/model.config",
+                   "<?xml version=\"1.0\"?><model><name>train</name><sdf version=\"1.9\">model.sdf</sdf></model>");
+  write_tree_file (dir, "models/train/model.sdf",
+                   "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<model name=\"train\">\n"
+                   "<model name=\"car\"><pose>0 5 0 0 0 0</pose><link name=\"body\"><pose>0 0 0 0 0 0</pose>" INERTIAL "</link></model>\n"
+                   "<include><uri>cart</uri><name>trailer</name></include>\n"
+                   "</model>\n</sdf>\n");
+  doc = load_with_models (dir, "world.sdf",
+    "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<world name=\"w\">\n"
+    "<include><uri>train</uri>\n<experimental:params>\n"
+    "<link element_id=\"car::body\" action=\"modify\"><pose>0 0 2 0 0 0</pose><inertial><mass>8</mass></inertial></link>\n"
+    "<link element_id=\"trailer::tail\" action=\"remove\"/>\n"
+    "</experimental:params></include>\n</world></sdf>\n");
+
+  /* car at (0 5 0), the body 2 m up in it */
+  assert_position (link_of (doc, "train::car::body"), 0, 5, 2);
+  assert_close (link_of (doc, "train::car::body")->props.mass, 8, 1e-15);
+  link_of (doc, "train::trailer::tail");
+
+  warnings = messages_of (doc, "params", BL_SEVERITY_WARNING, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_nonnull (strstr (warnings, "element_id=\"trailer::tail\""));
+  errors = messages_of (doc, "params", BL_SEVERITY_ERROR, &n);
+  g_assert_cmpuint (n, ==, 0);
+}
+
+/* libsdformat's own refusals: no element_id, an unknown action, adding
+ * what exists, a child without an action; each skipped, the rest applied. */
+static void
+test_refusals (void)
+{
+  g_autofree char *dir = write_cart ();
+  g_autoptr(BlDocument) doc = load_with_models (dir, "world.sdf",
+    "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<world name=\"w\">\n"
+    "<include><uri>cart</uri><experimental:params>\n"
+    "<link name=\"x\" action=\"add\"/>\n"
+    "<link element_id=\"tail\" action=\"delete\"/>\n"
+    "<collision element_id=\"wheel\" name=\"tyre\" action=\"add\"/>\n"
+    "<link element_id=\"wheel\"><collision name=\"hub\"/></link>\n"
+    "<link element_id=\"base::\" action=\"remove\"/>\n"
+    "<link element_id=\"hull\" action=\"remove\"/>\n"
+    "</experimental:params></include>\n</world></sdf>\n");
+  g_autofree char *errors = NULL;
+  guint n;
+
+  errors = messages_of (doc, "params", BL_SEVERITY_ERROR, &n);
+  g_test_message ("%s", errors);
+  g_assert_cmpuint (n, ==, 5);
+  for (int line = 5; line <= 9; line++)
+    {
+      g_autofree char *where = g_strdup_printf ("world.sdf:%d:", line);
+
+      g_assert_nonnull (strstr (errors, where));
+    }
+  link_of (doc, "cart::tail");
+  g_assert_cmpuint (link_of (doc, "cart::wheel")->collisions->len, ==, 2);
+  g_assert_null (bl_document_find_link (doc, "cart::hull"));
+  g_assert_null (bl_document_find_link (doc, "cart::x"));
+}
+
+/* <sdf><include> with no model or world around it: the included model is
+ * the file's top model, named and placed by the include; merge="true"
+ * there is refused. */
+static void
+test_root_include (void)
+{
+  g_autofree char *dir = write_cart ();
+  g_autoptr(BlDocument) doc = load_with_models (dir, "solo.sdf",
+    "<?xml version=\"1.0\"?>\n<sdf version=\"1.8\">\n"
+    "<include><uri>cart</uri><name>solo</name><pose>1 2 3 0 0 0</pose></include>\n"
+    "</sdf>\n");
+  g_autoptr(BlDocument) merged = NULL;
+  g_autofree char *errors = NULL;
+  guint n;
+
+  g_assert_cmpuint (bl_document_get_models (doc)->len, ==, 1);
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 4);
+  assert_position (link_of (doc, "solo::base"), 2, 2, 3);
+  assert_position (link_of (doc, "solo::tail"), 1, 2, 2);
+
+  merged = load_with_models (dir, "merged.sdf",
+    "<?xml version=\"1.0\"?>\n<sdf version=\"1.8\">\n"
+    "<include merge=\"true\"><uri>cart</uri></include>\n"
+    "</sdf>\n");
+  g_assert_cmpuint (bl_document_get_links (merged)->len, ==, 0);
+  errors = messages_of (merged, "include", BL_SEVERITY_ERROR, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_nonnull (strstr (errors, "merged.sdf:3:"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/core/include-params/actions", test_actions);
+  g_test_add_func ("/core/include-params/nested", test_nested);
+  g_test_add_func ("/core/include-params/refusals", test_refusals);
+  g_test_add_func ("/core/include-params/root-include", test_root_include);
+  return g_test_run ();
+}
