@@ -86,17 +86,6 @@ messages_of (BlDocument *doc,
   return g_string_free (text, FALSE);
 }
 
-static void
-assert_position (BlLink *link,
-                 double  x,
-                 double  y,
-                 double  z)
-{
-  g_assert_cmpfloat (fabs (link->world_pose.p.x - x), <, 1e-12);
-  g_assert_cmpfloat (fabs (link->world_pose.p.y - y), <, 1e-12);
-  g_assert_cmpfloat (fabs (link->world_pose.p.z - z), <, 1e-12);
-}
-
 /* add, modify (a value, and an empty one: SDF's default), remove, replace,
  * children with their own actions, <fluid_added_mass>; a second include
  * of the same file without params keeps the file as it is. */
