@@ -172,42 +172,63 @@ test_actions (void)
   check_actions (BL_DOCUMENT_LOAD_READ_ONLY);
 }
 
-/* A scoped element_id reaches into nested models; one that goes on into
- * a nested <include> (not read yet when the params apply) is a warning,
- * and the model stays as its file has it.  Without the namespace
- * declared, <experimental:params> is read all the same. */
+/* A scoped element_id reaches into nested models, and into nested
+ * <include>s (named by their <name>, else by the included model's own
+ * name), which libsdformat has read when it applies the params and
+ * Ballast reads after: they are applied then, after the nested include's
+ * own params; what is not found there is an error naming the outer file.
+ * Without the namespace declared, <experimental:params> is read all the
+ * same. */
 static void
 test_nested (void)
 {
   g_autofree char *dir = write_cart ();
   g_autoptr(BlDocument) doc = NULL;
-  g_autofree char *warnings = NULL;
   g_autofree char *errors = NULL;
+  g_autofree char *warnings = NULL;
   guint n;
 
   write_tree_file (dir, "models/train/model.config",
                    "<?xml version=\"1.0\"?><model><name>train</name><sdf version=\"1.9\">model.sdf</sdf></model>");
   write_tree_file (dir, "models/train/model.sdf",
                    "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<model name=\"train\">\n"
-                   "<model name=\"car\"><pose>0 5 0 0 0 0</pose><link name=\"body\"><pose>0 0 0 0 0 0</pose>" INERTIAL "</link></model>\n"
-                   "<include><uri>cart</uri><name>trailer</name></include>\n"
+                   "<model name=\"car\"><pose>0 5 0 0 0 0</pose>"
+                   "<link name=\"body\"><pose>0 0 0 0 0 0</pose>" INERTIAL "</link></model>\n"
+                   "<include><uri>cart</uri><name>trailer</name><pose>0 -5 0 0 0 0</pose>\n"
+                   "<experimental:params><link element_id=\"base\" action=\"modify\">"
+                   "<pose>0 0 7 0 0 0</pose></link></experimental:params></include>\n"
+                   "<include><uri>cart</uri></include>\n"
                    "</model>\n</sdf>\n");
   doc = load_with_models (dir, "world.sdf",
     "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<world name=\"w\">\n"
     "<include><uri>train</uri>\n<experimental:params>\n"
     "<link element_id=\"car::body\" action=\"modify\"><pose>0 0 2 0 0 0</pose><inertial><mass>8</mass></inertial></link>\n"
     "<link element_id=\"trailer::tail\" action=\"remove\"/>\n"
+    "<link element_id=\"trailer::base\" action=\"modify\"><inertial><mass>9</mass></inertial></link>\n"
+    "<link element_id=\"cart::hull\" action=\"remove\"/>\n"
+    "<link element_id=\"trailer::nothing\" action=\"remove\"/>\n"
     "</experimental:params></include>\n</world></sdf>\n");
 
   /* car at (0 5 0), the body 2 m up in it */
   assert_position (link_of (doc, "train::car::body"), 0, 5, 2);
   assert_close (link_of (doc, "train::car::body")->props.mass, 8, 1e-15);
-  link_of (doc, "train::trailer::tail");
 
-  warnings = messages_of (doc, "params", BL_SEVERITY_WARNING, &n);
-  g_assert_cmpuint (n, ==, 1);
-  g_assert_nonnull (strstr (warnings, "element_id=\"trailer::tail\""));
+  /* the trailer's own params (base 7 m up), then the outer ones (9 kg) */
+  g_assert_null (bl_document_find_link (doc, "train::trailer::tail"));
+  assert_position (link_of (doc, "train::trailer::base"), 0, -5, 7);
+  assert_close (link_of (doc, "train::trailer::base")->props.mass, 9, 1e-15);
+  link_of (doc, "train::trailer::hull");
+
+  /* the unnamed include is the model "cart" */
+  g_assert_null (bl_document_find_link (doc, "train::cart::hull"));
+  link_of (doc, "train::cart::tail");
+
   errors = messages_of (doc, "params", BL_SEVERITY_ERROR, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_test_message ("%s", errors);
+  g_assert_nonnull (strstr (errors, "world.sdf:10:"));
+  g_assert_nonnull (strstr (errors, "element_id=\"nothing\""));
+  warnings = messages_of (doc, "params", BL_SEVERITY_WARNING, &n);
   g_assert_cmpuint (n, ==, 0);
 }
 

@@ -19,13 +19,17 @@ G_BEGIN_DECLS
  * is left empty takes SDF's default (known for the elements Ballast
  * reads, see the .c).
  *
+ * An element_id that goes on into a nested <include> of the model
+ * (which libsdformat has read by then, and Ballast reads after) is
+ * handed on to it: appended to that include's own params, to be applied
+ * when the loader reads it and calls this again.
+ *
  * What libsdformat refuses (no element_id, an unknown action, an element
  * that is not found or already exists) is an error in `diagnostics`
  * ("params"), and that alteration is skipped, as libsdformat skips it;
- * what Ballast does not apply (an element reached only through a nested
- * <include>, or an empty value whose default Ballast does not know) is
- * a warning.  `owner` names the include in them.  Does nothing when
- * `include` has no <experimental:params>. */
+ * what Ballast does not apply (an empty value whose default Ballast does
+ * not know) is a warning.  `owner` names the include in them.  Does
+ * nothing when `include` has no <experimental:params>. */
 void bl_include_params_apply (xmlNode    *include,
                               xmlNode    *model,
                               const char *file,

@@ -16,6 +16,10 @@
 #include "bl-include-params-private.h"
 #include "bl-xml-private.h"
 
+/* Attributes of an alteration handed on to a nested include (defer). */
+#define DEFERRED_UNNAMED "ballast:deferred-unnamed"
+#define DEFERRED_FILE "ballast:deferred-file"
+
 typedef struct
 {
   xmlNode    *include;
@@ -153,18 +157,27 @@ report (Params     *params,
                       params->owner, "<experimental:params>: %s", message);
 }
 
+/* A nested <include> the element_id may go on into: libsdformat has
+ * read it into a <model> when it applies the params, Ballast reads it
+ * after, so the alteration is handed on to it (defer). */
+typedef struct
+{
+  xmlNode *include;
+  gsize    rest;       /* offset in the id of what is left past its name */
+  gboolean named;      /* FALSE: its <name> is the included model's, unknown yet */
+} Through;
+
 /* libsdformat's getElementById, step for step: the child of `model`
  * whose name is the longest prefix of `id`, then its children with what
  * follows the "::", until a child of element `qname` (any, with
- * is_parent) is named the rest.  Sets *through_include when the path
- * would go on inside a nested <include> of that name, which Ballast has
- * not read yet. */
+ * is_parent) is named the rest.  Adds to `through` (a GArray of
+ * Through) each nested <include> on the way that the id may go on in. */
 static xmlNode *
 find_by_id (xmlNode    *model,
             const char *qname,
             const char *id,
             gboolean    is_parent,
-            gboolean   *through_include)
+            GArray     *through)
 {
   gint64 length = (gint64) strlen (id);
   gint64 start = 0, longest = 0;
@@ -201,9 +214,19 @@ find_by_id (xmlNode    *model,
           g_autofree char *include_name = name_node != NULL ? g_strstrip (bl_xml_dup_text (name_node)) : NULL;
           gsize size = include_name != NULL ? strlen (include_name) : 0;
 
-          if (size > 0 && strncmp (id + start, include_name, size) == 0 &&
-              (id[start + size] == '\0' || g_str_has_prefix (id + start + size, "::")))
-            *through_include = TRUE;
+          if (name_node == NULL)
+            {
+              Through item = { child, start, FALSE };
+
+              g_array_append_val (through, item);
+            }
+          else if (size > 0 && strncmp (id + start, include_name, size) == 0 &&
+                   g_str_has_prefix (id + start + size, "::"))
+            {
+              Through item = { child, start + size + 2, TRUE };
+
+              g_array_append_val (through, item);
+            }
         }
 
       child = next_element (child);
@@ -264,6 +287,16 @@ find_by_name (Params   *params,
   return first;
 }
 
+/* element_id, action and the marks of defer: not the element's own. */
+static gboolean
+is_control_attribute (xmlAttr *attr)
+{
+  const char *name = (const char *) attr->name;
+
+  return attr->ns == NULL && (strcmp (name, "element_id") == 0 || strcmp (name, "action") == 0 ||
+                              strcmp (name, DEFERRED_UNNAMED) == 0 || strcmp (name, DEFERRED_FILE) == 0);
+}
+
 /* Lines are kept in psvi (bl_xml_get_line): the copy keeps the params'. */
 static void
 copy_lines (xmlNode *from,
@@ -286,8 +319,7 @@ copy_element (xmlNode *xml,
   for (xmlAttr *attr = copy->properties, *next; attr != NULL; attr = next)
     {
       next = attr->next;
-      if (attr->ns == NULL && (strcmp ((const char *) attr->name, "element_id") == 0 ||
-                               strcmp ((const char *) attr->name, "action") == 0))
+      if (is_control_attribute (attr))
         xmlRemoveProp (attr);
     }
   return copy;
@@ -328,8 +360,7 @@ modify_attributes (xmlNode *xml,
       g_autofree char *name = NULL;
       xmlChar *value;
 
-      if (attr->ns == NULL && (strcmp ((const char *) attr->name, "element_id") == 0 ||
-                               strcmp ((const char *) attr->name, "action") == 0))
+      if (is_control_attribute (attr))
         continue;
       name = attr->ns != NULL && attr->ns->prefix != NULL
              ? g_strconcat ((const char *) attr->ns->prefix, ":", (const char *) attr->name, NULL)
@@ -518,6 +549,39 @@ child_actions (Params  *params,
     }
 }
 
+/* Hands `xml` on to each nested include in `through`: a copy at the end
+ * of its <experimental:params> (made when it has none), with the rest
+ * of the id, applied when that include is read (after its own params,
+ * as libsdformat applies them).  Unnamed includes get the id with the
+ * model's name still on, marked DEFERRED_UNNAMED; the copy keeps the
+ * file it was written in (DEFERRED_FILE) for its diagnostics. */
+static void
+defer (Params     *params,
+       xmlNode    *xml,
+       const char *id,
+       GArray     *through)
+{
+  for (guint i = 0; i < through->len; i++)
+    {
+      Through *item = &g_array_index (through, Through, i);
+      xmlNode *list = NULL;
+      xmlNode *copy;
+
+      for (xmlNode *child = item->include->children; child != NULL; child = child->next)
+        if (bl_xml_has_qname (child, "experimental:params"))
+          list = child;
+      if (list == NULL)
+        list = xmlNewChild (item->include, NULL, (const xmlChar *) "experimental:params", NULL);
+      copy = xmlDocCopyNode (xml, item->include->doc, 1);
+      copy_lines (xml, copy);
+      xmlSetProp (copy, (const xmlChar *) "element_id", (const xmlChar *) id + item->rest);
+      if (!item->named)
+        xmlSetProp (copy, (const xmlChar *) DEFERRED_UNNAMED, (const xmlChar *) "1");
+      xmlSetProp (copy, (const xmlChar *) DEFERRED_FILE, (const xmlChar *) params->file);
+      xmlAddChild (list, copy);
+    }
+}
+
 static void
 apply_one (Params  *params,
            xmlNode *model,
@@ -526,9 +590,25 @@ apply_one (Params  *params,
   g_autofree char *id = bl_xml_dup_attribute (xml, "element_id");
   g_autofree char *action = bl_xml_dup_attribute (xml, "action");
   g_autofree char *qname = dup_qname (xml);
-  gboolean through_include = FALSE;
+  g_autofree char *strip = bl_xml_dup_attribute (xml, DEFERRED_UNNAMED);
+  g_autoptr(GArray) through = g_array_new (FALSE, FALSE, sizeof (Through));
   const char *last;
   xmlNode *element;
+
+  /* handed on to an unnamed nested include: the id starts with the
+   * included model's name, when it is this one */
+  if (strip != NULL && id != NULL)
+    {
+      g_autofree char *name = bl_xml_dup_attribute (model, "name");
+      g_autofree char *prefix = g_strconcat (name != NULL ? name : "", "::", NULL);
+      char *rest;
+
+      if (!g_str_has_prefix (id, prefix))
+        return;
+      rest = g_strdup (id + strlen (prefix));
+      g_free (id);
+      id = rest;
+    }
 
   if (id == NULL)
     {
@@ -561,29 +641,30 @@ apply_one (Params  *params,
           return;
         }
       added_id = g_strconcat (id, "::", name, NULL);
-      element = find_by_id (model, qname, added_id, FALSE, &through_include);
+      element = find_by_id (model, qname, added_id, FALSE, through);
       if (element != NULL && !bl_xml_has_qname (element, "plugin"))
         {
           report (params, BL_SEVERITY_ERROR, xml, "<%s element_id=\"%s\"> “%s” exists already in the "
                   "included model; not added", qname, id, name);
           return;
         }
-      element = *id == '\0' ? model : find_by_id (model, NULL, id, TRUE, &through_include);
+      g_array_set_size (through, 0);
+      element = *id == '\0' ? model : find_by_id (model, NULL, id, TRUE, through);
     }
   else
     {
-      element = find_by_id (model, qname, id, FALSE, &through_include);
+      element = find_by_id (model, qname, id, FALSE, through);
     }
 
+  if (element == NULL && through->len > 0)
+    {
+      defer (params, xml, id, through);
+      return;
+    }
   if (element == NULL)
     {
-      if (through_include)
-        report (params, BL_SEVERITY_WARNING, xml,
-                "<%s element_id=\"%s\"> is inside a model the included model itself includes; "
-                "Ballast does not apply it (libsdformat does)", qname, id);
-      else
-        report (params, BL_SEVERITY_ERROR, xml,
-                "the included model has no <%s element_id=\"%s\">; skipped", qname, id);
+      report (params, BL_SEVERITY_ERROR, xml,
+              "the included model has no <%s element_id=\"%s\">; skipped", qname, id);
       return;
     }
 
@@ -635,5 +716,10 @@ bl_include_params_apply (xmlNode    *include,
     return;
 
   for (xmlNode *xml = first_element (list); xml != NULL; xml = next_element (xml))
-    apply_one (&params, model, xml);
+    {
+      g_autofree char *written_in = bl_xml_dup_attribute (xml, DEFERRED_FILE);
+
+      params.file = written_in != NULL ? written_in : file;
+      apply_one (&params, model, xml);
+    }
 }
