@@ -1,6 +1,7 @@
 /* test-include-params.c: an <include>'s <experimental:params> edit the
- * included model before it is read, and an <include> directly in <sdf>
- * is a top model, as libsdformat 15 reads both. */
+ * included model before it is read, an <include> directly in <sdf> is a
+ * top model, and a merge-include into a world honours its placement
+ * frame, as libsdformat 15 reads them. */
 #include "config.h"
 
 #include <math.h>
@@ -207,6 +208,7 @@ test_nested (void)
     "<link element_id=\"trailer::base\" action=\"modify\"><inertial><mass>9</mass></inertial></link>\n"
     "<link element_id=\"cart::hull\" action=\"remove\"/>\n"
     "<link element_id=\"trailer::nothing\" action=\"remove\"/>\n"
+    "<link element_id=\"wagon::base\" action=\"remove\"/>\n"
     "</experimental:params></include>\n</world></sdf>\n");
 
   /* car at (0 5 0), the body 2 m up in it */
@@ -224,10 +226,13 @@ test_nested (void)
   link_of (doc, "train::cart::tail");
 
   errors = messages_of (doc, "params", BL_SEVERITY_ERROR, &n);
-  g_assert_cmpuint (n, ==, 1);
   g_test_message ("%s", errors);
+  g_assert_cmpuint (n, ==, 2);
   g_assert_nonnull (strstr (errors, "world.sdf:10:"));
   g_assert_nonnull (strstr (errors, "element_id=\"nothing\""));
+  /* the path could only go on in the unnamed include, whose model is "cart" */
+  g_assert_nonnull (strstr (errors, "world.sdf:11:"));
+  g_assert_nonnull (strstr (errors, "element_id=\"wagon::base\""));
   warnings = messages_of (doc, "params", BL_SEVERITY_WARNING, &n);
   g_assert_cmpuint (n, ==, 0);
 }
@@ -296,6 +301,53 @@ test_root_include (void)
   g_assert_nonnull (strstr (errors, "merged.sdf:3:"));
 }
 
+/* The placement frame of a merge-include into a world lands where the
+ * include's pose puts it, every merged model moving with it:
+ * proxy (0 0 10) · a (1 0 0, yaw 90°) · l (0 0 2) puts l at (1 0 12),
+ * turned; the correction proxy · X_l⁻¹ is (yaw −90°, (0 1 −2)), so l
+ * lands on (0 0 10) and b's hull, at (0 1 10) before, on (1 1 8). */
+static void
+test_merge_world_placement (void)
+{
+  g_autofree char *dir = write_cart ();
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(BlDocument) unknown = NULL;
+  g_autofree char *errors = NULL;
+  BlLink *l;
+  guint n;
+
+  write_tree_file (dir, "fleet.sdf",
+                   "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<model name=\"fleet\">\n"
+                   "<model name=\"a\"><pose>1 0 0 0 0 1.5707963267948966</pose>"
+                   "<link name=\"l\"><pose>0 0 2 0 0 0</pose>" INERTIAL "</link></model>\n"
+                   "<model name=\"b\"><pose>0 1 0 0 0 0</pose><link name=\"hull\">" INERTIAL "</link></model>\n"
+                   "</model>\n</sdf>\n");
+  doc = load_with_models (dir, "world.sdf",
+    "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<world name=\"w\">\n"
+    "<include merge=\"true\"><uri>fleet.sdf</uri><pose>0 0 10 0 0 0</pose>"
+    "<placement_frame>a::l</placement_frame></include>\n"
+    "</world></sdf>\n");
+  l = link_of (doc, "a::l");
+  assert_position (l, 0, 0, 10);
+  g_assert_cmpfloat (fabs (fabs (l->world_pose.q.w) - 1), <, 1e-12);
+  assert_position (link_of (doc, "b::hull"), 1, 1, 8);
+  errors = messages_of (doc, "frame", BL_SEVERITY_ERROR, &n);
+  g_assert_cmpuint (n, ==, 0);
+
+  /* a frame that is not among them: an error, placed by the pose alone */
+  unknown = load_with_models (dir, "unknown.sdf",
+    "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<world name=\"w\">\n"
+    "<include merge=\"true\"><uri>fleet.sdf</uri><pose>0 0 10 0 0 0</pose>"
+    "<placement_frame>a::nowhere</placement_frame></include>\n"
+    "</world></sdf>\n");
+  assert_position (link_of (unknown, "b::hull"), 0, 1, 10);
+  g_clear_pointer (&errors, g_free);
+  errors = messages_of (unknown, "frame", BL_SEVERITY_ERROR, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_nonnull (strstr (errors, "unknown.sdf:4:"));
+  g_assert_nonnull (strstr (errors, "a::nowhere"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -304,5 +356,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/include-params/nested", test_nested);
   g_test_add_func ("/core/include-params/refusals", test_refusals);
   g_test_add_func ("/core/include-params/root-include", test_root_include);
+  g_test_add_func ("/core/include-params/merge-world-placement", test_merge_world_placement);
   return g_test_run ();
 }

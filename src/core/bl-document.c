@@ -25,6 +25,7 @@
 #include "bl-sample-resources.h"
 #include "bl-resource.h"
 #include "bl-include-params-private.h"
+#include "bl-merge-placement-private.h"
 
 #define MAX_MODEL_DEPTH 64
 
@@ -3009,8 +3010,12 @@ merge_into_world (LoadContext *ctx,
   const char *sdf_path;
   xmlNode *included;
   BlPose proxy;
+  guint first = self->models->len;
+  xmlNode *placement_node = bl_xml_first_child (include, "placement_frame");
+  g_autofree char *placement_frame = NULL;
 
-  if (!load_include (ctx, include, file, "world", TRUE, &sdf_path, &included))
+  if (placement_without_pose (self, include, file, "world") ||
+      !load_include (ctx, include, file, "world", TRUE, &sdf_path, &included))
     return;
   if (pose_node == NULL)
     {
@@ -3035,6 +3040,17 @@ merge_into_world (LoadContext *ctx,
       add_world_child (ctx, item, sdf_path, proxy, NULL);
     }
   g_ptr_array_remove_index (ctx->include_stack, ctx->include_stack->len - 1);
+
+  /* the placement frame lands where the proxy frame was */
+  placement_frame = placement_node != NULL ? g_strstrip (bl_xml_dup_text (placement_node))
+                                           : bl_xml_dup_attribute (included, "placement_frame");
+  if (placement_frame != NULL && *placement_frame != '\0' && strcmp (placement_frame, "__model__") != 0 &&
+      !bl_merge_placement_apply (self->models, first, proxy, placement_frame))
+    bl_diagnostics_add (self->diagnostics, BL_SEVERITY_ERROR, "frame",
+                        placement_node != NULL ? file : sdf_path,
+                        placement_node != NULL ? node_line (placement_node) : node_line (included), "world",
+                        "the placement frame “%s” is not a model, nested model or link merged into "
+                        "the world; the merged models are placed by the include's pose", placement_frame);
 }
 
 static gboolean

@@ -553,7 +553,8 @@ child_actions (Params  *params,
  * of its <experimental:params> (made when it has none), with the rest
  * of the id, applied when that include is read (after its own params,
  * as libsdformat applies them).  Unnamed includes get the id with the
- * model's name still on, marked DEFERRED_UNNAMED; the copy keeps the
+ * model's name still on, marked DEFERRED_UNNAMED ("1" when handed on to
+ * that include alone, "n" when to several); the copy keeps the
  * file it was written in (DEFERRED_FILE) for its diagnostics. */
 static void
 defer (Params     *params,
@@ -575,8 +576,9 @@ defer (Params     *params,
       copy = xmlDocCopyNode (xml, item->include->doc, 1);
       copy_lines (xml, copy);
       xmlSetProp (copy, (const xmlChar *) "element_id", (const xmlChar *) id + item->rest);
+      /* "1": the only include it is handed on to, which says when it is not there */
       if (!item->named)
-        xmlSetProp (copy, (const xmlChar *) DEFERRED_UNNAMED, (const xmlChar *) "1");
+        xmlSetProp (copy, (const xmlChar *) DEFERRED_UNNAMED, (const xmlChar *) (through->len == 1 ? "1" : "n"));
       xmlSetProp (copy, (const xmlChar *) DEFERRED_FILE, (const xmlChar *) params->file);
       xmlAddChild (list, copy);
     }
@@ -604,7 +606,13 @@ apply_one (Params  *params,
       char *rest;
 
       if (!g_str_has_prefix (id, prefix))
-        return;
+        {
+          if (strcmp (strip, "1") == 0)
+            report (params, BL_SEVERITY_ERROR, xml,
+                    "the included model “%s” has no <%s element_id=\"%s\">; skipped",
+                    name != NULL ? name : "", qname, id);
+          return;
+        }
       rest = g_strdup (id + strlen (prefix));
       g_free (id);
       id = rest;
