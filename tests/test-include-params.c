@@ -348,6 +348,49 @@ test_merge_world_placement (void)
   g_assert_nonnull (strstr (errors, "a::nowhere"));
 }
 
+/* libsdformat's own test (tests/fixtures/public, Apache-2.0): the values
+ * worked from its robot model.  The model is at (0 0 0.325); right_wheel
+ * at (0.554282 −0.625029 −0.025) in it, rolled by φ = −1.5707. */
+static void
+test_libsdformat_file (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("BALLAST_FIXTURES"),
+                                            "sdformat_test_integration_include_custom_model.sdf", NULL);
+  g_autofree char *models = g_build_filename (g_getenv ("BALLAST_FIXTURES"), "models", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autofree char *errors = NULL;
+  double c = cos (-1.5707), s = sin (-1.5707);
+  BlLink *link;
+  guint n;
+
+  clear_model_path_variables ();
+  g_setenv ("SDF_PATH", models, TRUE);
+  doc = bl_document_new_from_file (path, &error);
+  clear_model_path_variables ();
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 8);
+  /* caster: 0.5 kg, 0.05 kg·m², its pose reset to 0 relative to right_wheel */
+  link = link_of (doc, "robot::vehicle::caster");
+  assert_close (link->props.mass, 0.5, 1e-15);
+  assert_close (link->props.inertia.m[0][0], 0.05, 1e-15);
+  assert_position (link, 0.554282, -0.625029, 0.3);
+  /* top: its box replaced by a sphere of 0.65 m, the camera box removed */
+  link = link_of (doc, "robot::vehicle::top");
+  g_assert_cmpuint (link->collisions->len, ==, 1);
+  assert_close (link->props.volume, 4.0 / 3 * G_PI * pow (0.65, 3), 1e-12);
+  /* added links: default inertia at the model frame */
+  assert_position (link_of (doc, "robot::vehicle::new_link"), 0, 0, 0.325);
+  assert_close (link_of (doc, "robot::vehicle::link_custom1")->props.mass, 1, 1e-15);
+  /* nested_models at (1 1 1) in the caster's frame: (1, c − s, s + c) */
+  assert_position (link_of (doc, "robot::vehicle::nested_models::model1::link1"),
+                   0.554282 + 1, -0.625029 + c - s, 0.3 + s + c);
+
+  errors = messages_of (doc, "params", BL_SEVERITY_ERROR, &n);
+  g_assert_cmpuint (n, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -357,5 +400,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/include-params/refusals", test_refusals);
   g_test_add_func ("/core/include-params/root-include", test_root_include);
   g_test_add_func ("/core/include-params/merge-world-placement", test_merge_world_placement);
+  g_test_add_func ("/core/include-params/libsdformat-file", test_libsdformat_file);
   return g_test_run ();
 }
