@@ -348,6 +348,87 @@ test_merge_world_placement (void)
   g_assert_nonnull (strstr (errors, "a::nowhere"));
 }
 
+/* models/leaf0…leafN-1 (a link x each) and models/fanN including each
+ * without a <name>, so that each nested model is named by its file. */
+static void
+write_fan (const char *dir,
+           guint       n)
+{
+  g_autoptr(GString) fan = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n");
+  g_autofree char *fan_name = g_strdup_printf ("fan%u", n);
+  g_autofree char *fan_sdf = g_strdup_printf ("models/fan%u/model.sdf", n);
+
+  g_string_append_printf (fan, "<model name=\"%s\">\n", fan_name);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *leaf_sdf = g_strdup_printf ("models/leaf%u/model.sdf", i);
+      g_autofree char *leaf = g_strdup_printf ("<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n"
+                                               "<model name=\"leaf%u\"><link name=\"x\">" INERTIAL
+                                               "</link></model>\n</sdf>\n", i);
+
+      write_tree_file (dir, leaf_sdf, leaf);
+      g_string_append_printf (fan, "<include><uri>leaf%u</uri></include>\n", i);
+    }
+  g_string_append (fan, "</model>\n</sdf>\n");
+  write_tree_file (dir, fan_sdf, fan->str);
+}
+
+/* An alteration that may go on into any of several unnamed includes is
+ * handed on to each (16 at most: past that a warning), and applied where
+ * the model has the name; what is handed on is bounded (1,000,000
+ * elements a document), so that a fan of includes cannot multiply a
+ * large alteration without end. */
+static void
+test_unnamed_fan (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-params-fan-XXXXXX", NULL);
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(BlDocument) wide = NULL;
+  g_autoptr(BlDocument) big = NULL;
+  g_autoptr(GString) world = g_string_new (NULL);
+  g_autofree char *warnings = NULL;
+  guint n;
+
+  write_fan (dir, 16);
+  write_fan (dir, 17);
+  doc = load_with_models (dir, "world.sdf",
+    "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<world name=\"w\">\n"
+    "<include><uri>fan16</uri><experimental:params>\n"
+    "<link element_id=\"leaf3\" name=\"extra\" action=\"add\"><pose>0 0 4 0 0 0</pose>" INERTIAL "</link>\n"
+    "</experimental:params></include>\n</world></sdf>\n");
+  assert_position (link_of (doc, "fan16::leaf3::extra"), 0, 0, 4);
+  g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 17);
+  warnings = messages_of (doc, "params", BL_SEVERITY_WARNING, &n);
+  g_assert_cmpuint (n, ==, 0);
+
+  wide = load_with_models (dir, "wide.sdf",
+    "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<world name=\"w\">\n"
+    "<include><uri>fan17</uri><experimental:params>\n"
+    "<link element_id=\"leaf3\" name=\"extra\" action=\"add\">" INERTIAL "</link>\n"
+    "</experimental:params></include>\n</world></sdf>\n");
+  g_assert_null (bl_document_find_link (wide, "fan17::leaf3::extra"));
+  g_clear_pointer (&warnings, g_free);
+  warnings = messages_of (wide, "params", BL_SEVERITY_WARNING, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_nonnull (strstr (warnings, "wide.sdf:5:"));
+  g_assert_nonnull (strstr (warnings, "any of 17"));
+
+  /* 16 stubs of a 70,002-element alteration: each application counts
+   * it, the 15th passes the bound; leaf3's (the 4th) is applied */
+  g_string_append (world, "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<world name=\"w\">\n"
+                   "<include><uri>fan16</uri><experimental:params>\n"
+                   "<link element_id=\"leaf3\" name=\"big\" action=\"add\">" INERTIAL);
+  for (guint i = 0; i < 70000; i++)
+    g_string_append (world, "<x/>");
+  g_string_append (world, "</link>\n</experimental:params></include>\n</world></sdf>\n");
+  big = load_with_models (dir, "big.sdf", world->str);
+  link_of (big, "fan16::leaf3::big");
+  g_clear_pointer (&warnings, g_free);
+  warnings = messages_of (big, "params", BL_SEVERITY_WARNING, &n);
+  g_assert_cmpuint (n, >=, 1);
+  g_assert_nonnull (strstr (warnings, "exceed 1000000 elements"));
+}
+
 /* libsdformat's own test (tests/fixtures/public, Apache-2.0): the values
  * worked from its robot model.  The model is at (0 0 0.325); right_wheel
  * at (0.554282 −0.625029 −0.025) in it, rolled by φ = −1.5707. */
@@ -401,5 +482,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/include-params/root-include", test_root_include);
   g_test_add_func ("/core/include-params/merge-world-placement", test_merge_world_placement);
   g_test_add_func ("/core/include-params/libsdformat-file", test_libsdformat_file);
+  g_test_add_func ("/core/include-params/unnamed-fan", test_unnamed_fan);
   return g_test_run ();
 }

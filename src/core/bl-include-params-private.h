@@ -21,8 +21,10 @@ G_BEGIN_DECLS
  *
  * An element_id that goes on into a nested <include> of the model
  * (which libsdformat has read by then, and Ballast reads after) is
- * handed on to it: appended to that include's own params, to be applied
- * when the loader reads it and calls this again.
+ * handed on to it: a stub appended to that include's own params, to be
+ * applied when the loader reads it and calls this again; `n_deferred`
+ * (zero at the start of a load) counts them and the elements they apply,
+ * 1,000,000 at most a document.
  *
  * What libsdformat refuses (no element_id, an unknown action, an element
  * that is not found or already exists) is an error in `diagnostics`
@@ -34,7 +36,8 @@ void bl_include_params_apply (xmlNode    *include,
                               xmlNode    *model,
                               const char *file,
                               const char *owner,
-                              GPtrArray  *diagnostics);
+                              GPtrArray  *diagnostics,
+                              guint      *n_deferred);
 
 /* Whether `node` is the element written `qname` ("experimental:params",
  * "link"): its prefix and local name, whether or not the file declares

@@ -16,9 +16,13 @@
 #include "bl-include-params-private.h"
 #include "bl-xml-private.h"
 
-/* Attributes of an alteration handed on to a nested include (defer). */
+/* An alteration handed on to a nested include (defer): the stub and its
+ * attributes, and the limits on them. */
+#define DEFERRED "ballast:deferred"
 #define DEFERRED_UNNAMED "ballast:deferred-unnamed"
 #define DEFERRED_FILE "ballast:deferred-file"
+#define MAX_UNNAMED 16
+#define MAX_DEFERRED 1000000
 
 typedef struct
 {
@@ -26,6 +30,8 @@ typedef struct
   const char *file;
   const char *owner;
   GPtrArray  *diagnostics;
+  guint      *n_deferred;
+  gboolean    over_budget;
 } Params;
 
 /* SDF's defaults for the values Ballast reads (the spec files of sdf/1.11). */
@@ -221,9 +227,10 @@ find_by_id (xmlNode    *model,
               g_array_append_val (through, item);
             }
           else if (size > 0 && strncmp (id + start, include_name, size) == 0 &&
-                   g_str_has_prefix (id + start + size, "::"))
+                   (id[start + size] == '\0' || g_str_has_prefix (id + start + size, "::")))
             {
-              Through item = { child, start + size + 2, TRUE };
+              /* past the "::", or "" for the included model itself */
+              Through item = { child, start + size + (id[start + size] != '\0' ? 2 : 0), TRUE };
 
               g_array_append_val (through, item);
             }
@@ -287,14 +294,13 @@ find_by_name (Params   *params,
   return first;
 }
 
-/* element_id, action and the marks of defer: not the element's own. */
+/* element_id and action: not the element's own. */
 static gboolean
 is_control_attribute (xmlAttr *attr)
 {
   const char *name = (const char *) attr->name;
 
-  return attr->ns == NULL && (strcmp (name, "element_id") == 0 || strcmp (name, "action") == 0 ||
-                              strcmp (name, DEFERRED_UNNAMED) == 0 || strcmp (name, DEFERRED_FILE) == 0);
+  return attr->ns == NULL && (strcmp (name, "element_id") == 0 || strcmp (name, "action") == 0);
 }
 
 /* Lines are kept in psvi (bl_xml_get_line): the copy keeps the params'. */
@@ -549,50 +555,109 @@ child_actions (Params  *params,
     }
 }
 
-/* Hands `xml` on to each nested include in `through`: a copy at the end
- * of its <experimental:params> (made when it has none), with the rest
- * of the id, applied when that include is read (after its own params,
- * as libsdformat applies them).  Unnamed includes get the id with the
- * model's name still on, marked DEFERRED_UNNAMED ("1" when handed on to
- * that include alone, "n" when to several); the copy keeps the
- * file it was written in (DEFERRED_FILE) for its diagnostics. */
+/* Elements of `xml`, itself included, counted up to `limit`. */
+static guint
+count_elements (xmlNode *xml,
+                guint    limit)
+{
+  guint n = 1;
+
+  for (xmlNode *child = first_element (xml); child != NULL && n < limit; child = next_element (child))
+    n += count_elements (child, limit - n);
+  return n;
+}
+
+/* What is handed on to nested includes costs `cost` (a stub 1, applying
+ * one the elements of its alteration) of MAX_DEFERRED a document: a
+ * fan of unnamed includes could otherwise copy an alteration once per
+ * include it reaches.  FALSE, said once an include, past it. */
+static gboolean
+within_budget (Params  *params,
+               xmlNode *xml,
+               guint    cost)
+{
+  if (*params->n_deferred <= MAX_DEFERRED && cost <= MAX_DEFERRED - *params->n_deferred)
+    {
+      *params->n_deferred += cost;
+      return TRUE;
+    }
+  if (!params->over_budget)
+    report (params, BL_SEVERITY_WARNING, xml,
+            "the alterations handed on to nested <include>s exceed %d elements in all (the limit "
+            "on their work); this one and the later ones are not applied", MAX_DEFERRED);
+  params->over_budget = TRUE;
+  return FALSE;
+}
+
+/* Hands `xml` on to the nested includes in `through` that may hold it:
+ * the first named one, else every unnamed one (MAX_UNNAMED at most).
+ * Each gets a stub at the end of its <experimental:params> (made when it
+ * has none), applied when that include is read, after its own params, as
+ * libsdformat applies them: a DEFERRED element whose _private is `xml`
+ * (the document keeps every file's tree until it is freed), with the
+ * rest of the id; for an unnamed include the id keeps the model's name,
+ * and DEFERRED_UNNAMED says "1" when the include is the only one, "n"
+ * when one of several.  DEFERRED_FILE names the file `xml` is in.  At
+ * most MAX_DEFERRED stubs a document (*n_deferred counts them). */
 static void
 defer (Params     *params,
        xmlNode    *xml,
        const char *id,
        GArray     *through)
 {
-  for (guint i = 0; i < through->len; i++)
+  guint n = 0, first = 0;
+
+  for (guint i = 0; i < through->len && n == 0; i++)
+    if (g_array_index (through, Through, i).named)
+      {
+        first = i;
+        n = 1;
+      }
+  if (n == 0)
+    n = through->len;
+  if (n > MAX_UNNAMED)
+    {
+      report (params, BL_SEVERITY_WARNING, xml,
+              "<%s element_id=\"%s\"> may be in any of %u nested <include>s without a <name>; "
+              "Ballast does not apply it (libsdformat does, to the one whose model has that name)",
+              (const char *) xml->name, id, n);
+      return;
+    }
+
+  for (guint i = first; i < first + n; i++)
     {
       Through *item = &g_array_index (through, Through, i);
       xmlNode *list = NULL;
-      xmlNode *copy;
+      xmlNode *stub;
+
+      if (!within_budget (params, xml, 1))
+        return;
 
       for (xmlNode *child = item->include->children; child != NULL; child = child->next)
         if (bl_xml_has_qname (child, "experimental:params"))
           list = child;
       if (list == NULL)
         list = xmlNewChild (item->include, NULL, (const xmlChar *) "experimental:params", NULL);
-      copy = xmlDocCopyNode (xml, item->include->doc, 1);
-      copy_lines (xml, copy);
-      xmlSetProp (copy, (const xmlChar *) "element_id", (const xmlChar *) id + item->rest);
-      /* "1": the only include it is handed on to, which says when it is not there */
+      stub = xmlNewChild (list, NULL, (const xmlChar *) DEFERRED, NULL);
+      stub->_private = xml;
+      xmlSetProp (stub, (const xmlChar *) "element_id", (const xmlChar *) id + item->rest);
       if (!item->named)
-        xmlSetProp (copy, (const xmlChar *) DEFERRED_UNNAMED, (const xmlChar *) (through->len == 1 ? "1" : "n"));
-      xmlSetProp (copy, (const xmlChar *) DEFERRED_FILE, (const xmlChar *) params->file);
-      xmlAddChild (list, copy);
+        xmlSetProp (stub, (const xmlChar *) DEFERRED_UNNAMED, (const xmlChar *) (n == 1 ? "1" : "n"));
+      xmlSetProp (stub, (const xmlChar *) DEFERRED_FILE, (const xmlChar *) params->file);
     }
 }
 
+/* `xml`, or with `stub` (see defer) the alteration it stands for. */
 static void
 apply_one (Params  *params,
            xmlNode *model,
-           xmlNode *xml)
+           xmlNode *xml,
+           xmlNode *stub)
 {
-  g_autofree char *id = bl_xml_dup_attribute (xml, "element_id");
+  g_autofree char *id = bl_xml_dup_attribute (stub != NULL ? stub : xml, "element_id");
   g_autofree char *action = bl_xml_dup_attribute (xml, "action");
   g_autofree char *qname = dup_qname (xml);
-  g_autofree char *strip = bl_xml_dup_attribute (xml, DEFERRED_UNNAMED);
+  g_autofree char *strip = stub != NULL ? bl_xml_dup_attribute (stub, DEFERRED_UNNAMED) : NULL;
   g_autoptr(GArray) through = g_array_new (FALSE, FALSE, sizeof (Through));
   const char *last;
   xmlNode *element;
@@ -605,7 +670,11 @@ apply_one (Params  *params,
       g_autofree char *prefix = g_strconcat (name != NULL ? name : "", "::", NULL);
       char *rest;
 
-      if (!g_str_has_prefix (id, prefix))
+      if (name != NULL && strcmp (id, name) == 0)
+        rest = g_strdup ("");  /* the included model itself */
+      else if (g_str_has_prefix (id, prefix))
+        rest = g_strdup (id + strlen (prefix));
+      else
         {
           if (strcmp (strip, "1") == 0)
             report (params, BL_SEVERITY_ERROR, xml,
@@ -613,7 +682,6 @@ apply_one (Params  *params,
                     name != NULL ? name : "", qname, id);
           return;
         }
-      rest = g_strdup (id + strlen (prefix));
       g_free (id);
       id = rest;
     }
@@ -710,9 +778,10 @@ bl_include_params_apply (xmlNode    *include,
                          xmlNode    *model,
                          const char *file,
                          const char *owner,
-                         GPtrArray  *diagnostics)
+                         GPtrArray  *diagnostics,
+                         guint      *n_deferred)
 {
-  Params params = { include, file, owner, diagnostics };
+  Params params = { include, file, owner, diagnostics, n_deferred, FALSE };
   xmlNode *list = NULL;
 
   g_return_if_fail (include != NULL && model != NULL);
@@ -725,9 +794,15 @@ bl_include_params_apply (xmlNode    *include,
 
   for (xmlNode *xml = first_element (list); xml != NULL; xml = next_element (xml))
     {
-      g_autofree char *written_in = bl_xml_dup_attribute (xml, DEFERRED_FILE);
+      gboolean is_stub = bl_xml_has_qname (xml, DEFERRED) && xml->_private != NULL;
+      g_autofree char *written_in = is_stub ? bl_xml_dup_attribute (xml, DEFERRED_FILE) : NULL;
 
       params.file = written_in != NULL ? written_in : file;
-      apply_one (&params, model, xml);
+      if (is_stub && within_budget (&params, xml->_private, count_elements (xml->_private, MAX_DEFERRED + 1)))
+        apply_one (&params, model, xml->_private, xml);
+      else if (is_stub)
+        continue;
+      else
+        apply_one (&params, model, xml, NULL);
     }
 }
