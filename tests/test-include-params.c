@@ -429,6 +429,36 @@ test_unnamed_fan (void)
   g_assert_nonnull (strstr (warnings, "exceed 1000000 elements"));
 }
 
+/* libsdformat's search scans the model's children for each alteration:
+ * 7,000 alterations of the last of 8,000 links look at 56 million
+ * children, past the bound of 50 million: the first ones are applied,
+ * then a warning, once. */
+static void
+test_work_bound (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-params-work-XXXXXX", NULL);
+  g_autoptr(GString) model = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.9\"><model name=\"big\">\n");
+  g_autoptr(GString) world = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.9\"><world name=\"w\">\n"
+                                           "<include><uri>big</uri><experimental:params>\n");
+  g_autoptr(BlDocument) doc = NULL;
+  g_autofree char *warnings = NULL;
+  guint n;
+
+  for (guint i = 0; i < 8000; i++)
+    g_string_append_printf (model, "<link name=\"l%u\"><pose>0 0 0 0 0 0</pose></link>\n", i);
+  g_string_append (model, "</model></sdf>\n");
+  write_tree_file (dir, "models/big/model.sdf", model->str);
+  for (guint i = 0; i < 7000; i++)
+    g_string_append (world, "<link element_id=\"l7999\" action=\"modify\"><pose>0 0 1 0 0 0</pose></link>\n");
+  g_string_append (world, "</experimental:params></include></world></sdf>\n");
+  doc = load_with_models (dir, "world.sdf", world->str);
+
+  assert_position (link_of (doc, "big::l7999"), 0, 0, 1);
+  warnings = messages_of (doc, "params", BL_SEVERITY_WARNING, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_nonnull (strstr (warnings, "more than 50000000 steps"));
+}
+
 /* libsdformat's own test (tests/fixtures/public, Apache-2.0): the values
  * worked from its robot model.  The model is at (0 0 0.325); right_wheel
  * at (0.554282 −0.625029 −0.025) in it, rolled by φ = −1.5707. */
@@ -483,5 +513,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/include-params/merge-world-placement", test_merge_world_placement);
   g_test_add_func ("/core/include-params/libsdformat-file", test_libsdformat_file);
   g_test_add_func ("/core/include-params/unnamed-fan", test_unnamed_fan);
+  g_test_add_func ("/core/include-params/work-bound", test_work_bound);
   return g_test_run ();
 }

@@ -90,7 +90,7 @@ typedef struct
   guint64     include_bytes; /* their sizes, summed */
   gboolean    include_limit_reported;
   guint       n_comments;    /* comments and PIs read so far, in every file */
-  guint       n_deferred;    /* <experimental:params> handed on to nested includes */
+  BlParamsBudget params_budget; /* the work of <experimental:params> */
 } LoadContext;
 
 /* ------------------------------------------------------------------------ */
@@ -2063,7 +2063,7 @@ load_include (LoadContext  *ctx,
       return FALSE;
     }
   if (*model_out != NULL)
-    bl_include_params_apply (node, *model_out, file, owner, doc->diagnostics, &ctx->n_deferred);
+    bl_include_params_apply (node, *model_out, file, owner, doc->diagnostics, &ctx->params_budget);
   if (*model_out == NULL && merge)
     {
       include_failed (doc, node, "include", file, line, owner, uri, NULL,

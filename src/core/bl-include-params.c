@@ -23,6 +23,8 @@
 #define DEFERRED_FILE "ballast:deferred-file"
 #define MAX_UNNAMED 16
 #define MAX_DEFERRED 1000000
+/* children looked at to find elements, a document: some seconds */
+#define MAX_STEPS 50000000
 
 typedef struct
 {
@@ -30,7 +32,7 @@ typedef struct
   const char *file;
   const char *owner;
   GPtrArray  *diagnostics;
-  guint      *n_deferred;
+  BlParamsBudget *budget;
   gboolean    over_budget;
 } Params;
 
@@ -163,6 +165,21 @@ report (Params     *params,
                       params->owner, "<experimental:params>: %s", message);
 }
 
+/* The element's name attribute as written, or NULL: without a copy,
+ * this is what the searches look at most (the reader expands no
+ * entities, so the value is one text node, or none when empty). */
+static const char *
+peek_name (xmlNode *node)
+{
+  xmlAttr *attr = bl_xml_written_attribute (node, "name");
+
+  if (attr == NULL)
+    return NULL;
+  if (attr->children == NULL || attr->children->content == NULL)
+    return "";
+  return (const char *) attr->children->content;
+}
+
 /* A nested <include> the element_id may go on into: libsdformat has
  * read it into a <model> when it applies the params, Ballast reads it
  * after, so the alteration is handed on to it (defer). */
@@ -179,7 +196,8 @@ typedef struct
  * is_parent) is named the rest.  Adds to `through` (a GArray of
  * Through) each nested <include> on the way that the id may go on in. */
 static xmlNode *
-find_by_id (xmlNode    *model,
+find_by_id (Params     *params,
+            xmlNode    *model,
             const char *qname,
             const char *id,
             gboolean    is_parent,
@@ -192,8 +210,9 @@ find_by_id (xmlNode    *model,
 
   while (child != NULL)
     {
-      g_autofree char *name = bl_xml_dup_attribute (child, "name");
+      const char *name = peek_name (child);
 
+      params->budget->steps++;
       if (name != NULL)
         {
           gint64 size = (gint64) strlen (name);
@@ -262,20 +281,21 @@ find_by_name (Params   *params,
               xmlNode  *xml,
               gboolean  modify)
 {
-  g_autofree char *name = bl_xml_dup_attribute (xml, "name");
+  const char *name = peek_name (xml);
   xmlNode *first = NULL;
 
   for (xmlNode *child = first_element (parent); child != NULL; child = next_element (child))
     {
-      g_autofree char *child_name = NULL;
+      const char *child_name;
 
+      params->budget->steps++;
       if (!same_qname (child, xml))
         continue;
       if (first == NULL)
         first = child;
       if (name == NULL)
         break;
-      child_name = bl_xml_dup_attribute (child, "name");
+      child_name = peek_name (child);
       if (child_name != NULL && strcmp (child_name, name) == 0)
         return child;
     }
@@ -576,9 +596,9 @@ within_budget (Params  *params,
                xmlNode *xml,
                guint    cost)
 {
-  if (*params->n_deferred <= MAX_DEFERRED && cost <= MAX_DEFERRED - *params->n_deferred)
+  if (params->budget->deferred <= MAX_DEFERRED && cost <= MAX_DEFERRED - params->budget->deferred)
     {
-      *params->n_deferred += cost;
+      params->budget->deferred += cost;
       return TRUE;
     }
   if (!params->over_budget)
@@ -598,7 +618,7 @@ within_budget (Params  *params,
  * rest of the id; for an unnamed include the id keeps the model's name,
  * and DEFERRED_UNNAMED says "1" when the include is the only one, "n"
  * when one of several.  DEFERRED_FILE names the file `xml` is in.  At
- * most MAX_DEFERRED stubs a document (*n_deferred counts them). */
+ * most MAX_DEFERRED stubs a document (budget->deferred counts them). */
 static void
 defer (Params     *params,
        xmlNode    *xml,
@@ -717,7 +737,7 @@ apply_one (Params  *params,
           return;
         }
       added_id = g_strconcat (id, "::", name, NULL);
-      element = find_by_id (model, qname, added_id, FALSE, through);
+      element = find_by_id (params, model, qname, added_id, FALSE, through);
       if (element != NULL && !bl_xml_has_qname (element, "plugin"))
         {
           report (params, BL_SEVERITY_ERROR, xml, "<%s element_id=\"%s\"> “%s” exists already in the "
@@ -725,11 +745,11 @@ apply_one (Params  *params,
           return;
         }
       g_array_set_size (through, 0);
-      element = *id == '\0' ? model : find_by_id (model, NULL, id, TRUE, through);
+      element = *id == '\0' ? model : find_by_id (params, model, NULL, id, TRUE, through);
     }
   else
     {
-      element = find_by_id (model, qname, id, FALSE, through);
+      element = find_by_id (params, model, qname, id, FALSE, through);
     }
 
   if (element == NULL && through->len > 0)
@@ -774,14 +794,14 @@ apply_one (Params  *params,
 }
 
 void
-bl_include_params_apply (xmlNode    *include,
-                         xmlNode    *model,
-                         const char *file,
-                         const char *owner,
-                         GPtrArray  *diagnostics,
-                         guint      *n_deferred)
+bl_include_params_apply (xmlNode        *include,
+                         xmlNode        *model,
+                         const char     *file,
+                         const char     *owner,
+                         GPtrArray      *diagnostics,
+                         BlParamsBudget *budget)
 {
-  Params params = { include, file, owner, diagnostics, n_deferred, FALSE };
+  Params params = { include, file, owner, diagnostics, budget, FALSE };
   xmlNode *list = NULL;
 
   g_return_if_fail (include != NULL && model != NULL);
@@ -798,6 +818,14 @@ bl_include_params_apply (xmlNode    *include,
       g_autofree char *written_in = is_stub ? bl_xml_dup_attribute (xml, DEFERRED_FILE) : NULL;
 
       params.file = written_in != NULL ? written_in : file;
+      if (budget->steps > MAX_STEPS)
+        {
+          report (&params, BL_SEVERITY_WARNING, xml,
+                  "finding the elements <experimental:params> name took more than %d steps in "
+                  "this document (the limit on their work); this alteration and the later ones "
+                  "are not applied", MAX_STEPS);
+          break;
+        }
       if (is_stub && within_budget (&params, xml->_private, count_elements (xml->_private, MAX_DEFERRED + 1)))
         apply_one (&params, model, xml->_private, xml);
       else if (is_stub)
