@@ -15,6 +15,9 @@ import unittest
 
 CLI = sys.argv.pop(1)
 FIXTURES = os.environ["BALLAST_FIXTURES"]
+# the fixtures' models (models/robot, which a fixture includes by its bare
+# name) are on the model path, as Gazebo users put theirs
+os.environ["SDF_PATH"] = os.path.join(FIXTURES, "models")
 
 
 def run(*args, env=None):

@@ -15,6 +15,11 @@ BlLink     *link_of      (BlDocument *doc,
 void        assert_close (double      actual,
                           double      expected,
                           double      rel);
+/* Aborts unless the link's world position is (x, y, z) within 1e-12 m. */
+void        assert_position (BlLink     *link,
+                             double      x,
+                             double      y,
+                             double      z);
 /* Writes DIR/NAME (folders made as needed); aborts when it cannot. */
 void        write_tree_file (const char *dir,
                              const char *name,

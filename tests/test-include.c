@@ -35,17 +35,6 @@ count_errors (BlDocument *doc)
 }
 
 static void
-assert_position (BlLink *link,
-                 double  x,
-                 double  y,
-                 double  z)
-{
-  g_assert_cmpfloat (fabs (link->world_pose.p.x - x), <, 1e-12);
-  g_assert_cmpfloat (fabs (link->world_pose.p.y - y), <, 1e-12);
-  g_assert_cmpfloat (fabs (link->world_pose.p.z - z), <, 1e-12);
-}
-
-static void
 assert_pose (BlLink *link,
              double  x,
              double  y,

@@ -422,6 +422,8 @@ bl_include_load (BlLoader     *loader,
                          uri, sdf_path);
       return FALSE;
     }
+  if (*model_out != NULL)
+    bl_include_params_apply (node, *model_out, file, owner, loader->diagnostics, &loader->params_budget);
   if (*model_out == NULL && merge)
     {
       bl_include_failed (loader, node, "include", file, line, owner, uri, NULL,

@@ -24,6 +24,7 @@
 #include "bl-model.h"
 #include "bl-document-errors.h"
 #include "bl-frame-graph-private.h"
+#include "bl-include-params-private.h"
 
 G_BEGIN_DECLS
 
@@ -64,6 +65,7 @@ typedef struct
   guint64        include_bytes;    /* their sizes, summed */
   gboolean       include_limit_reported;
   BlReadCounts   counts;           /* comments and links read so far, in every file */
+  BlParamsBudget params_budget;    /* the work of <experimental:params> */
   GHashTable    *include_firsts;   /* "URI\nmessage" → the first BlIncludeFailure of it */
   GHashTable    *include_diagnostic; /* first BlIncludeFailure* → index of its diagnostic + 1 */
   const xmlChar *link_tag;         /* read-only: "link" in the parser's dictionary */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bl-loader-private.h"
+#include "bl-merge-placement-private.h"
 #include "bl-model-private.h"
 #include "bl-number.h"
 #include "bl-xml-private.h"
@@ -795,8 +796,12 @@ merge_into_world (BlLoader    *loader,
   const char *sdf_path;
   xmlNode *included;
   BlPose proxy;
+  guint first = loader->models->len;
+  xmlNode *placement_node = bl_xml_first_child (include, "placement_frame");
+  g_autofree char *placement_frame = NULL;
 
-  if (!bl_include_load (loader, include, file, "world", TRUE, &sdf_path, &included))
+  if (placement_without_pose (loader, include, file, "world") ||
+      !bl_include_load (loader, include, file, "world", TRUE, &sdf_path, &included))
     return;
   if (pose_node == NULL)
     {
@@ -821,6 +826,17 @@ merge_into_world (BlLoader    *loader,
       add_world_child (loader, item, sdf_path, proxy, NULL);
     }
   g_ptr_array_remove_index (loader->include_stack, loader->include_stack->len - 1);
+
+  /* the placement frame lands where the proxy frame was */
+  placement_frame = placement_node != NULL ? g_strstrip (bl_xml_dup_text (placement_node))
+                                           : bl_xml_dup_attribute (included, "placement_frame");
+  if (placement_frame != NULL && *placement_frame != '\0' && strcmp (placement_frame, "__model__") != 0 &&
+      !bl_merge_placement_apply (loader->models, first, proxy, placement_frame))
+    bl_diagnostics_add (loader->diagnostics, BL_SEVERITY_ERROR, "frame",
+                        placement_node != NULL ? file : sdf_path,
+                        bl_xml_get_line (placement_node != NULL ? placement_node : included), "world",
+                        "the placement frame “%s” is not a model, nested model or link merged into "
+                        "the world; the merged models are placed by the include's pose", placement_frame);
 }
 
 gboolean
@@ -927,6 +943,16 @@ bl_loader_read (BlLoader  *loader,
                                                         loader->path, loader->diagnostics, NULL));
           bl_frame_scope_free (scope);
           g_ptr_array_add (loader->models, model);
+        }
+      else if (bl_xml_is_element (child, "include"))
+        {
+          /* libsdformat inserts the included model into <sdf> as a top model */
+          if (!is_merge_include (child))
+            add_world_child (loader, child, loader->path, BL_POSE_IDENTITY, NULL);
+          else
+            bl_include_failed (loader, child, "include", loader->path, bl_xml_get_line (child), "sdf", NULL, NULL,
+                               "<include merge=\"true\"> directly in <sdf> has no model or world to merge "
+                               "into (libsdformat refuses it too); not loaded");
         }
     }
 
