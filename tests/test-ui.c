@@ -1461,10 +1461,21 @@ test_open_dialog (Fixture       *f,
   g_assert_nonnull (folder);
   g_assert_true (g_file_equal (folder, dir));
 
-  g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (dialog), file, &error));
-  g_assert_no_error (error);
-  /* The chooser selects it once the folder is listed. */
-  WAIT_UNTIL (chooser_has_file (GTK_FILE_CHOOSER (dialog), file));
+  /* The chooser selects it once the folder is listed; a late notice that
+   * the folder changed (the file was just written into it) lists the
+   * folder again and drops a selection still pending, so ask again. */
+  for (int attempt = 0; attempt < 5 && !chooser_has_file (GTK_FILE_CHOOSER (dialog), file); attempt++)
+    {
+      gint64 deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+
+      g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (dialog), file, &error));
+      g_assert_no_error (error);
+      while (!chooser_has_file (GTK_FILE_CHOOSER (dialog), file) && g_get_monotonic_time () < deadline)
+        {
+          g_main_context_iteration (NULL, FALSE);
+          g_usleep (1000);
+        }
+    }
   g_assert_true (chooser_has_file (GTK_FILE_CHOOSER (dialog), file));
   respond (dialog, GTK_RESPONSE_ACCEPT);
   WAIT_UNTIL (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG) == NULL);
