@@ -5,6 +5,9 @@
 #ifdef G_OS_UNIX
 #include <sys/mman.h>
 #endif
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
 
 #include "bl-arena-private.h"
 
@@ -58,6 +61,13 @@ arena_block_new (gsize size)
 #endif
           block.memory = aligned;
           block.mapped = TRUE;
+#ifdef __SANITIZE_ADDRESS__
+          /* The leak checker scans what malloc gave, not mapped memory:
+           * the strings a link or collision in the arena points to would
+           * look leaked while the document is alive (ballast-cli keeps it
+           * until it exits). */
+          __lsan_register_root_region (aligned, size);
+#endif
           return block;
         }
     }
@@ -106,6 +116,9 @@ bl_arena_free (BlArena *arena)
 #ifdef G_OS_UNIX
       if (block->mapped)
         {
+#ifdef __SANITIZE_ADDRESS__
+          __lsan_unregister_root_region (block->memory, block->size);
+#endif
           munmap (block->memory, block->size);
           continue;
         }
