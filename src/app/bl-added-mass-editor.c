@@ -81,6 +81,7 @@ enum {
   PROP_0,
   PROP_DOCUMENT,
   PROP_FLUID_DENSITY,
+  PROP_LINK,
   N_PROPS
 };
 
@@ -1020,6 +1021,9 @@ bl_added_mass_editor_get_property (GObject    *object,
     case PROP_FLUID_DENSITY:
       g_value_set_double (value, bl_added_mass_editor_get_fluid_density (self));
       break;
+    case PROP_LINK:
+      g_value_set_pointer (value, self->link);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1040,6 +1044,9 @@ bl_added_mass_editor_set_property (GObject      *object,
       break;
     case PROP_FLUID_DENSITY:
       bl_added_mass_editor_set_fluid_density (self, g_value_get_double (value));
+      break;
+    case PROP_LINK:
+      bl_added_mass_editor_set_link (self, g_value_get_pointer (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1078,6 +1085,9 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
     g_param_spec_double ("fluid-density", NULL, NULL,
                          BL_FLUID_DENSITY_MIN, BL_FLUID_DENSITY_MAX, BL_FLUID_DENSITY_DEFAULT,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_LINK] =
+    g_param_spec_pointer ("link", NULL, NULL,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -1194,14 +1204,22 @@ bl_added_mass_editor_set_link (BlAddedMassEditor *self,
   self->link = link;
   hide_proposal (self);
   if (link == NULL)
+    gtk_stack_set_visible_child_name (self->stack, "empty");
+  else
     {
-      gtk_stack_set_visible_child_name (self->stack, "empty");
-      return;
+      update_all (self);
+      /* A new link is shown from its top (its name). */
+      gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0.0);
+      gtk_stack_set_visible_child_name (self->stack, "link");
     }
-  update_all (self);
-  /* A new link is shown from its top (its name). */
-  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0.0);
-  gtk_stack_set_visible_child_name (self->stack, "link");
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LINK]);
+}
+
+BlLink *
+bl_added_mass_editor_get_link (BlAddedMassEditor *self)
+{
+  g_return_val_if_fail (BL_IS_ADDED_MASS_EDITOR (self), NULL);
+  return self->link;
 }
 
 double

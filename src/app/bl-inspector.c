@@ -106,6 +106,8 @@ enum {
   PROP_0,
   PROP_DOCUMENT,
   PROP_FLUID_DENSITY,
+  PROP_LINK,
+  PROP_MODEL,
   N_PROPS
 };
 
@@ -757,6 +759,12 @@ bl_inspector_get_property (GObject    *object,
     case PROP_FLUID_DENSITY:
       g_value_set_double (value, bl_inspector_get_fluid_density (self));
       break;
+    case PROP_LINK:
+      g_value_set_pointer (value, self->link);
+      break;
+    case PROP_MODEL:
+      g_value_set_pointer (value, self->model);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -777,6 +785,12 @@ bl_inspector_set_property (GObject      *object,
       break;
     case PROP_FLUID_DENSITY:
       bl_inspector_set_fluid_density (self, g_value_get_double (value));
+      break;
+    case PROP_LINK:
+      bl_inspector_set_link (self, g_value_get_pointer (value));
+      break;
+    case PROP_MODEL:
+      bl_inspector_set_model (self, g_value_get_pointer (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -815,6 +829,12 @@ bl_inspector_class_init (BlInspectorClass *klass)
     g_param_spec_double ("fluid-density", NULL, NULL,
                          BL_FLUID_DENSITY_MIN, BL_FLUID_DENSITY_MAX, BL_FLUID_DENSITY_DEFAULT,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_LINK] =
+    g_param_spec_pointer ("link", NULL, NULL,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_MODEL] =
+    g_param_spec_pointer ("model", NULL, NULL,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -939,6 +959,24 @@ bl_inspector_set_document (BlInspector *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
 
+/* What the inspector shows: a link, a model or neither (not both);
+ * notifies "link" and "model" when they change. */
+static void
+set_shown (BlInspector *self,
+           BlLink      *link,
+           BlModel     *model)
+{
+  gboolean link_changed = self->link != link;
+  gboolean model_changed = self->model != model;
+
+  self->link = link;
+  self->model = model;
+  if (link_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LINK]);
+  if (model_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+}
+
 void
 bl_inspector_set_link (BlInspector *self,
                        BlLink      *link)
@@ -948,8 +986,7 @@ bl_inspector_set_link (BlInspector *self,
   if (self->link == link && (link != NULL || self->model == NULL))
     return;
   close_auto_dialog (self);
-  self->link = link;
-  self->model = NULL;
+  set_shown (self, link, NULL);
   if (link == NULL)
     {
       show_empty (self);
@@ -991,14 +1028,13 @@ bl_inspector_set_model (BlInspector *self,
     return;
   if (model == NULL)
     {
-      self->model = NULL;
+      set_shown (self, self->link, NULL);
       if (self->link == NULL)
         show_empty (self);
       return;
     }
   close_auto_dialog (self);
-  self->link = NULL;
-  self->model = model;
+  set_shown (self, NULL, model);
   bl_collision_list_clear (self->collisions);
 
   n_links = count_links (model);
