@@ -288,6 +288,48 @@ test_selection_one_source (Fixture       *f,
   assert_selection_shown (inspector, editor, viewport, NULL, NULL, NULL);
 }
 
+/* How many of `widget`'s handlers of ::link-changed `document` holds. */
+static guint
+link_handlers (BlDocument *document,
+               gpointer    widget)
+{
+  guint signal_id = g_signal_lookup ("link-changed", BL_TYPE_DOCUMENT);
+  guint n = g_signal_handlers_block_matched (document, G_SIGNAL_MATCH_ID | G_SIGNAL_MATCH_DATA,
+                                             signal_id, 0, NULL, NULL, widget);
+
+  g_signal_handlers_unblock_matched (document, G_SIGNAL_MATCH_ID | G_SIGNAL_MATCH_DATA,
+                                     signal_id, 0, NULL, NULL, widget);
+  return n;
+}
+
+/* Each widget that shows the document hears the shown document's
+ * ::link-changed once (through a signal group bound to its document) and
+ * nothing of a document no longer shown. */
+static void
+test_document_signals_follow (Fixture       *f,
+                              gconstpointer  data)
+{
+  const char *names[] = { "inspector", "added_mass_editor", "outline" };
+  GtkWidget *followers[4];
+  g_autoptr(BlDocument) old = g_object_ref (bl_window_get_document (f->window));
+  BlDocument *sample;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    followers[i] = child (f->window, BL_TYPE_WINDOW, names[i]);
+  followers[3] = find_by_type (GTK_WIDGET (f->window), BL_TYPE_VIEWPORT);
+  for (guint i = 0; i < G_N_ELEMENTS (followers); i++)
+    g_assert_cmpuint (link_handlers (old, followers[i]), ==, 1);
+
+  bl_window_load_sample (f->window);
+  sample = bl_window_get_document (f->window);
+  g_assert_true (sample != old);
+  for (guint i = 0; i < G_N_ELEMENTS (followers); i++)
+    {
+      g_assert_cmpuint (link_handlers (old, followers[i]), ==, 0);
+      g_assert_cmpuint (link_handlers (sample, followers[i]), ==, 1);
+    }
+}
+
 /* The recent-files list re-read with nothing new (another program touched
  * it; the list notices its own writes too) leaves the open menu's rows as
  * they are: they used to be made anew under the user's pointer, so that a
@@ -335,6 +377,7 @@ main (int   argc,
   ADD ("/ui/window/fluid-density-one-source", test_fluid_density_one_source);
   ADD ("/ui/window/document-one-source", test_document_one_source);
   ADD ("/ui/window/selection-one-source", test_selection_one_source);
+  ADD ("/ui/window/document-signals-follow", test_document_signals_follow);
   ADD ("/ui/window/recent-menu-stays", test_recent_menu_stays);
 #undef ADD
 

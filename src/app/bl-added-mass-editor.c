@@ -57,7 +57,7 @@ struct _BlAddedMassEditor
   GtkLabel      *eigen_status[2];
 
   BlDocument    *document;
-  gulong         link_changed_id;
+  GSignalGroup  *document_signals;   /* the document's ::link-changed */
   BlLink        *link;
   double         proposal[21];
   gboolean       has_proposal;
@@ -1059,8 +1059,7 @@ bl_added_mass_editor_dispose (GObject *object)
   BlAddedMassEditor *self = BL_ADDED_MASS_EDITOR (object);
 
   drop_job (self);
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
+  g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   stop_scroll_to_proposal (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_ADDED_MASS_EDITOR);
@@ -1161,6 +1160,9 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
 static void
 bl_added_mass_editor_init (BlAddedMassEditor *self)
 {
+  /* The document's signals, connected while it is the document shown. */
+  self->document_signals = g_signal_group_new (BL_TYPE_DOCUMENT);
+  g_signal_group_connect (self->document_signals, "link-changed", G_CALLBACK (on_link_changed), self);
   gtk_widget_init_template (GTK_WIDGET (self));
   build_grids (self);
   bl_number_field_set_error_label (self->fluid_field, self->fluid_error);
@@ -1184,12 +1186,8 @@ bl_added_mass_editor_set_document (BlAddedMassEditor *self,
   if (self->document == document)
     return;
   bl_added_mass_editor_set_link (self, NULL);
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
   g_set_object (&self->document, document);
-  if (document != NULL)
-    self->link_changed_id = g_signal_connect (document, "link-changed",
-                                              G_CALLBACK (on_link_changed), self);
+  g_signal_group_set_target (self->document_signals, document);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
 

@@ -85,7 +85,7 @@ struct _BlInspector
   double         fluid_density;
 
   BlDocument    *document;
-  gulong         link_changed_id;
+  GSignalGroup  *document_signals;   /* the document's ::link-changed */
   BlLink        *link;
   BlModel       *model;
   BlCollisionList *collisions;     /* drives collisions_list */
@@ -803,8 +803,7 @@ bl_inspector_dispose (GObject *object)
   BlInspector *self = BL_INSPECTOR (object);
 
   close_auto_dialog (self);
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
+  g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   g_clear_object (&self->collisions);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_INSPECTOR);
@@ -888,6 +887,9 @@ bl_inspector_class_init (BlInspectorClass *klass)
 static void
 bl_inspector_init (BlInspector *self)
 {
+  /* The document's signals, connected while it is the document shown. */
+  self->document_signals = g_signal_group_new (BL_TYPE_DOCUMENT);
+  g_signal_group_connect (self->document_signals, "link-changed", G_CALLBACK (on_link_changed), self);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->collisions = bl_collision_list_new (self->collisions_list, self->collisions_card,
@@ -949,12 +951,8 @@ bl_inspector_set_document (BlInspector *self,
   if (self->document == document)
     return;
   bl_inspector_set_link (self, NULL);
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
   g_set_object (&self->document, document);
-  if (document != NULL)
-    self->link_changed_id = g_signal_connect (document, "link-changed",
-                                              G_CALLBACK (on_link_changed), self);
+  g_signal_group_set_target (self->document_signals, document);
   show_empty (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }

@@ -17,7 +17,7 @@ struct _BlOutline
   GtkListView        *list_view;
 
   BlDocument         *document;
-  gulong              link_changed_id;
+  GSignalGroup       *document_signals;   /* the document's ::link-changed */
   GListStore         *roots;
   GtkTreeListModel   *tree;
   GtkCustomFilter    *filter;        /* set on `filtered` while searching */
@@ -239,8 +239,7 @@ bl_outline_dispose (GObject *object)
 {
   BlOutline *self = BL_OUTLINE (object);
 
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
+  g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_OUTLINE);
   g_clear_object (&self->selection);
@@ -395,6 +394,9 @@ bl_outline_init (BlOutline *self)
 {
   g_autoptr(GtkListItemFactory) factory = NULL;
 
+  /* The document's signals, connected while it is the document shown. */
+  self->document_signals = g_signal_group_new (BL_TYPE_DOCUMENT);
+  g_signal_group_connect (self->document_signals, "link-changed", G_CALLBACK (on_link_changed), self);
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
@@ -435,9 +437,8 @@ bl_outline_set_document (BlOutline  *self,
   if (self->document == document)
     return;
 
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
   g_set_object (&self->document, document);
+  g_signal_group_set_target (self->document_signals, document);
 
   self->selecting = TRUE;
   g_hash_table_remove_all (self->link_items);
@@ -451,8 +452,6 @@ bl_outline_set_document (BlOutline  *self,
         g_ptr_array_add (items, bl_outline_item_new_model (g_ptr_array_index (models, i), self->link_items));
       /* At once: one items-changed, not one per model. */
       g_list_store_splice (self->roots, 0, 0, items->pdata, items->len);
-      self->link_changed_id = g_signal_connect (document, "link-changed",
-                                                G_CALLBACK (on_link_changed), self);
     }
   expand_rows (self, FALSE);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);

@@ -665,11 +665,8 @@ bl_viewport_set_document (BlViewport *self,
 
   if (self->document == document)
     return;
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
   g_set_object (&self->document, document);
-  if (document != NULL)
-    self->link_changed_id = g_signal_connect (document, "link-changed", G_CALLBACK (on_link_changed), self);
+  g_signal_group_set_target (self->document_signals, document);
 
   set_selection (self, NULL, NULL);
   self->hovered = NULL;
@@ -840,8 +837,7 @@ bl_viewport_dispose (GObject *object)
 {
   BlViewport *self = BL_VIEWPORT (object);
 
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
+  g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   g_clear_pointer (&self->links, g_ptr_array_unref);
   g_clear_pointer (&self->by_link, g_hash_table_unref);
@@ -1008,6 +1004,9 @@ bl_viewport_init (BlViewport *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
 
+  /* The document's signals, connected while it is the document shown. */
+  self->document_signals = g_signal_group_new (BL_TYPE_DOCUMENT);
+  g_signal_group_connect (self->document_signals, "link-changed", G_CALLBACK (on_link_changed), self);
   self->fluid_density = BL_FLUID_DENSITY_DEFAULT;
   self->options.show_inertia_ellipsoid = TRUE;
   self->options.show_com = TRUE;
