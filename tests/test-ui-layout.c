@@ -60,20 +60,6 @@ page_tab (Fixture    *f,
   return NULL;
 }
 
-/* Lets the double-click time pass, so that the next click is a click of
- * its own (two presses in quick succession on different widgets upset
- * GTK 4.8's accounting of the pressed state on X11). */
-static void
-past_double_click (void)
-{
-  int ms = 400;
-  gint64 until;
-
-  g_object_get (gtk_settings_get_default (), "gtk-double-click-time", &ms, NULL);
-  until = g_get_monotonic_time () + (ms + 100) * 1000;
-  WAIT_UNTIL (g_get_monotonic_time () > until);
-}
-
 /* A left click of its own on the widget's centre. */
 static void
 click (GtkWidget *widget)
@@ -108,18 +94,6 @@ assert_same_layout (const Layout *a,
   if (a->outer != b->outer || a->inner != b->inner || a->viewport != b->viewport || a->side != b->side)
     g_error ("after %s the layout moved: dividers %d, %d → %d, %d; 3D view %d → %d px, inspector %d → %d px",
              after, a->outer, a->inner, b->outer, b->inner, a->viewport, b->viewport, a->side, b->side);
-}
-
-/* Selects the link by a click on its row in the outline. */
-static void
-click_row (Fixture    *f,
-           const char *name)
-{
-  GtkWidget *label = find_label (child (f->window, BL_TYPE_WINDOW, "outline"), name);
-
-  if (label == NULL)
-    g_error ("no outline row “%s” on screen", name);
-  click (label);
 }
 
 /* At 1024×700 the 3D view has a usable width, and the dividers stay where
@@ -262,22 +236,6 @@ test_proposal_in_view (Fixture       *f,
   /* Its top too. */
   g_assert_true (gtk_widget_compute_bounds (revealer, scroller, &bounds));
   g_assert_cmpfloat (bounds.origin.y, >=, 0.0);
-}
-
-/* The arrow of the outline row that shows NAME (css name "expander"). */
-static GtkWidget *
-row_arrow (Fixture    *f,
-           const char *name)
-{
-  GtkWidget *label = find_label (child (f->window, BL_TYPE_WINDOW, "outline"), name);
-  GtkWidget *expander = label != NULL ? gtk_widget_get_ancestor (label, GTK_TYPE_TREE_EXPANDER) : NULL;
-
-  g_assert_nonnull (expander);
-  for (GtkWidget *c = gtk_widget_get_first_child (expander); c != NULL; c = gtk_widget_get_next_sibling (c))
-    if (g_strcmp0 (gtk_widget_get_css_name (c), "expander") == 0)
-      return c;
-  g_error ("the outline row “%s” has no arrow", name);
-  return NULL;
 }
 
 /* A collision picked in the outline is the one highlighted in the 3D view

@@ -1,6 +1,6 @@
 /* test-ui-window.c: the window and what it shows (issue 18): what the
  * window's session does to the shown document when it writes files, and
- * the one fluid density the widgets follow. */
+ * the one document, selection and fluid density the widgets follow. */
 #include "config.h"
 
 #include <gtk/gtk.h>
@@ -10,6 +10,7 @@
 #include "bl-added-mass-editor.h"
 #include "bl-application-settings.h"
 #include "bl-inspector.h"
+#include "bl-outline.h"
 #include "bl-problems-bar.h"
 #include "bl-viewport.h"
 #include "bl-window.h"
@@ -199,6 +200,136 @@ test_document_one_source (Fixture       *f,
     g_assert_true (document_of (followers[i]) == sample);
 }
 
+static gpointer
+pointer_of (gpointer    object,
+            const char *property)
+{
+  gpointer value = NULL;
+
+  g_object_get (object, property, &value, NULL);
+  return value;
+}
+
+/* What each widget shows of the selection: the inspector's link and
+ * model, the Added Mass page's link, the 3D view's link and collision. */
+static void
+assert_selection_shown (GtkWidget   *inspector,
+                        GtkWidget   *editor,
+                        GtkWidget   *viewport,
+                        BlLink      *link,
+                        BlModel     *model,
+                        BlCollision *collision)
+{
+  g_assert_true (pointer_of (inspector, "link") == link);
+  g_assert_true (pointer_of (inspector, "model") == model);
+  g_assert_true (pointer_of (editor, "link") == link);
+  g_assert_true (pointer_of (viewport, "selected-link") == link);
+  g_assert_true (pointer_of (viewport, "selected-collision") == collision);
+}
+
+/* The selection has one source, the outline's properties, which the
+ * inspector, the Added Mass page and the 3D view are bound to: a real
+ * click on a row, and the outline's property set alone, reach every one;
+ * the outline notifies only on a change. */
+static void
+test_selection_one_source (Fixture       *f,
+                           gconstpointer  data)
+{
+  GtkWidget *outline = child (f->window, BL_TYPE_WINDOW, "outline");
+  GtkWidget *inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
+  GtkWidget *editor = child (f->window, BL_TYPE_WINDOW, "added_mass_editor");
+  GtkWidget *viewport = find_by_type (GTK_WIDGET (f->window), BL_TYPE_VIEWPORT);
+  BlDocument *document = bl_window_get_document (f->window);
+  BlLink *link_2 = bl_document_find_link (document, "test_model::link_2");
+  BlLink *link_3 = bl_document_find_link (document, "test_model::link_3");
+  BlCollision *collision_2 = bl_document_find_collision (document, "test_model::link_2", "collision_2");
+  BlModel *model = g_ptr_array_index (bl_document_get_models (document), 0);
+  guint link_notifies = 0;
+  gulong id;
+
+  g_assert_nonnull (link_2);
+  g_assert_nonnull (link_3);
+  g_assert_nonnull (collision_2);
+  g_assert_cmpstr (model->name, ==, "test_model");
+  /* A file opens with its first moving link selected, in every widget. */
+  g_assert_nonnull (pointer_of (outline, "selected-link"));
+  g_assert_true (pointer_of (outline, "selected-link") != link_2);
+  assert_selection_shown (inspector, editor, viewport, pointer_of (outline, "selected-link"), NULL, NULL);
+
+  click_row (f, "link_2");
+  WAIT_UNTIL (pointer_of (outline, "selected-link") == link_2);
+  assert_selection_shown (inspector, editor, viewport, link_2, NULL, NULL);
+
+  click_row (f, "test_model");
+  WAIT_UNTIL (pointer_of (outline, "selected-model") == model);
+  g_assert_null (pointer_of (outline, "selected-link"));
+  assert_selection_shown (inspector, editor, viewport, NULL, model, NULL);
+
+  past_double_click ();
+  ui_input_click (row_arrow (f, "link_2"), 1);
+  WAIT_UNTIL (find_label (outline, "collision_2") != NULL);
+  drain ();
+  click_row (f, "collision_2");
+  WAIT_UNTIL (pointer_of (outline, "selected-collision") == collision_2);
+  g_assert_true (pointer_of (outline, "selected-link") == link_2);
+  assert_selection_shown (inspector, editor, viewport, link_2, NULL, collision_2);
+
+  /* The outline's property alone; the same value again is no change. */
+  id = g_signal_connect (outline, "notify::selected-link", G_CALLBACK (count_signal), &link_notifies);
+  g_object_set (outline, "selected-link", link_3, NULL);
+  g_object_set (outline, "selected-link", link_3, NULL);
+  g_assert_cmpuint (link_notifies, ==, 1);
+  g_assert_true (bl_outline_get_selected_link (BL_OUTLINE (outline)) == link_3);
+  assert_selection_shown (inspector, editor, viewport, link_3, NULL, NULL);
+
+  g_object_set (outline, "selected-link", NULL, NULL);
+  g_assert_cmpuint (link_notifies, ==, 2);
+  g_signal_handler_disconnect (outline, id);
+  assert_selection_shown (inspector, editor, viewport, NULL, NULL, NULL);
+}
+
+/* How many of `widget`'s handlers of ::link-changed `document` holds. */
+static guint
+link_handlers (BlDocument *document,
+               gpointer    widget)
+{
+  guint signal_id = g_signal_lookup ("link-changed", BL_TYPE_DOCUMENT);
+  guint n = g_signal_handlers_block_matched (document, G_SIGNAL_MATCH_ID | G_SIGNAL_MATCH_DATA,
+                                             signal_id, 0, NULL, NULL, widget);
+
+  g_signal_handlers_unblock_matched (document, G_SIGNAL_MATCH_ID | G_SIGNAL_MATCH_DATA,
+                                     signal_id, 0, NULL, NULL, widget);
+  return n;
+}
+
+/* Each widget that shows the document hears the shown document's
+ * ::link-changed once (through a signal group bound to its document) and
+ * nothing of a document no longer shown. */
+static void
+test_document_signals_follow (Fixture       *f,
+                              gconstpointer  data)
+{
+  const char *names[] = { "inspector", "added_mass_editor", "outline" };
+  GtkWidget *followers[4];
+  g_autoptr(BlDocument) old = g_object_ref (bl_window_get_document (f->window));
+  BlDocument *sample;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    followers[i] = child (f->window, BL_TYPE_WINDOW, names[i]);
+  followers[3] = find_by_type (GTK_WIDGET (f->window), BL_TYPE_VIEWPORT);
+  for (guint i = 0; i < G_N_ELEMENTS (followers); i++)
+    g_assert_cmpuint (link_handlers (old, followers[i]), ==, 1);
+
+  bl_window_load_sample (f->window);
+  sample = bl_window_get_document (f->window);
+  g_assert_true (sample != old);
+  for (guint i = 0; i < G_N_ELEMENTS (followers); i++)
+    {
+      g_assert_cmpuint (link_handlers (old, followers[i]), ==, 0);
+      g_assert_cmpuint (link_handlers (sample, followers[i]), ==, 1);
+    }
+}
+
 /* The recent-files list re-read with nothing new (another program touched
  * it; the list notices its own writes too) leaves the open menu's rows as
  * they are: they used to be made anew under the user's pointer, so that a
@@ -245,6 +376,8 @@ main (int   argc,
   ADD ("/ui/session/save-reports-writing", test_save_reports_writing);
   ADD ("/ui/window/fluid-density-one-source", test_fluid_density_one_source);
   ADD ("/ui/window/document-one-source", test_document_one_source);
+  ADD ("/ui/window/selection-one-source", test_selection_one_source);
+  ADD ("/ui/window/document-signals-follow", test_document_signals_follow);
   ADD ("/ui/window/recent-menu-stays", test_recent_menu_stays);
 #undef ADD
 

@@ -598,3 +598,46 @@ ui_test_run (void)
   g_clear_pointer (&data_home, g_free);
   return status;
 }
+
+/* Lets the double-click time pass, so that the next click is a click of
+ * its own (two presses in quick succession on different widgets upset
+ * GTK 4.8's accounting of the pressed state on X11). */
+void
+past_double_click (void)
+{
+  int ms = 400;
+  gint64 until;
+
+  g_object_get (gtk_settings_get_default (), "gtk-double-click-time", &ms, NULL);
+  until = g_get_monotonic_time () + (ms + 100) * 1000;
+  WAIT_UNTIL (g_get_monotonic_time () > until);
+}
+
+/* Selects the row by a click of its own on its label in the outline. */
+void
+click_row (Fixture    *f,
+           const char *name)
+{
+  GtkWidget *label = find_label (child (f->window, BL_TYPE_WINDOW, "outline"), name);
+
+  if (label == NULL)
+    g_error ("no outline row “%s” on screen", name);
+  past_double_click ();
+  ui_input_click (label, 1);
+}
+
+/* The arrow of the outline row that shows NAME (css name "expander"). */
+GtkWidget *
+row_arrow (Fixture    *f,
+           const char *name)
+{
+  GtkWidget *label = find_label (child (f->window, BL_TYPE_WINDOW, "outline"), name);
+  GtkWidget *expander = label != NULL ? gtk_widget_get_ancestor (label, GTK_TYPE_TREE_EXPANDER) : NULL;
+
+  g_assert_nonnull (expander);
+  for (GtkWidget *c = gtk_widget_get_first_child (expander); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (g_strcmp0 (gtk_widget_get_css_name (c), "expander") == 0)
+      return c;
+  g_error ("the outline row “%s” has no arrow", name);
+  return NULL;
+}

@@ -117,6 +117,15 @@ void        show_side_page (Fixture *f, const char *title, const char *name);
  * caller removes its folder. */
 char *      open_with_included_part (Fixture *f);
 
+/* Lets the double-click time pass, so that the next click is a click of
+ * its own (not the second of a double click). */
+void        past_double_click (void);
+/* Selects the outline row that shows NAME by a real click on its label
+ * (the row must be on screen: its model, or link, expanded). */
+void        click_row (Fixture *f, const char *name);
+/* The expander arrow of the outline row that shows NAME. */
+GtkWidget * row_arrow (Fixture *f, const char *name);
+
 /* Selects the link's row in the outline's own selection model, as a click would. */
 void        select_in_outline (Fixture *f, const char *link_name);
 

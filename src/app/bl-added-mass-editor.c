@@ -57,7 +57,7 @@ struct _BlAddedMassEditor
   GtkLabel      *eigen_status[2];
 
   BlDocument    *document;
-  gulong         link_changed_id;
+  GSignalGroup  *document_signals;   /* the document's ::link-changed */
   BlLink        *link;
   double         proposal[21];
   gboolean       has_proposal;
@@ -81,6 +81,7 @@ enum {
   PROP_0,
   PROP_DOCUMENT,
   PROP_FLUID_DENSITY,
+  PROP_LINK,
   N_PROPS
 };
 
@@ -1020,6 +1021,9 @@ bl_added_mass_editor_get_property (GObject    *object,
     case PROP_FLUID_DENSITY:
       g_value_set_double (value, bl_added_mass_editor_get_fluid_density (self));
       break;
+    case PROP_LINK:
+      g_value_set_pointer (value, self->link);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1041,6 +1045,9 @@ bl_added_mass_editor_set_property (GObject      *object,
     case PROP_FLUID_DENSITY:
       bl_added_mass_editor_set_fluid_density (self, g_value_get_double (value));
       break;
+    case PROP_LINK:
+      bl_added_mass_editor_set_link (self, g_value_get_pointer (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1052,8 +1059,7 @@ bl_added_mass_editor_dispose (GObject *object)
   BlAddedMassEditor *self = BL_ADDED_MASS_EDITOR (object);
 
   drop_job (self);
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
+  g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   stop_scroll_to_proposal (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_ADDED_MASS_EDITOR);
@@ -1078,6 +1084,9 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
     g_param_spec_double ("fluid-density", NULL, NULL,
                          BL_FLUID_DENSITY_MIN, BL_FLUID_DENSITY_MAX, BL_FLUID_DENSITY_DEFAULT,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_LINK] =
+    g_param_spec_pointer ("link", NULL, NULL,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -1151,6 +1160,9 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
 static void
 bl_added_mass_editor_init (BlAddedMassEditor *self)
 {
+  /* The document's signals, connected while it is the document shown. */
+  self->document_signals = g_signal_group_new (BL_TYPE_DOCUMENT);
+  g_signal_group_connect (self->document_signals, "link-changed", G_CALLBACK (on_link_changed), self);
   gtk_widget_init_template (GTK_WIDGET (self));
   build_grids (self);
   bl_number_field_set_error_label (self->fluid_field, self->fluid_error);
@@ -1174,12 +1186,8 @@ bl_added_mass_editor_set_document (BlAddedMassEditor *self,
   if (self->document == document)
     return;
   bl_added_mass_editor_set_link (self, NULL);
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
   g_set_object (&self->document, document);
-  if (document != NULL)
-    self->link_changed_id = g_signal_connect (document, "link-changed",
-                                              G_CALLBACK (on_link_changed), self);
+  g_signal_group_set_target (self->document_signals, document);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
 
@@ -1194,14 +1202,22 @@ bl_added_mass_editor_set_link (BlAddedMassEditor *self,
   self->link = link;
   hide_proposal (self);
   if (link == NULL)
+    gtk_stack_set_visible_child_name (self->stack, "empty");
+  else
     {
-      gtk_stack_set_visible_child_name (self->stack, "empty");
-      return;
+      update_all (self);
+      /* A new link is shown from its top (its name). */
+      gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0.0);
+      gtk_stack_set_visible_child_name (self->stack, "link");
     }
-  update_all (self);
-  /* A new link is shown from its top (its name). */
-  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), 0.0);
-  gtk_stack_set_visible_child_name (self->stack, "link");
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LINK]);
+}
+
+BlLink *
+bl_added_mass_editor_get_link (BlAddedMassEditor *self)
+{
+  g_return_val_if_fail (BL_IS_ADDED_MASS_EDITOR (self), NULL);
+  return self->link;
 }
 
 double

@@ -14,8 +14,11 @@ G_DECLARE_FINAL_TYPE (BlAddedMassEditor, bl_added_mass_editor, BL, ADDED_MASS_ED
 GtkWidget *bl_added_mass_editor_new              (void);
 void       bl_added_mass_editor_set_document     (BlAddedMassEditor *self,
                                                   BlDocument        *document);
+/* The link shown, or NULL; property "link" (a pointer), which the window
+ * binds to the outline's "selected-link". */
 void       bl_added_mass_editor_set_link         (BlAddedMassEditor *self,
                                                   BlLink            *link);
+BlLink    *bl_added_mass_editor_get_link         (BlAddedMassEditor *self);
 /* Fluid density for estimates, kg/m³ (> 0). */
 double     bl_added_mass_editor_get_fluid_density (BlAddedMassEditor *self);
 void       bl_added_mass_editor_set_fluid_density (BlAddedMassEditor *self,

@@ -85,7 +85,7 @@ struct _BlInspector
   double         fluid_density;
 
   BlDocument    *document;
-  gulong         link_changed_id;
+  GSignalGroup  *document_signals;   /* the document's ::link-changed */
   BlLink        *link;
   BlModel       *model;
   BlCollisionList *collisions;     /* drives collisions_list */
@@ -106,6 +106,8 @@ enum {
   PROP_0,
   PROP_DOCUMENT,
   PROP_FLUID_DENSITY,
+  PROP_LINK,
+  PROP_MODEL,
   N_PROPS
 };
 
@@ -757,6 +759,12 @@ bl_inspector_get_property (GObject    *object,
     case PROP_FLUID_DENSITY:
       g_value_set_double (value, bl_inspector_get_fluid_density (self));
       break;
+    case PROP_LINK:
+      g_value_set_pointer (value, self->link);
+      break;
+    case PROP_MODEL:
+      g_value_set_pointer (value, self->model);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -778,6 +786,12 @@ bl_inspector_set_property (GObject      *object,
     case PROP_FLUID_DENSITY:
       bl_inspector_set_fluid_density (self, g_value_get_double (value));
       break;
+    case PROP_LINK:
+      bl_inspector_set_link (self, g_value_get_pointer (value));
+      break;
+    case PROP_MODEL:
+      bl_inspector_set_model (self, g_value_get_pointer (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -789,8 +803,7 @@ bl_inspector_dispose (GObject *object)
   BlInspector *self = BL_INSPECTOR (object);
 
   close_auto_dialog (self);
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
+  g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   g_clear_object (&self->collisions);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_INSPECTOR);
@@ -815,6 +828,12 @@ bl_inspector_class_init (BlInspectorClass *klass)
     g_param_spec_double ("fluid-density", NULL, NULL,
                          BL_FLUID_DENSITY_MIN, BL_FLUID_DENSITY_MAX, BL_FLUID_DENSITY_DEFAULT,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_LINK] =
+    g_param_spec_pointer ("link", NULL, NULL,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_MODEL] =
+    g_param_spec_pointer ("model", NULL, NULL,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -868,6 +887,9 @@ bl_inspector_class_init (BlInspectorClass *klass)
 static void
 bl_inspector_init (BlInspector *self)
 {
+  /* The document's signals, connected while it is the document shown. */
+  self->document_signals = g_signal_group_new (BL_TYPE_DOCUMENT);
+  g_signal_group_connect (self->document_signals, "link-changed", G_CALLBACK (on_link_changed), self);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->collisions = bl_collision_list_new (self->collisions_list, self->collisions_card,
@@ -929,14 +951,28 @@ bl_inspector_set_document (BlInspector *self,
   if (self->document == document)
     return;
   bl_inspector_set_link (self, NULL);
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
   g_set_object (&self->document, document);
-  if (document != NULL)
-    self->link_changed_id = g_signal_connect (document, "link-changed",
-                                              G_CALLBACK (on_link_changed), self);
+  g_signal_group_set_target (self->document_signals, document);
   show_empty (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+}
+
+/* What the inspector shows: a link, a model or neither (not both);
+ * notifies "link" and "model" when they change. */
+static void
+set_shown (BlInspector *self,
+           BlLink      *link,
+           BlModel     *model)
+{
+  gboolean link_changed = self->link != link;
+  gboolean model_changed = self->model != model;
+
+  self->link = link;
+  self->model = model;
+  if (link_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LINK]);
+  if (model_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
 }
 
 void
@@ -948,8 +984,7 @@ bl_inspector_set_link (BlInspector *self,
   if (self->link == link && (link != NULL || self->model == NULL))
     return;
   close_auto_dialog (self);
-  self->link = link;
-  self->model = NULL;
+  set_shown (self, link, NULL);
   if (link == NULL)
     {
       show_empty (self);
@@ -991,14 +1026,13 @@ bl_inspector_set_model (BlInspector *self,
     return;
   if (model == NULL)
     {
-      self->model = NULL;
+      set_shown (self, self->link, NULL);
       if (self->link == NULL)
         show_empty (self);
       return;
     }
   close_auto_dialog (self);
-  self->link = NULL;
-  self->model = model;
+  set_shown (self, NULL, model);
   bl_collision_list_clear (self->collisions);
 
   n_links = count_links (model);

@@ -14,11 +14,14 @@ G_DECLARE_FINAL_TYPE (BlInspector, bl_inspector, BL, INSPECTOR, GtkWidget)
 GtkWidget  *bl_inspector_new          (void);
 void        bl_inspector_set_document (BlInspector *self,
                                        BlDocument  *document);
+/* The link shown, or NULL; property "link" (a pointer), which the window
+ * binds to the outline's "selected-link". */
 void        bl_inspector_set_link     (BlInspector *self,
                                        BlLink      *link);
 BlLink     *bl_inspector_get_link     (BlInspector *self);
 /* Shows the model's totals and buoyancy instead of a link; NULL leaves
- * the model page. */
+ * the model page.  Property "model" (a pointer), bound to the outline's
+ * "selected-model"; "link" and "model" are never both set. */
 void        bl_inspector_set_model    (BlInspector *self,
                                        BlModel     *model);
 BlModel    *bl_inspector_get_model    (BlInspector *self);

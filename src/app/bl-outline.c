@@ -17,7 +17,7 @@ struct _BlOutline
   GtkListView        *list_view;
 
   BlDocument         *document;
-  gulong              link_changed_id;
+  GSignalGroup       *document_signals;   /* the document's ::link-changed */
   GListStore         *roots;
   GtkTreeListModel   *tree;
   GtkCustomFilter    *filter;        /* set on `filtered` while searching */
@@ -45,6 +45,9 @@ static guint signals[N_SIGNALS];
 enum {
   PROP_0,
   PROP_DOCUMENT,
+  PROP_SELECTED_LINK,
+  PROP_SELECTED_MODEL,
+  PROP_SELECTED_COLLISION,
   N_PROPS
 };
 
@@ -133,9 +136,21 @@ row_model (gpointer row)
   return item != NULL ? bl_outline_item_get_model (item) : NULL;
 }
 
+/* One part of the selection changed: its property, then its signal. */
+static void
+emit_selected (BlOutline *self,
+               guint      signal,
+               guint      prop_id,
+               gpointer   selected)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop_id]);
+  g_signal_emit (self, signals[signal], 0, selected);
+}
+
 /* A link (or one of its collisions), a model or nothing is selected;
- * listeners hear first of the one that goes away, then of the one that
- * comes, the collision after its link. */
+ * listeners (of the signals and of the properties alike) hear first of
+ * the one that goes away, then of the one that comes, the collision
+ * after its link. */
 static void
 set_selection (BlOutline   *self,
                BlLink      *link,
@@ -150,15 +165,15 @@ set_selection (BlOutline   *self,
   self->selected_model = model;
   self->selected_collision = collision;
   if (link_changed && link == NULL)
-    g_signal_emit (self, signals[LINK_SELECTED], 0, NULL);
+    emit_selected (self, LINK_SELECTED, PROP_SELECTED_LINK, NULL);
   if (model_changed && model == NULL)
-    g_signal_emit (self, signals[MODEL_SELECTED], 0, NULL);
+    emit_selected (self, MODEL_SELECTED, PROP_SELECTED_MODEL, NULL);
   if (link_changed && link != NULL)
-    g_signal_emit (self, signals[LINK_SELECTED], 0, link);
+    emit_selected (self, LINK_SELECTED, PROP_SELECTED_LINK, link);
   if (model_changed && model != NULL)
-    g_signal_emit (self, signals[MODEL_SELECTED], 0, model);
+    emit_selected (self, MODEL_SELECTED, PROP_SELECTED_MODEL, model);
   if (collision_changed)
-    g_signal_emit (self, signals[COLLISION_SELECTED], 0, collision);
+    emit_selected (self, COLLISION_SELECTED, PROP_SELECTED_COLLISION, collision);
 }
 
 static void
@@ -224,8 +239,7 @@ bl_outline_dispose (GObject *object)
 {
   BlOutline *self = BL_OUTLINE (object);
 
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
+  g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_OUTLINE);
   g_clear_object (&self->selection);
@@ -250,6 +264,15 @@ bl_outline_get_property (GObject    *object,
     case PROP_DOCUMENT:
       g_value_set_object (value, self->document);
       break;
+    case PROP_SELECTED_LINK:
+      g_value_set_pointer (value, self->selected_link);
+      break;
+    case PROP_SELECTED_MODEL:
+      g_value_set_pointer (value, self->selected_model);
+      break;
+    case PROP_SELECTED_COLLISION:
+      g_value_set_pointer (value, self->selected_collision);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -267,6 +290,9 @@ bl_outline_set_property (GObject      *object,
     {
     case PROP_DOCUMENT:
       bl_outline_set_document (self, g_value_get_object (value));
+      break;
+    case PROP_SELECTED_LINK:
+      bl_outline_select_link (self, g_value_get_pointer (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -286,6 +312,33 @@ bl_outline_class_init (BlOutlineClass *klass)
   properties[PROP_DOCUMENT] =
     g_param_spec_object ("document", NULL, NULL, BL_TYPE_DOCUMENT,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * BlOutline:selected-link: (type gpointer)
+   *
+   * The BlLink of the selected row (a collision row gives its link), or
+   * NULL; setting it selects the link's row (bl_outline_select_link()).
+   * Notified only when it changes, like ::link-selected.
+   */
+  properties[PROP_SELECTED_LINK] =
+    g_param_spec_pointer ("selected-link", NULL, NULL,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * BlOutline:selected-model: (type gpointer)
+   *
+   * The BlModel of the selected row when it is a model row, or NULL.
+   */
+  properties[PROP_SELECTED_MODEL] =
+    g_param_spec_pointer ("selected-model", NULL, NULL,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * BlOutline:selected-collision: (type gpointer)
+   *
+   * The BlCollision of the selected row when it is a collision row, or
+   * NULL; notified after :selected-link for the collision's link.
+   */
+  properties[PROP_SELECTED_COLLISION] =
+    g_param_spec_pointer ("selected-collision", NULL, NULL,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -341,6 +394,9 @@ bl_outline_init (BlOutline *self)
 {
   g_autoptr(GtkListItemFactory) factory = NULL;
 
+  /* The document's signals, connected while it is the document shown. */
+  self->document_signals = g_signal_group_new (BL_TYPE_DOCUMENT);
+  g_signal_group_connect (self->document_signals, "link-changed", G_CALLBACK (on_link_changed), self);
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
@@ -381,9 +437,8 @@ bl_outline_set_document (BlOutline  *self,
   if (self->document == document)
     return;
 
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
   g_set_object (&self->document, document);
+  g_signal_group_set_target (self->document_signals, document);
 
   self->selecting = TRUE;
   g_hash_table_remove_all (self->link_items);
@@ -397,8 +452,6 @@ bl_outline_set_document (BlOutline  *self,
         g_ptr_array_add (items, bl_outline_item_new_model (g_ptr_array_index (models, i), self->link_items));
       /* At once: one items-changed, not one per model. */
       g_list_store_splice (self->roots, 0, 0, items->pdata, items->len);
-      self->link_changed_id = g_signal_connect (document, "link-changed",
-                                                G_CALLBACK (on_link_changed), self);
     }
   expand_rows (self, FALSE);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);

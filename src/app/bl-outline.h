@@ -14,6 +14,12 @@ GtkWidget  *bl_outline_new               (void);
 void        bl_outline_set_document      (BlOutline  *self,
                                           BlDocument *document);
 BlDocument *bl_outline_get_document      (BlOutline  *self);
+/* The selection is the properties "selected-link" (read-write),
+ * "selected-model" and "selected-collision" (read-only), each a pointer
+ * notified only when it changes, and the matching signals ::link-selected,
+ * ::model-selected and ::collision-selected, emitted after the notify.
+ * Widgets that show the selection bind to the properties. */
+
 /* The link of the selected row (a collision row gives its link), or NULL. */
 BlLink     *bl_outline_get_selected_link (BlOutline  *self);
 /* The collision of the selected row when it is a collision row, or NULL
@@ -22,7 +28,8 @@ BlCollision *bl_outline_get_selected_collision (BlOutline *self);
 /* The model of the selected row when it is a model row, or NULL. */
 BlModel    *bl_outline_get_selected_model (BlOutline *self);
 /* Selects the link's row, expanding its models; NULL clears the selection.
- * Emits ::link-selected only when the selected link changes. */
+ * Notifies "selected-link" and emits ::link-selected only when the
+ * selected link changes. */
 void        bl_outline_select_link       (BlOutline  *self,
                                           BlLink     *link);
 

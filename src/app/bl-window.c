@@ -196,32 +196,14 @@ _bl_window_confirm_discard (BlWindow   *self,
 
 /* Document ---------------------------------------------------------------- */
 
+/* The selection's one source is the outline (bound in bl_window_init). */
 static void
-on_outline_link_selected (BlOutline *outline,
-                          BlLink    *link,
-                          BlWindow  *self)
+on_selected_link_notify (BlOutline  *outline,
+                         GParamSpec *pspec,
+                         BlWindow   *self)
 {
-  bl_inspector_set_link (self->inspector, link);
-  bl_added_mass_editor_set_link (self->added_mass_editor, link);
-  bl_viewport_set_selected_link (self->viewport, link);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.fit-selection", link != NULL);
-}
-
-static void
-on_outline_model_selected (BlOutline *outline,
-                           BlModel   *model,
-                           BlWindow  *self)
-{
-  bl_inspector_set_model (self->inspector, model);
-}
-
-/* After ::link-selected for its link. */
-static void
-on_outline_collision_selected (BlOutline   *outline,
-                               BlCollision *collision,
-                               BlWindow    *self)
-{
-  bl_viewport_set_selected_collision (self->viewport, collision);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.fit-selection",
+                                 bl_outline_get_selected_link (outline) != NULL);
 }
 
 /* The Added Mass page's panel method draws its panels in the 3D view. */
@@ -1046,9 +1028,6 @@ bl_window_class_init (BlWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlWindow, outline);
   gtk_widget_class_bind_template_child (widget_class, BlWindow, inspector);
   gtk_widget_class_bind_template_child (widget_class, BlWindow, added_mass_editor);
-  gtk_widget_class_bind_template_callback (widget_class, on_outline_link_selected);
-  gtk_widget_class_bind_template_callback (widget_class, on_outline_model_selected);
-  gtk_widget_class_bind_template_callback (widget_class, on_outline_collision_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_edit_requested);
 
   _bl_window_class_actions_init (klass);
@@ -1173,6 +1152,28 @@ bl_window_init (BlWindow *self)
 
     for (guint i = 0; i < G_N_ELEMENTS (followers); i++)
       g_object_bind_property (self->session, "document", followers[i], "document", G_BINDING_SYNC_CREATE);
+  }
+  /* The selection has one source too, the outline; a pick in the 3D view
+   * selects in the outline (on_viewport_link_picked). */
+  {
+    const struct
+    {
+      GObject    *target;
+      const char *source_property;
+      const char *target_property;
+    } selection[] = {
+      { G_OBJECT (self->inspector), "selected-link", "link" },
+      { G_OBJECT (self->inspector), "selected-model", "model" },
+      { G_OBJECT (self->added_mass_editor), "selected-link", "link" },
+      { G_OBJECT (self->viewport), "selected-link", "selected-link" },
+      { G_OBJECT (self->viewport), "selected-collision", "selected-collision" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (selection); i++)
+      g_object_bind_property (self->outline, selection[i].source_property,
+                              selection[i].target, selection[i].target_property,
+                              G_BINDING_SYNC_CREATE);
+    g_signal_connect (self->outline, "notify::selected-link", G_CALLBACK (on_selected_link_notify), self);
   }
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);

@@ -14,7 +14,7 @@ struct _BlViewport
   GtkGLArea        parent_instance;
 
   BlDocument      *document;
-  gulong           link_changed_id;
+  GSignalGroup    *document_signals;   /* the document's ::link-changed */
   GPtrArray       *links;            /* BlSceneLink*, owned, document order */
   GHashTable      *by_link;          /* BlLink* → BlSceneLink* */
   double           scene_center[3];

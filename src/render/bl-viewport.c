@@ -19,6 +19,8 @@ enum
   PROP_0,
   PROP_DOCUMENT,
   PROP_FLUID_DENSITY,
+  PROP_SELECTED_LINK,
+  PROP_SELECTED_COLLISION,
   PROP_SHOW_INERTIA_ELLIPSOID,
   PROP_SHOW_INERTIA_BOX,
   PROP_SHOW_COM,
@@ -636,6 +638,24 @@ bl_viewport_new (void)
   return g_object_new (BL_TYPE_VIEWPORT, NULL);
 }
 
+/* The selected link and collision (of that link, or NULL); notifies
+ * "selected-link" and "selected-collision" when they change. */
+static void
+set_selection (BlViewport  *self,
+               BlLink      *link,
+               BlCollision *collision)
+{
+  gboolean link_changed = self->selected != link;
+  gboolean collision_changed = self->selected_collision != collision;
+
+  self->selected = link;
+  self->selected_collision = collision;
+  if (link_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_LINK]);
+  if (collision_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_COLLISION]);
+}
+
 void
 bl_viewport_set_document (BlViewport *self,
                           BlDocument *document)
@@ -645,14 +665,10 @@ bl_viewport_set_document (BlViewport *self,
 
   if (self->document == document)
     return;
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
   g_set_object (&self->document, document);
-  if (document != NULL)
-    self->link_changed_id = g_signal_connect (document, "link-changed", G_CALLBACK (on_link_changed), self);
+  g_signal_group_set_target (self->document_signals, document);
 
-  self->selected = NULL;
-  self->selected_collision = NULL;
+  set_selection (self, NULL, NULL);
   self->hovered = NULL;
   /* Panels belong to a link of the document that was. */
   bl_viewport_set_panels (self, NULL, NULL, 0, NULL);
@@ -741,8 +757,7 @@ bl_viewport_set_selected_link (BlViewport *self,
     link = NULL;
   if (self->selected == link && self->selected_collision == NULL)
     return;
-  self->selected = link;
-  self->selected_collision = NULL;
+  set_selection (self, link, NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "viewport.fit-selection", link != NULL);
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
@@ -764,14 +779,14 @@ bl_viewport_set_selected_collision (BlViewport  *self,
     {
       if (self->selected_collision == NULL)
         return;
-      self->selected_collision = NULL;
+      set_selection (self, self->selected, NULL);
       gtk_gl_area_queue_render (GTK_GL_AREA (self));
       return;
     }
   bl_viewport_set_selected_link (self, collision->link);
   if (self->selected != collision->link)
     return;
-  self->selected_collision = collision;
+  set_selection (self, self->selected, collision);
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
 
@@ -822,8 +837,7 @@ bl_viewport_dispose (GObject *object)
 {
   BlViewport *self = BL_VIEWPORT (object);
 
-  if (self->document != NULL)
-    g_clear_signal_handler (&self->link_changed_id, self->document);
+  g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   g_clear_pointer (&self->links, g_ptr_array_unref);
   g_clear_pointer (&self->by_link, g_hash_table_unref);
@@ -848,6 +862,12 @@ bl_viewport_get_property (GObject    *object,
       break;
     case PROP_FLUID_DENSITY:
       g_value_set_double (value, self->fluid_density);
+      break;
+    case PROP_SELECTED_LINK:
+      g_value_set_pointer (value, self->selected);
+      break;
+    case PROP_SELECTED_COLLISION:
+      g_value_set_pointer (value, self->selected_collision);
       break;
     case PROP_SHOW_INERTIA_ELLIPSOID:
     case PROP_SHOW_INERTIA_BOX:
@@ -879,6 +899,12 @@ bl_viewport_set_property (GObject      *object,
       break;
     case PROP_FLUID_DENSITY:
       bl_viewport_set_fluid_density (self, g_value_get_double (value));
+      break;
+    case PROP_SELECTED_LINK:
+      bl_viewport_set_selected_link (self, g_value_get_pointer (value));
+      break;
+    case PROP_SELECTED_COLLISION:
+      bl_viewport_set_selected_collision (self, g_value_get_pointer (value));
       break;
     case PROP_SHOW_INERTIA_ELLIPSOID:
     case PROP_SHOW_INERTIA_BOX:
@@ -938,6 +964,13 @@ bl_viewport_class_init (BlViewportClass *klass)
                          "Density (kg/m³) that sizes the added-mass ellipsoid",
                          BL_FLUID_DENSITY_MIN, BL_FLUID_DENSITY_MAX, BL_FLUID_DENSITY_DEFAULT,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SELECTED_LINK] =
+    g_param_spec_pointer ("selected-link", "Selected link", "The BlLink drawn selected, or NULL",
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SELECTED_COLLISION] =
+    g_param_spec_pointer ("selected-collision", "Selected collision",
+                          "The BlCollision of the selected link drawn selected, or NULL",
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   for (guint i = 0; i < G_N_ELEMENTS (toggles); i++)
     properties[toggles[i].prop_id] =
       g_param_spec_boolean (toggles[i].name, toggles[i].nick, toggles[i].nick, toggles[i].default_value,
@@ -971,6 +1004,9 @@ bl_viewport_init (BlViewport *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
 
+  /* The document's signals, connected while it is the document shown. */
+  self->document_signals = g_signal_group_new (BL_TYPE_DOCUMENT);
+  g_signal_group_connect (self->document_signals, "link-changed", G_CALLBACK (on_link_changed), self);
   self->fluid_density = BL_FLUID_DENSITY_DEFAULT;
   self->options.show_inertia_ellipsoid = TRUE;
   self->options.show_com = TRUE;

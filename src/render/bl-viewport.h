@@ -32,7 +32,9 @@ void        bl_viewport_set_document        (BlViewport      *self,
                                              BlDocument      *document);
 BlDocument *bl_viewport_get_document        (BlViewport      *self);
 
-/* NULL: none.  Emits nothing.  The selected link is drawn tinted towards
+/* Properties "selected-link" and "selected-collision" (pointers, notified
+ * when they change; the window binds them to the outline's selection).
+ * NULL: none.  Emits no signal.  The selected link is drawn tinted towards
  * the selection colour and every other link dimmed (bl-renderer.h). */
 void        bl_viewport_set_selected_link   (BlViewport      *self,
                                              BlLink          *link);
