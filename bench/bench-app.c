@@ -147,7 +147,8 @@ settle (void)
     }
 }
 
-/* Waits until DIALOG is on screen and laid out, as a user sees it. */
+/* Waits until WIDGET (a dialog, a question) is on screen and laid out, as
+ * a user sees it. */
 static gboolean
 dialog_ready (gpointer data)
 {
@@ -155,9 +156,9 @@ dialog_ready (gpointer data)
 }
 
 static void
-respond_ready (GtkWidget *dialog)
+respond_ready (GtkWidget *widget)
 {
-  iterate_until (dialog_ready, dialog);
+  iterate_until (dialog_ready, widget);
   settle ();
 }
 
@@ -325,22 +326,23 @@ static void
 do_auto_off (gpointer data,
              guint    i)
 {
-  GtkWindow *dialog = find_dialog (GTK_TYPE_MESSAGE_DIALOG);
+  Scene *scene = data;
+  GtkWidget *file = find_named (scene->inspector, "auto-question-file");
 
-  g_assert (dialog != NULL);
-  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_REJECT);
+  g_assert (file != NULL && gtk_widget_get_mapped (file));
+  g_signal_emit_by_name (file, "clicked");
 }
 
 static void
 ask_auto_off (Scene *scene)
 {
   GtkSwitch *sw = GTK_SWITCH (template_child (scene->inspector, BL_TYPE_INSPECTOR, "auto_switch"));
-  GtkWindow *dialog;
+  GtkWidget *file = find_named (scene->inspector, "auto-question-file");
 
   gtk_switch_set_active (sw, FALSE);
-  while ((dialog = find_dialog (GTK_TYPE_MESSAGE_DIALOG)) == NULL)
+  while (!gtk_widget_get_mapped (file))
     g_main_context_iteration (NULL, FALSE);
-  respond_ready (GTK_WIDGET (dialog));
+  respond_ready (file);
 }
 
 static void

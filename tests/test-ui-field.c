@@ -309,7 +309,7 @@ test_auto_off_offers_computed (Fixture       *f,
   /* Cancel: nothing changes, the switch is back on. */
   point_at (sw);
   ui_input_click (sw, 1);
-  answer_dialog (wait_for_message_dialog (), GTK_RESPONSE_CANCEL);
+  answer_auto_question (inspector (f), "auto-question-cancel");
   g_assert_true (link->auto_inertia);
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (sw)));
   g_assert_false (bl_window_get_modified (f->window));
@@ -318,7 +318,7 @@ test_auto_off_offers_computed (Fixture       *f,
   ui_input_focus_window (GTK_WIDGET (f->window));
   point_at (sw);
   ui_input_click (sw, 1);
-  answer_dialog (wait_for_message_dialog (), GTK_RESPONSE_ACCEPT);
+  answer_auto_question (inspector (f), "auto-question-keep");
   link = hull (f);
   g_assert_false (link->auto_inertia);
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (sw)));
@@ -342,7 +342,7 @@ test_auto_off_offers_computed (Fixture       *f,
   ui_input_focus_window (GTK_WIDGET (f->window));
   point_at (sw);
   ui_input_click (sw, 1);
-  answer_dialog (wait_for_message_dialog (), GTK_RESPONSE_REJECT);
+  answer_auto_question (inspector (f), "auto-question-file");
   link = hull (f);
   g_assert_false (link->auto_inertia);
   g_assert_cmpfloat (link->props.mass, ==, 1.0);

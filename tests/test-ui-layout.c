@@ -136,17 +136,8 @@ test_stable_dividers (Fixture       *f,
 
   /* The auto switch, and its question answered (keep the values). */
   click (child (inspector, BL_TYPE_INSPECTOR, "auto_switch"));
-  {
-    GtkWindow *dialog = NULL;
-
-    WAIT_UNTIL ((dialog = find_dialog (GTK_TYPE_MESSAGE_DIALOG)) != NULL &&
-                gtk_widget_get_mapped (GTK_WIDGET (dialog)));
-    g_assert_nonnull (dialog);
-    ui_input_focus_window (GTK_WIDGET (dialog));
-    click (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT));
-    WAIT_UNTIL (find_dialog (GTK_TYPE_MESSAGE_DIALOG) == NULL);
-    ui_input_focus_window (GTK_WIDGET (f->window));
-  }
+  past_double_click ();
+  answer_auto_question (inspector, "auto-question-keep");
   g_assert_false (link->auto_inertia);
   after = layout_now (f);
   assert_same_layout (&before, &after, "the auto switch");
@@ -440,16 +431,8 @@ test_mass_page_fits (Fixture       *f,
   assert_inspector_fits (f, "a density of 0.00123456789");
 
   click (child (inspector, BL_TYPE_INSPECTOR, "auto_switch"));
-  {
-    GtkWindow *dialog = NULL;
-
-    WAIT_UNTIL ((dialog = find_dialog (GTK_TYPE_MESSAGE_DIALOG)) != NULL &&
-                gtk_widget_get_mapped (GTK_WIDGET (dialog)));
-    ui_input_focus_window (GTK_WIDGET (dialog));
-    click (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT));
-    WAIT_UNTIL (find_dialog (GTK_TYPE_MESSAGE_DIALOG) == NULL);
-    ui_input_focus_window (GTK_WIDGET (f->window));
-  }
+  past_double_click ();
+  answer_auto_question (inspector, "auto-question-keep");
   assert_inspector_fits (f, "automatic inertia turned off");
   g_assert_cmpint (layout_now (f).viewport, >=, MIN_VIEWPORT_WIDTH);
 }

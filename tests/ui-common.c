@@ -335,6 +335,26 @@ answer_dialog (GtkMessageDialog *dialog,
 }
 
 void
+answer_auto_question (GtkWidget  *inspector,
+                      const char *button)
+{
+  GtkWidget *question = NULL;
+  GtkWidget *answer;
+
+  WAIT_UNTIL ((question = find_named (inspector, "auto-question-keep")) != NULL &&
+              gtk_widget_get_mapped (question));
+  g_assert_nonnull (question);
+  g_assert_true (gtk_widget_get_mapped (question));
+  answer = find_named (inspector, button);
+  g_assert_nonnull (answer);
+  point_at (answer);
+  ui_input_click (answer, 1);
+  WAIT_UNTIL (!gtk_widget_get_mapped (answer));
+  g_assert_false (gtk_widget_get_mapped (answer));
+  drain ();
+}
+
+void
 show_side_page (Fixture    *f,
                 const char *title,
                 const char *name)

@@ -106,6 +106,11 @@ void        type_for_real (gpointer editable, const char *text);
 GtkMessageDialog *wait_for_message_dialog (void);
 /* Clicks DIALOG's button of `response`, as a user would. */
 void        answer_dialog (GtkMessageDialog *dialog, int response);
+/* Once the inspector asks whether to keep the computed inertia (its
+ * question in the Inertial card, after the auto switch is turned off),
+ * clicks the answer `button` ("auto-question-cancel", "-file" or
+ * "-keep"), as a user would. */
+void        answer_auto_question (GtkWidget *inspector, const char *button);
 
 /* Shows the side page titled `title` (its name in the window's side
  * stack: `name`) by a real click on its tab, and waits until it is shown. */

@@ -89,7 +89,13 @@ struct _BlInspector
   BlLink        *link;
   BlModel       *model;
   BlCollisionList *collisions;     /* drives collisions_list */
-  GtkWidget     *auto_dialog;       /* asking whether to keep the computed inertia */
+  GtkWidget     *auto_question;     /* asking whether to keep the computed inertia */
+  GtkLabel      *auto_question_title;
+  GtkLabel      *auto_question_text;
+  GtkWidget     *auto_question_cancel;
+  GtkWidget     *auto_question_file;
+  GtkWidget     *auto_question_keep;
+  guint          question_tick;     /* scrolls the question into view */
   gboolean       updating;
 };
 
@@ -463,8 +469,11 @@ update_inertial (BlInspector *self)
   g_autofree char *reason = bl_field_dup_read_only_reason (self->document, self->link);
   gboolean editable = reason == NULL;
 
-  gtk_switch_set_active (self->auto_switch, is_auto);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->auto_switch), editable);
+  /* while it asks whether to keep the computed values, off and waiting */
+  gboolean asking = gtk_widget_get_visible (self->auto_question);
+
+  gtk_switch_set_active (self->auto_switch, is_auto && !asking);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->auto_switch), editable && !asking);
   bl_field_set_tooltip (GTK_WIDGET (self->auto_switch), reason);
   gtk_widget_set_visible (GTK_WIDGET (self->read_only_label), !editable);
   gtk_label_set_text (self->read_only_label, reason != NULL ? reason : "");
@@ -658,21 +667,29 @@ on_mass_edit (BlNumberField     *field,
 }
 
 static void
-close_auto_dialog (BlInspector *self)
+close_auto_question (BlInspector *self)
 {
-  if (self->auto_dialog != NULL)
-    gtk_window_destroy (GTK_WINDOW (g_steal_pointer (&self->auto_dialog)));
+  if (self->question_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->question_tick);
+  self->question_tick = 0;
+  gtk_widget_set_visible (self->auto_question, FALSE);
 }
 
-static void
-on_auto_dialog_response (GtkDialog   *dialog,
-                         int          response,
-                         BlInspector *self)
+typedef enum
 {
-  close_auto_dialog (self);
+  AUTO_CANCEL,
+  AUTO_FILE_VALUES,
+  AUTO_KEEP_COMPUTED,
+} AutoAnswer;
+
+static void
+answer_auto_question (BlInspector *self,
+                      AutoAnswer   answer)
+{
+  close_auto_question (self);
   if (self->link == NULL)
     return;
-  if (response == GTK_RESPONSE_ACCEPT)
+  if (answer == AUTO_KEEP_COMPUTED)
     {
       g_autoptr(GError) error = NULL;
       BlEdit *edit = bl_export_create_link_bake_edit (self->document, self->link, &error);
@@ -684,46 +701,91 @@ on_auto_dialog_response (GtkDialog   *dialog,
         }
       g_warning ("%s", error->message);  /* unreachable: asked only when resolved */
     }
-  else if (response == GTK_RESPONSE_REJECT)
+  else if (answer == AUTO_FILE_VALUES)
     {
       submit (self, bl_edit_new_auto (self->document, self->link, FALSE), FALSE);
       return;
     }
-  /* Cancelled: the switch goes back on. */
+  /* Cancelled: the switch is on again. */
   update_all (self);
 }
 
+static void
+on_auto_question_cancel (GtkButton   *button,
+                         BlInspector *self)
+{
+  answer_auto_question (self, AUTO_CANCEL);
+}
+
+static void
+on_auto_question_file (GtkButton   *button,
+                       BlInspector *self)
+{
+  answer_auto_question (self, AUTO_FILE_VALUES);
+}
+
+static void
+on_auto_question_keep (GtkButton   *button,
+                       BlInspector *self)
+{
+  answer_auto_question (self, AUTO_KEEP_COMPUTED);
+}
+
+/* The question just asked is scrolled into view, once it is laid out. */
+static gboolean
+scroll_to_question (GtkWidget     *widget,
+                    GdkFrameClock *clock,
+                    gpointer       user_data)
+{
+  BlInspector *self = BL_INSPECTOR (widget);
+  GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (self->link_scroller);
+  double value = gtk_adjustment_get_value (vadj);
+  double page = gtk_adjustment_get_page_size (vadj);
+  graphene_rect_t bounds;
+
+  if (!gtk_widget_get_visible (self->auto_question))
+    {
+      self->question_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (!gtk_widget_compute_bounds (self->auto_question, GTK_WIDGET (self->link_scroller), &bounds)
+      || bounds.size.height <= 0)
+    return G_SOURCE_CONTINUE;   /* not laid out yet */
+  /* the bounds are from the top of what shows: all of it, else its top */
+  if (bounds.origin.y + bounds.size.height > page)
+    value += MIN (bounds.origin.y, bounds.origin.y + bounds.size.height - page + 12);
+  else if (bounds.origin.y < 0)
+    value += bounds.origin.y;
+  gtk_adjustment_set_value (vadj, value);
+  self->question_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
 /* Turning automatic inertia off falls back to what <inertial> writes, or
- * to 1 kg and unit moments: ask first whether to keep the computed values
- * (one edit either way). */
+ * to 1 kg and unit moments: ask first, in the Inertial card, whether to
+ * keep the computed values (one edit either way).  The switch stays off
+ * and insensitive until the answer; a question in the window, not a
+ * dialog of its own, so that answering draws only what changed. */
 static void
 ask_keep_computed (BlInspector *self)
 {
   g_autofree char *mass = bl_field_format_quantity (self->link->props.mass, "kg");
   g_autofree char *name = bl_display_name (self->link->name);
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *dialog;
-  GtkWidget *keep;
+  /* Translators: %s is a link's name */
+  g_autofree char *title = g_strdup_printf (_("Keep the computed inertia of “%s”?"), name);
+  /* Translators: %s is a mass, e.g. "141.5 kg" */
+  g_autofree char *text = g_strdup_printf (_("Without automatic inertia the link has the mass and inertia its "
+                                             "<inertial> writes, and the defaults (1 kg, unit moments of inertia) "
+                                             "for what it does not write. Keeping the computed values writes %s, "
+                                             "the centre of mass and the inertia as they are now."), mass);
 
-  dialog = gtk_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                   /* Translators: %s is a link's name */
-                                   _("Keep the computed inertia of “%s”?"), name);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
-                                            /* Translators: %s is a mass, e.g. "141.5 kg" */
-                                            _("Without automatic inertia the link has the mass and inertia its "
-                                              "<inertial> writes, and the defaults (1 kg, unit moments of inertia) "
-                                              "for what it does not write. Keeping the computed values writes %s, "
-                                              "the centre of mass and the inertia as they are now."), mass);
-  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
-  gtk_dialog_add_button (GTK_DIALOG (dialog), _("Use the _File’s Values"), GTK_RESPONSE_REJECT);
-  keep = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Keep Computed Values"), GTK_RESPONSE_ACCEPT);
-  gtk_widget_add_css_class (keep, "suggested-action");
-  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_auto_dialog_response), self);
-  self->auto_dialog = dialog;
-  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_label_set_text (self->auto_question_title, title);
+  gtk_label_set_text (self->auto_question_text, text);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->auto_switch), FALSE);
+  gtk_widget_set_visible (self->auto_question, TRUE);
+  gtk_widget_grab_focus (self->auto_question_keep);
+  if (self->question_tick == 0)
+    self->question_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_question, NULL, NULL);
 }
 
 static void
@@ -802,7 +864,7 @@ bl_inspector_dispose (GObject *object)
 {
   BlInspector *self = BL_INSPECTOR (object);
 
-  close_auto_dialog (self);
+  close_auto_question (self);
   g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   g_clear_object (&self->collisions);
@@ -862,6 +924,12 @@ bl_inspector_class_init (BlInspectorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlInspector, validity_label);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, props_grid);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, auto_switch);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, auto_question);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, auto_question_title);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, auto_question_text);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, auto_question_cancel);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, auto_question_file);
+  gtk_widget_class_bind_template_child (widget_class, BlInspector, auto_question_keep);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, density_title);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, density_field);
   gtk_widget_class_bind_template_child (widget_class, BlInspector, density_error);
@@ -907,6 +975,9 @@ bl_inspector_init (BlInspector *self)
   g_signal_connect (self->density_field, "edit", G_CALLBACK (on_density_edit), self);
   g_signal_connect (self->mass_field, "edit", G_CALLBACK (on_mass_edit), self);
   g_signal_connect (self->auto_switch, "notify::active", G_CALLBACK (on_auto_active), self);
+  g_signal_connect (self->auto_question_cancel, "clicked", G_CALLBACK (on_auto_question_cancel), self);
+  g_signal_connect (self->auto_question_file, "clicked", G_CALLBACK (on_auto_question_file), self);
+  g_signal_connect (self->auto_question_keep, "clicked", G_CALLBACK (on_auto_question_keep), self);
 }
 
 GtkWidget *
@@ -983,7 +1054,7 @@ bl_inspector_set_link (BlInspector *self,
 
   if (self->link == link && (link != NULL || self->model == NULL))
     return;
-  close_auto_dialog (self);
+  close_auto_question (self);
   set_shown (self, link, NULL);
   if (link == NULL)
     {
@@ -1031,7 +1102,7 @@ bl_inspector_set_model (BlInspector *self,
         show_empty (self);
       return;
     }
-  close_auto_dialog (self);
+  close_auto_question (self);
   set_shown (self, NULL, model);
   bl_collision_list_clear (self->collisions);
 
