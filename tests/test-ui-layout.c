@@ -431,6 +431,9 @@ test_mass_page_fits (Fixture       *f,
   assert_inspector_fits (f, "a density of 0.00123456789");
 
   click (child (inspector, BL_TYPE_INSPECTOR, "auto_switch"));
+  WAIT_UNTIL (gtk_widget_get_mapped (find_named (inspector, "auto-question-keep")));
+  drain ();
+  assert_inspector_fits (f, "the question of turning automatic inertia off");
   past_double_click ();
   answer_auto_question (inspector, "auto-question-keep");
   assert_inspector_fits (f, "automatic inertia turned off");
