@@ -1396,22 +1396,45 @@ test_mesh_memory_limit (void)
   g_rmdir (dir);
 }
 
+/* A model whose N items (what `item` writes for each) stand one a line
+ * from line 4, after `first` (the rest of line 3), then an <include> of
+ * `include` when not NULL. */
+static char *
+write_items (const char  *dir,
+             const char  *name,
+             const char  *first,
+             guint        n,
+             void       (*item) (GString *sdf, guint i, guint n),
+             const char  *include)
+{
+  g_autoptr(GString) sdf = g_string_new (SDF_HEAD "<model name=\"m\">");
+
+  g_string_append_printf (sdf, "%s\n", first);
+  for (guint i = 0; i < n; i++)
+    item (sdf, i, n);
+  if (include != NULL)
+    g_string_append_printf (sdf, "<include><uri>%s</uri><name>i</name></include>\n", include);
+  g_string_append (sdf, "</model></sdf>\n");
+  return write_file (dir, name, sdf->str, sdf->len);
+}
+
+static void
+comment_item (GString *sdf,
+              guint    i,
+              guint    n)
+{
+  g_string_append (sdf, i == n / 2 ? "<?pi x?>\n" : "<!--x-->\n");
+}
+
 /* A document of N comments (and one processing instruction among them),
- * one a line from line 4, inside the link. */
+ * one a line from line 4, after the link. */
 static char *
 write_comments (const char *dir,
                 const char *name,
                 guint       n,
                 const char *include)
 {
-  g_autoptr(GString) sdf = g_string_new (SDF_HEAD "<model name=\"m\"><link name=\"l\"/>\n");
-
-  for (guint i = 0; i < n; i++)
-    g_string_append (sdf, i == n / 2 ? "<?pi x?>\n" : "<!--x-->\n");
-  if (include != NULL)
-    g_string_append_printf (sdf, "<include><uri>%s</uri><name>i</name></include>\n", include);
-  g_string_append (sdf, "</model></sdf>\n");
-  return write_file (dir, name, sdf->str, sdf->len);
+  return write_items (dir, name, "<link name=\"l\"/>", n, comment_item, include);
 }
 
 /* 250 MB of short comments took 7.6 GB to check: each is a node of its
@@ -1461,6 +1484,14 @@ test_comment_limit (void)
   g_rmdir (dir);
 }
 
+static void
+link_item (GString *sdf,
+           guint    i,
+           guint    n)
+{
+  g_string_append_printf (sdf, "<link name=\"l%u\"/>\n", i);
+}
+
 /* A document of N empty links, one a line from line 4. */
 static char *
 write_links (const char *dir,
@@ -1468,14 +1499,7 @@ write_links (const char *dir,
              guint       n,
              const char *include)
 {
-  g_autoptr(GString) sdf = g_string_new (SDF_HEAD "<model name=\"m\">\n");
-
-  for (guint i = 0; i < n; i++)
-    g_string_append_printf (sdf, "<link name=\"l%u\"/>\n", i);
-  if (include != NULL)
-    g_string_append_printf (sdf, "<include><uri>%s</uri><name>i</name></include>\n", include);
-  g_string_append (sdf, "</model></sdf>\n");
-  return write_file (dir, name, sdf->str, sdf->len);
+  return write_items (dir, name, "", n, link_item, include);
 }
 
 /* An empty link of 18 bytes costs about 2 kB while loaded: a 1 GiB file
