@@ -675,21 +675,16 @@ close_auto_question (BlInspector *self)
   gtk_widget_set_visible (self->auto_question, FALSE);
 }
 
-typedef enum
-{
-  AUTO_CANCEL,
-  AUTO_FILE_VALUES,
-  AUTO_KEEP_COMPUTED,
-} AutoAnswer;
-
+/* The answer to the question ask_keep_computed asks: keep the computed
+ * values, use the file's, or (Cancel) leave automatic inertia on. */
 static void
-answer_auto_question (BlInspector *self,
-                      AutoAnswer   answer)
+on_auto_question_answer (GtkButton   *button,
+                         BlInspector *self)
 {
   close_auto_question (self);
   if (self->link == NULL)
     return;
-  if (answer == AUTO_KEEP_COMPUTED)
+  if (GTK_WIDGET (button) == self->auto_question_keep)
     {
       g_autoptr(GError) error = NULL;
       BlEdit *edit = bl_export_create_link_bake_edit (self->document, self->link, &error);
@@ -701,34 +696,13 @@ answer_auto_question (BlInspector *self,
         }
       g_warning ("%s", error->message);  /* unreachable: asked only when resolved */
     }
-  else if (answer == AUTO_FILE_VALUES)
+  else if (GTK_WIDGET (button) == self->auto_question_file)
     {
       submit (self, bl_edit_new_auto (self->document, self->link, FALSE), FALSE);
       return;
     }
   /* Cancelled: the switch is on again. */
   update_all (self);
-}
-
-static void
-on_auto_question_cancel (GtkButton   *button,
-                         BlInspector *self)
-{
-  answer_auto_question (self, AUTO_CANCEL);
-}
-
-static void
-on_auto_question_file (GtkButton   *button,
-                       BlInspector *self)
-{
-  answer_auto_question (self, AUTO_FILE_VALUES);
-}
-
-static void
-on_auto_question_keep (GtkButton   *button,
-                       BlInspector *self)
-{
-  answer_auto_question (self, AUTO_KEEP_COMPUTED);
 }
 
 /* The question just asked is scrolled into view, once it is laid out. */
@@ -975,9 +949,9 @@ bl_inspector_init (BlInspector *self)
   g_signal_connect (self->density_field, "edit", G_CALLBACK (on_density_edit), self);
   g_signal_connect (self->mass_field, "edit", G_CALLBACK (on_mass_edit), self);
   g_signal_connect (self->auto_switch, "notify::active", G_CALLBACK (on_auto_active), self);
-  g_signal_connect (self->auto_question_cancel, "clicked", G_CALLBACK (on_auto_question_cancel), self);
-  g_signal_connect (self->auto_question_file, "clicked", G_CALLBACK (on_auto_question_file), self);
-  g_signal_connect (self->auto_question_keep, "clicked", G_CALLBACK (on_auto_question_keep), self);
+  g_signal_connect (self->auto_question_cancel, "clicked", G_CALLBACK (on_auto_question_answer), self);
+  g_signal_connect (self->auto_question_file, "clicked", G_CALLBACK (on_auto_question_answer), self);
+  g_signal_connect (self->auto_question_keep, "clicked", G_CALLBACK (on_auto_question_answer), self);
 }
 
 GtkWidget *
