@@ -358,48 +358,38 @@ bl_stream_get_max_links (void)
   return (guint) g_atomic_int_get (&max_links);
 }
 
-/* Counts one more of what *COUNT counts (a member of the state's counts)
- * against LIMIT; past it stops the parse with the message WHAT (taken)
- * names and returns FALSE. */
+/* Stops the parse past one of the reader's limits, with MESSAGE (taken);
+ * FALSE. */
 static gboolean
-count_against (xmlParserCtxt *ctxt,
-               guint         *count,
-               guint          limit,
-               char          *what)
+refuse_over_limit (xmlParserCtxt *ctxt,
+                   char          *message)
 {
   ParseState *state = ctxt->_private;
-  g_autofree char *owned = what;
 
-  if (state->failed)
-    return FALSE;
-  if (++*count <= limit)
-    return TRUE;
   state->failed = TRUE;
   state->refused = TRUE;
   state->over_limit = TRUE;
   state->error_line = ctxt->input != NULL ? ctxt->input->line : 0;
-  state->error_message = g_steal_pointer (&owned);
+  state->error_message = message;
   xmlStopParser (ctxt);
   return FALSE;
 }
 
-/* Counts a <link> against the most links. */
+/* Counts a <link> against the most links; FALSE past it (the parse
+ * stopped). */
 static gboolean
 count_link (xmlParserCtxt *ctxt)
 {
   ParseState *state = ctxt->_private;
   guint limit = bl_stream_get_max_links ();
 
-  /* the message is made only when it is needed */
-  if (state->counts->links < limit && !state->failed)
-    {
-      state->counts->links++;
-      return TRUE;
-    }
-  return count_against (ctxt, &state->counts->links, limit,
-                        g_strdup_printf ("more than %u links (with the included files), the most Ballast "
-                                         "reads (ballast-cli --max-links changes it); the file is not read",
-                                         limit));
+  if (state->failed)
+    return FALSE;
+  if (++state->counts->links <= limit)
+    return TRUE;
+  return refuse_over_limit (ctxt, g_strdup_printf ("more than %u links (with the included files), the most "
+                                                   "Ballast reads (ballast-cli --max-links changes it); the "
+                                                   "file is not read", limit));
 }
 
 static void
@@ -484,15 +474,13 @@ count_comment (xmlParserCtxt *ctxt)
 {
   ParseState *state = ctxt->_private;
 
-  if (state->counts->comments < MAX_COMMENTS && !state->failed)
-    {
-      state->counts->comments++;
-      return TRUE;
-    }
-  return count_against (ctxt, &state->counts->comments, MAX_COMMENTS,
-                        g_strdup_printf ("more than %d comments and processing instructions (with the "
-                                         "included files), the most Ballast reads; the file is not read",
-                                         MAX_COMMENTS));
+  if (state->failed)
+    return FALSE;
+  if (++state->counts->comments <= MAX_COMMENTS)
+    return TRUE;
+  return refuse_over_limit (ctxt, g_strdup_printf ("more than %d comments and processing instructions (with "
+                                                   "the included files), the most Ballast reads; the file is "
+                                                   "not read", MAX_COMMENTS));
 }
 
 static void
