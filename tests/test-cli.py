@@ -272,6 +272,33 @@ class ExitStatus(unittest.TestCase):
                 '<izz>1</izz></inertia></inertial></link>' + "</model>" * depth + "\n</sdf>\n")
         return write_sdf(self, text)
 
+    def test_large_output_written_as_made(self):
+        # The JSON is written out whenever a MiB of it is ready: a model
+        # whose output is many MiB, the diagnostics most of it, comes out
+        # whole and in order.  Each link's box of side 1 m and density 1000
+        # weighs 1000 kg; its second box, of density 0, is an error and
+        # adds nothing.
+        n = 4000
+        with tempfile.NamedTemporaryFile("w", suffix=".sdf", delete=False) as f:
+            self.addCleanup(os.unlink, f.name)
+            f.write('<sdf version="1.11"><model name="m">')
+            for i in range(n):
+                f.write(f'<link name="l{i}"><inertial auto="true"/>'
+                        f'<collision name="a"><density>1000</density><geometry><box><size>1 1 1</size></box></geometry></collision>'
+                        f'<collision name="b"><density>0</density><geometry><box><size>1 1 1</size></box></geometry></collision>'
+                        '</link>')
+            f.write("</model></sdf>")
+        result = run("inspect", "--json", f.name)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertGreater(len(result.stdout), 3 << 20)
+        doc = json.loads(result.stdout)
+        self.assertEqual([l["name"] for l in doc["links"]], [f"m::l{i}" for i in range(n)])
+        for link in doc["links"]:
+            self.assertEqual(link["mass"], 1000)
+        self.assertGreaterEqual(len(doc["diagnostics"]), n)
+        self.assertEqual(sorted({d["element"].split("/")[0] for d in doc["diagnostics"]}),
+                         sorted(f"m::l{i}" for i in range(n)))
+
     def test_any_depth(self):
         # The loader reads models nested 65 deep (the top one and 64 more)
         # and reports deeper ones; libxml2 reads 256 elements deep (here 252

@@ -457,7 +457,7 @@ run_estimate (int    argc,
       g_autoptr(GString) out = g_string_new (NULL);
       BlJson j;
 
-      bl_json_init (&j, out);
+      bl_json_init (&j, out, stdout);
       bl_json_begin_object (&j);
       bl_json_key (&j, "file");
       bl_json_string (&j, bl_document_get_path (doc));
@@ -482,7 +482,7 @@ run_estimate (int    argc,
       bl_json_end_array (&j);
       bl_json_end_object (&j);
       bl_json_newline (&j);
-      fwrite (out->str, 1, out->len, stdout);
+      bl_json_flush (&j);
       return BL_EXIT_OK;
     }
 
@@ -684,7 +684,7 @@ run_import (int    argc,
       g_autoptr(GString) out = g_string_new (NULL);
       BlJson j;
 
-      bl_json_init (&j, out);
+      bl_json_init (&j, out, stdout);
       bl_json_begin_object (&j);
       bl_json_key (&j, "file");
       bl_json_string (&j, bl_document_get_path (doc));
@@ -733,7 +733,7 @@ run_import (int    argc,
       bl_json_end_array (&j);
       bl_json_end_object (&j);
       bl_json_newline (&j);
-      fwrite (out->str, 1, out->len, stdout);
+      bl_json_flush (&j);
       return imports->len > 0 ? BL_EXIT_OK : BL_EXIT_FAILURE;
     }
 

@@ -272,7 +272,7 @@ print_json (BlDocument         *doc,
   GPtrArray *links = bl_document_get_links (doc);
   BlJson json;
 
-  bl_json_init (&json, out);
+  bl_json_init (&json, out, stdout);
   bl_json_begin_object (&json);
   bl_json_key (&json, "file");
   bl_json_string (&json, bl_document_get_path (doc));
@@ -297,11 +297,6 @@ print_json (BlDocument         *doc,
     {
       bl_json_newline (&json);
       json_link (&json, fluid, g_ptr_array_index (links, i));
-      if (out->len > 1 << 20)
-        {
-          fwrite (out->str, 1, out->len, stdout);
-          g_string_truncate (out, 0);
-        }
     }
   bl_json_end_array (&json);
   bl_json_newline (&json);
@@ -309,8 +304,7 @@ print_json (BlDocument         *doc,
   json_diagnostics (&json, diagnostics);
   bl_json_end_object (&json);
   bl_json_newline (&json);
-
-  fwrite (out->str, 1, out->len, stdout);
+  bl_json_flush (&json);
 }
 
 static const char *

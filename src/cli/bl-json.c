@@ -37,9 +37,11 @@ commit (GString *out,
 
 void
 bl_json_init (BlJson  *json,
-              GString *out)
+              GString *out,
+              FILE    *stream)
 {
   json->out = out;
+  json->stream = stream;
   json->depth = 0;
   json->need_comma = FALSE;
   json->after_key = FALSE;
@@ -94,9 +96,23 @@ bl_json_begin_object (BlJson *json)
 }
 
 void
+bl_json_flush (BlJson *json)
+{
+  if (json->stream != NULL && json->out->len > 0)
+    {
+      fwrite (json->out->str, 1, json->out->len, json->stream);
+      g_string_truncate (json->out, 0);
+    }
+}
+
+#define FLUSH_AT (1 << 20)
+
+void
 bl_json_end_object (BlJson *json)
 {
   json_close (json, '}');
+  if (G_UNLIKELY (json->out->len >= FLUSH_AT))
+    bl_json_flush (json);
 }
 
 void

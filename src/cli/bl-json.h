@@ -1,6 +1,7 @@
 /* bl-json.h: a minimal streaming JSON writer for the command line's output. */
 #pragma once
 
+#include <stdio.h>
 #include <string.h>
 
 #include <glib.h>
@@ -10,13 +11,19 @@ G_BEGIN_DECLS
 typedef struct
 {
   GString *out;
+  FILE    *stream;       /* where out is written as it fills, or NULL */
   guint    depth;        /* open containers: any number */
   gboolean need_comma;   /* a value was already written in the innermost one
                           * (an enclosing one always has one: the container) */
   gboolean after_key;
 } BlJson;
 
-void bl_json_init         (BlJson *json, GString *out);
+/* Writes into out and, when stream is not NULL, from out to stream
+ * whenever out holds 1 MiB or more at the end of an object: a large
+ * model's JSON is written as it is made instead of held whole.
+ * bl_json_flush writes what is left. */
+void bl_json_init         (BlJson *json, GString *out, FILE *stream);
+void bl_json_flush        (BlJson *json);
 void bl_json_begin_object (BlJson *json);
 void bl_json_end_object   (BlJson *json);
 void bl_json_begin_array  (BlJson *json);
