@@ -169,6 +169,7 @@ json_link (BlJson             *json,
   BlBuoyancy buoyancy;
   const BlMassProperties *p = &link->props;
   const BlMat3 *a = &p->principal_axes;
+  BlMat6 spatial_inertia = bl_link_spatial_inertia (link);
   double inertia[6] = {
     p->inertia.m[0][0], p->inertia.m[1][1], p->inertia.m[2][2],
     p->inertia.m[0][1], p->inertia.m[0][2], p->inertia.m[1][2],
@@ -212,7 +213,7 @@ json_link (BlJson             *json,
   bl_json_key (json, "spatial_inertia");
   bl_json_begin_array (json);
   for (guint i = 0; i < 6; i++)
-    bl_json_numbers (json, p->spatial_inertia.m[i], 6);
+    bl_json_numbers (json, spatial_inertia.m[i], 6);
   bl_json_end_array (json);
   json_numbers_or_null (json, "added_mass_eigenvalues", p->has_added_mass_eigenvalues, p->added_mass_eigenvalues, 6);
   json_numbers_or_null (json, "total_eigenvalues", p->has_added_mass_eigenvalues, p->total_eigenvalues, 6);

@@ -70,6 +70,12 @@ bl_model_free (BlModel *model)
   g_free (model);
 }
 
+BlMat6
+bl_link_spatial_inertia (const BlLink *link)
+{
+  return bl_spatial_inertia (link->props.mass, link->props.com, &link->props.inertia);
+}
+
 gboolean
 bl_model_contains_link (BlModel *model,
                         BlLink  *link)

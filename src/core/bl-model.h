@@ -97,7 +97,6 @@ typedef struct
   /* Fluid side (added-mass.md §3, §7), every link. */
   double      volume;                 /* displaced volume of the solid collisions, m³ */
   BlVec3      center_of_buoyancy;     /* their volume centroid in L; origin when volume is 0 */
-  BlMat6      spatial_inertia;        /* M_RB about the link origin, link axes */
   gboolean    has_added_mass_eigenvalues; /* the link has a finite fluid_added_mass */
   double      added_mass_eigenvalues[6];  /* of μ, ascending */
   double      total_eigenvalues[6];       /* of M_RB + μ, ascending */
@@ -168,6 +167,11 @@ struct _BlModel
 /* Whether LINK belongs to MODEL or to a model nested in it. */
 gboolean      bl_model_contains_link    (BlModel *model,
                                          BlLink  *link);
+
+/* M_RB, the link's rigid-body spatial inertia about its origin in its
+ * axes (added-mass.md §3), from props' mass, centre and inertia: made when
+ * asked, not kept (288 bytes a link). */
+BlMat6        bl_link_spatial_inertia   (const BlLink *link);
 
 /* The 21 added-mass keys in spec order, and their (row, col) in the 6×6. */
 extern const char * const bl_added_mass_keys[21];

@@ -41,6 +41,7 @@ first_non_finite (BlLink   *link,
                   gboolean *inertia)
 {
   const BlMassProperties *p = &link->props;
+  BlMat6 spatial_inertia;
 
   *inertia = TRUE;
   if (!isfinite (p->mass))
@@ -60,7 +61,8 @@ first_non_finite (BlLink   *link,
     return "displaced volume";
   if (!vec3_finite (p->center_of_buoyancy))
     return "centre of buoyancy";
-  if (!all_finite (&p->spatial_inertia.m[0][0], 36))
+  spatial_inertia = bl_link_spatial_inertia (link);
+  if (!all_finite (&spatial_inertia.m[0][0], 36))
     return "spatial inertia (mass times the square of the centre's distance)";
   if (p->has_added_mass_eigenvalues &&
       (!all_finite (p->added_mass_eigenvalues, 6) || !all_finite (p->total_eigenvalues, 6)))

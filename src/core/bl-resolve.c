@@ -490,7 +490,6 @@ check_added_mass (BlLink  *link,
   g_autofree char *element = NULL;
   int line;
 
-  props->spatial_inertia = bl_spatial_inertia_from_inertial (&body);
   props->has_added_mass_eigenvalues = FALSE;
 
   if (!link->has_added_mass)
