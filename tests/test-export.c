@@ -24,6 +24,7 @@
 #include "bl-export-private.h"
 #include "bl-fluid.h"
 #include "bl-document-private.h"
+#include "bl-source-map.h"
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
@@ -214,6 +215,34 @@ assert_round_trip (BlDocument *doc)
   g_assert_no_error (error);
   g_assert_true (g_bytes_equal (bytes, bl_document_get_source (doc)));
   g_assert_false (bl_export_get_version_change (doc, NULL, NULL));
+}
+
+/* The map keeps its offsets in 32 bits: a source of 4 GiB or more is
+ * refused, before any of it is read (a sparse file, mapped: no memory). */
+static void
+test_map_refuses_4gib (void)
+{
+  static const char small[] = "<sdf version=\"1.11\"><model name=\"m\"/></sdf>";
+  g_autofree char *path = NULL;
+  g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GBytes) source = NULL;
+  g_autoptr(GError) error = NULL;
+  xmlDoc *xml = xmlReadMemory (small, sizeof small - 1, "small.sdf", NULL, 0);
+  int fd = g_file_open_tmp ("ballast-4gib-XXXXXX", &path, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (ftruncate (fd, (off_t) G_MAXUINT32 + 1), ==, 0);
+  close (fd);
+  mapped = g_mapped_file_new (path, FALSE, &error);
+  g_assert_no_error (error);
+  source = g_mapped_file_get_bytes (mapped);
+  g_assert_cmpuint (g_bytes_get_size (source), ==, (gsize) G_MAXUINT32 + 1);
+
+  g_assert_null (bl_source_map_new (xml, source, &error));
+  g_assert_error (error, BL_SOURCE_MAP_ERROR, BL_SOURCE_MAP_ERROR_NOT_LOSSLESS);
+  g_assert_nonnull (strstr (error->message, "4 GiB"));
+  xmlFreeDoc (xml);
+  g_unlink (path);
 }
 
 static void
@@ -1717,6 +1746,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/core/export/round-trip/fixtures", test_round_trip_fixtures);
+  g_test_add_func ("/core/export/map-refuses-4gib", test_map_refuses_4gib);
   g_test_add_func ("/core/export/round-trip/sample", test_round_trip_sample);
   g_test_add_func ("/core/export/round-trip/syntax", test_round_trip_syntax);
   g_test_add_func ("/core/export/round-trip/crlf-insert", test_round_trip_crlf_insert);

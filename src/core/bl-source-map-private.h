@@ -17,30 +17,36 @@ typedef enum
   SPAN_ENTITY_REF,
 } SpanKind;
 
+/* Offsets into the source: 32 bits, as a mapped file is smaller than
+ * 4 GiB (bl_source_map_new refuses larger ones; the editable load's limit
+ * is far below): a big file has millions of spans, and the offsets are
+ * most of their size. */
+typedef guint32 SpanOffset;
+
 typedef struct
 {
-  gsize lead;                  /* white space before the name */
-  gsize name_start, name_end;
-  gsize value_start, value_end; /* inside the quotes */
-  char  quote;
-  char *value;                 /* as libxml2 read it; NULL for xmlns */
+  SpanOffset lead;             /* white space before the name */
+  SpanOffset name_start, name_end;
+  SpanOffset value_start, value_end; /* inside the quotes */
+  char       quote;
+  char      *value;            /* as libxml2 read it; NULL for xmlns */
 } SpanAttr;
 
 typedef struct _Span Span;
 
 struct _Span
 {
-  SpanKind   kind;
-  gsize      start, end;       /* the whole node */
+  SpanOffset start, end;       /* the whole node */
+  guint8     kind;             /* SpanKind */
+  guint8     empty;            /* elements only: written <a/> */
+  guint      n_attrs;          /* elements only */
   Span      *next;             /* the next sibling */
   /* Elements only: other spans are allocated without these fields */
-  gsize      name_end;
-  gsize      attrs_end;        /* after the last attribute (or the name) */
-  gsize      stag_end;         /* after the start tag's '>' */
-  gsize      etag_start;       /* the end tag's '<'; == end when empty */
-  gboolean   empty;            /* written <a/> */
+  SpanOffset name_end;
+  SpanOffset attrs_end;        /* after the last attribute (or the name) */
+  SpanOffset stag_end;         /* after the start tag's '>' */
+  SpanOffset etag_start;       /* the end tag's '<'; == end when empty */
   SpanAttr  *attrs;            /* n_attrs of them */
-  guint      n_attrs;
   Span      *first_child, *last_child;
 };
 

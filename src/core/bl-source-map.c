@@ -597,6 +597,12 @@ source_map_new (xmlDoc      *xml,
   map->source = g_bytes_ref (source);
   map->s = g_bytes_get_data (source, &map->n);
 
+  if (map->n > G_MAXUINT32) /* SpanOffset */
+    {
+      g_set_error_literal (error, BL_SOURCE_MAP_ERROR, BL_SOURCE_MAP_ERROR_NOT_LOSSLESS,
+                           "the file is 4 GiB or larger, so it cannot be edited without rewriting it");
+      return NULL;
+    }
   if (xml->encoding != NULL)
     {
       if (!encoding_is_ascii_compatible ((const char *) xml->encoding))
