@@ -26,6 +26,7 @@
 #include "bl-mesh-private.h"
 #include "bl-panel.h"
 #include "bl-renderer.h"
+#include "bl-renderer-private.h"
 #include "bl-viewport-private.h"
 #include "torus.h"
 
@@ -1350,6 +1351,35 @@ test_stacked_bodies_drawn_once (void)
   fixture_teardown (&f);
 }
 
+/* A batch of many instances is sent per frame, its visible instances
+ * only: no buffer of all of them stays with the GL (on llvmpipe the
+ * process's own memory, 90 MB at 100,000 links).  200 links of a box in a
+ * row: every box is drawn, and the GL keeps instance buffers for the
+ * grid and the axes only, far less than one batch of 200 instances. */
+static void
+test_many_instances_no_whole_buffer (void)
+{
+  GString *sdf = g_string_new (SDF_HEAD "<model name='m'>");
+  g_autofree char *text = NULL;
+  Fixture f = { 0 };
+
+  for (guint i = 0; i < 200; i++)
+    g_string_append_printf (sdf, "<link name='l%u'><pose>0 %g 0 0 0 0</pose><inertial auto='true'/>"
+                            "<collision name='c'><geometry><box><size>0.5 0.5 0.5</size></box></geometry>"
+                            "</collision></link>", i, (i - 100.0) * 0.05);
+  g_string_append (sdf, "</model></sdf>");
+  text = g_string_free (g_steal_pointer (&sdf), FALSE);
+
+  fixture_setup (&f, text);
+  look_front (&f, 30.0);
+  capture (&f);
+  g_test_message ("instance bytes held by the GL: %zu; triangles drawn %u",
+                  bl_viewport_get_instance_bytes (f.viewport), bl_viewport_get_n_drawn_triangles (f.viewport));
+  g_assert_cmpuint (bl_viewport_get_n_drawn_triangles (f.viewport), >=, 200 * 12);
+  g_assert_cmpuint (bl_viewport_get_instance_bytes (f.viewport), <, 200 * INSTANCE_FLOATS * sizeof (float));
+  fixture_teardown (&f);
+}
+
 #define CUBE_COLLISION(name, y) \
   "<collision name='" name "'><pose>0 " #y " 0 0 0 0</pose>" \
   "<geometry><box><size>1 1 1</size></box></geometry></collision>"
@@ -1806,6 +1836,7 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/stalled-mesh-import", test_stalled_mesh_import);
   g_test_add_func ("/ui/viewport/sub-pixel-bodies-show", test_sub_pixel_bodies_show);
   g_test_add_func ("/ui/viewport/stacked-bodies-drawn-once", test_stacked_bodies_drawn_once);
+  g_test_add_func ("/ui/viewport/many-instances-no-whole-buffer", test_many_instances_no_whole_buffer);
 
   return g_test_run ();
 }

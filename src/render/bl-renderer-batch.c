@@ -131,6 +131,14 @@ batch_n_instances (BlBatch *batch)
   return batch->instances->len / INSTANCE_FLOATS;
 }
 
+/* Whether the batch is drawn from the per-frame buffers bl_batch_prepare
+ * fills (many instances) rather than from one of all its instances. */
+static inline gboolean
+batch_is_streamed (BlBatch *batch)
+{
+  return batch_n_instances (batch) > LOD_MIN_INSTANCES;
+}
+
 /* Writes one instance: model matrix, its cofactor matrix for normals (the
  * inverse transpose up to a factor the shader normalises away), colour and
  * link index. */
@@ -273,7 +281,19 @@ bl_batch_upload (BlBatch *batch)
 {
   gsize bytes = batch->instances->len * sizeof (float);
 
-  if (batch->full_dirty || bytes > batch->gpu_bytes)
+  if (batch_is_streamed (batch))
+    {
+      /* Drawn from this frame's visible instances only: a buffer of all
+       * of them would be memory and nothing else (on llvmpipe the
+       * process's own: 90 MB for the 700,000 instances of 100,000 links). */
+      if (batch->gpu_bytes > 0)
+        {
+          glBindBuffer (GL_ARRAY_BUFFER, batch->instance_vbo);
+          glBufferData (GL_ARRAY_BUFFER, 0, NULL, GL_DYNAMIC_DRAW);
+          batch->gpu_bytes = 0;
+        }
+    }
+  else if (batch->full_dirty || bytes > batch->gpu_bytes)
     {
       glBindBuffer (GL_ARRAY_BUFFER, batch->instance_vbo);
       glBufferData (GL_ARRAY_BUFFER, bytes, batch->instances->data, GL_DYNAMIC_DRAW);
@@ -482,7 +502,7 @@ bl_batch_prepare (BlBatch           *batch,
   const float *src = (const float *) batch->instances->data;
   GPtrArray *levels = batch->mesh->levels;
 
-  batch->streamed = n > LOD_MIN_INSTANCES;
+  batch->streamed = batch_is_streamed (batch);
   if (!batch->streamed)
     return;
   if (batch->duplicates_stale || batch->duplicate == NULL)

@@ -439,3 +439,13 @@ bl_renderer_get_n_drawn_triangles (BlRenderer *self)
 {
   return self->n_drawn_triangles;
 }
+
+gsize
+bl_renderer_get_instance_bytes (BlRenderer *self)
+{
+  gsize bytes = 0;
+
+  for (guint b = 0; b < self->batches->len; b++)
+    bytes += ((BlBatch *) g_ptr_array_index (self->batches, b))->gpu_bytes;
+  return bytes;
+}

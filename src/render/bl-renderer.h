@@ -113,5 +113,9 @@ void        bl_renderer_set_mesh_jobs_func (BlRenderer *self,
 guint       bl_renderer_get_n_meshes (BlRenderer *self);
 /* Triangles drawn by the last frame (after culling and level of detail). */
 guint       bl_renderer_get_n_drawn_triangles (BlRenderer *self);
+/* Bytes of instance buffers the GL holds for all of a batch's instances
+ * (batches drawn whole; a batch of many is sent per frame, visible ones
+ * only, and holds none). */
+gsize       bl_renderer_get_instance_bytes (BlRenderer *self);
 
 G_END_DECLS

@@ -618,6 +618,12 @@ bl_viewport_get_n_drawn_triangles (BlViewport *self)
   return self->renderer != NULL ? bl_renderer_get_n_drawn_triangles (self->renderer) : 0;
 }
 
+gsize
+bl_viewport_get_instance_bytes (BlViewport *self)
+{
+  return self->renderer != NULL ? bl_renderer_get_instance_bytes (self->renderer) : 0;
+}
+
 guint
 bl_viewport_get_n_bounds_walks (BlViewport *self)
 {
