@@ -114,7 +114,6 @@ add_shape (BlSceneLink  *self,
   shape.collision = collision;
   shape.mesh = mesh != NULL ? bl_mesh_ref (mesh) : NULL;
   bl_scene_matrix_mul (x_wk, local, shape.model);
-  shape.invertible = bl_pick_affine_inverse (shape.model, shape.inverse);
   g_array_append_val (self->shapes, shape);
 }
 
@@ -629,12 +628,12 @@ bl_scene_link_pick (BlSceneLink  *self,
   for (guint i = 0; i < self->shapes->len; i++)
     {
       BlSceneShape *shape = &g_array_index (self->shapes, BlSceneShape, i);
-      double lo[3], ld[3], ts;
+      double inverse[16], lo[3], ld[3], ts;
       gboolean h;
 
-      if (!shape->invertible)
+      if (!bl_pick_affine_inverse (shape->model, inverse))
         continue;
-      bl_pick_transform_ray (shape->inverse, origin, direction, lo, ld);
+      bl_pick_transform_ray (inverse, origin, direction, lo, ld);
       if (shape->prim == BL_PRIM_MESH)
         h = pick_mesh (shape->mesh, lo, ld, &ts);
       else

@@ -27,9 +27,8 @@ typedef struct
 {
   BlPrim  prim;
   BlMesh *mesh;          /* owned reference when prim is MESH */
-  double  model[16];
-  double  inverse[16];   /* for picking; invertible is FALSE when singular */
-  gboolean invertible;
+  double  model[16];     /* its inverse is made when picking: a link of
+                          * 100,000 pieces would keep 12.8 MB of them */
   guint   collision;     /* its collision's position in link->collisions */
 } BlSceneShape;
 
