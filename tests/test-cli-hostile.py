@@ -474,6 +474,39 @@ class Hostile(unittest.TestCase):
         self.assertIn('<collision name="x=y"><geometry><box><size>1 1 1</size></box></geometry>'
                       '<density>7</density></collision>', text)
 
+    def test_set_on_names_with_slashes(self):
+        # Models converted from URDF name links "r2/world_ref" and their
+        # collisions "r2/base/collision" (gazebo_models' r2_description):
+        # only the last "/" was tried, so no such collision could be edited.
+        # Every "/" is tried; a target read two ways is refused with both.
+        path = self.write("slashes.sdf", HEAD + '<model name="r2">\n'
+                          '<link name="r2/world_ref"><inertial><mass>1</mass></inertial>'
+                          '<collision name="r2/base/collision"><geometry><box><size>1 1 1</size></box>'
+                          '</geometry></collision></link>\n'
+                          '<link name="a"><collision name="b/c"><geometry><sphere><radius>1</radius></sphere>'
+                          '</geometry></collision></link>\n'
+                          '<link name="a/b"><collision name="c"><geometry><sphere><radius>1</radius></sphere>'
+                          '</geometry></collision></link>\n</model></sdf>\n')
+        out = os.path.join(self.dir, "out.sdf")
+        result = run("export", path, "--set", "r2::r2/world_ref/r2/base/collision:density=7",
+                     "--set", "r2::r2/world_ref:mass=2", "-o", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(out) as f:
+            text = f.read()
+        self.assertIn('<link name="r2/world_ref"><inertial><mass>2</mass></inertial>'
+                      '<collision name="r2/base/collision"><geometry><box><size>1 1 1</size></box>'
+                      '</geometry><density>7</density></collision>', text)
+
+        result = run("export", path, "--set", "r2::a/b/c:density=7", "-o", out + "2")
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("“r2::a/b/c” names more than one thing (link “r2::a” and its collision “b/c”; "
+                      "link “r2::a/b” and its collision “c”)", result.stderr)
+        self.assertFalse(os.path.exists(out + "2"))
+
+        result = run("export", path, "--set", "r2::r2/world_ref/r2/nope:density=7", "-o", out + "2")
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("link “r2::r2/world_ref” has no collision “r2/nope”", result.stderr)
+
     def test_include_bomb_and_symlink_cycle(self):
         # 19 files each including the next twice (2^18 includes: 15.5 s and
         # 5.3 GB), and an include through `here -> .` (never ended).

@@ -49,6 +49,70 @@ link_is_unique (BlDocument  *doc,
   return FALSE;
 }
 
+/* The link, or the link and collision, TARGET names: LINK or
+ * LINK/COLLISION.  Names may hold '/' themselves (links exported from URDF
+ * as "r2/world_ref", collisions as "r2/base/collision"), so every '/' is
+ * tried as the one between them; a target that reads more than one way
+ * is refused with the readings rather than guessed. */
+static gboolean
+find_target (BlDocument   *doc,
+             const char   *text,
+             const char   *target,
+             BlLink      **link_out,
+             BlCollision **collision_out,
+             char        **message)
+{
+  g_autoptr(GString) readings = g_string_new (NULL);
+  g_autofree char *longest_link = NULL;
+  const char *longest_slash = NULL;
+  guint n = 0;
+
+  *link_out = bl_document_find_link (doc, target);
+  *collision_out = NULL;
+  if (*link_out != NULL)
+    {
+      g_string_append_printf (readings, "link “%s”", target);
+      n++;
+    }
+  for (const char *slash = strchr (target, '/'); slash != NULL; slash = strchr (slash + 1, '/'))
+    {
+      g_autofree char *link_name = g_strndup (target, slash - target);
+      BlLink *link = bl_document_find_link (doc, link_name);
+      BlCollision *collision;
+
+      if (link == NULL)
+        continue;
+      collision = bl_document_find_collision (doc, link_name, slash + 1);
+      if (collision == NULL)
+        {
+          g_free (longest_link);
+          longest_link = g_steal_pointer (&link_name);
+          longest_slash = slash;
+          continue;
+        }
+      g_string_append_printf (readings, "%slink “%s” and its collision “%s”", n > 0 ? "; " : "",
+                              link_name, slash + 1);
+      if (n++ == 0)
+        {
+          *link_out = link;
+          *collision_out = collision;
+        }
+    }
+
+  if (n == 1)
+    return TRUE;
+  if (n > 1)
+    *message = g_strdup_printf ("--set “%s”: “%s” names more than one thing (%s)", text, target,
+                                readings->str);
+  else if (longest_link != NULL)
+    *message = g_strdup_printf ("--set “%s”: link “%s” has no collision “%s”",
+                                text, longest_link, longest_slash + 1);
+  else
+    *message = g_strdup_printf ("--set “%s”: there is no link “%s” (“ballast-cli inspect” "
+                                "lists them)", text, target);
+  return FALSE;
+}
+
 /* Parses LINK:FIELD=VALUE or LINK/COLLISION:density=VALUE into an edit. */
 static SetStatus
 parse_set (BlDocument  *doc,
@@ -94,37 +158,8 @@ parse_set (BlDocument  *doc,
       return SET_USAGE;
     }
 
-  link = bl_document_find_link (doc, target);
-  if (link == NULL)
-    {
-      const char *slash = strrchr (target, '/');
-
-      if (slash != NULL)
-        {
-          g_autofree char *link_name = g_strndup (target, slash - target);
-
-          link = bl_document_find_link (doc, link_name);
-          if (link == NULL)
-            {
-              *message = g_strdup_printf ("--set “%s”: there is no link “%s” (“ballast-cli inspect” "
-                                          "lists them)", text, link_name);
-              return SET_INVALID;
-            }
-          collision = bl_document_find_collision (doc, link_name, slash + 1);
-          if (collision == NULL)
-            {
-              *message = g_strdup_printf ("--set “%s”: link “%s” has no collision “%s”",
-                                          text, link_name, slash + 1);
-              return SET_INVALID;
-            }
-        }
-      else
-        {
-          *message = g_strdup_printf ("--set “%s”: there is no link “%s” (“ballast-cli inspect” "
-                                      "lists them)", text, target);
-          return SET_INVALID;
-        }
-    }
+  if (!find_target (doc, text, target, &link, &collision, message))
+    return SET_INVALID;
 
   if (!link_is_unique (doc, link, text, message))
     return SET_INVALID;
