@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "bl-outline.h"
+#include "bl-problems-bar.h"
 #include "bl-outline-item.h"
 #include "bl-recovery.h"
 #include "bl-resource.h"
@@ -660,4 +661,42 @@ row_arrow (Fixture    *f,
       return c;
   g_error ("the outline row “%s” has no arrow", name);
   return NULL;
+}
+
+GtkWidget *
+problems_bar (Fixture *f)
+{
+  GtkWidget *bar = find_by_type (GTK_WIDGET (f->window), BL_TYPE_PROBLEMS_BAR);
+
+  g_assert_nonnull (bar);
+  return bar;
+}
+
+const char *
+bar_text (Fixture    *f,
+          const char *name)
+{
+  return gtk_label_get_text (GTK_LABEL (child (problems_bar (f), BL_TYPE_PROBLEMS_BAR, name)));
+}
+
+gboolean
+bar_shown (Fixture *f)
+{
+  GtkWidget *bar = problems_bar (f);
+
+  return bl_problems_bar_get_revealed (BL_PROBLEMS_BAR (bar)) && gtk_widget_get_mapped (bar) &&
+         gtk_widget_get_height (bar) > 0;
+}
+
+BlApplication *
+register_application (void)
+{
+  g_autoptr(GError) error = NULL;
+  BlApplication *application = bl_application_new ();
+
+  g_application_set_flags (G_APPLICATION (application),
+                           g_application_get_flags (G_APPLICATION (application)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+  g_assert_no_error (error);
+  return application;
 }
