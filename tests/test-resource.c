@@ -228,6 +228,16 @@ test_extra_paths (void)
   copy = bl_resource_dup_extra_paths ();
   g_assert_cmpuint (g_strv_length (copy), ==, 3);
   g_assert_cmpstr (copy[2], ==, "/extra/three");
+  /* removed from the middle, the order kept; once only */
+  g_assert_true (bl_resource_remove_extra_path ("/extra/two"));
+  g_assert_false (bl_resource_remove_extra_path ("/extra/two"));
+  g_clear_pointer (&copy, g_strfreev);
+  copy = bl_resource_dup_extra_paths ();
+  g_assert_cmpuint (g_strv_length (copy), ==, 2);
+  g_assert_cmpstr (copy[0], ==, "/extra/one");
+  g_assert_cmpstr (copy[1], ==, "/extra/three");
+  bl_resource_set_extra_paths (two);
+  bl_resource_add_extra_path ("/extra/three");
 
   /* after the environment's, each folder once */
   g_setenv ("SDF_PATH", "/env:/extra/one", TRUE);

@@ -14,6 +14,7 @@
 
 #include "bl-application.h"
 #include "bl-inspector.h"
+#include "bl-model-folders.h"
 #include "bl-problems-bar.h"
 #include "bl-resource.h"
 #include "bl-window.h"
@@ -76,6 +77,14 @@ mesh_link (const char *name,
                           "    </link>\n", name, own, uri);
 }
 
+/* The model "boat" holding INSIDE (its links, includes), from line 4 on. */
+static char *
+boat_sdf (const char *inside)
+{
+  return g_strdup_printf ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
+                          "  <model name=\"boat\">\n%s  </model>\n</sdf>\n", inside);
+}
+
 /* A new folder of the test's own, outside the model's, canonical. */
 static char *
 make_outside_folder (void)
@@ -120,11 +129,10 @@ static void
 reset_model_paths (void)
 {
   g_autoptr(GSettings) settings = g_settings_new ("app.ballast.Ballast");
-  g_auto(GStrv) extra = NULL;
 
   g_settings_reset (settings, "model-paths");
-  extra = bl_resource_dup_extra_paths ();
-  g_assert_cmpuint (g_strv_length (extra), ==, 0);
+  WAIT_UNTIL (extra_path_count () == 0);
+  g_assert_cmpuint (extra_path_count (), ==, 0);
 }
 
 /* Opens TEXT as the fixture's model.sdf in a window of the application. */
@@ -178,8 +186,7 @@ test_mesh_outside (Fixture       *f,
   g_autofree char *meshes = g_build_filename (outside, "meshes", NULL);
   g_autofree char *uri = g_build_filename (meshes, "box.stl", NULL);
   g_autofree char *hull = mesh_link ("hull", uri, "1000");
-  g_autofree char *text = g_strdup_printf ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
-                                           "  <model name=\"boat\">\n%s  </model>\n</sdf>\n", hull);
+  g_autofree char *text = boat_sdf (hull);
   g_autofree char *label = g_strdup_printf ("Allow Files in %s", meshes);
   g_autofree char *summary = g_strdup_printf ("model.sdf, line 6: “%s” names a file in %s, outside the model’s "
                                               "folders", uri, meshes);
@@ -227,8 +234,7 @@ test_keeps_edits (Fixture       *f,
   g_autofree char *outside = make_outside_folder ();
   g_autofree char *uri = g_build_filename (outside, "box.stl", NULL);
   g_autofree char *hull = mesh_link ("hull", uri, NULL);
-  g_autofree char *text = g_strdup_printf ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
-                                           "  <model name=\"boat\">\n%s  </model>\n</sdf>\n", hull);
+  g_autofree char *text = boat_sdf (hull);
   GtkWidget *inspector, *save;
   GtkMessageDialog *dialog;
   BlDocument *before;
@@ -284,10 +290,8 @@ test_two_folders (Fixture       *f,
   g_autofree char *part_sdf = g_build_filename (part, "model.sdf", NULL);
   g_autofree char *uri = g_build_filename (meshes, "box.stl", NULL);
   g_autofree char *hull = mesh_link ("hull", uri, "500");
-  g_autofree char *text = g_strdup_printf ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
-                                           "  <model name=\"boat\">\n"
-                                           "    <include><uri>%s</uri></include>\n%s  </model>\n</sdf>\n",
-                                           part, hull);
+  g_autofree char *inside = g_strdup_printf ("    <include><uri>%s</uri></include>\n%s", part, hull);
+  g_autofree char *text = boat_sdf (inside);
   g_autofree char *named = g_strdup_printf ("%s, %s", part, meshes);
   g_auto(GStrv) paths = NULL;
   GtkWidget *details, *list;
@@ -339,14 +343,14 @@ test_special_files (Fixture       *f,
   g_autofree char *outside = make_outside_folder ();
   g_autofree char *fifo = g_build_filename (outside, "pipe.sdf", NULL);
   g_autofree char *proc = mesh_link ("proc", "/proc/self/status", "1000");
+  g_autofree char *inside = NULL;
   g_autofree char *text = NULL;
   GtkWidget *details;
   GtkPopover *popover;
 
   g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
-  text = g_strdup_printf ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
-                          "  <model name=\"boat\">\n"
-                          "    <include><uri>%s</uri></include>\n%s  </model>\n</sdf>\n", fifo, proc);
+  inside = g_strdup_printf ("    <include><uri>%s</uri></include>\n%s", fifo, proc);
+  text = boat_sdf (inside);
   open_in_application (f, text);
 
   g_assert_cmpstr (bar_text (f, "title_label"), ==, "2 files outside the model’s folders were refused");
@@ -370,6 +374,85 @@ test_special_files (Fixture       *f,
   remove_tree (outside);
 }
 
+/* The folders the dialog lists, in order. */
+static GStrv
+dup_listed (GtkWindow *dialog)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  GtkWidget *list = child (dialog, BL_TYPE_MODEL_FOLDERS, "list");
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    if (GTK_IS_LIST_BOX_ROW (row))
+      {
+        GtkWidget *box = gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row));
+
+        g_strv_builder_add (builder, gtk_label_get_text (GTK_LABEL (gtk_widget_get_first_child (box))));
+      }
+  return g_strv_builder_end (builder);
+}
+
+/* The folder the problems bar allowed shows in Model Folders (main menu),
+ * where the user removes it (the setting and the resolver follow) and
+ * adds it back with Add Folder…. */
+static void
+test_model_folders_dialog (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autofree char *outside = make_outside_folder ();
+  g_autofree char *uri = g_build_filename (outside, "box.stl", NULL);
+  g_autofree char *hull = mesh_link ("hull", uri, "1000");
+  g_autofree char *text = boat_sdf (hull);
+  g_auto(GStrv) listed = NULL;
+  g_auto(GStrv) paths = NULL;
+  GtkWidget *popover;
+  GtkWindow *dialog;
+
+  write_box_stl (outside, "box.stl");
+  open_in_application (f, text);
+  click_allow_and_wait (f);
+  assert_box_link (bl_document_find_link (bl_window_get_document (f->window), "boat::hull"), 1000.0);
+
+  popover = open_menu (main_menu_button (f));
+  ui_input_click (find_menu_item (popover, "Model Folders"), 1);
+  WAIT_UNTIL ((dialog = find_dialog (BL_TYPE_MODEL_FOLDERS)) != NULL && gtk_widget_get_mapped (GTK_WIDGET (dialog)));
+  g_assert_nonnull (dialog);
+  drain ();
+  listed = dup_listed (dialog);
+  g_assert_cmpuint (g_strv_length (listed), ==, 1);
+  g_assert_cmpstr (listed[0], ==, outside);
+
+  /* removed: from the setting, the resolver and the list */
+  ui_input_click (find_named (GTK_WIDGET (dialog), "remove-button"), 1);
+  drain ();
+  paths = model_paths ();
+  g_assert_cmpuint (g_strv_length (paths), ==, 0);
+  WAIT_UNTIL (extra_path_count () == 0);
+  g_assert_cmpuint (extra_path_count (), ==, 0);
+  g_clear_pointer (&listed, g_strfreev);
+  listed = dup_listed (dialog);
+  g_assert_cmpuint (g_strv_length (listed), ==, 0);
+  g_assert_true (gtk_widget_get_mapped (find_label (GTK_WIDGET (dialog), "No model folders")));
+
+  /* added back through its own chooser */
+  ui_input_click (find_menu_item (GTK_WIDGET (dialog), "Add Folder…"), 1);
+  WAIT_UNTIL (find_dialog (GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL);
+  answer_file_chooser (outside, NULL);
+  drain ();
+  g_clear_pointer (&paths, g_strfreev);
+  paths = model_paths ();
+  g_assert_cmpuint (g_strv_length (paths), ==, 1);
+  g_assert_cmpstr (paths[0], ==, outside);
+  g_clear_pointer (&listed, g_strfreev);
+  listed = dup_listed (dialog);
+  g_assert_cmpuint (g_strv_length (listed), ==, 1);
+  g_assert_cmpstr (listed[0], ==, outside);
+
+  gtk_window_close (dialog);
+  drain ();
+  reset_model_paths ();
+  remove_tree (outside);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -388,6 +471,7 @@ main (int    argc,
   g_test_add ("/ui/allow/keeps-edits", Fixture, NULL, NULL, test_keeps_edits, fixture_tear_down);
   g_test_add ("/ui/allow/two-folders", Fixture, NULL, NULL, test_two_folders, fixture_tear_down);
   g_test_add ("/ui/allow/special-files", Fixture, NULL, NULL, test_special_files, fixture_tear_down);
+  g_test_add ("/ui/allow/model-folders-dialog", Fixture, NULL, NULL, test_model_folders_dialog, fixture_tear_down);
 
   status = ui_test_run ();
   g_clear_object (&application);

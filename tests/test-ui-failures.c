@@ -191,14 +191,6 @@ test_include_only (Fixture       *f,
   g_assert_true (gtk_widget_get_mapped (child (inspector, BL_TYPE_INSPECTOR, "empty_title_label")));
 }
 
-static guint
-extra_path_count (void)
-{
-  g_auto(GStrv) paths = bl_resource_dup_extra_paths ();
-
-  return g_strv_length (paths);
-}
-
 /* The program's own application, registered (not run) in main(): it keeps
  * the model-paths setting and hands it to the resolver. */
 static BlApplication *application;

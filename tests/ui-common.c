@@ -700,3 +700,40 @@ register_application (void)
   g_assert_no_error (error);
   return application;
 }
+
+GtkWidget *
+open_menu (GtkWidget *button)
+{
+  GtkWidget *popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+
+  past_double_click ();
+  ui_input_click (button, 1);
+  WAIT_UNTIL (gtk_widget_get_mapped (popover) && gtk_widget_get_width (popover) > 0);
+  g_assert_true (gtk_widget_get_mapped (popover));
+  drain ();
+  return popover;
+}
+
+static gboolean
+is_primary_menu (GtkWidget     *widget,
+                 gconstpointer  data)
+{
+  return GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_primary (GTK_MENU_BUTTON (widget));
+}
+
+GtkWidget *
+main_menu_button (Fixture *f)
+{
+  GtkWidget *button = find_widget (gtk_window_get_titlebar (GTK_WINDOW (f->window)), is_primary_menu, NULL);
+
+  g_assert_nonnull (button);
+  return button;
+}
+
+guint
+extra_path_count (void)
+{
+  g_auto(GStrv) paths = bl_resource_dup_extra_paths ();
+
+  return g_strv_length (paths);
+}

@@ -6,7 +6,9 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "bl-application-settings.h"
 #include "bl-legend.h"
+#include "bl-model-folders.h"
 #include "bl-resource.h"
 #include "bl-window-private.h"
 
@@ -320,6 +322,22 @@ allow_folders_action (GtkWidget  *widget,
 
   if (folders[0] != NULL)
     add_model_paths (BL_WINDOW (widget), folders);
+}
+
+/* Shows the user's model folders, to see and remove them (and add one). */
+static void
+model_folders_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  GActionGroup *application = G_ACTION_GROUP (gtk_window_get_application (GTK_WINDOW (widget)));
+  g_autoptr(GSettings) settings = NULL;
+
+  /* the setting when the application keeps it (as add_model_paths
+   * decides), else the folders of this run */
+  if (application != NULL && g_action_group_has_action (application, "add-model-path"))
+    settings = bl_application_settings_new ();
+  gtk_window_present (GTK_WINDOW (bl_model_folders_new (GTK_WINDOW (widget), settings)));
 }
 
 /* Undo and redo ----------------------------------------------------------- */
@@ -687,6 +705,7 @@ _bl_window_class_actions_init (BlWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export-baked", NULL, export_baked_action);
   gtk_widget_class_install_action (widget_class, "win.add-model-path", NULL, add_model_path_action);
   gtk_widget_class_install_action (widget_class, "win.allow-folders", "as", allow_folders_action);
+  gtk_widget_class_install_action (widget_class, "win.model-folders", NULL, model_folders_action);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
 

@@ -116,6 +116,34 @@ bl_resource_add_extra_path (const char *path)
   return added;
 }
 
+gboolean
+bl_resource_remove_extra_path (const char *path)
+{
+  gboolean removed = FALSE;
+  guint kept = 0;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  g_mutex_lock (&extra_lock);
+  for (guint i = 0; extra_paths != NULL && extra_paths[i] != NULL; i++)
+    {
+      if (strcmp (extra_paths[i], path) == 0)
+        {
+          g_free (extra_paths[i]);
+          removed = TRUE;
+        }
+      else
+        {
+          extra_paths[kept++] = extra_paths[i];
+        }
+    }
+  if (extra_paths != NULL)
+    extra_paths[kept] = NULL;
+  g_mutex_unlock (&extra_lock);
+
+  return removed;
+}
+
 char **
 bl_resource_dup_extra_paths (void)
 {

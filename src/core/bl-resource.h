@@ -30,9 +30,11 @@ const char *bl_resource_error_get_folder  (const GError *error);
  * setting, ballast-cli --model-path), searched after the environment's.
  * Process-wide and thread-safe; the core never reads a setting itself.
  * set replaces the list (NULL clears it); add appends PATH unless it is
- * already there and returns whether it added it; dup returns a copy. */
+ * already there and returns whether it added it; remove takes PATH out
+ * and returns whether it was there; dup returns a copy. */
 void       bl_resource_set_extra_paths    (const char * const *paths);
 gboolean   bl_resource_add_extra_path     (const char  *path);
+gboolean   bl_resource_remove_extra_path  (const char  *path);
 char     **bl_resource_dup_extra_paths    (void);
 
 /* Where a model may make Ballast open files (docs/HARDENING.md, "Files
