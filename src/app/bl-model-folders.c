@@ -33,21 +33,9 @@ remove_folder (BlModelFolders *self,
                const char     *folder)
 {
   if (self->settings != NULL)
-    {
-      bl_application_settings_remove_model_path (self->settings, folder);
-    }
+    bl_application_settings_remove_model_path (self->settings, folder);
   else
-    {
-      g_auto(GStrv) paths = bl_resource_dup_extra_paths ();
-      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-      g_auto(GStrv) kept = NULL;
-
-      for (guint i = 0; paths[i] != NULL; i++)
-        if (g_strcmp0 (paths[i], folder) != 0)
-          g_strv_builder_add (builder, paths[i]);
-      kept = g_strv_builder_end (builder);
-      bl_resource_set_extra_paths ((const char * const *) kept);
-    }
+    bl_resource_remove_extra_path (folder);
   update (self);
 }
 
