@@ -374,6 +374,59 @@ test_special_files (Fixture       *f,
   remove_tree (outside);
 }
 
+/* A world can name a refused mesh in every link: the bar counts them
+ * all, lists the first 50 and says how many more; one folder, one
+ * button, and the click loads every one (60 boxes at 200 kg/m³). */
+static void
+test_many_meshes (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *outside = make_outside_folder ();
+  g_autofree char *uri = g_build_filename (outside, "box.stl", NULL);
+  g_autofree char *label = g_strdup_printf ("Allow Files in %s", outside);
+  g_autoptr(GString) links = g_string_new (NULL);
+  g_autofree char *text = NULL;
+  GtkWidget *details;
+  GtkPopover *popover;
+  BlDocument *doc;
+
+  write_box_stl (outside, "box.stl");
+  for (guint i = 0; i < 60; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("l%u", i);
+      g_autofree char *link = mesh_link (name, uri, "200");
+
+      g_string_append (links, link);
+    }
+  text = boat_sdf (links->str);
+  open_in_application (f, text);
+
+  g_assert_cmpstr (bar_text (f, "title_label"), ==, "60 files outside the model’s folders were refused");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (allow_button (f))))), ==,
+                   label);
+  details = child (problems_bar (f), BL_TYPE_PROBLEMS_BAR, "details_button");
+  ui_input_click (details, 1);
+  popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (details));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (popover)));
+  g_assert_cmpuint (count_css_class (GTK_WIDGET (popover), "bl-problem"), ==, 50);
+  g_assert_nonnull (find_label (GTK_WIDGET (popover), "and 10 more refused meshes (each link lists its own)"));
+  gtk_popover_popdown (popover);
+  drain ();
+
+  click_allow_and_wait (f);
+  doc = bl_window_get_document (f->window);
+  for (guint i = 0; i < 60; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("boat::l%u", i);
+
+      assert_box_link (bl_document_find_link (doc, name), 200.0);
+    }
+  g_assert_false (bl_problems_bar_get_revealed (BL_PROBLEMS_BAR (problems_bar (f))));
+
+  reset_model_paths ();
+  remove_tree (outside);
+}
+
 /* The folders the dialog lists, in order. */
 static GStrv
 dup_listed (GtkWindow *dialog)
@@ -470,6 +523,7 @@ main (int    argc,
   g_test_add ("/ui/allow/mesh-outside", Fixture, NULL, NULL, test_mesh_outside, fixture_tear_down);
   g_test_add ("/ui/allow/keeps-edits", Fixture, NULL, NULL, test_keeps_edits, fixture_tear_down);
   g_test_add ("/ui/allow/two-folders", Fixture, NULL, NULL, test_two_folders, fixture_tear_down);
+  g_test_add ("/ui/allow/many-meshes", Fixture, NULL, NULL, test_many_meshes, fixture_tear_down);
   g_test_add ("/ui/allow/special-files", Fixture, NULL, NULL, test_special_files, fixture_tear_down);
   g_test_add ("/ui/allow/model-folders-dialog", Fixture, NULL, NULL, test_model_folders_dialog, fixture_tear_down);
 

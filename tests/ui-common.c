@@ -737,3 +737,14 @@ extra_path_count (void)
 
   return g_strv_length (paths);
 }
+
+guint
+count_css_class (GtkWidget  *root,
+                 const char *css_class)
+{
+  guint n = gtk_widget_has_css_class (root, css_class) ? 1 : 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    n += count_css_class (c, css_class);
+  return n;
+}

@@ -167,6 +167,9 @@ GtkWidget * main_menu_button (Fixture *f);
  * core; a window given it with gtk_window_set_application uses them. */
 BlApplication *register_application (void);
 
+/* How many widgets under ROOT (itself included) have CSS_CLASS. */
+guint       count_css_class (GtkWidget *root, const char *css_class);
+
 /* How many extra model paths the resolver has (bl_resource_dup_extra_paths). */
 guint       extra_path_count (void);
 
