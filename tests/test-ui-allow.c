@@ -444,6 +444,20 @@ dup_listed (GtkWindow *dialog)
   return g_strv_builder_end (builder);
 }
 
+/* Opens Model Folders from the main menu, by real clicks. */
+static GtkWindow *
+open_model_folders (Fixture *f)
+{
+  GtkWidget *popover = open_menu (main_menu_button (f));
+  GtkWindow *dialog = NULL;
+
+  ui_input_click (find_menu_item (popover, "Model Folders"), 1);
+  WAIT_UNTIL ((dialog = find_dialog (BL_TYPE_MODEL_FOLDERS)) != NULL && gtk_widget_get_mapped (GTK_WIDGET (dialog)));
+  g_assert_nonnull (dialog);
+  drain ();
+  return dialog;
+}
+
 /* The folder the problems bar allowed shows in Model Folders (main menu),
  * where the user removes it (the setting and the resolver follow) and
  * adds it back with Add Folder…. */
@@ -457,7 +471,6 @@ test_model_folders_dialog (Fixture       *f,
   g_autofree char *text = boat_sdf (hull);
   g_auto(GStrv) listed = NULL;
   g_auto(GStrv) paths = NULL;
-  GtkWidget *popover;
   GtkWindow *dialog;
 
   write_box_stl (outside, "box.stl");
@@ -465,11 +478,7 @@ test_model_folders_dialog (Fixture       *f,
   click_allow_and_wait (f);
   assert_box_link (bl_document_find_link (bl_window_get_document (f->window), "boat::hull"), 1000.0);
 
-  popover = open_menu (main_menu_button (f));
-  ui_input_click (find_menu_item (popover, "Model Folders"), 1);
-  WAIT_UNTIL ((dialog = find_dialog (BL_TYPE_MODEL_FOLDERS)) != NULL && gtk_widget_get_mapped (GTK_WIDGET (dialog)));
-  g_assert_nonnull (dialog);
-  drain ();
+  dialog = open_model_folders (f);
   listed = dup_listed (dialog);
   g_assert_cmpuint (g_strv_length (listed), ==, 1);
   g_assert_cmpstr (listed[0], ==, outside);
@@ -506,6 +515,32 @@ test_model_folders_dialog (Fixture       *f,
   remove_tree (outside);
 }
 
+/* A window without the application (no setting kept) shows and changes
+ * the model folders of this run: the resolver's. */
+static void
+test_model_folders_of_the_run (Fixture       *f,
+                               gconstpointer  data)
+{
+  g_auto(GStrv) listed = NULL;
+  GtkWindow *dialog;
+
+  bl_resource_add_extra_path ("/srv/models");
+  open_copy (f, NULL, BALL_SDF);
+  wait_for_load (f->window);
+  dialog = open_model_folders (f);
+  listed = dup_listed (dialog);
+  g_assert_cmpuint (g_strv_length (listed), ==, 1);
+  g_assert_cmpstr (listed[0], ==, "/srv/models");
+
+  ui_input_click (find_named (GTK_WIDGET (dialog), "remove-button"), 1);
+  drain ();
+  g_assert_cmpuint (extra_path_count (), ==, 0);
+  g_assert_true (gtk_widget_get_mapped (find_label (GTK_WIDGET (dialog), "No model folders")));
+
+  gtk_window_close (dialog);
+  drain ();
+}
+
 int
 main (int    argc,
       char **argv)
@@ -526,6 +561,8 @@ main (int    argc,
   g_test_add ("/ui/allow/many-meshes", Fixture, NULL, NULL, test_many_meshes, fixture_tear_down);
   g_test_add ("/ui/allow/special-files", Fixture, NULL, NULL, test_special_files, fixture_tear_down);
   g_test_add ("/ui/allow/model-folders-dialog", Fixture, NULL, NULL, test_model_folders_dialog, fixture_tear_down);
+  g_test_add ("/ui/allow/model-folders-of-the-run", Fixture, NULL, NULL, test_model_folders_of_the_run,
+              fixture_tear_down);
 
   status = ui_test_run ();
   g_clear_object (&application);
