@@ -188,8 +188,8 @@ test_mesh_outside (Fixture       *f,
   g_autofree char *hull = mesh_link ("hull", uri, "1000");
   g_autofree char *text = boat_sdf (hull);
   g_autofree char *label = g_strdup_printf ("Allow Files in %s", meshes);
-  g_autofree char *summary = g_strdup_printf ("model.sdf, line 6: “%s” names a file in %s, outside the model’s "
-                                              "folders", uri, meshes);
+  g_autofree char *summary = g_strdup_printf ("model.sdf, line 6: “%s” lies outside the model’s folders; "
+                                              "allowing %s loads it", uri, meshes);
   g_auto(GStrv) paths = NULL;
   GtkWidget *button;
 

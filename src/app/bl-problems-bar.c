@@ -362,8 +362,9 @@ dup_summary (BlProblemsBar      *self,
   const char *folder = NULL;
 
   if (is_refusal (self, d, &folder) && folder != NULL)
-    /* Translators: the <uri> as written, then the folder it leads to */
-    what = g_strdup_printf (_("“%s” names a file in %s, outside the model’s folders"),
+    /* Translators: the <uri> as written, then the folder that holds what it
+     * names (or that folder itself, for an included model) */
+    what = g_strdup_printf (_("“%s” lies outside the model’s folders; allowing %s loads it"),
                             failure != NULL ? failure->uri : refusal->uri, folder);
   else if (failure != NULL && wants_model_path (document, d))
     {
