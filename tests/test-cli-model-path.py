@@ -110,6 +110,52 @@ class ModelPath(unittest.TestCase):
         result = self.run_cli("check", self.world)
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
 
+    def test_setting_allows_a_refused_mesh(self):
+        # A mesh named by an absolute path outside the model's folder is
+        # refused until its folder is in the model-paths setting (what the
+        # window's "Allow Files in …" writes); then it loads: a 2 × 1 × 0.5 m
+        # box at 1000 kg/m³ has m = 1000 kg, its centre at its middle and
+        # I = m (sides² summed) / 12.
+        meshes = os.path.join(self.tmp.name, "meshes")
+        os.makedirs(meshes)
+        corners = [(x * 2.0, y * 1.0, z * 0.5) for z in (0, 1) for y in (0, 1) for x in (0, 1)]
+        triangles = [(0, 2, 3), (0, 3, 1), (4, 5, 7), (4, 7, 6), (0, 1, 5), (0, 5, 4),
+                     (2, 6, 7), (2, 7, 3), (0, 4, 6), (0, 6, 2), (1, 3, 7), (1, 7, 5)]
+        with open(os.path.join(meshes, "box.stl"), "w") as f:
+            f.write("solid box\n")
+            for t in triangles:
+                f.write("facet normal 0 0 0\nouter loop\n")
+                for i in t:
+                    f.write("vertex %g %g %g\n" % corners[i])
+                f.write("endloop\nendfacet\n")
+            f.write("endsolid box\n")
+        boat = os.path.join(self.tmp.name, "boat")
+        os.makedirs(boat)
+        model = os.path.join(boat, "model.sdf")
+        with open(model, "w") as f:
+            f.write('<?xml version="1.0"?>\n<sdf version="1.11"><model name="boat"><link name="hull">'
+                    '<inertial auto="true"/><collision name="c"><density>1000</density><geometry><mesh>'
+                    f'<uri>{meshes}/box.stl</uri></mesh></geometry></collision></link></model></sdf>\n')
+
+        refused = json.loads(self.run_cli("inspect", "--json", model).stdout)
+        self.assertFalse(refused["links"][0]["valid"])
+        self.assertTrue(any("outside the model's folder" in d["message"] for d in refused["diagnostics"]))
+
+        keyfile = os.path.join(self.config, "glib-2.0", "settings", "keyfile")
+        os.makedirs(os.path.dirname(keyfile), exist_ok=True)
+        with open(keyfile, "w") as f:
+            f.write(f"[app/ballast/Ballast]\nmodel-paths=['{meshes}']\n")
+        result = self.run_cli("inspect", "--json", model)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        hull = json.loads(result.stdout)["links"][0]
+        self.assertTrue(hull["valid"])
+        self.assertAlmostEqual(hull["mass"], 1000.0, delta=1e-9)
+        for got, want in zip(hull["com"], (1.0, 0.5, 0.25)):
+            self.assertAlmostEqual(got, want, delta=1e-12)
+        for got, want in zip(hull["inertia"], (1000 * (1 + 0.25) / 12, 1000 * (4 + 0.25) / 12,
+                                                1000 * (4 + 1) / 12, 0, 0, 0)):
+            self.assertAlmostEqual(got, want, delta=1e-9)
+
     def test_without_schema(self):
         env = dict(self.env, GSETTINGS_SCHEMA_DIR=self.tmp.name)
         result = self.run_cli("check", "--model-path", self.models, self.world, env=env)

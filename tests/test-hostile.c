@@ -1654,6 +1654,129 @@ test_files_only_where_they_belong (void)
   g_rmdir (top);
 }
 
+/* Each refusal says what would allow it: a mesh or an include outside
+ * the model's folders names the folder that holds the file (a refused
+ * model folder itself), links followed; a FIFO and a file of /proc are
+ * refused as special files, with nothing to allow.  Both loads keep the
+ * mesh refusals.  Once the folders are model paths (what the window's
+ * offer does), the meshes load (a tetrahedron: volume 1/6) and the
+ * include too, the special files still refused. */
+static void
+test_refusals_name_the_folder (void)
+{
+  g_autofree char *made = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *top = realpath (made, NULL);
+  g_autofree char *model_dir = g_build_filename (top, "boat", NULL);
+  g_autofree char *elsewhere = g_build_filename (top, "elsewhere", NULL);
+  g_autofree char *parts = g_build_filename (top, "parts", NULL);
+  g_autofree char *pipe = g_build_filename (elsewhere, "pipe.sdf", NULL);
+  g_autofree char *link = g_build_filename (model_dir, "link.stl", NULL);
+  g_autofree char *tet = g_build_filename (elsewhere, "tet.stl", NULL);
+  g_autofree char *part_dir = g_build_filename (parts, "part", NULL);
+  g_autofree char *part_sdf = g_build_filename (part_dir, "model.sdf", NULL);
+  g_autofree char *path = NULL;
+  const BlDocumentLoadFlags loads[] = { BL_DOCUMENT_LOAD_DEFAULT, BL_DOCUMENT_LOAD_READ_ONLY };
+  struct { int line; const char *element; const char *uri; const char *folder; } refused[] = {
+    { 6, "boat::sibling/collision[c]", "../elsewhere/tet.stl", elsewhere },
+    { 7, "boat::link/collision[c]", "link.stl", elsewhere },
+    { 8, "boat::etc/collision[c]", "/etc/passwd", "/etc" },
+    { 9, "boat::proc/collision[c]", "/proc/self/status", NULL },
+  };
+
+  write_tree_file (elsewhere, "tet.stl", TEST_TETRAHEDRON_STL);
+  write_tree_file (parts, "part/model.sdf", SDF_HEAD "<model name=\"part\"><link name=\"l\"/></model></sdf>\n");
+  g_assert_cmpint (mkfifo (pipe, 0600), ==, 0);
+#define MESH_LINK(name, uri) "<link name=\"" name "\"><inertial auto=\"true\"/><collision name=\"c\">" \
+  "<density>1</density><geometry><mesh><uri>" uri "</uri></mesh></geometry></collision></link>\n"
+  write_tree_file (model_dir, "model.sdf", SDF_HEAD "<model name=\"boat\">\n"
+                   "<include><uri>../parts/part</uri></include>\n"
+                   "<include><uri>../elsewhere/pipe.sdf</uri></include>\n"
+                   MESH_LINK ("sibling", "../elsewhere/tet.stl")
+                   MESH_LINK ("link", "link.stl")
+                   MESH_LINK ("etc", "/etc/passwd")
+                   MESH_LINK ("proc", "/proc/self/status")
+                   "</model></sdf>\n");
+#undef MESH_LINK
+  g_assert_cmpint (symlink ("../elsewhere/tet.stl", link), ==, 0);
+  path = g_build_filename (model_dir, "model.sdf", NULL);
+
+  for (guint k = 0; k < G_N_ELEMENTS (loads); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (path, loads[k], &error);
+      GPtrArray *refusals, *failures;
+      const BlIncludeFailure *failure;
+
+      g_assert_no_error (error);
+      refusals = bl_document_get_mesh_refusals (doc);
+      g_assert_cmpuint (refusals->len, ==, G_N_ELEMENTS (refused));
+      for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+        {
+          const BlMeshRefusal *r = g_ptr_array_index (refusals, i);
+          const BlDiagnostic *d = find_diagnostic (doc, "mesh", BL_SEVERITY_ERROR, refused[i].line,
+                                                   refused[i].element, path);
+
+          g_assert_cmpstr (r->file, ==, path);
+          g_assert_cmpint (r->line, ==, refused[i].line);
+          g_assert_cmpstr (r->element, ==, refused[i].element);
+          g_assert_cmpstr (r->uri, ==, refused[i].uri);
+          g_assert_cmpstr (r->folder, ==, refused[i].folder);
+          g_assert_cmpstr (r->message, ==, d->message);
+          /* a special file is never offered: its message says so */
+          if (refused[i].folder == NULL)
+            g_assert_nonnull (strstr (d->message, "a file of the kernel (/proc or /sys): a model may never "
+                                                  "name one, whatever the settings"));
+          else
+            g_assert_nonnull (strstr (d->message, "outside the model's folder"));
+        }
+
+      /* the includes: the model folder itself is what to allow; the FIFO
+       * is refused with nothing to allow */
+      failures = bl_document_get_include_failures (doc);
+      g_assert_cmpuint (failures->len, ==, 2);
+      failure = g_ptr_array_index (failures, 0);
+      g_assert_cmpint (failure->problem, ==, BL_INCLUDE_REFUSED);
+      g_assert_cmpstr (failure->folder, ==, part_dir);
+      g_assert_cmpint (failure->line, ==, 4);
+      failure = g_ptr_array_index (failures, 1);
+      g_assert_cmpint (failure->problem, ==, BL_INCLUDE_REFUSED);
+      g_assert_null (failure->folder);
+      g_assert_nonnull (strstr (failure->message, "a named pipe (FIFO): a model may never name one"));
+    }
+
+  /* allowed through the model paths: the mesh and the include load */
+  bl_resource_add_extra_path (elsewhere);
+  bl_resource_add_extra_path (parts);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(BlDocument) doc = bl_document_new_from_file (path, &error);
+    GPtrArray *refusals;
+
+    g_assert_no_error (error);
+    assert_relative (link_of (doc, "boat::sibling")->props.volume, 1.0 / 6.0, 1e-12);
+    assert_relative (link_of (doc, "boat::link")->props.volume, 1.0 / 6.0, 1e-12);
+    g_assert_nonnull (link_of (doc, "boat::part::l"));
+    g_assert_cmpuint (bl_document_get_include_failures (doc)->len, ==, 1);
+    refusals = bl_document_get_mesh_refusals (doc);
+    g_assert_cmpuint (refusals->len, ==, 2);
+    g_assert_cmpstr (((BlMeshRefusal *) g_ptr_array_index (refusals, 0))->uri, ==, "/etc/passwd");
+    g_assert_cmpstr (((BlMeshRefusal *) g_ptr_array_index (refusals, 1))->uri, ==, "/proc/self/status");
+    g_assert_null (((BlMeshRefusal *) g_ptr_array_index (refusals, 1))->folder);
+  }
+  bl_resource_set_extra_paths (NULL);
+
+  g_unlink (link);
+  g_unlink (pipe);
+  g_unlink (path);
+  g_rmdir (model_dir);
+  g_unlink (tet);
+  g_rmdir (elsewhere);
+  g_unlink (part_sdf);
+  g_rmdir (part_dir);
+  g_rmdir (parts);
+  g_rmdir (top);
+}
+
 /* The filter reads text inside the root and a tag's bytes in runs: lines
  * are counted across them, a '>' or a quote inside a quoted value does
  * not end the tag, and "/>" still closes an empty element, fed whole or
@@ -1715,6 +1838,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/comment-limit", test_comment_limit);
   g_test_add_func ("/core/hostile/link-limit", test_link_limit);
   g_test_add_func ("/core/hostile/files-only-where-they-belong", test_files_only_where_they_belong);
+  g_test_add_func ("/core/hostile/refusals-name-the-folder", test_refusals_name_the_folder);
 
   return g_test_run ();
 }

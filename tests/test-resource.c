@@ -228,6 +228,16 @@ test_extra_paths (void)
   copy = bl_resource_dup_extra_paths ();
   g_assert_cmpuint (g_strv_length (copy), ==, 3);
   g_assert_cmpstr (copy[2], ==, "/extra/three");
+  /* removed from the middle, the order kept; once only */
+  g_assert_true (bl_resource_remove_extra_path ("/extra/two"));
+  g_assert_false (bl_resource_remove_extra_path ("/extra/two"));
+  g_clear_pointer (&copy, g_strfreev);
+  copy = bl_resource_dup_extra_paths ();
+  g_assert_cmpuint (g_strv_length (copy), ==, 2);
+  g_assert_cmpstr (copy[0], ==, "/extra/one");
+  g_assert_cmpstr (copy[1], ==, "/extra/three");
+  bl_resource_set_extra_paths (two);
+  bl_resource_add_extra_path ("/extra/three");
 
   /* after the environment's, each folder once */
   g_setenv ("SDF_PATH", "/env:/extra/one", TRUE);
@@ -490,6 +500,8 @@ test_check_place (void)
   g_autofree char *mesh_dir = g_build_filename (tmp_dir, "place", "meshes", NULL);
   g_autofree char *link = g_build_filename (mesh_dir, "escape.mtl", NULL);
   g_autofree char *place = g_build_filename (tmp_dir, "place", NULL);
+  g_autofree char *other = g_build_filename (tmp_dir, "place", "other", NULL);
+  g_autofree char *other_real = realpath (other, NULL);
   g_autoptr(GError) error = NULL;
 
   g_assert_cmpint (symlink ("/etc/passwd", link), ==, 0);
@@ -502,10 +514,20 @@ test_check_place (void)
   g_clear_error (&error);
   g_assert_false (bl_resource_check_place (NULL, sibling, mesh_dir, &error));
   g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OUTSIDE);
+  /* what to allow: the folder that holds it, as the refusal names it */
+  g_assert_cmpstr (bl_resource_error_get_folder (error), ==, other_real);
   g_clear_error (&error);
   g_assert_false (bl_resource_check_place (NULL, link, mesh_dir, &error));
   g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OUTSIDE);
   g_assert_nonnull (strstr (error->message, "which leads to /etc/passwd"));
+  /* links followed: the folder the file is in, not the link's */
+  g_assert_cmpstr (bl_resource_error_get_folder (error), ==, "/etc");
+  g_clear_error (&error);
+  /* a file of the kernel: refused as such, nothing to allow */
+  g_assert_false (bl_resource_check_place (NULL, "/proc/self/status", mesh_dir, &error));
+  g_assert_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_SPECIAL);
+  g_assert_null (bl_resource_error_get_folder (error));
+  g_assert_null (strstr (error->message, "model paths"));
   g_clear_error (&error);
 
   /* a model path makes the sibling a resource */

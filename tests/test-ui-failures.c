@@ -76,32 +76,6 @@ write_thruster (Fixture *f)
   return g_steal_pointer (&models);
 }
 
-static GtkWidget *
-problems_bar (Fixture *f)
-{
-  GtkWidget *bar = find_by_type (GTK_WIDGET (f->window), BL_TYPE_PROBLEMS_BAR);
-
-  g_assert_nonnull (bar);
-  return bar;
-}
-
-static const char *
-bar_text (Fixture    *f,
-          const char *name)
-{
-  return gtk_label_get_text (GTK_LABEL (child (problems_bar (f), BL_TYPE_PROBLEMS_BAR, name)));
-}
-
-/* Shown on screen: revealed, mapped and laid out. */
-static gboolean
-bar_shown (Fixture *f)
-{
-  GtkWidget *bar = problems_bar (f);
-
-  return bl_problems_bar_get_revealed (BL_PROBLEMS_BAR (bar)) && gtk_widget_get_mapped (bar) &&
-         gtk_widget_get_height (bar) > 0;
-}
-
 /* The button of the info bar that closes it. */
 static GtkWidget *
 find_close_button (GtkWidget *root)
@@ -215,14 +189,6 @@ test_include_only (Fixture       *f,
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (child (inspector, BL_TYPE_INSPECTOR, "empty_title_label"))),
                    ==, "No Links");
   g_assert_true (gtk_widget_get_mapped (child (inspector, BL_TYPE_INSPECTOR, "empty_title_label")));
-}
-
-static guint
-extra_path_count (void)
-{
-  g_auto(GStrv) paths = bl_resource_dup_extra_paths ();
-
-  return g_strv_length (paths);
 }
 
 /* The program's own application, registered (not run) in main(): it keeps
@@ -722,15 +688,7 @@ main (int    argc,
   g_setenv ("HOME", home, TRUE);
   ui_test_init (&argc, &argv);
   g_assert_cmpstr (g_get_home_dir (), ==, home);
-  {
-    g_autoptr(GError) error = NULL;
-
-    application = bl_application_new ();
-    g_application_set_flags (G_APPLICATION (application),
-                             g_application_get_flags (G_APPLICATION (application)) | G_APPLICATION_NON_UNIQUE);
-    g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
-    g_assert_no_error (error);
-  }
+  application = register_application ();
 
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
 #define ADD_OWN(path, fn) g_test_add (path, Fixture, NULL, NULL, fn, fixture_tear_down)

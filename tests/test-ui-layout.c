@@ -264,19 +264,6 @@ view_menu_button (Fixture *f)
   return button;
 }
 
-/* Opens the menu of BUTTON with a click and returns its popover, shown. */
-static GtkWidget *
-open_menu (GtkWidget *button)
-{
-  GtkWidget *popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
-
-  click (button);
-  WAIT_UNTIL (gtk_widget_get_mapped (popover) && gtk_widget_get_width (popover) > 0);
-  g_assert_true (gtk_widget_get_mapped (popover));
-  drain ();
-  return popover;
-}
-
 /* The legend in the 3D view's corner lists what is drawn: a row per
  * overlay that is on, following the ⋮ menu's toggles, and hides with its
  * own toggle. */
@@ -323,13 +310,6 @@ item_color (GtkWidget  *popover,
   G_GNUC_END_IGNORE_DEPRECATIONS
 }
 
-static gboolean
-is_primary_menu (GtkWidget     *widget,
-                 gconstpointer  data)
-{
-  return GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_primary (GTK_MENU_BUTTON (widget));
-}
-
 /* The ⋮ menu's items read as the main menu's do (they looked disabled
  * until hovered: the on-screen-display style of the button reached its
  * popover). */
@@ -337,8 +317,7 @@ static void
 test_view_menu_items_look_enabled (Fixture       *f,
                                    gconstpointer  data)
 {
-  GtkWidget *popover, *primary;
-  GtkWidget *titlebar = gtk_window_get_titlebar (GTK_WINDOW (f->window));
+  GtkWidget *popover;
   GdkRGBA view, main_menu;
 
   popover = open_menu (view_menu_button (f));
@@ -348,9 +327,7 @@ test_view_menu_items_look_enabled (Fixture       *f,
   gtk_popover_popdown (GTK_POPOVER (popover));
   drain ();
 
-  primary = find_widget (titlebar, is_primary_menu, NULL);
-  g_assert_nonnull (primary);
-  popover = open_menu (primary);
+  popover = open_menu (main_menu_button (f));
   g_assert_true (gtk_widget_get_sensitive (find_menu_item (popover, "Export Baked…")));
   item_color (popover, "Export Baked…", &main_menu);
   gtk_popover_popdown (GTK_POPOVER (popover));

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "bl-outline.h"
+#include "bl-problems-bar.h"
 #include "bl-outline-item.h"
 #include "bl-recovery.h"
 #include "bl-resource.h"
@@ -660,4 +661,90 @@ row_arrow (Fixture    *f,
       return c;
   g_error ("the outline row “%s” has no arrow", name);
   return NULL;
+}
+
+GtkWidget *
+problems_bar (Fixture *f)
+{
+  GtkWidget *bar = find_by_type (GTK_WIDGET (f->window), BL_TYPE_PROBLEMS_BAR);
+
+  g_assert_nonnull (bar);
+  return bar;
+}
+
+const char *
+bar_text (Fixture    *f,
+          const char *name)
+{
+  return gtk_label_get_text (GTK_LABEL (child (problems_bar (f), BL_TYPE_PROBLEMS_BAR, name)));
+}
+
+gboolean
+bar_shown (Fixture *f)
+{
+  GtkWidget *bar = problems_bar (f);
+
+  return bl_problems_bar_get_revealed (BL_PROBLEMS_BAR (bar)) && gtk_widget_get_mapped (bar) &&
+         gtk_widget_get_height (bar) > 0;
+}
+
+BlApplication *
+register_application (void)
+{
+  g_autoptr(GError) error = NULL;
+  BlApplication *application = bl_application_new ();
+
+  g_application_set_flags (G_APPLICATION (application),
+                           g_application_get_flags (G_APPLICATION (application)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+  g_assert_no_error (error);
+  return application;
+}
+
+GtkWidget *
+open_menu (GtkWidget *button)
+{
+  GtkWidget *popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+
+  past_double_click ();
+  ui_input_click (button, 1);
+  WAIT_UNTIL (gtk_widget_get_mapped (popover) && gtk_widget_get_width (popover) > 0);
+  g_assert_true (gtk_widget_get_mapped (popover));
+  drain ();
+  return popover;
+}
+
+static gboolean
+is_primary_menu (GtkWidget     *widget,
+                 gconstpointer  data)
+{
+  return GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_primary (GTK_MENU_BUTTON (widget));
+}
+
+GtkWidget *
+main_menu_button (Fixture *f)
+{
+  GtkWidget *button = find_widget (gtk_window_get_titlebar (GTK_WINDOW (f->window)), is_primary_menu, NULL);
+
+  g_assert_nonnull (button);
+  return button;
+}
+
+guint
+extra_path_count (void)
+{
+  g_auto(GStrv) paths = bl_resource_dup_extra_paths ();
+
+  return g_strv_length (paths);
+}
+
+guint
+count_css_class (GtkWidget  *root,
+                 const char *css_class)
+{
+  guint n = gtk_widget_has_css_class (root, css_class) ? 1 : 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    n += count_css_class (c, css_class);
+  return n;
 }

@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "bl-application.h"
 #include "bl-outline-item.h"
 #include "bl-window.h"
 
@@ -154,6 +155,30 @@ GtkWidget * grid_cell (GtkWidget *grid, int column, int row);
 GtkWindow * find_dialog (GType type);
 
 void        select_row (Fixture *f, BlOutlineItemKind kind, const char *name);
+
+/* Opens the menu of BUTTON (a GtkMenuButton) with a click of its own and
+ * returns its popover, shown. */
+GtkWidget * open_menu (GtkWidget *button);
+/* The window's main menu button (the primary one, in the title bar). */
+GtkWidget * main_menu_button (Fixture *f);
+
+/* A new BlApplication of the test program's own, registered (not run,
+ * not unique): it keeps the settings (model-paths) and hands them to the
+ * core; a window given it with gtk_window_set_application uses them. */
+BlApplication *register_application (void);
+
+/* How many widgets under ROOT (itself included) have CSS_CLASS. */
+guint       count_css_class (GtkWidget *root, const char *css_class);
+
+/* How many extra model paths the resolver has (bl_resource_dup_extra_paths). */
+guint       extra_path_count (void);
+
+/* The window's problems bar; the text of its label NAME ("title_label",
+ * "message_label", "hint_label"); whether it is on screen: revealed,
+ * mapped and laid out. */
+GtkWidget * problems_bar (Fixture *f);
+const char *bar_text     (Fixture *f, const char *name);
+gboolean    bar_shown    (Fixture *f);
 
 /* Sets up a ui test program (GSettings in memory, its own state and data
  * folders, GTK, warnings fatal but GTK 4.8's file-chooser snapshot one) and

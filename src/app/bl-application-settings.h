@@ -12,4 +12,13 @@ G_BEGIN_DECLS
  * installed (running from the build tree). */
 GSettings *bl_application_settings_new (void);
 
+/* The model-paths key of SETTINGS (the user's model folders, which
+ * ballast-cli reads too): add appends FOLDER unless it is there, remove
+ * takes it out; each returns whether it changed the key.  Whoever follows
+ * the key (the application, into the resolver) hears the change. */
+gboolean   bl_application_settings_add_model_path    (GSettings  *settings,
+                                                      const char *folder);
+gboolean   bl_application_settings_remove_model_path (GSettings  *settings,
+                                                      const char *folder);
+
 G_END_DECLS

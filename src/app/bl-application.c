@@ -448,25 +448,13 @@ gboolean
 bl_application_add_model_path (BlApplication *self,
                                const char    *folder)
 {
-  g_auto(GStrv) paths = NULL;
-  g_autoptr(GStrvBuilder) builder = NULL;
-  g_auto(GStrv) updated = NULL;
-
   g_return_val_if_fail (BL_IS_APPLICATION (self), FALSE);
   g_return_val_if_fail (folder != NULL && *folder != '\0', FALSE);
 
   if (self->settings == NULL)
     return bl_resource_add_extra_path (folder);
-
-  paths = g_settings_get_strv (self->settings, "model-paths");
-  if (g_strv_contains ((const char * const *) paths, folder))
+  if (!bl_application_settings_add_model_path (self->settings, folder))
     return FALSE;
-
-  builder = g_strv_builder_new ();
-  g_strv_builder_addv (builder, (const char **) paths);
-  g_strv_builder_add (builder, folder);
-  updated = g_strv_builder_end (builder);
-  g_settings_set_strv (self->settings, "model-paths", (const char * const *) updated);
   apply_model_paths (self);
   return TRUE;
 }

@@ -16,12 +16,21 @@ struct _BlProblemsBar
   GtkLabel      *message_label;
   GtkLabel      *hint_label;
   GtkButton     *add_path_button;
+  GtkButton     *allow_button;
   GtkMenuButton *details_button;
   GtkBox        *details_box;
 
   BlDocument    *document;
   gboolean       closed;       /* by the user, until the next document */
+  GPtrArray     *mesh_rows;    /* BlDiagnostic*: the first refused meshes (link
+                                * diagnostics), shown among the document's */
 };
+
+/* The refused meshes the bar lists one by one: a world can name thousands
+ * (each link's own list has them all). */
+#define MESH_ROWS_MAX 50
+/* The folders to allow the hint names; Details lists them all. */
+#define HINT_FOLDERS_MAX 5
 
 enum {
   PROP_0,
@@ -65,6 +74,60 @@ wants_model_path (BlDocument         *document,
   return failure != NULL && failure->problem == BL_INCLUDE_NOT_FOUND;
 }
 
+/* The refused mesh a row of mesh_rows shows, or NULL. */
+static const BlMeshRefusal *
+find_mesh_refusal (BlProblemsBar      *self,
+                   const BlDiagnostic *d)
+{
+  guint index;
+
+  if (self->mesh_rows == NULL || !g_ptr_array_find (self->mesh_rows, d, &index))
+    return NULL;
+  return g_ptr_array_index (bl_document_get_mesh_refusals (self->document), index);
+}
+
+/* Whether the problem is a file the placement rule refused (docs/HARDENING.md,
+ * "Files only where they belong"); *folder gets the folder that allows it,
+ * NULL when none can (a special file). */
+static gboolean
+is_refusal (BlProblemsBar      *self,
+            const BlDiagnostic *d,
+            const char        **folder)
+{
+  const BlIncludeFailure *failure = find_include_failure (self->document, d);
+  const BlMeshRefusal *refusal = find_mesh_refusal (self, d);
+
+  if (failure != NULL && failure->problem == BL_INCLUDE_REFUSED)
+    *folder = failure->folder;
+  else if (refusal != NULL)
+    *folder = refusal->folder;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* Every folder whose allowing would let the document's refused includes
+ * and meshes load, once each, in document order. */
+static GStrv
+dup_folders_to_allow (BlDocument *document)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *failures = bl_document_get_include_failures (document);
+  GPtrArray *refusals = bl_document_get_mesh_refusals (document);
+
+  for (guint i = 0; i < failures->len + refusals->len; i++)
+    {
+      const char *folder = i < failures->len
+                           ? ((BlIncludeFailure *) g_ptr_array_index (failures, i))->folder
+                           : ((BlMeshRefusal *) g_ptr_array_index (refusals, i - failures->len))->folder;
+
+      if (folder != NULL && g_hash_table_add (seen, (gpointer) folder))
+        g_strv_builder_add (builder, folder);
+    }
+  return g_strv_builder_end (builder);
+}
+
 /* How to fix the includes not found: name the folder to add when there is
  * one model to find. */
 static char *
@@ -94,25 +157,86 @@ dup_hint (BlDocument *document)
                      "keep it), or set GZ_SIM_RESOURCE_PATH to it before starting Ballast."));
 }
 
-/* Errors first, then warnings, each in document order. */
+/* What allowing does, naming the folders (the first few; Details lists
+ * them all). */
+static char *
+dup_allow_hint (GStrv folders)
+{
+  guint n = g_strv_length (folders);
+  g_autoptr(GString) named = g_string_new (NULL);
+
+  if (n == 1)
+    /* Translators: a folder, as “/data/meshes” */
+    return g_strdup_printf (_("Ballast opens only files in the model’s own folders and in the model folders. "
+                              "Allowing adds %s to the model folders (Ballast and ballast-cli keep it) and "
+                              "reloads the file."), folders[0]);
+  for (guint i = 0; i < n && i < HINT_FOLDERS_MAX; i++)
+    {
+      if (i > 0)
+        g_string_append (named, ", ");
+      g_string_append (named, folders[i]);
+    }
+  if (n > HINT_FOLDERS_MAX)
+    {
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more (Details lists it)",
+                                                            "%u more (Details lists them)",
+                                                            n - HINT_FOLDERS_MAX), n - HINT_FOLDERS_MAX);
+      g_autofree char *first = g_strdup (named->str);
+
+      /* Translators: the folders named, then "3 more (Details lists them)" */
+      g_string_printf (named, _("%s and %s"), first, more);
+    }
+  /* Translators: how many folders, then the folders, comma-separated */
+  return g_strdup_printf (_("Ballast opens only files in the model’s own folders and in the model folders. "
+                            "Allowing adds these %u folders to the model folders (Ballast and ballast-cli "
+                            "keep them) and reloads the file: %s."), n, named->str);
+}
+
+/* Errors first, then warnings, each in document order; among the errors,
+ * after the document's, the first refused meshes (their links' own
+ * diagnostics, which only the inspector shows otherwise). */
 static GPtrArray *
-collect_problems (BlDocument *document)
+collect_problems (BlProblemsBar *self)
 {
   GPtrArray *problems = g_ptr_array_new ();
   GPtrArray *all;
 
-  if (document == NULL)
+  if (self->document == NULL)
     return problems;
-  all = bl_document_get_diagnostics (document);
+  all = bl_document_get_diagnostics (self->document);
   for (int severity = BL_SEVERITY_ERROR; severity >= BL_SEVERITY_WARNING; severity--)
-    for (guint i = 0; i < all->len; i++)
-      {
-        BlDiagnostic *d = g_ptr_array_index (all, i);
+    {
+      for (guint i = 0; i < all->len; i++)
+        {
+          BlDiagnostic *d = g_ptr_array_index (all, i);
 
-        if ((int) d->severity == severity)
-          g_ptr_array_add (problems, d);
-      }
+          if ((int) d->severity == severity)
+            g_ptr_array_add (problems, d);
+        }
+      if (severity == BL_SEVERITY_ERROR)
+        g_ptr_array_extend (problems, self->mesh_rows, NULL, NULL);
+    }
   return problems;
+}
+
+/* The rows of the refused meshes, made again for a new document. */
+static void
+make_mesh_rows (BlProblemsBar *self)
+{
+  GPtrArray *refusals;
+
+  g_clear_pointer (&self->mesh_rows, g_ptr_array_unref);
+  if (self->document == NULL)
+    return;
+  refusals = bl_document_get_mesh_refusals (self->document);
+  self->mesh_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
+  for (guint i = 0; i < refusals->len && i < MESH_ROWS_MAX; i++)
+    {
+      const BlMeshRefusal *r = g_ptr_array_index (refusals, i);
+
+      g_ptr_array_add (self->mesh_rows, bl_diagnostic_new (BL_SEVERITY_ERROR, "mesh", r->file, r->line,
+                                                           r->element, "%s", r->message));
+    }
 }
 
 /* "world.sdf, line 12": where the problem is, as the user finds it. */
@@ -165,12 +289,14 @@ copyable_label_new (const char *text)
 }
 
 /* One problem in the details popover: what, then where (the full path on
- * hover), and for an include not found the folders searched. */
+ * hover), for an include not found the folders searched, and for a file
+ * refused what allowing would allow. */
 static GtkWidget *
-problem_row_new (BlDocument         *document,
+problem_row_new (BlProblemsBar      *self,
                  const BlDiagnostic *d)
 {
-  const BlIncludeFailure *failure = find_include_failure (document, d);
+  const BlIncludeFailure *failure = find_include_failure (self->document, d);
+  const char *folder = NULL;
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *message = copyable_label_new (d->message);
@@ -202,6 +328,19 @@ problem_row_new (BlDocument         *document,
       gtk_widget_add_css_class (list, "caption");
       gtk_box_append (GTK_BOX (text), list);
     }
+  if (is_refusal (self, d, &folder))
+    {
+      g_autofree char *how = folder != NULL
+                             /* Translators: a folder, as “/data/meshes” */
+                             ? g_strdup_printf (_("Loads once %s is allowed"), folder)
+                             : g_strdup (_("No setting lets a model name this file"));
+      GtkWidget *label = copyable_label_new (how);
+
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_widget_add_css_class (label, "caption");
+      gtk_box_append (GTK_BOX (text), label);
+    }
   gtk_widget_set_hexpand (text, TRUE);
   gtk_box_append (GTK_BOX (row), severity_icon_new (d->severity));
   gtk_box_append (GTK_BOX (row), text);
@@ -209,17 +348,25 @@ problem_row_new (BlDocument         *document,
 }
 
 /* The bar's line on the worst problem: where, then what.  An include not
- * found reads as the folders searched (the core's message, which says the
- * same at length, is in Details). */
+ * found reads as the folders searched, a file refused as the folder it is
+ * in (the core's message, which says the same at length, is in Details). */
 static char *
-dup_summary (BlDocument         *document,
+dup_summary (BlProblemsBar      *self,
              const BlDiagnostic *d)
 {
+  BlDocument *document = self->document;
   const BlIncludeFailure *failure = find_include_failure (document, d);
+  const BlMeshRefusal *refusal = find_mesh_refusal (self, d);
   g_autofree char *location = dup_location (d);
   g_autofree char *what = NULL;
+  const char *folder = NULL;
 
-  if (failure != NULL && wants_model_path (document, d))
+  if (is_refusal (self, d, &folder) && folder != NULL)
+    /* Translators: the <uri> as written, then the folder that holds what it
+     * names (or that folder itself, for an included model) */
+    what = g_strdup_printf (_("“%s” lies outside the model’s folders; allowing %s loads it"),
+                            failure != NULL ? failure->uri : refusal->uri, folder);
+  else if (failure != NULL && wants_model_path (document, d))
     {
       g_autofree char *folders = g_strjoinv (", ", failure->searched);
 
@@ -244,14 +391,18 @@ dup_summary (BlDocument         *document,
 }
 
 static char *
-dup_title (BlDocument *document,
-           GPtrArray  *problems)
+dup_title (BlProblemsBar *self,
+           GPtrArray     *problems)
 {
-  guint errors = 0, warnings = 0, includes = 0;
+  BlDocument *document = self->document;
+  /* the refused meshes not listed count too */
+  guint unlisted = bl_document_get_mesh_refusals (document)->len - self->mesh_rows->len;
+  guint errors = unlisted, warnings = 0, includes = 0, refused = unlisted;
 
   for (guint i = 0; i < problems->len; i++)
     {
       const BlDiagnostic *d = g_ptr_array_index (problems, i);
+      const char *folder;
 
       if (d->severity == BL_SEVERITY_ERROR)
         errors++;
@@ -259,7 +410,13 @@ dup_title (BlDocument *document,
         warnings++;
       if (wants_model_path (document, d))
         includes++;
+      refused += is_refusal (self, d, &folder);
     }
+  /* Every error is a file refused: say that. */
+  if (refused > 0 && refused == errors)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "A file outside the model’s folders was refused",
+                                         "%u files outside the model’s folders were refused", refused),
+                            refused);
   /* Every error is a model not found (what follows from it, such as a
    * world left without a model, is a warning): say that. */
   if (includes == 1 && errors == 1)
@@ -283,13 +440,86 @@ dup_title (BlDocument *document,
                                        "The file has %u warnings", warnings), warnings);
 }
 
+/* The offer to allow the folders of the files refused: the folder in the
+ * button when there is one, else how many (the hint and Details name them). */
+static void
+update_allow_button (BlProblemsBar *self,
+                     GStrv          folders)
+{
+  guint n = g_strv_length (folders);
+  g_autofree char *label = NULL;
+  g_autofree char *tooltip = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->allow_button), n > 0);
+  if (n == 0)
+    return;
+  if (n == 1)
+    {
+      /* Translators: a folder, as “/data/meshes” */
+      label = g_strdup_printf (_("Allow Files in %s"), folders[0]);
+      /* Translators: a folder, as “/data/meshes” */
+      tooltip = g_strdup_printf (_("Add %s to the model folders (Ballast and ballast-cli keep it) and reload "
+                                   "the file"), folders[0]);
+    }
+  else
+    {
+      g_autofree char *list = g_strjoinv ("\n", folders);
+
+      label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Allow Files in %u Folder",
+                                            "Allow Files in %u Folders", n), n);
+      tooltip = g_strdup_printf ("%s\n%s", _("Add these folders to the model folders (Ballast and ballast-cli "
+                                              "keep them) and reload the file:"), list);
+    }
+  gtk_label_set_text (GTK_LABEL (gtk_button_get_child (self->allow_button)), label);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->allow_button), tooltip);
+  /* the target first: the action takes the folders (win.allow-folders, "as") */
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (self->allow_button),
+                                          g_variant_new_strv ((const char * const *) folders, -1));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->allow_button), "win.allow-folders");
+}
+
+/* Details' last rows: the folders allowing would add, when there are
+ * several, and how many refused meshes are not listed. */
+static void
+append_details_footer (BlProblemsBar *self,
+                       GStrv          folders)
+{
+  guint unlisted = bl_document_get_mesh_refusals (self->document)->len - self->mesh_rows->len;
+
+  if (g_strv_length (folders) > 1)
+    {
+      g_autofree char *list = g_strjoinv ("\n", folders);
+      g_autofree char *text = g_strdup_printf ("%s\n%s", _("Allowing adds these folders to the model folders:"),
+                                               list);
+      GtkWidget *label = copyable_label_new (text);
+
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_widget_set_name (label, "allow-folders-list");
+      gtk_box_append (self->details_box, label);
+    }
+  if (unlisted > 0)
+    {
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "and %u more refused mesh (its link lists it)",
+                                                            "and %u more refused meshes (each link lists its own)",
+                                                            unlisted), unlisted);
+      GtkWidget *label = copyable_label_new (text);
+
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_box_append (self->details_box, label);
+    }
+}
+
 static void
 update (BlProblemsBar *self)
 {
-  g_autoptr(GPtrArray) problems = collect_problems (self->document);
+  g_autoptr(GPtrArray) problems = collect_problems (self);
+  g_auto(GStrv) folders = self->document != NULL ? dup_folders_to_allow (self->document) : g_new0 (char *, 1);
   gboolean was_revealed = gtk_info_bar_get_revealed (self->info_bar);
   gboolean revealed = problems->len > 0 && !self->closed;
   gboolean wants_path = FALSE;
+  g_autoptr(GString) hint = g_string_new (NULL);
   GtkWidget *row;
 
   while ((row = gtk_widget_get_first_child (GTK_WIDGET (self->details_box))) != NULL)
@@ -298,14 +528,15 @@ update (BlProblemsBar *self)
   if (problems->len > 0)
     {
       const BlDiagnostic *first = g_ptr_array_index (problems, 0);
-      g_autofree char *title = dup_title (self->document, problems);
-      g_autofree char *message = dup_summary (self->document, first);
+      g_autofree char *title = dup_title (self, problems);
+      g_autofree char *message = dup_summary (self, first);
 
       for (guint i = 0; i < problems->len; i++)
         {
           wants_path |= wants_model_path (self->document, g_ptr_array_index (problems, i));
-          gtk_box_append (self->details_box, problem_row_new (self->document, g_ptr_array_index (problems, i)));
+          gtk_box_append (self->details_box, problem_row_new (self, g_ptr_array_index (problems, i)));
         }
+      append_details_footer (self, folders);
       gtk_info_bar_set_message_type (self->info_bar, first->severity == BL_SEVERITY_ERROR
                                                      ? GTK_MESSAGE_ERROR : GTK_MESSAGE_WARNING);
       gtk_image_set_from_icon_name (self->icon, first->severity == BL_SEVERITY_ERROR
@@ -314,15 +545,24 @@ update (BlProblemsBar *self)
       gtk_label_set_text (self->message_label, message);
       bl_field_set_tooltip (GTK_WIDGET (self->message_label), first->file);
     }
-  /* How to fix it: the model path, and the variable gz-sim itself reads. */
+  /* How to fix it: the model path, and the variable gz-sim itself reads;
+   * the folders of the files refused. */
   if (wants_path)
     {
-      g_autofree char *hint = dup_hint (self->document);
+      g_autofree char *text = dup_hint (self->document);
 
-      gtk_label_set_text (self->hint_label, hint);
+      g_string_append (hint, text);
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->hint_label), wants_path);
+  if (folders[0] != NULL)
+    {
+      g_autofree char *text = dup_allow_hint (folders);
+
+      g_string_append_printf (hint, "%s%s", hint->len > 0 ? "\n" : "", text);
+    }
+  gtk_label_set_text (self->hint_label, hint->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->hint_label), hint->len > 0);
   gtk_widget_set_visible (GTK_WIDGET (self->add_path_button), wants_path);
+  update_allow_button (self, folders);
   gtk_info_bar_set_revealed (self->info_bar, revealed);
   gtk_widget_set_visible (GTK_WIDGET (self->info_bar), revealed);
   if (was_revealed != revealed)
@@ -351,6 +591,7 @@ bl_problems_bar_set_document (BlProblemsBar *self,
     return;
   g_set_object (&self->document, document);
   self->closed = FALSE;
+  make_mesh_rows (self);
   update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
@@ -421,6 +662,7 @@ bl_problems_bar_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_PROBLEMS_BAR);
   g_clear_object (&self->document);
+  g_clear_pointer (&self->mesh_rows, g_ptr_array_unref);
 
   G_OBJECT_CLASS (bl_problems_bar_parent_class)->dispose (object);
 }
@@ -450,6 +692,7 @@ bl_problems_bar_class_init (BlProblemsBarClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlProblemsBar, message_label);
   gtk_widget_class_bind_template_child (widget_class, BlProblemsBar, hint_label);
   gtk_widget_class_bind_template_child (widget_class, BlProblemsBar, add_path_button);
+  gtk_widget_class_bind_template_child (widget_class, BlProblemsBar, allow_button);
   gtk_widget_class_bind_template_child (widget_class, BlProblemsBar, details_button);
   gtk_widget_class_bind_template_child (widget_class, BlProblemsBar, details_box);
   gtk_widget_class_bind_template_callback (widget_class, on_response);

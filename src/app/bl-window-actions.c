@@ -6,7 +6,9 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "bl-application-settings.h"
 #include "bl-legend.h"
+#include "bl-model-folders.h"
 #include "bl-resource.h"
 #include "bl-window-private.h"
 
@@ -220,21 +222,23 @@ _bl_window_update_recent_menu (BlWindow *self)
 
 /* Model folders ----------------------------------------------------------- */
 
-/* Keeps PATH among the user's model folders (the application's model-paths
+/* Keeps PATHS among the user's model folders (the application's model-paths
  * setting, which ballast-cli reads too; a window of its own, as in the
  * tests, for this run only) and reloads the file so that its includes
- * resolve. */
+ * and meshes resolve: with unsaved edits, after asking whether to save
+ * them. */
 static void
-add_model_path (BlWindow   *self,
-                const char *path)
+add_model_paths (BlWindow           *self,
+                 const char * const *paths)
 {
   GActionGroup *application = G_ACTION_GROUP (gtk_window_get_application (GTK_WINDOW (self)));
 
   /* bl_application_add_model_path, through the application's action. */
-  if (application != NULL && g_action_group_has_action (application, "add-model-path"))
-    g_action_group_activate_action (application, "add-model-path", g_variant_new_string (path));
-  else
-    bl_resource_add_extra_path (path);
+  for (guint i = 0; paths[i] != NULL; i++)
+    if (application != NULL && g_action_group_has_action (application, "add-model-path"))
+      g_action_group_activate_action (application, "add-model-path", g_variant_new_string (paths[i]));
+    else
+      bl_resource_add_extra_path (paths[i]);
 
   if (bl_session_get_file (self->session) != NULL)
     {
@@ -282,8 +286,9 @@ on_model_folder_response (GtkNativeDialog *dialog,
       if (chosen != NULL && bl_session_get_document (self->session) != NULL)
         {
           g_autofree char *path = dup_model_path_for (self, chosen);
+          const char *paths[] = { path, NULL };
 
-          add_model_path (self, path);
+          add_model_paths (self, paths);
         }
     }
   gtk_native_dialog_destroy (dialog);
@@ -303,6 +308,36 @@ add_model_path_action (GtkWidget  *widget,
   dialog = file_chooser_new (self, _("Add Model Folder"), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Add"));
   g_signal_connect (dialog, "response", G_CALLBACK (on_model_folder_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* Allows the folders of files the placement rule refused (the problems
+ * bar's offer, docs/HARDENING.md): they become model folders, and the
+ * file is reloaded. */
+static void
+allow_folders_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  g_autofree const char **folders = g_variant_get_strv (parameter, NULL);
+
+  if (folders[0] != NULL)
+    add_model_paths (BL_WINDOW (widget), folders);
+}
+
+/* Shows the user's model folders, to see and remove them (and add one). */
+static void
+model_folders_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  GActionGroup *application = G_ACTION_GROUP (gtk_window_get_application (GTK_WINDOW (widget)));
+  g_autoptr(GSettings) settings = NULL;
+
+  /* the setting when the application keeps it (as add_model_paths
+   * decides), else the folders of this run */
+  if (application != NULL && g_action_group_has_action (application, "add-model-path"))
+    settings = bl_application_settings_new ();
+  gtk_window_present (GTK_WINDOW (bl_model_folders_new (GTK_WINDOW (widget), settings)));
 }
 
 /* Undo and redo ----------------------------------------------------------- */
@@ -669,6 +704,8 @@ _bl_window_class_actions_init (BlWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
   gtk_widget_class_install_action (widget_class, "win.export-baked", NULL, export_baked_action);
   gtk_widget_class_install_action (widget_class, "win.add-model-path", NULL, add_model_path_action);
+  gtk_widget_class_install_action (widget_class, "win.allow-folders", "as", allow_folders_action);
+  gtk_widget_class_install_action (widget_class, "win.model-folders", NULL, model_folders_action);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
 

@@ -35,6 +35,9 @@ typedef enum
                                  * Fuel cache (gz fuel download, GZ_FUEL_CACHE_PATH) */
   BL_INCLUDE_UNUSABLE,         /* found, but unreadable, not a model, a cycle,
                                 * or no <uri>: the file itself needs fixing */
+  BL_INCLUDE_REFUSED,          /* found outside the model's folder and the resource
+                                * paths (docs/HARDENING.md, "Files only where they
+                                * belong"): allowing `folder` fixes it, if there is one */
 } BlIncludeProblem;
 
 typedef struct _BlIncludeFailure
@@ -49,7 +52,12 @@ typedef struct _BlIncludeFailure
   int    line;      /* of its <uri> (or of the <include> without one) */
   char  *message;   /* what failed, where it looked and what to set */
   GStrv  searched;  /* the folders searched, in order (for a Fuel URL, the
-                     * cache folder of the model); empty for BL_INCLUDE_UNUSABLE */
+                     * cache folder of the model); empty for BL_INCLUDE_UNUSABLE
+                     * and BL_INCLUDE_REFUSED */
+  char  *folder;    /* BL_INCLUDE_REFUSED: the folder that, added to the model
+                     * paths, allows it (bl_resource_error_get_folder); NULL
+                     * otherwise and when no setting can (a device, a FIFO,
+                     * /proc, /sys: BL_RESOURCE_ERROR_SPECIAL) */
   guint  count;     /* the includes of this URI that failed alike (the same
                      * message), this first one among them; 0 on the others */
   const struct _BlIncludeFailure *same_as;
@@ -60,5 +68,26 @@ typedef struct _BlIncludeFailure
 
 /* Frees a failure and everything it holds. */
 void bl_include_failure_free (BlIncludeFailure *failure);
+
+/* A mesh <uri> that the placement rule refused (BL_RESOURCE_ERROR_OUTSIDE
+ * or BL_RESOURCE_ERROR_SPECIAL), for a window that offers the fix: each
+ * is also its link's "mesh" diagnostic, with the same place and message. */
+typedef struct
+{
+  char  *file;      /* the file holding the <uri> */
+  int    line;      /* of the <uri> */
+  char  *element;   /* the collision, as its diagnostic names it */
+  char  *uri;       /* as written */
+  char  *message;   /* the diagnostic's */
+  char  *folder;    /* the folder that, added to the model paths, allows it;
+                     * NULL when no setting can (a special file, the root folder) */
+} BlMeshRefusal;
+
+BlMeshRefusal *bl_mesh_refusal_new  (const char   *file,
+                                     int           line,
+                                     const char   *element,
+                                     const char   *uri,
+                                     const GError *error);
+void           bl_mesh_refusal_free (BlMeshRefusal *refusal);
 
 G_END_DECLS

@@ -30,6 +30,7 @@ struct _BlDocument
   GHashTable *links_by_name;  /* scoped name → BlLink* */
   GPtrArray  *diagnostics;    /* BlDiagnostic* not tied to a link */
   GPtrArray  *include_failures; /* BlIncludeFailure* */
+  GPtrArray  *mesh_refusals;  /* BlMeshRefusal* */
   xmlNode    *world;          /* the first <world>, or NULL */
   gboolean    read_only;      /* BL_DOCUMENT_LOAD_READ_ONLY */
   BlArena    *arena;          /* read-only: links, collisions and their names */
@@ -126,6 +127,7 @@ bl_document_load (BlDocument  *self,
     .diagnostics = self->diagnostics,
     .included_xml = self->included_xml,
     .include_failures = self->include_failures,
+    .mesh_refusals = self->mesh_refusals,
   };
   gboolean loaded = bl_loader_read (&loader, fd, error);
 
@@ -171,6 +173,7 @@ bl_document_finalize (GObject *object)
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
   g_clear_pointer (&self->included_xml, g_ptr_array_unref);
   g_clear_pointer (&self->include_failures, g_ptr_array_unref);
+  g_clear_pointer (&self->mesh_refusals, g_ptr_array_unref);
   g_clear_pointer (&self->xml, xmlFreeDoc);
   g_clear_pointer (&self->source, g_bytes_unref);
   g_free (self->sdf_version);
@@ -208,6 +211,7 @@ bl_document_init (BlDocument *self)
   self->diagnostics = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
   self->included_xml = g_ptr_array_new_with_free_func ((GDestroyNotify) xmlFreeDoc);
   self->include_failures = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_include_failure_free);
+  self->mesh_refusals = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_mesh_refusal_free);
 }
 
 /* From bytes, or (bytes NULL) read from fd. */
@@ -456,6 +460,13 @@ bl_document_get_include_failures (BlDocument *self)
 {
   g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
   return self->include_failures;
+}
+
+GPtrArray *
+bl_document_get_mesh_refusals (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
+  return self->mesh_refusals;
 }
 
 GPtrArray *

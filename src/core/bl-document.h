@@ -86,6 +86,10 @@ gboolean      bl_document_has_errors         (BlDocument  *self);
  * by the document). Resolving uses the environment and the extra model
  * paths (bl_resource_set_extra_paths()) as they were when it loaded. */
 GPtrArray    *bl_document_get_include_failures (BlDocument *self);
+/* The mesh URIs the placement rule refused, in document order
+ * (BlMeshRefusal*, owned by the document): what the load saw, as for the
+ * include failures. */
+GPtrArray    *bl_document_get_mesh_refusals  (BlDocument *self);
 
 /* Re-reads the link's <inertial> and its collisions' <density> from the XML
  * tree, recomputes that link alone and emits ::link-changed.  Edits change

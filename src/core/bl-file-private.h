@@ -36,4 +36,11 @@ int      bl_file_open (const char  *path,
                        gsize       *size,
                        GError     **error);
 
+/* What makes PATH (links followed) a file no model may name, without
+ * opening it: "a named pipe (FIFO)", "a socket", "a device" or "a file of
+ * the kernel (/proc or /sys)" (a folder there too); NULL for a regular
+ * file or a folder elsewhere, and for a path that does not exist.  The
+ * same kinds bl_file_open refuses on the open descriptor. */
+const char *bl_file_describe_special (const char *path);
+
 G_END_DECLS

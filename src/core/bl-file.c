@@ -32,13 +32,47 @@ set_error_from_errno (GError    **error,
 
 /* /proc and /sys: their "regular" files are the kernel's (/proc/kmsg
  * blocks, /proc/self/environ is the process's secrets) */
+#define KERNEL_FILE "a file of the kernel (/proc or /sys)"
+
+static gboolean
+is_kernel_file_system (const struct statfs *fs)
+{
+  return fs->f_type == 0x9fa0 /* PROC_SUPER_MAGIC */ || fs->f_type == 0x62656572 /* SYSFS_MAGIC */;
+}
+
 static gboolean
 in_kernel_file_system (int fd)
 {
   struct statfs fs;
 
-  return fstatfs (fd, &fs) == 0 && (fs.f_type == 0x9fa0 /* PROC_SUPER_MAGIC */ ||
-                                    fs.f_type == 0x62656572 /* SYSFS_MAGIC */);
+  return fstatfs (fd, &fs) == 0 && is_kernel_file_system (&fs);
+}
+
+/* What a file that is not a regular one is, as the messages name it. */
+static const char *
+describe_mode (mode_t mode)
+{
+  return S_ISDIR (mode) ? "a directory"
+         : S_ISFIFO (mode) ? "a named pipe (FIFO)"
+         : S_ISSOCK (mode) ? "a socket"
+         : "a device";
+}
+
+const char *
+bl_file_describe_special (const char *path)
+{
+  struct stat st;
+  struct statfs fs;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (stat (path, &st) != 0)
+    return NULL;
+  if (!S_ISREG (st.st_mode) && !S_ISDIR (st.st_mode))
+    return describe_mode (st.st_mode);
+  if (statfs (path, &fs) == 0 && is_kernel_file_system (&fs))
+    return KERNEL_FILE;
+  return NULL;
 }
 
 int
@@ -75,11 +109,7 @@ bl_file_open (const char  *path,
     {
       close (fd);
       g_set_error (error, G_FILE_ERROR, S_ISDIR (st.st_mode) ? G_FILE_ERROR_ISDIR : G_FILE_ERROR_INVAL,
-                   "“%s” is %s, not a regular file", display,
-                   S_ISDIR (st.st_mode) ? "a directory"
-                   : S_ISFIFO (st.st_mode) ? "a named pipe (FIFO)"
-                   : S_ISSOCK (st.st_mode) ? "a socket"
-                   : "a device");
+                   "“%s” is %s, not a regular file", display, describe_mode (st.st_mode));
       return -1;
     }
 
@@ -87,7 +117,7 @@ bl_file_open (const char  *path,
     {
       close (fd);
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ACCES,
-                   "“%s” is a file of the kernel (/proc or /sys), not a model's file", display);
+                   "“%s” is " KERNEL_FILE ", not a model's file", display);
       return -1;
     }
   if (st.st_size < 0 || (guint64) st.st_size > max_size)

@@ -366,6 +366,12 @@ bl_include_load (BlLoader     *loader,
           failure->problem = g_ascii_strncasecmp (uri, "http", 4) == 0
                              ? BL_INCLUDE_NOT_IN_FUEL_CACHE : BL_INCLUDE_NOT_FOUND;
         }
+      else if (g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OUTSIDE) ||
+               g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_SPECIAL))
+        {
+          failure->problem = BL_INCLUDE_REFUSED;
+          failure->folder = g_strdup (bl_resource_error_get_folder (error));
+        }
       return FALSE;
     }
 

@@ -39,7 +39,7 @@ typedef struct
 
 typedef struct
 {
-  /* Given by the caller (borrowed).  The four arrays are the document's:
+  /* Given by the caller (borrowed).  The five arrays are the document's:
    * the load appends to them. */
   const char    *path;             /* names the file; anchors relative URIs */
   GBytes        *source;           /* the bytes, or NULL: read the fd */
@@ -48,6 +48,7 @@ typedef struct
   GPtrArray     *diagnostics;      /* BlDiagnostic* not tied to a link */
   GPtrArray     *included_xml;     /* xmlDoc* of <include>d files */
   GPtrArray     *include_failures; /* BlIncludeFailure* */
+  GPtrArray     *mesh_refusals;    /* BlMeshRefusal* */
 
   /* Made by the load, for the caller to take (steal); bl_loader_clear
    * frees what is left. */

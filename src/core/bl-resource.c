@@ -4,9 +4,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bl-file-private.h"
 #include "bl-resource.h"
 
-G_DEFINE_QUARK (bl-resource-error-quark, bl_resource_error)
+/* What a refusal of the placement rule carries besides its message. */
+typedef struct
+{
+  char *folder;  /* BL_RESOURCE_ERROR_OUTSIDE: the folder to allow, or NULL */
+} BlResourceErrorPrivate;
+
+static void
+bl_resource_error_private_init (BlResourceErrorPrivate *priv)
+{
+  priv->folder = NULL;
+}
+
+static void
+bl_resource_error_private_copy (const BlResourceErrorPrivate *src,
+                                BlResourceErrorPrivate       *dest)
+{
+  dest->folder = g_strdup (src->folder);
+}
+
+static void
+bl_resource_error_private_clear (BlResourceErrorPrivate *priv)
+{
+  g_clear_pointer (&priv->folder, g_free);
+}
+
+G_DEFINE_EXTENDED_ERROR (BlResourceError, bl_resource_error)
+
+const char *
+bl_resource_error_get_folder (const GError *error)
+{
+  if (error == NULL || error->domain != BL_RESOURCE_ERROR || error->code != BL_RESOURCE_ERROR_OUTSIDE)
+    return NULL;
+  return bl_resource_error_get_private (error)->folder;
+}
 
 /* What a user sets so that a model is found, as every message says it. */
 #define HOW_TO_ADD_A_PATH \
@@ -80,6 +114,34 @@ bl_resource_add_extra_path (const char *path)
   g_mutex_unlock (&extra_lock);
 
   return added;
+}
+
+gboolean
+bl_resource_remove_extra_path (const char *path)
+{
+  gboolean removed = FALSE;
+  guint kept = 0;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  g_mutex_lock (&extra_lock);
+  for (guint i = 0; extra_paths != NULL && extra_paths[i] != NULL; i++)
+    {
+      if (strcmp (extra_paths[i], path) == 0)
+        {
+          g_free (extra_paths[i]);
+          removed = TRUE;
+        }
+      else
+        {
+          extra_paths[kept++] = extra_paths[i];
+        }
+    }
+  if (extra_paths != NULL)
+    extra_paths[kept] = NULL;
+  g_mutex_unlock (&extra_lock);
+
+  return removed;
 }
 
 char **
@@ -887,6 +949,20 @@ lies_in (const char *real,
   return strncmp (real, real_place, n) == 0 && (real[n] == '/' || real[n] == '\0');
 }
 
+/* The folder whose files REAL (a real path, allowed nowhere) becomes
+ * allowed with: a folder itself (an included model's), else the folder
+ * that holds it; NULL for the root folder, which would allow every file
+ * (that is the allow-outside-files setting). */
+static char *
+dup_folder_to_allow (const char *real)
+{
+  g_autofree char *folder = g_file_test (real, G_FILE_TEST_IS_DIR) ? g_strdup (real) : g_path_get_dirname (real);
+
+  if (strcmp (folder, "/") == 0)
+    return NULL;
+  return g_steal_pointer (&folder);
+}
+
 gboolean
 bl_resource_check_place (const char  *uri,
                          const char  *path,
@@ -897,6 +973,7 @@ bl_resource_check_place (const char  *uri,
   g_autofree char *real = NULL;
   g_autofree char *shown = NULL;
   g_autofree char *cwd = NULL;
+  const char *special;
 
   g_return_val_if_fail (path != NULL, FALSE);
 
@@ -916,12 +993,23 @@ bl_resource_check_place (const char  *uri,
       return TRUE;
 
   shown = strcmp (real, path) != 0 ? g_strdup_printf ("%s, which leads to %s,", path, real) : g_strdup (path);
+  special = bl_file_describe_special (real);
+  if (special != NULL)
+    {
+      /* no setting lets a model name it: say so, and offer nothing */
+      g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_SPECIAL,
+                   "“%s” names %s, %s: a model may never name one, whatever the settings",
+                   uri != NULL ? uri : path, real, special);
+      return FALSE;
+    }
   g_set_error (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OUTSIDE,
                "“%s” names %s outside the model's folder (%s) and the resource paths; a model may "
                "name only files there: add the folder to the model paths (ballast-cli --model-path, "
                "the model-paths setting) or, trusting the model, lift this (ballast-cli "
                "--allow-outside-files, the allow-outside-files setting)", uri != NULL ? uri : path,
                shown, base_dir);
+  if (error != NULL)
+    bl_resource_error_get_private (*error)->folder = dup_folder_to_allow (real);
   return FALSE;
 }
 

@@ -14,17 +14,27 @@ typedef enum
   BL_RESOURCE_ERROR_OFFLINE,            /* http(s)://: Ballast never downloads */
   BL_RESOURCE_ERROR_NOT_FOUND,          /* no such file, model or package */
   BL_RESOURCE_ERROR_OUTSIDE,            /* outside the model's folder and the resource paths */
+  BL_RESOURCE_ERROR_SPECIAL,            /* outside them, and a device, FIFO, socket or a file
+                                         * of /proc or /sys: no setting allows it */
 } BlResourceError;
 
 GQuark     bl_resource_error_quark        (void);
+/* For a BL_RESOURCE_ERROR_OUTSIDE refusal: the folder (canonical) that,
+ * added to the model paths, lets models name the refused file: the
+ * refused folder itself, or the folder holding the refused file.  NULL
+ * for any other error, and when that folder is the root folder (allowing
+ * it would allow every file: the allow-outside-files setting does that). */
+const char *bl_resource_error_get_folder  (const GError *error);
 
 /* The user's own model folders (the app's and ballast-cli's model-paths
  * setting, ballast-cli --model-path), searched after the environment's.
  * Process-wide and thread-safe; the core never reads a setting itself.
  * set replaces the list (NULL clears it); add appends PATH unless it is
- * already there and returns whether it added it; dup returns a copy. */
+ * already there and returns whether it added it; remove takes PATH out
+ * and returns whether it was there; dup returns a copy. */
 void       bl_resource_set_extra_paths    (const char * const *paths);
 gboolean   bl_resource_add_extra_path     (const char  *path);
+gboolean   bl_resource_remove_extra_path  (const char  *path);
 char     **bl_resource_dup_extra_paths    (void);
 
 /* Where a model may make Ballast open files (docs/HARDENING.md, "Files
@@ -41,9 +51,11 @@ void       bl_resource_set_allow_outside  (gboolean     allowed);
 gboolean   bl_resource_get_allow_outside  (void);
 
 /* TRUE when PATH, named by URI (may be NULL) in a file of BASE_DIR, lies
- * where the rule above allows (or the user lifted it); otherwise FALSE
- * with BL_RESOURCE_ERROR_OUTSIDE naming URI, where it leads and the
- * opt-out. */
+ * where the rule above allows (or the user lifted it), or does not exist;
+ * otherwise FALSE with BL_RESOURCE_ERROR_OUTSIDE naming URI, where it
+ * leads and the two ways out (bl_resource_error_get_folder gives the
+ * folder to add), or BL_RESOURCE_ERROR_SPECIAL when it is a special file
+ * (bl_file_describe_special), which no setting lets a model name. */
 gboolean   bl_resource_check_place        (const char  *uri,
                                            const char  *path,
                                            const char  *base_dir,

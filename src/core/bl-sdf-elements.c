@@ -583,7 +583,8 @@ read_size (BlGeometry *geometry,
 }
 
 static void
-parse_geometry (BlCollision *collision,
+parse_geometry (BlLoader    *loader,
+                BlCollision *collision,
                 GPtrArray   *diagnostics,
                 const char  *base_dir)
 {
@@ -712,6 +713,12 @@ parse_geometry (BlCollision *collision,
           if (geometry->resolved_path == NULL)
             bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "mesh", file, bl_xml_get_line (uri), owner,
                                 "%s", error->message);
+          /* kept for the window's offer to allow the folder */
+          if (loader->mesh_refusals != NULL &&
+              (g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OUTSIDE) ||
+               g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_SPECIAL)))
+            g_ptr_array_add (loader->mesh_refusals,
+                             bl_mesh_refusal_new (file, bl_xml_get_line (uri), owner, geometry->uri, error));
         }
       }
       break;
@@ -907,7 +914,7 @@ bl_sdf_parse_link_collisions (BlLoader     *loader,
             collision->pose = raw;
         }
 
-      parse_geometry (collision, link->diagnostics, base_dir);
+      parse_geometry (loader, collision, link->diagnostics, base_dir);
       if (loader->arena != NULL && collision->geometry.type == BL_GEOMETRY_MESH)
         g_ptr_array_add (loader->mesh_collisions, collision);
       g_ptr_array_add (link->collisions, collision);
