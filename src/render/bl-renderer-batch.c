@@ -72,6 +72,7 @@ bl_batch_new (BlRenderer *self,
   BlBatch *batch = g_new0 (BlBatch, 1);
 
   batch->mesh = mesh;
+  batch->prim = BL_PRIM_MESH;
   batch->rescale[0] = batch->rescale[1] = batch->rescale[2] = 1.0;
   batch->lods[0] = mesh;
   batch->bound_radius = bound_radius;
@@ -320,11 +321,9 @@ bl_frame_info_init (BlFrameInfo    *frame,
           frame->planes[p][k] /= len;
     }
   bl_camera_get_eye (camera, frame->eye);
-  {
-    double right[3], up[3];
-
-    bl_camera_get_basis (camera, frame->forward, right, up);
-  }
+  bl_camera_get_basis (camera, frame->forward, frame->right, frame->up);
+  frame->width = width;
+  frame->height = height;
   frame->px_per_radian = 0.5 * height / tan_half;
   frame->corner_stretch = sqrt (1.0 + tan_half * tan_half * (1.0 + aspect * aspect));
   frame->selected = selected;
@@ -469,14 +468,18 @@ find_duplicates (BlBatch *batch)
 
 /* With many instances: keeps this frame's visible ones, each at the level
  * of detail of its size on screen (a big mesh's: instance_level), in
- * per-level buffers.  The selected link is always drawn finely; a static
- * link's overlays only when it is selected; instances smaller than MIN_PX
- * on screen are dropped, or kept as specks (a point each) when SPECKS. */
+ * per-level buffers, or, when CANDIDATES is given, appends them there as
+ * BlCandidate for bl_occlusion_cull to choose from (then bl_batch_take
+ * keeps each one chosen).  The selected link is always drawn finely; a
+ * static link's overlays only when it is selected; instances smaller than
+ * MIN_PX on screen are dropped, or kept as specks (a point each) when
+ * SPECKS.  bl_batch_send hands the result to GL. */
 void
 bl_batch_prepare (BlBatch           *batch,
                   const BlFrameInfo *frame,
                   double             min_px,
-                  gboolean           specks)
+                  gboolean           specks,
+                  GArray            *candidates)
 {
   guint n = batch_n_instances (batch);
   const float *src = (const float *) batch->instances->data;
@@ -515,7 +518,7 @@ bl_batch_prepare (BlBatch           *batch,
     {
       gboolean selected = src[29] >= 0.0f && (int) src[29] == frame->selected;
       double scale = 0.0, r, dist = 0.0, px;
-      gboolean outside = FALSE;
+      gboolean outside = FALSE, speck;
       int level;
 
       if (src[30] > 0.5f && !selected)
@@ -541,19 +544,47 @@ bl_batch_prepare (BlBatch           *batch,
       px = dist > r ? frame->px_per_radian * r / dist : G_MAXDOUBLE;
       /* A speck for the selected link's too: its triangles (drawn
        * finely, whatever their size) may cover no pixel's centre. */
-      if (specks && px < min_px)
-        g_array_append_vals (batch->speck_instances, src, INSTANCE_FLOATS);
+      speck = specks && px < min_px;
       if (!selected && px < min_px)
-        continue;
-      if (levels != NULL)
+        level = -1;
+      else if (levels != NULL)
         level = (int) instance_level (frame, batch, i);
       else
         level = selected || px >= LOD_FINE_PX ? 0 : px >= LOD_COARSE_PX ? 1 : px >= LOD_TINY_PX ? 2 : 3;
       while (level > 0 && batch->lods[level] == NULL)
         level--;
-      g_array_append_vals (batch->lod_instances[level], src, INSTANCE_FLOATS);
-    }
+      if (level < 0 && !speck)
+        continue;
+      if (candidates != NULL)
+        {
+          BlCandidate candidate = { batch, i, level, speck, r };
 
+          g_array_append_val (candidates, candidate);
+        }
+      else
+        bl_batch_take (batch, i, level, speck);
+    }
+}
+
+void
+bl_batch_take (BlBatch  *batch,
+               guint     index,
+               int       level,
+               gboolean  speck)
+{
+  const float *src = &g_array_index (batch->instances, float, index * INSTANCE_FLOATS);
+
+  if (speck)
+    g_array_append_vals (batch->speck_instances, src, INSTANCE_FLOATS);
+  if (level >= 0)
+    g_array_append_vals (batch->lod_instances[level], src, INSTANCE_FLOATS);
+}
+
+void
+bl_batch_send (BlBatch *batch)
+{
+  if (!batch->streamed)
+    return;
   for (int l = 0; l < N_BATCH_LEVELS; l++)
     if (batch->lod_instances[l] != NULL && batch->lod_instances[l]->len > 0)
       {
@@ -575,10 +606,15 @@ bl_batch_draw_specks (BlBatch *batch)
 {
   if (!batch->streamed || batch->speck_instances == NULL || batch->speck_instances->len == 0)
     return;
+  /* Marked in the stencil where they show, for the grid to leave alone. */
+  glEnable (GL_STENCIL_TEST);
+  glStencilFunc (GL_ALWAYS, 1, 1);
+  glStencilOp (GL_KEEP, GL_KEEP, GL_REPLACE);
   glBindVertexArray (batch->speck_vao);
   glDrawElementsInstanced (GL_POINTS, 1, GL_UNSIGNED_INT, NULL,
                            batch->speck_instances->len / INSTANCE_FLOATS);
   glBindVertexArray (0);
+  glDisable (GL_STENCIL_TEST);
 }
 
 static void

@@ -31,6 +31,10 @@ typedef struct
    * measured distance from the mesh stays within half a pixel on screen;
    * for tests and benchmarks). */
   gboolean no_levels;
+  /* Draw every body and shell in view: also bodies certainly hidden
+   * behind or inside nearer ones (the picture is the same) and shells
+   * under 64 others (for tests and benchmarks). */
+  gboolean no_occlusion;
 } BlRenderOptions;
 
 /* Colours, 0…1 RGB as written to the framebuffer: what the pixel tests
@@ -54,6 +58,7 @@ extern const float bl_render_box_color[3];
 extern const float bl_render_com_color[3];
 extern const float bl_render_com_dark_color[3];
 extern const float bl_render_buoyancy_color[3];
+extern const float bl_render_grid_color[3];
 /* A link's own colour (near-neutral, a different faint tint by index). */
 void        bl_render_link_color     (guint            index,
                                       float            rgb[3]);

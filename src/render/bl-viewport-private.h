@@ -82,6 +82,10 @@ guint    bl_viewport_get_n_drawn_triangles (BlViewport *self);
  * (default TRUE; the picture must be the same either way). */
 void     bl_viewport_set_cluster_culling (BlViewport *self,
                                           gboolean    enabled);
+/* Whether bodies certainly hidden by nearer ones, and shells under many
+ * others, are left out (default TRUE; the bodies' picture is the same). */
+void     bl_viewport_set_occlusion_culling (BlViewport *self,
+                                            gboolean    enabled);
 /* Whether big meshes may be drawn at a coarser level of detail (default
  * TRUE; within half a pixel of the full mesh on screen). */
 void     bl_viewport_set_levels_of_detail (BlViewport *self,

@@ -583,6 +583,14 @@ bl_viewport_set_cluster_culling (BlViewport *self,
 }
 
 void
+bl_viewport_set_occlusion_culling (BlViewport *self,
+                                   gboolean    enabled)
+{
+  self->options.no_occlusion = !enabled;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+void
 bl_viewport_set_levels_of_detail (BlViewport *self,
                                   gboolean    enabled)
 {
@@ -1017,6 +1025,8 @@ bl_viewport_init (BlViewport *self)
   self->scene_radius = self->extent_radius = 1.0;
 
   gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (self), TRUE);
+  /* the grid leaves the specks alone through it (bl-renderer-draw-passes.c) */
+  gtk_gl_area_set_has_stencil_buffer (GTK_GL_AREA (self), TRUE);
   gtk_gl_area_set_auto_render (GTK_GL_AREA (self), TRUE);
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_has_tooltip (widget, TRUE);
