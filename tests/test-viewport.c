@@ -1456,6 +1456,67 @@ test_occlusion_lossless (void)
   fixture_teardown (&f);
 }
 
+/* 300 links at one place, each a box of another size (1 m to 2 m), and so
+ * 300 nested inertia ellipsoids (spheres of radius 0.645 times the box's
+ * side): translucent, each a layer of at least α = 0.2 over what is
+ * behind; past 64 of them the view shows the overlay's colour whatever is
+ * behind ((1 − 0.2)^64 < 10⁻⁶).  Shells under 64 others are left out (the
+ * bodies inside the biggest box too): over three times fewer triangles
+ * drawn, and where the shells are, the picture still the overlay's: every
+ * pixel within 0.1 of the picture with every shell drawn (a section line
+ * of a shell left out: 0.25 brighter at strength 0.4 of 1) and on average
+ * within 2/255. */
+static void
+test_shell_layers_bounded (void)
+{
+  g_autoptr(GString) sdf = g_string_new (SDF_HEAD "<model name='m'>");
+  g_autofree guchar *on = NULL;
+  Fixture f = { 0 };
+  guint n_on, n_off, worst = 0;
+  double sum = 0.0;
+
+  for (int i = 0; i < 300; i++)
+    {
+      double side = 1.0 + i / 300.0;
+
+      g_string_append_printf (sdf, "<link name='l%d'><inertial><mass>1</mass><inertia><ixx>%.17g</ixx>"
+                              "<iyy>%.17g</iyy><izz>%.17g</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia>"
+                              "</inertial><collision name='c'><geometry><box><size>%.17g %.17g %.17g</size></box>"
+                              "</geometry></collision></link>", i, side * side / 6, side * side / 6,
+                              side * side / 6, side, side, side);
+    }
+  g_string_append (sdf, "</model></sdf>");
+  fixture_setup (&f, sdf->str);
+  g_object_set (f.viewport, "show-inertia-ellipsoid", TRUE, NULL);
+  aim (&f, (const double[3]) { 0, 0, 0 }, 7.0, 0.5, 0.3);
+
+  on = capture_on_off (&f, bl_viewport_set_occlusion_culling, &n_on, &n_off);
+  for (gsize p = 0; p < f.stride * f.height; p++)
+    if (p % 4 != 3)
+      {
+        guint d = (guint) ABS ((int) on[p] - (int) f.pixels[p]);
+
+        worst = MAX (worst, d);
+        sum += d;
+      }
+  g_test_message ("triangles drawn %u with shells under 64 left out, %u without; largest difference %u of 255, "
+                  "mean %.3f", n_on, n_off, worst, sum / (3.0 * f.width * f.height));
+  g_assert_cmpuint (3 * n_on, <, n_off);
+  g_assert_cmpuint (worst, <=, 26);
+  g_assert_cmpfloat (sum / (3.0 * f.width * f.height), <=, 2.0);
+
+  /* Their 300 centres of mass, one over the other at the origin, each
+   * drawn on top at 8 px (their links are bigger): the last one drawn
+   * covers the others' pixels, exactly. */
+  g_clear_pointer (&on, g_free);
+  g_object_set (f.viewport, "show-inertia-ellipsoid", FALSE, "show-com", TRUE, NULL);
+  on = capture_on_off (&f, bl_viewport_set_occlusion_culling, &n_on, &n_off);
+  g_test_message ("centres of mass: triangles drawn %u with markers drawn over left out, %u without", n_on, n_off);
+  g_assert_cmpmem (on, f.stride * f.height, f.pixels, f.stride * f.height);
+  g_assert_cmpuint (10 * n_on, <, n_off);
+  fixture_teardown (&f);
+}
+
 /* The SDF of one link of N unit cubes at its origin and one at y = 3. */
 static char *
 stacked_cubes (guint n)
@@ -1983,6 +2044,7 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/stacked-bodies-drawn-once", test_stacked_bodies_drawn_once);
   g_test_add_func ("/ui/viewport/specks-above-grid", test_specks_above_grid);
   g_test_add_func ("/ui/viewport/occlusion-lossless", test_occlusion_lossless);
+  g_test_add_func ("/ui/viewport/shell-layers-bounded", test_shell_layers_bounded);
 
   return g_test_run ();
 }

@@ -122,6 +122,7 @@ bl_batch_free (gpointer data)
       g_array_unref (batch->speck_instances);
     }
   g_clear_pointer (&batch->duplicate, g_array_unref);
+  g_clear_pointer (&batch->overdrawn, g_array_unref);
   g_array_unref (batch->instances);
   g_free (batch);
 }
@@ -466,6 +467,46 @@ find_duplicates (BlBatch *batch)
   batch->duplicates_stale = FALSE;
 }
 
+/* Markers are drawn on top of everything, opaque, in the instances' order,
+ * at MARKER_PX on screen unless their link's size is smaller (mesh.vert):
+ * one that a later one repeats at the same centre, in the same colour,
+ * both at the screen size, is drawn over pixel for pixel (a world of
+ * 100,000 models at one place: one marker, not 100,000). */
+static void
+find_overdrawn (BlBatch           *batch,
+                const BlFrameInfo *frame)
+{
+  guint n = batch_n_instances (batch);
+  g_autoptr(GHashTable) later = g_hash_table_new (instance_key_hash, instance_key_equal);
+  g_autofree float *keys = g_new0 (float, (gsize) n * INSTANCE_FLOATS);
+  double scale = MARKER_PX / frame->px_per_radian;
+
+  if (batch->overdrawn == NULL)
+    batch->overdrawn = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_array_set_size (batch->overdrawn, n);
+  for (guint i = n; i-- > 0;)
+    {
+      float *src = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+      gboolean selected = src[29] >= 0.0f && (int) src[29] == frame->selected;
+      double size = sqrt ((double) src[0] * src[0] + (double) src[1] * src[1] + (double) src[2] * src[2]);
+      double dist = 0.0;
+      /* its centre, colour and flags; the rest 0 */
+      float *key = keys + (gsize) i * INSTANCE_FLOATS;
+
+      for (int k = 0; k < 3; k++)
+        dist += (src[12 + k] - frame->eye[k]) * (src[12 + k] - frame->eye[k]);
+      memcpy (key + 12, src + 12, 3 * sizeof (float));
+      memcpy (key + 25, src + 25, 4 * sizeof (float));
+      key[30] = src[30];
+      g_array_index (batch->overdrawn, gboolean, i) = FALSE;
+      /* static links' markers show only when selected (mesh.vert) */
+      if (src[30] > 0.5f && !selected)
+        continue;
+      if (selected || size > scale * sqrt (dist) * (1.0 + 1e-4))
+        g_array_index (batch->overdrawn, gboolean, i) = !g_hash_table_add (later, key);
+    }
+}
+
 /* With many instances: keeps this frame's visible ones, each at the level
  * of detail of its size on screen (a big mesh's: instance_level), in
  * per-level buffers, or, when CANDIDATES is given, appends them there as
@@ -490,6 +531,8 @@ bl_batch_prepare (BlBatch           *batch,
     return;
   if (batch->duplicates_stale || batch->duplicate == NULL)
     find_duplicates (batch);
+  if (batch->markers && frame->shell_layers)
+    find_overdrawn (batch, frame);
   for (guint l = 0; levels != NULL && l < MIN (levels->len, MAX_LEVELS); l++)
     batch->lods[1 + l] = g_ptr_array_index (levels, l);
   for (int l = 0; l < N_BATCH_LEVELS; l++)
@@ -527,6 +570,8 @@ bl_batch_prepare (BlBatch           *batch,
        * drawn highlighted */
       if (g_array_index (batch->duplicate, gboolean, i) && !(selected && (int) src[31] == frame->selected_part))
         continue;
+      if (batch->markers && frame->shell_layers && g_array_index (batch->overdrawn, gboolean, i))
+        continue;
       for (int c = 0; c < 3; c++)
         scale = MAX (scale, (double) src[4 * c] * src[4 * c] + (double) src[4 * c + 1] * src[4 * c + 1]
                             + (double) src[4 * c + 2] * src[4 * c + 2]);
@@ -557,7 +602,7 @@ bl_batch_prepare (BlBatch           *batch,
         continue;
       if (candidates != NULL)
         {
-          BlCandidate candidate = { batch, i, level, speck, r };
+          BlCandidate candidate = { batch, i, level, speck, r, px };
 
           g_array_append_val (candidates, candidate);
         }

@@ -11,8 +11,6 @@
 
 /* ---- Drawing --------------------------------------------------------------- */
 
-/* Radius of the point markers on screen, pixels. */
-#define MARKER_PX 8.0
 /* Translucency of the layers. */
 #define PLANE_ALPHA 0.45f
 #define OVERLAY_ALPHA 0.20f

@@ -13,6 +13,9 @@
  * lies inside its tile, so what covers a tile's four corner rays (a convex
  * body whose silhouette is convex) covers every pixel GL fills in it. */
 #define TILE_PX 16
+/* A body whose bounding sphere is under this radius on screen (half a
+ * tile's diagonal) cannot cover a whole tile: it is not tried. */
+#define COVER_MIN_PX (0.71 * TILE_PX)
 /* Ray tests per frame for marking tiles covered: past it, bodies are still
  * drawn but mark no more tiles (fewer are left out, never a visible one). */
 #define COVER_BUDGET (1u << 21)
@@ -45,6 +48,7 @@ struct _BlOcclusion
   double *depth;             /* per tile: depth up to which it is covered, G_MAXDOUBLE: not */
   gint   *owner;             /* per tile: the candidate that covers it nearest, −1 */
   guint  *layers;            /* per tile: shells covering it whole */
+  gint   *shells;            /* per tile: the first SHELL_LAYERS of them (candidates) */
   double *hit;               /* per corner: where a ray enters the current body, < 0: misses */
   GArray *bounds;            /* BlBound per candidate */
   GArray *order;             /* guint: candidates by nearest depth */
@@ -65,6 +69,7 @@ bl_occlusion_free (BlRenderer *self)
   g_free (occ->depth);
   g_free (occ->owner);
   g_free (occ->layers);
+  g_free (occ->shells);
   g_free (occ->hit);
   g_array_unref (occ->bounds);
   g_array_unref (occ->order);
@@ -123,6 +128,7 @@ occlusion_begin (BlRenderer        *self,
       occ->depth = g_renew (double, occ->depth, nx * ny);
       occ->owner = g_renew (gint, occ->owner, nx * ny);
       occ->layers = g_renew (guint, occ->layers, nx * ny);
+      occ->shells = g_renew (gint, occ->shells, nx * ny * SHELL_LAYERS);
     }
   occ->width = frame->width;
   occ->height = frame->height;
@@ -278,7 +284,7 @@ covering_shape (const BlRenderer  *self,
 {
   int level = candidate->level;
 
-  if (level < 0)
+  if (level < 0 || candidate->px < COVER_MIN_PX)
     return FALSE;
   if (candidate->batch->lods[level] == NULL)
     level = 0;
@@ -454,7 +460,11 @@ cover_tiles (BlOcclusion       *occ,
         if (!(near > 0.0))
           continue;
         if (layers)
-          occ->layers[t]++;
+          {
+            if (occ->layers[t] < SHELL_LAYERS)
+              occ->shells[t * SHELL_LAYERS + occ->layers[t]] = (gint) index;
+            occ->layers[t]++;
+          }
         else if (far * (1.0 + DEPTH_MARGIN) < occ->depth[t])
           {
             occ->depth[t] = far * (1.0 + DEPTH_MARGIN);
@@ -494,6 +504,118 @@ held_inside (BlRenderer        *self,
   return TRUE;
 }
 
+/* How many of CANDIDATES could cover a tile (up to AT_MOST). */
+static guint
+count_covering (BlRenderer *self,
+                GArray     *candidates,
+                guint       at_most)
+{
+  guint n = 0;
+  double radius;
+
+  for (guint c = 0; c < candidates->len && n < at_most; c++)
+    n += covering_shape (self, &g_array_index (candidates, BlCandidate, c), &radius);
+  return n;
+}
+
+static void
+take (const BlCandidate *candidate)
+{
+  bl_batch_take (candidate->batch, candidate->index, candidate->level, candidate->speck);
+}
+
+/* The radius of the ball about OWNER's centre inside what GL draws of it
+ * (its covering shape, RADIUS in its frame, under its matrix): RADIUS
+ * times the matrix's least stretch, exact when its columns are orthogonal
+ * (a rotation times semi-axes), else bounded below by |det| / ‖M‖²_F. */
+static double
+inner_ball (const BlCandidate *owner,
+            double             radius)
+{
+  const float *m = candidate_matrix (owner);
+  double g[3][3], least = G_MAXDOUBLE, frob = 0.0, det;
+  gboolean orthogonal = TRUE;
+
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++)
+      g[a][b] = (double) m[4 * a] * m[4 * b] + (double) m[4 * a + 1] * m[4 * b + 1]
+                + (double) m[4 * a + 2] * m[4 * b + 2];
+  for (int a = 0; a < 3; a++)
+    {
+      least = MIN (least, g[a][a]);
+      frob += g[a][a];
+      for (int b = a + 1; b < 3; b++)
+        orthogonal &= fabs (g[a][b]) <= 1e-9 * sqrt (g[a][a] * g[b][b]);
+    }
+  if (orthogonal)
+    return radius * sqrt (least);
+  det = m[0] * ((double) m[5] * m[10] - (double) m[9] * m[6]) - m[4] * ((double) m[1] * m[10] - (double) m[9] * m[2])
+        + m[8] * ((double) m[1] * m[6] - (double) m[5] * m[2]);
+  return frob > 0.0 ? radius * fabs (det) / frob : 0.0;
+}
+
+/* Whether INNER is OUTER scaled down about the same centre (the same
+ * tessellation, its matrix OUTER's times λ < 1): a convex mesh about its
+ * centre holds itself scaled down, so nested ellipsoids of one shape
+ * (100,000 models at one place) need no margin. */
+static gboolean
+similar_inside (const BlCandidate *inner,
+                const BlCandidate *outer)
+{
+  const float *m = candidate_matrix (inner), *mo = candidate_matrix (outer);
+  double lambda = 0.0, top = 0.0;
+
+  if (inner->level != outer->level || memcmp (m + 12, mo + 12, 3 * sizeof (float)) != 0)
+    return FALSE;
+  for (int k = 0; k < 12; k++)
+    if (fabs (mo[k]) > top)
+      {
+        top = fabs (mo[k]);
+        lambda = (double) m[k] / mo[k];
+      }
+  if (!(lambda > 0.0 && lambda < 1.0 - INSIDE_MARGIN))
+    return FALSE;
+  for (int k = 0; k < 12; k++)
+    if (fabs (m[k] - lambda * mo[k]) > 1e-6 * lambda * top)
+      return FALSE;
+  return TRUE;
+}
+
+/* Whether SHELL's bounding sphere lies inside at least SHELL_LAYERS of
+ * the shells listed at tile T (kept, covering it whole, the eye outside
+ * each): then each of them draws over every pixel of SHELL. */
+static gboolean
+nested_deep (BlRenderer        *self,
+             const BlOcclusion *occ,
+             GArray            *candidates,
+             const BlCandidate *shell,
+             int                t)
+{
+  const float *m = candidate_matrix (shell);
+  guint inside = 0;
+
+  if (t < 0 || occ->layers[t] < SHELL_LAYERS)
+    return FALSE;
+  for (guint k = 0; k < SHELL_LAYERS; k++)
+    {
+      const BlCandidate *outer = &g_array_index (candidates, BlCandidate, occ->shells[t * SHELL_LAYERS + k]);
+      const float *mo = candidate_matrix (outer);
+      double d[3], radius;
+
+      if (!covering_shape (self, outer, &radius))
+        continue;
+      if (similar_inside (shell, outer))
+        {
+          inside++;
+          continue;
+        }
+      for (int j = 0; j < 3; j++)
+        d[j] = (double) m[12 + j] - mo[12 + j];
+      inside += sqrt (dot3 (d, d)) + shell->radius <= inner_ball (outer, radius) * (1.0 - INSIDE_MARGIN);
+    }
+  return inside >= SHELL_LAYERS;
+}
+
 static int
 compare_nearest (const void *a,
                  const void *b,
@@ -530,9 +652,16 @@ bl_occlusion_keep_bodies (BlRenderer        *self,
                           GArray            *candidates)
 {
   BlOcclusion *occ;
+  double radius;
 
-  if (candidates->len == 0)
-    return;
+  /* Nothing big enough to hide anything (a large world at fit-all): all
+   * of them, as they are. */
+  if (count_covering (self, candidates, 1) == 0)
+    {
+      for (guint c = 0; c < candidates->len; c++)
+        take (&g_array_index (candidates, BlCandidate, c));
+      return;
+    }
   occ = bound_all (self, frame, candidates);
   for (guint o = 0; o < occ->order->len; o++)
     {
@@ -540,7 +669,6 @@ bl_occlusion_keep_bodies (BlRenderer        *self,
       BlCandidate *candidate = &g_array_index (candidates, BlCandidate, c);
       BlBound *bound = &g_array_index (occ->bounds, BlBound, c);
       gboolean hidden = FALSE;
-      double radius;
 
       if (bound->known && bound->centre >= 0 && occ->owner[bound->centre] >= 0)
         {
@@ -562,7 +690,7 @@ bl_occlusion_keep_bodies (BlRenderer        *self,
         }
       if (hidden)
         continue;
-      bl_batch_take (candidate->batch, candidate->index, candidate->level, candidate->speck);
+      take (candidate);
       if (occ->rays < COVER_BUDGET && covering_shape (self, candidate, &radius) && prepare_cover (frame, candidate, bound))
         cover_tiles (occ, candidate, c, bound, radius, FALSE);
     }
@@ -576,8 +704,13 @@ bl_occlusion_keep_shells (BlRenderer        *self,
   BlOcclusion *occ;
   g_autofree gboolean *keep = NULL;
 
-  if (candidates->len == 0)
-    return;
+  /* Too few to make SHELL_LAYERS anywhere: all of them. */
+  if (count_covering (self, candidates, SHELL_LAYERS) < SHELL_LAYERS)
+    {
+      for (guint c = 0; c < candidates->len; c++)
+        take (&g_array_index (candidates, BlCandidate, c));
+      return;
+    }
   occ = bound_all (self, frame, candidates);
   keep = g_new0 (gboolean, candidates->len);
   for (guint o = 0; o < occ->order->len; o++)
@@ -589,14 +722,17 @@ bl_occlusion_keep_shells (BlRenderer        *self,
       gboolean selected = m[29] >= 0.0f && (int) m[29] == frame->selected;
       double radius;
 
+      /* Left out: inside SHELL_LAYERS kept shells, or over none but tiles
+       * that many cover whole. */
       keep[c] = selected || !bound->known;
-      for (int j = bound->y0; j <= bound->y1 && !keep[c]; j++)
-        for (int i = bound->x0; i <= bound->x1 && !keep[c]; i++)
-          {
-            int t = j * occ->nx + i;
+      if (!keep[c] && !nested_deep (self, occ, candidates, candidate, bound->centre))
+        for (int j = bound->y0; j <= bound->y1 && !keep[c]; j++)
+          for (int i = bound->x0; i <= bound->x1 && !keep[c]; i++)
+            {
+              int t = j * occ->nx + i;
 
-            keep[c] = occ->layers[t] < SHELL_LAYERS && tile_touched (occ, bound, t);
-          }
+              keep[c] = occ->layers[t] < SHELL_LAYERS && tile_touched (occ, bound, t);
+            }
       if (keep[c] && occ->rays < COVER_BUDGET && covering_shape (self, candidate, &radius)
           && prepare_cover (frame, candidate, bound))
         cover_tiles (occ, candidate, c, bound, radius, TRUE);
@@ -604,9 +740,5 @@ bl_occlusion_keep_shells (BlRenderer        *self,
   /* in their own order: translucent layers blend in the order drawn */
   for (guint c = 0; c < candidates->len; c++)
     if (keep[c])
-      {
-        BlCandidate *candidate = &g_array_index (candidates, BlCandidate, c);
-
-        bl_batch_take (candidate->batch, candidate->index, candidate->level, candidate->speck);
-      }
+      take (&g_array_index (candidates, BlCandidate, c));
 }

@@ -41,9 +41,12 @@ typedef struct
 #define CULL_SOLID_PX 0.4
 #define CULL_OVERLAY_PX 2.0
 /* Translucent shells over one part of the view beyond which only the
- * selected link's are drawn: past 64 layers of a shell of strength
- * α ≥ 0.2 / 3, what is behind shows through at most (1 − α)^64 ≈ 1.2 %. */
+ * selected link's are drawn.  Under 64 layers of strength α, what is
+ * behind shows through (1 − α)^64: α = 0.2 (nothing selected) 6·10⁻⁷, 0.12
+ * (x-ray, behind a body) 3·10⁻⁴, 0.042 (x-ray, another link selected) 6 %. */
 #define SHELL_LAYERS 64
+/* Radius of the point markers on screen, pixels (up to their link's size). */
+#define MARKER_PX 8.0
 /* Triangles per piece of a large draw on a software rasteriser. */
 #define FLUSH_TRIANGLES 65536
 /* Meshes of at least this many triangles are cut into clusters of at most
@@ -123,6 +126,7 @@ typedef struct
   double   bound_radius;     /* of the unit mesh about its origin */
   gboolean cull;             /* closed and wound outward: back faces may go */
   gboolean faint_normals;    /* a matrix may shrink a normal to nothing (bl_normals_may_vanish) */
+  gboolean markers;          /* point markers: drawn on top at MARKER_PX (mesh.vert's u_marker_scale) */
   GLuint   vao;
   GLuint   instance_vbo;
   GArray  *instances;        /* float, INSTANCE_FLOATS each */
@@ -145,6 +149,9 @@ typedef struct
    * place draws one box, not the same pixels 100,000 times over. */
   GArray  *duplicate;        /* gboolean */
   gboolean duplicates_stale;
+  /* Markers: per instance this frame, TRUE when a later one is drawn over
+   * the same pixels (same centre, colour and size on screen). */
+  GArray  *overdrawn;        /* gboolean */
 
   /* The VAOs of the mesh's coarser levels, made when first drawn (0: not yet). */
   GLuint   level_vao[MAX_LEVELS];
@@ -186,7 +193,7 @@ typedef struct
   gboolean clusters;        /* big meshes skip clusters that cannot show */
   gboolean levels;          /* big meshes may be drawn at a coarser level */
   gboolean occlusion;       /* solid bodies certainly hidden are left out (not in wireframe) */
-  gboolean shell_layers;    /* shells under SHELL_LAYERS others are left out */
+  gboolean shell_layers;    /* shells under SHELL_LAYERS others, and markers drawn over, are left out */
 } BlFrameInfo;
 
 /* An instance bl_batch_prepare found in view, for the occlusion tests to
@@ -198,6 +205,7 @@ typedef struct
   int      level;           /* its level of detail, −1: only a speck */
   gboolean speck;
   double   radius;          /* of its bounding sphere about its origin */
+  double   px;              /* that radius on screen, pixels */
 } BlCandidate;
 
 /* A linked program and its uniforms (−1 where it has none). */

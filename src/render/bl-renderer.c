@@ -329,6 +329,7 @@ rebuild (BlRenderer *self)
   self->overlays[OVERLAY_BOX] = bl_batch_new (self, self->cube_edges, 0.8660254037844386, FALSE);
   self->overlays[OVERLAY_COM] = bl_batch_new (self, self->marker, 1.0, TRUE);
   self->overlays[OVERLAY_BUOYANCY] = bl_batch_new (self, self->marker, 1.0, TRUE);
+  self->overlays[OVERLAY_COM]->markers = self->overlays[OVERLAY_BUOYANCY]->markers = TRUE;
   self->overlays[OVERLAY_AXES] = bl_batch_new (self, self->axes_lines, 1.0, FALSE);
 
   for (guint i = 0; i < n; i++)

@@ -31,9 +31,10 @@ typedef struct
    * measured distance from the mesh stays within half a pixel on screen;
    * for tests and benchmarks). */
   gboolean no_levels;
-  /* Draw every body and shell in view: also bodies certainly hidden
-   * behind or inside nearer ones (the picture is the same) and shells
-   * under 64 others (for tests and benchmarks). */
+  /* Draw every body, shell and marker in view: also bodies certainly
+   * hidden behind or inside nearer ones and markers drawn over by later
+   * ones (the picture is the same), and shells under 64 others (for tests
+   * and benchmarks). */
   gboolean no_occlusion;
 } BlRenderOptions;
 
