@@ -49,6 +49,7 @@ struct _BlOcclusion
   gint   *owner;             /* per tile: the candidate that covers it nearest, −1 */
   guint  *layers;            /* per tile: shells covering it whole */
   gint   *shells;            /* per tile: the first SHELL_LAYERS of them (candidates) */
+  gint   *witness;           /* per tile: the last shell left out centred in it, −1 */
   double *hit;               /* per corner: where a ray enters the current body, < 0: misses */
   GArray *bounds;            /* BlBound per candidate */
   GArray *order;             /* guint: candidates by nearest depth */
@@ -70,6 +71,7 @@ bl_occlusion_free (BlRenderer *self)
   g_free (occ->owner);
   g_free (occ->layers);
   g_free (occ->shells);
+  g_free (occ->witness);
   g_free (occ->hit);
   g_array_unref (occ->bounds);
   g_array_unref (occ->order);
@@ -129,6 +131,7 @@ occlusion_begin (BlRenderer        *self,
       occ->owner = g_renew (gint, occ->owner, nx * ny);
       occ->layers = g_renew (guint, occ->layers, nx * ny);
       occ->shells = g_renew (gint, occ->shells, nx * ny * SHELL_LAYERS);
+      occ->witness = g_renew (gint, occ->witness, nx * ny);
     }
   occ->width = frame->width;
   occ->height = frame->height;
@@ -159,6 +162,7 @@ occlusion_begin (BlRenderer        *self,
         occ->depth[t] = G_MAXDOUBLE;
         occ->owner[t] = -1;
         occ->layers[t] = 0;
+        occ->witness[t] = -1;
       }
   g_array_set_size (occ->bounds, n_candidates);
   g_array_set_size (occ->order, 0);
@@ -555,15 +559,19 @@ inner_ball (const BlCandidate *owner,
 }
 
 /* Whether INNER is OUTER scaled down about the same centre (the same
- * tessellation, its matrix OUTER's times λ < 1): a convex mesh about its
- * centre holds itself scaled down, so nested ellipsoids of one shape
- * (100,000 models at one place) need no margin. */
+ * tessellation, its matrix OUTER's times λ < 1 but for rounding): a
+ * convex mesh about its centre holds itself scaled down, with room
+ * (1 − λ) times its inner ball (BALL) for the rounding, at most 3·dev away
+ * (dev the largest difference of a matrix element, the vertices within 1
+ * of the centre).  Nested ellipsoids of one shape (100,000 models at one
+ * place) 10⁻⁵ apart in size need no other margin. */
 static gboolean
 similar_inside (const BlCandidate *inner,
-                const BlCandidate *outer)
+                const BlCandidate *outer,
+                double             ball)
 {
   const float *m = candidate_matrix (inner), *mo = candidate_matrix (outer);
-  double lambda = 0.0, top = 0.0;
+  double lambda = 0.0, top = 0.0, dev = 0.0;
 
   if (inner->level != outer->level || memcmp (m + 12, mo + 12, 3 * sizeof (float)) != 0)
     return FALSE;
@@ -573,17 +581,38 @@ similar_inside (const BlCandidate *inner,
         top = fabs (mo[k]);
         lambda = (double) m[k] / mo[k];
       }
-  if (!(lambda > 0.0 && lambda < 1.0 - INSIDE_MARGIN))
+  if (!(lambda > 0.0 && lambda < 1.0))
     return FALSE;
   for (int k = 0; k < 12; k++)
-    if (fabs (m[k] - lambda * mo[k]) > 1e-6 * lambda * top)
-      return FALSE;
-  return TRUE;
+    dev = MAX (dev, fabs (m[k] - lambda * mo[k]));
+  return 3.0 * dev < (1.0 - lambda) * ball * (1.0 - INSIDE_MARGIN);
 }
 
-/* Whether SHELL's bounding sphere lies inside at least SHELL_LAYERS of
- * the shells listed at tile T (kept, covering it whole, the eye outside
- * each): then each of them draws over every pixel of SHELL. */
+/* Whether what GL draws of SHELL lies inside what it draws of OUTER:
+ * OUTER's scaled down, or SHELL's bounding sphere inside the ball in
+ * OUTER's covering shape. */
+static gboolean
+shell_inside (BlRenderer        *self,
+              const BlCandidate *shell,
+              const BlCandidate *outer)
+{
+  const float *m = candidate_matrix (shell), *mo = candidate_matrix (outer);
+  double d[3], radius, ball;
+
+  if (!covering_shape (self, outer, &radius))
+    return FALSE;
+  ball = inner_ball (outer, radius);
+  if (similar_inside (shell, outer, ball))
+    return TRUE;
+  for (int j = 0; j < 3; j++)
+    d[j] = (double) m[12 + j] - mo[12 + j];
+  return sqrt (dot3 (d, d)) + shell->radius <= ball * (1.0 - INSIDE_MARGIN);
+}
+
+/* Whether SHELL lies inside at least SHELL_LAYERS of the shells listed at
+ * tile T (kept, covering it whole, the eye outside each), or inside the
+ * last one left out for that (the witness: inside is transitive): then
+ * that many draw over every pixel of SHELL. */
 static gboolean
 nested_deep (BlRenderer        *self,
              const BlOcclusion *occ,
@@ -591,29 +620,15 @@ nested_deep (BlRenderer        *self,
              const BlCandidate *shell,
              int                t)
 {
-  const float *m = candidate_matrix (shell);
-  guint inside = 0;
-
   if (t < 0 || occ->layers[t] < SHELL_LAYERS)
     return FALSE;
+  if (occ->witness[t] >= 0
+      && shell_inside (self, shell, &g_array_index (candidates, BlCandidate, occ->witness[t])))
+    return TRUE;
   for (guint k = 0; k < SHELL_LAYERS; k++)
-    {
-      const BlCandidate *outer = &g_array_index (candidates, BlCandidate, occ->shells[t * SHELL_LAYERS + k]);
-      const float *mo = candidate_matrix (outer);
-      double d[3], radius;
-
-      if (!covering_shape (self, outer, &radius))
-        continue;
-      if (similar_inside (shell, outer))
-        {
-          inside++;
-          continue;
-        }
-      for (int j = 0; j < 3; j++)
-        d[j] = (double) m[12 + j] - mo[12 + j];
-      inside += sqrt (dot3 (d, d)) + shell->radius <= inner_ball (outer, radius) * (1.0 - INSIDE_MARGIN);
-    }
-  return inside >= SHELL_LAYERS;
+    if (!shell_inside (self, shell, &g_array_index (candidates, BlCandidate, occ->shells[t * SHELL_LAYERS + k])))
+      return FALSE;
+  return TRUE;
 }
 
 static int
@@ -725,7 +740,9 @@ bl_occlusion_keep_shells (BlRenderer        *self,
       /* Left out: inside SHELL_LAYERS kept shells, or over none but tiles
        * that many cover whole. */
       keep[c] = selected || !bound->known;
-      if (!keep[c] && !nested_deep (self, occ, candidates, candidate, bound->centre))
+      if (!keep[c] && nested_deep (self, occ, candidates, candidate, bound->centre))
+        occ->witness[bound->centre] = (gint) c;
+      else if (!keep[c])
         for (int j = bound->y0; j <= bound->y1 && !keep[c]; j++)
           for (int i = bound->x0; i <= bound->x1 && !keep[c]; i++)
             {
