@@ -1453,6 +1453,25 @@ test_occlusion_lossless (void)
   g_test_message ("oblique: triangles drawn %u with the occlusion test, %u without", n_on, n_off);
   g_assert_cmpmem (on, f.stride * f.height, f.pixels, f.stride * f.height);
   g_assert_cmpuint (n_on, <=, n_off - 36 * 12);
+
+  /* Chosen once per camera: a frame of the same view (hovering, the
+   * offscreen capture) keeps the last choice; a turn, a selection or an
+   * edit of an instance makes a new one. */
+  {
+    guint n = bl_viewport_get_n_prepares (f.viewport);
+
+    wait_for_frame (&f);
+    capture (&f);
+    g_assert_cmpuint (bl_viewport_get_n_prepares (f.viewport), ==, n);
+    aim (&f, (const double[3]) { 0, 0, 0 }, 14.0, 0.7, 0.4);
+    wait_for_frame (&f);
+    g_assert_cmpuint (bl_viewport_get_n_prepares (f.viewport), ==, n + 1);
+    bl_viewport_set_selected_link (f.viewport, bl_document_find_link (f.document, "m::l1"));
+    wait_for_frame (&f);
+    g_assert_cmpuint (bl_viewport_get_n_prepares (f.viewport), ==, n + 2);
+    wait_for_frame (&f);
+    g_assert_cmpuint (bl_viewport_get_n_prepares (f.viewport), ==, n + 2);
+  }
   fixture_teardown (&f);
 }
 

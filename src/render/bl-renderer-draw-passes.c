@@ -63,6 +63,7 @@ prepare_batches (BlRenderer        *self,
     bl_batch_send (g_ptr_array_index (self->batches, b));
 
   self->prepared = TRUE;
+  self->n_prepares++;
   self->prepared_serial = self->instances_serial;
   self->prepared_frame = *frame;
   memcpy (self->prepared_vp, vp, sizeof self->prepared_vp);

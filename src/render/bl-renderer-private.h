@@ -282,6 +282,7 @@ struct _BlRenderer
   BlOcclusion *occlusion;               /* its tiles, bl-renderer-occlusion.c */
   guint       instances_serial;         /* changes whenever an instance or a mesh's levels do */
   gboolean    prepared;
+  guint       n_prepares;
   guint       prepared_serial;
   BlFrameInfo prepared_frame;
   float       prepared_vp[16];

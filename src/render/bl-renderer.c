@@ -443,6 +443,12 @@ bl_renderer_get_n_meshes (BlRenderer *self)
 }
 
 guint
+bl_renderer_get_n_prepares (BlRenderer *self)
+{
+  return self->n_prepares;
+}
+
+guint
 bl_renderer_get_n_drawn_triangles (BlRenderer *self)
 {
   return self->n_drawn_triangles;

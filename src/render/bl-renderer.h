@@ -119,5 +119,8 @@ void        bl_renderer_set_mesh_jobs_func (BlRenderer *self,
 guint       bl_renderer_get_n_meshes (BlRenderer *self);
 /* Triangles drawn by the last frame (after culling and level of detail). */
 guint       bl_renderer_get_n_drawn_triangles (BlRenderer *self);
+/* Frames that chose the instances in view anew (the others kept the last
+ * frame's: the same camera, size, selection and instances). */
+guint       bl_renderer_get_n_prepares (BlRenderer *self);
 
 G_END_DECLS

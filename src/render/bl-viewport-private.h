@@ -78,6 +78,8 @@ guint    bl_viewport_get_n_meshes      (BlViewport *self);
 guint    bl_viewport_get_n_meshes_reading (BlViewport *self);
 /* Triangles drawn by the last frame, after culling and level of detail. */
 guint    bl_viewport_get_n_drawn_triangles (BlViewport *self);
+/* Frames that chose the instances in view anew (bl_renderer_get_n_prepares). */
+guint    bl_viewport_get_n_prepares    (BlViewport *self);
 /* Whether big meshes skip their back-facing and off-screen clusters
  * (default TRUE; the picture must be the same either way). */
 void     bl_viewport_set_cluster_culling (BlViewport *self,

@@ -621,6 +621,12 @@ bl_viewport_get_n_meshes_reading (BlViewport *self)
 }
 
 guint
+bl_viewport_get_n_prepares (BlViewport *self)
+{
+  return self->renderer != NULL ? bl_renderer_get_n_prepares (self->renderer) : 0;
+}
+
+guint
 bl_viewport_get_n_drawn_triangles (BlViewport *self)
 {
   return self->renderer != NULL ? bl_renderer_get_n_drawn_triangles (self->renderer) : 0;
