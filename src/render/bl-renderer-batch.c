@@ -476,35 +476,48 @@ static void
 find_overdrawn (BlBatch           *batch,
                 const BlFrameInfo *frame)
 {
-  guint n = batch_n_instances (batch);
-  g_autoptr(GHashTable) later = g_hash_table_new (instance_key_hash, instance_key_equal);
-  g_autofree float *keys = g_new0 (float, (gsize) n * INSTANCE_FLOATS);
+  guint n = batch_n_instances (batch), n_sized = 0;
   double scale = MARKER_PX / frame->px_per_radian;
+  g_autoptr(GHashTable) later = NULL;
+  g_autofree float *keys = NULL;
 
   if (batch->overdrawn == NULL)
     batch->overdrawn = g_array_new (FALSE, FALSE, sizeof (gboolean));
   g_array_set_size (batch->overdrawn, n);
-  for (guint i = n; i-- > 0;)
+  /* First those drawn at the screen size (static links' only when
+   * selected, mesh.vert), marked TRUE for now. */
+  for (guint i = 0; i < n; i++)
     {
-      float *src = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+      const float *src = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
       gboolean selected = src[29] >= 0.0f && (int) src[29] == frame->selected;
-      double size = sqrt ((double) src[0] * src[0] + (double) src[1] * src[1] + (double) src[2] * src[2]);
+      double size = (double) src[0] * src[0] + (double) src[1] * src[1] + (double) src[2] * src[2];
       double dist = 0.0;
-      /* its centre, colour and flags; the rest 0 */
-      float *key = keys + (gsize) i * INSTANCE_FLOATS;
 
       for (int k = 0; k < 3; k++)
         dist += (src[12 + k] - frame->eye[k]) * (src[12 + k] - frame->eye[k]);
-      memcpy (key + 12, src + 12, 3 * sizeof (float));
-      memcpy (key + 25, src + 25, 4 * sizeof (float));
-      key[30] = src[30];
-      g_array_index (batch->overdrawn, gboolean, i) = FALSE;
-      /* static links' markers show only when selected (mesh.vert) */
-      if (src[30] > 0.5f && !selected)
-        continue;
-      if (selected || size > scale * sqrt (dist) * (1.0 + 1e-4))
-        g_array_index (batch->overdrawn, gboolean, i) = !g_hash_table_add (later, key);
+      g_array_index (batch->overdrawn, gboolean, i)
+        = (src[30] <= 0.5f || selected) && (selected || sqrt (size) > scale * sqrt (dist) * (1.0 + 1e-4));
+      n_sized += g_array_index (batch->overdrawn, gboolean, i);
     }
+  if (n_sized < 2)
+    {
+      memset (batch->overdrawn->data, 0, n * sizeof (gboolean));
+      return;
+    }
+  later = g_hash_table_new (instance_key_hash, instance_key_equal);
+  keys = g_new0 (float, (gsize) n_sized * INSTANCE_FLOATS);
+  for (guint i = n; i-- > 0;)
+    if (g_array_index (batch->overdrawn, gboolean, i))
+      {
+        const float *src = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+        /* its centre, colour and flags; the rest 0 */
+        float *key = keys + (gsize) --n_sized * INSTANCE_FLOATS;
+
+        memcpy (key + 12, src + 12, 3 * sizeof (float));
+        memcpy (key + 25, src + 25, 4 * sizeof (float));
+        key[30] = src[30];
+        g_array_index (batch->overdrawn, gboolean, i) = !g_hash_table_add (later, key);
+      }
 }
 
 /* With many instances: keeps this frame's visible ones, each at the level
