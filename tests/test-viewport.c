@@ -1478,13 +1478,13 @@ test_occlusion_lossless (void)
 /* 300 links at one place, each a box of another size (1 m to 2 m), and so
  * 300 nested inertia ellipsoids (spheres of radius 0.645 times the box's
  * side): translucent, each a layer of at least α = 0.2 over what is
- * behind; past 64 of them the view shows the overlay's colour whatever is
- * behind ((1 − 0.2)^64 < 10⁻⁶).  Shells under 64 others are left out (the
- * bodies inside the biggest box too): over three times fewer triangles
- * drawn, and where the shells are, the picture still the overlay's: every
- * pixel within 0.1 of the picture with every shell drawn (a section line
- * of a shell left out: 0.25 brighter at strength 0.4 of 1) and on average
- * within 2/255. */
+ * behind; past 32 of them the view shows the overlay's colour whatever is
+ * behind ((1 − 0.2)^32 < 10⁻³, under half a step of 255).  Shells nested
+ * in 32 others are left out (the bodies inside the biggest box too): over
+ * three times fewer triangles drawn, and the picture still the overlay's:
+ * every pixel within 0.1 of the picture with every shell drawn (a section
+ * line of a shell left out: 0.25 brighter at strength 0.4 of 1) and on
+ * average within 2/255. */
 static void
 test_shell_layers_bounded (void)
 {
@@ -1518,7 +1518,7 @@ test_shell_layers_bounded (void)
         worst = MAX (worst, d);
         sum += d;
       }
-  g_test_message ("triangles drawn %u with shells under 64 left out, %u without; largest difference %u of 255, "
+  g_test_message ("triangles drawn %u with shells under 32 left out, %u without; largest difference %u of 255, "
                   "mean %.3f", n_on, n_off, worst, sum / (3.0 * f.width * f.height));
   g_assert_cmpuint (3 * n_on, <, n_off);
   g_assert_cmpuint (worst, <=, 26);

@@ -33,7 +33,7 @@ typedef struct
   gboolean no_levels;
   /* Draw every body, shell and marker in view: also bodies certainly
    * hidden behind or inside nearer ones and markers drawn over by later
-   * ones (the picture is the same), and shells under 64 others (for tests
+   * ones (the picture is the same), and shells under 32 others (for tests
    * and benchmarks). */
   gboolean no_occlusion;
 } BlRenderOptions;
