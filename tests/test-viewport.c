@@ -1404,7 +1404,8 @@ assert_link_at (Fixture      *f,
  * one behind it that peeks out beside its edge (drawn, each seen in its
  * link's colour).  The picture is the same pixel for pixel with the test
  * off (`bl_viewport_set_occlusion_culling`), and 37 cubes fewer are drawn;
- * the same from an oblique view, where nothing is straight behind. */
+ * the same from an oblique view, where nothing is straight behind, and
+ * from close to the floating cube, cut by the near plane. */
 static void
 test_occlusion_lossless (void)
 {
@@ -1420,6 +1421,7 @@ test_occlusion_lossless (void)
   OCCLUSION_BOX (4, -3.5, 3.0, 0.0, 0.6);     /* behind, beside the edge */
   for (int i = 0; i < 36; i++)
     OCCLUSION_BOX (5 + i, -1.2 + 0.8 * (i % 4), -1.2 + 0.8 * (i / 4 % 4), -0.8 + 0.8 * (i / 16), 0.5);
+  OCCLUSION_BOX (41, 2.6, 1.0, 0.5, 0.1);    /* between the floating one and the big one */
   g_string_append (sdf, "</model></sdf>");
   fixture_setup (&f, sdf->str);
   look_front (&f, 12.0);
@@ -1453,6 +1455,15 @@ test_occlusion_lossless (void)
   g_test_message ("oblique: triangles drawn %u with the occlusion test, %u without", n_on, n_off);
   g_assert_cmpmem (on, f.stride * f.height, f.pixels, f.stride * f.height);
   g_assert_cmpuint (n_on, <=, n_off - 36 * 12);
+
+  /* The eye 0.4 m in front of the floating cube, aimed at a target 50 m
+   * away: the near plane, half a metre away, cuts through that cube, and
+   * the small one behind it shows through the hole. */
+  g_clear_pointer (&on, g_free);
+  aim (&f, (const double[3]) { 3.6 - 50.0, 1.0, 0.5 }, 50.0, 0.0, 0.0);
+  on = capture_on_off (&f, bl_viewport_set_occlusion_culling, &n_on, &n_off);
+  g_test_message ("clipped: triangles drawn %u with the occlusion test, %u without", n_on, n_off);
+  g_assert_cmpmem (on, f.stride * f.height, f.pixels, f.stride * f.height);
 
   /* Chosen once per camera: a frame of the same view (hovering, the
    * offscreen capture) keeps the last choice; a turn, a selection or an

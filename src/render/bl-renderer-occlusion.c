@@ -383,8 +383,9 @@ shape_holds (BlPrim        prim,
 }
 
 /* Makes BOUND ready to cover: the inverse of the candidate's matrix and
- * the eye in its frame.  FALSE when it cannot (flat, or the eye within
- * reach of what GL draws of it: its unit mesh's box). */
+ * the eye in its frame.  FALSE when it cannot (flat, not wholly between
+ * the near and far planes, which would clip it, or the eye within reach
+ * of what GL draws of it: its unit mesh's box). */
 static gboolean
 prepare_cover (const BlFrameInfo *frame,
                const BlCandidate *candidate,
@@ -395,6 +396,11 @@ prepare_cover (const BlFrameInfo *frame,
 
   if (!bound->known)
     return FALSE;
+  /* frame->planes[4] and [5]: near and far, inside ≥ 0 */
+  for (int p = 4; p < 6; p++)
+    if (!(frame->planes[p][0] * m[12] + frame->planes[p][1] * m[13] + frame->planes[p][2] * m[14]
+          + frame->planes[p][3] >= candidate->radius * (1.0 + INSIDE_MARGIN)))
+      return FALSE;
   for (int c = 0; c < 3; c++)
     for (int r = 0; r < 3; r++)
       a[3 * c + r] = m[4 * c + r];
