@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "bl-renderer-private.h"
@@ -34,7 +33,6 @@ typedef struct
   double   axis[3];          /* unit, eye to centre */
   double   cos_a, sin_a;     /* of the angle its bounding sphere subtends about AXIS */
   /* As a covering shape: the inverse of its 3×3 part, and the eye in its frame. */
-  gboolean covers;
   double   inverse[9];
   double   local_eye[3];
 } BlBound;
