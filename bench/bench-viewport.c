@@ -16,7 +16,10 @@
  * separated) turns off only those, BENCH_NO_CLUSTERS=1 draws big meshes whole
  * (no skipping of back-facing or off-screen clusters), BENCH_NO_LEVELS=1 at
  * full detail only, BENCH_ZOOM=F brings the camera F times closer than
- * fit-all (F > 1: only part of the model in view). */
+ * fit-all (F > 1: only part of the model in view), BENCH_NO_OCCLUSION=1
+ * draws every body and shell in view (none left out as hidden).
+ * BENCH_FILES=A.sdf:B.sdf… shows those files too, after the generated scenes
+ * (bench/make-scale-cases.py writes the overlapping ones). */
 #include "config.h"
 
 #include <math.h>
@@ -145,6 +148,8 @@ run_scene (const char *label,
     bl_viewport_set_cluster_culling (viewport, FALSE);
   if (g_getenv ("BENCH_NO_LEVELS") != NULL)
     bl_viewport_set_levels_of_detail (viewport, FALSE);
+  if (g_getenv ("BENCH_NO_OCCLUSION") != NULL)
+    bl_viewport_set_occlusion_culling (viewport, FALSE);
   if (g_getenv ("BENCH_HIDE") != NULL)
     {
       /* A comma-separated list of boolean viewport properties to turn off,
@@ -260,6 +265,18 @@ main (int   argc,
       g_autofree char *path = write_mesh_model (dir, n);
 
       run_scene ("torus mesh", path, n);
+    }
+  if (g_getenv ("BENCH_FILES") != NULL)
+    {
+      g_auto(GStrv) files = g_strsplit (g_getenv ("BENCH_FILES"), ":", -1);
+
+      for (guint i = 0; files[i] != NULL; i++)
+        if (files[i][0] != '\0')
+          {
+            g_autofree char *label = g_path_get_basename (files[i]);
+
+            run_scene (label, files[i], 0);
+          }
     }
   {
     /* Leave nothing behind. */

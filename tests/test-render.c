@@ -109,6 +109,24 @@ test_tessellate_sphere (void)
   assert_outward (sphere);
 }
 
+/* The ball about the origin inside a tessellation (what the occlusion
+ * test may count on): the cube's faces are ½ away; the sphere of 4 slices
+ * and 2 stacks is the octahedron |x| + |y| + |z| ≤ 1, faces 1/√3 away;
+ * that of 6 slices and 3 stacks has its nearest faces in the band between
+ * latitudes ±30° (rings of radius cos 30° at z = ±½), rectangles
+ * cos 30° · cos 30° = ¾ away (its polar fans are farther, 0.83). */
+static void
+test_tessellate_inradius (void)
+{
+  g_autoptr(BlTessMesh) box = bl_tess_box ();
+  g_autoptr(BlTessMesh) octahedron = bl_tess_sphere (4, 2);
+  g_autoptr(BlTessMesh) sphere = bl_tess_sphere (6, 3);
+
+  g_assert_cmpfloat_with_epsilon (bl_tess_mesh_get_inradius (box), 0.5, 1e-7);
+  g_assert_cmpfloat_with_epsilon (bl_tess_mesh_get_inradius (octahedron), 1.0 / sqrt (3.0), 1e-6);
+  g_assert_cmpfloat_with_epsilon (bl_tess_mesh_get_inradius (sphere), 0.75, 1e-6);
+}
+
 static void
 test_tessellate_cylinder_cone_plane (void)
 {
@@ -915,6 +933,7 @@ main (int   argc,
 
   g_test_add_func ("/render/tessellate/box", test_tessellate_box);
   g_test_add_func ("/render/tessellate/sphere", test_tessellate_sphere);
+  g_test_add_func ("/render/tessellate/inradius", test_tessellate_inradius);
   g_test_add_func ("/render/tessellate/cylinder-cone-plane", test_tessellate_cylinder_cone_plane);
   g_test_add_func ("/render/tessellate/mesh", test_tessellate_mesh);
   g_test_add_func ("/render/camera/views", test_camera_views);

@@ -1282,6 +1282,272 @@ test_sub_pixel_bodies_show (void)
 }
 
 
+/* Where world point P shows in the fixture's view (pixels from the upper
+ * left), by the pinhole camera: FALSE when behind the eye. */
+static gboolean
+project_px (Fixture      *f,
+            const double  p[3],
+            double       *x,
+            double       *y)
+{
+  BlCamera camera;
+  double eye[3], forward[3], right[3], up[3], v[3], z;
+
+  bl_viewport_get_camera (f->viewport, &camera);
+  bl_camera_get_eye (&camera, eye);
+  bl_camera_get_basis (&camera, forward, right, up);
+  for (int k = 0; k < 3; k++)
+    v[k] = p[k] - eye[k];
+  z = v[0] * forward[0] + v[1] * forward[1] + v[2] * forward[2];
+  if (!(z > 0.0))
+    return FALSE;
+  *x = f->width / 2.0 + offset_px (f, v[0] * right[0] + v[1] * right[1] + v[2] * right[2], z);
+  *y = f->height / 2.0 - offset_px (f, v[0] * up[0] + v[1] * up[1] + v[2] * up[2], z);
+  return TRUE;
+}
+
+/* Whether a pixel within one of (X, Y) is neither the background nor the
+ * grid: a body's. */
+static gboolean
+body_near (Fixture *f,
+           double   x,
+           double   y)
+{
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++)
+      {
+        double rgb[3], off_background = 0.0, off_grid = 0.0;
+
+        if (x + dx < 0 || y + dy < 0 || x + dx >= f->width || y + dy >= f->height)
+          continue;
+        pixel_at (f, x + dx, y + dy, rgb);
+        for (int k = 0; k < 3; k++)
+          {
+            off_background = MAX (off_background, fabs (rgb[k] - bl_render_background_color[k]));
+            off_grid = MAX (off_grid, fabs (rgb[k] - bl_render_grid_color[k]));
+          }
+        if (off_background > 4.0 / 255.0 && off_grid > 4.0 / 255.0)
+          return TRUE;
+      }
+  return FALSE;
+}
+
+/* A world of 1 m boxes along the x axis, 40 km long, at fit-all: each
+ * box is far under a pixel, drawn as a speck (a point at its first
+ * vertex, half a metre under the ground), and the grid's line along the
+ * x axis, drawn first, hid them where it covers their pixel.  Specks stay
+ * above the grid: each of the 41 boxes (1 km apart, a few pixels) shows
+ * within a pixel of where the pinhole camera puts its centre. */
+static void
+test_specks_above_grid (void)
+{
+  g_autoptr(GString) sdf = g_string_new (SDF_HEAD "<model name='m'><link name='l'>"
+                                         "<inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>"
+                                         "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>");
+  Fixture f = { 0 };
+  guint seen = 0, in_view = 0;
+
+  for (int i = 0; i <= 40; i++)
+    g_string_append_printf (sdf, "<collision name='c%d'><pose>%d 0 0 0 0 0</pose>"
+                            "<geometry><box><size>1 1 1</size></box></geometry></collision>",
+                            i, 1000 * (i - 20));
+  g_string_append (sdf, "</link></model></sdf>");
+  fixture_setup (&f, sdf->str);
+  bl_viewport_fit_all (f.viewport);
+  capture (&f);
+  for (int i = 0; i <= 40; i++)
+    {
+      double p[3] = { 1000.0 * (i - 20), 0.0, 0.0 }, x, y;
+
+      if (!project_px (&f, p, &x, &y) || x < 1 || y < 1 || x >= f.width - 1 || y >= f.height - 1)
+        continue;
+      in_view++;
+      seen += body_near (&f, x, y);
+    }
+  g_test_message ("%u of %u boxes in view seen", seen, in_view);
+  g_assert_cmpuint (in_view, ==, 41);
+  g_assert_cmpuint (seen, ==, in_view);
+  fixture_teardown (&f);
+}
+
+#define OCCLUSION_BOX(i, x, y, z, size) \
+  g_string_append_printf (sdf, "<link name='l%d'><pose>%g %g %g 0 0 0</pose>" \
+                          "<inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>" \
+                          "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>" \
+                          "<collision name='c'><geometry><box><size>%g %g %g</size></box></geometry>" \
+                          "</collision></link>", i, x, y, z, size, size, size)
+
+/* Asserts that the pixel where world point P shows is link LINK's colour
+ * under the headlight at cos θ = COS_VIEW. */
+static void
+assert_link_at (Fixture      *f,
+                const double  p[3],
+                int           link,
+                double        cos_view)
+{
+  float color[3];
+  double x, y, rgb[3];
+
+  g_assert_true (project_px (f, p, &x, &y));
+  bl_render_link_color (link, color);
+  pixel_at (f, x, y, rgb);
+  g_test_message ("l%d at (%.1f, %.1f): %.3f %.3f %.3f, expected %.3f %.3f %.3f", link, x, y, rgb[0], rgb[1], rgb[2],
+                  color[0] * (0.3 + 0.7 * cos_view), color[1] * (0.3 + 0.7 * cos_view),
+                  color[2] * (0.3 + 0.7 * cos_view));
+  for (int k = 0; k < 3; k++)
+    g_assert_cmpfloat (fabs (rgb[k] - color[k] * (0.3 + 0.7 * cos_view)), <=, 0.02);
+}
+
+/* Bodies certainly hidden behind or inside nearer ones are left out, and
+ * nothing else: from the front (the eye at x = 12 m), a 4 m cube at the
+ * origin, 36 small cubes inside it and one straight behind it (left out);
+ * a cube sticking out of its front face, one floating in front of it and
+ * one behind it that peeks out beside its edge (drawn, each seen in its
+ * link's colour).  The picture is the same pixel for pixel with the test
+ * off (`bl_viewport_set_occlusion_culling`), and 37 cubes fewer are drawn;
+ * the same from an oblique view, where nothing is straight behind, and
+ * from close to the floating cube, cut by the near plane. */
+static void
+test_occlusion_lossless (void)
+{
+  g_autoptr(GString) sdf = g_string_new (SDF_HEAD "<model name='m'>");
+  g_autofree guchar *on = NULL;
+  Fixture f = { 0 };
+  guint n_on, n_off;
+
+  OCCLUSION_BOX (0, 0.0, 0.0, 0.0, 4.0);
+  OCCLUSION_BOX (1, 2.2, 0.0, 0.0, 0.6);      /* through the front face */
+  OCCLUSION_BOX (2, 3.0, 1.0, 0.5, 0.4);      /* in front */
+  OCCLUSION_BOX (3, -3.5, 0.0, 0.0, 0.6);     /* straight behind */
+  OCCLUSION_BOX (4, -3.5, 3.0, 0.0, 0.6);     /* behind, beside the edge */
+  for (int i = 0; i < 36; i++)
+    OCCLUSION_BOX (5 + i, -1.2 + 0.8 * (i % 4), -1.2 + 0.8 * (i / 4 % 4), -0.8 + 0.8 * (i / 16), 0.5);
+  OCCLUSION_BOX (41, 2.6, 1.0, 0.5, 0.1);    /* between the floating one and the big one */
+  g_string_append (sdf, "</model></sdf>");
+  fixture_setup (&f, sdf->str);
+  look_front (&f, 12.0);
+
+  on = capture_on_off (&f, bl_viewport_set_occlusion_culling, &n_on, &n_off);
+  g_test_message ("front: triangles drawn %u with the occlusion test, %u without", n_on, n_off);
+  g_assert_cmpmem (on, f.stride * f.height, f.pixels, f.stride * f.height);
+  g_assert_cmpuint (n_on, <=, n_off - 37 * 12);
+  {
+    /* off the middle row, where the grid is seen edge-on */
+    const double out[3] = { 2.5, 0.0, 0.15 }, front[3] = { 3.2, 1.0, 0.5 }, big[3] = { 2.0, -1.0, -1.0 };
+    double edge_x, peek_x, y, mid[3];
+
+    assert_link_at (&f, out, 1, 9.5 / sqrt (9.5 * 9.5 + 0.15 * 0.15));
+    assert_link_at (&f, front, 2, 8.8 / sqrt (8.8 * 8.8 + 1.0 + 0.25));
+    assert_link_at (&f, big, 0, 10.0 / sqrt (100.0 + 2.0));
+    /* the peeking cube between the big one's edge (y = 2 at depth 10)
+     * and its own far edge (y = 3.3 at depth 15.2) */
+    g_assert_true (project_px (&f, (const double[3]) { 2.0, 2.0, 0.0 }, &edge_x, &y));
+    g_assert_true (project_px (&f, (const double[3]) { -3.2, 3.3, 0.0 }, &peek_x, &y));
+    g_assert_cmpfloat (peek_x - edge_x, >=, 4.0);
+    mid[0] = -3.2;
+    mid[1] = 3.3 * (0.5 * (edge_x + peek_x) - f.width / 2.0) / (peek_x - f.width / 2.0);
+    mid[2] = 0.15;
+    assert_link_at (&f, mid, 4, 15.2 / sqrt (15.2 * 15.2 + mid[1] * mid[1] + 0.15 * 0.15));
+  }
+
+  g_clear_pointer (&on, g_free);
+  aim (&f, (const double[3]) { 0, 0, 0 }, 14.0, 0.6, 0.4);
+  on = capture_on_off (&f, bl_viewport_set_occlusion_culling, &n_on, &n_off);
+  g_test_message ("oblique: triangles drawn %u with the occlusion test, %u without", n_on, n_off);
+  g_assert_cmpmem (on, f.stride * f.height, f.pixels, f.stride * f.height);
+  g_assert_cmpuint (n_on, <=, n_off - 36 * 12);
+
+  /* The eye 0.4 m in front of the floating cube, aimed at a target 50 m
+   * away: the near plane, half a metre away, cuts through that cube, and
+   * the small one behind it shows through the hole. */
+  g_clear_pointer (&on, g_free);
+  aim (&f, (const double[3]) { 3.6 - 50.0, 1.0, 0.5 }, 50.0, 0.0, 0.0);
+  on = capture_on_off (&f, bl_viewport_set_occlusion_culling, &n_on, &n_off);
+  g_test_message ("clipped: triangles drawn %u with the occlusion test, %u without", n_on, n_off);
+  g_assert_cmpmem (on, f.stride * f.height, f.pixels, f.stride * f.height);
+
+  /* Chosen once per camera: a frame of the same view (hovering, the
+   * offscreen capture) keeps the last choice; a turn, a selection or an
+   * edit of an instance makes a new one. */
+  {
+    guint n = bl_viewport_get_n_prepares (f.viewport);
+
+    wait_for_frame (&f);
+    capture (&f);
+    g_assert_cmpuint (bl_viewport_get_n_prepares (f.viewport), ==, n);
+    aim (&f, (const double[3]) { 0, 0, 0 }, 14.0, 0.7, 0.4);
+    wait_for_frame (&f);
+    g_assert_cmpuint (bl_viewport_get_n_prepares (f.viewport), ==, n + 1);
+    bl_viewport_set_selected_link (f.viewport, bl_document_find_link (f.document, "m::l1"));
+    wait_for_frame (&f);
+    g_assert_cmpuint (bl_viewport_get_n_prepares (f.viewport), ==, n + 2);
+    wait_for_frame (&f);
+    g_assert_cmpuint (bl_viewport_get_n_prepares (f.viewport), ==, n + 2);
+  }
+  fixture_teardown (&f);
+}
+
+/* 300 links at one place, each a box of another size (1 m to 2 m), and so
+ * 300 nested inertia ellipsoids (spheres of radius 0.645 times the box's
+ * side): translucent, each a layer of at least α = 0.2 over what is
+ * behind; past 32 of them the view shows the overlay's colour whatever is
+ * behind ((1 − 0.2)^32 < 10⁻³, under half a step of 255).  Shells nested
+ * in 32 others are left out (the bodies inside the biggest box too): over
+ * three times fewer triangles drawn, and the picture still the overlay's:
+ * every pixel within 0.1 of the picture with every shell drawn (a section
+ * line of a shell left out: 0.25 brighter at strength 0.4 of 1) and on
+ * average within 2/255. */
+static void
+test_shell_layers_bounded (void)
+{
+  g_autoptr(GString) sdf = g_string_new (SDF_HEAD "<model name='m'>");
+  g_autofree guchar *on = NULL;
+  Fixture f = { 0 };
+  guint n_on, n_off, worst = 0;
+  double sum = 0.0;
+
+  for (int i = 0; i < 300; i++)
+    {
+      double side = 1.0 + i / 300.0;
+
+      g_string_append_printf (sdf, "<link name='l%d'><inertial><mass>1</mass><inertia><ixx>%.17g</ixx>"
+                              "<iyy>%.17g</iyy><izz>%.17g</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia>"
+                              "</inertial><collision name='c'><geometry><box><size>%.17g %.17g %.17g</size></box>"
+                              "</geometry></collision></link>", i, side * side / 6, side * side / 6,
+                              side * side / 6, side, side, side);
+    }
+  g_string_append (sdf, "</model></sdf>");
+  fixture_setup (&f, sdf->str);
+  g_object_set (f.viewport, "show-inertia-ellipsoid", TRUE, NULL);
+  aim (&f, (const double[3]) { 0, 0, 0 }, 7.0, 0.5, 0.3);
+
+  on = capture_on_off (&f, bl_viewport_set_occlusion_culling, &n_on, &n_off);
+  for (gsize p = 0; p < f.stride * f.height; p++)
+    if (p % 4 != 3)
+      {
+        guint d = (guint) ABS ((int) on[p] - (int) f.pixels[p]);
+
+        worst = MAX (worst, d);
+        sum += d;
+      }
+  g_test_message ("triangles drawn %u with shells under 32 left out, %u without; largest difference %u of 255, "
+                  "mean %.3f", n_on, n_off, worst, sum / (3.0 * f.width * f.height));
+  g_assert_cmpuint (3 * n_on, <, n_off);
+  g_assert_cmpuint (worst, <=, 26);
+  g_assert_cmpfloat (sum / (3.0 * f.width * f.height), <=, 2.0);
+
+  /* Their 300 centres of mass, one over the other at the origin, each
+   * drawn on top at 8 px (their links are bigger): the last one drawn
+   * covers the others' pixels, exactly. */
+  g_clear_pointer (&on, g_free);
+  g_object_set (f.viewport, "show-inertia-ellipsoid", FALSE, "show-com", TRUE, NULL);
+  on = capture_on_off (&f, bl_viewport_set_occlusion_culling, &n_on, &n_off);
+  g_test_message ("centres of mass: triangles drawn %u with markers drawn over left out, %u without", n_on, n_off);
+  g_assert_cmpmem (on, f.stride * f.height, f.pixels, f.stride * f.height);
+  g_assert_cmpuint (10 * n_on, <, n_off);
+  fixture_teardown (&f);
+}
+
 /* The SDF of one link of N unit cubes at its origin and one at y = 3. */
 static char *
 stacked_cubes (guint n)
@@ -1837,6 +2103,9 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/sub-pixel-bodies-show", test_sub_pixel_bodies_show);
   g_test_add_func ("/ui/viewport/stacked-bodies-drawn-once", test_stacked_bodies_drawn_once);
   g_test_add_func ("/ui/viewport/many-instances-no-whole-buffer", test_many_instances_no_whole_buffer);
+  g_test_add_func ("/ui/viewport/specks-above-grid", test_specks_above_grid);
+  g_test_add_func ("/ui/viewport/occlusion-lossless", test_occlusion_lossless);
+  g_test_add_func ("/ui/viewport/shell-layers-bounded", test_shell_layers_bounded);
 
   return g_test_run ();
 }

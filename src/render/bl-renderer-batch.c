@@ -72,6 +72,7 @@ bl_batch_new (BlRenderer *self,
   BlBatch *batch = g_new0 (BlBatch, 1);
 
   batch->mesh = mesh;
+  batch->prim = BL_PRIM_MESH;
   batch->rescale[0] = batch->rescale[1] = batch->rescale[2] = 1.0;
   batch->lods[0] = mesh;
   batch->bound_radius = bound_radius;
@@ -121,6 +122,7 @@ bl_batch_free (gpointer data)
       g_array_unref (batch->speck_instances);
     }
   g_clear_pointer (&batch->duplicate, g_array_unref);
+  g_clear_pointer (&batch->overdrawn, g_array_unref);
   g_array_unref (batch->instances);
   g_free (batch);
 }
@@ -340,11 +342,9 @@ bl_frame_info_init (BlFrameInfo    *frame,
           frame->planes[p][k] /= len;
     }
   bl_camera_get_eye (camera, frame->eye);
-  {
-    double right[3], up[3];
-
-    bl_camera_get_basis (camera, frame->forward, right, up);
-  }
+  bl_camera_get_basis (camera, frame->forward, frame->right, frame->up);
+  frame->width = width;
+  frame->height = height;
   frame->px_per_radian = 0.5 * height / tan_half;
   frame->corner_stretch = sqrt (1.0 + tan_half * tan_half * (1.0 + aspect * aspect));
   frame->selected = selected;
@@ -487,16 +487,73 @@ find_duplicates (BlBatch *batch)
   batch->duplicates_stale = FALSE;
 }
 
+/* Markers are drawn on top of everything, opaque, in the instances' order,
+ * at MARKER_PX on screen unless their link's size is smaller (mesh.vert):
+ * one that a later one repeats at the same centre, in the same colour,
+ * both at the screen size, is drawn over pixel for pixel (a world of
+ * 100,000 models at one place: one marker, not 100,000). */
+static void
+find_overdrawn (BlBatch           *batch,
+                const BlFrameInfo *frame)
+{
+  guint n = batch_n_instances (batch), n_sized = 0;
+  double scale = MARKER_PX / frame->px_per_radian;
+  g_autoptr(GHashTable) later = NULL;
+  g_autofree float *keys = NULL;
+
+  if (batch->overdrawn == NULL)
+    batch->overdrawn = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_array_set_size (batch->overdrawn, n);
+  /* First those drawn at the screen size (static links' only when
+   * selected, mesh.vert), marked TRUE for now. */
+  for (guint i = 0; i < n; i++)
+    {
+      const float *src = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+      gboolean selected = src[29] >= 0.0f && (int) src[29] == frame->selected;
+      double size = (double) src[0] * src[0] + (double) src[1] * src[1] + (double) src[2] * src[2];
+      double dist = 0.0;
+
+      for (int k = 0; k < 3; k++)
+        dist += (src[12 + k] - frame->eye[k]) * (src[12 + k] - frame->eye[k]);
+      g_array_index (batch->overdrawn, gboolean, i)
+        = (src[30] <= 0.5f || selected) && (selected || sqrt (size) > scale * sqrt (dist) * (1.0 + 1e-4));
+      n_sized += g_array_index (batch->overdrawn, gboolean, i);
+    }
+  if (n_sized < 2)
+    {
+      memset (batch->overdrawn->data, 0, n * sizeof (gboolean));
+      return;
+    }
+  later = g_hash_table_new (instance_key_hash, instance_key_equal);
+  keys = g_new0 (float, (gsize) n_sized * INSTANCE_FLOATS);
+  for (guint i = n; i-- > 0;)
+    if (g_array_index (batch->overdrawn, gboolean, i))
+      {
+        const float *src = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+        /* its centre, colour and flags; the rest 0 */
+        float *key = keys + (gsize) --n_sized * INSTANCE_FLOATS;
+
+        memcpy (key + 12, src + 12, 3 * sizeof (float));
+        memcpy (key + 25, src + 25, 4 * sizeof (float));
+        key[30] = src[30];
+        g_array_index (batch->overdrawn, gboolean, i) = !g_hash_table_add (later, key);
+      }
+}
+
 /* With many instances: keeps this frame's visible ones, each at the level
  * of detail of its size on screen (a big mesh's: instance_level), in
- * per-level buffers.  The selected link is always drawn finely; a static
- * link's overlays only when it is selected; instances smaller than MIN_PX
- * on screen are dropped, or kept as specks (a point each) when SPECKS. */
+ * per-level buffers, or, when CANDIDATES is given, appends them there as
+ * BlCandidate for bl_occlusion_cull to choose from (then bl_batch_take
+ * keeps each one chosen).  The selected link is always drawn finely; a
+ * static link's overlays only when it is selected; instances smaller than
+ * MIN_PX on screen are dropped, or kept as specks (a point each) when
+ * SPECKS.  bl_batch_send hands the result to GL. */
 void
 bl_batch_prepare (BlBatch           *batch,
                   const BlFrameInfo *frame,
                   double             min_px,
-                  gboolean           specks)
+                  gboolean           specks,
+                  GArray            *candidates)
 {
   guint n = batch_n_instances (batch);
   const float *src = (const float *) batch->instances->data;
@@ -507,6 +564,8 @@ bl_batch_prepare (BlBatch           *batch,
     return;
   if (batch->duplicates_stale || batch->duplicate == NULL)
     find_duplicates (batch);
+  if (batch->markers && frame->shell_layers)
+    find_overdrawn (batch, frame);
   for (guint l = 0; levels != NULL && l < MIN (levels->len, MAX_LEVELS); l++)
     batch->lods[1 + l] = g_ptr_array_index (levels, l);
   for (int l = 0; l < N_BATCH_LEVELS; l++)
@@ -535,7 +594,7 @@ bl_batch_prepare (BlBatch           *batch,
     {
       gboolean selected = src[29] >= 0.0f && (int) src[29] == frame->selected;
       double scale = 0.0, r, dist = 0.0, px;
-      gboolean outside = FALSE;
+      gboolean outside = FALSE, speck;
       int level;
 
       if (src[30] > 0.5f && !selected)
@@ -543,6 +602,8 @@ bl_batch_prepare (BlBatch           *batch,
       /* the same pixels as an earlier one, unless it is the collision
        * drawn highlighted */
       if (g_array_index (batch->duplicate, gboolean, i) && !(selected && (int) src[31] == frame->selected_part))
+        continue;
+      if (batch->markers && frame->shell_layers && g_array_index (batch->overdrawn, gboolean, i))
         continue;
       for (int c = 0; c < 3; c++)
         scale = MAX (scale, (double) src[4 * c] * src[4 * c] + (double) src[4 * c + 1] * src[4 * c + 1]
@@ -561,19 +622,47 @@ bl_batch_prepare (BlBatch           *batch,
       px = dist > r ? frame->px_per_radian * r / dist : G_MAXDOUBLE;
       /* A speck for the selected link's too: its triangles (drawn
        * finely, whatever their size) may cover no pixel's centre. */
-      if (specks && px < min_px)
-        g_array_append_vals (batch->speck_instances, src, INSTANCE_FLOATS);
+      speck = specks && px < min_px;
       if (!selected && px < min_px)
-        continue;
-      if (levels != NULL)
+        level = -1;
+      else if (levels != NULL)
         level = (int) instance_level (frame, batch, i);
       else
         level = selected || px >= LOD_FINE_PX ? 0 : px >= LOD_COARSE_PX ? 1 : px >= LOD_TINY_PX ? 2 : 3;
       while (level > 0 && batch->lods[level] == NULL)
         level--;
-      g_array_append_vals (batch->lod_instances[level], src, INSTANCE_FLOATS);
-    }
+      if (level < 0 && !speck)
+        continue;
+      if (candidates != NULL)
+        {
+          BlCandidate candidate = { batch, i, level, speck, r, px };
 
+          g_array_append_val (candidates, candidate);
+        }
+      else
+        bl_batch_take (batch, i, level, speck);
+    }
+}
+
+void
+bl_batch_take (BlBatch  *batch,
+               guint     index,
+               int       level,
+               gboolean  speck)
+{
+  const float *src = &g_array_index (batch->instances, float, index * INSTANCE_FLOATS);
+
+  if (speck)
+    g_array_append_vals (batch->speck_instances, src, INSTANCE_FLOATS);
+  if (level >= 0)
+    g_array_append_vals (batch->lod_instances[level], src, INSTANCE_FLOATS);
+}
+
+void
+bl_batch_send (BlBatch *batch)
+{
+  if (!batch->streamed)
+    return;
   for (int l = 0; l < N_BATCH_LEVELS; l++)
     if (batch->lod_instances[l] != NULL && batch->lod_instances[l]->len > 0)
       {
@@ -595,10 +684,15 @@ bl_batch_draw_specks (BlBatch *batch)
 {
   if (!batch->streamed || batch->speck_instances == NULL || batch->speck_instances->len == 0)
     return;
+  /* Marked in the stencil where they show, for the grid to leave alone. */
+  glEnable (GL_STENCIL_TEST);
+  glStencilFunc (GL_ALWAYS, 1, 1);
+  glStencilOp (GL_KEEP, GL_KEEP, GL_REPLACE);
   glBindVertexArray (batch->speck_vao);
   glDrawElementsInstanced (GL_POINTS, 1, GL_UNSIGNED_INT, NULL,
                            batch->speck_instances->len / INSTANCE_FLOATS);
   glBindVertexArray (0);
+  glDisable (GL_STENCIL_TEST);
 }
 
 static void

@@ -11,27 +11,62 @@
 
 /* ---- Drawing --------------------------------------------------------------- */
 
-/* Radius of the point markers on screen, pixels. */
-#define MARKER_PX 8.0
 /* Translucency of the layers. */
 #define PLANE_ALPHA 0.45f
 #define OVERLAY_ALPHA 0.20f
 #define OVERLAY_HIDDEN_ALPHA 0.12f
 
+/* This frame's instances in view, by level of detail: the solid bodies
+ * that may show, front to back, and the shells a part of the view still
+ * needs (bl-renderer-occlusion.c).  Kept while the camera, the size, the
+ * selection and the instances stay as they were (a frame redrawn for
+ * hovering, or the same view again). */
 static void
 prepare_batches (BlRenderer        *self,
-                 const BlFrameInfo *frame)
+                 const BlFrameInfo *frame,
+                 mat4               vp)
 {
   GHashTableIter iter;
   gpointer value;
+  GArray *bodies = frame->occlusion ? self->candidates : NULL;
 
+  if (self->prepared && self->prepared_serial == self->instances_serial
+      && memcmp (self->prepared_vp, vp, sizeof self->prepared_vp) == 0
+      && self->prepared_frame.width == frame->width && self->prepared_frame.height == frame->height
+      && self->prepared_frame.selected == frame->selected
+      && self->prepared_frame.selected_part == frame->selected_part
+      && self->prepared_frame.clusters == frame->clusters && self->prepared_frame.levels == frame->levels
+      && self->prepared_frame.occlusion == frame->occlusion
+      && self->prepared_frame.shell_layers == frame->shell_layers)
+    return;
+
+  g_array_set_size (self->candidates, 0);
   for (int p = 0; p < BL_PRIM_MESH; p++)
-    bl_batch_prepare (self->prim_batches[p], frame, CULL_SOLID_PX, p != BL_PRIM_PLANE);
+    bl_batch_prepare (self->prim_batches[p], frame, CULL_SOLID_PX, p != BL_PRIM_PLANE,
+                      p != BL_PRIM_PLANE ? bodies : NULL);
   g_hash_table_iter_init (&iter, self->mesh_batches);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    bl_batch_prepare (value, frame, CULL_SOLID_PX, TRUE);
+    bl_batch_prepare (value, frame, CULL_SOLID_PX, TRUE, bodies);
+  if (bodies != NULL)
+    bl_occlusion_keep_bodies (self, frame, bodies);
   for (int o = 0; o < N_OVERLAYS; o++)
-    bl_batch_prepare (self->overlays[o], frame, CULL_OVERLAY_PX, FALSE);
+    if (o == OVERLAY_ELLIPSOID || o == OVERLAY_ADDED_MASS)
+      {
+        g_array_set_size (self->candidates, 0);
+        bl_batch_prepare (self->overlays[o], frame, CULL_OVERLAY_PX, FALSE,
+                          frame->shell_layers ? self->candidates : NULL);
+        bl_occlusion_keep_shells (self, frame, self->candidates);
+      }
+    else
+      bl_batch_prepare (self->overlays[o], frame, CULL_OVERLAY_PX, FALSE, NULL);
+  for (guint b = 0; b < self->batches->len; b++)
+    bl_batch_send (g_ptr_array_index (self->batches, b));
+
+  self->prepared = TRUE;
+  self->n_prepares++;
+  self->prepared_serial = self->instances_serial;
+  self->prepared_frame = *frame;
+  memcpy (self->prepared_vp, vp, sizeof self->prepared_vp);
 }
 
 /* The bodies, opaque, with the body programs (the general one for the
@@ -171,8 +206,11 @@ bl_renderer_draw (BlRenderer            *self,
   frame.clusters = !options->no_clusters;
   /* The wireframe shows the file's own triangles. */
   frame.levels = !options->no_levels && !options->wireframe;
+  /* In the wireframe a body inside another shows. */
+  frame.occlusion = !options->wireframe && !options->no_occlusion;
+  frame.shell_layers = !options->no_occlusion;
   self->frame = frame;
-  prepare_batches (self, &frame);
+  prepare_batches (self, &frame, vp);
 
   glViewport (0, 0, width, height);
   glClearColor (bl_render_background_color[0], bl_render_background_color[1],
@@ -196,7 +234,13 @@ bl_renderer_draw (BlRenderer            *self,
   glUniform3fv (self->general.u_com_dark, 1, bl_render_com_dark_color);
   glUniform1f (self->general.u_marker_scale, 0.0f);
 
-  /* Ground grid under the scene: spacing a power of ten near its size. */
+  /* Bodies opaque, the grid, then planes as a translucent ground over it. */
+  draw_bodies (self, options, vp, eyef);
+  /* Ground grid under the scene: spacing a power of ten near its size;
+   * after the bodies, where it is strictly nearer (as if drawn first and
+   * the bodies over it) and not over a speck, the one pixel of a body
+   * (the stencil's bit 1, bl_batch_draw_specks): a body on the grid's
+   * axis too far to be more than a speck is not hidden by the line. */
   {
     double r = MAX (scene_radius, 1e-3);
     double step = pow (10.0, floor (log10 (r)));
@@ -210,11 +254,15 @@ bl_renderer_draw (BlRenderer            *self,
     bl_batch_upload (self->grid_batch);
     glUniform1i (self->general.u_mode, 2);
     glUniform1f (self->general.u_alpha, 1.0f);
+    glDepthFunc (GL_LESS);
+    glEnable (GL_STENCIL_TEST);
+    glStencilFunc (GL_EQUAL, 0, 1);
+    glStencilOp (GL_KEEP, GL_KEEP, GL_KEEP);
     bl_batch_draw (self, self->grid_batch, FALSE, FALSE);
+    glDisable (GL_STENCIL_TEST);
+    glDepthFunc (GL_LEQUAL);
   }
 
-  /* Bodies opaque, then planes as a translucent ground over the grid. */
-  draw_bodies (self, options, vp, eyef);
   /* The bodies are rasterised while the overlays are prepared. */
   if (self->flush_triangles > 0)
     glFlush ();

@@ -383,9 +383,13 @@ bl_renderer_adopt_mesh_jobs (BlRenderer *self)
       BlMeshJob *job = mesh->job;
 
       if (clusters_ready (mesh))
-        gpu_mesh_adopt_clusters (mesh, job->new_vertices, job->indices, job->clusters);
+        {
+          gpu_mesh_adopt_clusters (mesh, job->new_vertices, job->indices, job->clusters);
+          self->instances_serial++;
+        }
       if (!levels_ready (mesh))
         continue;
+      self->instances_serial++;
       mesh->levels = g_ptr_array_new_with_free_func (bl_gpu_mesh_free);
       for (guint l = 0; l < job->levels->len; l++)
         {
@@ -422,6 +426,10 @@ bl_renderer_make_fixed_meshes (BlRenderer *self)
       g_autoptr(BlTessMesh) cone = bl_tess_cone (slices);
       g_autoptr(BlTessMesh) plane = bl_tess_plane ();
 
+      /* What certainly lies inside each level (bl-renderer-occlusion.c):
+       * the cylinder's sides are planes cos (π / slices) from its axis. */
+      self->sphere_inradius[level] = bl_tess_mesh_get_inradius (sphere);
+      self->cylinder_inradius[level] = cos (G_PI / slices);
       self->prims[level][BL_PRIM_BOX] = gpu_mesh_from_tess (box);
       self->prims[level][BL_PRIM_SPHERE] = gpu_mesh_from_tess (sphere);
       self->prims[level][BL_PRIM_CYLINDER] = gpu_mesh_from_tess (cylinder);

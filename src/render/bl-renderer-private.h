@@ -11,6 +11,7 @@
 G_BEGIN_DECLS
 
 typedef struct _BlMeshJob BlMeshJob;
+typedef struct _BlOcclusion BlOcclusion;
 
 /* How mesh jobs reach the renderer: FUNC (DATA) runs in CONTEXT (the
  * renderer's, its thread-default main context when made) after each stage
@@ -24,7 +25,6 @@ typedef struct
   gpointer         data;
 } BlJobNotify;
 
-extern const float bl_render_grid_color[3];
 
 /* Instances of one unit mesh above this count are culled and given a level
  * of detail by their size on screen every frame (below it they are drawn
@@ -40,6 +40,14 @@ extern const float bl_render_grid_color[3];
  * grid), and overlays and markers (whose link is not selected) not at all. */
 #define CULL_SOLID_PX 0.4
 #define CULL_OVERLAY_PX 2.0
+/* Translucent shells over one part of the view beyond which only the
+ * selected link's are drawn.  Under 32 layers of strength α, what is
+ * behind shows through (1 − α)^32: α = 0.2 (nothing selected) 8·10⁻⁴,
+ * under half a step of 255; 0.12 (x-ray, behind a body) 1.7 %; 0.042
+ * (x-ray, while another link is selected) 25 %. */
+#define SHELL_LAYERS 32
+/* Radius of the point markers on screen, pixels (up to their link's size). */
+#define MARKER_PX 8.0
 /* Triangles per piece of a large draw on a software rasteriser. */
 #define FLUSH_TRIANGLES 65536
 /* Meshes of at least this many triangles are cut into clusters of at most
@@ -112,12 +120,14 @@ struct _BlGpuMesh
 typedef struct
 {
   BlGpuMesh *mesh;
+  BlPrim   prim;             /* the unit primitive, BL_PRIM_MESH for a mesh or any other */
   /* Primitives: fine (= mesh), coarse, tiny, speck; big meshes: the mesh
    * and its levels once made; NULL: the finer one. */
   BlGpuMesh *lods[N_BATCH_LEVELS];
   double   bound_radius;     /* of the unit mesh about its origin */
   gboolean cull;             /* closed and wound outward: back faces may go */
   gboolean faint_normals;    /* a matrix may shrink a normal to nothing (bl_normals_may_vanish) */
+  gboolean markers;          /* point markers: drawn on top at MARKER_PX (mesh.vert's u_marker_scale) */
   GLuint   vao;
   GLuint   instance_vbo;
   GArray  *instances;        /* float, INSTANCE_FLOATS each */
@@ -140,6 +150,9 @@ typedef struct
    * place draws one box, not the same pixels 100,000 times over. */
   GArray  *duplicate;        /* gboolean */
   gboolean duplicates_stale;
+  /* Markers: per instance this frame, TRUE when a later one is drawn over
+   * the same pixels (same centre, colour and size on screen). */
+  GArray  *overdrawn;        /* gboolean */
 
   /* The VAOs of the mesh's coarser levels, made when first drawn (0: not yet). */
   GLuint   level_vao[MAX_LEVELS];
@@ -172,13 +185,29 @@ typedef struct
   float  planes[6][4];      /* frustum, normalised, inside ≥ 0 */
   double eye[3];
   double forward[3];        /* the view direction, unit */
+  double right[3], up[3];   /* the screen's axes, unit */
+  int    width, height;     /* pixels */
   double px_per_radian;     /* pixels per radian near the view axis (the focal length) */
   double corner_stretch;    /* √(1 + tan²θ), θ the angle of the frustum's corners off the axis */
   int    selected;
   int    selected_part;     /* the selected link's selected collision, −1 for none */
   gboolean clusters;        /* big meshes skip clusters that cannot show */
   gboolean levels;          /* big meshes may be drawn at a coarser level */
+  gboolean occlusion;       /* solid bodies certainly hidden are left out (not in wireframe) */
+  gboolean shell_layers;    /* shells under SHELL_LAYERS others, and markers drawn over, are left out */
 } BlFrameInfo;
+
+/* An instance bl_batch_prepare found in view, for the occlusion tests to
+ * keep or leave out (bl-renderer-occlusion.c). */
+typedef struct
+{
+  BlBatch *batch;
+  guint    index;
+  int      level;           /* its level of detail, −1: only a speck */
+  gboolean speck;
+  double   radius;          /* of its bounding sphere about its origin */
+  double   px;              /* that radius on screen, pixels */
+} BlCandidate;
 
 /* A linked program and its uniforms (−1 where it has none). */
 typedef struct
@@ -208,6 +237,8 @@ struct _BlRenderer
   gboolean    shown_added_mass;         /* the bodies' colours were written with the added-mass overlay on */
 
   BlGpuMesh  *prims[N_LODS][BL_PRIM_MESH];   /* [level][prim] */
+  double      sphere_inradius[N_LODS];       /* of the sphere's levels (bl_tess_mesh_get_inradius) */
+  double      cylinder_inradius[N_LODS];     /* of the cylinder's sides about its axis */
   BlGpuMesh  *marker;
   BlGpuMesh  *cube_edges;
   BlGpuMesh  *axes_lines;
@@ -244,6 +275,18 @@ struct _BlRenderer
   GArray     *draw_counts;              /* GLsizei */
   GArray     *draw_offsets;             /* const void * */
   GPtrArray  *unstarted_jobs;           /* BlMeshJob*, each holding its thread's reference */
+
+  /* The instances in view, and what they were prepared for: a frame of
+   * the same camera, size, selection and instances keeps them (and the
+   * buffers they were sent to). */
+  GArray     *candidates;               /* BlCandidate, scratch */
+  BlOcclusion *occlusion;               /* its tiles, bl-renderer-occlusion.c */
+  guint       instances_serial;         /* changes whenever an instance or a mesh's levels do */
+  gboolean    prepared;
+  guint       n_prepares;
+  guint       prepared_serial;
+  BlFrameInfo prepared_frame;
+  float       prepared_vp[16];
   BlJobNotify *notify;                  /* shared with the jobs */
 
   /* The panel method's surface (bl_renderer_set_panels): triangles
@@ -371,12 +414,25 @@ void
 bl_batch_prepare (BlBatch           *batch,
                   const BlFrameInfo *frame,
                   double             min_px,
-                  gboolean           specks);
+                  gboolean           specks,
+                  GArray            *candidates);
+
+/* Keeps instance INDEX this frame at LEVEL (−1: not as a body) and as a
+ * speck when SPECK. */
+void
+bl_batch_take (BlBatch  *batch,
+               guint     index,
+               int       level,
+               gboolean  speck);
+
+/* Hands what bl_batch_prepare and bl_batch_take kept to GL. */
+void
+bl_batch_send (BlBatch *batch);
 
 /* The batch's specks of this frame (bl_batch_prepare with SPECKS): the
  * first vertex of each instance as a one-pixel point, with the bound body
  * program (a body under a pixel lies within a pixel of any of its
- * vertices). */
+ * vertices), setting stencil bit 1 where one shows. */
 void
 bl_batch_draw_specks (BlBatch *batch);
 
@@ -390,6 +446,28 @@ gboolean
 bl_renderer_draw_mesh_batch (BlRenderer *self,
                              BlBatch    *batch,
                              gboolean    coarse);
+
+/* ---- Occlusion (bl-renderer-occlusion.c) ----------------------------------- */
+
+/* Opaque bodies: keeps the CANDIDATES (BlCandidate, of solid batches) that
+ * may show, front to back, leaving out those certainly hidden behind or
+ * inside nearer ones (conservative: never one that would colour a pixel).
+ * Reorders CANDIDATES. */
+void
+bl_occlusion_keep_bodies (BlRenderer        *self,
+                          const BlFrameInfo *frame,
+                          GArray            *candidates);
+
+/* Translucent shells (ellipsoids, CANDIDATES of one overlay batch): keeps
+ * them in their order, but over any part of the view already under
+ * SHELL_LAYERS of them only those of the selected link. */
+void
+bl_occlusion_keep_shells (BlRenderer        *self,
+                          const BlFrameInfo *frame,
+                          GArray            *candidates);
+
+void
+bl_occlusion_free (BlRenderer *self);
 
 /* ---- Instances from the scene (bl-renderer.c) ------------------------------ */
 

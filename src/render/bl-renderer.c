@@ -80,6 +80,7 @@ bl_renderer_new (gboolean   use_es,
   self->ranges = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->draw_counts = g_array_new (FALSE, FALSE, sizeof (GLsizei));
   self->draw_offsets = g_array_new (FALSE, FALSE, sizeof (const void *));
+  self->candidates = g_array_new (FALSE, FALSE, sizeof (BlCandidate));
   self->unstarted_jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_gpu_mesh_job_unref);
   self->notify = bl_job_notify_new ();
   bl_renderer_make_fixed_meshes (self);
@@ -110,6 +111,8 @@ bl_renderer_free (BlRenderer *self)
   g_array_unref (self->ranges);
   g_array_unref (self->draw_counts);
   g_array_unref (self->draw_offsets);
+  g_array_unref (self->candidates);
+  bl_occlusion_free (self);
   g_ptr_array_unref (self->unstarted_jobs);
   /* Jobs still running report to nobody. */
   self->notify->func = NULL;
@@ -312,18 +315,21 @@ rebuild (BlRenderer *self)
       gboolean curved = p == BL_PRIM_SPHERE || p == BL_PRIM_CYLINDER || p == BL_PRIM_CONE;
 
       self->prim_batches[p] = bl_batch_new (self, self->prims[0][p], prim_radius[p], p != BL_PRIM_PLANE);
+      self->prim_batches[p]->prim = p;
       if (curved)
         bl_batch_set_lods (self->prim_batches[p], self->prims[1][p], self->prims[2][p], self->prims[3][p]);
     }
   for (int o = OVERLAY_ELLIPSOID; o <= OVERLAY_ADDED_MASS; o++)
     {
       self->overlays[o] = bl_batch_new (self, self->prims[0][BL_PRIM_SPHERE], 1.0, TRUE);
+      self->overlays[o]->prim = BL_PRIM_SPHERE;
       bl_batch_set_lods (self->overlays[o], self->prims[1][BL_PRIM_SPHERE], self->prims[2][BL_PRIM_SPHERE],
                          self->prims[3][BL_PRIM_SPHERE]);
     }
   self->overlays[OVERLAY_BOX] = bl_batch_new (self, self->cube_edges, 0.8660254037844386, FALSE);
   self->overlays[OVERLAY_COM] = bl_batch_new (self, self->marker, 1.0, TRUE);
   self->overlays[OVERLAY_BUOYANCY] = bl_batch_new (self, self->marker, 1.0, TRUE);
+  self->overlays[OVERLAY_COM]->markers = self->overlays[OVERLAY_BUOYANCY]->markers = TRUE;
   self->overlays[OVERLAY_AXES] = bl_batch_new (self, self->axes_lines, 1.0, FALSE);
 
   for (guint i = 0; i < n; i++)
@@ -403,6 +409,8 @@ bl_renderer_sync_instances (BlRenderer *self)
   GHashTableIter iter;
   gpointer key;
 
+  if (self->need_rebuild || g_hash_table_size (self->dirty_links) > 0)
+    self->instances_serial++;
   if (!self->need_rebuild)
     {
       g_hash_table_iter_init (&iter, self->dirty_links);
@@ -432,6 +440,12 @@ bl_renderer_get_n_meshes (BlRenderer *self)
   while (g_hash_table_iter_next (&iter, NULL, &value))
     n += ((BlGpuMesh *) value)->unscaled_key == NULL;
   return n;
+}
+
+guint
+bl_renderer_get_n_prepares (BlRenderer *self)
+{
+  return self->n_prepares;
 }
 
 guint

@@ -31,6 +31,11 @@ typedef struct
    * measured distance from the mesh stays within half a pixel on screen;
    * for tests and benchmarks). */
   gboolean no_levels;
+  /* Draw every body, shell and marker in view: also bodies certainly
+   * hidden behind or inside nearer ones and markers drawn over by later
+   * ones (the picture is the same), and shells under 32 others (for tests
+   * and benchmarks). */
+  gboolean no_occlusion;
 } BlRenderOptions;
 
 /* Colours, 0…1 RGB as written to the framebuffer: what the pixel tests
@@ -54,6 +59,7 @@ extern const float bl_render_box_color[3];
 extern const float bl_render_com_color[3];
 extern const float bl_render_com_dark_color[3];
 extern const float bl_render_buoyancy_color[3];
+extern const float bl_render_grid_color[3];
 /* A link's own colour (near-neutral, a different faint tint by index). */
 void        bl_render_link_color     (guint            index,
                                       float            rgb[3]);
@@ -117,5 +123,8 @@ guint       bl_renderer_get_n_drawn_triangles (BlRenderer *self);
  * (batches drawn whole; a batch of many is sent per frame, visible ones
  * only, and holds none). */
 gsize       bl_renderer_get_instance_bytes (BlRenderer *self);
+/* Frames that chose the instances in view anew (the others kept the last
+ * frame's: the same camera, size, selection and instances). */
+guint       bl_renderer_get_n_prepares (BlRenderer *self);
 
 G_END_DECLS

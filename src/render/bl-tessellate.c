@@ -67,6 +67,35 @@ bl_tess_mesh_get_bounds (BlTessMesh *mesh,
       }
 }
 
+double
+bl_tess_mesh_get_inradius (BlTessMesh *mesh)
+{
+  guint stride = bl_tess_mesh_get_stride (mesh);
+  const float *v = (const float *) mesh->vertices->data;
+  const guint32 *idx = (const guint32 *) mesh->indices->data;
+  double inradius = G_MAXDOUBLE;
+
+  for (guint t = 0; t + 2 < mesh->indices->len; t += 3)
+    {
+      const float *a = v + idx[t] * stride, *b = v + idx[t + 1] * stride, *c = v + idx[t + 2] * stride;
+      double u[3], w[3], n[3], len;
+
+      for (int k = 0; k < 3; k++)
+        {
+          u[k] = (double) b[k] - a[k];
+          w[k] = (double) c[k] - a[k];
+        }
+      n[0] = u[1] * w[2] - u[2] * w[1];
+      n[1] = u[2] * w[0] - u[0] * w[2];
+      n[2] = u[0] * w[1] - u[1] * w[0];
+      len = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      /* a degenerate triangle (at a pole) covers nothing */
+      if (len > 0.0)
+        inradius = MIN (inradius, fabs (n[0] * a[0] + n[1] * a[1] + n[2] * a[2]) / len);
+    }
+  return inradius == G_MAXDOUBLE ? 0.0 : inradius;
+}
+
 static guint32
 add_vertex (BlTessMesh *mesh,
             double      px,

@@ -27,6 +27,11 @@ void        bl_tess_mesh_get_bounds (BlTessMesh  *mesh,
                                      float        min[3],
                                      float        max[3]);
 
+/* The least distance of the plane of any of its (non-degenerate)
+ * triangles from the origin: for a closed convex mesh about the origin,
+ * the radius of the largest ball about the origin inside it. */
+double      bl_tess_mesh_get_inradius (BlTessMesh *mesh);
+
 /* Unit primitives, scaled per instance by the renderer:
  * box: the cube [−½, ½]³, flat faces;
  * sphere: radius 1 (stacks ≥ 2, slices ≥ 3), also every ellipsoid;

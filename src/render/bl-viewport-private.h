@@ -80,10 +80,16 @@ guint    bl_viewport_get_n_meshes_reading (BlViewport *self);
 guint    bl_viewport_get_n_drawn_triangles (BlViewport *self);
 /* bl_renderer_get_instance_bytes */
 gsize    bl_viewport_get_instance_bytes (BlViewport *self);
+/* Frames that chose the instances in view anew (bl_renderer_get_n_prepares). */
+guint    bl_viewport_get_n_prepares    (BlViewport *self);
 /* Whether big meshes skip their back-facing and off-screen clusters
  * (default TRUE; the picture must be the same either way). */
 void     bl_viewport_set_cluster_culling (BlViewport *self,
                                           gboolean    enabled);
+/* Whether bodies certainly hidden by nearer ones, and shells under many
+ * others, are left out (default TRUE; the bodies' picture is the same). */
+void     bl_viewport_set_occlusion_culling (BlViewport *self,
+                                            gboolean    enabled);
 /* Whether big meshes may be drawn at a coarser level of detail (default
  * TRUE; within half a pixel of the full mesh on screen). */
 void     bl_viewport_set_levels_of_detail (BlViewport *self,

@@ -583,6 +583,14 @@ bl_viewport_set_cluster_culling (BlViewport *self,
 }
 
 void
+bl_viewport_set_occlusion_culling (BlViewport *self,
+                                   gboolean    enabled)
+{
+  self->options.no_occlusion = !enabled;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+void
 bl_viewport_set_levels_of_detail (BlViewport *self,
                                   gboolean    enabled)
 {
@@ -610,6 +618,12 @@ bl_viewport_get_n_meshes_reading (BlViewport *self)
   for (guint i = 0; self->links != NULL && i < self->links->len; i++)
     n += ((BlSceneLink *) g_ptr_array_index (self->links, i))->n_loading;
   return n;
+}
+
+guint
+bl_viewport_get_n_prepares (BlViewport *self)
+{
+  return self->renderer != NULL ? bl_renderer_get_n_prepares (self->renderer) : 0;
 }
 
 guint
@@ -1023,6 +1037,8 @@ bl_viewport_init (BlViewport *self)
   self->scene_radius = self->extent_radius = 1.0;
 
   gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (self), TRUE);
+  /* the grid leaves the specks alone through it (bl-renderer-draw-passes.c) */
+  gtk_gl_area_set_has_stencil_buffer (GTK_GL_AREA (self), TRUE);
   gtk_gl_area_set_auto_render (GTK_GL_AREA (self), TRUE);
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_has_tooltip (widget, TRUE);
