@@ -74,9 +74,9 @@ LLVMFuzzerTestOneInput (const guint8 *data,
       g_autoptr(GError) child_error = NULL;
       g_autoptr(BlMesh) child = NULL;
 
-      bl_mesh_set_native_stl (FALSE);
+      bl_mesh_set_native_readers (FALSE);
       child = bl_mesh_new_from_file (path, bl_vec3 (1, -2, 0.5), NULL, FALSE, &child_error);
-      bl_mesh_set_native_stl (TRUE);
+      bl_mesh_set_native_readers (TRUE);
       g_assert ((mesh == NULL) == (child == NULL));
       if (mesh == NULL)
         g_assert (error->domain == child_error->domain && error->code == child_error->code);

@@ -2,7 +2,10 @@
  * submesh arrays, memory on huge pages and the timings. */
 #include "config.h"
 
+#include <errno.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "bl-mesh-private.h"
 
@@ -85,4 +88,51 @@ bl_mesh_huge_free (gpointer memory,
 {
   if (memory != NULL)
     munmap (memory, size);
+}
+
+gboolean
+bl_mesh_path_has_extension (const char *path,
+                            const char *ext)
+{
+  const char *dot = strrchr (path, '.');
+
+  return dot != NULL && g_ascii_strcasecmp (dot + 1, ext) == 0;
+}
+
+gssize
+bl_mesh_read_full (int     fd,
+                   guint8 *buffer,
+                   gsize   size)
+{
+  gsize done = 0;
+
+  while (done < size)
+    {
+      gssize n = read (fd, buffer + done, size - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return -1;
+      if (n == 0)
+        break;
+      done += n;
+    }
+  return done;
+}
+
+BlNativeStatus
+bl_mesh_native_fail (GError    **error,
+                     const char *path,
+                     const char *format,
+                     ...)
+{
+  g_autofree char *why = NULL;
+  va_list args;
+
+  va_start (args, format);
+  why = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD, "Cannot load mesh “%s”: %s", path, why);
+  return BL_NATIVE_FAILED;
 }
