@@ -380,6 +380,84 @@ test_same_torus (void)
                                                                   .vertex = "x,y,z,nx:float,ny:float,nz:float" }), TRUE);
 }
 
+/* Quadrilaterals, cut as assimp cuts them: fanned from a concave corner,
+ * and every triangle's corners rotated (NGON encoding) once a file has
+ * one. */
+static void
+test_quads (void)
+{
+  g_auto(PlyMesh) box = { 0 };
+  g_auto(PlyMesh) concave = { 0 };
+  g_auto(PlyMesh) random = { 0 };
+  GRand *rand = g_rand_new_with_seed (16);
+
+  /* a unit cube of six quadrilaterals, wound outward: volume 1 */
+  ply_mesh_init (&box);
+  for (int i = 0; i < 8; i++)
+    ply_point (&box, i & 1, (i >> 1) & 1, (i >> 2) & 1);
+  ply_face (&box, 4, 0, 2, 3, 1);
+  ply_face (&box, 4, 4, 5, 7, 6);
+  ply_face (&box, 4, 0, 1, 5, 4);
+  ply_face (&box, 4, 2, 6, 7, 3);
+  ply_face (&box, 4, 0, 4, 6, 2);
+  ply_face (&box, 4, 1, 3, 7, 5);
+  {
+    g_autofree char *path = write_ply ("cube-quads.ply", &box, &(PlyLayout) { 0 });
+    g_autoptr(BlMesh) mesh = bl_mesh_new_from_file (path, unit_scale, NULL, FALSE, NULL);
+    BlMeshProperties p;
+
+    g_assert_true (bl_mesh_get_mass_properties (mesh, FALSE, &p, NULL));
+    g_assert_cmpuint (p.n_triangles, ==, 12);
+    g_assert_cmpfloat (fabs (p.volume - 1.0), <=, 1e-15);
+    g_assert_true (p.watertight);
+  }
+  bl_test_assert_same_and_remove (write_ply ("cube-quads.ply", &box, &(PlyLayout) { 0 }), TRUE);
+
+  /* an arrowhead, concave at each of its corners in turn, then triangles
+   * and quadrilaterals that start where the one before started (rotated
+   * by the encoding), among lines */
+  ply_mesh_init (&concave);
+  ply_point (&concave, 0, 0, 0);
+  ply_point (&concave, 2, 1, 0);
+  ply_point (&concave, 0, 2, 0);
+  ply_point (&concave, 0.5, 1, 0);
+  ply_point (&concave, 0, 0, 1);
+  for (int s = 0; s < 4; s++)
+    ply_face (&concave, 4, s % 4, (s + 1) % 4, (s + 2) % 4, (s + 3) % 4);
+  ply_face (&concave, 3, 3, 4, 0);
+  ply_face (&concave, 3, 3, 0, 4);
+  ply_face (&concave, 2, 3, 4);
+  ply_face (&concave, 3, 3, 1, 4);
+  ply_face (&concave, 4, 3, 4, 1, 2);
+  ply_face (&concave, 4, 3, 2, 4, 1);
+  ply_face (&concave, 3, 3, 2, 4);
+  /* a quadrilateral with a repeated corner, and a flat one */
+  ply_face (&concave, 4, 0, 0, 1, 2);
+  ply_face (&concave, 4, 0, 1, 1, 1);
+  bl_test_assert_same_and_remove (write_ply ("concave.ply", &concave, &(PlyLayout) { 0 }), TRUE);
+  bl_test_assert_same_and_remove (write_ply ("concave-be.ply", &concave, &(PlyLayout) { .big_endian = TRUE,
+                                                                                         .coord = "double" }), TRUE);
+
+  /* many random quadrilaterals, planar or not, convex or not, among
+   * triangles: the corner found in float the same as assimp's */
+  ply_mesh_init (&random);
+  for (int i = 0; i < 64; i++)
+    ply_point (&random, g_rand_double_range (rand, -1, 1), g_rand_double_range (rand, -1, 1),
+               i % 2 == 0 ? 0 : g_rand_double_range (rand, -0.1, 0.1));
+  for (int f = 0; f < 4000; f++)
+    {
+      int a = g_rand_int_range (rand, 0, 64), b = g_rand_int_range (rand, 0, 64);
+      int c = g_rand_int_range (rand, 0, 64), d = g_rand_int_range (rand, 0, 64);
+
+      if (f % 5 == 0)
+        ply_face (&random, 3, a, b, c);
+      else
+        ply_face (&random, 4, a, b, c, d);
+    }
+  bl_test_assert_same_and_remove (write_ply ("random-quads.ply", &random, &(PlyLayout) { 0 }), TRUE);
+  g_rand_free (rand);
+}
+
 /* Files this reader leaves to assimp: both loads are the child's. */
 static void
 test_declined (void)
@@ -424,7 +502,7 @@ test_declined (void)
     }
   }
 
-  /* quadrilaterals and a pentagon: assimp's triangulation */
+  /* a pentagon: assimp cuts it into ears after a projection */
   ply_mesh_init (&quads);
   ply_point (&quads, 0, 0, 0);
   ply_point (&quads, 1, 0, 0);
@@ -511,6 +589,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/core/mesh/native-ply/same-mesh", test_same_mesh);
   g_test_add_func ("/core/mesh/native-ply/same-torus", test_same_torus);
+  g_test_add_func ("/core/mesh/native-ply/quads", test_quads);
   g_test_add_func ("/core/mesh/native-ply/declined", test_declined);
   g_test_add_func ("/core/mesh/native-ply/refused", test_refused);
 

@@ -32,8 +32,12 @@
  * then widened to double and welded by exact position in file order (the
  * child's own bl_mesh_weld_points, through the same root transform); a
  * face of three indices is a triangle, faces of one or two (points,
- * lines) are left out.  Faces of none or of four or more indices (which
- * assimp's triangulation fans or cuts into ears) are DECLINED.
+ * lines) are left out.  A face of four is cut as assimp's triangulation
+ * (aiProcess_Triangulate) cuts it: fanned from its concave corner if it
+ * has one (found in float, as assimp finds it), else from its first; and
+ * once a file has one, every triangle's corners are rotated as that
+ * step's NGON encoding rotates them.  Faces of none or of five or more
+ * indices (cut into ears, by a projection) are DECLINED.
  *
  * Refused with a clear message, as the child refuses them: an index past
  * the vertices, and a file that ends before the data its header announces
@@ -46,6 +50,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -481,19 +486,110 @@ read_vertices (PlyInput          *in,
   return TRUE;
 }
 
-/* Reads the faces: each triangle's file indices to INDICES (room for
- * n_faces triangles), checked against the vertex count; *N_TRIANGLES. */
+/* assimp's aiVector3D::Normalize, in float. */
+static void
+normalize (float v[3])
+{
+  float l = sqrtf (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  float inv;
+
+  if (l == 0)
+    return;
+  inv = 1.0f / l;
+  for (int k = 0; k < 3; k++)
+    v[k] *= inv;
+}
+
+static float
+dot (const float a[3],
+     const float b[3])
+{
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* The corner from which assimp 5.2.5's triangulation fans the
+ * quadrilateral Q: the first whose angles to the two sides, seen from the
+ * opposite corner, add up to more than π (a concave corner), else 0.  In
+ * float, as assimp computes it. */
+static guint
+quad_fan_corner (const struct aiVector3D *points,
+                 const guint32            q[4])
+{
+  for (guint i = 0; i < 4; i++)
+    {
+      const struct aiVector3D *v = &points[q[i]];
+      const struct aiVector3D *v0 = &points[q[(i + 3) % 4]];
+      const struct aiVector3D *v1 = &points[q[(i + 2) % 4]];
+      const struct aiVector3D *v2 = &points[q[(i + 1) % 4]];
+      float left[3] = { v0->x - v->x, v0->y - v->y, v0->z - v->z };
+      float diag[3] = { v1->x - v->x, v1->y - v->y, v1->z - v->z };
+      float right[3] = { v2->x - v->x, v2->y - v->y, v2->z - v->z };
+      float angle;
+
+      normalize (left);
+      normalize (diag);
+      normalize (right);
+      angle = acosf (dot (left, diag)) + acosf (dot (right, diag));
+      /* AI_MATH_PI_F */
+      if (angle > 3.1415926538f)
+        return i;
+    }
+  return 0;
+}
+
+static inline gboolean
+bit_is_set (const guint8 *bits,
+            gsize         i)
+{
+  return bits != NULL && (bits[i / 8] >> (i % 8) & 1) != 0;
+}
+
+/* What assimp's triangulation does to every triangle once a mesh has a
+ * polygon (its NGON encoding): a triangle, or a quadrilateral's pair
+ * (SECOND marks the pair's second), whose first index is the first index
+ * of the one before is rotated to start at its third corner. */
+static void
+ngon_encode (guint32      *indices,
+             guint         n_triangles,
+             const guint8 *second)
+{
+  guint32 last = G_MAXUINT32;
+
+  for (guint t = 0; t < n_triangles; t++)
+    {
+      guint32 *a = &indices[3 * (gsize) t];
+      gboolean pair = t + 1 < n_triangles && bit_is_set (second, t + 1);
+
+      if (a[0] == last)
+        {
+          guint32 r[6] = { a[2], a[0], a[1], a[4], a[5], a[3] };
+
+          memcpy (a, r, (pair ? 6 : 3) * sizeof (guint32));
+        }
+      last = a[0];
+      if (pair)
+        t++;
+    }
+}
+
+/* Reads the faces: each triangle's file indices to INDICES (room for two
+ * triangles a face), checked against the vertex count, a quadrilateral
+ * cut in two as assimp cuts it (by POINTS, the file's points); *SECOND
+ * (when there are quadrilaterals) marks the second triangle of each;
+ * *N_TRIANGLES. */
 static gboolean
-read_faces (PlyInput        *in,
-            const PlyHeader *h,
-            guint32         *indices,
-            guint           *n_triangles,
-            PlyProblem      *problem)
+read_faces (PlyInput                *in,
+            const PlyHeader         *h,
+            const struct aiVector3D *points,
+            guint32                 *indices,
+            guint8                 **second,
+            guint                   *n_triangles,
+            PlyProblem              *problem)
 {
   gsize cs = type_size[h->count_type];
   gsize is = type_size[h->index_type];
-  /* a face of three indices, the most this reader takes */
-  gsize most = h->face_before + cs + 3 * is + h->face_after;
+  /* a face of four indices, the most this reader takes */
+  gsize most = h->face_before + cs + 4 * is + h->face_after;
   guint32 nv = h->n_vertices;
   guint t = 0;
 
@@ -501,50 +597,65 @@ read_faces (PlyInput        *in,
     {
       gsize have = in->end - in->start;
       const guint8 *p;
-      guint32 count;
+      guint32 count, q[4];
       gsize size;
 
       if (have < most)
         have = input_fill (in, most);
       p = in->buffer + in->start;
       problem->in_faces = TRUE;
+      problem->face = f;
       if (have < h->face_before + cs)
         goto cut_short;
       count = read_uint (p + h->face_before, h->count_type, h->big_endian);
-      if (count == 0 || count > 3)
+      if (count == 0 || count > 4)
         {
           problem->stop = STOP_DECLINE;
-          problem->face = f;
           return FALSE;
         }
       size = h->face_before + cs + count * is + h->face_after;
       if (have < size)
         goto cut_short;
+      in->start += size;
+      if (count < 3)
+        continue;   /* a point or a line */
+
+      for (guint k = 0; k < count; k++)
+        {
+          q[k] = read_uint (p + h->face_before + cs + k * is, h->index_type, h->big_endian);
+          if (q[k] >= nv)
+            {
+              problem->stop = STOP_RANGE;
+              problem->index = q[k];
+              return FALSE;
+            }
+        }
       if (count == 3)
         {
-          const guint8 *q = p + h->face_before + cs;
-
-          for (int k = 0; k < 3; k++)
-            {
-              guint32 idx = read_uint (q + k * is, h->index_type, h->big_endian);
-
-              if (idx >= nv)
-                {
-                  problem->stop = STOP_RANGE;
-                  problem->face = f;
-                  problem->index = idx;
-                  return FALSE;
-                }
-              indices[3 * (gsize) t + k] = idx;
-            }
+          memcpy (&indices[3 * (gsize) t], q, 3 * sizeof (guint32));
           t++;
+          continue;
         }
-      in->start += size;
+
+      {
+        guint s = quad_fan_corner (points, q);
+        guint32 *a = &indices[3 * (gsize) t];
+
+        a[0] = q[s];
+        a[1] = q[(s + 1) % 4];
+        a[2] = q[(s + 2) % 4];
+        a[3] = q[s];
+        a[4] = q[(s + 2) % 4];
+        a[5] = q[(s + 3) % 4];
+        if (*second == NULL)
+          *second = g_malloc0 (((gsize) 2 * h->n_faces + 7) / 8);
+        (*second)[(t + 1) / 8] |= 1 << ((t + 1) % 8);
+        t += 2;
+      }
       continue;
 
     cut_short:
       problem->stop = STOP_SHORT;
-      problem->face = f;
       return FALSE;
     }
   *n_triangles = t;
@@ -588,6 +699,7 @@ bl_ply_read_binary (const char   *path,
   g_autofree struct aiVector3D *points = NULL;
   g_autofree guint32 *remap = NULL;
   g_autofree guint8 *buffer = NULL;
+  g_autofree guint8 *second = NULL;
   PlyInput in = { -1 };
   PlyHeader h;
   PlyProblem problem = { STOP_NONE, FALSE, 0, 0 };
@@ -638,10 +750,10 @@ bl_ply_read_binary (const char   *path,
                                   need, size - h.header_size);
     }
 
-  /* The result in one mapping: the indices (at most one triangle a face),
-   * then room for every vertex, of which what no vertex took is given
-   * back at the end. */
-  indices_size = bl_mesh_round_up (12 * (gsize) h.n_faces, 64);
+  /* The result in one mapping: the indices (at most two triangles a face,
+   * the second's pages touched only by quadrilaterals), then room for
+   * every vertex, of which what no vertex took is given back at the end. */
+  indices_size = bl_mesh_round_up (24 * (gsize) h.n_faces, 64);
   mapping_size = indices_size + 24 * (gsize) h.n_vertices;
   mapping = bl_mesh_huge_alloc (&mapping_size, FALSE);
   points = g_try_new (struct aiVector3D, h.n_vertices);
@@ -654,7 +766,7 @@ bl_ply_read_binary (const char   *path,
                                   h.n_vertices, h.n_faces);
     }
 #ifdef MADV_POPULATE_WRITE
-  madvise (mapping, bl_mesh_round_up (indices_size, BL_MESH_HUGE_PAGE), MADV_POPULATE_WRITE);
+  madvise (mapping, bl_mesh_round_up (12 * (gsize) h.n_faces, BL_MESH_HUGE_PAGE), MADV_POPULATE_WRITE);
 #endif
 
   t0 = g_get_monotonic_time ();
@@ -669,7 +781,7 @@ bl_ply_read_binary (const char   *path,
       if (h.n_vertices >= THREAD_THRESHOLD && g_get_num_processors () >= 2)
         welder = g_thread_new ("bl-ply-weld", weld_thread, &weld);
       t0 = g_get_monotonic_time ();
-      ok = read_faces (&in, &h, (guint32 *) mapping, &n_triangles, &problem);
+      ok = read_faces (&in, &h, points, (guint32 *) mapping, &second, &n_triangles, &problem);
       decode_us += g_get_monotonic_time () - t0 - (in.read_us - read_before);
       if (welder != NULL)
         g_thread_join (welder);
@@ -700,15 +812,19 @@ bl_ply_read_binary (const char   *path,
                                       "announces: the file is cut short", problem.face, h.n_faces);
         }
     }
-  if (n_triangles == 0)
+  if (n_triangles == 0 || n_triangles > BL_MESH_MAX_TRIANGLES)
     {
-      /* points and lines only: the child's words for it */
+      /* points and lines only, or too many triangles: the child's words
+       * for it */
       bl_mesh_huge_free (mapping, mapping_size);
       return BL_NATIVE_DECLINED;
     }
 
-  /* the file's indices to the welded ones */
+  /* the file's indices to the welded ones, in the order assimp's
+   * triangulation gives them when it runs (a quadrilateral) */
   t0 = g_get_monotonic_time ();
+  if (second != NULL)
+    ngon_encode ((guint32 *) mapping, n_triangles, second);
   {
     guint32 *indices = (guint32 *) mapping;
 
