@@ -363,20 +363,30 @@ input_fill (PlyInput *in,
   return in->end - in->start;
 }
 
+/* The SIZE bytes at P (1, 2, 4 or 8) as an unsigned number. */
 static inline guint64
 load_bits (const guint8 *p,
            gsize         size,
            gboolean      big_endian)
 {
-  guint64 v = 0;
+  guint16 v16;
+  guint32 v32;
+  guint64 v64;
 
-  if (big_endian)
-    for (gsize i = 0; i < size; i++)
-      v = v << 8 | p[i];
-  else
-    for (gsize i = size; i-- > 0;)
-      v = v << 8 | p[i];
-  return v;
+  switch (size)
+    {
+    case 1:
+      return p[0];
+    case 2:
+      memcpy (&v16, p, 2);
+      return big_endian ? GUINT16_FROM_BE (v16) : GUINT16_FROM_LE (v16);
+    case 4:
+      memcpy (&v32, p, 4);
+      return big_endian ? GUINT32_FROM_BE (v32) : GUINT32_FROM_LE (v32);
+    default:
+      memcpy (&v64, p, 8);
+      return big_endian ? GUINT64_FROM_BE (v64) : GUINT64_FROM_LE (v64);
+    }
 }
 
 static gboolean
