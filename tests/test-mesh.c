@@ -1251,6 +1251,31 @@ test_child_result_not_copied (void)
   g_unlink (path);
 }
 
+/* A small mesh read in process (binary STL or PLY) lies in ordinary
+ * pages: a huge page, filled at once, held 2 MiB for each as long as it
+ * was cached (50 tetrahedra took 100 MB). */
+static void
+test_native_small_memory (void)
+{
+  g_auto(Shape) tet = { 0 };
+  const char *names[] = { "small-memory.stl", "small-memory.ply" };
+
+  shape_tetrahedron (&tet);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = i == 0 ? write_binary_stl (&tet, names[i]) : write_ply (&tet, TRUE, names[i]);
+      g_autoptr(BlMesh) mesh = load (path, unit_scale);
+      BlMeshTimings timings;
+      guint n;
+
+      bl_mesh_get_timings (&timings);
+      g_assert_true (timings.native);
+      g_assert_cmpint (anonymous_kb_at (bl_mesh_get_submesh_vertices (mesh, 0, &n)), <=, 16);
+      g_assert_cmpuint (n, ==, 4);
+      g_unlink (path);
+    }
+}
+
 static void
 test_format_fbx_ascii (void)
 {
@@ -2307,6 +2332,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mesh/format/glb", test_format_glb);
   g_test_add_func ("/core/mesh/format/ply", test_format_ply);
   g_test_add_func ("/core/mesh/child-result-not-copied", test_child_result_not_copied);
+  g_test_add_func ("/core/mesh/native-small-memory", test_native_small_memory);
   g_test_add_func ("/core/mesh/format/fbx-ascii", test_format_fbx_ascii);
   g_test_add_func ("/core/mesh/format/collada-unit-and-nodes", test_format_collada_unit_and_nodes);
   g_test_add_func ("/core/mesh/tetrahedron", test_tetrahedron);

@@ -53,9 +53,11 @@ bl_mesh_reverse_winding (guint32 *indices,
  * on huge-page boundaries, asked for huge pages: lookups and first writes
  * land anywhere in a large table or array, and on 4 KiB pages nearly
  * every one would also miss the TLB or fault (a page fault costs
- * microseconds in a virtual machine).  POPULATE fills it at once, for
- * memory that is all written anyway.  Free with munmap (p, *SIZE).  NULL
- * when it cannot be mapped. */
+ * microseconds in a virtual machine).  Under 2 MiB, ordinary pages: a
+ * huge page would hold 2 MiB for a small mesh as long as it is cached
+ * (50 tetrahedra took 100 MB).  POPULATE fills it at once, for memory
+ * that is all written anyway.  Free with munmap (p, *SIZE).  NULL when it
+ * cannot be mapped. */
 gpointer
 bl_mesh_huge_alloc (gsize   *size,
                     gboolean populate)
@@ -63,17 +65,27 @@ bl_mesh_huge_alloc (gsize   *size,
   gsize want = bl_mesh_round_up (MAX (*size, 1), BL_MESH_HUGE_PAGE);
   char *raw, *aligned;
 
-  raw = mmap (NULL, want + BL_MESH_HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED)
-    return NULL;
-  aligned = (char *) (((guintptr) raw + BL_MESH_HUGE_PAGE - 1) & ~(guintptr) (BL_MESH_HUGE_PAGE - 1));
-  if (aligned > raw)
-    munmap (raw, aligned - raw);
-  if (aligned + want < raw + want + BL_MESH_HUGE_PAGE)
-    munmap (aligned + want, (raw + want + BL_MESH_HUGE_PAGE) - (aligned + want));
+  if (*size < BL_MESH_HUGE_PAGE)
+    {
+      want = bl_mesh_round_up (MAX (*size, 1), sysconf (_SC_PAGESIZE));
+      aligned = mmap (NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (aligned == MAP_FAILED)
+        return NULL;
+    }
+  else
+    {
+      raw = mmap (NULL, want + BL_MESH_HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (raw == MAP_FAILED)
+        return NULL;
+      aligned = (char *) (((guintptr) raw + BL_MESH_HUGE_PAGE - 1) & ~(guintptr) (BL_MESH_HUGE_PAGE - 1));
+      if (aligned > raw)
+        munmap (raw, aligned - raw);
+      if (aligned + want < raw + want + BL_MESH_HUGE_PAGE)
+        munmap (aligned + want, (raw + want + BL_MESH_HUGE_PAGE) - (aligned + want));
 #ifdef MADV_HUGEPAGE
-  madvise (aligned, want, MADV_HUGEPAGE);
+      madvise (aligned, want, MADV_HUGEPAGE);
 #endif
+    }
 #ifdef MADV_POPULATE_WRITE
   if (populate)
     madvise (aligned, want, MADV_POPULATE_WRITE);

@@ -776,7 +776,7 @@ bl_ply_read_binary (const char   *path,
                                   h.n_vertices, h.n_faces);
     }
 #ifdef MADV_POPULATE_WRITE
-  madvise (mapping, bl_mesh_round_up (12 * (gsize) h.n_faces, BL_MESH_HUGE_PAGE), MADV_POPULATE_WRITE);
+  madvise (mapping, MIN (mapping_size, bl_mesh_round_up (12 * (gsize) h.n_faces, BL_MESH_HUGE_PAGE)), MADV_POPULATE_WRITE);
 #endif
 
   t0 = g_get_monotonic_time ();

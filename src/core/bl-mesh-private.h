@@ -216,8 +216,9 @@ BlNativeStatus  bl_mesh_native_fail (GError    **error,
 /* Zeroed anonymous memory of *SIZE bytes (rounded up to a multiple of
  * 2 MiB, the size given back in *SIZE) on huge-page boundaries, asked for
  * huge pages, and filled at once when POPULATE: for large arrays written
- * all over, where 4 KiB pages would cost a fault each.  NULL when it
- * cannot be mapped.  Free with bl_mesh_huge_free (memory, *SIZE). */
+ * all over, where 4 KiB pages would cost a fault each.  Under 2 MiB,
+ * ordinary pages (the size rounded up to one).  NULL when it cannot be
+ * mapped.  Free with bl_mesh_huge_free (memory, *SIZE). */
 gpointer bl_mesh_huge_alloc        (gsize       *size,
                                     gboolean     populate);
 void     bl_mesh_huge_free         (gpointer     memory,

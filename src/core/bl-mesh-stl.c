@@ -537,7 +537,7 @@ bl_stl_read_binary (const char  *path,
       return bl_mesh_native_fail (error, path, "out of memory for %" G_GSIZE_FORMAT " triangles", count);
     }
 #ifdef MADV_POPULATE_WRITE
-  madvise (mapping, bl_mesh_round_up (indices_size, BL_MESH_HUGE_PAGE), MADV_POPULATE_WRITE);
+  madvise (mapping, MIN (mapping_size, bl_mesh_round_up (indices_size, BL_MESH_HUGE_PAGE)), MADV_POPULATE_WRITE);
 #endif
   indices = (guint32 *) mapping;
   w->out = (double *) (mapping + indices_size);
