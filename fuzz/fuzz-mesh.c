@@ -7,7 +7,10 @@
  * count set from its length, a tail that is no whole facet cut off), so
  * that the in-process reader (bl-mesh-stl.c) sees inputs it takes; each is also
  * read through assimp in the child, and both must give the same mesh bit
- * for bit, or both an error. */
+ * for bit, or both an error.  Selector 3 (PLY) does the same for the
+ * in-process PLY reader (bl-mesh-ply.c; the seeds' binary PLY files lead
+ * there), except where it refuses a file that ends before its data: assimp
+ * reads on into stale bytes of its buffer and may load garbage. */
 #include "config.h"
 
 #include <math.h>
@@ -23,6 +26,7 @@
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
 static const char * const extensions[] = { "stl", "obj", "dae", "ply", "off", "stl" };
+#define PLY        3
 #define BINARY_STL 5
 
 /* The input as a binary STL: 84 bytes at least, the count field at byte 80
@@ -69,17 +73,20 @@ LLVMFuzzerTestOneInput (const guint8 *data,
 
   mesh = bl_mesh_new_from_file (path, bl_vec3 (1, -2, 0.5), NULL, FALSE, &error);
 
-  if (selector == BINARY_STL)
+  if (selector == BINARY_STL || selector == PLY)
     {
       g_autoptr(GError) child_error = NULL;
       g_autoptr(BlMesh) child = NULL;
+      gboolean cut_short = error != NULL && strstr (error->message, "the file is cut short") != NULL;
 
-      bl_mesh_set_native_stl (FALSE);
+      bl_mesh_set_native_readers (FALSE);
       child = bl_mesh_new_from_file (path, bl_vec3 (1, -2, 0.5), NULL, FALSE, &child_error);
-      bl_mesh_set_native_stl (TRUE);
-      g_assert ((mesh == NULL) == (child == NULL));
-      if (mesh == NULL)
-        g_assert (error->domain == child_error->domain && error->code == child_error->code);
+      bl_mesh_set_native_readers (TRUE);
+      if (selector == PLY && cut_short)
+        ;   /* refused in process; assimp's reading of it is its own */
+      else if (mesh == NULL || child == NULL)
+        g_assert (mesh == NULL && child == NULL &&
+                  error->domain == child_error->domain && error->code == child_error->code);
       else
         bl_test_assert_same_meshes (mesh, child);
     }

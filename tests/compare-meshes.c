@@ -1,9 +1,13 @@
-/* compare-meshes.c: two loads of one mesh file, compared (tests/test-mesh.c
- * and fuzz/fuzz-mesh.c: the in-process STL reader against assimp). */
+/* compare-meshes.c: two loads of one mesh file, compared (tests/test-mesh.c,
+ * tests/test-mesh-ply.c and fuzz/fuzz-mesh.c: the in-process STL and PLY
+ * readers against assimp). */
 #include "config.h"
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
+#include "bl-mesh-private.h"
 #include "compare-meshes.h"
 
 static void
@@ -70,4 +74,53 @@ bl_test_assert_same_meshes (BlMesh *a,
       g_assert_true (bl_mesh_get_submesh_mass_properties (b, i, &pb));
       assert_same_props (&pa, &pb);
     }
+}
+
+GError *
+bl_test_compare_paths (const char *path,
+                       BlVec3      scale,
+                       gboolean    native)
+{
+  GError *native_error = NULL;
+  g_autoptr(GError) child_error = NULL;
+  g_autoptr(BlMesh) a = NULL;
+  g_autoptr(BlMesh) b = NULL;
+  BlMeshTimings timings;
+
+  bl_mesh_set_native_readers (TRUE);
+  a = bl_mesh_new_from_file (path, scale, NULL, FALSE, &native_error);
+  bl_mesh_get_timings (&timings);
+  bl_mesh_set_native_readers (FALSE);
+  b = bl_mesh_new_from_file (path, scale, NULL, FALSE, &child_error);
+  bl_mesh_set_native_readers (TRUE);
+
+  if (a == NULL || b == NULL)
+    {
+      g_assert_null (a);
+      g_assert_null (b);
+      g_test_message ("%s: in process: %s; assimp: %s", path, native_error->message, child_error->message);
+      g_assert_cmpuint (native_error->domain, ==, child_error->domain);
+      g_assert_cmpint (native_error->code, ==, child_error->code);
+      g_assert_nonnull (strstr (native_error->message, path));
+      g_assert_nonnull (strstr (child_error->message, path));
+      return native_error;
+    }
+
+  g_assert_cmpint (timings.native, ==, native);
+  bl_test_assert_same_meshes (a, b);
+  return NULL;
+}
+
+void
+bl_test_assert_same_and_remove (char     *path,
+                                gboolean  native)
+{
+  GError *error = bl_test_compare_paths (path, bl_vec3 (1.0, 1.0, 1.0), native);
+
+  g_assert_no_error (error);
+  /* a mirroring, non-uniform scale: winding reversed the same way */
+  error = bl_test_compare_paths (path, bl_vec3 (-1.5, 2.0, 0.5), native);
+  g_assert_no_error (error);
+  g_unlink (path);
+  g_free (path);
 }

@@ -1239,7 +1239,8 @@ test_child_result_not_copied (void)
 
   shape_init (&box);
   shape_add_box (&box, (double[]) { 5, -2, 1 }, (double[]) { 1, 2, 3 }, identity, 0, 12);
-  path = write_ply (&box, TRUE, "box-mapped.ply");
+  /* (an ASCII PLY: a binary one is read in process) */
+  path = write_ply (&box, FALSE, "box-mapped.ply");
   mesh = load (path, unit_scale);
   g_assert_cmpint (anonymous_kb_at (bl_mesh_get_submesh_vertices (mesh, 0, &n)), ==, 0);
   g_assert_cmpuint (n, ==, 8);
@@ -1248,6 +1249,31 @@ test_child_result_not_copied (void)
                      2 * bl_mesh_get_submesh_vertices (mesh, 0, &n)[0]);
   g_assert_cmpint (anonymous_kb_at (bl_mesh_get_submesh_vertices (scaled, 0, &n)), >, 0);
   g_unlink (path);
+}
+
+/* A small mesh read in process (binary STL or PLY) lies in ordinary
+ * pages: a huge page, filled at once, held 2 MiB for each as long as it
+ * was cached (50 tetrahedra took 100 MB). */
+static void
+test_native_small_memory (void)
+{
+  g_auto(Shape) tet = { 0 };
+  const char *names[] = { "small-memory.stl", "small-memory.ply" };
+
+  shape_tetrahedron (&tet);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = i == 0 ? write_binary_stl (&tet, names[i]) : write_ply (&tet, TRUE, names[i]);
+      g_autoptr(BlMesh) mesh = load (path, unit_scale);
+      BlMeshTimings timings;
+      guint n;
+
+      bl_mesh_get_timings (&timings);
+      g_assert_true (timings.native);
+      g_assert_cmpint (anonymous_kb_at (bl_mesh_get_submesh_vertices (mesh, 0, &n)), <=, 16);
+      g_assert_cmpuint (n, ==, 4);
+      g_unlink (path);
+    }
 }
 
 static void
@@ -1907,62 +1933,12 @@ torus_facets (guint nu, guint nv, gsize *n_facets)
   return f;
 }
 
-/* Loads PATH (scaled by SCALE) in process and through assimp in the child
- * and checks that both give the same mesh bit for bit, or the same error,
- * each naming the file.  NATIVE: whether the in-process reader must be
- * the one that read it.  Returns the in-process error, if any. */
-static GError *
-compare_stl_paths (const char *path, BlVec3 scale, gboolean native)
-{
-  GError *native_error = NULL;
-  g_autoptr(GError) child_error = NULL;
-  g_autoptr(BlMesh) a = NULL;
-  g_autoptr(BlMesh) b = NULL;
-  BlMeshTimings timings;
-
-  bl_mesh_set_native_stl (TRUE);
-  a = bl_mesh_new_from_file (path, scale, NULL, FALSE, &native_error);
-  bl_mesh_get_timings (&timings);
-  bl_mesh_set_native_stl (FALSE);
-  b = bl_mesh_new_from_file (path, scale, NULL, FALSE, &child_error);
-  bl_mesh_set_native_stl (TRUE);
-
-  if (a == NULL || b == NULL)
-    {
-      g_assert_null (a);
-      g_assert_null (b);
-      g_test_message ("%s: in process: %s; assimp: %s", path, native_error->message, child_error->message);
-      g_assert_cmpuint (native_error->domain, ==, child_error->domain);
-      g_assert_cmpint (native_error->code, ==, child_error->code);
-      g_assert_nonnull (strstr (native_error->message, path));
-      g_assert_nonnull (strstr (child_error->message, path));
-      return native_error;
-    }
-
-  g_assert_cmpint (timings.native, ==, native);
-  bl_test_assert_same_meshes (a, b);
-  return NULL;
-}
-
-static void
-compare_stl (char *path, gboolean native)
-{
-  GError *error = compare_stl_paths (path, unit_scale, native);
-
-  g_assert_no_error (error);
-  /* a mirroring, non-uniform scale: winding reversed the same way */
-  error = compare_stl_paths (path, bl_vec3 (-1.5, 2.0, 0.5), native);
-  g_assert_no_error (error);
-  g_unlink (path);
-  g_free (path);
-}
-
 /* The same, for a file that the in-process reader leaves to assimp and
  * that may or may not load. */
 static void
 compare_stl_any (char *path)
 {
-  GError *error = compare_stl_paths (path, unit_scale, FALSE);
+  GError *error = bl_test_compare_paths (path, unit_scale, FALSE);
 
   g_clear_error (&error);
   g_unlink (path);
@@ -1990,48 +1966,48 @@ test_native_stl_same_mesh (void)
     /* the submesh names a <submesh> is looked up by (node, then mesh) */
     mesh = bl_mesh_new_from_file (path, unit_scale, "body", FALSE, &native_error);
     g_assert_null (mesh);
-    bl_mesh_set_native_stl (FALSE);
+    bl_mesh_set_native_readers (FALSE);
     mesh = bl_mesh_new_from_file (path, unit_scale, "body", FALSE, &child_error);
-    bl_mesh_set_native_stl (TRUE);
+    bl_mesh_set_native_readers (TRUE);
     g_assert_null (mesh);
     g_assert_error (native_error, BL_MESH_ERROR, BL_MESH_ERROR_NO_SUBMESH);
     g_assert_error (child_error, BL_MESH_ERROR, BL_MESH_ERROR_NO_SUBMESH);
     g_assert_cmpstr (native_error->message, ==, child_error->message);
     g_unlink (path);
   }
-  compare_stl (write_binary_stl (&cube, "same-cube.stl"), TRUE);
+  bl_test_assert_same_and_remove (write_binary_stl (&cube, "same-cube.stl"), TRUE);
   shape_tetrahedron (&tet);
-  compare_stl (write_binary_stl (&tet, "same-tet.stl"), TRUE);
+  bl_test_assert_same_and_remove (write_binary_stl (&tet, "same-tet.stl"), TRUE);
   shape_reverse (&tet);
-  compare_stl (write_binary_stl (&tet, "same-tet-inward.stl"), TRUE);
+  bl_test_assert_same_and_remove (write_binary_stl (&tet, "same-tet-inward.stl"), TRUE);
   /* ASCII STL stays with assimp */
-  compare_stl (write_ascii_stl (&cube, "same-cube-ascii.stl"), FALSE);
+  bl_test_assert_same_and_remove (write_ascii_stl (&cube, "same-cube-ascii.stl"), FALSE);
 
   /* an open cube: the top face left out */
   shape_unit_cube (&open);
   g_array_set_size (open.t, 3 * 10);
-  compare_stl (write_binary_stl (&open, "same-open.stl"), TRUE);
+  bl_test_assert_same_and_remove (write_binary_stl (&open, "same-open.stl"), TRUE);
 
   /* a torus large enough for the reader's and the health check's threads,
    * in grid order (a vertex's facets far apart in the file: the recent
    * points' cache misses and the table answers) */
   facets = torus_facets (200, 180, &n);
-  compare_stl (write_stl_raw ("same-torus.stl", "ballast torus", 13, n, facets, n, 0, 0), TRUE);
+  bl_test_assert_same_and_remove (write_stl_raw ("same-torus.stl", "ballast torus", 13, n, facets, n, 0, 0), TRUE);
   /* its upper case twin: assimp matches extensions in any case */
-  compare_stl (write_stl_raw ("same-torus-upper.STL", "ballast torus", 13, n, facets, n, 0, 0), TRUE);
+  bl_test_assert_same_and_remove (write_stl_raw ("same-torus-upper.STL", "ballast torus", 13, n, facets, n, 0, 0), TRUE);
 
   /* exactly 16 pieces of 4,096 facets, the least that is read by two threads */
   g_clear_pointer (&facets, g_free);
   facets = torus_facets (256, 128, &n);
   g_assert_cmpuint (n, ==, 65536);
-  compare_stl (write_stl_raw ("same-torus-65536.stl", NULL, 0, n, facets, n, 0, 0), TRUE);
+  bl_test_assert_same_and_remove (write_stl_raw ("same-torus-65536.stl", NULL, 0, n, facets, n, 0, 0), TRUE);
 
   /* a triangle soup: no point shared, the weld's table grows many times */
   soup = g_new (float, 9 * 70000);
   for (gsize i = 0; i < 9 * 70000; i++)
     soup[i] = (float) ((i * 2654435761u) % 1000003) / 1000.0f - 500.0f;
-  compare_stl (write_stl_raw ("same-soup.stl", NULL, 0, 70000, soup, 70000, 0, 0), TRUE);
-  compare_stl (write_stl_raw ("same-soup-small.stl", NULL, 0, 3000, soup, 3000, 0, 0), TRUE);
+  bl_test_assert_same_and_remove (write_stl_raw ("same-soup.stl", NULL, 0, 70000, soup, 70000, 0, 0), TRUE);
+  bl_test_assert_same_and_remove (write_stl_raw ("same-soup-small.stl", NULL, 0, 3000, soup, 3000, 0, 0), TRUE);
 }
 
 /* A mesh large enough for the health check's arrays to go on huge pages
@@ -2120,20 +2096,20 @@ test_native_stl_edge_cases (void)
     assert_rel (p.volume, 1.0 / 6.0, 1e-15);
     assert_clean (&p);
   }
-  compare_stl (g_steal_pointer (&path), TRUE);
-  compare_stl (write_stl_raw ("edge-dup.stl", NULL, 0, 10, dup, 10, 0, 0), TRUE);
+  bl_test_assert_same_and_remove (g_steal_pointer (&path), TRUE);
+  bl_test_assert_same_and_remove (write_stl_raw ("edge-dup.stl", NULL, 0, 10, dup, 10, 0, 0), TRUE);
 
   /* a header that starts like ASCII ("solid") or names a colour, and
    * colour bits in every attribute word: still binary, colours ignored */
-  compare_stl (write_stl_raw ("edge-solid.stl", "solid binary really", 19, 4, signed_zero, 4, 0, 0), TRUE);
-  compare_stl (write_stl_raw ("edge-color.stl", "COLOR=\x10\x20\x30\xff", 10, 4, signed_zero, 4, 0xffff, 0), TRUE);
+  bl_test_assert_same_and_remove (write_stl_raw ("edge-solid.stl", "solid binary really", 19, 4, signed_zero, 4, 0, 0), TRUE);
+  bl_test_assert_same_and_remove (write_stl_raw ("edge-color.stl", "COLOR=\x10\x20\x30\xff", 10, 4, signed_zero, 4, 0xffff, 0), TRUE);
 
   /* byte-order marks: assimp's text conversion may move or swap the bytes,
    * so those files are left to it */
   compare_stl_any (write_stl_raw ("edge-bom8.stl", "\xef\xbb\xbf" "abc", 6, 4, signed_zero, 4, 0, 0));
   compare_stl_any (write_stl_raw ("edge-bom16.stl", "\xfe\xff" "abc", 5, 4, signed_zero, 4, 0, 0));
-  compare_stl (write_stl_raw ("edge-bom16le.stl", "\xff\xfe" "abc", 5, 4, signed_zero, 4, 0, 0), FALSE);
-  compare_stl (write_stl_raw ("edge-bom32.stl", "\0\0\xfe\xff" "abc", 7, 4, signed_zero, 4, 0, 0), FALSE);
+  bl_test_assert_same_and_remove (write_stl_raw ("edge-bom16le.stl", "\xff\xfe" "abc", 5, 4, signed_zero, 4, 0, 0), FALSE);
+  bl_test_assert_same_and_remove (write_stl_raw ("edge-bom32.stl", "\0\0\xfe\xff" "abc", 7, 4, signed_zero, 4, 0, 0), FALSE);
 
   /* the count does not match the size: not binary for assimp either */
   compare_stl_any (write_stl_raw ("edge-short.stl", NULL, 0, 5, signed_zero, 4, 0, 0));
@@ -2147,7 +2123,7 @@ test_native_stl_edge_cases (void)
     g_assert_true (g_file_get_contents (path, &data, &len, NULL));
     g_assert_cmpuint (len, ==, 84 + 4 * 50);
     g_assert_true (g_file_set_contents (path, data, len - 20, NULL));
-    error = compare_stl_paths (path, unit_scale, FALSE);
+    error = bl_test_compare_paths (path, unit_scale, FALSE);
     /* assimp's message, and what is wrong: 84 + 4 × 50 = 284 bytes announced */
     g_assert_nonnull (error);
     g_assert_nonnull (strstr (error->message, "its header announces 4 facets, which take 284 bytes, "
@@ -2160,7 +2136,7 @@ test_native_stl_edge_cases (void)
       memcpy (longer, data, len);
       g_assert_true (g_file_set_contents (path, longer, len + 7, NULL));
     }
-    error = compare_stl_paths (path, unit_scale, FALSE);
+    error = bl_test_compare_paths (path, unit_scale, FALSE);
     g_assert_nonnull (error);
     g_assert_nonnull (strstr (error->message, "but the file has 291 bytes: it is longer than its facets"));
     g_clear_error (&error);
@@ -2171,14 +2147,14 @@ test_native_stl_edge_cases (void)
 
       memcpy (ascii, broken, strlen (broken));
       g_assert_true (g_file_set_contents (path, ascii, 120, NULL));
-      error = compare_stl_paths (path, unit_scale, FALSE);
+      error = bl_test_compare_paths (path, unit_scale, FALSE);
       g_assert_nonnull (error);
       g_assert_null (strstr (error->message, "header announces"));
       g_clear_error (&error);
     }
     /* shorter than a header: nothing to say about a header */
     g_assert_true (g_file_set_contents (path, data, 60, NULL));
-    error = compare_stl_paths (path, unit_scale, FALSE);
+    error = bl_test_compare_paths (path, unit_scale, FALSE);
     g_assert_nonnull (error);
     g_assert_null (strstr (error->message, "header announces"));
     g_clear_error (&error);
@@ -2188,7 +2164,7 @@ test_native_stl_edge_cases (void)
 
   /* no facets: assimp's error, word for word */
   path = write_stl_raw ("edge-empty.stl", NULL, 0, 0, NULL, 0, 0, 0);
-  error = compare_stl_paths (path, unit_scale, TRUE);
+  error = bl_test_compare_paths (path, unit_scale, TRUE);
   g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
   g_assert_nonnull (strstr (error->message, "STL: file is empty"));
   g_clear_error (&error);
@@ -2204,7 +2180,7 @@ test_native_stl_edge_cases (void)
       memcpy (bad, signed_zero, sizeof bad);
       bad[9 * 2 + 4 + k] = values[k];
       path = write_stl_raw (name, NULL, 0, 4, bad, 4, 0, 0);
-      error = compare_stl_paths (path, unit_scale, TRUE);
+      error = bl_test_compare_paths (path, unit_scale, TRUE);
       g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
       g_assert_nonnull (strstr (error->message, "not a finite number"));
       g_clear_error (&error);
@@ -2220,7 +2196,7 @@ test_native_stl_edge_cases (void)
 
     facets[9 * 70000 + 7] = NAN;
     path = write_stl_raw ("edge-nonfinite-late.stl", NULL, 0, n, facets, n, 0, 0);
-    error = compare_stl_paths (path, unit_scale, TRUE);
+    error = bl_test_compare_paths (path, unit_scale, TRUE);
     g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
     g_assert_nonnull (strstr (error->message, "triangle 70000 "));
     g_clear_error (&error);
@@ -2356,6 +2332,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mesh/format/glb", test_format_glb);
   g_test_add_func ("/core/mesh/format/ply", test_format_ply);
   g_test_add_func ("/core/mesh/child-result-not-copied", test_child_result_not_copied);
+  g_test_add_func ("/core/mesh/native-small-memory", test_native_small_memory);
   g_test_add_func ("/core/mesh/format/fbx-ascii", test_format_fbx_ascii);
   g_test_add_func ("/core/mesh/format/collada-unit-and-nodes", test_format_collada_unit_and_nodes);
   g_test_add_func ("/core/mesh/tetrahedron", test_tetrahedron);

@@ -2003,7 +2003,7 @@ test_stalled_mesh_import (void)
   gint64 start;
 
   /* Through assimp (in a child), as every other format is read. */
-  bl_mesh_set_native_stl (FALSE);
+  bl_mesh_set_native_readers (FALSE);
   sdf = g_strdup_printf (SDF_HEAD "<model name='m'>" BOX_LINK ("box", -1.5, "1 1 1")
                          "<link name='mesh'><pose>0 1.5 0 0 0 0</pose><inertial><mass>1</mass><inertia>"
                          "<ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz>"
@@ -2069,7 +2069,7 @@ test_stalled_mesh_import (void)
   }
 
   g_clear_pointer (&stall_path, g_free);
-  bl_mesh_set_native_stl (TRUE);
+  bl_mesh_set_native_readers (TRUE);
   fixture_teardown (&f);
 }
 

@@ -140,15 +140,6 @@ collect_parts (const struct aiScene *scene,
     }
 }
 
-static gboolean
-has_extension (const char *path,
-               const char *ext)
-{
-  const char *dot = strrchr (path, '.');
-
-  return dot != NULL && g_ascii_strcasecmp (dot + 1, ext) == 0;
-}
-
 /* The child's memory: what it inherited from the parent (libraries, GL
  * drivers, thread stacks), plus IMPORT_MEMORY_BASE, plus
  * IMPORT_MEMORY_PER_BYTE times the bytes of every file assimp opens (the
@@ -159,10 +150,6 @@ has_extension (const char *path,
 #define IMPORT_MEMORY_LIMIT (G_GUINT64_CONSTANT (8) << 30)
 #define IMPORT_MEMORY_BASE (G_GUINT64_CONSTANT (384) << 20)
 #define IMPORT_MEMORY_PER_BYTE 16
-
-/* The most triangles one mesh may give once its nodes are instanced:
- * 20 million, what the largest binary STL (1 GiB) holds. */
-#define IMPORT_MAX_TRIANGLES G_GUINT64_CONSTANT (20000000)
 
 /* In the child only: the address space it started with, and its budget so
  * far (0 in the parent, where nothing is limited). */
@@ -339,7 +326,7 @@ collada_within_limits (const char  *path,
   n = read (fd, head, sizeof head);
   for (gssize i = 0; i < n; i++)
     head[i] = g_ascii_tolower (head[i]);
-  collada = has_extension (path, "dae") || (n > 0 && memmem (head, n, "<collada", 8) != NULL);
+  collada = bl_mesh_path_has_extension (path, "dae") || (n > 0 && memmem (head, n, "<collada", 8) != NULL);
   ok = !collada || lseek (fd, 0, SEEK_SET) != 0 ||
        bl_collada_check_instancing (fd, BL_COLLADA_MAX_NODES, why);
   close (fd);
@@ -549,11 +536,13 @@ part_size_bound (const Part *part)
 }
 
 /* Writes PART at OUT (room for part_size_bound); returns the bytes used.
- * REMAP has room for the part's vertices. */
+ * REMAP has room for the part's vertices.  A triangle that names a vertex
+ * the mesh does not have sets *WHY (when still NULL). */
 static gsize
 write_part (const Part *part,
             guint8     *out,
-            guint32    *remap)
+            guint32    *remap,
+            char      **why)
 {
   const struct aiMesh *ai_mesh = part->mesh;
   guint32 nv = ai_mesh->mNumVertices;
@@ -594,6 +583,9 @@ write_part (const Part *part,
         {
           guint idx = face->mIndices[i];
 
+          if (idx >= nv && *why == NULL)
+            *why = g_strdup_printf ("triangle %u of submesh “%s” refers to vertex %u, but the submesh "
+                                    "has only %u vertices", t, named->mName.data, idx, nv);
           indices[3 * t + i] = idx < nv ? remap[idx] : 0;
         }
       t++;
@@ -637,7 +629,7 @@ import_into (const char  *path,
   /* gz-common keeps the root node's scale and translation but drops its
    * rotation (assimp#849: up-axis conversions), except for glTF. */
   root = affine_from_ai (&scene->mRootNode->mTransformation);
-  if (!has_extension (path, "gltf") && !has_extension (path, "glb"))
+  if (!bl_mesh_path_has_extension (path, "gltf") && !bl_mesh_path_has_extension (path, "glb"))
     root = root_transform_without_rotation (&root);
   collect_parts (scene, scene->mRootNode, &root, 0, parts);
 
@@ -650,11 +642,11 @@ import_into (const char  *path,
       n_triangles += part->n_triangles;
     }
   /* nodes instancing a mesh many times multiply its triangles */
-  if (n_triangles > IMPORT_MAX_TRIANGLES)
+  if (n_triangles > BL_MESH_MAX_TRIANGLES)
     {
       g_free (why);
       why = g_strdup_printf ("its nodes place %" G_GUINT64_FORMAT " triangles, more than the "
-                             "%" G_GUINT64_FORMAT " a mesh may hold", n_triangles, IMPORT_MAX_TRIANGLES);
+                             "%" G_GUINT64_FORMAT " a mesh may hold", n_triangles, BL_MESH_MAX_TRIANGLES);
       reply->status = 1;
       reply->size = strlen (why);
       reply->welded = g_get_monotonic_time ();
@@ -672,9 +664,15 @@ import_into (const char  *path,
   memcpy (base, &n_parts, 4);
   memset (base + 4, 0, 4);
   for (guint i = 0; i < parts->len; i++)
-    pos += write_part (&g_array_index (parts, Part, i), base + pos, remap);
+    pos += write_part (&g_array_index (parts, Part, i), base + pos, remap, &why);
 
   reply->welded = g_get_monotonic_time ();
+  if (why != NULL)
+    {
+      reply->status = 1;
+      reply->size = strlen (why);
+      return munmap (base, bound) == 0 && ftruncate (memfd, 0) == 0 && write_all (memfd, why, reply->size);
+    }
   reply->size = pos;
   return munmap (base, bound) == 0 && ftruncate (memfd, pos) == 0;
 }

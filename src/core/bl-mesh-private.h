@@ -8,7 +8,8 @@
  *   bl-mesh.c            the object, its reading (in process or in the
  *                        child) and its mass properties
  *   bl-mesh-import.c     assimp in a child process, and its result mapped
- *   bl-mesh-stl.c             binary STL read in this process
+ *   bl-mesh-stl.c        binary STL read in this process
+ *   bl-mesh-ply.c        binary PLY read in this process
  *   bl-mesh-health.c     edges, holes, duplicates; reorientation
  *   bl-mesh-hull.c       the convex hull
  *   bl-mesh-integrate.c  Eberly's volume integrals, threaded
@@ -153,14 +154,15 @@ guint32 *bl_mesh_convex_hull       (const double  *points,
                                     gsize         *n_triangles,
                                     GError       **error);
 
-/* Binary STL read in this process (bl-mesh-stl.c): what assimp reads as a
- * binary STL, welded as the assimp child welds it. */
+/* Files read in this process (bl-mesh-stl.c, bl-mesh-ply.c): what assimp
+ * reads from them, welded as the assimp child welds it, or DECLINED for
+ * the child to read. */
 typedef enum
 {
-  BL_STL_NOT_BINARY,  /* not a binary STL as assimp sees it: use assimp */
-  BL_STL_OK,
-  BL_STL_FAILED,      /* with an error naming the file */
-} BlStlStatus;
+  BL_NATIVE_DECLINED,  /* not a file this reader takes: use assimp */
+  BL_NATIVE_OK,
+  BL_NATIVE_FAILED,    /* with an error naming the file */
+} BlNativeStatus;
 
 typedef struct
 {
@@ -168,42 +170,70 @@ typedef struct
   gsize    mapping_size;
   double  *vertices;       /* xyz per distinct point, first-seen order */
   guint    n_vertices;
-  guint32 *indices;        /* three per facet, in file order */
+  guint32 *indices;        /* three per triangle, in file order */
   guint    n_triangles;
-  double   read_seconds;   /* in read(2) (the reading thread) */
-  double   decode_seconds; /* decoding, finiteness, hashes (the reading thread) */
-  double   weld_seconds;   /* welding (the calling thread) */
+  double   read_seconds;   /* in read(2) */
+  double   decode_seconds; /* decoding (STL: finiteness and hashes too) */
+  double   weld_seconds;   /* welding */
   double   wall_seconds;   /* the whole call */
-} BlStlMesh;
+} BlNativeMesh;
 
-BlStlStatus bl_stl_read_binary     (const char  *path,
-                                    BlStlMesh   *out,
+/* Binary STL (bl-mesh-stl.c). */
+BlNativeStatus bl_stl_read_binary  (const char  *path,
+                                    BlNativeMesh *out,
                                     GError     **error);
 /* For an STL file assimp could not read: when it looks binary (a byte
  * that is not text among its first 134) but its size does not match the
  * facet count in its header, a sentence that says so; else NULL. */
 char       *bl_stl_explain_failure (const char  *path);
 
+/* Binary PLY (bl-mesh-ply.c): a header of the plain form most writers
+ * use (see there); every other PLY file is DECLINED.  Coordinates that
+ * are not finite are left for the caller's check, as the child's are. */
+BlNativeStatus bl_ply_read_binary  (const char  *path,
+                                    BlNativeMesh *out,
+                                    GError     **error);
+
+/* bl-mesh-common.c: whether PATH's name ends in “.EXT” in any case (as
+ * assimp picks its importers), reads of exactly SIZE bytes (fewer only at
+ * the end of the file; -1 on an error, in errno), and a load error naming
+ * PATH (“Cannot load mesh “PATH”: …”) that returns BL_NATIVE_FAILED. */
+gboolean        bl_mesh_path_has_extension (const char *path,
+                                            const char *ext);
+gssize          bl_mesh_read_full  (int          fd,
+                                    guint8      *buffer,
+                                    gsize        size);
+BlNativeStatus  bl_mesh_native_fail (GError    **error,
+                                     const char *path,
+                                     const char *format,
+                                     ...) G_GNUC_PRINTF (3, 4);
+
+/* The most triangles one mesh may give (the child's nodes instanced, or
+ * faces read in process): 20 million, what the largest binary STL
+ * (1 GiB) holds. */
+#define BL_MESH_MAX_TRIANGLES G_GUINT64_CONSTANT (20000000)
+
 /* Zeroed anonymous memory of *SIZE bytes (rounded up to a multiple of
  * 2 MiB, the size given back in *SIZE) on huge-page boundaries, asked for
  * huge pages, and filled at once when POPULATE: for large arrays written
- * all over, where 4 KiB pages would cost a fault each.  NULL when it
- * cannot be mapped.  Free with bl_mesh_huge_free (memory, *SIZE). */
+ * all over, where 4 KiB pages would cost a fault each.  Under 2 MiB,
+ * ordinary pages (the size rounded up to one).  NULL when it cannot be
+ * mapped.  Free with bl_mesh_huge_free (memory, *SIZE). */
 gpointer bl_mesh_huge_alloc        (gsize       *size,
                                     gboolean     populate);
 void     bl_mesh_huge_free         (gpointer     memory,
                                     gsize        size);
 
-/* FALSE sends binary STL files to assimp in the child as every other
- * format (for tests and benchmarks that compare both paths; not
+/* FALSE sends binary STL and PLY files to assimp in the child as every
+ * other format (for tests and benchmarks that compare both paths; not
  * thread-safe).  TRUE by default. */
-void     bl_mesh_set_native_stl    (gboolean     enabled);
+void     bl_mesh_set_native_readers (gboolean    enabled);
 
 /* Where the last mesh load and mass-properties computation in this process
  * spent their time, in seconds (for bench/bench-mesh.c; not thread-safe). */
 typedef struct
 {
-  gboolean native;   /* the file was read in process (bl-mesh-stl.c) */
+  gboolean native;   /* the file was read in process (bl-mesh-stl.c, bl-mesh-ply.c) */
   double native_wall;/* native: the whole read, both threads */
   double decode;     /* native: decoding, finiteness, hashes (reading thread) */
   double import;     /* child: assimp reading the file; native: read(2) */

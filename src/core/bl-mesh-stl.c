@@ -210,37 +210,6 @@ weld_add (StlWeld       *w,
     }
 }
 
-/* Reads exactly SIZE bytes (fewer only at the end of the file). */
-static gssize
-read_full (int     fd,
-           guint8 *buffer,
-           gsize   size)
-{
-  gsize done = 0;
-
-  while (done < size)
-    {
-      gssize n = read (fd, buffer + done, size - done);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return -1;
-      if (n == 0)
-        break;
-      done += n;
-    }
-  return done;
-}
-
-static gboolean
-is_stl_path (const char *path)
-{
-  const char *dot = strrchr (path, '.');
-
-  return dot != NULL && g_ascii_strcasecmp (dot + 1, "stl") == 0;
-}
-
 /* A byte-order mark that assimp's text conversion acts on (or might). */
 static gboolean
 starts_with_bom (const guint8 *h)
@@ -249,28 +218,6 @@ starts_with_bom (const guint8 *h)
       || (h[0] == 0xfe && h[1] == 0xff)
       || (h[0] == 0xff && h[1] == 0xfe)
       || (h[0] == 0x00 && h[1] == 0x00 && h[2] == 0xfe && h[3] == 0xff);
-}
-
-static BlStlStatus
-fail (GError    **error,
-      const char *path,
-      const char *format,
-      ...) G_GNUC_PRINTF (3, 4);
-
-static BlStlStatus
-fail (GError    **error,
-      const char *path,
-      const char *format,
-      ...)
-{
-  g_autofree char *why = NULL;
-  va_list args;
-
-  va_start (args, format);
-  why = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD, "Cannot load mesh “%s”: %s", path, why);
-  return BL_STL_FAILED;
 }
 
 /* Decodes N_RECORDS facets from BUFFER into CHUNK, the first point being
@@ -375,7 +322,7 @@ fill_chunk (StlReader *r,
   gsize first = seq * CHUNK_RECORDS;
   gsize n = MIN (r->count - first, CHUNK_RECORDS);
   gint64 t0 = g_get_monotonic_time ();
-  gssize got = read_full (r->fd, r->buffer, RECORD_SIZE * n);
+  gssize got = bl_mesh_read_full (r->fd, r->buffer, RECORD_SIZE * n);
   int saved = errno;
   gint64 t1 = g_get_monotonic_time ();
   gsize bad = 0;
@@ -499,12 +446,12 @@ bl_stl_explain_failure (const char *path)
   gssize n;
   int fd;
 
-  if (!is_stl_path (path))
+  if (!bl_mesh_path_has_extension (path, "stl"))
     return NULL;
   fd = bl_file_open (path, G_MAXSIZE, &size, NULL);
   if (fd < 0)
     return NULL;
-  n = read_full (fd, head, sizeof head);
+  n = bl_mesh_read_full (fd, head, sizeof head);
   close (fd);
   if (n < HEADER_SIZE)
     return NULL;
@@ -523,9 +470,9 @@ bl_stl_explain_failure (const char *path)
                           size < expected ? "cut short" : "longer than its facets");
 }
 
-BlStlStatus
+BlNativeStatus
 bl_stl_read_binary (const char  *path,
-                    BlStlMesh   *out,
+                    BlNativeMesh   *out,
                     GError     **error)
 {
   g_autoptr(GError) open_error = NULL;
@@ -541,35 +488,35 @@ bl_stl_read_binary (const char  *path,
   gint64 start = g_get_monotonic_time ();
   int fd;
 
-  g_return_val_if_fail (path != NULL, BL_STL_FAILED);
-  g_return_val_if_fail (out != NULL, BL_STL_FAILED);
+  g_return_val_if_fail (path != NULL, BL_NATIVE_FAILED);
+  g_return_val_if_fail (out != NULL, BL_NATIVE_FAILED);
 
   memset (out, 0, sizeof *out);
-  if (!is_stl_path (path))
-    return BL_STL_NOT_BINARY;
+  if (!bl_mesh_path_has_extension (path, "stl"))
+    return BL_NATIVE_DECLINED;
 
   fd = bl_file_open (path, G_MAXSIZE, &size, &open_error);
   if (fd < 0)
-    return fail (error, path, "%s", open_error->message);
+    return bl_mesh_native_fail (error, path, "%s", open_error->message);
 
   if (size < HEADER_SIZE || size > G_MAXUINT32 ||
-      read_full (fd, header, HEADER_SIZE) != HEADER_SIZE)
+      bl_mesh_read_full (fd, header, HEADER_SIZE) != HEADER_SIZE)
     {
       close (fd);
-      return BL_STL_NOT_BINARY;
+      return BL_NATIVE_DECLINED;
     }
   memcpy (&count32, header + 80, 4);
   count = GUINT32_FROM_LE (count32);
   if (starts_with_bom (header) || HEADER_SIZE + RECORD_SIZE * (guint64) count != size)
     {
       close (fd);
-      return BL_STL_NOT_BINARY;
+      return BL_NATIVE_DECLINED;
     }
   if (count == 0)
     {
       close (fd);
       /* assimp's words */
-      return fail (error, path, "STL: file is empty. There are no facets defined");
+      return bl_mesh_native_fail (error, path, "STL: file is empty. There are no facets defined");
     }
 
   /* A closed surface has half as many vertices as triangles; the table
@@ -587,10 +534,10 @@ bl_stl_read_binary (const char  *path,
     {
       close (fd);
       table_free (w->slots, w->size);
-      return fail (error, path, "out of memory for %" G_GSIZE_FORMAT " triangles", count);
+      return bl_mesh_native_fail (error, path, "out of memory for %" G_GSIZE_FORMAT " triangles", count);
     }
 #ifdef MADV_POPULATE_WRITE
-  madvise (mapping, bl_mesh_round_up (indices_size, BL_MESH_HUGE_PAGE), MADV_POPULATE_WRITE);
+  madvise (mapping, MIN (mapping_size, bl_mesh_round_up (indices_size, BL_MESH_HUGE_PAGE)), MADV_POPULATE_WRITE);
 #endif
   indices = (guint32 *) mapping;
   w->out = (double *) (mapping + indices_size);
@@ -613,11 +560,11 @@ bl_stl_read_binary (const char  *path,
     {
       munmap (mapping, mapping_size);
       if (reader->nonfinite)
-        return fail (error, path, "triangle %" G_GSIZE_FORMAT " has a coordinate that is not "
+        return bl_mesh_native_fail (error, path, "triangle %" G_GSIZE_FORMAT " has a coordinate that is not "
                      "a finite number (NaN or infinity)", reader->bad);
       if (reader->read_errno != 0)
-        return fail (error, path, "%s", g_strerror (reader->read_errno));
-      return fail (error, path, "the file became shorter while it was read");
+        return bl_mesh_native_fail (error, path, "%s", g_strerror (reader->read_errno));
+      return bl_mesh_native_fail (error, path, "the file became shorter while it was read");
     }
 
   /* give back the room no vertex took */
@@ -638,5 +585,5 @@ bl_stl_read_binary (const char  *path,
   out->decode_seconds = reader->decode_us / (double) G_USEC_PER_SEC;
   out->weld_seconds = reader->weld_us / (double) G_USEC_PER_SEC;
   out->wall_seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
-  return BL_STL_OK;
+  return BL_NATIVE_OK;
 }

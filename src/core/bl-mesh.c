@@ -176,13 +176,14 @@ apply_scale (BlMesh *mesh,
     }
 }
 
-/* Binary STL files are read in process (bl-mesh-stl.c) unless a test says not. */
-static gboolean native_stl = TRUE;
+/* Binary STL and PLY files are read in process (bl-mesh-stl.c,
+ * bl-mesh-ply.c) unless a test says not. */
+static gboolean native_readers = TRUE;
 
 void
-bl_mesh_set_native_stl (gboolean enabled)
+bl_mesh_set_native_readers (gboolean enabled)
 {
-  native_stl = enabled;
+  native_readers = enabled;
 }
 
 /* TRUE if every coordinate is finite: exponent bits only, so that the loop
@@ -212,8 +213,9 @@ bl_mesh_new_from_file (const char  *path,
                        GError     **error)
 {
   g_autoptr(BlMesh) mesh = NULL;
-  BlStlMesh stl;
-  BlStlStatus status;
+  BlNativeMesh native;
+  BlNativeStatus status;
+  gboolean finite_checked;
   gint64 start;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -244,25 +246,29 @@ bl_mesh_new_from_file (const char  *path,
 
   mesh = mesh_alloc (path);
   memset (&bl_mesh_timings, 0, sizeof bl_mesh_timings);
-  status = native_stl ? bl_stl_read_binary (path, &stl, error) : BL_STL_NOT_BINARY;
-  if (status == BL_STL_FAILED)
+  status = native_readers ? bl_stl_read_binary (path, &native, error) : BL_NATIVE_DECLINED;
+  /* the STL reader refuses NaN and infinities itself */
+  finite_checked = status == BL_NATIVE_OK;
+  if (status == BL_NATIVE_DECLINED && native_readers)
+    status = bl_ply_read_binary (path, &native, error);
+  if (status == BL_NATIVE_FAILED)
     return NULL;
-  if (status == BL_STL_OK)
+  if (status == BL_NATIVE_OK)
     {
       /* what the child makes of it: one submesh, its node and mesh unnamed */
-      BlSubmesh sub = { g_strdup (""), g_strdup (""), stl.vertices, stl.n_vertices,
-                      stl.indices, stl.n_triangles, FALSE, TRUE };
+      BlSubmesh sub = { g_strdup (""), g_strdup (""), native.vertices, native.n_vertices,
+                        native.indices, native.n_triangles, FALSE, TRUE };
 
       /* the arrays lie in the reader's mapping, as the child's do in its */
-      mesh->mapping = stl.mapping;
-      mesh->mapping_size = stl.mapping_size;
+      mesh->mapping = native.mapping;
+      mesh->mapping_size = native.mapping_size;
 
       g_array_append_val (mesh->submeshes, sub);
       bl_mesh_timings.native = TRUE;
-      bl_mesh_timings.import = stl.read_seconds;
-      bl_mesh_timings.decode = stl.decode_seconds;
-      bl_mesh_timings.weld = stl.weld_seconds;
-      bl_mesh_timings.native_wall = stl.wall_seconds;
+      bl_mesh_timings.import = native.read_seconds;
+      bl_mesh_timings.decode = native.decode_seconds;
+      bl_mesh_timings.weld = native.weld_seconds;
+      bl_mesh_timings.native_wall = native.wall_seconds;
     }
   else if (!bl_mesh_import (mesh, error))
     {
@@ -291,8 +297,7 @@ bl_mesh_new_from_file (const char  *path,
     {
       const BlSubmesh *sub = &g_array_index (mesh->submeshes, BlSubmesh, i);
 
-      /* (the in-process reader refused them already) */
-      if (status == BL_STL_OK || all_finite (sub->vertices, 3 * (gsize) sub->n_vertices))
+      if (finite_checked || all_finite (sub->vertices, 3 * (gsize) sub->n_vertices))
         continue;
       for (gsize k = 0; k < 3 * (gsize) sub->n_vertices; k++)
         if (!isfinite (sub->vertices[k]))
