@@ -24,6 +24,7 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include "bl-display-name.h"
 #include "bl-collada-private.h"
 #include "bl-file-private.h"
 #include "bl-mesh-private.h"
@@ -680,14 +681,71 @@ import_into (const char  *path,
 /* Set by sanitizer runtimes (and libFuzzer through them); absent otherwise. */
 extern void __sanitizer_set_death_callback (void (*callback) (void)) __attribute__ ((weak));
 
+static void
+close_pair (int fds[2])
+{
+  for (int i = 0; i < 2; i++)
+    if (fds[i] >= 0)
+      close (fds[i]);
+}
+
+/* The first line the child wrote to its standard error (assimp's
+ * assertion, say), cut to 200 characters, or NULL: read once it is gone,
+ * from a pipe it could never block on.  Under sanitizers all of it is
+ * passed on to ours too, so that a report of the child's own memory
+ * errors reaches the test's log. */
+static char *
+child_said (int errfd)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  char buffer[4096];
+  gssize n;
+  const char *start;
+  const char *end;
+
+  if (errfd < 0)
+    return NULL;
+  while (text->len < 65536 &&
+         ((n = read (errfd, buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR)))
+    if (n > 0)
+      g_string_append_len (text, buffer, n);
+#if defined (__SANITIZE_ADDRESS__) || BL_HAS_ASAN
+  if (text->len > 0)
+    write_all (STDERR_FILENO, text->str, text->len);
+#endif
+
+  for (start = text->str; g_ascii_isspace (*start); start++)
+    ;
+  end = strchr (start, '\n');
+  if (end == NULL)
+    end = start + strlen (start);
+  while (end > start && g_ascii_isspace (end[-1]))
+    end--;
+  if (end == start)
+    return NULL;
+  {
+    g_autofree char *line = g_strndup (start, end - start);
+    g_autofree char *valid = g_utf8_make_valid (line, -1);
+
+    return bl_display_cut (valid, BL_DISPLAY_NAME_MAX);
+  }
+}
+
 G_GNUC_NORETURN static void
 import_child (const char *path,
               int         memfd,
-              int         fd)
+              int         fd,
+              int         errfd)
 {
   static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
   ImportReply reply = { IMPORT_MAGIC, 0, 0, g_get_monotonic_time (), 0, 0 };
   gboolean ok;
+
+  /* What assimp prints (an assertion before it aborts) is the parent's to
+   * report in its message, not stray text on the user's terminal.  The
+   * pipe does not block: past its 64 kB the rest is lost. */
+  if (errfd >= 0)
+    dup2 (errfd, STDERR_FILENO);
 
   /* A crash here is the parent's to report: die plainly, without the
    * parent's crash handlers (a fuzzer's, say) acting in the child. */
@@ -861,8 +919,10 @@ bl_mesh_import (BlMesh  *mesh,
   ImportReply reply = { 0 };
   gssize got;
   int fds[2];
+  int errfds[2];
   int memfd;
   int status = 0;
+  g_autofree char *said = NULL;
   int seals;
   struct stat st;
   gint64 replied, reaped, mapped;
@@ -876,6 +936,9 @@ bl_mesh_import (BlMesh  *mesh,
       return FALSE;
     }
 
+  if (pipe2 (errfds, O_CLOEXEC | O_NONBLOCK) != 0)
+    errfds[0] = errfds[1] = -1;
+
   memfd = memfd_create ("ballast-mesh", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (memfd < 0 || pipe2 (fds, O_CLOEXEC) != 0)
     {
@@ -883,6 +946,7 @@ bl_mesh_import (BlMesh  *mesh,
 
       if (memfd >= 0)
         close (memfd);
+      close_pair (errfds);
       g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
                    "Cannot load mesh “%s”: %s", mesh->path, g_strerror (saved));
       return FALSE;
@@ -896,6 +960,7 @@ bl_mesh_import (BlMesh  *mesh,
       close (memfd);
       close (fds[0]);
       close (fds[1]);
+      close_pair (errfds);
       g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
                    "Cannot load mesh “%s”: %s", mesh->path, g_strerror (saved));
       return FALSE;
@@ -903,10 +968,12 @@ bl_mesh_import (BlMesh  *mesh,
   if (pid == 0)
     {
       close (fds[0]);
-      import_child (mesh->path, memfd, fds[1]);
+      import_child (mesh->path, memfd, fds[1], errfds[1]);
     }
 
   close (fds[1]);
+  if (errfds[1] >= 0)
+    close (errfds[1]);
   got = read_reply (fds[0], &reply, deadline);
   replied = g_get_monotonic_time ();
   close (fds[0]);
@@ -933,6 +1000,9 @@ bl_mesh_import (BlMesh  *mesh,
         ;
     }
   reaped = g_get_monotonic_time ();
+  said = child_said (errfds[0]);
+  if (errfds[0] >= 0)
+    close (errfds[0]);
 
   if (got < 0)
     {
@@ -946,9 +1016,10 @@ bl_mesh_import (BlMesh  *mesh,
     {
       close (memfd);
       g_set_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD,
-                   "Cannot load mesh “%s”: the mesh reader (assimp) %s while reading it; "
+                   "Cannot load mesh “%s”: the mesh reader (assimp) %s while reading it%s%s%s; "
                    "the file is probably corrupt", mesh->path,
-                   WTERMSIG (status) == SIGKILL ? "ran out of memory" : "crashed");
+                   WTERMSIG (status) == SIGKILL ? "ran out of memory" : "crashed",
+                   said != NULL ? " (it said “" : "", said != NULL ? said : "", said != NULL ? "”)" : "");
       return FALSE;
     }
 
