@@ -15,8 +15,8 @@ struct _BlOutlineItem
   BlOutlineItemKind  kind;
   gpointer           object;       /* BlModel*, BlLink* or BlCollision*, owned by the document */
   char              *name;
-  char              *label;        /* the name cut for a label */
-  char              *folded_name;
+  char              *label;        /* the name cut for a label; NULL: the name */
+  char              *folded_name;  /* made at the first search */
   char              *subtitle;
   const char        *icon_name;
   char              *tooltip;
@@ -75,7 +75,7 @@ bl_outline_item_get_property (GObject    *object,
       g_value_set_string (value, self->name);
       break;
     case PROP_LABEL:
-      g_value_set_string (value, self->label);
+      g_value_set_string (value, bl_outline_item_get_label (self));
       break;
     case PROP_SUBTITLE:
       g_value_set_string (value, self->subtitle);
@@ -140,8 +140,14 @@ item_new (BlOutlineItemKind  kind,
   self->kind = kind;
   self->object = object;
   self->name = g_strdup (name != NULL ? name : "");
-  self->label = bl_display_name (self->name);
-  self->folded_name = g_utf8_casefold (self->name, -1);
+  /* the cut name only when the name is long; the folded one when first
+   * searched for: a world of 100,000 models makes as many items */
+  if (strlen (self->name) > BL_DISPLAY_NAME_MAX)
+    {
+      self->label = bl_display_name (self->name);
+      if (strcmp (self->label, self->name) == 0)
+        g_clear_pointer (&self->label, g_free);
+    }
   return self;
 }
 
@@ -359,7 +365,7 @@ const char *
 bl_outline_item_get_label (BlOutlineItem *self)
 {
   g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), NULL);
-  return self->label;
+  return self->label != NULL ? self->label : self->name;
 }
 
 const char *
@@ -441,7 +447,11 @@ bl_outline_item_matches (BlOutlineItem *self,
 
   g_return_val_if_fail (BL_IS_OUTLINE_ITEM (self), FALSE);
 
-  if (needle == NULL || *needle == '\0' || strstr (self->folded_name, needle) != NULL)
+  if (needle == NULL || *needle == '\0')
+    return TRUE;
+  if (self->folded_name == NULL)
+    self->folded_name = g_utf8_casefold (self->name, -1);
+  if (strstr (self->folded_name, needle) != NULL)
     return TRUE;
   if (self->children == NULL)
     return FALSE;
