@@ -80,6 +80,78 @@ test_search_field_undo (Fixture       *f,
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (search)), ==, "hull");
 }
 
+#define SEARCH_LINK(name) \
+  "<link name='" name "'><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>" \
+  "</inertia></inertial></link>"
+
+/* The outline's names, top to bottom, as its list shows them now. */
+static char *
+outline_names (Fixture *f)
+{
+  GtkWidget *outline = child (f->window, BL_TYPE_WINDOW, "outline");
+  GtkListView *list = GTK_LIST_VIEW (child (outline, BL_TYPE_OUTLINE, "list_view"));
+  GListModel *model = G_LIST_MODEL (gtk_list_view_get_model (list));
+  GString *names = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (model, i);
+      g_autoptr(BlOutlineItem) item = gtk_tree_list_row_get_item (row);
+
+      g_string_append_printf (names, "%s%s", i > 0 ? " " : "", bl_outline_item_get_name (item));
+    }
+  return g_string_free (names, FALSE);
+}
+
+/* Typed into the outline's search field, "hull" keeps the rows whose
+ * name holds it in any case (HullB, deep_HULL) and the models they are
+ * in, unfolded; a model without one (Alpha) and a link beside a match
+ * (other) go.  Backspacing the text away brings every row back.  (The
+ * names are folded for the search only once a search starts.) */
+static void
+test_search_filters_outline (Fixture       *f,
+                             gconstpointer  data)
+{
+  static const char sdf[] =
+    "<?xml version='1.0'?>\n<sdf version='1.11'><world name='w'>\n"
+    "<model name='Alpha'>" SEARCH_LINK ("a_link") "</model>\n"
+    "<model name='beta'>" SEARCH_LINK ("HullB") "</model>\n"
+    "<model name='gamma'>" SEARCH_LINK ("other") "<model name='inner'>" SEARCH_LINK ("deep_HULL")
+    "</model></model>\n</world></sdf>\n";
+  g_autofree char *before = NULL;
+  GtkWidget *search;
+
+  open_copy (f, NULL, sdf);
+  gtk_window_present (GTK_WINDOW (f->window));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (f->window)));
+  ui_input_focus_window (GTK_WIDGET (f->window));
+  drain ();
+  before = outline_names (f);
+  g_assert_nonnull (strstr (before, "Alpha"));
+
+  search = find_by_type (GTK_WIDGET (f->window), GTK_TYPE_SEARCH_ENTRY);
+  ui_input_click (search, 1);
+  ui_input_type ("hull");
+  WAIT_UNTIL (g_strcmp0 (outline_names (f), "beta HullB gamma inner deep_HULL") == 0);
+  {
+    g_autofree char *names = outline_names (f);
+
+    g_assert_cmpstr (names, ==, "beta HullB gamma inner deep_HULL");
+  }
+  g_assert_nonnull (find_label (child (f->window, BL_TYPE_WINDOW, "outline"), "deep_HULL"));
+
+  for (int i = 0; i < 4; i++)
+    ui_input_key (GDK_KEY_BackSpace, 0);
+  WAIT_UNTIL (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (search)), "") == 0);
+  drain ();
+  {
+    g_autofree char *names = outline_names (f);
+
+    g_assert_nonnull (strstr (names, "Alpha"));
+    g_assert_nonnull (strstr (names, "other"));
+  }
+}
+
 /* A model with a link of its own and one from an included file: on the
  * included link's Added Mass page, Estimate from Geometry and Import from
  * Plugin are unavailable, say why (the included file's path) below them,
@@ -225,6 +297,8 @@ main (int   argc,
   ui_test_init (&argc, &argv);
 
   g_test_add ("/ui/editor/search-field-undo", Fixture, NULL, sample_set_up, test_search_field_undo, fixture_tear_down);
+  g_test_add ("/ui/editor/search-filters-outline", Fixture, NULL, NULL, test_search_filters_outline,
+              fixture_tear_down);
   g_test_add ("/ui/editor/included-sources-unavailable", Fixture, NULL, NULL,
               test_included_sources_unavailable, fixture_tear_down);
   g_test_add ("/ui/editor/reload-retries-failed-mesh", Fixture, NULL, NULL,
