@@ -19,6 +19,9 @@ typedef enum
   STATE_COMMENT,    /* after "<!--" */
 } State;
 
+/* The bytes of an element's name kept for the message that refuses it. */
+#define NAME_KEPT 200
+
 struct _BlTinyxmlFilter
 {
   State    state;
@@ -32,6 +35,12 @@ struct _BlTinyxmlFilter
   gboolean changed;     /* the comment being read needed a change */
   int      line;
   int      comment_line;
+  guint    attributes;  /* quoted values in the start tag being read */
+  gboolean in_name;     /* reading the start tag's element name */
+  gboolean refused;     /* an element had too many attributes */
+  int      tag_line;    /* where the start tag being read starts */
+  char     name[NAME_KEPT + 1];
+  guint    name_length; /* bytes of the name seen, kept or not */
   guint    count[BL_TINYXML_N_FAULTS];
   int      first_line[BL_TINYXML_N_FAULTS];
 };
@@ -57,15 +66,25 @@ after_markup (BlTinyxmlFilter *filter)
   return filter->in_subset ? STATE_SUBSET : STATE_TEXT;
 }
 
+/* out may be NULL: the filter then only counts. */
+static void
+emit (GByteArray *out,
+      const char *bytes,
+      gsize       length)
+{
+  if (out != NULL && length > 0)
+    g_byte_array_append (out, (const guint8 *) bytes, (guint) length);
+}
+
 static void
 append_spaces (GByteArray *out,
                guint64     n)
 {
-  guint8 spaces[64];
+  char spaces[64];
 
   memset (spaces, ' ', sizeof spaces);
   for (; n > 0; n -= MIN (n, sizeof spaces))
-    g_byte_array_append (out, spaces, (guint) MIN (n, sizeof spaces));
+    emit (out, spaces, (gsize) MIN (n, sizeof spaces));
 }
 
 /* The held-back hyphens, now that the byte after them (c) is known:
@@ -82,7 +101,7 @@ release_hyphens (BlTinyxmlFilter *filter,
     filter->changed = TRUE;
   append_spaces (out, filter->hyphens - keep);
   for (; keep > 0; keep--)
-    g_byte_array_append (out, (const guint8 *) "-", 1);
+    emit (out, "-", 1);
   filter->hyphens = 0;
 }
 
@@ -102,6 +121,25 @@ end_comment (BlTinyxmlFilter *filter)
     count_fault (filter, BL_TINYXML_FAULT_HYPHENS, filter->comment_line);
   filter->changed = FALSE;
   filter->state = after_markup (filter);
+}
+
+static gboolean
+is_name_end (char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '/' || c == '>' || c == '=' ||
+         c == '"' || c == '\'';
+}
+
+/* The next LENGTH bytes of the start tag's element name. */
+static void
+keep_name (BlTinyxmlFilter *filter,
+           const char      *bytes,
+           gsize            length)
+{
+  gsize room = filter->name_length < NAME_KEPT ? NAME_KEPT - filter->name_length : 0;
+
+  memcpy (filter->name + filter->name_length, bytes, MIN (room, length));
+  filter->name_length += (guint) MIN (length, G_MAXUINT - filter->name_length);
 }
 
 /* Moves on from one byte outside a comment (already written out). */
@@ -125,6 +163,10 @@ step (BlTinyxmlFilter *filter,
         {
           filter->state = STATE_TAG;
           filter->end_tag = c == '/';
+          filter->in_name = !filter->end_tag;
+          filter->name_length = 0;
+          filter->attributes = 0;
+          filter->tag_line = filter->line;
           step (filter, c);
         }
       break;
@@ -156,13 +198,31 @@ step (BlTinyxmlFilter *filter,
 
     case STATE_TAG:
     case STATE_DECL:
+      if (filter->in_name)
+        {
+          if (!is_name_end (c))
+            {
+              keep_name (filter, &c, 1);
+              break;
+            }
+          filter->in_name = FALSE;
+        }
       if (filter->quote != 0)
         {
           if (c == filter->quote)
             filter->quote = 0;
         }
       else if (c == '"' || c == '\'')
-        filter->quote = c;
+        {
+          /* an attribute's value, in a well-formed start tag */
+          if (filter->state == STATE_TAG && !filter->end_tag &&
+              ++filter->attributes > BL_TINYXML_MAX_ATTRIBUTES)
+            {
+              filter->refused = TRUE;
+              break;
+            }
+          filter->quote = c;
+        }
       else if (c == '[' && filter->state == STATE_DECL && !filter->in_subset)
         {
           filter->in_subset = TRUE;
@@ -204,13 +264,16 @@ step (BlTinyxmlFilter *filter,
     }
 }
 
-void
+gboolean
 bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
                         const char      *piece,
                         gsize            length,
                         GByteArray      *out)
 {
   gsize start = 0;   /* piece[start…i) is still to be written out unchanged */
+
+  if (filter->refused)
+    return FALSE;
 
   for (gsize i = 0; i < length; i++)
     {
@@ -237,6 +300,16 @@ bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
             }
           if (run > i)
             {
+              if (filter->in_name)
+                {
+                  gsize end = i;
+
+                  while (end < run && !is_name_end (piece[end]))
+                    end++;
+                  keep_name (filter, piece + i, end - i);
+                  /* a quote or '>' stopped the run: the name ended */
+                  filter->in_name = end == run && run == length;
+                }
               filter->line += lines;
               filter->last[0] = run - i >= 2 ? piece[run - 2] : filter->last[1];
               filter->last[1] = piece[run - 1];
@@ -251,7 +324,7 @@ bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
         {
           if (c == '-')
             {
-              g_byte_array_append (out, (const guint8 *) piece + start, (guint) (i - start));
+              emit (out, piece + start, i - start);
               start = i + 1;
               filter->hyphens++;
               continue;
@@ -268,8 +341,8 @@ bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
       else if (filter->state == STATE_TEXT && filter->depth == 0 && c > ' ' && c < 0x7f && c != '<')
         {
           /* text beside the root element: a space for libxml2 */
-          g_byte_array_append (out, (const guint8 *) piece + start, (guint) (i - start));
-          g_byte_array_append (out, (const guint8 *) " ", 1);
+          emit (out, piece + start, i - start);
+          emit (out, " ", 1);
           start = i + 1;
           if (!filter->in_text_run)
             count_fault (filter, BL_TINYXML_FAULT_OUTSIDE_ROOT, filter->line);
@@ -280,13 +353,19 @@ bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
           if (c == '<')
             filter->in_text_run = FALSE;
           step (filter, c);
+          if (filter->refused)
+            {
+              emit (out, piece + start, i - start);
+              return FALSE;
+            }
         }
 
       filter->line += c == '\n';
       filter->last[0] = filter->last[1];
       filter->last[1] = c;
     }
-  g_byte_array_append (out, (const guint8 *) piece + start, (guint) (length - start));
+  emit (out, piece + start, length - start);
+  return TRUE;
 }
 
 void
@@ -313,4 +392,30 @@ bl_tinyxml_filter_get_first_line (BlTinyxmlFilter *filter,
   g_return_val_if_fail ((guint) fault < BL_TINYXML_N_FAULTS, 0);
 
   return filter->first_line[fault];
+}
+
+char *
+bl_tinyxml_filter_get_refused_element (BlTinyxmlFilter *filter,
+                                       int             *line)
+{
+  g_autofree char *name = NULL;
+  gsize kept = MIN (filter->name_length, NAME_KEPT);
+
+  if (!filter->refused)
+    return NULL;
+  if (line != NULL)
+    *line = filter->tag_line;
+  if (filter->name_length > NAME_KEPT)
+    {
+      /* cut before a character the kept bytes end inside */
+      gsize lead = kept - 1;
+
+      while (lead > 0 && ((guchar) filter->name[lead] & 0xc0) == 0x80)
+        lead--;
+      if (!g_utf8_validate (filter->name + lead, kept - lead, NULL))
+        kept = lead;
+    }
+  /* bytes that are no UTF-8 shown as U+FFFD */
+  name = g_utf8_make_valid (filter->name, kept);
+  return filter->name_length > NAME_KEPT ? g_strconcat (name, "…", NULL) : g_steal_pointer (&name);
 }
