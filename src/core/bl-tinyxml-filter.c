@@ -36,7 +36,7 @@ struct _BlTinyxmlFilter
   int      line;
   int      comment_line;
   guint    attributes;  /* quoted values in the start tag being read */
-  gboolean in_name;     /* reading the start tag's element name */
+  gboolean in_name;     /* the open start tag's name goes on in the next piece */
   gboolean refused;     /* an element had too many attributes */
   int      tag_line;    /* where the start tag being read starts */
   char     name[NAME_KEPT + 1];
@@ -130,16 +130,22 @@ is_name_end (char c)
          c == '"' || c == '\'';
 }
 
-/* The next LENGTH bytes of the start tag's element name. */
-static void
+/* Keeps the open start tag's name, or what of it lies in [from, to):
+ * TRUE when it ends there.  Called only when it is needed, for the
+ * refusal or at the end of a piece, not for every tag. */
+static gboolean
 keep_name (BlTinyxmlFilter *filter,
-           const char      *bytes,
-           gsize            length)
+           const char      *from,
+           const char      *to)
 {
+  const char *end = from;
   gsize room = filter->name_length < NAME_KEPT ? NAME_KEPT - filter->name_length : 0;
 
-  memcpy (filter->name + filter->name_length, bytes, MIN (room, length));
-  filter->name_length += (guint) MIN (length, G_MAXUINT - filter->name_length);
+  while (end < to && !is_name_end (*end))
+    end++;
+  memcpy (filter->name + filter->name_length, from, MIN (room, (gsize) (end - from)));
+  filter->name_length += (guint) MIN ((gsize) (end - from), G_MAXUINT - filter->name_length);
+  return end < to;
 }
 
 /* Moves on from one byte outside a comment (already written out). */
@@ -163,8 +169,6 @@ step (BlTinyxmlFilter *filter,
         {
           filter->state = STATE_TAG;
           filter->end_tag = c == '/';
-          filter->in_name = !filter->end_tag;
-          filter->name_length = 0;
           filter->attributes = 0;
           filter->tag_line = filter->line;
           step (filter, c);
@@ -198,15 +202,6 @@ step (BlTinyxmlFilter *filter,
 
     case STATE_TAG:
     case STATE_DECL:
-      if (filter->in_name)
-        {
-          if (!is_name_end (c))
-            {
-              keep_name (filter, &c, 1);
-              break;
-            }
-          filter->in_name = FALSE;
-        }
       if (filter->quote != 0)
         {
           if (c == filter->quote)
@@ -264,6 +259,87 @@ step (BlTinyxmlFilter *filter,
     }
 }
 
+/* Where the run from piece[i] that changes no state ends: at the next
+ * byte that matters in the state (i when the state is read byte by
+ * byte).  Text inside the root element runs up to its '<', a quoted
+ * value to its quote, a comment to a '-', a processing instruction or a
+ * CDATA section to a '>' (memchr: these are most of a file's bytes), a
+ * tag's name and blanks to its quote or '>'. */
+static gsize
+run_end (BlTinyxmlFilter *filter,
+         const char      *piece,
+         gsize            i,
+         gsize            length)
+{
+  const char *found;
+  char stop;
+
+  switch (filter->state)
+    {
+    case STATE_TEXT:
+      if (filter->depth == 0)
+        return i;
+      stop = '<';
+      break;
+
+    case STATE_TAG:
+      if (filter->quote == 0)
+        {
+          while (i < length && piece[i] != '"' && piece[i] != '\'' && piece[i] != '>')
+            i++;
+          return i;
+        }
+      stop = filter->quote;
+      break;
+
+    case STATE_COMMENT:
+      if (filter->hyphens > 0)
+        return i;
+      stop = '-';
+      break;
+
+    case STATE_PI:
+    case STATE_CDATA:
+      stop = '>';
+      break;
+
+    case STATE_LT:
+    case STATE_BANG:
+    case STATE_BANG_DASH:
+    case STATE_DECL:
+    case STATE_SUBSET:
+    default:
+      return i;
+    }
+  /* most runs are a few bytes: looked at first, then memchr */
+  for (gsize near = MIN (length, i + 16); i < near; i++)
+    if (piece[i] == stop)
+      return i;
+  found = i < length ? memchr (piece + i, stop, length - i) : NULL;
+  return found != NULL ? (gsize) (found - piece) : length;
+}
+
+static int
+count_lines (const char *bytes,
+             gsize       length)
+{
+  const char *end = bytes + length;
+  int lines = 0;
+
+  if (length < 32)
+    {
+      for (; bytes < end; bytes++)
+        lines += *bytes == '\n';
+      return lines;
+    }
+  while ((bytes = memchr (bytes, '\n', end - bytes)) != NULL)
+    {
+      lines++;
+      bytes++;
+    }
+  return lines;
+}
+
 gboolean
 bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
                         const char      *piece,
@@ -271,52 +347,26 @@ bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
                         GByteArray      *out)
 {
   gsize start = 0;   /* piece[start…i) is still to be written out unchanged */
+  const char *name_at = filter->in_name ? piece : NULL;  /* the open start tag's name, in this piece */
 
   if (filter->refused)
     return FALSE;
 
   for (gsize i = 0; i < length; i++)
     {
+      /* Runs that change no state, skipped without the dispatch below
+       * (most of a file); only their lines are counted. */
+      gsize run = run_end (filter, piece, i, length);
       char c;
 
-      /* Runs that change no state, read without the dispatch below: text
-       * inside the root element up to its '<', and a tag's bytes up to
-       * its quote or '>' (most of a file); only their lines are counted. */
-      if ((filter->state == STATE_TEXT && filter->depth > 0) || filter->state == STATE_TAG)
+      if (run > i)
         {
-          gsize run = i;
-          char a = filter->state == STATE_TEXT ? '<' : filter->quote != 0 ? filter->quote : '>';
-          char b = filter->state == STATE_TAG && filter->quote == 0 ? '"' : a;
-          char d = filter->state == STATE_TAG && filter->quote == 0 ? '\'' : a;
-          int lines = 0;
-
-          for (; run < length; run++)
-            {
-              char r = piece[run];
-
-              if (r == a || r == b || r == d)
-                break;
-              lines += r == '\n';
-            }
-          if (run > i)
-            {
-              if (filter->in_name)
-                {
-                  gsize end = i;
-
-                  while (end < run && !is_name_end (piece[end]))
-                    end++;
-                  keep_name (filter, piece + i, end - i);
-                  /* a quote or '>' stopped the run: the name ended */
-                  filter->in_name = end == run && run == length;
-                }
-              filter->line += lines;
-              filter->last[0] = run - i >= 2 ? piece[run - 2] : filter->last[1];
-              filter->last[1] = piece[run - 1];
-              i = run;
-              if (i == length)
-                break;
-            }
+          filter->line += count_lines (piece + i, run - i);
+          filter->last[0] = run - i >= 2 ? piece[run - 2] : filter->last[1];
+          filter->last[1] = piece[run - 1];
+          i = run;
+          if (i == length)
+            break;
         }
 
       c = piece[i];
@@ -350,11 +400,20 @@ bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
         }
       else
         {
+          State before = filter->state;
+
           if (c == '<')
             filter->in_text_run = FALSE;
           step (filter, c);
+          if (before == STATE_LT && filter->state == STATE_TAG && !filter->end_tag)
+            {
+              name_at = piece + i;
+              filter->name_length = 0;
+            }
           if (filter->refused)
             {
+              if (name_at != NULL)
+                keep_name (filter, name_at, piece + i);
               emit (out, piece + start, i - start);
               return FALSE;
             }
@@ -365,6 +424,9 @@ bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
       filter->last[1] = c;
     }
   emit (out, piece + start, length - start);
+  /* a start tag read on in the next piece: its name, for a refusal there */
+  filter->in_name = filter->state == STATE_TAG && !filter->end_tag && name_at != NULL &&
+                    !keep_name (filter, name_at, piece + length);
   return TRUE;
 }
 
