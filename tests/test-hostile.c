@@ -1304,13 +1304,15 @@ test_tinyxml_filter (void)
 }
 
 /* A COLLADA document whose nodes instance the node before them twice: 2^levels
- * nodes once assimp has copied every instance (2 KB for 24 levels). */
+ * nodes once assimp has copied every instance (2 KB for 24 levels).  Its
+ * visual scene's node has its id and EXTRA attributes more. */
 static char *
 collada_instancing (const char *dir,
                     const char *name,
                     guint       levels,
                     guint       copies,
-                    gboolean    cycle)
+                    gboolean    cycle,
+                    guint       extra)
 {
   g_autoptr(GString) dae = g_string_new (
     "<?xml version=\"1.0\"?>\n<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" "
@@ -1334,8 +1336,10 @@ collada_instancing (const char *dir,
         g_string_append_printf (dae, "<instance_node url=\"#n%u\"/>", i - 1);
       g_string_append (dae, "</node>\n");
     }
-  g_string_append_printf (dae, "</library_nodes>\n<library_visual_scenes><visual_scene id=\"s\">"
-                          "<node id=\"top\"><instance_node url=\"#n%u\"/></node></visual_scene>"
+  g_string_append (dae, "</library_nodes>\n<library_visual_scenes><visual_scene id=\"s\">\n<node id=\"top\"");
+  for (guint i = 0; i < extra; i++)
+    g_string_append_printf (dae, " a%u=\"&lt;%u>\"", i, i);
+  g_string_append_printf (dae, "><instance_node url=\"#n%u\"/></node></visual_scene>"
                           "</library_visual_scenes>\n<scene><instance_visual_scene url=\"#s\"/></scene>\n"
                           "</COLLADA>\n", levels - 1);
   return write_file (dir, name, dae->str, dae->len);
@@ -1349,9 +1353,9 @@ static void
 test_collada_instance_bomb (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
-  g_autofree char *bomb = collada_instancing (dir, "bomb.dae", 24, 2, FALSE);
-  g_autofree char *cycle = collada_instancing (dir, "cycle.dae", 3, 1, TRUE);
-  g_autofree char *fine = collada_instancing (dir, "fine.dae", 3, 3, FALSE);
+  g_autofree char *bomb = collada_instancing (dir, "bomb.dae", 24, 2, FALSE, 0);
+  g_autofree char *cycle = collada_instancing (dir, "cycle.dae", 3, 1, TRUE, 0);
+  g_autofree char *fine = collada_instancing (dir, "fine.dae", 3, 3, FALSE, 0);
   g_autoptr(GError) error = NULL;
   g_autoptr(BlMesh) mesh = NULL;
   struct rusage usage;
@@ -1390,6 +1394,46 @@ test_collada_instance_bomb (void)
   g_unlink (bomb);
   g_unlink (cycle);
   g_unlink (fine);
+  g_rmdir (dir);
+}
+
+/* A COLLADA file is read by libxml2 in the mesh child before assimp: a
+ * node of a million attributes would have held it until the time limit
+ * (libxml2's check of them is quadratic).  An element of 256 attributes
+ * is read; of 257, or a million, it is a mesh error at once naming the
+ * element, its line and the limit. */
+static void
+test_collada_attribute_limit (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *at = collada_instancing (dir, "at.dae", 3, 3, FALSE, 255);
+  g_autofree char *past = collada_instancing (dir, "past.dae", 3, 3, FALSE, 256);
+  g_autofree char *million = collada_instancing (dir, "million.dae", 3, 3, FALSE, 1000000);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  const char *why = "its element <node> on line 11 has more than 256 attributes, the most Ballast reads on "
+                    "one element";
+  gint64 start;
+
+  mesh = bl_mesh_new_from_file (at, (BlVec3) { 1, 1, 1 }, NULL, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_mesh_get_n_triangles (mesh), ==, 9);
+
+  g_assert_null (bl_mesh_new_from_file (past, (BlVec3) { 1, 1, 1 }, NULL, FALSE, &error));
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+  g_assert_nonnull (strstr (error->message, why));
+  g_clear_error (&error);
+
+  start = g_get_monotonic_time ();
+  g_assert_null (bl_mesh_new_from_file (million, (BlVec3) { 1, 1, 1 }, NULL, FALSE, &error));
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+  g_assert_nonnull (strstr (error->message, "million.dae"));
+  g_assert_nonnull (strstr (error->message, why));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+
+  g_unlink (at);
+  g_unlink (past);
+  g_unlink (million);
   g_rmdir (dir);
 }
 
@@ -1926,6 +1970,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/include-symlink-loop", test_include_symlink_loop);
   g_test_add_func ("/core/hostile/entities", test_entities);
   g_test_add_func ("/core/hostile/collada-instance-bomb", test_collada_instance_bomb);
+  g_test_add_func ("/core/hostile/collada-attribute-limit", test_collada_attribute_limit);
   g_test_add_func ("/core/hostile/mesh-memory-limit", test_mesh_memory_limit);
   g_test_add_func ("/core/hostile/comment-limit", test_comment_limit);
   g_test_add_func ("/core/hostile/link-limit", test_link_limit);
