@@ -541,9 +541,10 @@ use_handlers (xmlParserCtxt *ctxt,
   ctxt->_private = state;
 }
 
-/* The filter refused the file for an element with too many attributes:
- * libxml2 has read (or reads now, PREFIX) the filtered bytes before it
- * and the first error there is the file's; else the refusal is. */
+/* The filter refused the file for an element with too many attributes.
+ * libxml2 has read the filtered bytes before that point (the streaming
+ * load as they came, the editable one then, through the same push
+ * parser): its first error there, if any, is the file's; else this. */
 static void
 refuse_attributes (ParseState      *state,
                    BlTinyxmlFilter *filter)
