@@ -9,16 +9,24 @@
  *
  *   0  nesting depth: N nested <model>s (N < 1024: past the loader's 64
  *      and libxml2's 256 levels), a link in each
- *   1  attribute counts: one <link> with N attributes (N < 65536)
+ *   1  attribute counts: one <link> with N attributes (N < 65536: past
+ *      the limit of 256), some in single quotes, on lines of their own,
+ *      or with values holding '>', "&lt;" and "/>"
  *   2  text node sizes: links a, b and c with a text of N bytes
  *      (N < 16 MiB: past libxml2's 10 MB) in a <plugin> after a, whole
  *      or split by character references
  *   3  include graphs: N files (2 to 17), and for each ordered pair one
  *      bit: file i includes file j (twice when the next bit is set too);
  *      file 0 is loaded
- *   4  comment counts: N short comments (N < 16 M: past the limit of
- *      100,000)
- *   5  frame chains: N <frame>s each relative to the one before (N < 1 M)
+ *   4  comment counts: N short comments (N < 1 M, 9 MB: past the limit
+ *      of 100,000.  More cost the editable load what any file of their
+ *      size costs, reading and filtering it: 16 M, 150 MB, over 30 s
+ *      under ASan)
+ *   5  frame chains: N <frame>s each relative to the one before
+ *      (N < 65,536, 5 MB: past the 40,000 whose recursion overflowed the
+ *      stack.  A longer chain costs what any file of its size costs, in
+ *      time and memory, libxml2's tree most of it: a million took 4 GB
+ *      under ASan, 250,000 over 30 s; docs/HARDENING.md)
  *
  * Every document is a real file in a temporary folder and is loaded both
  * ways, the default and the read-only (streaming) load: both must refuse
@@ -106,7 +114,18 @@ build_attributes (GString *out,
 
   g_string_append (out, HEAD "<model name=\"m\"><link name=\"l\"");
   for (guint i = 0; i < n; i++)
-    g_string_append_printf (out, " a%u=\"%u\"", i, i);
+    {
+      /* what the scan that counts them must read past: quotes of either
+       * kind, line breaks, and values that look like markup */
+      const char *space = i % 11 == 10 ? "\n" : " ";
+
+      if (i % 7 == 3)
+        g_string_append_printf (out, "%sa%u=\"&lt;x a='1'/> %u>\"", space, i, i);
+      else if (i % 5 == 1)
+        g_string_append_printf (out, "%sa%u='%u\"'", space, i, i);
+      else
+        g_string_append_printf (out, "%sa%u=\"%u\"", space, i, i);
+    }
   g_string_append (out, "><inertial><mass>1</mass></inertial>");
   append_rest (out, in);
   g_string_append (out, "</link></model></sdf>\n");
@@ -137,7 +156,7 @@ static void
 build_comments (GString *out,
                 Input   *in)
 {
-  guint n = take (in, 3);
+  guint n = take (in, 3) % (1u << 20);
 
   g_string_append (out, HEAD "<model name=\"m\">\n");
   for (guint i = 0; i < n; i++)
@@ -150,7 +169,7 @@ static void
 build_frames (GString *out,
               Input   *in)
 {
-  guint n = take (in, 3) % (1u << 20);
+  guint n = take (in, 3) % (1u << 16);
 
   g_string_append (out, HEAD "<model name=\"m\">\n<frame name=\"f0\"/>\n");
   for (guint i = 1; i < n; i++)

@@ -692,6 +692,40 @@ test_dtd_attribute_defaults (void)
   g_rmdir (dir);
 }
 
+/* libxml2 added a DOCTYPE's attribute defaults to every element they
+ * name, checking each against all the attributes before it, though
+ * nothing then keeps them: 3,000 defaults declared for <link> on 2,000
+ * links took 5.3 s.  They are forgotten once the DOCTYPE is read: the
+ * links load at once, in either load. */
+static void
+test_dtd_attribute_defaults_forgotten (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autoptr(GString) sdf = g_string_new ("<?xml version=\"1.0\"?>\n<!DOCTYPE sdf [\n<!ATTLIST link");
+  g_autofree char *path = NULL;
+
+  for (guint i = 0; i < 3000; i++)
+    g_string_append_printf (sdf, " d%u CDATA \"v\"", i);
+  g_string_append (sdf, ">\n]>\n<sdf version=\"1.11\">\n<model name=\"m\">\n");
+  for (guint i = 0; i < 2000; i++)
+    g_string_append_printf (sdf, "<link name=\"l%u\"/>\n", i);
+  g_string_append (sdf, "</model></sdf>\n");
+  path = write_file (dir, "defaults.sdf", sdf->str, sdf->len);
+
+  for (guint flags = 0; flags <= BL_DOCUMENT_LOAD_READ_ONLY; flags++)
+    {
+      g_autoptr(GError) error = NULL;
+      gint64 start = g_get_monotonic_time ();
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (path, flags, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+      g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 2000);
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* Include bombs: 19 files of a few hundred bytes, each including the next
  * twice, ask for 2^18 includes (check took 15 s and 5.3 GB). The total
  * work of includes is bounded: one include-limit error, a document of at
@@ -1270,13 +1304,15 @@ test_tinyxml_filter (void)
 }
 
 /* A COLLADA document whose nodes instance the node before them twice: 2^levels
- * nodes once assimp has copied every instance (2 KB for 24 levels). */
+ * nodes once assimp has copied every instance (2 KB for 24 levels).  Its
+ * visual scene's node has its id and EXTRA attributes more. */
 static char *
 collada_instancing (const char *dir,
                     const char *name,
                     guint       levels,
                     guint       copies,
-                    gboolean    cycle)
+                    gboolean    cycle,
+                    guint       extra)
 {
   g_autoptr(GString) dae = g_string_new (
     "<?xml version=\"1.0\"?>\n<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" "
@@ -1300,8 +1336,10 @@ collada_instancing (const char *dir,
         g_string_append_printf (dae, "<instance_node url=\"#n%u\"/>", i - 1);
       g_string_append (dae, "</node>\n");
     }
-  g_string_append_printf (dae, "</library_nodes>\n<library_visual_scenes><visual_scene id=\"s\">"
-                          "<node id=\"top\"><instance_node url=\"#n%u\"/></node></visual_scene>"
+  g_string_append (dae, "</library_nodes>\n<library_visual_scenes><visual_scene id=\"s\">\n<node id=\"top\"");
+  for (guint i = 0; i < extra; i++)
+    g_string_append_printf (dae, " a%u=\"&lt;%u>\"", i, i);
+  g_string_append_printf (dae, "><instance_node url=\"#n%u\"/></node></visual_scene>"
                           "</library_visual_scenes>\n<scene><instance_visual_scene url=\"#s\"/></scene>\n"
                           "</COLLADA>\n", levels - 1);
   return write_file (dir, name, dae->str, dae->len);
@@ -1315,9 +1353,9 @@ static void
 test_collada_instance_bomb (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
-  g_autofree char *bomb = collada_instancing (dir, "bomb.dae", 24, 2, FALSE);
-  g_autofree char *cycle = collada_instancing (dir, "cycle.dae", 3, 1, TRUE);
-  g_autofree char *fine = collada_instancing (dir, "fine.dae", 3, 3, FALSE);
+  g_autofree char *bomb = collada_instancing (dir, "bomb.dae", 24, 2, FALSE, 0);
+  g_autofree char *cycle = collada_instancing (dir, "cycle.dae", 3, 1, TRUE, 0);
+  g_autofree char *fine = collada_instancing (dir, "fine.dae", 3, 3, FALSE, 0);
   g_autoptr(GError) error = NULL;
   g_autoptr(BlMesh) mesh = NULL;
   struct rusage usage;
@@ -1359,6 +1397,46 @@ test_collada_instance_bomb (void)
   g_rmdir (dir);
 }
 
+/* A COLLADA file is read by libxml2 in the mesh child before assimp: a
+ * node of a million attributes would have held it until the time limit
+ * (libxml2's check of them is quadratic).  An element of 256 attributes
+ * is read; of 257, or a million, it is a mesh error at once naming the
+ * element, its line and the limit. */
+static void
+test_collada_attribute_limit (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *at = collada_instancing (dir, "at.dae", 3, 3, FALSE, 255);
+  g_autofree char *past = collada_instancing (dir, "past.dae", 3, 3, FALSE, 256);
+  g_autofree char *million = collada_instancing (dir, "million.dae", 3, 3, FALSE, 1000000);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlMesh) mesh = NULL;
+  const char *why = "its element <node> on line 11 has more than 256 attributes, the most Ballast reads on "
+                    "one element";
+  gint64 start;
+
+  mesh = bl_mesh_new_from_file (at, (BlVec3) { 1, 1, 1 }, NULL, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_mesh_get_n_triangles (mesh), ==, 9);
+
+  g_assert_null (bl_mesh_new_from_file (past, (BlVec3) { 1, 1, 1 }, NULL, FALSE, &error));
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+  g_assert_nonnull (strstr (error->message, why));
+  g_clear_error (&error);
+
+  start = g_get_monotonic_time ();
+  g_assert_null (bl_mesh_new_from_file (million, (BlVec3) { 1, 1, 1 }, NULL, FALSE, &error));
+  g_assert_error (error, BL_MESH_ERROR, BL_MESH_ERROR_LOAD);
+  g_assert_nonnull (strstr (error->message, "million.dae"));
+  g_assert_nonnull (strstr (error->message, why));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+
+  g_unlink (at);
+  g_unlink (past);
+  g_unlink (million);
+  g_rmdir (dir);
+}
+
 /* A 100 kB binary PLY whose header claims 400 million vertices: assimp
  * reserves them all (4.8 GB).  The child's memory is its start plus
  * 384 MiB plus 16 times the bytes it reads, so the reader fails at once
@@ -1394,6 +1472,27 @@ test_mesh_memory_limit (void)
 
   g_unlink (ply);
   g_rmdir (dir);
+}
+
+/* Loading PATH the LOAD way is refused past one of the reader's limits,
+ * with EXPECTED (PATH and the rest of the message, printf-style). */
+static void G_GNUC_PRINTF (3, 4)
+assert_over_limit (const char          *path,
+                   BlDocumentLoadFlags  load,
+                   const char          *expected,
+                   ...)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = bl_document_new_from_file_full (path, load, &error);
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, expected);
+  message = g_strdup_vprintf (expected, args);
+  va_end (args);
+  g_assert_null (doc);
+  g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_LIMIT);
+  g_assert_cmpstr (error->message, ==, message);
 }
 
 /* A model whose N items (what `item` writes for each) stand one a line
@@ -1456,19 +1555,13 @@ test_comment_limit (void)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(BlDocument) doc = bl_document_new_from_file_full (at, loads[k], &error);
-      g_autofree char *expected = g_strdup_printf ("%s:100004: more than 100000 comments and processing "
-                                                   "instructions (with the included files), the most "
-                                                   "Ballast reads; the file is not read", past);
 
       g_assert_no_error (error);
       g_assert_nonnull (link_of (doc, "m::l"));
       g_clear_object (&doc);
 
-      doc = bl_document_new_from_file_full (past, loads[k], &error);
-      g_assert_null (doc);
-      g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_LIMIT);
-      g_assert_cmpstr (error->message, ==, expected);
-      g_clear_error (&error);
+      assert_over_limit (past, loads[k], "%s:100004: more than 100000 comments and processing instructions "
+                         "(with the included files), the most Ballast reads; the file is not read", past);
 
       /* 60,000 + 60,000: the included file passes the count */
       doc = bl_document_new_from_file_full (whole, loads[k], &error);
@@ -1523,20 +1616,14 @@ test_link_limit (void)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(BlDocument) doc = bl_document_new_from_file_full (at, loads[k], &error);
-      g_autofree char *expected = g_strdup_printf ("%s:104: more than 100 links (with the included files), "
-                                                   "the most Ballast reads (ballast-cli --max-links changes "
-                                                   "it); the file is not read", past);
       gboolean said = FALSE;
 
       g_assert_no_error (error);
       g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 100);
       g_clear_object (&doc);
 
-      doc = bl_document_new_from_file_full (past, loads[k], &error);
-      g_assert_null (doc);
-      g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_LIMIT);
-      g_assert_cmpstr (error->message, ==, expected);
-      g_clear_error (&error);
+      assert_over_limit (past, loads[k], "%s:104: more than 100 links (with the included files), the most "
+                         "Ballast reads (ballast-cli --max-links changes it); the file is not read", past);
 
       /* 60 + 60: the included file passes the count */
       doc = bl_document_new_from_file_full (whole, loads[k], &error);
@@ -1804,6 +1891,177 @@ test_tinyxml_filter_runs (void)
     }
 }
 
+/* Attributes, as the attribute limit counts them: N on one <link> whose
+ * tag starts on line 3 (the name, then N − 1 more one a line), their values of either quote holding
+ * what looks like markup: '>', "/>", "&lt;", the other quote.  After it,
+ * quotes the count must not take: a comment, a CDATA section and a
+ * processing instruction full of them. */
+static char *
+write_attributes (const char *dir,
+                  const char *name,
+                  guint       n,
+                  const char *doctype)
+{
+  g_autoptr(GString) sdf = g_string_new (NULL);
+
+  g_string_append_printf (sdf, "<?xml version=\"1.0\"?>%s\n<sdf version=\"1.11\">\n<model name=\"m\">",
+                          doctype);
+  g_string_append (sdf, "<link name=\"l\"\n");
+  for (guint i = 1; i < n; i++)
+    g_string_append_printf (sdf, i % 2 ? "a%u=\"&lt;x a='1'/> >\"\n" : "a%u='\"/>\"'\n", i);
+  g_string_append (sdf, "><!-- \"\"\"\"\" ''''' --><plugin name=\"p\" filename=\"f\"><![CDATA[\"\"\"\"]]>"
+                   "<?pi \"\"\"\"\"?></plugin><pose degrees=\"true\">0 0 0 0 0 90</pose>"
+                   "<inertial><mass>2</mass></inertial></link></model></sdf>\n");
+  return write_file (dir, name, sdf->str, sdf->len);
+}
+
+/* libxml2 checks each attribute of an element against all the ones
+ * before it, once the whole tag is read: 50,000 attributes took 2.2 s,
+ * 100,000 ten; a file of elements of 10,000 each, minutes.  An element
+ * of 256 attributes loads in either load (quotes of either kind, values
+ * with '>', "/>" and "&lt;", quotes in comments, CDATA, processing
+ * instructions and a DOCTYPE's declarations not counted); one of 257 is
+ * refused naming the line where its tag starts, the element and the
+ * limit, before libxml2 reads it; so is one of 1,000,000 (a 21 MB
+ * file), at once.  An included file past it is an include error; a
+ * model.config past it is skipped (model.sdf is read instead). */
+static void
+test_attribute_limit (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *models = g_build_filename (dir, "models", NULL);
+  g_autofree char *boat = g_build_filename (models, "boat", NULL);
+  g_autofree char *doctype = NULL;
+  g_autofree char *at = NULL;
+  g_autofree char *past = write_attributes (dir, "past.sdf", 257, "");
+  g_autofree char *million = write_attributes (dir, "million.sdf", 1000000, "");
+  g_autofree char *world = NULL;
+  g_autofree char *config = NULL;
+  g_autofree char *boat_sdf = NULL;
+  g_autofree char *other_sdf = NULL;
+  g_autoptr(GString) defaults = g_string_new (" <!DOCTYPE sdf [\n<!ATTLIST link");
+  g_autoptr(GString) long_name = g_string_new ("<x");
+  const BlDocumentLoadFlags loads[] = { BL_DOCUMENT_LOAD_DEFAULT, BL_DOCUMENT_LOAD_READ_ONLY };
+
+  /* 300 quoted defaults declared for <link>: not attributes it writes */
+  for (guint i = 0; i < 300; i++)
+    g_string_append_printf (defaults, " d%u CDATA \"v\"", i);
+  g_string_append (defaults, ">\n]>");
+  doctype = g_string_free (g_steal_pointer (&defaults), FALSE);
+  at = write_attributes (dir, "at.sdf", 256, doctype);
+
+  /* an element named "x" and 100 "€" (3 bytes each): the message keeps
+   * "x", 66 "€" (199 bytes) and "…" */
+  g_assert_cmpint (g_mkdir_with_parents (boat, 0755), ==, 0);
+  for (guint i = 0; i < 100; i++)
+    g_string_append (long_name, "€");
+  for (guint i = 0; i < 300; i++)
+    g_string_append_printf (long_name, " a%u=\"\"", i);
+  g_string_append (long_name, "><sdf version=\"1.11\">other.sdf</sdf></x>");
+  config = write_file (boat, "model.config", long_name->str, long_name->len);
+  boat_sdf = write_file (boat, "model.sdf", SDF_HEAD "<model name=\"boat\"><link name=\"hull\"/></model></sdf>\n", -1);
+  /* what model.config names, were it read */
+  other_sdf = write_file (boat, "other.sdf", SDF_HEAD "<model name=\"boat\"><link name=\"other\"/></model></sdf>\n", -1);
+  world = write_file (dir, "world.sdf", SDF_HEAD "<world name=\"w\">\n"
+                      "<include><uri>past.sdf</uri></include>\n"
+                      "<include><uri>models/boat</uri></include>\n"
+                      "</world></sdf>\n", -1);
+
+  for (guint k = 0; k < G_N_ELEMENTS (loads); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (at, loads[k], &error);
+      const char *limit = "the element <link> has more than 256 attributes, the most Ballast reads on one "
+                          "element; the file is not read";
+      g_autoptr(GPtrArray) all = NULL;
+      const BlDiagnostic *d;
+      BlLink *link;
+      gint64 start;
+
+      g_assert_no_error (error);
+      link = link_of (doc, "m::l");
+      g_assert_cmpfloat (link->props.mass, ==, 2.0);
+      all = bl_document_collect_diagnostics (doc);
+      g_assert_cmpuint (all->len, ==, 0);
+      g_clear_object (&doc);
+
+      assert_over_limit (past, loads[k], "%s:3: %s", past, limit);
+      start = g_get_monotonic_time ();
+      assert_over_limit (million, loads[k], "%s:3: %s", million, limit);
+      g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+
+      doc = bl_document_new_from_file_full (world, loads[k], &error);
+      g_assert_no_error (error);
+      d = find_diagnostic (doc, "include", BL_SEVERITY_ERROR, 4, "world", world);
+      g_assert_nonnull (strstr (d->message, "past.sdf:3: the element <link> has more than 256 attributes"));
+      g_assert_nonnull (bl_document_find_link (doc, "boat::hull"));
+      g_assert_null (bl_document_find_link (doc, "boat::other"));
+    }
+
+  /* the name in the message, cut before the character its 200 bytes end in */
+  {
+    g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
+    g_autoptr(GString) expected = g_string_new ("x");
+    g_autofree char *element = NULL;
+    int line = 0;
+
+    for (guint i = 0; i < 66; i++)
+      g_string_append (expected, "€");
+    g_string_append (expected, "…");
+    g_assert_false (bl_tinyxml_filter_feed (filter, long_name->str, long_name->len, NULL));
+    element = bl_tinyxml_filter_get_refused_element (filter, &line);
+    g_assert_cmpstr (element, ==, expected->str);
+    g_assert_cmpint (line, ==, 1);
+  }
+
+  g_unlink (at);
+  g_unlink (past);
+  g_unlink (million);
+  g_unlink (world);
+  g_unlink (config);
+  g_unlink (boat_sdf);
+  g_unlink (other_sdf);
+  g_rmdir (boat);
+  g_rmdir (models);
+  g_rmdir (dir);
+}
+
+/* The filter counts as it reads, in pieces of any size: what it writes
+ * before refusing ends before the quote of the 257th attribute whatever
+ * the pieces, it takes nothing after, and the element's name is whole
+ * when pieces split it. */
+static void
+test_attribute_limit_pieces (void)
+{
+  g_autoptr(GString) in = g_string_new ("<?xml version='1.0'?><a><!-- a=\"\" --><bee-hive");
+  gsize refused_at = 0;
+
+  for (guint i = 0; i < 300; i++)
+    {
+      if (i == 256)
+        refused_at = in->len + strlen (" a256=");
+      g_string_append_printf (in, i % 3 ? " a%u='>'" : "\na%u=\"'/>\"", i);
+    }
+  g_string_append (in, "/></a>");
+  for (gsize size = 1; size <= in->len; size += size < 64 ? 1 : 97)
+    {
+      g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
+      g_autoptr(GByteArray) out = g_byte_array_new ();
+      g_autofree char *element = NULL;
+      gboolean within = TRUE;
+      int line = 0;
+
+      for (gsize at = 0; at < in->len && within; at += size)
+        within = bl_tinyxml_filter_feed (filter, in->str + at, MIN (size, in->len - at), out);
+      g_assert_false (within);
+      g_assert_false (bl_tinyxml_filter_feed (filter, "x", 1, out));
+      g_assert_cmpmem (out->data, out->len, in->str, refused_at);
+      element = bl_tinyxml_filter_get_refused_element (filter, &line);
+      g_assert_cmpstr (element, ==, "bee-hive");
+      g_assert_cmpint (line, ==, 1);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1824,6 +2082,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/not-a-file", test_not_a_file);
   g_test_add_func ("/core/hostile/huge-text", test_huge_text);
   g_test_add_func ("/core/hostile/dtd-attribute-defaults", test_dtd_attribute_defaults);
+  g_test_add_func ("/core/hostile/dtd-attribute-defaults-forgotten", test_dtd_attribute_defaults_forgotten);
   g_test_add_func ("/core/hostile/include-not-a-file", test_include_not_a_file);
   g_test_add_func ("/core/hostile/include-bomb", test_include_bomb);
   g_test_add_func ("/core/hostile/clearer-messages", test_clearer_messages);
@@ -1834,9 +2093,12 @@ main (int    argc,
   g_test_add_func ("/core/hostile/include-symlink-loop", test_include_symlink_loop);
   g_test_add_func ("/core/hostile/entities", test_entities);
   g_test_add_func ("/core/hostile/collada-instance-bomb", test_collada_instance_bomb);
+  g_test_add_func ("/core/hostile/collada-attribute-limit", test_collada_attribute_limit);
   g_test_add_func ("/core/hostile/mesh-memory-limit", test_mesh_memory_limit);
   g_test_add_func ("/core/hostile/comment-limit", test_comment_limit);
   g_test_add_func ("/core/hostile/link-limit", test_link_limit);
+  g_test_add_func ("/core/hostile/attribute-limit", test_attribute_limit);
+  g_test_add_func ("/core/hostile/attribute-limit-pieces", test_attribute_limit_pieces);
   g_test_add_func ("/core/hostile/files-only-where-they-belong", test_files_only_where_they_belong);
   g_test_add_func ("/core/hostile/refusals-name-the-folder", test_refusals_name_the_folder);
 

@@ -502,6 +502,19 @@ find_dialog (GType type)
   return NULL;
 }
 
+char *
+close_message_dialog (void)
+{
+  GtkWindow *dialog = find_dialog (GTK_TYPE_MESSAGE_DIALOG);
+  char *secondary = NULL;
+
+  g_assert_nonnull (dialog);
+  g_object_get (dialog, "secondary-text", &secondary, NULL);
+  gtk_window_destroy (dialog);
+  drain ();
+  return secondary;
+}
+
 void
 select_row (Fixture           *f,
             BlOutlineItemKind  kind,

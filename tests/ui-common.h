@@ -153,6 +153,9 @@ void        assert_label_near (GtkWidget *label, double expected);
 GtkWidget * grid_cell (GtkWidget *grid, int column, int row);
 
 GtkWindow * find_dialog (GType type);
+/* The shown message dialog's secondary text (newly allocated); the
+ * dialog closed. */
+char *      close_message_dialog (void);
 
 void        select_row (Fixture *f, BlOutlineItemKind kind, const char *name);
 

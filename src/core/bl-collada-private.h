@@ -18,7 +18,9 @@ G_BEGIN_DECLS
  * nodes, plus, for each <instance_node>, every node of the subtree it
  * names (resolved as assimp resolves it: by id, then by name).  FALSE
  * with *why (free it) when that count passes max_nodes or the instances
- * form a cycle (assimp would recurse until its stack ends).  A file that
+ * form a cycle (assimp would recurse until its stack ends), or an element
+ * has more than BL_TINYXML_MAX_ATTRIBUTES attributes (before libxml2,
+ * whose check of them is quadratic, reads it).  A file that
  * libxml2 cannot read to the end is counted as far as it was read: assimp
  * gives its own error for it. */
 gboolean bl_collada_check_instancing (int       fd,

@@ -9,11 +9,14 @@
  * the counts saturating at the limit, before assimp is given the file. */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/xmlreader.h>
 
 #include "bl-collada-private.h"
+#include "bl-tinyxml-filter-private.h"
 
 typedef struct
 {
@@ -126,6 +129,38 @@ count_expanded (GArray  *nodes,
   return TRUE;
 }
 
+/* The file as libxml2 reads it: counted by bl-tinyxml-filter first, so
+ * that no element of more attributes than BL_TINYXML_MAX_ATTRIBUTES
+ * reaches libxml2, whose check of them is quadratic (a million took
+ * the reader hours). */
+typedef struct
+{
+  int              fd;
+  BlTinyxmlFilter *filter;
+  gboolean         refused;
+} CountedInput;
+
+static int
+read_counted (void *context,
+              char *buffer,
+              int   length)
+{
+  CountedInput *input = context;
+  gssize n;
+
+  if (input->refused)
+    return -1;
+  do
+    n = read (input->fd, buffer, (gsize) length);
+  while (n < 0 && errno == EINTR);
+  if (n > 0 && !bl_tinyxml_filter_feed (input->filter, buffer, (gsize) n, NULL))
+    {
+      input->refused = TRUE;
+      return -1;
+    }
+  return (int) n;
+}
+
 gboolean
 bl_collada_check_instancing (int       fd,
                              guint64   max_nodes,
@@ -136,6 +171,8 @@ bl_collada_check_instancing (int       fd,
   g_autoptr(GArray) roots = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
+  CountedInput input = { fd, filter, FALSE };
   xmlTextReaderPtr reader;
   int visual_scene_depth = -1;
   guint64 total = 0;
@@ -143,7 +180,8 @@ bl_collada_check_instancing (int       fd,
   g_return_val_if_fail (why != NULL && *why == NULL, FALSE);
 
   g_array_set_clear_func (nodes, node_clear);
-  reader = xmlReaderForFd (fd, NULL, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  reader = xmlReaderForIO (read_counted, NULL, &input, NULL, NULL,
+                           XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
   if (reader == NULL)
     return TRUE;
 
@@ -206,6 +244,16 @@ bl_collada_check_instancing (int       fd,
         }
     }
   xmlFreeTextReader (reader);
+  if (input.refused)
+    {
+      g_autofree char *element = NULL;
+      int line = 0;
+
+      element = bl_tinyxml_filter_get_refused_element (filter, &line);
+      *why = g_strdup_printf ("its element <%s> on line %d has more than %d attributes, the most Ballast "
+                              "reads on one element", element, line, BL_TINYXML_MAX_ATTRIBUTES);
+      return FALSE;
+    }
 
   /* assimp looks an instance up by id, then by name; the first node wins */
   for (guint i = nodes->len; i-- > 0;)

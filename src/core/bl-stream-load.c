@@ -358,19 +358,27 @@ bl_stream_get_max_links (void)
   return (guint) g_atomic_int_get (&max_links);
 }
 
+/* The parse refused past one of the reader's limits, on LINE, with
+ * MESSAGE (taken). */
+static void
+set_over_limit (ParseState *state,
+                int         line,
+                char       *message)
+{
+  state->failed = TRUE;
+  state->refused = TRUE;
+  state->over_limit = TRUE;
+  state->error_line = line;
+  state->error_message = message;
+}
+
 /* Stops the parse past one of the reader's limits, with MESSAGE (taken);
  * FALSE. */
 static gboolean
 refuse_over_limit (xmlParserCtxt *ctxt,
                    char          *message)
 {
-  ParseState *state = ctxt->_private;
-
-  state->failed = TRUE;
-  state->refused = TRUE;
-  state->over_limit = TRUE;
-  state->error_line = ctxt->input != NULL ? ctxt->input->line : 0;
-  state->error_message = message;
+  set_over_limit (ctxt->_private, ctxt->input != NULL ? ctxt->input->line : 0, message);
   xmlStopParser (ctxt);
   return FALSE;
 }
@@ -500,6 +508,58 @@ sax_processing_instruction (void          *ctx,
     xmlSAX2ProcessingInstruction (ctx, target, data);
 }
 
+/* Called once the DOCTYPE's internal subset is read.  libxml2 adds the
+ * attribute defaults it declares to every element they name, checking
+ * each against all the attributes before it (3,000 defaults on 2,000
+ * links: 5 s), though SAX2 then drops them and Ballast reads only what a
+ * file writes, as TinyXML2 (libsdformat's reader) does: they are
+ * forgotten before any element is read. */
+static void
+sax_external_subset (void          *ctx,
+                     const xmlChar *name,
+                     const xmlChar *external_id,
+                     const xmlChar *system_id)
+{
+  xmlParserCtxt *ctxt = ctx;
+
+  if (ctxt->attsDefault != NULL)
+    xmlHashFree (g_steal_pointer (&ctxt->attsDefault), xmlHashDefaultDeallocator);
+  xmlSAX2ExternalSubset (ctx, name, external_id, system_id);
+}
+
+/* Ballast's handlers, on every parse of a file (STATE its own). */
+static void
+use_handlers (xmlParserCtxt *ctxt,
+              ParseState    *state)
+{
+  ctxt->sax->startElementNs = sax_start_element;
+  ctxt->sax->serror = parse_error;
+  ctxt->sax->entityDecl = sax_entity_decl;
+  ctxt->sax->externalSubset = sax_external_subset;
+  ctxt->sax->comment = sax_comment;
+  ctxt->sax->processingInstruction = sax_processing_instruction;
+  ctxt->_private = state;
+}
+
+/* The filter refused the file for an element with too many attributes.
+ * libxml2 has read the filtered bytes before that point (the streaming
+ * load as they came, the editable one then, through the same push
+ * parser): its first error there, if any, is the file's; else this. */
+static void
+refuse_attributes (ParseState      *state,
+                   BlTinyxmlFilter *filter)
+{
+  g_autofree char *element = NULL;
+  int line = 0;
+
+  if (state->failed)
+    return;
+  element = bl_tinyxml_filter_get_refused_element (filter, &line);
+  set_over_limit (state, line,
+                  g_strdup_printf ("the element <%s> has more than %d attributes, the most Ballast reads "
+                                   "on one element; the file is not read", element, BL_TINYXML_MAX_ATTRIBUTES));
+}
+
 static void
 take_filter_faults (ParseState      *state,
                     BlTinyxmlFilter *filter)
@@ -543,6 +603,7 @@ parse_xml (ParseState  *state,
       g_autofree char *buffer = fd >= 0 ? g_malloc (chunk) : NULL;
       g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
       g_autoptr(GByteArray) filtered = g_byte_array_sized_new (chunk);
+      gboolean within = TRUE;
 
       ctxt = xmlCreatePushParserCtxt (NULL, NULL, NULL, 0, path);
       if (ctxt == NULL)
@@ -551,13 +612,8 @@ parse_xml (ParseState  *state,
        * back.  Blank text is kept, as the full load keeps it: an element
        * with elements inside (wrong, but possible) reads the same text. */
       xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_COMPACT);
-      ctxt->sax->startElementNs = sax_start_element;
+      use_handlers (ctxt, state);
       ctxt->sax->endElementNs = sax_end_element;
-      ctxt->sax->serror = parse_error;
-      ctxt->sax->entityDecl = sax_entity_decl;
-      ctxt->sax->comment = sax_comment;
-      ctxt->sax->processingInstruction = sax_processing_instruction;
-      ctxt->_private = state;
       loader->link_tag = xmlDictLookup (ctxt->dict, (const xmlChar *) "link", -1);
 
       *read_length = 0;
@@ -602,8 +658,10 @@ parse_xml (ParseState  *state,
             }
           *read_length += (gsize) n;
           g_byte_array_set_size (filtered, 0);
-          bl_tinyxml_filter_feed (filter, piece, (gsize) n, filtered);
+          within = bl_tinyxml_filter_feed (filter, piece, (gsize) n, filtered);
           xmlParseChunk (ctxt, (const char *) filtered->data, (int) filtered->len, 0);
+          if (!within)
+            refuse_attributes (state, filter);
           if (state->failed)
             break;
         }
@@ -620,29 +678,36 @@ parse_xml (ParseState  *state,
   else
     {
       g_autoptr(GByteArray) filtered = NULL;
+      g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
 
       *read_length = length;
       if (length == 0)
         return NULL;
-      {
-        g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
-
-        filtered = g_byte_array_sized_new ((guint) length);
-        bl_tinyxml_filter_feed (filter, data, length, filtered);
-        bl_tinyxml_filter_finish (filter, filtered);
-        take_filter_faults (state, filter);
-        data = (const char *) filtered->data;
-        g_assert (filtered->len == length);
-      }
+      filtered = g_byte_array_sized_new ((guint) length);
+      if (!bl_tinyxml_filter_feed (filter, data, length, filtered))
+        {
+          /* what the streaming load has read when the filter refuses:
+           * the same bytes, through the same push parser */
+          take_filter_faults (state, filter);
+          ctxt = xmlCreatePushParserCtxt (NULL, NULL, NULL, 0, path);
+          if (ctxt == NULL)
+            return NULL;
+          xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_COMPACT);
+          use_handlers (ctxt, state);
+          xmlParseChunk (ctxt, (const char *) filtered->data, (int) filtered->len, 0);
+          refuse_attributes (state, filter);
+          g_clear_pointer (&ctxt->myDoc, xmlFreeDoc);
+          xmlFreeParserCtxt (ctxt);
+          return NULL;
+        }
+      bl_tinyxml_filter_finish (filter, filtered);
+      take_filter_faults (state, filter);
+      data = (const char *) filtered->data;
+      g_assert (filtered->len == length);
       ctxt = xmlNewParserCtxt ();
       if (ctxt == NULL)
         return NULL;
-      ctxt->sax->startElementNs = sax_start_element;
-      ctxt->sax->serror = parse_error;
-      ctxt->sax->entityDecl = sax_entity_decl;
-      ctxt->sax->comment = sax_comment;
-      ctxt->sax->processingInstruction = sax_processing_instruction;
-      ctxt->_private = state;
+      use_handlers (ctxt, state);
       xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS | XML_PARSE_COMPACT);
       xmlFreeParserCtxt (ctxt);
       if (state->failed)

@@ -19,6 +19,9 @@ typedef enum
   STATE_COMMENT,    /* after "<!--" */
 } State;
 
+/* The bytes of an element's name kept for the message that refuses it. */
+#define NAME_KEPT 200
+
 struct _BlTinyxmlFilter
 {
   State    state;
@@ -32,6 +35,12 @@ struct _BlTinyxmlFilter
   gboolean changed;     /* the comment being read needed a change */
   int      line;
   int      comment_line;
+  guint    attributes;  /* quoted values in the start tag being read */
+  gboolean in_name;     /* the open start tag's name goes on in the next piece */
+  gboolean refused;     /* an element had too many attributes */
+  int      tag_line;    /* where the start tag being read starts */
+  char     name[NAME_KEPT + 1];
+  guint    name_length; /* bytes of the name seen, kept or not */
   guint    count[BL_TINYXML_N_FAULTS];
   int      first_line[BL_TINYXML_N_FAULTS];
 };
@@ -57,15 +66,25 @@ after_markup (BlTinyxmlFilter *filter)
   return filter->in_subset ? STATE_SUBSET : STATE_TEXT;
 }
 
+/* out may be NULL: the filter then only counts. */
+static void
+emit (GByteArray *out,
+      const char *bytes,
+      gsize       length)
+{
+  if (out != NULL && length > 0)
+    g_byte_array_append (out, (const guint8 *) bytes, (guint) length);
+}
+
 static void
 append_spaces (GByteArray *out,
                guint64     n)
 {
-  guint8 spaces[64];
+  char spaces[64];
 
   memset (spaces, ' ', sizeof spaces);
   for (; n > 0; n -= MIN (n, sizeof spaces))
-    g_byte_array_append (out, spaces, (guint) MIN (n, sizeof spaces));
+    emit (out, spaces, (gsize) MIN (n, sizeof spaces));
 }
 
 /* The held-back hyphens, now that the byte after them (c) is known:
@@ -82,7 +101,7 @@ release_hyphens (BlTinyxmlFilter *filter,
     filter->changed = TRUE;
   append_spaces (out, filter->hyphens - keep);
   for (; keep > 0; keep--)
-    g_byte_array_append (out, (const guint8 *) "-", 1);
+    emit (out, "-", 1);
   filter->hyphens = 0;
 }
 
@@ -102,6 +121,31 @@ end_comment (BlTinyxmlFilter *filter)
     count_fault (filter, BL_TINYXML_FAULT_HYPHENS, filter->comment_line);
   filter->changed = FALSE;
   filter->state = after_markup (filter);
+}
+
+static gboolean
+is_name_end (char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '/' || c == '>' || c == '=' ||
+         c == '"' || c == '\'';
+}
+
+/* Keeps the open start tag's name, or what of it lies in [from, to):
+ * TRUE when it ends there.  Called only when it is needed, for the
+ * refusal or at the end of a piece, not for every tag. */
+static gboolean
+keep_name (BlTinyxmlFilter *filter,
+           const char      *from,
+           const char      *to)
+{
+  const char *end = from;
+  gsize room = filter->name_length < NAME_KEPT ? NAME_KEPT - filter->name_length : 0;
+
+  while (end < to && !is_name_end (*end))
+    end++;
+  memcpy (filter->name + filter->name_length, from, MIN (room, (gsize) (end - from)));
+  filter->name_length += (guint) MIN ((gsize) (end - from), G_MAXUINT - filter->name_length);
+  return end < to;
 }
 
 /* Moves on from one byte outside a comment (already written out). */
@@ -125,6 +169,8 @@ step (BlTinyxmlFilter *filter,
         {
           filter->state = STATE_TAG;
           filter->end_tag = c == '/';
+          filter->attributes = 0;
+          filter->tag_line = filter->line;
           step (filter, c);
         }
       break;
@@ -162,7 +208,16 @@ step (BlTinyxmlFilter *filter,
             filter->quote = 0;
         }
       else if (c == '"' || c == '\'')
-        filter->quote = c;
+        {
+          /* an attribute's value, in a well-formed start tag */
+          if (filter->state == STATE_TAG && !filter->end_tag &&
+              ++filter->attributes > BL_TINYXML_MAX_ATTRIBUTES)
+            {
+              filter->refused = TRUE;
+              break;
+            }
+          filter->quote = c;
+        }
       else if (c == '[' && filter->state == STATE_DECL && !filter->in_subset)
         {
           filter->in_subset = TRUE;
@@ -204,46 +259,114 @@ step (BlTinyxmlFilter *filter,
     }
 }
 
-void
+/* Where the run from piece[i] that changes no state ends: at the next
+ * byte that matters in the state (i when the state is read byte by
+ * byte).  Text inside the root element runs up to its '<', a quoted
+ * value to its quote, a comment to a '-', a processing instruction or a
+ * CDATA section to a '>' (memchr: these are most of a file's bytes), a
+ * tag's name and blanks to its quote or '>'. */
+static gsize
+run_end (BlTinyxmlFilter *filter,
+         const char      *piece,
+         gsize            i,
+         gsize            length)
+{
+  const char *found;
+  char stop;
+
+  switch (filter->state)
+    {
+    case STATE_TEXT:
+      if (filter->depth == 0)
+        return i;
+      stop = '<';
+      break;
+
+    case STATE_TAG:
+      if (filter->quote == 0)
+        {
+          while (i < length && piece[i] != '"' && piece[i] != '\'' && piece[i] != '>')
+            i++;
+          return i;
+        }
+      stop = filter->quote;
+      break;
+
+    case STATE_COMMENT:
+      if (filter->hyphens > 0)
+        return i;
+      stop = '-';
+      break;
+
+    case STATE_PI:
+    case STATE_CDATA:
+      stop = '>';
+      break;
+
+    case STATE_LT:
+    case STATE_BANG:
+    case STATE_BANG_DASH:
+    case STATE_DECL:
+    case STATE_SUBSET:
+    default:
+      return i;
+    }
+  /* most runs are a few bytes: looked at first, then memchr */
+  for (gsize near = MIN (length, i + 16); i < near; i++)
+    if (piece[i] == stop)
+      return i;
+  found = i < length ? memchr (piece + i, stop, length - i) : NULL;
+  return found != NULL ? (gsize) (found - piece) : length;
+}
+
+static int
+count_lines (const char *bytes,
+             gsize       length)
+{
+  const char *end = bytes + length;
+  int lines = 0;
+
+  if (length < 32)
+    {
+      for (; bytes < end; bytes++)
+        lines += *bytes == '\n';
+      return lines;
+    }
+  while ((bytes = memchr (bytes, '\n', end - bytes)) != NULL)
+    {
+      lines++;
+      bytes++;
+    }
+  return lines;
+}
+
+gboolean
 bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
                         const char      *piece,
                         gsize            length,
                         GByteArray      *out)
 {
   gsize start = 0;   /* piece[start…i) is still to be written out unchanged */
+  const char *name_at = filter->in_name ? piece : NULL;  /* the open start tag's name, in this piece */
+
+  if (filter->refused)
+    return FALSE;
 
   for (gsize i = 0; i < length; i++)
     {
+      /* Runs that change no state, skipped without the dispatch below
+       * (most of a file); only their lines are counted. */
+      gsize run = run_end (filter, piece, i, length);
       char c;
 
-      /* Runs that change no state, read without the dispatch below: text
-       * inside the root element up to its '<', and a tag's bytes up to
-       * its quote or '>' (most of a file); only their lines are counted. */
-      if ((filter->state == STATE_TEXT && filter->depth > 0) || filter->state == STATE_TAG)
+      if (run > i)
         {
-          gsize run = i;
-          char a = filter->state == STATE_TEXT ? '<' : filter->quote != 0 ? filter->quote : '>';
-          char b = filter->state == STATE_TAG && filter->quote == 0 ? '"' : a;
-          char d = filter->state == STATE_TAG && filter->quote == 0 ? '\'' : a;
-          int lines = 0;
-
-          for (; run < length; run++)
-            {
-              char r = piece[run];
-
-              if (r == a || r == b || r == d)
-                break;
-              lines += r == '\n';
-            }
-          if (run > i)
-            {
-              filter->line += lines;
-              filter->last[0] = run - i >= 2 ? piece[run - 2] : filter->last[1];
-              filter->last[1] = piece[run - 1];
-              i = run;
-              if (i == length)
-                break;
-            }
+          filter->line += count_lines (piece + i, run - i);
+          filter->last[0] = run - i >= 2 ? piece[run - 2] : filter->last[1];
+          filter->last[1] = piece[run - 1];
+          i = run;
+          if (i == length)
+            break;
         }
 
       c = piece[i];
@@ -251,7 +374,7 @@ bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
         {
           if (c == '-')
             {
-              g_byte_array_append (out, (const guint8 *) piece + start, (guint) (i - start));
+              emit (out, piece + start, i - start);
               start = i + 1;
               filter->hyphens++;
               continue;
@@ -268,8 +391,8 @@ bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
       else if (filter->state == STATE_TEXT && filter->depth == 0 && c > ' ' && c < 0x7f && c != '<')
         {
           /* text beside the root element: a space for libxml2 */
-          g_byte_array_append (out, (const guint8 *) piece + start, (guint) (i - start));
-          g_byte_array_append (out, (const guint8 *) " ", 1);
+          emit (out, piece + start, i - start);
+          emit (out, " ", 1);
           start = i + 1;
           if (!filter->in_text_run)
             count_fault (filter, BL_TINYXML_FAULT_OUTSIDE_ROOT, filter->line);
@@ -277,16 +400,34 @@ bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
         }
       else
         {
+          State before = filter->state;
+
           if (c == '<')
             filter->in_text_run = FALSE;
           step (filter, c);
+          if (before == STATE_LT && filter->state == STATE_TAG && !filter->end_tag)
+            {
+              name_at = piece + i;
+              filter->name_length = 0;
+            }
+          if (filter->refused)
+            {
+              if (name_at != NULL)
+                keep_name (filter, name_at, piece + i);
+              emit (out, piece + start, i - start);
+              return FALSE;
+            }
         }
 
       filter->line += c == '\n';
       filter->last[0] = filter->last[1];
       filter->last[1] = c;
     }
-  g_byte_array_append (out, (const guint8 *) piece + start, (guint) (length - start));
+  emit (out, piece + start, length - start);
+  /* a start tag read on in the next piece: its name, for a refusal there */
+  filter->in_name = filter->state == STATE_TAG && !filter->end_tag && name_at != NULL &&
+                    !keep_name (filter, name_at, piece + length);
+  return TRUE;
 }
 
 void
@@ -313,4 +454,30 @@ bl_tinyxml_filter_get_first_line (BlTinyxmlFilter *filter,
   g_return_val_if_fail ((guint) fault < BL_TINYXML_N_FAULTS, 0);
 
   return filter->first_line[fault];
+}
+
+char *
+bl_tinyxml_filter_get_refused_element (BlTinyxmlFilter *filter,
+                                       int             *line)
+{
+  g_autofree char *name = NULL;
+  gsize kept = MIN (filter->name_length, NAME_KEPT);
+
+  if (!filter->refused)
+    return NULL;
+  if (line != NULL)
+    *line = filter->tag_line;
+  if (filter->name_length > NAME_KEPT)
+    {
+      /* cut before a character the kept bytes end inside */
+      gsize lead = kept - 1;
+
+      while (lead > 0 && ((guchar) filter->name[lead] & 0xc0) == 0x80)
+        lead--;
+      if (!g_utf8_validate (filter->name + lead, kept - lead, NULL))
+        kept = lead;
+    }
+  /* bytes that are no UTF-8 shown as U+FFFD */
+  name = g_utf8_make_valid (filter->name, kept);
+  return filter->name_length > NAME_KEPT ? g_strconcat (name, "…", NULL) : g_steal_pointer (&name);
 }
