@@ -268,7 +268,9 @@ struct _BlRenderer
   BlBatch    *triad_batch;
 
   GPtrArray  *links;                    /* BlSceneLink*, borrowed */
-  GPtrArray  *slots;                    /* GArray of BlSlot per link */
+  BlSlot     *slots;                    /* every link's shapes' instances, link by link */
+  guint      *slot_first;               /* link i's are slots[slot_first[i]] to [slot_first[i + 1]] */
+  guint       n_slot_links;
   GHashTable *dirty_links;              /* BlSceneLink* set */
   gboolean    need_rebuild;
   guint       n_rebuilds;

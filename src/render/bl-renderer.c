@@ -75,7 +75,6 @@ bl_renderer_new (gboolean   use_es,
   self->mesh_gpu = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) bl_mesh_unref, bl_gpu_mesh_unref);
   self->unscaled_gpu = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, bl_gpu_mesh_unref);
   self->mesh_batches = g_hash_table_new (NULL, NULL);
-  self->slots = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   self->dirty_links = g_hash_table_new (NULL, NULL);
   self->ranges = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->draw_counts = g_array_new (FALSE, FALSE, sizeof (GLsizei));
@@ -106,7 +105,8 @@ bl_renderer_free (BlRenderer *self)
   bl_gpu_mesh_free (self->grid);
   bl_gpu_mesh_free (self->triad);
   g_clear_pointer (&self->links, g_ptr_array_unref);
-  g_ptr_array_unref (self->slots);
+  g_free (self->slots);
+  g_free (self->slot_first);
   g_hash_table_unref (self->dirty_links);
   g_array_unref (self->ranges);
   g_array_unref (self->draw_counts);
@@ -383,7 +383,7 @@ find_overlay_instance (BlBatch *batch,
 static void
 rebuild (BlRenderer *self)
 {
-  guint n = self->links != NULL ? self->links->len : 0;
+  guint n = self->links != NULL ? self->links->len : 0, n_slots = 0;
   static const double prim_radius[BL_PRIM_MESH] = {
     [BL_PRIM_BOX] = 0.8660254037844386,
     [BL_PRIM_SPHERE] = 1.0,
@@ -395,7 +395,9 @@ rebuild (BlRenderer *self)
   /* Instance batches only; meshes' GPU buffers stay shared and cached. */
   g_hash_table_remove_all (self->mesh_batches);
   g_ptr_array_set_size (self->batches, 0);
-  g_ptr_array_set_size (self->slots, 0);
+  g_clear_pointer (&self->slots, g_free);
+  g_clear_pointer (&self->slot_first, g_free);
+  self->n_slot_links = 0;
 
   {
     double identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
@@ -438,9 +440,10 @@ rebuild (BlRenderer *self)
       {
         BlSceneLink *link = g_ptr_array_index (self->links, i);
 
-        for (guint s = 0; s < link->shapes->len; s++)
+        n_slots += link->n_shapes;
+        for (guint s = 0; s < link->n_shapes; s++)
           {
-            BlBatch *batch = batch_for_shape (self, &g_array_index (link->shapes, BlSceneShape, s));
+            BlBatch *batch = batch_for_shape (self, &link->shapes[s]);
 
             g_hash_table_insert (counts, batch,
                                  GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, batch)) + 1));
@@ -450,24 +453,27 @@ rebuild (BlRenderer *self)
     while (g_hash_table_iter_next (&iter, &key, &value))
       bl_batch_reserve (key, GPOINTER_TO_UINT (value));
   }
+  self->slots = g_new (BlSlot, n_slots);
+  self->slot_first = g_new (guint, n + 1);
+  self->n_slot_links = n;
+  n_slots = 0;
   for (guint i = 0; i < n; i++)
     {
       BlSceneLink *link = g_ptr_array_index (self->links, i);
-      GArray *slots = g_array_sized_new (FALSE, FALSE, sizeof (BlSlot), link->shapes->len);
       float color[3];
 
+      self->slot_first[i] = n_slots;
       bl_renderer_link_shape_color (self, link, color);
-      for (guint s = 0; s < link->shapes->len; s++)
+      for (guint s = 0; s < link->n_shapes; s++)
         {
-          BlSceneShape *shape = &g_array_index (link->shapes, BlSceneShape, s);
-          BlSlot slot;
+          BlSceneShape *shape = &link->shapes[s];
+          BlSlot *slot = &self->slots[n_slots++];
 
-          slot.batch = batch_for_shape (self, shape);
-          slot.index = bl_batch_append (slot.batch, shape->model, color, (float) i, 0.0f, (float) shape->collision);
-          g_array_append_val (slots, slot);
+          slot->batch = batch_for_shape (self, shape);
+          slot->index = bl_batch_append (slot->batch, shape->model, color, (float) i, 0.0f, (float) shape->collision);
         }
-      g_ptr_array_add (self->slots, slots);
     }
+  self->slot_first[n] = n_slots;
   for (int o = 0; o < N_OVERLAYS; o++)
     {
       self->overlay_filled[o] = FALSE;
@@ -489,19 +495,19 @@ static gboolean
 update_link (BlRenderer  *self,
              BlSceneLink *link)
 {
-  GArray *slots;
+  BlSlot *slots;
   float color[3];
   guint i = link->index;
 
-  if (i >= self->slots->len || g_ptr_array_index (self->links, i) != link)
+  if (i >= self->n_slot_links || g_ptr_array_index (self->links, i) != link)
     return FALSE;
-  slots = g_ptr_array_index (self->slots, i);
-  if (slots->len != link->shapes->len)
+  slots = self->slots + self->slot_first[i];
+  if (self->slot_first[i + 1] - self->slot_first[i] != link->n_shapes)
     return FALSE;
-  for (guint s = 0; s < link->shapes->len; s++)
+  for (guint s = 0; s < link->n_shapes; s++)
     {
-      BlSceneShape *shape = &g_array_index (link->shapes, BlSceneShape, s);
-      BlSlot *slot = &g_array_index (slots, BlSlot, s);
+      BlSceneShape *shape = &link->shapes[s];
+      BlSlot *slot = &slots[s];
 
       if (shape->prim != BL_PRIM_MESH ? slot->batch != self->prim_batches[shape->prim]
                                       : slot->batch != g_hash_table_lookup (self->mesh_batches, shape->mesh))
@@ -509,10 +515,10 @@ update_link (BlRenderer  *self,
     }
 
   bl_renderer_link_shape_color (self, link, color);
-  for (guint s = 0; s < link->shapes->len; s++)
+  for (guint s = 0; s < link->n_shapes; s++)
     {
-      BlSceneShape *shape = &g_array_index (link->shapes, BlSceneShape, s);
-      BlSlot *slot = &g_array_index (slots, BlSlot, s);
+      BlSceneShape *shape = &link->shapes[s];
+      BlSlot *slot = &slots[s];
 
       bl_batch_rewrite (slot->batch, slot->index, shape->model, color, (float) i, 0.0f, (float) shape->collision);
     }

@@ -47,7 +47,9 @@ struct _BlSceneLink
 {
   BlLink   *link;
   guint     index;               /* position in bl_document_get_links () */
-  GArray   *shapes;              /* BlSceneShape, every collision's pieces */
+  BlSceneShape *shapes;          /* every collision's pieces, n_shapes */
+  guint     n_shapes;
+  guint     shapes_alloc;        /* private: room for this many */
   GPtrArray *missing;            /* char *: collisions not drawn and why */
   gboolean  valid;               /* link->props.valid */
 
@@ -65,7 +67,8 @@ struct _BlSceneLink
   double    buoyancy[3];         /* bl_link_compute_buoyancy's centre, world */
   double    volume;              /* its displaced volume (props.volume), m³ */
   gboolean  has_added_mass;
-  double    added_mass[16];      /* unit sphere → added-mass ellipsoid, world */
+  double   *added_mass;          /* unit sphere → added-mass ellipsoid, world, 16
+                                  * (allocated for the first one: few links have one) */
   /* The link's fluid_added_mass is not physical: not positive
    * semi-definite (check A3), or the body plus it not positive definite
    * (A4).  It has no ellipsoid then (has_added_mass is FALSE): the
@@ -89,8 +92,8 @@ struct _BlSceneLink
    * thread (bl_mesh_cache_lookup_async), never by the caller: until then
    * they are left out of shapes (listed in missing) and counted here. */
   guint                 n_loading;
-  GHashTable           *loading;          /* private: meshes asked for */
-  GCancellable         *cancellable;      /* private: cancelled when freed */
+  GHashTable           *loading;          /* private: meshes asked for (NULL until the first) */
+  GCancellable         *cancellable;      /* private: cancelled when freed (NULL until then too) */
   BlSceneMeshReadyFunc  mesh_ready;
   gpointer              mesh_ready_data;
 };
