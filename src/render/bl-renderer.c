@@ -244,13 +244,13 @@ overlay_matrix (const BlSceneLink *link,
   switch (o)
     {
     case OVERLAY_ELLIPSOID:
-      memcpy (m, link->ellipsoid, 16 * sizeof (double));
+      bl_scene_link_get_ellipsoid (link, m);
       break;
     case OVERLAY_ADDED_MASS:
       memcpy (m, link->added_mass, 16 * sizeof (double));
       break;
     case OVERLAY_BOX:
-      memcpy (m, link->box, 16 * sizeof (double));
+      bl_scene_link_get_box (link, m);
       break;
     case OVERLAY_COM:
       translate_scale (link->com, link->marker_size, m);

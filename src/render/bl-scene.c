@@ -441,17 +441,20 @@ bl_scene_link_update (BlSceneLink *self,
       if (bl_mass_equivalent_ellipsoid (props->mass, &props->inertia, semi, &axes))
         {
           world_axes = bl_mat3_mul (&r_wl, &axes);
-          matrix_from_frame (&world_axes, semi, self->com, self->ellipsoid);
+          double ellipsoid[16];
+
+          self->ellipsoid_axes = world_axes;
           memcpy (self->semi_axes, semi, sizeof semi);
           self->has_ellipsoid = TRUE;
-          grow_bounds (self, self->ellipsoid, unit_lo, unit_hi, self->is_static);
+          bl_scene_link_get_ellipsoid (self, ellipsoid);
+          grow_bounds (self, ellipsoid, unit_lo, unit_hi, self->is_static);
           if (!(extent > 0.0))
             extent = 2 * MAX (semi[0], MAX (semi[1], semi[2]));
         }
       if (bl_mass_equivalent_box (props->mass, &props->inertia, size, &axes))
         {
           world_axes = bl_mat3_mul (&r_wl, &axes);
-          matrix_from_frame (&world_axes, size, self->com, self->box);
+          self->box_axes = world_axes;
           memcpy (self->box_size, size, sizeof size);
           self->has_box = TRUE;
         }
@@ -565,6 +568,20 @@ bl_scene_link_set_mesh_ready_func (BlSceneLink          *self,
 }
 
 void
+bl_scene_link_get_ellipsoid (const BlSceneLink *self,
+                             double             m[16])
+{
+  matrix_from_frame (&self->ellipsoid_axes, self->semi_axes, self->com, m);
+}
+
+void
+bl_scene_link_get_box (const BlSceneLink *self,
+                       double             m[16])
+{
+  matrix_from_frame (&self->box_axes, self->box_size, self->com, m);
+}
+
+void
 bl_scene_link_get_bounds (const BlSceneLink *self,
                           BlSceneBounds     *bounds)
 {
@@ -669,7 +686,10 @@ bl_scene_link_pick (BlSceneLink  *self,
     {
       double inv[16], lo[3], ld[3], ts;
 
-      if (bl_pick_affine_inverse (self->ellipsoid, inv))
+      double ellipsoid[16];
+
+      bl_scene_link_get_ellipsoid (self, ellipsoid);
+      if (bl_pick_affine_inverse (ellipsoid, inv))
         {
           bl_pick_transform_ray (inv, origin, direction, lo, ld);
           if (bl_pick_unit_shape (BL_PICK_SPHERE, lo, ld, &ts) && (!hit || ts < best))

@@ -54,10 +54,11 @@ struct _BlSceneLink
   gboolean  valid;               /* link->props.valid */
 
   gboolean  has_ellipsoid;       /* equivalent inertia ellipsoid */
-  double    ellipsoid[16];       /* unit sphere → ellipsoid, world */
+  BlMat3    ellipsoid_axes;      /* its axes in world (columns), unit; its matrix:
+                                  * bl_scene_link_get_ellipsoid */
   double    semi_axes[3];
   gboolean  has_box;             /* equivalent box */
-  double    box[16];             /* unit cube → box, world */
+  BlMat3    box_axes;            /* its axes in world (columns); bl_scene_link_get_box */
   double    box_size[3];
   double    com[3];              /* world; defined when the link resolved */
   gboolean  has_com;
@@ -125,6 +126,14 @@ void          bl_scene_link_set_mesh_ready_func (BlSceneLink          *self,
                                                  BlSceneMeshReadyFunc  func,
                                                  gpointer              user_data);
 void          bl_scene_link_free        (BlSceneLink  *self);
+/* The matrices taking the unit sphere to the link's equivalent ellipsoid
+ * and the unit cube to its equivalent box, in world coordinates (made
+ * when asked: kept, they were 256 bytes a link); defined when it has
+ * them. */
+void          bl_scene_link_get_ellipsoid (const BlSceneLink *self,
+                                           double             m[16]);
+void          bl_scene_link_get_box     (const BlSceneLink *self,
+                                         double             m[16]);
 void          bl_scene_link_get_bounds  (const BlSceneLink *self,
                                          BlSceneBounds     *bounds);
 
