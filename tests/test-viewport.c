@@ -1617,6 +1617,21 @@ test_stacked_bodies_drawn_once (void)
   fixture_teardown (&f);
 }
 
+/* A model of N links of a box 0.5 m wide each (automatic inertia), in a
+ * row along y 0.05 m apart, centred on the origin. */
+static char *
+row_of_boxes (guint n)
+{
+  GString *sdf = g_string_new (SDF_HEAD "<model name='m'>");
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (sdf, "<link name='l%u'><pose>0 %g 0 0 0 0</pose><inertial auto='true'/>"
+                            "<collision name='c'><geometry><box><size>0.5 0.5 0.5</size></box></geometry>"
+                            "</collision></link>", i, (i - n / 2.0) * 0.05);
+  g_string_append (sdf, "</model></sdf>");
+  return g_string_free (sdf, FALSE);
+}
+
 /* A batch of many instances is sent per frame, its visible instances
  * only: no buffer of all of them stays with the GL (on llvmpipe the
  * process's own memory, 90 MB at 100,000 links).  200 links of a box in a
@@ -1625,16 +1640,8 @@ test_stacked_bodies_drawn_once (void)
 static void
 test_many_instances_no_whole_buffer (void)
 {
-  GString *sdf = g_string_new (SDF_HEAD "<model name='m'>");
-  g_autofree char *text = NULL;
+  g_autofree char *text = row_of_boxes (200);
   Fixture f = { 0 };
-
-  for (guint i = 0; i < 200; i++)
-    g_string_append_printf (sdf, "<link name='l%u'><pose>0 %g 0 0 0 0</pose><inertial auto='true'/>"
-                            "<collision name='c'><geometry><box><size>0.5 0.5 0.5</size></box></geometry>"
-                            "</collision></link>", i, (i - 100.0) * 0.05);
-  g_string_append (sdf, "</model></sdf>");
-  text = g_string_free (g_steal_pointer (&sdf), FALSE);
 
   fixture_setup (&f, text);
   look_front (&f, 30.0);
@@ -1643,6 +1650,43 @@ test_many_instances_no_whole_buffer (void)
                   bl_viewport_get_instance_bytes (f.viewport), bl_viewport_get_n_drawn_triangles (f.viewport));
   g_assert_cmpuint (bl_viewport_get_n_drawn_triangles (f.viewport), >=, 200 * 12);
   g_assert_cmpuint (bl_viewport_get_instance_bytes (f.viewport), <, 200 * INSTANCE_FLOATS * sizeof (float));
+  fixture_teardown (&f);
+}
+
+/* The renderer keeps an instance per body and per link for each overlay
+ * shown that the link has, nothing for hidden overlays or missing ones:
+ * 200 links of a box (no fluid: no added mass) with the ellipsoid, the
+ * box, the centre of mass and the added mass shown keep 200 bodies, 200
+ * ellipsoids, 200 boxes and 200 markers, plus the grid and the triad
+ * (the code before kept all six overlays of every link, in arrays grown
+ * by doubling: 7 × 256 instances).  Hiding the box frees its 200; showing
+ * it again draws the same picture at once. */
+static void
+test_instances_kept_per_link (void)
+{
+  g_autofree char *text = row_of_boxes (200);
+  g_autofree guchar *first = NULL;
+  gsize instance = INSTANCE_FLOATS * sizeof (float), kept;
+  Fixture f = { 0 };
+
+  fixture_setup (&f, text);
+  g_object_set (f.viewport, "show-com", TRUE, "show-inertia-ellipsoid", TRUE, "show-added-mass", TRUE,
+                "show-inertia-box", TRUE, NULL);
+  look_front (&f, 30.0);
+  capture (&f);
+  kept = bl_viewport_get_kept_instance_bytes (f.viewport);
+  g_test_message ("instance bytes kept: %zu (%zu a link)", kept, kept / 200);
+  g_assert_cmpuint (kept, ==, (4 * 200 + 2) * instance);
+  first = g_steal_pointer (&f.pixels);
+
+  g_object_set (f.viewport, "show-inertia-box", FALSE, NULL);
+  capture (&f);
+  g_assert_cmpuint (bl_viewport_get_kept_instance_bytes (f.viewport), ==, (3 * 200 + 2) * instance);
+  g_assert_true (memcmp (first, f.pixels, f.stride * f.height) != 0);
+  g_object_set (f.viewport, "show-inertia-box", TRUE, NULL);
+  capture (&f);
+  g_assert_cmpuint (bl_viewport_get_kept_instance_bytes (f.viewport), ==, kept);
+  g_assert_cmpmem (first, f.stride * f.height, f.pixels, f.stride * f.height);
   fixture_teardown (&f);
 }
 
@@ -2103,6 +2147,7 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/sub-pixel-bodies-show", test_sub_pixel_bodies_show);
   g_test_add_func ("/ui/viewport/stacked-bodies-drawn-once", test_stacked_bodies_drawn_once);
   g_test_add_func ("/ui/viewport/many-instances-no-whole-buffer", test_many_instances_no_whole_buffer);
+  g_test_add_func ("/ui/viewport/instances-kept-per-link", test_instances_kept_per_link);
   g_test_add_func ("/ui/viewport/specks-above-grid", test_specks_above_grid);
   g_test_add_func ("/ui/viewport/occlusion-lossless", test_occlusion_lossless);
   g_test_add_func ("/ui/viewport/shell-layers-bounded", test_shell_layers_bounded);

@@ -77,7 +77,6 @@ bl_batch_new (BlRenderer *self,
   batch->lods[0] = mesh;
   batch->bound_radius = bound_radius;
   batch->cull = cull;
-  batch->instances = g_array_new (FALSE, FALSE, sizeof (float));
   glGenVertexArrays (1, &batch->vao);
   glGenBuffers (1, &batch->instance_vbo);
   setup_vao (batch->vao, mesh, batch->instance_vbo);
@@ -123,22 +122,65 @@ bl_batch_free (gpointer data)
     }
   g_clear_pointer (&batch->duplicate, g_array_unref);
   g_clear_pointer (&batch->overdrawn, g_array_unref);
-  g_array_unref (batch->instances);
+  g_free (batch->instances);
   g_free (batch);
+}
+
+/* Room for exactly N_INSTANCES instances in all (those it has kept). */
+void
+bl_batch_reserve (BlBatch *batch,
+                  guint    n_instances)
+{
+  if (n_instances <= batch->n_alloc)
+    return;
+  batch->instances = g_renew (float, batch->instances, (gsize) n_instances * INSTANCE_FLOATS);
+  batch->n_alloc = n_instances;
+}
+
+/* Drops every instance and this frame's copies, with their memory. */
+void
+bl_batch_clear (BlBatch *batch)
+{
+  g_clear_pointer (&batch->instances, g_free);
+  batch->n_instances = batch->n_alloc = batch->n_nominal = 0;
+  for (int l = 0; l < N_BATCH_LEVELS; l++)
+    if (batch->lod_instances[l] != NULL)
+      {
+        g_array_unref (batch->lod_instances[l]);
+        batch->lod_instances[l] = g_array_new (FALSE, FALSE, sizeof (float));
+      }
+  if (batch->speck_instances != NULL)
+    {
+      g_array_unref (batch->speck_instances);
+      batch->speck_instances = g_array_new (FALSE, FALSE, sizeof (float));
+    }
+  g_clear_pointer (&batch->duplicate, g_array_unref);
+  g_clear_pointer (&batch->overdrawn, g_array_unref);
+  batch->faint_normals = FALSE;
+  batch->full_dirty = TRUE;
+  batch->dirty_lo = batch->dirty_hi = 0;
 }
 
 static guint
 batch_n_instances (BlBatch *batch)
 {
-  return batch->instances->len / INSTANCE_FLOATS;
+  return batch->n_instances;
+}
+
+static inline float *
+batch_instance (BlBatch *batch,
+                guint    i)
+{
+  return batch->instances + (gsize) i * INSTANCE_FLOATS;
 }
 
 /* Whether the batch is drawn from the per-frame buffers bl_batch_prepare
- * fills (many instances) rather than from one of all its instances. */
+ * fills (many instances, or an overlay's of many links) rather than from
+ * one of all its instances. */
 static inline gboolean
 batch_is_streamed (BlBatch *batch)
 {
-  return batch_n_instances (batch) > LOD_MIN_INSTANCES;
+  return MAX (batch_n_instances (batch), batch->n_nominal) > LOD_MIN_INSTANCES;
 }
 
 /* Writes one instance: model matrix, its cofactor matrix for normals (the
@@ -232,7 +274,7 @@ batch_write (BlBatch      *batch,
   for (int c = 0; c < 3; c++)
     for (int r = 0; r < 3; r++)
       scaled[4 * c + r] *= batch->rescale[c];
-  bl_instance_write (&g_array_index (batch->instances, float, index * INSTANCE_FLOATS), scaled, color, 1.0f, link,
+  bl_instance_write (batch_instance (batch, index), scaled, color, 1.0f, link,
                      flags, part);
   if (det3 (scaled) < 0.0)
     batch->cull = FALSE;
@@ -250,7 +292,10 @@ bl_batch_append (BlBatch      *batch,
 {
   guint index = batch_n_instances (batch);
 
-  g_array_set_size (batch->instances, batch->instances->len + INSTANCE_FLOATS);
+  /* Growing by half (bl_batch_reserve makes the room exact). */
+  if (index == batch->n_alloc)
+    bl_batch_reserve (batch, index + index / 2 + 1);
+  batch->n_instances++;
   batch_write (batch, index, m, color, link, flags, part);
   batch->full_dirty = TRUE;
   return index;
@@ -281,7 +326,7 @@ bl_batch_rewrite (BlBatch      *batch,
 void
 bl_batch_upload (BlBatch *batch)
 {
-  gsize bytes = batch->instances->len * sizeof (float);
+  gsize bytes = (gsize) batch->n_instances * INSTANCE_FLOATS * sizeof (float);
 
   if (batch_is_streamed (batch))
     {
@@ -298,7 +343,7 @@ bl_batch_upload (BlBatch *batch)
   else if (batch->full_dirty || bytes > batch->gpu_bytes)
     {
       glBindBuffer (GL_ARRAY_BUFFER, batch->instance_vbo);
-      glBufferData (GL_ARRAY_BUFFER, bytes, batch->instances->data, GL_DYNAMIC_DRAW);
+      glBufferData (GL_ARRAY_BUFFER, bytes, batch->instances, GL_DYNAMIC_DRAW);
       batch->gpu_bytes = bytes;
     }
   else if (batch->dirty_hi > batch->dirty_lo)
@@ -307,7 +352,7 @@ bl_batch_upload (BlBatch *batch)
       gsize len = (gsize) (batch->dirty_hi - batch->dirty_lo) * INSTANCE_FLOATS * sizeof (float);
 
       glBindBuffer (GL_ARRAY_BUFFER, batch->instance_vbo);
-      glBufferSubData (GL_ARRAY_BUFFER, off, len, (const char *) batch->instances->data + off);
+      glBufferSubData (GL_ARRAY_BUFFER, off, len, (const char *) batch->instances + off);
     }
   batch->full_dirty = FALSE;
   batch->dirty_lo = batch->dirty_hi = 0;
@@ -416,7 +461,7 @@ instance_level (const BlFrameInfo *frame,
                 BlBatch           *batch,
                 guint              i)
 {
-  const float *m = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+  const float *m = batch_instance (batch, i);
   GPtrArray *levels = batch->mesh->levels;
   double gram[3][3], stretch = 0.0;
 
@@ -480,7 +525,7 @@ find_duplicates (BlBatch *batch)
   g_array_set_size (batch->duplicate, n);
   for (guint i = 0; i < n; i++)
     {
-      float *key = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+      float *key = batch_instance (batch, i);
 
       g_array_index (batch->duplicate, gboolean, i) = !g_hash_table_add (seen, key);
     }
@@ -508,7 +553,7 @@ find_overdrawn (BlBatch           *batch,
    * selected, mesh.vert), marked TRUE for now. */
   for (guint i = 0; i < n; i++)
     {
-      const float *src = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+      const float *src = batch_instance (batch, i);
       gboolean selected = src[29] >= 0.0f && (int) src[29] == frame->selected;
       double size = (double) src[0] * src[0] + (double) src[1] * src[1] + (double) src[2] * src[2];
       double dist = 0.0;
@@ -529,7 +574,7 @@ find_overdrawn (BlBatch           *batch,
   for (guint i = n; i-- > 0;)
     if (g_array_index (batch->overdrawn, gboolean, i))
       {
-        const float *src = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+        const float *src = batch_instance (batch, i);
         /* its centre, colour and flags; the rest 0 */
         float *key = keys + (gsize) --n_sized * INSTANCE_FLOATS;
 
@@ -556,7 +601,7 @@ bl_batch_prepare (BlBatch           *batch,
                   GArray            *candidates)
 {
   guint n = batch_n_instances (batch);
-  const float *src = (const float *) batch->instances->data;
+  const float *src = batch->instances;
   GPtrArray *levels = batch->mesh->levels;
 
   batch->streamed = batch_is_streamed (batch);
@@ -650,7 +695,7 @@ bl_batch_take (BlBatch  *batch,
                int       level,
                gboolean  speck)
 {
-  const float *src = &g_array_index (batch->instances, float, index * INSTANCE_FLOATS);
+  const float *src = batch_instance (batch, index);
 
   if (speck)
     g_array_append_vals (batch->speck_instances, src, INSTANCE_FLOATS);
@@ -680,17 +725,32 @@ bl_batch_send (BlBatch *batch)
 }
 
 void
-bl_batch_draw_specks (BlBatch *batch)
+bl_batch_draw_specks (BlRenderer *self,
+                      BlBatch    *batch)
 {
+  guint n, chunk = self->flush_triangles > 0 ? SPECK_CHUNK : G_MAXUINT;
+
   if (!batch->streamed || batch->speck_instances == NULL || batch->speck_instances->len == 0)
     return;
+  n = batch->speck_instances->len / INSTANCE_FLOATS;
   /* Marked in the stencil where they show, for the grid to leave alone. */
   glEnable (GL_STENCIL_TEST);
   glStencilFunc (GL_ALWAYS, 1, 1);
   glStencilOp (GL_KEEP, GL_KEEP, GL_REPLACE);
   glBindVertexArray (batch->speck_vao);
-  glDrawElementsInstanced (GL_POINTS, 1, GL_UNSIGNED_INT, NULL,
-                           batch->speck_instances->len / INSTANCE_FLOATS);
+  /* On a software rasteriser in pieces, each flushed: llvmpipe holds
+   * every point it has binned, about 310 bytes each, until a flush (31 MB
+   * for 100,000 specks in one draw). */
+  for (guint first = 0; first < n; first += chunk)
+    {
+      if (first > 0)
+        point_instances (batch->speck_vbo, first);
+      glDrawElementsInstanced (GL_POINTS, 1, GL_UNSIGNED_INT, NULL, MIN (chunk, n - first));
+      if (n - first > chunk)
+        glFlush ();
+    }
+  if (n > chunk)
+    point_instances (batch->speck_vbo, 0);
   glBindVertexArray (0);
   glDisable (GL_STENCIL_TEST);
 }
@@ -801,7 +861,7 @@ draw_instance (BlRenderer *self,
                guint       i,
                gboolean    backfaces)
 {
-  const float *model = &g_array_index (batch->instances, float, i * INSTANCE_FLOATS);
+  const float *model = batch_instance (batch, i);
 
   g_array_set_size (self->ranges, 0);
   if (mesh->clusters != NULL && self->frame.clusters)

@@ -100,7 +100,7 @@ draw_bodies (BlRenderer            *self,
         bl_program_use (&self->body[self->prim_batches[p]->faint_normals ? BODY_SMOOTH_FALLBACK : BODY_SMOOTH],
                         vp, eye, options);
         bl_batch_draw (self, self->prim_batches[p], FALSE, TRUE);
-        bl_batch_draw_specks (self->prim_batches[p]);
+        bl_batch_draw_specks (self, self->prim_batches[p]);
       }
   /* Meshes at full detail flat, then those at a coarser level smooth. */
   bl_program_use (&self->body[BODY_FLAT], vp, eye, options);
@@ -108,7 +108,7 @@ draw_bodies (BlRenderer            *self,
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       any_coarse |= bl_renderer_draw_mesh_batch (self, value, FALSE);
-      bl_batch_draw_specks (value);
+      bl_batch_draw_specks (self, value);
     }
   if (any_coarse)
     {
@@ -192,7 +192,7 @@ bl_renderer_draw (BlRenderer            *self,
       self->shown_added_mass = options->show_added_mass;
       self->need_rebuild = TRUE;
     }
-  bl_renderer_sync_instances (self);
+  bl_renderer_sync_instances (self, options);
   bl_renderer_adopt_mesh_jobs (self);
   self->n_drawn_triangles = 0;
 
@@ -247,7 +247,7 @@ bl_renderer_draw (BlRenderer            *self,
     double half = 10.0 * step;
     double m[16] = { half, 0, 0, 0, 0, half, 0, 0, 0, 0, 1, 0,
                      floor (scene_center[0] / step) * step, floor (scene_center[1] / step) * step, 0, 1 };
-    float *dst = &g_array_index (self->grid_batch->instances, float, 0);
+    float *dst = self->grid_batch->instances;
 
     bl_instance_write (dst, m, bl_render_grid_color, 1.0f, -1.0f, 0.0f, 0.0f);
     self->grid_batch->full_dirty = TRUE;

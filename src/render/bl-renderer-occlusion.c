@@ -198,7 +198,7 @@ unit_half_extents (const BlBatch *batch,
 static const float *
 candidate_matrix (const BlCandidate *candidate)
 {
-  return &g_array_index (candidate->batch->instances, float, candidate->index * INSTANCE_FLOATS);
+  return candidate->batch->instances + (gsize) candidate->index * INSTANCE_FLOATS;
 }
 
 /* Where CANDIDATE lies on screen (its bounding sphere and the box of its

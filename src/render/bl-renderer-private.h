@@ -50,6 +50,8 @@ typedef struct
 #define MARKER_PX 8.0
 /* Triangles per piece of a large draw on a software rasteriser. */
 #define FLUSH_TRIANGLES 65536
+/* Specks (points) per piece on a software rasteriser. */
+#define SPECK_CHUNK 8192
 /* Meshes of at least this many triangles are cut into clusters of at most
  * CLUSTER_TRIANGLES (in a thread, see BlMeshJob), and each frame draws
  * only those that may show. */
@@ -130,7 +132,13 @@ typedef struct
   gboolean markers;          /* point markers: drawn on top at MARKER_PX (mesh.vert's u_marker_scale) */
   GLuint   vao;
   GLuint   instance_vbo;
-  GArray  *instances;        /* float, INSTANCE_FLOATS each */
+  float   *instances;        /* INSTANCE_FLOATS each, room for n_alloc */
+  guint    n_instances;
+  guint    n_alloc;
+  /* Instances the batch stands for in choosing how it is drawn: an
+   * overlay's batch keeps only the links that have the overlay, and is
+   * drawn as one of every link (0: n_instances). */
+  guint    n_nominal;
   gsize    gpu_bytes;
   gboolean full_dirty;
   guint    dirty_lo, dirty_hi;   /* instance range [lo, hi) to re-send */
@@ -251,11 +259,18 @@ struct _BlRenderer
   BlBatch    *prim_batches[BL_PRIM_MESH];
   GHashTable *mesh_batches;             /* BlMesh* → BlBatch* */
   BlBatch    *overlays[N_OVERLAYS];
+  /* An overlay's batch keeps instances only while it is shown (of the
+   * links that have it); stale: a link's overlay came or went. */
+  gboolean    overlay_filled[N_OVERLAYS];
+  gboolean    overlay_stale[N_OVERLAYS];
+  BlRenderOptions shown;                /* the options of the last sync */
   BlBatch    *grid_batch;
   BlBatch    *triad_batch;
 
   GPtrArray  *links;                    /* BlSceneLink*, borrowed */
-  GPtrArray  *slots;                    /* GArray of BlSlot per link */
+  BlSlot     *slots;                    /* every link's shapes' instances, link by link */
+  guint      *slot_first;               /* link i's are slots[slot_first[i]] to [slot_first[i + 1]] */
+  guint       n_slot_links;
   GHashTable *dirty_links;              /* BlSceneLink* set */
   gboolean    need_rebuild;
   guint       n_rebuilds;
@@ -369,6 +384,16 @@ bl_batch_set_lods (BlBatch   *batch,
 void
 bl_batch_free (gpointer data);
 
+/* Makes room for exactly N_INSTANCES in all (appending beyond grows by
+ * half). */
+void
+bl_batch_reserve (BlBatch *batch,
+                  guint    n_instances);
+
+/* Drops every instance, and this frame's copies, freeing their memory. */
+void
+bl_batch_clear (BlBatch *batch);
+
 void
 bl_instance_write (float        *dst,
                    const double  m[16],
@@ -432,9 +457,11 @@ bl_batch_send (BlBatch *batch);
 /* The batch's specks of this frame (bl_batch_prepare with SPECKS): the
  * first vertex of each instance as a one-pixel point, with the bound body
  * program (a body under a pixel lies within a pixel of any of its
- * vertices), setting stencil bit 1 where one shows. */
+ * vertices), setting stencil bit 1 where one shows.  On a software
+ * rasteriser in pieces of SPECK_CHUNK, flushed. */
 void
-bl_batch_draw_specks (BlBatch *batch);
+bl_batch_draw_specks (BlRenderer *self,
+                      BlBatch    *batch);
 
 void
 bl_batch_draw (BlRenderer *self,
@@ -476,7 +503,10 @@ bl_renderer_link_shape_color (BlRenderer  *self,
                               BlSceneLink *link,
                               float        rgb[3]);
 
+/* Brings the instances in step with the scene and with OPTIONS (the
+ * overlays they show). */
 void
-bl_renderer_sync_instances (BlRenderer *self);
+bl_renderer_sync_instances (BlRenderer            *self,
+                            const BlRenderOptions *options);
 
 G_END_DECLS

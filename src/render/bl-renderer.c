@@ -75,7 +75,6 @@ bl_renderer_new (gboolean   use_es,
   self->mesh_gpu = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) bl_mesh_unref, bl_gpu_mesh_unref);
   self->unscaled_gpu = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, bl_gpu_mesh_unref);
   self->mesh_batches = g_hash_table_new (NULL, NULL);
-  self->slots = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   self->dirty_links = g_hash_table_new (NULL, NULL);
   self->ranges = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->draw_counts = g_array_new (FALSE, FALSE, sizeof (GLsizei));
@@ -106,7 +105,8 @@ bl_renderer_free (BlRenderer *self)
   bl_gpu_mesh_free (self->grid);
   bl_gpu_mesh_free (self->triad);
   g_clear_pointer (&self->links, g_ptr_array_unref);
-  g_ptr_array_unref (self->slots);
+  g_free (self->slots);
+  g_free (self->slot_first);
   g_hash_table_unref (self->dirty_links);
   g_array_unref (self->ranges);
   g_array_unref (self->draw_counts);
@@ -203,8 +203,6 @@ bl_renderer_link_shape_color (BlRenderer  *self,
     bl_render_link_color (link->index, rgb);
 }
 
-static const double zero_matrix[16] = { 0 };
-
 static void
 translate_scale (const double p[3],
                  double       s,
@@ -218,34 +216,80 @@ translate_scale (const double p[3],
   m[15] = 1.0;
 }
 
-/* The overlay matrices of a link; a zero matrix hides a missing one. */
-static void
-overlay_matrices (BlSceneLink *link,
-                  double       m[N_OVERLAYS][16])
+/* Whether LINK has overlay O (the renderer keeps no instance for a
+ * missing one). */
+static gboolean
+overlay_present (const BlSceneLink *link,
+                 BlOverlay          o)
 {
-  memcpy (m[OVERLAY_ELLIPSOID], link->has_ellipsoid ? link->ellipsoid : zero_matrix, sizeof m[0]);
-  memcpy (m[OVERLAY_ADDED_MASS], link->has_added_mass ? link->added_mass : zero_matrix, sizeof m[0]);
-  memcpy (m[OVERLAY_BOX], link->has_box ? link->box : zero_matrix, sizeof m[0]);
-  if (link->has_com)
-    translate_scale (link->com, link->marker_size, m[OVERLAY_COM]);
-  else
-    memcpy (m[OVERLAY_COM], zero_matrix, sizeof m[0]);
-  if (link->has_buoyancy)
-    translate_scale (link->buoyancy, 0.8 * link->marker_size, m[OVERLAY_BUOYANCY]);
-  else
-    memcpy (m[OVERLAY_BUOYANCY], zero_matrix, sizeof m[0]);
-  memcpy (m[OVERLAY_AXES], zero_matrix, sizeof m[0]);
-  if (link->has_ellipsoid)
+  switch (o)
     {
+    case OVERLAY_ELLIPSOID: return link->has_ellipsoid;
+    case OVERLAY_ADDED_MASS: return link->has_added_mass;
+    case OVERLAY_BOX: return link->has_box;
+    case OVERLAY_COM: return link->has_com;
+    case OVERLAY_BUOYANCY: return link->has_buoyancy;
+    case OVERLAY_AXES: return link->has_ellipsoid;
+    case N_OVERLAYS:
+    default: return FALSE;
+    }
+}
+
+/* The matrix of overlay O of LINK, which has it (overlay_present). */
+static void
+overlay_matrix (const BlSceneLink *link,
+                BlOverlay          o,
+                double             m[16])
+{
+  switch (o)
+    {
+    case OVERLAY_ELLIPSOID:
+      bl_scene_link_get_ellipsoid (link, m);
+      break;
+    case OVERLAY_ADDED_MASS:
+      memcpy (m, link->added_mass, 16 * sizeof (double));
+      break;
+    case OVERLAY_BOX:
+      bl_scene_link_get_box (link, m);
+      break;
+    case OVERLAY_COM:
+      translate_scale (link->com, link->marker_size, m);
+      break;
+    case OVERLAY_BUOYANCY:
+      translate_scale (link->buoyancy, 0.8 * link->marker_size, m);
+      break;
+    case OVERLAY_AXES:
+    case N_OVERLAYS:
+    default:
+      memset (m, 0, 16 * sizeof (double));
       for (int i = 0; i < 3; i++)
         {
           double len = 1.25 * MAX (link->axis_length[i], link->marker_size);
 
           for (int r = 0; r < 3; r++)
-            m[OVERLAY_AXES][i * 4 + r] = link->axes[i][r] * len;
+            m[i * 4 + r] = link->axes[i][r] * len;
         }
-      memcpy (&m[OVERLAY_AXES][12], link->com, 3 * sizeof (double));
-      m[OVERLAY_AXES][15] = 1.0;
+      memcpy (&m[12], link->com, 3 * sizeof (double));
+      m[15] = 1.0;
+      break;
+    }
+}
+
+/* Whether OPTIONS draw overlay O: only then does its batch keep instances. */
+static gboolean
+overlay_shown (const BlRenderOptions *options,
+               BlOverlay              o)
+{
+  switch (o)
+    {
+    case OVERLAY_ELLIPSOID: return options->show_inertia_ellipsoid;
+    case OVERLAY_ADDED_MASS: return options->show_added_mass;
+    case OVERLAY_BOX: return options->show_inertia_box;
+    case OVERLAY_COM: return options->show_com;
+    case OVERLAY_BUOYANCY: return options->show_buoyancy_center;
+    case OVERLAY_AXES: return options->show_principal_axes;
+    case N_OVERLAYS:
+    default: return FALSE;
     }
 }
 
@@ -284,10 +328,62 @@ gpu_mesh_is_unused (gpointer key,
   return ((BlGpuMesh *) value)->ref_count == 1;
 }
 
+/* Keeps an instance of overlay O for each link that has it, in the
+ * links' order. */
+static void
+fill_overlay (BlRenderer *self,
+              BlOverlay   o)
+{
+  BlBatch *batch = self->overlays[o];
+  guint n = self->links != NULL ? self->links->len : 0, count = 0;
+
+  bl_batch_clear (batch);
+  for (guint i = 0; i < n; i++)
+    count += overlay_present (g_ptr_array_index (self->links, i), o);
+  bl_batch_reserve (batch, count);
+  for (guint i = 0; i < n; i++)
+    {
+      BlSceneLink *link = g_ptr_array_index (self->links, i);
+      double m[16];
+
+      if (!overlay_present (link, o))
+        continue;
+      overlay_matrix (link, o, m);
+      bl_batch_append (batch, m, overlay_color (o), (float) i, link->is_static ? 1.0f : 0.0f, 0.0f);
+    }
+  /* Drawn as a batch of one instance per link. */
+  batch->n_nominal = n;
+  self->overlay_filled[o] = TRUE;
+  self->overlay_stale[o] = FALSE;
+}
+
+/* The instance of link INDEX in an overlay's BATCH (kept in the links'
+ * order), or G_MAXUINT when it has none. */
+static guint
+find_overlay_instance (BlBatch *batch,
+                       guint    index)
+{
+  guint lo = 0, hi = batch->n_instances;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      float link = batch->instances[(gsize) mid * INSTANCE_FLOATS + 29];
+
+      if (link < (float) index)
+        lo = mid + 1;
+      else if (link > (float) index)
+        hi = mid;
+      else
+        return mid;
+    }
+  return G_MAXUINT;
+}
+
 static void
 rebuild (BlRenderer *self)
 {
-  guint n = self->links != NULL ? self->links->len : 0;
+  guint n = self->links != NULL ? self->links->len : 0, n_slots = 0;
   static const double prim_radius[BL_PRIM_MESH] = {
     [BL_PRIM_BOX] = 0.8660254037844386,
     [BL_PRIM_SPHERE] = 1.0,
@@ -299,7 +395,9 @@ rebuild (BlRenderer *self)
   /* Instance batches only; meshes' GPU buffers stay shared and cached. */
   g_hash_table_remove_all (self->mesh_batches);
   g_ptr_array_set_size (self->batches, 0);
-  g_ptr_array_set_size (self->slots, 0);
+  g_clear_pointer (&self->slots, g_free);
+  g_clear_pointer (&self->slot_first, g_free);
+  self->n_slot_links = 0;
 
   {
     double identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
@@ -332,27 +430,55 @@ rebuild (BlRenderer *self)
   self->overlays[OVERLAY_COM]->markers = self->overlays[OVERLAY_BUOYANCY]->markers = TRUE;
   self->overlays[OVERLAY_AXES] = bl_batch_new (self, self->axes_lines, 1.0, FALSE);
 
+  /* Each batch's instances counted first, to hold exactly those. */
+  {
+    g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
+    GHashTableIter iter;
+    gpointer key, value;
+
+    for (guint i = 0; i < n; i++)
+      {
+        BlSceneLink *link = g_ptr_array_index (self->links, i);
+
+        n_slots += link->n_shapes;
+        for (guint s = 0; s < link->n_shapes; s++)
+          {
+            BlBatch *batch = batch_for_shape (self, &link->shapes[s]);
+
+            g_hash_table_insert (counts, batch,
+                                 GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, batch)) + 1));
+          }
+      }
+    g_hash_table_iter_init (&iter, counts);
+    while (g_hash_table_iter_next (&iter, &key, &value))
+      bl_batch_reserve (key, GPOINTER_TO_UINT (value));
+  }
+  self->slots = g_new (BlSlot, n_slots);
+  self->slot_first = g_new (guint, n + 1);
+  self->n_slot_links = n;
+  n_slots = 0;
   for (guint i = 0; i < n; i++)
     {
       BlSceneLink *link = g_ptr_array_index (self->links, i);
-      GArray *slots = g_array_new (FALSE, FALSE, sizeof (BlSlot));
-      double m[N_OVERLAYS][16];
       float color[3];
 
+      self->slot_first[i] = n_slots;
       bl_renderer_link_shape_color (self, link, color);
-      for (guint s = 0; s < link->shapes->len; s++)
+      for (guint s = 0; s < link->n_shapes; s++)
         {
-          BlSceneShape *shape = &g_array_index (link->shapes, BlSceneShape, s);
-          BlSlot slot;
+          BlSceneShape *shape = &link->shapes[s];
+          BlSlot *slot = &self->slots[n_slots++];
 
-          slot.batch = batch_for_shape (self, shape);
-          slot.index = bl_batch_append (slot.batch, shape->model, color, (float) i, 0.0f, (float) shape->collision);
-          g_array_append_val (slots, slot);
+          slot->batch = batch_for_shape (self, shape);
+          slot->index = bl_batch_append (slot->batch, shape->model, color, (float) i, 0.0f, (float) shape->collision);
         }
-      overlay_matrices (link, m);
-      for (int o = 0; o < N_OVERLAYS; o++)
-        bl_batch_append (self->overlays[o], m[o], overlay_color (o), (float) i, link->is_static ? 1.0f : 0.0f, 0.0f);
-      g_ptr_array_add (self->slots, slots);
+    }
+  self->slot_first[n] = n_slots;
+  for (int o = 0; o < N_OVERLAYS; o++)
+    {
+      self->overlay_filled[o] = FALSE;
+      if (overlay_shown (&self->shown, o))
+        fill_overlay (self, o);
     }
   /* Meshes no shape uses any more (those of a document closed or
    * replaced) go, with their levels and any thread still making them. */
@@ -369,20 +495,19 @@ static gboolean
 update_link (BlRenderer  *self,
              BlSceneLink *link)
 {
-  GArray *slots;
-  double m[N_OVERLAYS][16];
+  BlSlot *slots;
   float color[3];
   guint i = link->index;
 
-  if (i >= self->slots->len || g_ptr_array_index (self->links, i) != link)
+  if (i >= self->n_slot_links || g_ptr_array_index (self->links, i) != link)
     return FALSE;
-  slots = g_ptr_array_index (self->slots, i);
-  if (slots->len != link->shapes->len)
+  slots = self->slots + self->slot_first[i];
+  if (self->slot_first[i + 1] - self->slot_first[i] != link->n_shapes)
     return FALSE;
-  for (guint s = 0; s < link->shapes->len; s++)
+  for (guint s = 0; s < link->n_shapes; s++)
     {
-      BlSceneShape *shape = &g_array_index (link->shapes, BlSceneShape, s);
-      BlSlot *slot = &g_array_index (slots, BlSlot, s);
+      BlSceneShape *shape = &link->shapes[s];
+      BlSlot *slot = &slots[s];
 
       if (shape->prim != BL_PRIM_MESH ? slot->batch != self->prim_batches[shape->prim]
                                       : slot->batch != g_hash_table_lookup (self->mesh_batches, shape->mesh))
@@ -390,25 +515,40 @@ update_link (BlRenderer  *self,
     }
 
   bl_renderer_link_shape_color (self, link, color);
-  for (guint s = 0; s < link->shapes->len; s++)
+  for (guint s = 0; s < link->n_shapes; s++)
     {
-      BlSceneShape *shape = &g_array_index (link->shapes, BlSceneShape, s);
-      BlSlot *slot = &g_array_index (slots, BlSlot, s);
+      BlSceneShape *shape = &link->shapes[s];
+      BlSlot *slot = &slots[s];
 
       bl_batch_rewrite (slot->batch, slot->index, shape->model, color, (float) i, 0.0f, (float) shape->collision);
     }
-  overlay_matrices (link, m);
   for (int o = 0; o < N_OVERLAYS; o++)
-    bl_batch_rewrite (self->overlays[o], i, m[o], overlay_color (o), (float) i, link->is_static ? 1.0f : 0.0f, 0.0f);
+    if (self->overlay_filled[o])
+      {
+        guint index = find_overlay_instance (self->overlays[o], i);
+        double m[16];
+
+        /* An overlay come or gone: its batch is filled again. */
+        if ((index != G_MAXUINT) != overlay_present (link, o))
+          self->overlay_stale[o] = TRUE;
+        else if (index != G_MAXUINT)
+          {
+            overlay_matrix (link, o, m);
+            bl_batch_rewrite (self->overlays[o], index, m, overlay_color (o), (float) i,
+                              link->is_static ? 1.0f : 0.0f, 0.0f);
+          }
+      }
   return TRUE;
 }
 
 void
-bl_renderer_sync_instances (BlRenderer *self)
+bl_renderer_sync_instances (BlRenderer            *self,
+                            const BlRenderOptions *options)
 {
   GHashTableIter iter;
   gpointer key;
 
+  self->shown = *options;
   if (self->need_rebuild || g_hash_table_size (self->dirty_links) > 0)
     self->instances_serial++;
   if (!self->need_rebuild)
@@ -424,6 +564,23 @@ bl_renderer_sync_instances (BlRenderer *self)
     }
   if (self->need_rebuild)
     rebuild (self);
+  /* Overlays shown keep an instance of each link that has them, those
+   * hidden none. */
+  for (int o = 0; o < N_OVERLAYS; o++)
+    {
+      gboolean shown = overlay_shown (options, o);
+
+      if (shown && (!self->overlay_filled[o] || self->overlay_stale[o]))
+        fill_overlay (self, o);
+      else if (!shown && self->overlay_filled[o])
+        {
+          bl_batch_clear (self->overlays[o]);
+          self->overlay_filled[o] = FALSE;
+        }
+      else
+        continue;
+      self->instances_serial++;
+    }
   for (guint b = 0; b < self->batches->len; b++)
     bl_batch_upload (g_ptr_array_index (self->batches, b));
 }
@@ -452,6 +609,16 @@ guint
 bl_renderer_get_n_drawn_triangles (BlRenderer *self)
 {
   return self->n_drawn_triangles;
+}
+
+gsize
+bl_renderer_get_kept_instance_bytes (BlRenderer *self)
+{
+  gsize bytes = 0;
+
+  for (guint b = 0; b < self->batches->len; b++)
+    bytes += (gsize) ((BlBatch *) g_ptr_array_index (self->batches, b))->n_alloc * INSTANCE_FLOATS * sizeof (float);
+  return bytes;
 }
 
 gsize

@@ -123,6 +123,10 @@ guint       bl_renderer_get_n_drawn_triangles (BlRenderer *self);
  * (batches drawn whole; a batch of many is sent per frame, visible ones
  * only, and holds none). */
 gsize       bl_renderer_get_instance_bytes (BlRenderer *self);
+/* Bytes the renderer keeps in memory for instances between frames, as
+ * allocated: each batch's bodies, and each shown overlay's for the links
+ * that have it (this frame's copies of the visible ones not counted). */
+gsize       bl_renderer_get_kept_instance_bytes (BlRenderer *self);
 /* Frames that chose the instances in view anew (the others kept the last
  * frame's: the same camera, size, selection and instances). */
 guint       bl_renderer_get_n_prepares (BlRenderer *self);

@@ -92,12 +92,13 @@ scale_matrix (double sx,
   m[15] = 1.0;
 }
 
+/* Drops every shape (their meshes' references), keeping the room. */
 static void
-shape_clear (gpointer data)
+clear_shapes (BlSceneLink *self)
 {
-  BlSceneShape *shape = data;
-
-  g_clear_pointer (&shape->mesh, bl_mesh_unref);
+  for (guint i = 0; i < self->n_shapes; i++)
+    g_clear_pointer (&self->shapes[i].mesh, bl_mesh_unref);
+  self->n_shapes = 0;
 }
 
 static void
@@ -114,7 +115,14 @@ add_shape (BlSceneLink  *self,
   shape.collision = collision;
   shape.mesh = mesh != NULL ? bl_mesh_ref (mesh) : NULL;
   bl_scene_matrix_mul (x_wk, local, shape.model);
-  g_array_append_val (self->shapes, shape);
+  /* Growing by half while the link is drawn; bl_scene_link_update leaves
+   * the room exact. */
+  if (self->n_shapes == self->shapes_alloc)
+    {
+      self->shapes_alloc += self->shapes_alloc / 2 + 1;
+      self->shapes = g_renew (BlSceneShape, self->shapes, self->shapes_alloc);
+    }
+  self->shapes[self->n_shapes++] = shape;
 }
 
 /* A rotation taking +z to the unit vector n (the plane's normal). */
@@ -183,6 +191,12 @@ collision_mesh (BlSceneLink *self,
 
   key = g_strdup_printf ("%s\n%a %a %a\n%s\n%d", g->resolved_path, g->scale.x, g->scale.y,
                          g->scale.z, g->submesh != NULL ? g->submesh : "", !!g->center);
+  /* Made for the first mesh asked for: most links never wait for one. */
+  if (self->loading == NULL)
+    {
+      self->loading = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      self->cancellable = g_cancellable_new ();
+    }
   if (g_hash_table_contains (self->loading, key))
     {
       g_free (key);
@@ -376,7 +390,7 @@ bl_scene_link_update (BlSceneLink *self,
   double extent = 0.0;
   BlBuoyancy buoyancy;
 
-  g_array_set_size (self->shapes, 0);
+  clear_shapes (self);
   g_ptr_array_set_size (self->missing, 0);
   self->has_bounds = self->has_frame_bounds = FALSE;
   self->is_static = FALSE;
@@ -390,9 +404,14 @@ bl_scene_link_update (BlSceneLink *self,
 
   for (guint i = 0; i < link->collisions->len; i++)
     add_collision (self, g_ptr_array_index (link->collisions, i), i);
-  for (guint i = 0; i < self->shapes->len; i++)
+  if (self->shapes_alloc > self->n_shapes)
     {
-      BlSceneShape *shape = &g_array_index (self->shapes, BlSceneShape, i);
+      self->shapes_alloc = self->n_shapes;
+      self->shapes = g_renew (BlSceneShape, self->shapes, self->shapes_alloc);
+    }
+  for (guint i = 0; i < self->n_shapes; i++)
+    {
+      BlSceneShape *shape = &self->shapes[i];
       double lo[3], hi[3];
 
       shape_bounds (shape, lo, hi);
@@ -422,17 +441,20 @@ bl_scene_link_update (BlSceneLink *self,
       if (bl_mass_equivalent_ellipsoid (props->mass, &props->inertia, semi, &axes))
         {
           world_axes = bl_mat3_mul (&r_wl, &axes);
-          matrix_from_frame (&world_axes, semi, self->com, self->ellipsoid);
+          double ellipsoid[16];
+
+          self->ellipsoid_axes = world_axes;
           memcpy (self->semi_axes, semi, sizeof semi);
           self->has_ellipsoid = TRUE;
-          grow_bounds (self, self->ellipsoid, unit_lo, unit_hi, self->is_static);
+          bl_scene_link_get_ellipsoid (self, ellipsoid);
+          grow_bounds (self, ellipsoid, unit_lo, unit_hi, self->is_static);
           if (!(extent > 0.0))
             extent = 2 * MAX (semi[0], MAX (semi[1], semi[2]));
         }
       if (bl_mass_equivalent_box (props->mass, &props->inertia, size, &axes))
         {
           world_axes = bl_mat3_mul (&r_wl, &axes);
-          matrix_from_frame (&world_axes, size, self->com, self->box);
+          self->box_axes = world_axes;
           memcpy (self->box_size, size, sizeof size);
           self->has_box = TRUE;
         }
@@ -486,6 +508,8 @@ bl_scene_link_update (BlSceneLink *self,
               centre[1] = link->world_pose.p.y;
               centre[2] = link->world_pose.p.z;
             }
+          if (self->added_mass == NULL)
+            self->added_mass = g_new (double, 16);
           matrix_from_frame (&world_axes, self->added_mass_radii, centre, self->added_mass);
           self->has_added_mass = TRUE;
           grow_bounds (self, self->added_mass, unit_lo, unit_hi, self->is_static);
@@ -527,11 +551,7 @@ bl_scene_link_new (BlLink *link,
 
   self->link = link;
   self->index = index;
-  self->shapes = g_array_new (FALSE, TRUE, sizeof (BlSceneShape));
-  g_array_set_clear_func (self->shapes, shape_clear);
   self->missing = g_ptr_array_new_with_free_func (g_free);
-  self->loading = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->cancellable = g_cancellable_new ();
   bl_scene_link_update (self, fluid_density, gravity);
   return self;
 }
@@ -545,6 +565,20 @@ bl_scene_link_set_mesh_ready_func (BlSceneLink          *self,
 
   self->mesh_ready = func;
   self->mesh_ready_data = user_data;
+}
+
+void
+bl_scene_link_get_ellipsoid (const BlSceneLink *self,
+                             double             m[16])
+{
+  matrix_from_frame (&self->ellipsoid_axes, self->semi_axes, self->com, m);
+}
+
+void
+bl_scene_link_get_box (const BlSceneLink *self,
+                       double             m[16])
+{
+  matrix_from_frame (&self->box_axes, self->box_size, self->com, m);
 }
 
 void
@@ -566,10 +600,13 @@ bl_scene_link_free (BlSceneLink *self)
   if (self == NULL)
     return;
   /* Reads under way complete later, cancelled, without touching SELF. */
-  g_cancellable_cancel (self->cancellable);
-  g_object_unref (self->cancellable);
-  g_hash_table_unref (self->loading);
-  g_array_unref (self->shapes);
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->loading, g_hash_table_unref);
+  g_free (self->added_mass);
+  clear_shapes (self);
+  g_free (self->shapes);
   g_ptr_array_unref (self->missing);
   g_free (self);
 }
@@ -625,9 +662,9 @@ bl_scene_link_pick (BlSceneLink  *self,
   gboolean hit = FALSE;
   double best = 0.0;
 
-  for (guint i = 0; i < self->shapes->len; i++)
+  for (guint i = 0; i < self->n_shapes; i++)
     {
-      BlSceneShape *shape = &g_array_index (self->shapes, BlSceneShape, i);
+      BlSceneShape *shape = &self->shapes[i];
       double inverse[16], lo[3], ld[3], ts;
       gboolean h;
 
@@ -645,11 +682,14 @@ bl_scene_link_pick (BlSceneLink  *self,
         }
     }
 
-  if (self->shapes->len == 0 && self->has_ellipsoid)
+  if (self->n_shapes == 0 && self->has_ellipsoid)
     {
       double inv[16], lo[3], ld[3], ts;
 
-      if (bl_pick_affine_inverse (self->ellipsoid, inv))
+      double ellipsoid[16];
+
+      bl_scene_link_get_ellipsoid (self, ellipsoid);
+      if (bl_pick_affine_inverse (ellipsoid, inv))
         {
           bl_pick_transform_ray (inv, origin, direction, lo, ld);
           if (bl_pick_unit_shape (BL_PICK_SPHERE, lo, ld, &ts) && (!hit || ts < best))

@@ -47,15 +47,18 @@ struct _BlSceneLink
 {
   BlLink   *link;
   guint     index;               /* position in bl_document_get_links () */
-  GArray   *shapes;              /* BlSceneShape, every collision's pieces */
+  BlSceneShape *shapes;          /* every collision's pieces, n_shapes */
+  guint     n_shapes;
+  guint     shapes_alloc;        /* private: room for this many */
   GPtrArray *missing;            /* char *: collisions not drawn and why */
   gboolean  valid;               /* link->props.valid */
 
   gboolean  has_ellipsoid;       /* equivalent inertia ellipsoid */
-  double    ellipsoid[16];       /* unit sphere → ellipsoid, world */
+  BlMat3    ellipsoid_axes;      /* its axes in world (columns), unit; its matrix:
+                                  * bl_scene_link_get_ellipsoid */
   double    semi_axes[3];
   gboolean  has_box;             /* equivalent box */
-  double    box[16];             /* unit cube → box, world */
+  BlMat3    box_axes;            /* its axes in world (columns); bl_scene_link_get_box */
   double    box_size[3];
   double    com[3];              /* world; defined when the link resolved */
   gboolean  has_com;
@@ -65,7 +68,8 @@ struct _BlSceneLink
   double    buoyancy[3];         /* bl_link_compute_buoyancy's centre, world */
   double    volume;              /* its displaced volume (props.volume), m³ */
   gboolean  has_added_mass;
-  double    added_mass[16];      /* unit sphere → added-mass ellipsoid, world */
+  double   *added_mass;          /* unit sphere → added-mass ellipsoid, world, 16
+                                  * (allocated for the first one: few links have one) */
   /* The link's fluid_added_mass is not physical: not positive
    * semi-definite (check A3), or the body plus it not positive definite
    * (A4).  It has no ellipsoid then (has_added_mass is FALSE): the
@@ -89,8 +93,8 @@ struct _BlSceneLink
    * thread (bl_mesh_cache_lookup_async), never by the caller: until then
    * they are left out of shapes (listed in missing) and counted here. */
   guint                 n_loading;
-  GHashTable           *loading;          /* private: meshes asked for */
-  GCancellable         *cancellable;      /* private: cancelled when freed */
+  GHashTable           *loading;          /* private: meshes asked for (NULL until the first) */
+  GCancellable         *cancellable;      /* private: cancelled when freed (NULL until then too) */
   BlSceneMeshReadyFunc  mesh_ready;
   gpointer              mesh_ready_data;
 };
@@ -122,6 +126,14 @@ void          bl_scene_link_set_mesh_ready_func (BlSceneLink          *self,
                                                  BlSceneMeshReadyFunc  func,
                                                  gpointer              user_data);
 void          bl_scene_link_free        (BlSceneLink  *self);
+/* The matrices taking the unit sphere to the link's equivalent ellipsoid
+ * and the unit cube to its equivalent box, in world coordinates (made
+ * when asked: kept, they were 256 bytes a link); defined when it has
+ * them. */
+void          bl_scene_link_get_ellipsoid (const BlSceneLink *self,
+                                           double             m[16]);
+void          bl_scene_link_get_box     (const BlSceneLink *self,
+                                         double             m[16]);
 void          bl_scene_link_get_bounds  (const BlSceneLink *self,
                                          BlSceneBounds     *bounds);
 

@@ -80,6 +80,8 @@ guint    bl_viewport_get_n_meshes_reading (BlViewport *self);
 guint    bl_viewport_get_n_drawn_triangles (BlViewport *self);
 /* bl_renderer_get_instance_bytes */
 gsize    bl_viewport_get_instance_bytes (BlViewport *self);
+/* bl_renderer_get_kept_instance_bytes */
+gsize    bl_viewport_get_kept_instance_bytes (BlViewport *self);
 /* Frames that chose the instances in view anew (bl_renderer_get_n_prepares). */
 guint    bl_viewport_get_n_prepares    (BlViewport *self);
 /* Whether big meshes skip their back-facing and off-screen clusters

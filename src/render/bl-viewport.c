@@ -633,6 +633,12 @@ bl_viewport_get_n_drawn_triangles (BlViewport *self)
 }
 
 gsize
+bl_viewport_get_kept_instance_bytes (BlViewport *self)
+{
+  return self->renderer != NULL ? bl_renderer_get_kept_instance_bytes (self->renderer) : 0;
+}
+
+gsize
 bl_viewport_get_instance_bytes (BlViewport *self)
 {
   return self->renderer != NULL ? bl_renderer_get_instance_bytes (self->renderer) : 0;
