@@ -1647,9 +1647,9 @@ test_many_instances_no_whole_buffer (void)
   look_front (&f, 30.0);
   capture (&f);
   g_test_message ("instance bytes held by the GL: %zu; triangles drawn %u",
-                  bl_viewport_get_instance_bytes (f.viewport), bl_viewport_get_n_drawn_triangles (f.viewport));
+                  bl_viewport_get_gl_instance_bytes (f.viewport), bl_viewport_get_n_drawn_triangles (f.viewport));
   g_assert_cmpuint (bl_viewport_get_n_drawn_triangles (f.viewport), >=, 200 * 12);
-  g_assert_cmpuint (bl_viewport_get_instance_bytes (f.viewport), <, 200 * INSTANCE_FLOATS * sizeof (float));
+  g_assert_cmpuint (bl_viewport_get_gl_instance_bytes (f.viewport), <, 200 * INSTANCE_FLOATS * sizeof (float));
   fixture_teardown (&f);
 }
 

@@ -622,7 +622,7 @@ bl_renderer_get_kept_instance_bytes (BlRenderer *self)
 }
 
 gsize
-bl_renderer_get_instance_bytes (BlRenderer *self)
+bl_renderer_get_gl_instance_bytes (BlRenderer *self)
 {
   gsize bytes = 0;
 

@@ -122,7 +122,7 @@ guint       bl_renderer_get_n_drawn_triangles (BlRenderer *self);
 /* Bytes of instance buffers the GL holds for all of a batch's instances
  * (batches drawn whole; a batch of many is sent per frame, visible ones
  * only, and holds none). */
-gsize       bl_renderer_get_instance_bytes (BlRenderer *self);
+gsize       bl_renderer_get_gl_instance_bytes (BlRenderer *self);
 /* Bytes the renderer keeps in memory for instances between frames, as
  * allocated: each batch's bodies, and each shown overlay's for the links
  * that have it (this frame's copies of the visible ones not counted). */

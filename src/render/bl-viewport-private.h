@@ -78,8 +78,8 @@ guint    bl_viewport_get_n_meshes      (BlViewport *self);
 guint    bl_viewport_get_n_meshes_reading (BlViewport *self);
 /* Triangles drawn by the last frame, after culling and level of detail. */
 guint    bl_viewport_get_n_drawn_triangles (BlViewport *self);
-/* bl_renderer_get_instance_bytes */
-gsize    bl_viewport_get_instance_bytes (BlViewport *self);
+/* bl_renderer_get_gl_instance_bytes */
+gsize    bl_viewport_get_gl_instance_bytes (BlViewport *self);
 /* bl_renderer_get_kept_instance_bytes */
 gsize    bl_viewport_get_kept_instance_bytes (BlViewport *self);
 /* Frames that chose the instances in view anew (bl_renderer_get_n_prepares). */

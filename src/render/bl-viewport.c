@@ -639,9 +639,9 @@ bl_viewport_get_kept_instance_bytes (BlViewport *self)
 }
 
 gsize
-bl_viewport_get_instance_bytes (BlViewport *self)
+bl_viewport_get_gl_instance_bytes (BlViewport *self)
 {
-  return self->renderer != NULL ? bl_renderer_get_instance_bytes (self->renderer) : 0;
+  return self->renderer != NULL ? bl_renderer_get_gl_instance_bytes (self->renderer) : 0;
 }
 
 guint
