@@ -1076,6 +1076,63 @@ test_diagnostic_table (void)
     }
 }
 
+/* Whether ALL has a diagnostic of CODE on ELEMENT. */
+static gboolean
+has_diagnostic_on (GPtrArray  *all,
+                   const char *code,
+                   const char *element)
+{
+  for (guint i = 0; i < all->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (all, i);
+
+      if (g_strcmp0 (d->code, code) == 0 && g_strcmp0 (d->element, element) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The inertial's parts are read from the first element of each name (SDF
+ * elements only), and its messages name their elements in full, for a
+ * short link name and for one whose paths are longer than 256 bytes. */
+static void
+test_inertial_paths (void)
+{
+  guint lengths[] = { 1, 300 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (lengths); i++)
+    {
+      g_autofree char *name = g_strnfill (lengths[i], 'l');
+      g_autofree char *sdf = g_strdup_printf (
+        SDF_HEAD "<model name=\"m\"><link name=\"%s\"><inertial>"
+        "<x:mass xmlns:x=\"urn:x\">7</x:mass><mass>-2</mass><mass>5</mass>"
+        "<inertia><ixx>a</ixx><ixx>3</ixx><iyy>2</iyy><iyx>1</iyx></inertia>"
+        "<fluid_added_mass><xx>b</xx></fluid_added_mass></inertial>"
+        "<collision name=\"c\"><density>0</density><geometry><box/></geometry></collision>"
+        "</link></model></sdf>\n", name);
+      g_autoptr(BlDocument) doc = load_string (sdf);
+      g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+      g_autofree char *scoped = g_strconcat ("m::", name, NULL);
+      g_autofree char *inertial = g_strconcat (scoped, "/inertial", NULL);
+      g_autofree char *inertia = g_strconcat (scoped, "/inertial/inertia", NULL);
+      g_autofree char *ixx = g_strconcat (scoped, "/inertial/inertia/ixx", NULL);
+      g_autofree char *xx = g_strconcat (scoped, "/inertial/fluid_added_mass/xx", NULL);
+      g_autofree char *collision = g_strconcat (scoped, "/collision[c]", NULL);
+      BlLink *link = link_of (doc, scoped);
+
+      g_assert_true (link->has_mass);
+      g_assert_cmpfloat (link->mass, ==, -2.0);
+      g_assert_cmpfloat (link->inertia[0], ==, 1.0);  /* <ixx>a</ixx>: the default stays */
+      g_assert_cmpfloat (link->inertia[1], ==, 2.0);
+      g_assert_true (link->input_errors);
+      g_assert_true (has_diagnostic_on (all, "non-positive", inertial));
+      g_assert_true (has_diagnostic_on (all, "number", ixx));
+      g_assert_true (has_diagnostic_on (all, "unknown", inertia));
+      g_assert_true (has_diagnostic_on (all, "number", xx));
+      g_assert_true (has_diagnostic_on (all, "non-positive", collision));
+    }
+}
+
 /* gz-math MOI_Diagonal: m 12, diag (2,3,4); a rotated //inertial/pose is
  * reported about the centre of mass in link axes. */
 static void
@@ -1498,6 +1555,7 @@ main (int    argc,
   g_test_add_func ("/core/document/sample", test_sample);
   g_test_add_func ("/core/document/reload-link", test_reload_link);
   g_test_add_func ("/core/document/diagnostics", test_diagnostic_table);
+  g_test_add_func ("/core/document/diagnostics/inertial-paths", test_inertial_paths);
   g_test_add_func ("/core/document/overlaps", test_overlaps);
   g_test_add_func ("/core/document/gz-buoyancy", test_gz_buoyancy);
   g_test_add_func ("/core/document/nesting-limit", test_nesting_limit);

@@ -99,6 +99,8 @@ report_version_features (BlDocument *self,
                         "read as libsdformat 15 does", self->sdf_version);
 }
 
+/* Computes LINK; unless PARSED (a load: the reader read each link's
+ * inertial as it read the link), after reading its inertial again. */
 static void
 compute_link (BlDocument *self,
               BlLink     *link,
@@ -151,7 +153,7 @@ bl_document_load (BlDocument  *self,
     {
       BlLink *link = g_ptr_array_index (self->links, i);
 
-      compute_link (self, link, self->read_only);
+      compute_link (self, link, TRUE);
     }
 
   bl_loader_clear (&loader);

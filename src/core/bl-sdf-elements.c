@@ -317,6 +317,55 @@ bl_sdf_parse_pose (xmlNode     *pose_node,
 /* ------------------------------------------------------------------------ */
 /* Links: <inertial> and collision densities (re-read on every reload)      */
 
+/* The first SDF child element of each of n names (first[i] for names[i],
+ * NULL when there is none), in one walk of the children: what
+ * bl_xml_first_child finds for each.  Returns whether a child element has
+ * none of the names. */
+static gboolean
+first_children (xmlNode            *parent,
+                const char * const *names,
+                guint               n,
+                xmlNode           **first)
+{
+  gboolean other = FALSE;
+
+  memset (first, 0, n * sizeof *first);
+  for (xmlNode *child = parent->children; child != NULL; child = child->next)
+    {
+      guint i;
+
+      if (!bl_xml_is_element (child, NULL))
+        continue;
+      for (i = 0; i < n && strcmp ((const char *) child->name, names[i]) != 0; i++)
+        ;
+      if (i == n)
+        other = TRUE;
+      else if (first[i] == NULL)
+        first[i] = child;
+    }
+  return other;
+}
+
+/* A path in messages, a scoped name and a suffix ("/inertial"), joined in
+ * buf when it fits (most links need no message: nothing allocated), else
+ * in *heap. */
+#define PATH_BUF_SIZE 256
+
+static const char *
+join_path (char        buf[PATH_BUF_SIZE],
+           char      **heap,
+           const char *base,
+           const char *suffix)
+{
+  gsize base_len = strlen (base), suffix_len = strlen (suffix);
+
+  if (base_len + suffix_len >= PATH_BUF_SIZE)
+    return *heap = g_strconcat (base, suffix, NULL);
+  memcpy (buf, base, base_len);
+  memcpy (buf + base_len, suffix, suffix_len + 1);
+  return buf;
+}
+
 /* libsdformat warns about an element it does not know ("XML Element[iyx],
  * child of element[inertia], not defined in SDF") and reads nothing from
  * it; so does Ballast, naming the product it may have meant: the
@@ -356,9 +405,14 @@ static void
 parse_inertial (BlLink    *link,
                 GPtrArray *diagnostics)
 {
+  enum { MASS, DENSITY, POSE, INERTIA, ADDED_MASS, N_PARTS };
+  static const char * const parts[N_PARTS] = { "mass", "density", "pose", "inertia", "fluid_added_mass" };
   const char *file = link->file;
-  g_autofree char *owner = NULL;
+  char owner_buf[PATH_BUF_SIZE];
+  g_autofree char *owner_heap = NULL;
+  const char *owner;
   xmlNode *inertial = bl_xml_first_child (link->node, "inertial");
+  xmlNode *part[N_PARTS];
   xmlNode *child;
   gboolean failed = FALSE;
 
@@ -381,7 +435,7 @@ parse_inertial (BlLink    *link,
   if (inertial == NULL)
     return;
 
-  owner = g_strconcat (link->scoped_name, "/inertial", NULL);
+  owner = join_path (owner_buf, &owner_heap, link->scoped_name, "/inertial");
   {
     g_auto(BlXmlString) auto_owned = NULL;
     const char *auto_attr = bl_sdf_attribute_peek (inertial, "auto", &auto_owned);
@@ -394,21 +448,21 @@ parse_inertial (BlLink    *link,
       }
   }
 
-  link->has_mass = read_number (bl_xml_first_child (inertial, "mass"), "mass", owner, file, diagnostics,
-                                &link->mass, &failed);
-  link->has_density = read_number (bl_xml_first_child (inertial, "density"), "density", owner, file, diagnostics,
+  first_children (inertial, parts, N_PARTS, part);
+  link->has_mass = read_number (part[MASS], "mass", owner, file, diagnostics, &link->mass, &failed);
+  link->has_density = read_number (part[DENSITY], "density", owner, file, diagnostics,
                                    &link->density, &failed);
 
   if (link->has_mass && link->mass <= 0.0)
     bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", file,
-                        bl_xml_get_line (bl_xml_first_child (inertial, "mass")), owner,
+                        bl_xml_get_line (part[MASS]), owner,
                         "mass %g is not positive", link->mass);
   if (link->has_density && link->density <= 0.0)
     bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", file,
-                        bl_xml_get_line (bl_xml_first_child (inertial, "density")), owner,
+                        bl_xml_get_line (part[DENSITY]), owner,
                         "density %g is not positive", link->density);
 
-  child = bl_xml_first_child (inertial, "pose");
+  child = part[POSE];
   if (child != NULL)
     {
       g_autofree char *relative_to = NULL;
@@ -424,23 +478,29 @@ parse_inertial (BlLink    *link,
                             "libsdformat ignores “%s” and so does Ballast", relative_to);
     }
 
-  child = bl_xml_first_child (inertial, "inertia");
+  child = part[INERTIA];
   if (child != NULL)
     {
       static const char * const names[6] = { "ixx", "iyy", "izz", "ixy", "ixz", "iyz" };
-      g_autofree char *inertia_owner = g_strconcat (owner, "/inertia", NULL);
+      char inertia_buf[PATH_BUF_SIZE];
+      g_autofree char *inertia_heap = NULL;
+      const char *inertia_owner = join_path (inertia_buf, &inertia_heap, owner, "/inertia");
+      xmlNode *value[6];
+      gboolean unknown = first_children (child, names, 6, value);
 
       link->has_inertia = TRUE;
       for (guint i = 0; i < 6; i++)
-        read_number (bl_xml_first_child (child, names[i]), names[i], inertia_owner, file, diagnostics,
-                     &link->inertia[i], &failed);
-      report_unknown_inertia_elements (child, names, inertia_owner, file, diagnostics);
+        read_number (value[i], names[i], inertia_owner, file, diagnostics, &link->inertia[i], &failed);
+      if (unknown)
+        report_unknown_inertia_elements (child, names, inertia_owner, file, diagnostics);
     }
 
-  child = bl_xml_first_child (inertial, "fluid_added_mass");
+  child = part[ADDED_MASS];
   if (child != NULL)
     {
-      g_autofree char *am_owner = g_strconcat (owner, "/fluid_added_mass", NULL);
+      char am_buf[PATH_BUF_SIZE];
+      g_autofree char *am_heap = NULL;
+      const char *am_owner = join_path (am_buf, &am_heap, owner, "/fluid_added_mass");
       /* the first element of each key: a repeated key reads the first again */
       xmlNode *first[G_N_ELEMENTS (bl_added_mass_keys)] = { NULL };
 
@@ -478,12 +538,14 @@ parse_collision_density (BlCollision *collision,
   BlLink *link = collision->link;
   const char *owner = collision->path;
 
+  xmlNode *density = bl_xml_first_child (collision->node, "density");
+
   collision->density = 1000.0;
-  collision->has_density = read_number (bl_xml_first_child (collision->node, "density"), "density", owner,
-                                        link->file, diagnostics, &collision->density, &link->input_errors);
+  collision->has_density = read_number (density, "density", owner, link->file, diagnostics,
+                                        &collision->density, &link->input_errors);
   if (collision->has_density && collision->density <= 0.0)
     bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "non-positive", link->file,
-                        bl_xml_get_line (bl_xml_first_child (collision->node, "density")), owner,
+                        bl_xml_get_line (density), owner,
                         "density %g is not positive", collision->density);
 }
 
@@ -582,16 +644,17 @@ read_size (BlGeometry *geometry,
   memcpy (dest, values, n * sizeof (double));
 }
 
+/* NODE: the collision's first <geometry>, or NULL. */
 static void
 parse_geometry (BlLoader    *loader,
                 BlCollision *collision,
+                xmlNode     *node,
                 GPtrArray   *diagnostics,
                 const char  *base_dir)
 {
   BlGeometry *geometry = &collision->geometry;
   const char *file = collision->link->file;
   const char *owner = collision->path;
-  xmlNode *node = bl_xml_first_child (collision->node, "geometry");
   xmlNode *shape = NULL;
 
   geometry->node = node;
@@ -862,10 +925,12 @@ bl_sdf_parse_link_collisions (BlLoader     *loader,
 
   for (xmlNode *child = link->node->children; child != NULL; child = child->next)
     {
+      static const char * const parts[2] = { "pose", "geometry" };
       BlCollision *collision;
       g_autofree char *relative_to = NULL;
       g_auto(BlXmlString) name_owned = NULL;
       const char *owner, *name;
+      xmlNode *part[2];
       BlPose raw;
 
       if (!bl_xml_is_element (child, "collision"))
@@ -897,8 +962,8 @@ bl_sdf_parse_link_collisions (BlLoader     *loader,
 
       collision->path = bl_sdf_strjoin (loader, link->scoped_name, "/collision[", collision->name, "]", NULL);
       owner = collision->path;
-      raw = bl_sdf_parse_pose (bl_xml_first_child (child, "pose"), owner, link->file,
-                               link->diagnostics, &relative_to);
+      first_children (child, parts, 2, part);
+      raw = bl_sdf_parse_pose (part[0], owner, link->file, link->diagnostics, &relative_to);
 
       if (relative_to == NULL || strcmp (relative_to, link->name) == 0)
         {
@@ -914,7 +979,7 @@ bl_sdf_parse_link_collisions (BlLoader     *loader,
             collision->pose = raw;
         }
 
-      parse_geometry (loader, collision, link->diagnostics, base_dir);
+      parse_geometry (loader, collision, part[1], link->diagnostics, base_dir);
       if (loader->arena != NULL && collision->geometry.type == BL_GEOMETRY_MESH)
         g_ptr_array_add (loader->mesh_collisions, collision);
       g_ptr_array_add (link->collisions, collision);
@@ -934,8 +999,8 @@ bl_sdf_minor_version (const char *version)
   return (guint) minor;
 }
 
-/* Re-reads the link's <inertial> and densities from the tree unless
- * `parsed` (a read-only load read them before pruning the tree). */
+/* Reads the link's <inertial> and densities from the tree: at the load,
+ * as the reader reads the link, and again after each edit. */
 void
 bl_sdf_parse_link_inertial (BlLink *link)
 {

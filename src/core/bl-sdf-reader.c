@@ -548,8 +548,7 @@ parse_model (BlLoader      *loader,
           link->pose = entry->pose;
           bl_sdf_parse_link_collisions (loader, link, scope, link_dir);
           link->n_load_diagnostics = link->diagnostics->len;
-          if (loader->read_only)
-            bl_sdf_parse_link_inertial (link);
+          bl_sdf_parse_link_inertial (link);
         }
       else
         {
@@ -557,10 +556,10 @@ parse_model (BlLoader      *loader,
           link->pose = entry->pose;
           bl_sdf_parse_link_collisions (loader, link, scope, base_dir);
           link->n_load_diagnostics = link->diagnostics->len;
-          /* a read-only load reads every link's inertial here (those read
-           * ahead, before their subtrees were freed, too) */
-          if (loader->read_only)
-            bl_sdf_parse_link_inertial (link);
+          /* every link's inertial is read here, while its subtree is in
+           * the cache (a read-only load's links read ahead, before their
+           * subtrees were freed, too) */
+          bl_sdf_parse_link_inertial (link);
         }
       g_ptr_array_add (model->links, link);
     }
