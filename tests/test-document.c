@@ -1133,6 +1133,35 @@ test_inertial_paths (void)
     }
 }
 
+/* bl_diagnostics_add_text joins the element and its suffix and takes the
+ * message as it is, % and all. */
+static void
+test_diagnostic_text (void)
+{
+  g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
+  BlDiagnostic *d;
+
+  bl_diagnostics_add_text (list, BL_SEVERITY_WARNING, "A6", "f.sdf", 3, "m::l", "/inertial", "100%s %d");
+  bl_diagnostics_add_text (list, BL_SEVERITY_INFO, NULL, NULL, 0, NULL, NULL, "no element");
+  bl_diagnostics_add_text (list, BL_SEVERITY_ERROR, "x", NULL, 0, "m::l", NULL, "");
+
+  d = g_ptr_array_index (list, 0);
+  g_assert_cmpint (d->severity, ==, BL_SEVERITY_WARNING);
+  g_assert_cmpstr (d->code, ==, "A6");
+  g_assert_cmpstr (d->file, ==, "f.sdf");
+  g_assert_cmpint (d->line, ==, 3);
+  g_assert_cmpstr (d->element, ==, "m::l/inertial");
+  g_assert_cmpstr (d->message, ==, "100%s %d");
+  d = g_ptr_array_index (list, 1);
+  g_assert_null (d->code);
+  g_assert_null (d->file);
+  g_assert_null (d->element);
+  g_assert_cmpstr (d->message, ==, "no element");
+  d = g_ptr_array_index (list, 2);
+  g_assert_cmpstr (d->element, ==, "m::l");
+  g_assert_cmpstr (d->message, ==, "");
+}
+
 /* gz-math MOI_Diagonal: m 12, diag (2,3,4); a rotated //inertial/pose is
  * reported about the centre of mass in link axes. */
 static void
@@ -1556,6 +1585,7 @@ main (int    argc,
   g_test_add_func ("/core/document/reload-link", test_reload_link);
   g_test_add_func ("/core/document/diagnostics", test_diagnostic_table);
   g_test_add_func ("/core/document/diagnostics/inertial-paths", test_inertial_paths);
+  g_test_add_func ("/core/document/diagnostics/text", test_diagnostic_text);
   g_test_add_func ("/core/document/overlaps", test_overlaps);
   g_test_add_func ("/core/document/gz-buoyancy", test_gz_buoyancy);
   g_test_add_func ("/core/document/nesting-limit", test_nesting_limit);

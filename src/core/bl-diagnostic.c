@@ -21,6 +21,49 @@ place (char       **at,
   return copy;
 }
 
+/* The diagnostic of ELEMENT followed by SUFFIX (both may be NULL) and
+ * MESSAGE, copied into one block: a large model may have a diagnostic for
+ * each of tens of thousands of links. */
+static BlDiagnostic *
+diagnostic_new (BlSeverity   severity,
+                const char  *code,
+                const char  *file,
+                int          line,
+                const char  *element,
+                const char  *suffix,
+                const char  *message)
+{
+  gsize code_len, file_len, element_len, suffix_len, message_len;
+  BlDiagnostic *diagnostic;
+  char *at;
+
+  code_len = code != NULL ? strlen (code) : 0;
+  file_len = file != NULL ? strlen (file) : 0;
+  element_len = element != NULL ? strlen (element) : 0;
+  suffix_len = suffix != NULL ? strlen (suffix) : 0;
+  message_len = strlen (message);
+
+  diagnostic = g_malloc (sizeof (BlDiagnostic) + code_len + file_len + element_len + suffix_len +
+                         message_len + 4);
+  at = (char *) (diagnostic + 1);
+  diagnostic->severity = severity;
+  diagnostic->line = line;
+  diagnostic->code = place (&at, code, code_len);
+  diagnostic->file = place (&at, file, file_len);
+  if (element != NULL || suffix != NULL)
+    {
+      diagnostic->element = at;
+      memcpy (at, element != NULL ? element : "", element_len);
+      memcpy (at + element_len, suffix != NULL ? suffix : "", suffix_len + 1);
+      at += element_len + suffix_len + 1;
+    }
+  else
+    diagnostic->element = NULL;
+  diagnostic->message = place (&at, message, message_len);
+
+  return diagnostic;
+}
+
 BlDiagnostic *
 bl_diagnostic_new_valist (BlSeverity   severity,
                           const char  *code,
@@ -31,30 +74,11 @@ bl_diagnostic_new_valist (BlSeverity   severity,
                           va_list      args)
 {
   g_autofree char *message = NULL;
-  gsize code_len, file_len, element_len, message_len;
-  BlDiagnostic *diagnostic;
-  char *at;
 
   g_return_val_if_fail (format != NULL, NULL);
 
   message = g_strdup_vprintf (format, args);
-  code_len = code != NULL ? strlen (code) : 0;
-  file_len = file != NULL ? strlen (file) : 0;
-  element_len = element != NULL ? strlen (element) : 0;
-  message_len = strlen (message);
-
-  /* One block: a large model may have a diagnostic for each of tens of
-   * thousands of links. */
-  diagnostic = g_malloc (sizeof (BlDiagnostic) + code_len + file_len + element_len + message_len + 4);
-  at = (char *) (diagnostic + 1);
-  diagnostic->severity = severity;
-  diagnostic->line = line;
-  diagnostic->code = place (&at, code, code_len);
-  diagnostic->file = place (&at, file, file_len);
-  diagnostic->element = place (&at, element, element_len);
-  diagnostic->message = place (&at, message, message_len);
-
-  return diagnostic;
+  return diagnostic_new (severity, code, file, line, element, NULL, message);
 }
 
 BlDiagnostic *
@@ -139,4 +163,19 @@ bl_diagnostics_add (GPtrArray   *list,
   va_start (args, format);
   g_ptr_array_add (list, bl_diagnostic_new_valist (severity, code, file, line, element, format, args));
   va_end (args);
+}
+
+void
+bl_diagnostics_add_text (GPtrArray   *list,
+                         BlSeverity   severity,
+                         const char  *code,
+                         const char  *file,
+                         int          line,
+                         const char  *element,
+                         const char  *element_suffix,
+                         const char  *message)
+{
+  g_return_if_fail (message != NULL);
+
+  g_ptr_array_add (list, diagnostic_new (severity, code, file, line, element, element_suffix, message));
 }

@@ -54,6 +54,18 @@ void          bl_diagnostics_add     (GPtrArray   *list,
                                       const char  *format,
                                       ...) G_GNUC_PRINTF (7, 8);
 
+/* The same with the element ELEMENT followed by ELEMENT_SUFFIX (either
+ * may be NULL; "model::link" and "/inertial") and MESSAGE as it is, not a
+ * format: nothing to join or format beforehand. */
+void          bl_diagnostics_add_text (GPtrArray   *list,
+                                       BlSeverity   severity,
+                                       const char  *code,
+                                       const char  *file,
+                                       int          line,
+                                       const char  *element,
+                                       const char  *element_suffix,
+                                       const char  *message);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlDiagnostic, bl_diagnostic_free)
 
 G_END_DECLS

@@ -269,7 +269,6 @@ bl_fluid_check_link (GObject   *owner,
     return;
 
   index = fluid_index (owner, models, world);
-  element = g_strdup_printf ("%s/inertial/fluid_added_mass", link->scoped_name);
   line = bl_xml_get_line (link->added_mass_node != NULL ? link->added_mass_node : link->node);
 
   /* A7: the plugin sits in the link's model, an enclosing one or the
@@ -277,6 +276,7 @@ bl_fluid_check_link (GObject   *owner,
   plugins = g_hash_table_lookup (index->hydrodynamics, link->scoped_name);
   if (plugins != NULL)
     {
+      element = g_strconcat (link->scoped_name, "/inertial/fluid_added_mass", NULL);
       for (BlModel *model = link->model; model != NULL; model = model->parent)
         for (guint i = 0; i < plugins->len; i++)
           if (g_array_index (plugins, ScopedPlugin, i).scope == model->node)
@@ -288,8 +288,12 @@ bl_fluid_check_link (GObject   *owner,
 
   /* A8 */
   if (index->engine != NULL && !engine_is_dart (index->engine))
-    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "A8", link->file, line, element,
-                        "the world's physics engine is “%s” (line %d): only gz-physics dartsim "
-                        "applies fluid_added_mass; other engines ignore it",
-                        index->engine, index->engine_line);
+    {
+      if (element == NULL)
+        element = g_strconcat (link->scoped_name, "/inertial/fluid_added_mass", NULL);
+      bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "A8", link->file, line, element,
+                          "the world's physics engine is “%s” (line %d): only gz-physics dartsim "
+                          "applies fluid_added_mass; other engines ignore it",
+                          index->engine, index->engine_line);
+    }
 }

@@ -487,7 +487,6 @@ check_added_mass (BlLink  *link,
   BlMassProperties *props = &link->props;
   BlInertial body = { props->mass, props->com, props->inertia };
   g_autoptr(BlAddedMassReport) report = NULL;
-  g_autofree char *element = NULL;
   int line;
 
   props->has_added_mass_eigenvalues = FALSE;
@@ -504,7 +503,6 @@ check_added_mass (BlLink  *link,
       memcpy (props->total_eigenvalues, report->total_eigenvalues, sizeof report->total_eigenvalues);
     }
 
-  element = g_strdup_printf ("%s/inertial/fluid_added_mass", link->scoped_name);
   line = bl_xml_get_line (link->added_mass_node != NULL ? link->added_mass_node : link->inertial_node);
   for (guint i = 0; i < report->findings->len; i++)
     {
@@ -513,8 +511,8 @@ check_added_mass (BlLink  *link,
       /* An invalid body is D8 already. */
       if (strcmp (finding->id, "A5") == 0 && props->resolved && !props->valid)
         continue;
-      bl_diagnostics_add (link->diagnostics, finding->severity, finding->id, link_file (link),
-                          line, element, "%s", finding->message);
+      bl_diagnostics_add_text (link->diagnostics, finding->severity, finding->id, link_file (link),
+                               line, link->scoped_name, "/inertial/fluid_added_mass", finding->message);
     }
 }
 
