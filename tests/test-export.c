@@ -903,6 +903,8 @@ test_undo_restores_bytes (void)
     g_autoptr(GBytes) undone = bl_export_to_bytes (doc, NULL);
 
     g_assert_true (g_bytes_equal (undone, source));
+    /* edited back: the source itself, not a copy of it */
+    g_assert_true (undone == bl_document_get_source (doc));
   }
   g_assert_false (bl_edit_history_is_modified (history));
   g_assert_false (link_1->auto_inertia);
@@ -980,6 +982,8 @@ test_merge (void)
     g_autoptr(GBytes) undone = bl_export_to_bytes (doc, NULL);
 
     g_assert_true (g_bytes_equal (undone, source));
+    /* edited back: the source itself, not a copy of it */
+    g_assert_true (undone == bl_document_get_source (doc));
   }
 
   /* Redo of the merged step sets the last value. */

@@ -394,22 +394,18 @@ write_start_tag (GString     *out,
     g_string_append_c (out, '>');
 }
 
+/* A node that is new or differs from its span somewhere: written anew
+ * where it differs. */
 static void
-write_node (GString     *out,
-            BlSourceMap *map,
-            xmlNode     *node)
+write_changed_node (GString     *out,
+                    BlSourceMap *map,
+                    xmlNode     *node)
 {
   Span *span = node->_private;
 
   if (span == NULL)
     {
       write_new_node (out, map, node);
-      return;
-    }
-
-  if (subtree_unchanged (map, node))
-    {
-      append_range (out, map, span->start, span->end);
       return;
     }
 
@@ -433,9 +429,23 @@ write_node (GString     *out,
     }
 }
 
+static void
+write_node (GString     *out,
+            BlSourceMap *map,
+            xmlNode     *node)
+{
+  Span *span = node->_private;
+
+  if (subtree_unchanged (map, node))
+    append_range (out, map, span->start, span->end);
+  else
+    write_changed_node (out, map, node);
+}
+
 GBytes *
 bl_source_map_serialize (BlSourceMap *map)
 {
+  xmlNode *root;
   GString *out;
 
   g_return_val_if_fail (map != NULL, NULL);
@@ -443,9 +453,16 @@ bl_source_map_serialize (BlSourceMap *map)
   /* edits since the last call may have freed what the cursor holds */
   map->attr_node = NULL;
   map->attr_prop = NULL;
+  root = xmlDocGetRootElement (map->xml);
+  /* Unedited (or edited back): what would be written is the source's
+   * prolog, the root's span and what follows it, so the source itself,
+   * not a copy. */
+  if (subtree_unchanged (map, root))
+    return g_bytes_ref (map->source);
+
   out = g_string_sized_new (map->n + 256);
   append_range (out, map, 0, map->root->start);
-  write_node (out, map, xmlDocGetRootElement (map->xml));
+  write_changed_node (out, map, root);
   append_range (out, map, map->root->end, map->n);
 
   return g_string_free_to_bytes (out);

@@ -210,11 +210,17 @@ parse_content (Tokenizer *t,
   t->failed = TRUE; /* the end tag is missing */
 }
 
+/* An element's attributes as they are read: on the stack for the few of
+ * almost every element, in a GArray past them. */
+#define FEW_ATTRS 8
+
 static Span *
 parse_element (Tokenizer *t)
 {
   Span *span = span_new (t, SPAN_ELEMENT, t->pos);
-  g_autoptr(GArray) attrs = NULL;
+  SpanAttr few[FEW_ATTRS];
+  guint n_attrs = 0;
+  g_autoptr(GArray) more = NULL;
 
   t->pos++; /* '<' */
   while (t->pos < t->n && !is_name_end (t->s[t->pos]))
@@ -252,16 +258,26 @@ parse_element (Tokenizer *t)
         goto fail;
       attr.value_end = t->pos++;
       span->attrs_end = t->pos;
-      if (attrs == NULL)
-        attrs = g_array_new (FALSE, FALSE, sizeof (SpanAttr));
-      g_array_append_val (attrs, attr);
+      if (n_attrs < FEW_ATTRS)
+        few[n_attrs] = attr;
+      else
+        {
+          if (more == NULL)
+            more = g_array_new (FALSE, FALSE, sizeof (SpanAttr));
+          g_array_append_val (more, attr);
+        }
+      n_attrs++;
     }
 
-  if (attrs != NULL)
+  if (n_attrs > 0)
     {
-      span->n_attrs = attrs->len;
-      span->attrs = arena_alloc (t->arena, attrs->len * sizeof (SpanAttr));
-      memcpy (span->attrs, attrs->data, attrs->len * sizeof (SpanAttr));
+      guint n_few = MIN (n_attrs, FEW_ATTRS);
+
+      span->n_attrs = n_attrs;
+      span->attrs = arena_alloc (t->arena, n_attrs * sizeof (SpanAttr));
+      memcpy (span->attrs, few, n_few * sizeof (SpanAttr));
+      if (more != NULL)
+        memcpy (span->attrs + n_few, more->data, more->len * sizeof (SpanAttr));
     }
 
   if (at (t, "/>"))
@@ -645,9 +661,11 @@ source_map_new (xmlDoc      *xml,
       return NULL;
     }
 
-  /* The promise is byte identity: prove it before anything is edited. */
+  /* The promise is byte identity: prove it before anything is edited.  A
+   * tree found unchanged against its spans serializes to the source
+   * itself (no copy to compare); any other is compared byte for byte. */
   check = bl_source_map_serialize (map);
-  if (!g_bytes_equal (check, source))
+  if (check != source && !g_bytes_equal (check, source))
     {
       detach (root);
       g_set_error_literal (error, BL_SOURCE_MAP_ERROR, BL_SOURCE_MAP_ERROR_NOT_LOSSLESS,

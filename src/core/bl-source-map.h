@@ -36,7 +36,8 @@ BlSourceMap *bl_source_map_new             (xmlDoc       *xml,
                                             GError      **error);
 void         bl_source_map_free            (BlSourceMap  *map);
 
-/* The current tree, spliced into the source. */
+/* The current tree, spliced into the source; the source itself (a new
+ * reference) when no node differs from it. */
 GBytes      *bl_source_map_serialize       (BlSourceMap  *map);
 
 /* A map made on another thread, right after an editable load: mapping
