@@ -5,10 +5,9 @@
 
 G_BEGIN_DECLS
 
-/* For many small things that die together.  Blocks are 2 MiB (a huge
- * page), larger for a larger request; where the system can, a block is
- * mapped on a huge-page boundary, asked for huge pages and filled at once.
- * Not thread-safe: one thread allocates at a time. */
+/* For many small things that die together.  Blocks are 2 MiB, larger for
+ * a larger request; where the system can, a block is mapped and filled at
+ * once.  Not thread-safe: one thread allocates at a time. */
 typedef struct _BlArena BlArena;
 
 BlArena  *bl_arena_new    (void);
