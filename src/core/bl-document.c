@@ -33,8 +33,8 @@ struct _BlDocument
   GPtrArray  *mesh_refusals;  /* BlMeshRefusal* */
   xmlNode    *world;          /* the first <world>, or NULL */
   gboolean    read_only;      /* BL_DOCUMENT_LOAD_READ_ONLY */
-  BlArena    *arena;          /* read-only: links, collisions and their names */
-  GPtrArray  *mesh_collisions; /* read-only: BlCollision* in the arena that hold heap memory */
+  BlArena    *arena;          /* links, collisions and their names */
+  GPtrArray  *mesh_collisions; /* BlCollision* in the arena that hold heap memory */
   guint       sdf_minor;      /* 10 for "1.10"; 12 when absent or unknown */
   BlSourceMapJob *map_job;    /* editable: the source map, once started */
 };

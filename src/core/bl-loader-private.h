@@ -56,8 +56,8 @@ typedef struct
   xmlNode       *world;            /* the first <world>, or NULL */
   char          *sdf_version;      /* <sdf version> as written, or NULL */
   guint          sdf_minor;        /* 10 for "1.10"; 12 when absent or unknown */
-  BlArena       *arena;            /* read-only: links, collisions and their names */
-  GPtrArray     *mesh_collisions;  /* read-only: BlCollision* in the arena that hold heap memory */
+  BlArena       *arena;            /* links, collisions and their names */
+  GPtrArray     *mesh_collisions;  /* BlCollision* in the arena that hold heap memory */
 
   /* Only while loading. */
   char          *base_dir;         /* the folder of path */
@@ -185,8 +185,7 @@ BlPose         bl_sdf_parse_pose             (xmlNode      *pose_node,
 /* "1.10" → 10; an absent or unknown version reads as the newest, 12. */
 guint          bl_sdf_minor_version          (const char   *version);
 
-/* Memory for a link or a collision: from the arena of a read-only load,
- * else from the heap (freed by bl_link_free and bl_collision_free). */
+/* Memory for a link or a collision, from the loader's arena. */
 gpointer       bl_sdf_alloc0                 (BlLoader     *loader,
                                               gsize         size);
 /* The strings up to NULL joined, in the same memory as bl_sdf_alloc0. */
@@ -196,8 +195,6 @@ char          *bl_sdf_strjoin                (BlLoader     *loader,
 /* What the arena does not hold of a mesh collision and of a link. */
 void           bl_sdf_arena_collision_free   (BlCollision  *collision);
 void           bl_sdf_arena_link_free        (BlLink       *link);
-/* How a model frees its links: the arena's way or the heap's. */
-GDestroyNotify bl_sdf_link_free_func         (BlLoader     *loader);
 
 /* A new link `name` of `model` for the <link> `node`, with nothing read yet. */
 BlLink        *bl_sdf_parse_link             (BlLoader     *loader,

@@ -5,10 +5,9 @@
 
 G_BEGIN_DECLS
 
-/* Each frees the element, its strings, its children and its diagnostics
- * (a link its collisions, a model its links and nested models). */
-void bl_link_free      (BlLink      *link);
-void bl_collision_free (BlCollision *collision);
+/* Frees the model, its strings and its nested models, and its links by
+ * the free function its links array was made with (bl-sdf-elements.c:
+ * what the document's arena does not hold of them). */
 void bl_model_free     (BlModel     *model);
 
 G_END_DECLS

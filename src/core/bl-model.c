@@ -27,35 +27,6 @@ bl_geometry_type_to_string (BlGeometryType type)
 }
 
 void
-bl_collision_free (BlCollision *collision)
-{
-  if (collision == NULL)
-    return;
-
-  g_free (collision->name);
-  g_free (collision->path);
-  g_free (collision->geometry.uri);
-  g_free (collision->geometry.resolved_path);
-  g_free (collision->geometry.submesh);
-  g_free (collision->geometry.optimization);
-  g_clear_pointer (&collision->mesh, bl_mesh_unref);
-  g_free (collision);
-}
-
-void
-bl_link_free (BlLink *link)
-{
-  if (link == NULL)
-    return;
-
-  g_free (link->name);
-  g_free (link->scoped_name);
-  g_clear_pointer (&link->collisions, g_ptr_array_unref);
-  g_clear_pointer (&link->diagnostics, g_ptr_array_unref);
-  g_free (link);
-}
-
-void
 bl_model_free (BlModel *model)
 {
   if (model == NULL)

@@ -12,11 +12,12 @@
 #include "bl-resource.h"
 #include "bl-xml-private.h"
 
-/* A read-only document's links, collisions and names live in an arena
- * (bl-arena.c), freed at once: a large model has tens of thousands of
- * them, and neither the allocator's per-chunk work nor its consolidation
- * of the freed XML nodes around them is worth paying for things that die
- * together. */
+/* A document's links, collisions and names live in an arena (bl-arena.c),
+ * freed at once: a large model has tens of thousands of them, and neither
+ * the allocator's per-chunk work nor its consolidation of the freed XML
+ * nodes around them is worth paying for things that die together (an
+ * edit changes what a link reads, never which links and collisions there
+ * are). */
 
 /* ------------------------------------------------------------------------ */
 /* XML helpers                                                               */
@@ -795,14 +796,12 @@ parse_geometry (BlLoader    *loader,
     }
 }
 
-/* Memory for a link or a collision of the document: from the arena of a
- * read-only load, else from the heap (freed by bl_link_free and
- * bl_collision_free). */
+/* Memory for a link or a collision of the document, from its arena. */
 gpointer
 bl_sdf_alloc0 (BlLoader *loader,
                gsize     size)
 {
-  return loader->arena != NULL ? bl_arena_alloc0 (loader->arena, size) : g_malloc0 (size);
+  return bl_arena_alloc0 (loader->arena, size);
 }
 
 /* The strings up to NULL joined, in the same memory as bl_sdf_alloc0. */
@@ -821,7 +820,7 @@ bl_sdf_strjoin (BlLoader   *loader,
     length += strlen (part);
   va_end (args);
 
-  out = loader->arena != NULL ? bl_arena_alloc0 (loader->arena, length + 1) : g_malloc (length + 1);
+  out = bl_arena_alloc0 (loader->arena, length + 1);
   p = out;
   va_start (args, first);
   for (part = first; part != NULL; part = va_arg (args, const char *))
@@ -855,12 +854,6 @@ bl_sdf_arena_link_free (BlLink *link)
   g_clear_pointer (&link->diagnostics, g_ptr_array_unref);
 }
 
-GDestroyNotify
-bl_sdf_link_free_func (BlLoader *loader)
-{
-  return loader->arena != NULL ? (GDestroyNotify) bl_sdf_arena_link_free : (GDestroyNotify) bl_link_free;
-}
-
 BlLink *
 bl_sdf_parse_link (BlLoader   *loader,
                    BlModel    *model,
@@ -875,11 +868,9 @@ bl_sdf_parse_link (BlLoader   *loader,
   link->file = model->file;
   link->node = node;
   link->line = bl_xml_get_line (node);
-  /* In the arena, only mesh collisions hold memory of their own; those are
-   * in loader->mesh_collisions, so the others are never visited to be freed. */
-  link->collisions = g_ptr_array_new_with_free_func (loader->arena != NULL
-                                                     ? NULL
-                                                     : (GDestroyNotify) bl_collision_free);
+  /* Only mesh collisions hold memory of their own; those are in
+   * loader->mesh_collisions, so the others are never visited to be freed. */
+  link->collisions = g_ptr_array_new ();
   link->diagnostics = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
 
   return link;
@@ -980,7 +971,7 @@ bl_sdf_parse_link_collisions (BlLoader     *loader,
         }
 
       parse_geometry (loader, collision, part[1], link->diagnostics, base_dir);
-      if (loader->arena != NULL && collision->geometry.type == BL_GEOMETRY_MESH)
+      if (collision->geometry.type == BL_GEOMETRY_MESH)
         g_ptr_array_add (loader->mesh_collisions, collision);
       g_ptr_array_add (link->collisions, collision);
     }

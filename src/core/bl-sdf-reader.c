@@ -324,7 +324,7 @@ parse_model (BlLoader      *loader,
   model->node = node;
   model->file = g_strdup (file);
   model->line = bl_xml_get_line (node);
-  model->links = g_ptr_array_new_with_free_func (bl_sdf_link_free_func (loader));
+  model->links = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_sdf_arena_link_free);
   model->models = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
   model->is_static = parent != NULL ? parent->is_static : FALSE;
 
@@ -849,10 +849,11 @@ bl_loader_read (BlLoader  *loader,
 
   if (loader->source != NULL)
     data = g_bytes_get_data (loader->source, &length);
+  /* links, collisions and their names, freed with the document */
+  loader->arena = bl_arena_new ();
+  loader->mesh_collisions = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_sdf_arena_collision_free);
   if (loader->read_only)
     {
-      loader->arena = bl_arena_new ();
-      loader->mesh_collisions = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_sdf_arena_collision_free);
       loader->preparsed = g_ptr_array_new ();
       loader->protos = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
     }
