@@ -143,6 +143,70 @@ test_format_round_trip (void)
   g_rand_free (rand);
 }
 
+/* bl_number_format_g against the C library's printf, which rounds the
+ * exact binary value: every precision, for one value. */
+static void
+check_g (double value)
+{
+  for (int precision = 0; precision <= 17; precision++)
+    {
+      char expected[64];
+      char buf[BL_DOUBLE_BUF_SIZE];
+      gsize length;
+
+      snprintf (expected, sizeof expected, "%.*g", precision, value);
+      length = bl_number_write_g (value, precision, buf);
+      if (strcmp (buf, expected) != 0 || length != strlen (expected))
+        g_error ("%%.%dg of %a: \"%s\" (%" G_GSIZE_FORMAT "), printf \"%s\"",
+                 precision, value, buf, length, expected);
+      g_assert_cmpstr (bl_number_format_g (value, precision, buf), ==, expected);
+    }
+}
+
+/* The same text as printf's %g: random doubles of every magnitude, short
+ * decimals (those ending in 5, whose shortest form is a tie where it is
+ * rounded), their neighbours, binade ends, subnormals, the specials. */
+static void
+test_format_g (void)
+{
+  GRand *rand = g_rand_new_with_seed (20261126);
+  const double specials[] = {
+    0.0, -0.0, INFINITY, -INFINITY, NAN, DBL_MAX, -DBL_MAX, DBL_MIN, DBL_TRUE_MIN, 1e-5, 1e-4,
+    9.9995, 999.5, 0.0001, 0.00012345, 1e15, 1e16, 123456, 0.5, 2.5, 0.125, 1.0005, 99.95,
+    9.5, 0.95, 2.0 / 3.0, 33.46, 0.845317, 39.5976, 126.3, 5e-324, 1e100, 1e-100, 1e300,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (specials); i++)
+    {
+      check_g (specials[i]);
+      check_g (-specials[i]);
+    }
+
+  for (guint i = 0; i < 20000; i++)
+    {
+      guint64 bits = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+      double value, decimal;
+
+      memcpy (&value, &bits, sizeof value);
+      check_g (value);
+      check_g (g_rand_double_range (rand, -1e4, 1e4));
+      /* k·10^e with k of 1 to 7 digits: ties in the shortest form */
+      decimal = g_rand_int_range (rand, 1, 10000000) * pow (10.0, g_rand_int_range (rand, -12, 12));
+      check_g (decimal);
+      check_g (nextafter (decimal, 0.0));
+      check_g (nextafter (decimal, INFINITY));
+    }
+  for (int e = -1074; e <= 1023; e += 7)
+    {
+      double p = ldexp (1.0, e);
+
+      check_g (p);
+      check_g (nextafter (p, 0.0));
+    }
+
+  g_rand_free (rand);
+}
+
 /* Powers of two (the asymmetric rounding intervals), their neighbours,
  * every binade's ends, and subnormals, which carry fewer digits. */
 static void
@@ -451,6 +515,7 @@ main (int    argc,
   g_test_add_func ("/core/number/format-known", test_format_known);
   g_test_add_func ("/core/number/format-round-trip", test_format_round_trip);
   g_test_add_func ("/core/number/format-edges", test_format_edges);
+  g_test_add_func ("/core/number/format-g", test_format_g);
   g_test_add_func ("/core/number/parse", test_parse);
   g_test_add_func ("/core/number/parse-matches-strtod", test_parse_matches_strtod);
 

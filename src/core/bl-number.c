@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <float.h>
+#include <locale.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bl-number.h"
@@ -278,21 +280,25 @@ write_digits (char    *out,
 }
 
 /* Writes the n digits of `digits` (no leading or trailing zeros) as
- * d₀.d₁d₂… × 10^exponent in the notation %g would choose, straight into
- * place; returns the length written (the text is NUL-terminated). */
+ * d₀.d₁d₂… × 10^exponent, straight into place: without an exponent when
+ * fixed_low ≤ exponent < fixed_high (%g's rule is −4 and its precision),
+ * else as d.ddde±XX; returns the length written (the text is
+ * NUL-terminated). */
 static gsize
 write_decimal (char     *out,
                gboolean  negative,
                guint64   digits,
                int       n,
-               int       exponent)
+               int       exponent,
+               int       fixed_low,
+               int       fixed_high)
 {
   char *p = out;
 
   if (negative)
     *p++ = '-';
 
-  if (exponent >= -5 && exponent < 17)
+  if (exponent >= fixed_low && exponent < fixed_high)
     {
       if (exponent < 0)
         {
@@ -608,7 +614,81 @@ bl_number_write (double value,
   /* at most 17 digits */
   n = decimal_length (significand);
 
-  return write_decimal (buf, signbit (value), significand, n, exponent + n - 1);
+  return write_decimal (buf, signbit (value), significand, n, exponent + n - 1, -5, 17);
+}
+
+/* 10^k, 0 ≤ k ≤ 16. */
+static guint64
+power_of_ten (int k)
+{
+  guint64 p = 1;
+
+  while (k-- > 0)
+    p *= 10;
+  return p;
+}
+
+/* What printf's "%.*g" writes; the shortest digits (shortest_decimal)
+ * rounded to `precision` give the same digits as rounding the exact value,
+ * for a normal double and at most 15 digits, unless the digits dropped are
+ * exactly a 5: a decimal of precision + 1 digits that ends in 5 and lies
+ * strictly between the value and its shortest form would be a shorter one
+ * that reads back, or one of the same length nearer the value, and
+ * shortest_decimal returns neither.  With at most 15 digits, a shortest
+ * form of no more digits is the value rounded (a double's half ulp is
+ * under 1.2e-16 of it, half a unit in the 15th digit at least 5e-16).
+ * The other cases (subnormal, non-finite, more digits, that tie, a locale
+ * whose decimal point is not ".") go to snprintf. */
+gsize
+bl_number_write_g (double value,
+                   int    precision,
+                   char   buf[BL_DOUBLE_BUF_SIZE])
+{
+  guint64 digits;
+  gint32 exponent;
+  int n;
+
+  if (precision == 0)
+    precision = 1;
+  if (precision < 0 || precision > 15 || !isfinite (value) ||
+      (value != 0.0 && fabs (value) < DBL_MIN) || strcmp (localeconv ()->decimal_point, ".") != 0)
+    return (gsize) snprintf (buf, BL_DOUBLE_BUF_SIZE, "%.*g", precision, value);
+
+  if (value == 0.0)
+    {
+      strcpy (buf, signbit (value) ? "-0" : "0");
+      return strlen (buf);
+    }
+
+  shortest_decimal (value, &digits, &exponent);
+  n = decimal_length (digits);
+  if (n > precision)
+    {
+      guint64 unit = power_of_ten (n - precision);
+      guint64 rest = digits % unit;
+
+      if (rest == unit / 2)
+        return (gsize) snprintf (buf, BL_DOUBLE_BUF_SIZE, "%.*g", precision, value);
+      digits = digits / unit + (rest > unit / 2);
+      exponent += n - precision;
+      while (digits % 10 == 0)
+        {
+          digits /= 10;
+          exponent++;
+        }
+      n = decimal_length (digits);
+    }
+
+  return write_decimal (buf, signbit (value), digits, n, exponent + n - 1, -4, precision);
+}
+
+const char *
+bl_number_format_g (double value,
+                    int    precision,
+                    char   buf[BL_DOUBLE_BUF_SIZE])
+{
+  bl_number_write_g (value, precision, buf);
+  return buf;
 }
 
 const char *

@@ -23,6 +23,13 @@ const char *bl_number_format       (double value, char buf[BL_DOUBLE_BUF_SIZE]);
 /* The same text as bl_number_format; returns its length. */
 gsize       bl_number_write        (double value, char buf[BL_DOUBLE_BUF_SIZE]);
 
+/* The text printf's "%.*g" gives for precision and value, byte for byte
+ * (in the current locale), without printf's cost for the usual cases;
+ * for messages that printf would format. */
+const char *bl_number_format_g     (double value, int precision, char buf[BL_DOUBLE_BUF_SIZE]);
+/* The same text as bl_number_format_g; returns its length. */
+gsize       bl_number_write_g      (double value, int precision, char buf[BL_DOUBLE_BUF_SIZE]);
+
 /* Rounding noise: the one rule for every computed number a user reads
  * (the window, `inspect`) or a file receives (bake, applied estimates and
  * imports).  `scale` is the magnitude of the quantity the value belongs to
