@@ -331,6 +331,32 @@ test_check_full_matrix (void)
   g_assert_nonnull (strstr (find (rep, "A3")->message, "-0.818367"));
 }
 
+/* A6's text, worked by hand: a 2 kg body with unit moments about its
+ * centre at the origin has M_RB = diag (2, 2, 2, 1, 1, 1); xx = 8/3 is
+ * 1.333…× its own (%.3g: 1.33; %.6g of 8/3 and 2: 2.66667 and 2), yy = 1.25
+ * 0.625×, rr = 0.5 exactly 0.5×, pp = 0.4 below the half that is named. */
+static void
+test_check_a6_text (void)
+{
+  BlInertial b = body (2.0, BL_VEC3_ZERO, 1, 1, 1, 0, 0, 0);
+  double v[21] = { 0 };
+  g_autoptr(BlAddedMassReport) rep = NULL;
+  const BlAddedMassFinding *a6;
+
+  values_one (v, "xx", 8.0 / 3.0);
+  values_one (v, "yy", 1.25);
+  values_one (v, "pp", 0.4);
+  values_one (v, "rr", 0.5);
+  rep = bl_added_mass_check (v, &b, 0);
+  a6 = find (rep, "A6");
+  g_assert_nonnull (a6);
+  g_assert_cmpint (a6->severity, ==, BL_SEVERITY_WARNING);
+  g_assert_cmpstr (a6->message, ==,
+                   "added mass along xx is 1.33× the body's own (2.66667 vs M_RB 2); also yy 0.625, "
+                   "rr 0.5: a risk where a plugin applies added mass as an explicit force (gz-sim "
+                   "issue #1923), harmless for DART");
+}
+
 static void
 test_check_ellipsoids (void)
 {
@@ -1281,6 +1307,7 @@ main (int   argc,
   g_test_add_func ("/core/added-mass/values-roundtrip", test_values_roundtrip);
   g_test_add_func ("/core/added-mass/check/gzsim-fluid-added-mass", test_check_gzsim_fluid_added_mass);
   g_test_add_func ("/core/added-mass/check/full-matrix", test_check_full_matrix);
+  g_test_add_func ("/core/added-mass/check/a6-text", test_check_a6_text);
   g_test_add_func ("/core/added-mass/check/ellipsoids", test_check_ellipsoids);
   g_test_add_func ("/core/added-mass/check/lighter-than-air", test_check_lighter_than_air);
   g_test_add_func ("/core/added-mass/check/mbari", test_check_mbari);

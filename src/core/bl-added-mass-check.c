@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bl-added-mass.h"
+#include "bl-number.h"
 
 #define AXES "xyzpqr"
 
@@ -237,11 +238,10 @@ bl_added_mass_check_matrix (const BlMat6          *a,
                                   "(gz-math MassMatrix3::IsValid), so M_RB + A is meaningless",
                                   body->mass));
 
-  /* A6 */
+  /* A6 (its numbers formatted as %.3g and %.6g would, without printf's
+   * cost: a large model has a great many links with added mass) */
   if (body != NULL && rep->finite)
     {
-      GString *others = g_string_new (NULL);
-
       for (int i = 0; i < 6; i++)
         {
           double d = rep->spatial_inertia.m[i][i];
@@ -259,26 +259,33 @@ bl_added_mass_check_matrix (const BlMat6          *a,
       if (rep->max_ratio_index >= 0 && rep->max_ratio >= 0.5)
         {
           int k = rep->max_ratio_index;
+          g_autoptr(GString) others = g_string_new (NULL);
+          char ratio[BL_DOUBLE_BUF_SIZE], added[BL_DOUBLE_BUF_SIZE], own[BL_DOUBLE_BUF_SIZE];
 
           for (int i = 0; i < 6; i++)
             {
               double d = rep->spatial_inertia.m[i][i];
+              char other[BL_DOUBLE_BUF_SIZE];
 
-              if (i != k && d > 0.0 && rep->added_mass.m[i][i] / d >= 0.5)
-                g_string_append_printf (others, "%s%c%c %.3g", others->len ? ", " : "",
-                                        AXES[i], AXES[i], rep->added_mass.m[i][i] / d);
+              if (i == k || !(d > 0.0) || !(rep->added_mass.m[i][i] / d >= 0.5))
+                continue;
+              g_string_append (others, others->len ? ", " : "");
+              g_string_append_c (others, AXES[i]);
+              g_string_append_c (others, AXES[i]);
+              g_string_append_c (others, ' ');
+              g_string_append (others, bl_number_format_g (rep->added_mass.m[i][i] / d, 3, other));
             }
           add_finding (out, "A6",
                        rep->max_ratio >= 1.0 ? BL_SEVERITY_WARNING : BL_SEVERITY_INFO,
-                       g_strdup_printf ("added mass along %c%c is %.3g× the body's own "
-                                        "(%.6g vs M_RB %.6g)%s%s: a risk where a plugin applies "
+                       g_strdup_printf ("added mass along %c%c is %s× the body's own "
+                                        "(%s vs M_RB %s)%s%s: a risk where a plugin applies "
                                         "added mass as an explicit force (gz-sim issue #1923), "
                                         "harmless for DART",
-                                        AXES[k], AXES[k], rep->max_ratio,
-                                        rep->added_mass.m[k][k], rep->spatial_inertia.m[k][k],
+                                        AXES[k], AXES[k], bl_number_format_g (rep->max_ratio, 3, ratio),
+                                        bl_number_format_g (rep->added_mass.m[k][k], 6, added),
+                                        bl_number_format_g (rep->spatial_inertia.m[k][k], 6, own),
                                         others->len ? "; also " : "", others->str));
         }
-      g_string_free (others, TRUE);
     }
 
   /* A9: all zeros is no added mass, nothing for libsdformat to drop. */
@@ -287,19 +294,22 @@ bl_added_mass_check_matrix (const BlMat6          *a,
                  g_strdup ("the link's inertial is auto=\"true\": libsdformat discards "
                            "fluid_added_mass there (Ballast keeps it)"));
 
-  /* A10 */
+  /* A10 (the list made only when there is one) */
   {
-    GString *neg = g_string_new (NULL);
+    g_autoptr(GString) neg = NULL;
 
     for (int i = 0; i < 6; i++)
       if (rep->added_mass.m[i][i] < 0.0)
-        g_string_append_printf (neg, "%s%c%c = %.6g", neg->len ? ", " : "",
-                                AXES[i], AXES[i], rep->added_mass.m[i][i]);
-    if (neg->len)
+        {
+          if (neg == NULL)
+            neg = g_string_new (NULL);
+          g_string_append_printf (neg, "%s%c%c = %.6g", neg->len ? ", " : "",
+                                  AXES[i], AXES[i], rep->added_mass.m[i][i]);
+        }
+    if (neg != NULL)
       add_finding (out, "A10", BL_SEVERITY_WARNING,
                    g_strdup_printf ("negative diagonal added mass (%s): Fossen sign "
                                     "convention? SDF values are positive", neg->str));
-    g_string_free (neg, TRUE);
   }
 
   return rep;
