@@ -281,6 +281,56 @@ test_merge_into_world (void)
   g_assert_null (bl_document_find_link (doc, "fleet::a::l"));
 }
 
+/* A unit right tetrahedron, ASCII STL: volume 1/6. */
+static const char tetrahedron[] =
+  "solid t\n"
+  "facet normal 0 0 -1\nouter loop\nvertex 0 0 0\nvertex 0 1 0\nvertex 1 0 0\nendloop\nendfacet\n"
+  "facet normal 0 -1 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 0 1\nendloop\nendfacet\n"
+  "facet normal -1 0 0\nouter loop\nvertex 0 0 0\nvertex 0 0 1\nvertex 0 1 0\nendloop\nendfacet\n"
+  "facet normal 1 1 1\nouter loop\nvertex 1 0 0\nvertex 0 1 0\nvertex 0 0 1\nendloop\nendfacet\n"
+  "endsolid t\n";
+
+/* The same mesh URI names the file beside the file that writes it: two
+ * links of robot.sdf share t.stl beside it (a unit right tetrahedron,
+ * volume 1/6), the link merged from parts/arm.sdf reads parts/t.stl (the
+ * same twice as large, volume 8/6); at density 600, 100 kg and 800 kg. */
+static void
+test_shared_mesh_uri (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-shared-mesh-XXXXXX", NULL);
+  g_autofree char *parts = g_build_filename (dir, "parts", NULL);
+  g_autofree char *main_path = g_build_filename (dir, "robot.sdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  static const char twice[] =
+    "solid t\n"
+    "facet normal 0 0 -1\nouter loop\nvertex 0 0 0\nvertex 0 2 0\nvertex 2 0 0\nendloop\nendfacet\n"
+    "facet normal 0 -1 0\nouter loop\nvertex 0 0 0\nvertex 2 0 0\nvertex 0 0 2\nendloop\nendfacet\n"
+    "facet normal -1 0 0\nouter loop\nvertex 0 0 0\nvertex 0 0 2\nvertex 0 2 0\nendloop\nendfacet\n"
+    "facet normal 1 1 1\nouter loop\nvertex 2 0 0\nvertex 0 2 0\nvertex 0 0 2\nendloop\nendfacet\n"
+    "endsolid t\n";
+#define MESH_LINK(name) \
+  "<link name=\"" name "\"><inertial auto=\"true\"><density>600</density></inertial>" \
+  "<collision name=\"c\"><geometry><mesh><uri>t.stl</uri></mesh></geometry></collision></link>"
+
+  write_tree_file (dir, "t.stl", tetrahedron);
+  write_tree_file (parts, "t.stl", twice);
+  write_tree_file (parts, "arm.sdf", SDF_HEAD "<model name=\"arm\">" MESH_LINK ("arm_link") "</model></sdf>");
+  write_tree_file (dir, "robot.sdf", SDF_HEAD
+                   "<model name=\"robot\">\n" MESH_LINK ("a") MESH_LINK ("b")
+                   "<include merge=\"true\"><uri>parts/arm.sdf</uri></include>\n"
+                   "</model></sdf>");
+#undef MESH_LINK
+
+  clear_model_path_variables ();
+  doc = bl_document_new_from_file (main_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_errors (doc), ==, 0);
+  assert_close (link_of (doc, "robot::a")->props.mass, 100.0, 1e-12);
+  assert_close (link_of (doc, "robot::b")->props.mass, 100.0, 1e-12);
+  assert_close (link_of (doc, "robot::arm_link")->props.mass, 800.0, 1e-12);
+}
+
 /* A Fuel model gz-sim downloaded: read from the cache, newest version;
  * its meshes as gz-fuel-tools rewrote their model:// URIs (Fuel file
  * URLs of that version). */
@@ -293,14 +343,6 @@ test_fuel (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(BlDocument) doc = NULL;
   BlLink *link;
-  /* a unit right tetrahedron, ASCII STL: volume 1/6 */
-  static const char tetrahedron[] =
-    "solid t\n"
-    "facet normal 0 0 -1\nouter loop\nvertex 0 0 0\nvertex 0 1 0\nvertex 1 0 0\nendloop\nendfacet\n"
-    "facet normal 0 -1 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 0 1\nendloop\nendfacet\n"
-    "facet normal -1 0 0\nouter loop\nvertex 0 0 0\nvertex 0 0 1\nvertex 0 1 0\nendloop\nendfacet\n"
-    "facet normal 1 1 1\nouter loop\nvertex 1 0 0\nvertex 0 1 0\nvertex 0 0 1\nendloop\nendfacet\n"
-    "endsolid t\n";
 
   write_tree_file (cache, "fuel.gazebosim.org/openrobotics/models/buoy/1/model.sdf", SDF_HEAD
                    "<model name=\"old_buoy\"><link name=\"l\">" INERTIAL "</link></model></sdf>");
@@ -749,6 +791,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/include/merge-model-pose", test_merge_model_pose);
   g_test_add_func ("/core/include/merge-into-world", test_merge_into_world);
   g_test_add_func ("/core/include/merge-placement-frame", test_merge_placement_frame);
+  g_test_add_func ("/core/include/shared-mesh-uri", test_shared_mesh_uri);
   g_test_add_func ("/core/include/fuel", test_fuel);
   g_test_add_func ("/core/include/plugin", test_include_plugin);
   g_test_add_func ("/core/include/light", test_light);

@@ -69,6 +69,7 @@ typedef struct
   BlParamsBudget params_budget;    /* the work of <experimental:params> */
   GHashTable    *include_firsts;   /* "URI\nmessage" → the first BlIncludeFailure of it */
   GHashTable    *include_diagnostic; /* first BlIncludeFailure* → index of its diagnostic + 1 */
+  GHashTable    *mesh_paths;       /* "length:base_dir" "uri" → the path it resolved to */
   const xmlChar *link_tag;         /* read-only: "link" in the parser's dictionary */
   GPtrArray     *preparsed;        /* read-only: links read ahead, each also in its node's _private */
   GPtrArray     *protos;           /* read-only: BlModel* stand-ins for their models */

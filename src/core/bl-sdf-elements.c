@@ -645,6 +645,36 @@ read_size (BlGeometry *geometry,
   memcpy (dest, values, n * sizeof (double));
 }
 
+/* bl_resource_resolve_uri, remembered for the load: links often share a
+ * mesh (a third of the benchmark's), and each resolution asks the file
+ * system where the file lies (realpath).  Only paths found are
+ * remembered; a failure is resolved again, for its message. */
+static char *
+resolve_mesh_uri (BlLoader    *loader,
+                  const char  *uri,
+                  const char  *base_dir,
+                  GError     **error)
+{
+  g_autofree char *key = NULL;
+  const char *known;
+  char *path;
+
+  if (base_dir == NULL)
+    return bl_resource_resolve_uri (uri, base_dir, error);
+
+  key = g_strdup_printf ("%" G_GSIZE_FORMAT ":%s%s", strlen (base_dir), base_dir, uri);
+  if (loader->mesh_paths == NULL)
+    loader->mesh_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  known = g_hash_table_lookup (loader->mesh_paths, key);
+  if (known != NULL)
+    return g_strdup (known);
+
+  path = bl_resource_resolve_uri (uri, base_dir, error);
+  if (path != NULL)
+    g_hash_table_insert (loader->mesh_paths, g_steal_pointer (&key), g_strdup (path));
+  return path;
+}
+
 /* NODE: the collision's first <geometry>, or NULL. */
 static void
 parse_geometry (BlLoader    *loader,
@@ -773,7 +803,7 @@ parse_geometry (BlLoader    *loader,
         {
           g_autoptr(GError) error = NULL;
 
-          geometry->resolved_path = bl_resource_resolve_uri (geometry->uri, base_dir, &error);
+          geometry->resolved_path = resolve_mesh_uri (loader, geometry->uri, base_dir, &error);
           if (geometry->resolved_path == NULL)
             bl_diagnostics_add (diagnostics, BL_SEVERITY_ERROR, "mesh", file, bl_xml_get_line (uri), owner,
                                 "%s", error->message);
