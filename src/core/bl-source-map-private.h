@@ -47,7 +47,7 @@ struct _Span
   SpanOffset stag_end;         /* after the start tag's '>' */
   SpanOffset etag_start;       /* the end tag's '<'; == end when empty */
   SpanAttr  *attrs;            /* n_attrs of them */
-  Span      *first_child, *last_child;
+  Span      *first_child;
 };
 
 /* Spans, their attributes and the values remembered live in blocks freed
