@@ -70,6 +70,13 @@ first_non_finite (BlLink   *link,
   return NULL;
 }
 
+/* The line of a message: read from the tree only when there is one. */
+static int
+message_line (BlLink *link)
+{
+  return link->inertial_node != NULL ? bl_xml_get_line (link->inertial_node) : link->line;
+}
+
 void
 bl_link_check_overflow (BlLink *link)
 {
@@ -77,18 +84,16 @@ bl_link_check_overflow (BlLink *link)
   const char *what;
   gboolean inertia;
   const char *file;
-  int line;
 
   g_return_if_fail (link != NULL);
 
   p = &link->props;
   file = link->model != NULL ? link->file : NULL;
-  line = link->inertial_node != NULL ? bl_xml_get_line (link->inertial_node) : link->line;
 
   what = first_non_finite (link, &inertia);
   if (what != NULL)
     {
-      bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "overflow", file, line,
+      bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "overflow", file, message_line (link),
                           link->scoped_name,
                           "the %s overflows: it is not a finite number%s (check the link's "
                           "sizes, densities, mass and poses for values like 1e308)", what,
@@ -100,7 +105,7 @@ bl_link_check_overflow (BlLink *link)
     }
 
   if (fabs (p->mass) > BL_MAGNITUDE_LIMIT || p->volume > BL_MAGNITUDE_LIMIT)
-    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "overflow", file, line,
+    bl_diagnostics_add (link->diagnostics, BL_SEVERITY_ERROR, "overflow", file, message_line (link),
                         link->scoped_name,
                         "the %s %g is beyond %g: its weight and buoyancy overflow (they cannot be represented)",
                         fabs (p->mass) > BL_MAGNITUDE_LIMIT ? "mass" : "displaced volume",
