@@ -261,6 +261,7 @@ bl_added_mass_check_matrix (const BlMat6          *a,
           int k = rep->max_ratio_index;
           g_autoptr(GString) others = g_string_new (NULL);
           char ratio[BL_DOUBLE_BUF_SIZE], added[BL_DOUBLE_BUF_SIZE], own[BL_DOUBLE_BUF_SIZE];
+          char axis[3] = { AXES[k], AXES[k], '\0' };
 
           for (int i = 0; i < 6; i++)
             {
@@ -277,14 +278,13 @@ bl_added_mass_check_matrix (const BlMat6          *a,
             }
           add_finding (out, "A6",
                        rep->max_ratio >= 1.0 ? BL_SEVERITY_WARNING : BL_SEVERITY_INFO,
-                       g_strdup_printf ("added mass along %c%c is %s× the body's own "
-                                        "(%s vs M_RB %s)%s%s: a risk where a plugin applies "
-                                        "added mass as an explicit force (gz-sim issue #1923), "
-                                        "harmless for DART",
-                                        AXES[k], AXES[k], bl_number_format_g (rep->max_ratio, 3, ratio),
-                                        bl_number_format_g (rep->added_mass.m[k][k], 6, added),
-                                        bl_number_format_g (rep->spatial_inertia.m[k][k], 6, own),
-                                        others->len ? "; also " : "", others->str));
+                       g_strconcat ("added mass along ", axis, " is ",
+                                    bl_number_format_g (rep->max_ratio, 3, ratio), "× the body's own (",
+                                    bl_number_format_g (rep->added_mass.m[k][k], 6, added), " vs M_RB ",
+                                    bl_number_format_g (rep->spatial_inertia.m[k][k], 6, own), ")",
+                                    others->len ? "; also " : "", others->str,
+                                    ": a risk where a plugin applies added mass as an explicit force "
+                                    "(gz-sim issue #1923), harmless for DART", NULL));
         }
     }
 
