@@ -1133,6 +1133,59 @@ test_inertial_paths (void)
     }
 }
 
+/* A7 where the Hydrodynamics plugin naming a link sits: in the link's
+ * model, an enclosing model or the world, reported in that order (the
+ * plugin's line in the message). */
+static void
+test_a7_scopes (void)
+{
+#define HYDRO(link) \
+  "<plugin filename=\"gz-sim-hydrodynamics-system\" name=\"gz::sim::systems::Hydrodynamics\">" \
+  "<link_name>" link "</link_name><xDotU>-5</xDotU></plugin>\n"
+#define ADDED_LINK(name) \
+  "<link name=\"" name "\"><inertial><mass>1</mass><fluid_added_mass><xx>5</xx></fluid_added_mass>" \
+  "</inertial></link>\n"
+  static const char sdf[] = SDF_HEAD
+    "<world name=\"w\">\n"                         /* line 3 */
+    HYDRO ("outer::l1")                               /* 4 */
+    "<model name=\"outer\">\n"                      /* 5 */
+    ADDED_LINK ("l1")                                 /* 6 */
+    HYDRO ("inner::l2")                               /* 7 */
+    "<model name=\"inner\">\n"                      /* 8 */
+    ADDED_LINK ("l2")                                 /* 9 */
+    HYDRO ("l2")                                      /* 10 */
+    "</model>\n</model>\n</world></sdf>\n";
+#undef HYDRO
+#undef ADDED_LINK
+  g_autoptr(BlDocument) doc = load_string (sdf);
+  BlLink *l1 = link_of (doc, "outer::l1");
+  BlLink *l2 = link_of (doc, "outer::inner::l2");
+  const int l1_lines[] = { 4 }, l2_lines[] = { 10, 7 };
+  struct { BlLink *link; const int *lines; guint n; } cases[] = {
+    { l1, l1_lines, G_N_ELEMENTS (l1_lines) },
+    { l2, l2_lines, G_N_ELEMENTS (l2_lines) },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      guint found = 0;
+
+      for (guint i = 0; i < cases[c].link->diagnostics->len; i++)
+        {
+          BlDiagnostic *d = g_ptr_array_index (cases[c].link->diagnostics, i);
+          g_autofree char *plugin_line = NULL;
+
+          if (g_strcmp0 (d->code, "A7") != 0)
+            continue;
+          g_assert_cmpuint (found, <, cases[c].n);
+          plugin_line = g_strdup_printf ("(plugin on line %d)", cases[c].lines[found]);
+          g_assert_true (g_str_has_suffix (d->message, plugin_line));
+          found++;
+        }
+      g_assert_cmpuint (found, ==, cases[c].n);
+    }
+}
+
 /* bl_diagnostics_add_text joins the element and its suffix and takes the
  * message as it is, % and all. */
 static void
@@ -1586,6 +1639,7 @@ main (int    argc,
   g_test_add_func ("/core/document/diagnostics", test_diagnostic_table);
   g_test_add_func ("/core/document/diagnostics/inertial-paths", test_inertial_paths);
   g_test_add_func ("/core/document/diagnostics/text", test_diagnostic_text);
+  g_test_add_func ("/core/document/diagnostics/a7-scopes", test_a7_scopes);
   g_test_add_func ("/core/document/overlaps", test_overlaps);
   g_test_add_func ("/core/document/gz-buoyancy", test_gz_buoyancy);
   g_test_add_func ("/core/document/nesting-limit", test_nesting_limit);

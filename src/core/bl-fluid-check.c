@@ -72,45 +72,49 @@ fluid_index_free (FluidIndex *index)
 
 static G_DEFINE_QUARK (bl-fluid-index, bl_fluid_index)
 
+/* PLUGIN, a <plugin> child of SCOPE_NODE, when it is a Hydrodynamics
+ * plugin naming a link. */
 static void
 index_hydrodynamics (FluidIndex *index,
                      xmlNode    *scope_node,
-                     const char *scope)
+                     const char *scope,
+                     xmlNode    *plugin)
 {
-  for (xmlNode *plugin = scope_node->children; plugin != NULL; plugin = plugin->next)
-    {
-      g_autofree char *link_name = NULL;
-      ScopedPlugin entry = { scope_node, plugin };
-      xmlNode *link_name_node;
-      char *full;
-      GArray *plugins;
+  g_autofree char *link_name = NULL;
+  ScopedPlugin entry = { scope_node, plugin };
+  xmlNode *link_name_node;
+  char *full;
+  GArray *plugins;
 
-      if (!bl_xml_is_element (plugin, "plugin") || !bl_fluid_is_hydrodynamics (plugin))
-        continue;
-      link_name_node = bl_xml_first_child (plugin, "link_name");
-      if (link_name_node == NULL)
-        continue;
-      link_name = bl_fluid_node_text (link_name_node);
-      full = scope != NULL ? g_strconcat (scope, "::", link_name, NULL) : g_steal_pointer (&link_name);
-      plugins = g_hash_table_lookup (index->hydrodynamics, full);
-      if (plugins == NULL)
-        {
-          plugins = g_array_new (FALSE, FALSE, sizeof (ScopedPlugin));
-          g_hash_table_insert (index->hydrodynamics, full, plugins);
-        }
-      else
-        {
-          g_free (full);
-        }
-      g_array_append_val (plugins, entry);
+  if (!bl_fluid_is_hydrodynamics (plugin))
+    return;
+  link_name_node = bl_xml_first_child (plugin, "link_name");
+  if (link_name_node == NULL)
+    return;
+  link_name = bl_fluid_node_text (link_name_node);
+  full = scope != NULL ? g_strconcat (scope, "::", link_name, NULL) : g_steal_pointer (&link_name);
+  plugins = g_hash_table_lookup (index->hydrodynamics, full);
+  if (plugins == NULL)
+    {
+      plugins = g_array_new (FALSE, FALSE, sizeof (ScopedPlugin));
+      g_hash_table_insert (index->hydrodynamics, full, plugins);
     }
+  else
+    {
+      g_free (full);
+    }
+  g_array_append_val (plugins, entry);
 }
 
+/* A model's plugins as the reader found them (BlModel.plugins): its
+ * element's children are not walked again (a model may have a great many
+ * links among them). */
 static void
 index_model (FluidIndex *index,
              BlModel    *model)
 {
-  index_hydrodynamics (index, model->node, model->scoped_name);
+  for (guint i = 0; model->plugins != NULL && i < model->plugins->len; i++)
+    index_hydrodynamics (index, model->node, model->scoped_name, g_ptr_array_index (model->plugins, i));
   for (guint i = 0; i < model->models->len; i++)
     index_model (index, g_ptr_array_index (model->models, i));
 }
@@ -139,10 +143,14 @@ fluid_index (GObject   *owner,
 
   if (world != NULL)
     {
-      index_hydrodynamics (index, world, NULL);
-      for (xmlNode *n = world->children; n != NULL && index->buoyancy_system == NULL; n = n->next)
-        if (bl_xml_is_element (n, "plugin") && bl_fluid_is_buoyancy_system (n))
-          index->buoyancy_system = n;
+      for (xmlNode *n = world->children; n != NULL; n = n->next)
+        {
+          if (!bl_xml_is_element (n, "plugin"))
+            continue;
+          index_hydrodynamics (index, world, NULL, n);
+          if (index->buoyancy_system == NULL && bl_fluid_is_buoyancy_system (n))
+            index->buoyancy_system = n;
+        }
     }
   index->engine = bl_fluid_world_dup_physics_engine (world, &index->engine_line);
 

@@ -38,6 +38,7 @@ bl_model_free (BlModel *model)
   g_clear_pointer (&model->links, g_ptr_array_unref);
   g_clear_pointer (&model->models, g_ptr_array_unref);
   g_clear_pointer (&model->plugin_sources, g_array_unref);
+  g_clear_pointer (&model->plugins, g_ptr_array_unref);
   g_free (model);
 }
 

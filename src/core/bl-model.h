@@ -162,6 +162,9 @@ struct _BlModel
   GPtrArray      *models;        /* BlModel*, nested */
   GArray         *plugin_sources; /* BlPluginSource, in document order; NULL
                                    * when there is none */
+  GPtrArray      *plugins;       /* xmlNode*: the <plugin> elements of its own
+                                  * element (node), in document order; NULL
+                                  * when there is none */
 };
 
 /* Whether LINK belongs to MODEL or to a model nested in it. */

@@ -143,7 +143,8 @@ static void collect_model_children (BlLoader    *loader,
                                     const char  *file,
                                     const char  *proxy,
                                     int          depth,
-                                    GArray      *out);
+                                    GArray      *out,
+                                    gboolean     own);
 
 /* An <include merge="true">: a proxy frame "_merged__NAME__model__" placed
  * where the included model would be (the include's <pose>, else the
@@ -193,10 +194,13 @@ expand_merge_include (BlLoader    *loader,
   g_array_append_val (out, item);
 
   g_ptr_array_add (loader->include_stack, g_strdup (sdf_path));
-  collect_model_children (loader, model, included, sdf_path, item.merged_frame, depth + 1, out);
+  collect_model_children (loader, model, included, sdf_path, item.merged_frame, depth + 1, out, FALSE);
   g_ptr_array_remove_index (loader->include_stack, loader->include_stack->len - 1);
 }
 
+/* The element children of node into out, merge-includes expanded.  When
+ * node is the model's own element (own), the same walk keeps its
+ * <plugin>s in model->plugins, for the fluid checks' index. */
 static void
 collect_model_children (BlLoader    *loader,
                         BlModel     *model,
@@ -204,7 +208,8 @@ collect_model_children (BlLoader    *loader,
                         const char  *file,
                         const char  *proxy,
                         int          depth,
-                        GArray      *out)
+                        GArray      *out,
+                        gboolean     own)
 {
   for (xmlNode *child = node->children; child != NULL; child = child->next)
     {
@@ -212,6 +217,12 @@ collect_model_children (BlLoader    *loader,
 
       if (!bl_xml_is_element (child, NULL))
         continue;
+      if (own && strcmp ((const char *) child->name, "plugin") == 0)
+        {
+          if (model->plugins == NULL)
+            model->plugins = g_ptr_array_new ();
+          g_ptr_array_add (model->plugins, child);
+        }
       if (is_merge_include (child))
         expand_merge_include (loader, model, child, file, proxy, depth, out);
       else
@@ -356,7 +367,7 @@ parse_model (BlLoader      *loader,
   pending_files = g_ptr_array_new ();
   children = g_array_new (FALSE, FALSE, sizeof (ModelChild));
   g_array_set_clear_func (children, (GDestroyNotify) model_child_clear);
-  collect_model_children (loader, model, node, file, NULL, depth, children);
+  collect_model_children (loader, model, node, file, NULL, depth, children, TRUE);
 
   for (guint c = 0; c < children->len; c++)
     {
