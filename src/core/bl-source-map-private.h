@@ -71,6 +71,7 @@ struct _BlSourceMap
   const gint *cancel;          /* while mapping: non-zero to stop; or NULL */
   char       *encoding;        /* NULL: UTF-8 */
   gboolean    crlf;
+  gboolean    text_differs;    /* while mapping: a text is not what its span reads */
   /* find_attr's last answer: attributes are asked for in the source's
    * order, which is libxml2's, so the next one is nearly always next */
   xmlNode    *attr_node;
@@ -97,6 +98,11 @@ const char  *bl_source_map_attr_text      (xmlAttr        *prop);
 /* The attribute's value, as libxml2 joins it (free it). */
 char        *bl_source_map_attr_value     (xmlAttr        *prop);
 guint        bl_source_map_n_properties   (xmlNode        *node);
+/* Whether the text node's content is what its span of the source reads
+ * (references decoded, line ends as the parser makes them). */
+gboolean     bl_source_map_text_unchanged (BlSourceMap    *map,
+                                           xmlNode        *node,
+                                           Span           *span);
 /* "prefix:name" or "name" (free it). */
 char        *bl_source_map_node_qname     (xmlNode        *node);
 

@@ -97,10 +97,10 @@ decode (const char *raw)
   return g_string_free (out, FALSE);
 }
 
-static gboolean
-text_unchanged (BlSourceMap *map,
-                xmlNode     *node,
-                Span        *span)
+gboolean
+bl_source_map_text_unchanged (BlSourceMap *map,
+                              xmlNode     *node,
+                              Span        *span)
 {
   gsize len = span->end - span->start;
   const char *source = map->s + span->start;
@@ -176,7 +176,7 @@ subtree_unchanged (BlSourceMap *map,
   switch (node->type)
     {
     case XML_TEXT_NODE:
-      return text_unchanged (map, node, span);
+      return bl_source_map_text_unchanged (map, node, span);
     case XML_ELEMENT_NODE:
       break;
     default:
