@@ -122,7 +122,7 @@ bl_added_mass_check_matrix (const BlMat6          *a,
 {
   BlAddedMassReport *rep;
   GPtrArray *out;
-  GString *bad;
+  g_autoptr(GString) bad = NULL;
   double asym;
   guint ar, ac;
   BlMat6 vectors;
@@ -137,8 +137,7 @@ bl_added_mass_check_matrix (const BlMat6          *a,
   fill_nan (rep->total_eigenvalues);
   fill_nan (rep->ratios);
 
-  /* A1 */
-  bad = g_string_new (NULL);
+  /* A1 (the list made only when there is one) */
   for (guint i = 0; i < 6; i++)
     for (guint j = i; j < 6; j++)
       {
@@ -147,15 +146,16 @@ bl_added_mass_check_matrix (const BlMat6          *a,
 
         if (isfinite (x))
           continue;
+        if (bad == NULL)
+          bad = g_string_new (NULL);
         key_name (i, j, name);
         g_string_append_printf (bad, "%s%s = %g", bad->len ? ", " : "", name, x);
       }
-  rep->finite = bad->len == 0;
+  rep->finite = bad == NULL;
   if (!rep->finite)
     add_finding (out, "A1", BL_SEVERITY_ERROR,
                  g_strdup_printf ("fluid_added_mass has non-finite values (%s); "
                                   "DART's dynamics cannot use them", bad->str));
-  g_string_free (bad, TRUE);
 
   /* A2 */
   rep->added_mass = bl_mat6_symmetrize (a, &asym, &ar, &ac);
