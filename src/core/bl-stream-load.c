@@ -296,6 +296,13 @@ typedef struct
   guint       fault_count[N_FAULTS];
   BlReadCounts *counts;      /* comments, PIs and links of the document so far */
   gboolean    over_limit;    /* refused for MAX_COMMENTS or the most links */
+  /* A read-only load's pruning (read_only_start_element): the kind of
+   * each open element kept, the depth inside a subtree left out, and a
+   * run of blanks held back until what follows it is known. */
+  GByteArray *kinds;
+  guint       skip_depth;
+  gboolean    in_text;       /* the last event was text passed on */
+  GString    *blanks;
 } ParseState;
 
 static void
@@ -444,6 +451,205 @@ sax_end_element (void          *ctx,
   xmlSAX2EndElementNs (ctx, localname, prefix, uri);
 }
 
+/* ------------------------------------------------------------------------ */
+/* What a read-only load keeps                                               */
+
+/* Where an element stands for the reader (bl-sdf-reader.c,
+ * bl-sdf-elements.c, the fluid checks): the elements whose children it
+ * picks by name, reachable as link_is_reachable says, and the rest. */
+typedef enum
+{
+  KIND_OTHER,       /* kept whole: read as a whole or not at all */
+  KIND_SDF,         /* the root <sdf> */
+  KIND_WORLD,
+  KIND_MODEL,
+  KIND_LINK,
+  KIND_COLLISION,
+  KIND_LEFT_OUT,
+} ElementKind;
+
+/* The children of those elements that anything of a read-only load reads
+ * (parse_model, add_world_child, the world's gravity and physics, the
+ * plugins of the fluid checks, a link's pose, inertial and collisions, a
+ * collision's pose, geometry and density); every other child, and every
+ * child in a namespace (bl_xml_is_element never matches one), is left out
+ * with its subtree, as the reader would skip it.  A <visual>, a <sensor>, a
+ * world's <state> or a flood of unknown elements costs no memory. */
+static const struct
+{
+  guint8      parent;
+  const char *name;
+  guint8      kind;
+} kept_children[] = {
+  { KIND_SDF, "world", KIND_WORLD },
+  { KIND_SDF, "model", KIND_MODEL },
+  { KIND_SDF, "include", KIND_OTHER },
+  { KIND_WORLD, "model", KIND_MODEL },
+  { KIND_WORLD, "include", KIND_OTHER },
+  { KIND_WORLD, "frame", KIND_OTHER },
+  { KIND_WORLD, "plugin", KIND_OTHER },
+  { KIND_WORLD, "physics", KIND_OTHER },
+  { KIND_WORLD, "gravity", KIND_OTHER },
+  { KIND_MODEL, "link", KIND_LINK },
+  { KIND_MODEL, "model", KIND_MODEL },
+  { KIND_MODEL, "include", KIND_OTHER },
+  { KIND_MODEL, "frame", KIND_OTHER },
+  { KIND_MODEL, "joint", KIND_OTHER },
+  { KIND_MODEL, "plugin", KIND_OTHER },
+  { KIND_MODEL, "pose", KIND_OTHER },
+  { KIND_MODEL, "static", KIND_OTHER },
+  { KIND_LINK, "collision", KIND_COLLISION },
+  { KIND_LINK, "pose", KIND_OTHER },
+  { KIND_LINK, "inertial", KIND_OTHER },
+  { KIND_COLLISION, "pose", KIND_OTHER },
+  { KIND_COLLISION, "geometry", KIND_OTHER },
+  { KIND_COLLISION, "density", KIND_OTHER },
+};
+
+static guint8
+child_kind (ParseState    *state,
+            const xmlChar *localname,
+            const xmlChar *uri)
+{
+  guint8 parent;
+
+  if (state->kinds->len == 0)
+    return uri == NULL && strcmp ((const char *) localname, "sdf") == 0 ? KIND_SDF : KIND_OTHER;
+  parent = state->kinds->data[state->kinds->len - 1];
+  if (parent == KIND_OTHER)
+    return KIND_OTHER;
+  if (uri != NULL)
+    return KIND_LEFT_OUT;
+  for (guint i = 0; i < G_N_ELEMENTS (kept_children); i++)
+    if (kept_children[i].parent == parent && strcmp ((const char *) localname, kept_children[i].name) == 0)
+      return kept_children[i].kind;
+  return KIND_LEFT_OUT;
+}
+
+/* Text ends at any other event: a run of blanks held back is layout,
+ * which no reader looks at (bl_xml_value_node and TinyXML2 skip it). */
+static void
+end_text (ParseState *state)
+{
+  state->in_text = FALSE;
+  g_string_truncate (state->blanks, 0);
+}
+
+/* Ends the text for an event other than text; TRUE when the event is
+ * inside a subtree left out. */
+static gboolean
+in_left_out (void *ctx)
+{
+  ParseState *state = ((xmlParserCtxt *) ctx)->_private;
+
+  end_text (state);
+  return state->skip_depth > 0;
+}
+
+static void
+read_only_start_element (void           *ctx,
+                         const xmlChar  *localname,
+                         const xmlChar  *prefix,
+                         const xmlChar  *uri,
+                         int             nb_namespaces,
+                         const xmlChar **namespaces,
+                         int             nb_attributes,
+                         int             nb_defaulted,
+                         const xmlChar **attributes)
+{
+  xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
+  guint8 kind = KIND_LEFT_OUT;
+
+  end_text (state);
+  if (state->skip_depth == 0)
+    kind = child_kind (state, localname, uri);
+  if (kind == KIND_LEFT_OUT)
+    {
+      /* links left out count as the editable load counts them */
+      if (strcmp ((const char *) localname, "link") == 0 && !count_link (ctxt))
+        return;
+      state->skip_depth++;
+      return;
+    }
+  g_byte_array_append (state->kinds, &kind, 1);
+  sax_start_element (ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes, nb_defaulted,
+                     attributes);
+}
+
+static void
+read_only_end_element (void          *ctx,
+                       const xmlChar *localname,
+                       const xmlChar *prefix,
+                       const xmlChar *uri)
+{
+  ParseState *state = ((xmlParserCtxt *) ctx)->_private;
+
+  if (in_left_out (ctx))
+    {
+      state->skip_depth--;
+      return;
+    }
+  if (state->kinds->len > 0)
+    g_byte_array_set_size (state->kinds, state->kinds->len - 1);
+  sax_end_element (ctx, localname, prefix, uri);
+}
+
+static gboolean
+is_blank (const xmlChar *text,
+          int            length)
+{
+  for (int i = 0; i < length; i++)
+    if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r')
+      return FALSE;
+  return TRUE;
+}
+
+/* libxml2 hands a text over in pieces (at character references, every
+ * few hundred bytes); a piece of blanks that begins one is held back
+ * until the next piece shows whether the run is all blanks. */
+static void
+read_only_characters (void          *ctx,
+                      const xmlChar *text,
+                      int            length)
+{
+  xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
+
+  if (state->skip_depth > 0)
+    return;
+  if (!state->in_text)
+    {
+      if (is_blank (text, length))
+        {
+          g_string_append_len (state->blanks, (const char *) text, length);
+          return;
+        }
+      if (state->blanks->len > 0)
+        xmlSAX2Characters (ctx, (const xmlChar *) state->blanks->str, (int) state->blanks->len);
+      end_text (state);
+      state->in_text = TRUE;
+    }
+  xmlSAX2Characters (ctx, text, length);
+}
+
+static void
+read_only_cdata_block (void          *ctx,
+                       const xmlChar *value,
+                       int            length)
+{
+  if (!in_left_out (ctx))
+    xmlSAX2CDataBlock (ctx, value, length);
+}
+
+static void
+read_only_reference (void          *ctx,
+                     const xmlChar *name)
+{
+  if (!in_left_out (ctx))
+    xmlSAX2Reference (ctx, name);
+}
+
 /* SDF has no use for entities; expanding them is how a "billion laughs"
  * file exhausts memory and how an external entity reads another file.
  * The first declaration stops the parse: nothing declared is ever
@@ -506,6 +712,29 @@ sax_processing_instruction (void          *ctx,
 {
   if (count_comment (ctx))
     xmlSAX2ProcessingInstruction (ctx, target, data);
+}
+
+/* Counted wherever they are, as the editable load counts them; kept
+ * only where their element is. */
+static void
+read_only_comment (void          *ctx,
+                   const xmlChar *value)
+{
+  if (!in_left_out (ctx))
+    sax_comment (ctx, value);
+  else
+    count_comment (ctx);
+}
+
+static void
+read_only_processing_instruction (void          *ctx,
+                                  const xmlChar *target,
+                                  const xmlChar *data)
+{
+  if (!in_left_out (ctx))
+    sax_processing_instruction (ctx, target, data);
+  else
+    count_comment (ctx);
 }
 
 /* Called once the DOCTYPE's internal subset is read.  libxml2 adds the
@@ -613,7 +842,18 @@ parse_xml (ParseState  *state,
        * with elements inside (wrong, but possible) reads the same text. */
       xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_COMPACT);
       use_handlers (ctxt, state);
-      ctxt->sax->endElementNs = sax_end_element;
+      ctxt->sax->startElementNs = read_only_start_element;
+      ctxt->sax->endElementNs = read_only_end_element;
+      /* the same handler for both, so that libxml2 never guesses which
+       * blanks to drop (areBlanks) */
+      ctxt->sax->characters = read_only_characters;
+      ctxt->sax->ignorableWhitespace = read_only_characters;
+      ctxt->sax->cdataBlock = read_only_cdata_block;
+      ctxt->sax->reference = read_only_reference;
+      ctxt->sax->comment = read_only_comment;
+      ctxt->sax->processingInstruction = read_only_processing_instruction;
+      state->kinds = g_byte_array_new ();
+      state->blanks = g_string_new (NULL);
       loader->link_tag = xmlDictLookup (ctxt->dict, (const xmlChar *) "link", -1);
 
       *read_length = 0;
@@ -674,6 +914,8 @@ parse_xml (ParseState  *state,
       take_filter_faults (state, filter);
       if (error != NULL && *error != NULL)
         state->failed = TRUE;
+      g_clear_pointer (&state->kinds, g_byte_array_unref);
+      g_string_free (g_steal_pointer (&state->blanks), TRUE);
     }
   else
     {
@@ -737,7 +979,8 @@ bl_stream_read_xml (BlLoader    *loader,
                     BlReadCounts *counts,
                     GError     **error)
 {
-  ParseState state = { loader, path, diagnostics, FALSE, FALSE, 0, 0, NULL, { 0 }, { 0 }, counts };
+  ParseState state = { loader, path, diagnostics, FALSE, FALSE, 0, 0, NULL, { 0 }, { 0 }, counts, FALSE,
+                       NULL, 0, FALSE, NULL };
   g_autoptr(GError) read_error = NULL;
   g_autofree char *message = NULL;
   xmlDoc *xml;
