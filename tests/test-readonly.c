@@ -453,9 +453,10 @@ count_nodes (xmlNode    *node,
 }
 
 /* The read-only load keeps no node it never reads: children of <sdf>,
- * <world>, <model>, <link> and <collision> that nothing reads (a flood of
- * unknown elements, visuals, sensors, a world's state, elements in a
- * namespace) and blank text are left out as they are parsed, with the
+ * <world>, <model>, <link>, <collision>, <inertial>, <joint> and <frame>
+ * that nothing reads (a flood of unknown elements, visuals, sensors, a
+ * world's state, a joint's axis, elements in a namespace) and blank text
+ * are left out as they are parsed, with the
  * same links, values and diagnostics as the full load; a value's text is
  * kept byte for byte, however libxml2 hands it over; links left out still
  * count against the most links. */
@@ -484,14 +485,15 @@ test_left_out (void)
                           "    <static>&#32;false&#32;</static>\n    <gz:b><link name=\"hidden\"/></gz:b>\n"
                           "    <link name=\"l\">\n      <visual name=\"v\"><geometry><box><size>9 9 9</size>"
                           "</box></geometry></visual>\n      <sensor name=\"s\" type=\"imu\"/>\n"
-                          "      <inertial><mass> 2 <!-- kg --> </mass></inertial>\n"
+                          "      <inertial><mass> 2 <!-- kg --> </mass><auto_inertia_params/></inertial>\n"
                           "      <collision name=\"c\">\n        <surface><friction/></surface>\n"
                           "        <geometry><sphere><radius>0.5</radius></sphere></geometry>\n      </collision>\n",
                           pose_value);
   for (guint i = 0; i < flood; i++)
     g_string_append (text, "      <a/>\n");
   g_string_append (text, "    </link>\n    <joint name=\"j\" type=\"fixed\"><parent>world</parent><child>l</child>"
-                         "</joint>\n");
+                         "<axis><xyz>0 0 1</xyz></axis></joint>\n    <frame name=\"f\"><pose>0 0 1 0 0 0</pose><a/>"
+                         "</frame>\n");
   for (guint i = 0; i < flood; i++)
     g_string_append (text, "    <a><b/></a>\n");
   g_string_append (text, "  </model>\n</world>\n</sdf>\n");
@@ -504,7 +506,7 @@ test_left_out (void)
   g_assert_cmpuint (bl_document_get_links (lean)->len, ==, 1);
 
   /* The tree kept: the model, its pose and static, the link's shell, the
-   * joint; no left-out element and no blank text.  The file has over
+   * joint's child, the frame's pose; no left-out element and no blank text.  The file has over
    * 60,000 elements. */
   nodes = count_nodes (xmlDocGetRootElement (bl_document_get_xml (lean)), "a", &named, &blank);
   g_assert_cmpuint (named, ==, 0);
@@ -515,6 +517,8 @@ test_left_out (void)
   count_nodes (xmlDocGetRootElement (bl_document_get_xml (lean)), "state", &named, &blank);
   count_nodes (xmlDocGetRootElement (bl_document_get_xml (lean)), "scene", &named, &blank);
   count_nodes (xmlDocGetRootElement (bl_document_get_xml (lean)), "b", &named, &blank);
+  count_nodes (xmlDocGetRootElement (bl_document_get_xml (lean)), "axis", &named, &blank);
+  count_nodes (xmlDocGetRootElement (bl_document_get_xml (lean)), "parent", &named, &blank);
   g_assert_cmpuint (named, ==, 0);
 
   /* values byte for byte: blanks handed over in pieces before the text,

@@ -465,13 +465,17 @@ typedef enum
   KIND_MODEL,
   KIND_LINK,
   KIND_COLLISION,
+  KIND_INERTIAL,
+  KIND_JOINT,
+  KIND_FRAME,
   KIND_LEFT_OUT,
 } ElementKind;
 
 /* The children of those elements that anything of a read-only load reads
  * (parse_model, add_world_child, the world's gravity and physics, the
  * plugins of the fluid checks, a link's pose, inertial and collisions, a
- * collision's pose, geometry and density); every other child, and every
+ * collision's pose, geometry and density, what parse_inertial reads, a
+ * joint's child link and pose, a frame's pose); every other child, and every
  * child in a namespace (bl_xml_is_element never matches one), is left out
  * with its subtree, as the reader would skip it.  A <visual>, a <sensor>, a
  * world's <state> or a flood of unknown elements costs no memory. */
@@ -486,24 +490,32 @@ static const struct
   { KIND_SDF, "include", KIND_OTHER },
   { KIND_WORLD, "model", KIND_MODEL },
   { KIND_WORLD, "include", KIND_OTHER },
-  { KIND_WORLD, "frame", KIND_OTHER },
+  { KIND_WORLD, "frame", KIND_FRAME },
   { KIND_WORLD, "plugin", KIND_OTHER },
   { KIND_WORLD, "physics", KIND_OTHER },
   { KIND_WORLD, "gravity", KIND_OTHER },
   { KIND_MODEL, "link", KIND_LINK },
   { KIND_MODEL, "model", KIND_MODEL },
   { KIND_MODEL, "include", KIND_OTHER },
-  { KIND_MODEL, "frame", KIND_OTHER },
-  { KIND_MODEL, "joint", KIND_OTHER },
+  { KIND_MODEL, "frame", KIND_FRAME },
+  { KIND_MODEL, "joint", KIND_JOINT },
   { KIND_MODEL, "plugin", KIND_OTHER },
   { KIND_MODEL, "pose", KIND_OTHER },
   { KIND_MODEL, "static", KIND_OTHER },
   { KIND_LINK, "collision", KIND_COLLISION },
   { KIND_LINK, "pose", KIND_OTHER },
-  { KIND_LINK, "inertial", KIND_OTHER },
+  { KIND_LINK, "inertial", KIND_INERTIAL },
   { KIND_COLLISION, "pose", KIND_OTHER },
   { KIND_COLLISION, "geometry", KIND_OTHER },
   { KIND_COLLISION, "density", KIND_OTHER },
+  { KIND_INERTIAL, "mass", KIND_OTHER },
+  { KIND_INERTIAL, "density", KIND_OTHER },
+  { KIND_INERTIAL, "pose", KIND_OTHER },
+  { KIND_INERTIAL, "inertia", KIND_OTHER },
+  { KIND_INERTIAL, "fluid_added_mass", KIND_OTHER },
+  { KIND_JOINT, "child", KIND_OTHER },
+  { KIND_JOINT, "pose", KIND_OTHER },
+  { KIND_FRAME, "pose", KIND_OTHER },
 };
 
 static guint8
