@@ -466,16 +466,24 @@ parse_version (const char *text,
   return end != text && *end == '\0';
 }
 
-/* Raises <sdf version> to 1.minor when it declares less; never lowers. */
+/* Raises <sdf version> to 1.minor when it declares less; never lowers.
+ * Nor raises it past what would make the rest of the file read otherwise
+ * (bl_document_get_reading_changes_at: a link named “M1::L1” in a 1.7
+ * file would be refused under 1.11): the file keeps its version, and the
+ * new element is read as libsdformat 15 reads it there (a `version`
+ * note says so). */
 static void
 require_version (BlEdit *edit,
                  int     minor)
 {
   xmlNode *root = xmlDocGetRootElement (bl_document_get_xml (edit->doc));
   g_autofree char *version = bl_xml_dup_attribute (root, "version");
+  guint changes_at = bl_document_get_reading_changes_at (edit->doc);
   int major, current;
 
   if (!parse_version (version, &major, &current) || major > 1 || (major == 1 && current >= minor))
+    return;
+  if (changes_at != 0 && (guint) minor >= changes_at)
     return;
 
   {

@@ -13,6 +13,7 @@
 
 #include "bl-file-private.h"
 #include "bl-loader-private.h"
+#include "bl-stream-load-private.h"
 #include "bl-model-private.h"
 #include "bl-tinyxml-filter-private.h"
 #include "bl-xml-private.h"
@@ -250,20 +251,6 @@ link_is_reachable (xmlNode *node)
          up->parent->type == XML_DOCUMENT_NODE;
 }
 
-/* libxml2 refuses these; TinyXML2, and so Gazebo, reads them.  "--"
- * inside a comment (gz-sim's own example worlds have it) and text
- * outside the root element never reach libxml2: bl-tinyxml-filter.c
- * rewrites them.  An XML declaration after blank lines: TinyXML2 keeps no
- * node for the blanks.  A declaration after a comment or an element stays
- * an error, as in TinyXML2. */
-typedef enum
-{
-  FAULT_HYPHENS = BL_TINYXML_FAULT_HYPHENS,
-  FAULT_OUTSIDE_ROOT = BL_TINYXML_FAULT_OUTSIDE_ROOT,
-  FAULT_LATE_DECLARATION = BL_TINYXML_N_FAULTS,
-  N_FAULTS
-} XmlFault;
-
 static const char * const fault_text[N_FAULTS] = {
   "a comment with “--” inside",
   "text outside the root element",
@@ -278,32 +265,6 @@ is_late_declaration (xmlParserCtxt  *ctxt,
          g_str_has_prefix (error->message, "XML declaration allowed only") &&
          ctxt->myDoc != NULL && ctxt->myDoc->children == NULL;
 }
-
-/* What one parse met: the first error that makes the file unreadable,
- * and the faults read past as TinyXML2 (libsdformat's reader) reads past
- * them. */
-typedef struct
-{
-  BlLoader   *loader;        /* read-only loads: links are read as they end */
-  const char *path;
-  GPtrArray  *diagnostics;   /* where the faults read past go; may be NULL */
-  gboolean    failed;
-  gboolean    refused;       /* error_message is ours, not libxml2's */
-  int         error_code;
-  int         error_line;
-  char       *error_message;
-  int         fault_line[N_FAULTS];  /* the first of each fault read past */
-  guint       fault_count[N_FAULTS];
-  BlReadCounts *counts;      /* comments, PIs and links of the document so far */
-  gboolean    over_limit;    /* refused for MAX_COMMENTS or the most links */
-  /* A read-only load's pruning (read_only_start_element): the kind of
-   * each open element kept, the depth inside a subtree left out, and a
-   * run of blanks held back until what follows it is known. */
-  GByteArray *kinds;
-  guint       skip_depth;
-  gboolean    in_text;       /* the last event was text passed on */
-  GString    *blanks;
-} ParseState;
 
 static void
 parse_error (void     *ctx,
@@ -392,8 +353,8 @@ refuse_over_limit (xmlParserCtxt *ctxt,
 
 /* Counts a <link> against the most links; FALSE past it (the parse
  * stopped). */
-static gboolean
-count_link (xmlParserCtxt *ctxt)
+gboolean
+bl_stream_count_link (xmlParserCtxt *ctxt)
 {
   ParseState *state = ctxt->_private;
   guint limit = bl_stream_get_max_links ();
@@ -407,22 +368,22 @@ count_link (xmlParserCtxt *ctxt)
                                                    "file is not read", limit));
 }
 
-static void
-sax_start_element (void           *ctx,
-                   const xmlChar  *localname,
-                   const xmlChar  *prefix,
-                   const xmlChar  *uri,
-                   int             nb_namespaces,
-                   const xmlChar **namespaces,
-                   int             nb_attributes,
-                   int             nb_defaulted,
-                   const xmlChar **attributes)
+void
+bl_stream_sax_start_element (void           *ctx,
+                             const xmlChar  *localname,
+                             const xmlChar  *prefix,
+                             const xmlChar  *uri,
+                             int             nb_namespaces,
+                             const xmlChar **namespaces,
+                             int             nb_attributes,
+                             int             nb_defaulted,
+                             const xmlChar **attributes)
 {
   xmlParserCtxt *ctxt = ctx;
   ParseState *state = ctxt->_private;
   xmlNode *parent = ctxt->node;
 
-  if (state != NULL && strcmp ((const char *) localname, "link") == 0 && !count_link (ctxt))
+  if (state != NULL && strcmp ((const char *) localname, "link") == 0 && !bl_stream_count_link (ctxt))
     return;
   xmlSAX2StartElementNs (ctx, localname, prefix, uri, nb_namespaces, namespaces,
                          nb_attributes, nb_defaulted, attributes);
@@ -432,11 +393,11 @@ sax_start_element (void           *ctx,
     ctxt->node->psvi = GINT_TO_POINTER (ctxt->input->line);
 }
 
-static void
-sax_end_element (void          *ctx,
-                 const xmlChar *localname,
-                 const xmlChar *prefix,
-                 const xmlChar *uri)
+void
+bl_stream_sax_end_element (void          *ctx,
+                           const xmlChar *localname,
+                           const xmlChar *prefix,
+                           const xmlChar *uri)
 {
   xmlParserCtxt *ctxt = ctx;
   ParseState *state = ctxt->_private;
@@ -449,217 +410,6 @@ sax_end_element (void          *ctx,
     preparse_link (loader, node);
 
   xmlSAX2EndElementNs (ctx, localname, prefix, uri);
-}
-
-/* ------------------------------------------------------------------------ */
-/* What a read-only load keeps                                               */
-
-/* Where an element stands for the reader (bl-sdf-reader.c,
- * bl-sdf-elements.c, the fluid checks): the elements whose children it
- * picks by name, reachable as link_is_reachable says, and the rest. */
-typedef enum
-{
-  KIND_OTHER,       /* kept whole: read as a whole or not at all */
-  KIND_SDF,         /* the root <sdf> */
-  KIND_WORLD,
-  KIND_MODEL,
-  KIND_LINK,
-  KIND_COLLISION,
-  KIND_INERTIAL,
-  KIND_JOINT,
-  KIND_FRAME,
-  KIND_LEFT_OUT,
-} ElementKind;
-
-/* The children of those elements that anything of a read-only load reads
- * (parse_model, add_world_child, the world's gravity and physics, the
- * plugins of the fluid checks, a link's pose, inertial and collisions, a
- * collision's pose, geometry and density, what parse_inertial reads, a
- * joint's child link and pose, a frame's pose); every other child, and every
- * child in a namespace (bl_xml_is_element never matches one), is left out
- * with its subtree, as the reader would skip it.  A <visual>, a <sensor>, a
- * world's <state> or a flood of unknown elements costs no memory. */
-static const struct
-{
-  guint8      parent;
-  const char *name;
-  guint8      kind;
-} kept_children[] = {
-  { KIND_SDF, "world", KIND_WORLD },
-  { KIND_SDF, "model", KIND_MODEL },
-  { KIND_SDF, "include", KIND_OTHER },
-  { KIND_WORLD, "model", KIND_MODEL },
-  { KIND_WORLD, "include", KIND_OTHER },
-  { KIND_WORLD, "frame", KIND_FRAME },
-  { KIND_WORLD, "plugin", KIND_OTHER },
-  { KIND_WORLD, "physics", KIND_OTHER },
-  { KIND_WORLD, "gravity", KIND_OTHER },
-  { KIND_MODEL, "link", KIND_LINK },
-  { KIND_MODEL, "model", KIND_MODEL },
-  { KIND_MODEL, "include", KIND_OTHER },
-  { KIND_MODEL, "frame", KIND_FRAME },
-  { KIND_MODEL, "joint", KIND_JOINT },
-  { KIND_MODEL, "plugin", KIND_OTHER },
-  { KIND_MODEL, "pose", KIND_OTHER },
-  { KIND_MODEL, "static", KIND_OTHER },
-  { KIND_LINK, "collision", KIND_COLLISION },
-  { KIND_LINK, "pose", KIND_OTHER },
-  { KIND_LINK, "inertial", KIND_INERTIAL },
-  { KIND_COLLISION, "pose", KIND_OTHER },
-  { KIND_COLLISION, "geometry", KIND_OTHER },
-  { KIND_COLLISION, "density", KIND_OTHER },
-  { KIND_INERTIAL, "mass", KIND_OTHER },
-  { KIND_INERTIAL, "density", KIND_OTHER },
-  { KIND_INERTIAL, "pose", KIND_OTHER },
-  { KIND_INERTIAL, "inertia", KIND_OTHER },
-  { KIND_INERTIAL, "fluid_added_mass", KIND_OTHER },
-  { KIND_JOINT, "child", KIND_OTHER },
-  { KIND_JOINT, "pose", KIND_OTHER },
-  { KIND_FRAME, "pose", KIND_OTHER },
-};
-
-static guint8
-child_kind (ParseState    *state,
-            const xmlChar *localname,
-            const xmlChar *uri)
-{
-  guint8 parent;
-
-  if (state->kinds->len == 0)
-    return uri == NULL && strcmp ((const char *) localname, "sdf") == 0 ? KIND_SDF : KIND_OTHER;
-  parent = state->kinds->data[state->kinds->len - 1];
-  if (parent == KIND_OTHER)
-    return KIND_OTHER;
-  if (uri != NULL)
-    return KIND_LEFT_OUT;
-  for (guint i = 0; i < G_N_ELEMENTS (kept_children); i++)
-    if (kept_children[i].parent == parent && strcmp ((const char *) localname, kept_children[i].name) == 0)
-      return kept_children[i].kind;
-  return KIND_LEFT_OUT;
-}
-
-/* Text ends at any other event: a run of blanks held back is layout,
- * which no reader looks at (bl_xml_value_node and TinyXML2 skip it). */
-static void
-end_text (ParseState *state)
-{
-  state->in_text = FALSE;
-  g_string_truncate (state->blanks, 0);
-}
-
-/* Ends the text for an event other than text; TRUE when the event is
- * inside a subtree left out. */
-static gboolean
-in_left_out (void *ctx)
-{
-  ParseState *state = ((xmlParserCtxt *) ctx)->_private;
-
-  end_text (state);
-  return state->skip_depth > 0;
-}
-
-static void
-read_only_start_element (void           *ctx,
-                         const xmlChar  *localname,
-                         const xmlChar  *prefix,
-                         const xmlChar  *uri,
-                         int             nb_namespaces,
-                         const xmlChar **namespaces,
-                         int             nb_attributes,
-                         int             nb_defaulted,
-                         const xmlChar **attributes)
-{
-  xmlParserCtxt *ctxt = ctx;
-  ParseState *state = ctxt->_private;
-  guint8 kind = KIND_LEFT_OUT;
-
-  end_text (state);
-  if (state->skip_depth == 0)
-    kind = child_kind (state, localname, uri);
-  if (kind == KIND_LEFT_OUT)
-    {
-      /* links left out count as the editable load counts them */
-      if (strcmp ((const char *) localname, "link") == 0 && !count_link (ctxt))
-        return;
-      state->skip_depth++;
-      return;
-    }
-  g_byte_array_append (state->kinds, &kind, 1);
-  sax_start_element (ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes, nb_defaulted,
-                     attributes);
-}
-
-static void
-read_only_end_element (void          *ctx,
-                       const xmlChar *localname,
-                       const xmlChar *prefix,
-                       const xmlChar *uri)
-{
-  ParseState *state = ((xmlParserCtxt *) ctx)->_private;
-
-  if (in_left_out (ctx))
-    {
-      state->skip_depth--;
-      return;
-    }
-  if (state->kinds->len > 0)
-    g_byte_array_set_size (state->kinds, state->kinds->len - 1);
-  sax_end_element (ctx, localname, prefix, uri);
-}
-
-static gboolean
-is_blank (const xmlChar *text,
-          int            length)
-{
-  for (int i = 0; i < length; i++)
-    if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r')
-      return FALSE;
-  return TRUE;
-}
-
-/* libxml2 hands a text over in pieces (at character references, every
- * few hundred bytes); a piece of blanks that begins one is held back
- * until the next piece shows whether the run is all blanks. */
-static void
-read_only_characters (void          *ctx,
-                      const xmlChar *text,
-                      int            length)
-{
-  xmlParserCtxt *ctxt = ctx;
-  ParseState *state = ctxt->_private;
-
-  if (state->skip_depth > 0)
-    return;
-  if (!state->in_text)
-    {
-      if (is_blank (text, length))
-        {
-          g_string_append_len (state->blanks, (const char *) text, length);
-          return;
-        }
-      if (state->blanks->len > 0)
-        xmlSAX2Characters (ctx, (const xmlChar *) state->blanks->str, (int) state->blanks->len);
-      end_text (state);
-      state->in_text = TRUE;
-    }
-  xmlSAX2Characters (ctx, text, length);
-}
-
-static void
-read_only_cdata_block (void          *ctx,
-                       const xmlChar *value,
-                       int            length)
-{
-  if (!in_left_out (ctx))
-    xmlSAX2CDataBlock (ctx, value, length);
-}
-
-static void
-read_only_reference (void          *ctx,
-                     const xmlChar *name)
-{
-  if (!in_left_out (ctx))
-    xmlSAX2Reference (ctx, name);
 }
 
 /* SDF has no use for entities; expanding them is how a "billion laughs"
@@ -695,8 +445,8 @@ sax_entity_decl (void          *ctx,
  * document (with its included files) of more is refused as it is read. */
 #define MAX_COMMENTS 100000
 
-static gboolean
-count_comment (xmlParserCtxt *ctxt)
+gboolean
+bl_stream_count_comment (xmlParserCtxt *ctxt)
 {
   ParseState *state = ctxt->_private;
 
@@ -709,44 +459,21 @@ count_comment (xmlParserCtxt *ctxt)
                                                    "not read", MAX_COMMENTS));
 }
 
-static void
-sax_comment (void          *ctx,
-             const xmlChar *value)
+void
+bl_stream_sax_comment (void          *ctx,
+                       const xmlChar *value)
 {
-  if (count_comment (ctx))
+  if (bl_stream_count_comment (ctx))
     xmlSAX2Comment (ctx, value);
 }
 
-static void
-sax_processing_instruction (void          *ctx,
-                            const xmlChar *target,
-                            const xmlChar *data)
+void
+bl_stream_sax_processing_instruction (void          *ctx,
+                                      const xmlChar *target,
+                                      const xmlChar *data)
 {
-  if (count_comment (ctx))
+  if (bl_stream_count_comment (ctx))
     xmlSAX2ProcessingInstruction (ctx, target, data);
-}
-
-/* Counted wherever they are, as the editable load counts them; kept
- * only where their element is. */
-static void
-read_only_comment (void          *ctx,
-                   const xmlChar *value)
-{
-  if (!in_left_out (ctx))
-    sax_comment (ctx, value);
-  else
-    count_comment (ctx);
-}
-
-static void
-read_only_processing_instruction (void          *ctx,
-                                  const xmlChar *target,
-                                  const xmlChar *data)
-{
-  if (!in_left_out (ctx))
-    sax_processing_instruction (ctx, target, data);
-  else
-    count_comment (ctx);
 }
 
 /* Called once the DOCTYPE's internal subset is read.  libxml2 adds the
@@ -773,12 +500,12 @@ static void
 use_handlers (xmlParserCtxt *ctxt,
               ParseState    *state)
 {
-  ctxt->sax->startElementNs = sax_start_element;
+  ctxt->sax->startElementNs = bl_stream_sax_start_element;
   ctxt->sax->serror = parse_error;
   ctxt->sax->entityDecl = sax_entity_decl;
   ctxt->sax->externalSubset = sax_external_subset;
-  ctxt->sax->comment = sax_comment;
-  ctxt->sax->processingInstruction = sax_processing_instruction;
+  ctxt->sax->comment = bl_stream_sax_comment;
+  ctxt->sax->processingInstruction = bl_stream_sax_processing_instruction;
   ctxt->_private = state;
 }
 
@@ -854,18 +581,7 @@ parse_xml (ParseState  *state,
        * with elements inside (wrong, but possible) reads the same text. */
       xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_COMPACT);
       use_handlers (ctxt, state);
-      ctxt->sax->startElementNs = read_only_start_element;
-      ctxt->sax->endElementNs = read_only_end_element;
-      /* the same handler for both, so that libxml2 never guesses which
-       * blanks to drop (areBlanks) */
-      ctxt->sax->characters = read_only_characters;
-      ctxt->sax->ignorableWhitespace = read_only_characters;
-      ctxt->sax->cdataBlock = read_only_cdata_block;
-      ctxt->sax->reference = read_only_reference;
-      ctxt->sax->comment = read_only_comment;
-      ctxt->sax->processingInstruction = read_only_processing_instruction;
-      state->kinds = g_byte_array_new ();
-      state->blanks = g_string_new (NULL);
+      bl_stream_use_lean_handlers (ctxt, state);
       loader->link_tag = xmlDictLookup (ctxt->dict, (const xmlChar *) "link", -1);
 
       *read_length = 0;
@@ -926,8 +642,7 @@ parse_xml (ParseState  *state,
       take_filter_faults (state, filter);
       if (error != NULL && *error != NULL)
         state->failed = TRUE;
-      g_clear_pointer (&state->kinds, g_byte_array_unref);
-      g_string_free (g_steal_pointer (&state->blanks), TRUE);
+      bl_stream_clear_lean_state (state);
     }
   else
     {
@@ -958,12 +673,36 @@ parse_xml (ParseState  *state,
       take_filter_faults (state, filter);
       data = (const char *) filtered->data;
       g_assert (filtered->len == length);
-      ctxt = xmlNewParserCtxt ();
-      if (ctxt == NULL)
-        return NULL;
-      use_handlers (ctxt, state);
-      xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS | XML_PARSE_COMPACT);
-      xmlFreeParserCtxt (ctxt);
+      for (;;)
+        {
+          BlReadCounts counts = *state->counts;
+
+          ctxt = xmlNewParserCtxt ();
+          if (ctxt == NULL)
+            return NULL;
+          use_handlers (ctxt, state);
+          if (loader != NULL && loader->left_out != NULL)
+            {
+              bl_stream_use_lean_handlers (ctxt, state);
+              state->left_out = loader->left_out;
+              state->data = data;
+              state->length = length;
+            }
+          xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS | XML_PARSE_COMPACT);
+          xmlFreeParserCtxt (ctxt);
+          bl_stream_clear_lean_state (state);
+          if (!state->leave_out_failed)
+            break;
+          /* A range not where the parser said: everything kept instead.
+           * (Never seen; the source map would refuse such a tree.) */
+          g_clear_pointer (&xml, xmlFreeDoc);
+          g_array_set_size (loader->left_out, 0);
+          g_clear_pointer (&loader->left_out, g_array_unref);
+          *state->counts = counts;
+          state->fault_count[FAULT_LATE_DECLARATION] = 0;
+          state->leave_out_failed = FALSE;
+          state->left_out = NULL;
+        }
       if (state->failed)
         g_clear_pointer (&xml, xmlFreeDoc);
       return xml;
@@ -992,7 +731,7 @@ bl_stream_read_xml (BlLoader    *loader,
                     GError     **error)
 {
   ParseState state = { loader, path, diagnostics, FALSE, FALSE, 0, 0, NULL, { 0 }, { 0 }, counts, FALSE,
-                       NULL, 0, FALSE, NULL };
+                       NULL, 0, FALSE, NULL, NULL, NULL, 0, FALSE, FALSE, FALSE };
   g_autoptr(GError) read_error = NULL;
   g_autofree char *message = NULL;
   xmlDoc *xml;
