@@ -317,6 +317,34 @@ bl_sdf_parse_pose (xmlNode     *pose_node,
 /* ------------------------------------------------------------------------ */
 /* Links: <inertial> and collision densities (re-read on every reload)      */
 
+/* Unknown children of one element are warned about one by one up to
+ * MAX_UNKNOWN_LISTED; the rest in one warning that counts them (a
+ * million unknown elements in one <inertia> would be a million
+ * warnings, most of the memory of the load). */
+#define MAX_UNKNOWN_LISTED 20
+
+/* Counts one more unknown child; TRUE while it is to be listed. */
+static gboolean
+list_unknown (guint *n_unknown)
+{
+  return ++*n_unknown <= MAX_UNKNOWN_LISTED;
+}
+
+static void
+report_more_unknown (GPtrArray  *diagnostics,
+                     const char *code,
+                     const char *file,
+                     xmlNode    *parent,
+                     const char *owner,
+                     guint       n_unknown)
+{
+  if (n_unknown <= MAX_UNKNOWN_LISTED)
+    return;
+  bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, code, file, bl_xml_get_line (parent), owner,
+                      "%u more children that are not elements of <%s>, after the %d above: ignored too",
+                      n_unknown - MAX_UNKNOWN_LISTED, (const char *) parent->name, MAX_UNKNOWN_LISTED);
+}
+
 /* libsdformat warns about an element it does not know ("XML Element[iyx],
  * child of element[inertia], not defined in SDF") and reads nothing from
  * it; so does Ballast, naming the product it may have meant: the
@@ -328,6 +356,8 @@ report_unknown_inertia_elements (xmlNode            *inertia,
                                  const char         *file,
                                  GPtrArray          *diagnostics)
 {
+  guint n_unknown = 0;
+
   for (xmlNode *child = inertia->children; child != NULL; child = child->next)
     {
       const char *name = (const char *) child->name;
@@ -337,7 +367,7 @@ report_unknown_inertia_elements (xmlNode            *inertia,
         continue;
       for (guint i = 0; i < 6; i++)
         known |= strcmp (name, names[i]) == 0;
-      if (known)
+      if (known || !list_unknown (&n_unknown))
         continue;
       if (strlen (name) == 3 && name[0] == 'i' && name[1] != name[2] &&
           strchr ("xyz", name[1]) != NULL && strchr ("xyz", name[2]) != NULL)
@@ -350,6 +380,7 @@ report_unknown_inertia_elements (xmlNode            *inertia,
                             "<%s> is not an element of <inertia> (ixx iyy izz ixy ixz iyz): "
                             "libsdformat and Ballast ignore it", name);
     }
+  report_more_unknown (diagnostics, "unknown", file, inertia, owner, n_unknown);
 }
 
 static void
@@ -443,6 +474,7 @@ parse_inertial (BlLink    *link,
       g_autofree char *am_owner = g_strconcat (owner, "/fluid_added_mass", NULL);
       /* the first element of each key: a repeated key reads the first again */
       xmlNode *first[G_N_ELEMENTS (bl_added_mass_keys)] = { NULL };
+      guint n_unknown = 0;
 
       link->has_added_mass = TRUE;
       link->added_mass_node = child;
@@ -456,9 +488,10 @@ parse_inertial (BlLink    *link,
           key = bl_added_mass_key_lookup ((const char *) value->name);
           if (key < 0)
             {
-              bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "unknown", file, bl_xml_get_line (value), am_owner,
-                                  "<%s> is not one of the 21 added-mass coefficients; ignored",
-                                  (const char *) value->name);
+              if (list_unknown (&n_unknown))
+                bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "unknown", file, bl_xml_get_line (value),
+                                    am_owner, "<%s> is not one of the 21 added-mass coefficients; ignored",
+                                    (const char *) value->name);
               continue;
             }
           if (first[key] == NULL)
@@ -466,6 +499,7 @@ parse_inertial (BlLink    *link,
           read_number (first[key], (const char *) value->name, am_owner, file, diagnostics,
                        &link->added_mass[key], &failed);
         }
+      report_more_unknown (diagnostics, "unknown", file, child, am_owner, n_unknown);
     }
 
   link->input_errors = failed;
@@ -593,6 +627,7 @@ parse_geometry (BlLoader    *loader,
   const char *owner = collision->path;
   xmlNode *node = bl_xml_first_child (collision->node, "geometry");
   xmlNode *shape = NULL;
+  guint n_unknown = 0;
 
   geometry->node = node;
   geometry->type = BL_GEOMETRY_EMPTY;
@@ -622,10 +657,11 @@ parse_geometry (BlLoader    *loader,
               break;
             }
         }
-      if (shape == NULL)
+      if (shape == NULL && list_unknown (&n_unknown))
         bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "geometry", file, bl_xml_get_line (child), owner,
                             "unknown geometry <%s>; treated as empty", (const char *) child->name);
     }
+  report_more_unknown (diagnostics, "geometry", file, node, owner, n_unknown);
 
   if (shape == NULL)
     return;
