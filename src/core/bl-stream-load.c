@@ -507,6 +507,7 @@ use_handlers (xmlParserCtxt *ctxt,
   ctxt->sax->comment = bl_stream_sax_comment;
   ctxt->sax->processingInstruction = bl_stream_sax_processing_instruction;
   ctxt->_private = state;
+  state->ctxt = ctxt;
 }
 
 /* The filter refused the file for an element with too many attributes.
@@ -717,6 +718,32 @@ parse_xml (ParseState  *state,
   return xml;
 }
 
+static void
+ignore_generic_error (void       *ctx,
+                      const char *format,
+                      ...)
+{
+}
+
+static void
+conversion_error (void     *ctx,
+                  xmlError *error)
+{
+  ParseState *state = ctx;
+
+  if (state->encoding_error != NULL || (error->domain != XML_FROM_I18N && error->domain != XML_FROM_IO))
+    return;
+  state->encoding_error = g_strchomp (g_strdup (error->message != NULL ? error->message : "no message"));
+  if (state->ctxt != NULL)
+    {
+      state->encoding_line = state->ctxt->input != NULL ? state->ctxt->input->line : 0;
+      if (state->ctxt->encoding != NULL)
+        state->declared_encoding = g_strdup ((const char *) state->ctxt->encoding);
+      else if (state->ctxt->input != NULL && state->ctxt->input->encoding != NULL)
+        state->declared_encoding = g_strdup ((const char *) state->ctxt->input->encoding);
+    }
+}
+
 /* From data, or when fd ≥ 0 read from fd in pieces (read-only loads).
  * The faults read past as Gazebo reads past them are warnings in
  * diagnostics (may be NULL). */
@@ -730,8 +757,11 @@ bl_stream_read_xml (BlLoader    *loader,
                     BlReadCounts *counts,
                     GError     **error)
 {
-  ParseState state = { loader, path, diagnostics, FALSE, FALSE, 0, 0, NULL, { 0 }, { 0 }, counts, FALSE,
-                       NULL, 0, FALSE, NULL, NULL, NULL, 0, FALSE, FALSE, FALSE };
+  ParseState state = { .loader = loader, .path = path, .diagnostics = diagnostics, .counts = counts };
+  xmlStructuredErrorFunc structured = xmlStructuredError;
+  void *structured_context = xmlStructuredErrorContext;
+  xmlGenericErrorFunc generic = xmlGenericError;
+  void *generic_context = xmlGenericErrorContext;
   g_autoptr(GError) read_error = NULL;
   g_autofree char *message = NULL;
   xmlDoc *xml;
@@ -743,7 +773,28 @@ bl_stream_read_xml (BlLoader    *loader,
       return NULL;
     }
 
+  /* What libxml2 says without a parser context (a failed conversion from
+   * the declared encoding, and what the push parser then prints) goes to
+   * this thread's handlers: here, never to the terminal. */
+  xmlSetStructuredErrorFunc (&state, conversion_error);
+  xmlSetGenericErrorFunc (NULL, ignore_generic_error);
   xml = parse_xml (&state, data, length, fd, &length, &read_error);
+  xmlSetStructuredErrorFunc (structured_context, structured);
+  xmlSetGenericErrorFunc (generic_context, generic);
+  if (state.encoding_error != NULL && read_error == NULL && !state.over_limit)
+    {
+      /* the push parser stops without a word; the other reads on into
+       * a misleading syntax error */
+      g_clear_pointer (&xml, xmlFreeDoc);
+      g_free (state.error_message);
+      state.error_message = g_strdup_printf ("the bytes are not valid %s, the encoding the file declares (%s); "
+                                             "the file is not read", state.declared_encoding != NULL
+                                             ? state.declared_encoding : "text", state.encoding_error);
+      state.error_line = state.encoding_line;
+      state.refused = TRUE;
+    }
+  g_free (state.encoding_error);
+  g_free (state.declared_encoding);
   message = g_steal_pointer (&state.error_message);
   if (read_error != NULL)
     {
