@@ -43,11 +43,10 @@ typedef struct
   BlReadCounts *counts;      /* comments, PIs and links of the document so far */
   gboolean    over_limit;    /* refused for MAX_COMMENTS or the most links */
   /* libxml2's converter from the declared encoding failed (its errors
-   * have no parser context): the first, and the parser's line then */
+   * have no parser context): the first, and the encoding declared */
   xmlParserCtxt *ctxt;
   char       *encoding_error;
   char       *declared_encoding;
-  int         encoding_line;
   /* Leaving out what no reader looks at (lean_start_element): the kind
    * of each open element kept, the depth inside a subtree left out, and
    * a run of blanks held back until what follows it is known. */

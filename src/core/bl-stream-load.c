@@ -736,7 +736,6 @@ conversion_error (void     *ctx,
   state->encoding_error = g_strchomp (g_strdup (error->message != NULL ? error->message : "no message"));
   if (state->ctxt != NULL)
     {
-      state->encoding_line = state->ctxt->input != NULL ? state->ctxt->input->line : 0;
       if (state->ctxt->encoding != NULL)
         state->declared_encoding = g_strdup ((const char *) state->ctxt->encoding);
       else if (state->ctxt->input != NULL && state->ctxt->input->encoding != NULL)
@@ -758,6 +757,7 @@ bl_stream_read_xml (BlLoader    *loader,
                     GError     **error)
 {
   ParseState state = { .loader = loader, .path = path, .diagnostics = diagnostics, .counts = counts };
+  gboolean not_converted = FALSE;
   xmlStructuredErrorFunc structured = xmlStructuredError;
   void *structured_context = xmlStructuredErrorContext;
   xmlGenericErrorFunc generic = xmlGenericError;
@@ -790,8 +790,8 @@ bl_stream_read_xml (BlLoader    *loader,
       state.error_message = g_strdup_printf ("the bytes are not valid %s, the encoding the file declares (%s); "
                                              "the file is not read", state.declared_encoding != NULL
                                              ? state.declared_encoding : "text", state.encoding_error);
-      state.error_line = state.encoding_line;
       state.refused = TRUE;
+      not_converted = TRUE;
     }
   g_free (state.encoding_error);
   g_free (state.declared_encoding);
@@ -807,6 +807,10 @@ bl_stream_read_xml (BlLoader    *loader,
       if (length == 0)
         g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
                      "%s: the file is empty", path);
+      else if (not_converted)
+        /* the converter runs ahead of the parser: no line to name, the
+         * bytes quoted instead */
+        g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE, "%s: %s", path, message);
       else if (state.refused)
         g_set_error (error, BL_DOCUMENT_ERROR,
                      state.over_limit ? BL_DOCUMENT_ERROR_LIMIT : BL_DOCUMENT_ERROR_PARSE,
