@@ -10,6 +10,7 @@
 #include "bl-model-private.h"
 #include "bl-number.h"
 #include "bl-resource.h"
+#include "bl-sdf-order-private.h"
 #include "bl-xml-private.h"
 
 /* A read-only document's links, collisions and names live in an arena
@@ -17,6 +18,26 @@
  * them, and neither the allocator's per-chunk work nor its consolidation
  * of the freed XML nodes around them is worth paying for things that die
  * together. */
+
+/* ------------------------------------------------------------------------ */
+/* The spec's order of the children Ballast may create                       */
+
+const char * const bl_sdf_link_order[] = {
+  "gravity", "enable_wind", "self_collide", "kinematic", "must_be_base_link",
+  "velocity_decay", "pose", "inertial", "collision", "visual", "sensor",
+  "projector", "audio_sink", "audio_source", "battery", "light",
+  "particle_emitter", NULL,
+};
+const char * const bl_sdf_inertial_order[] = {
+  "mass", "density", "auto_inertia_params", "pose", "inertia", "fluid_added_mass", NULL,
+};
+const char * const bl_sdf_inertia_order[] = {
+  "ixx", "ixy", "ixz", "iyy", "iyz", "izz", NULL,
+};
+const char * const bl_sdf_collision_order[] = {
+  "laser_retro", "max_contacts", "pose", "geometry", "surface", "density",
+  "auto_inertia_params", NULL,
+};
 
 /* ------------------------------------------------------------------------ */
 /* XML helpers                                                               */

@@ -10,6 +10,7 @@
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
 
+#include "bl-sdf-order-private.h"
 #include "bl-stream-load-private.h"
 #include "bl-xml-private.h"
 
@@ -102,31 +103,19 @@ child_kind (xmlParserCtxt *ctxt,
   return KIND_LEFT_OUT;
 }
 
-/* The children an edit places by the spec's order (bl-edit.c's
- * link_order, inertial_order and collision_order): an editable load
- * keeps a stand-in of each under its own name, so that an element an
- * edit adds lands where it would have. */
-static const struct
-{
-  guint8      parent;
-  const char *name;
-} placed_by_edits[] = {
-  { KIND_LINK, "gravity" }, { KIND_LINK, "enable_wind" }, { KIND_LINK, "self_collide" },
-  { KIND_LINK, "kinematic" }, { KIND_LINK, "must_be_base_link" }, { KIND_LINK, "velocity_decay" },
-  { KIND_LINK, "visual" }, { KIND_LINK, "sensor" }, { KIND_LINK, "projector" },
-  { KIND_LINK, "audio_sink" }, { KIND_LINK, "audio_source" }, { KIND_LINK, "battery" },
-  { KIND_LINK, "light" }, { KIND_LINK, "particle_emitter" },
-  { KIND_INERTIAL, "auto_inertia_params" },
-  { KIND_COLLISION, "laser_retro" }, { KIND_COLLISION, "max_contacts" }, { KIND_COLLISION, "surface" },
-  { KIND_COLLISION, "auto_inertia_params" },
-};
-
+/* Whether edits place new elements by this child (bl-sdf-order-private.h):
+ * an editable load keeps a stand-in of it under its own name, so that an
+ * element an edit adds lands where it would have. */
 static gboolean
 is_placed_by_edits (guint8         parent,
                     const xmlChar *localname)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (placed_by_edits); i++)
-    if (placed_by_edits[i].parent == parent && strcmp ((const char *) localname, placed_by_edits[i].name) == 0)
+  const char * const *order = parent == KIND_LINK ? bl_sdf_link_order
+                              : parent == KIND_INERTIAL ? bl_sdf_inertial_order
+                              : parent == KIND_COLLISION ? bl_sdf_collision_order : NULL;
+
+  for (guint i = 0; order != NULL && order[i] != NULL; i++)
+    if (strcmp ((const char *) localname, order[i]) == 0)
       return TRUE;
   return FALSE;
 }
