@@ -828,6 +828,32 @@ class Hostile(unittest.TestCase):
         # the file itself, the copy libxml2 reads and libxml2's own copy (25 MB each)
         self.assertLess(export_mb, 800 if sanitized else 200)
 
+    def test_bytes_not_in_the_declared_encoding(self):
+        """Bytes that are not valid in the encoding the file declares made
+        libxml2's push parser stop without a word: `check` said "0 links,
+        all valid" and exited 0, `export` refused the file as an unrelated
+        syntax error, and libxml2 printed "encoding error : input
+        conversion failed" on the terminal.  Every command refuses it now,
+        naming the encoding and the bytes, and prints nothing else."""
+        body = ('<?xml version="1.0" encoding="Shift_JIS"?>\n<sdf version="1.11">\n'
+                '<model name="m">\n<link name="a"/>\n<link name="b\x82\xff"/>\n'
+                '<link name="c"/>\n</model>\n</sdf>\n').encode("latin-1")
+        path = self.write("shift-jis.sdf", body, mode="wb")
+        self.assertRefused(path, where="the bytes are not valid Shift_JIS, the encoding the file "
+                           "declares (input conversion failed due to input error, bytes 0x82 0xFF")
+        for args in (["check", path], ["export", path, "-o", os.path.join(self.dir, "o.sdf")]):
+            result = run(*args)
+            lines = result.stderr.splitlines()
+            self.assertEqual(len(lines), 1, result.stderr)
+            self.assertTrue(lines[0].startswith("ballast-cli: " + path), result.stderr)
+        # a file in Latin-1 that is Latin-1 loads
+        good = self.write("latin-1.sdf", ('<?xml version="1.0" encoding="ISO-8859-1"?>\n'
+                                          '<sdf version="1.11"><model name="m\xe9"><link name="l"/>'
+                                          '</model></sdf>\n').encode("latin-1"), mode="wb")
+        result = run("inspect", "--json", good)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(json.loads(result.stdout)["links"][0]["name"], "m\u00e9::l")
+
     def test_link_limit(self):
         """An empty link of 18 bytes costs about 2 kB while loaded, so a
         document (with its includes) holds at most 1,048,576 links;

@@ -25,6 +25,7 @@
 #include "bl-fluid.h"
 #include "bl-document-private.h"
 #include "bl-source-map.h"
+#include "bl-xml-private.h"
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
@@ -238,7 +239,7 @@ test_map_refuses_4gib (void)
   source = g_mapped_file_get_bytes (mapped);
   g_assert_cmpuint (g_bytes_get_size (source), ==, (gsize) G_MAXUINT32 + 1);
 
-  g_assert_null (bl_source_map_new (xml, source, &error));
+  g_assert_null (bl_source_map_new (xml, source, NULL, &error));
   g_assert_error (error, BL_SOURCE_MAP_ERROR, BL_SOURCE_MAP_ERROR_NOT_LOSSLESS);
   g_assert_nonnull (strstr (error->message, "4 GiB"));
   xmlFreeDoc (xml);
@@ -1151,6 +1152,73 @@ test_version_rules (void)
     }
 }
 
+/* An edit never raises <sdf version> past what would make the rest of the
+ * file read otherwise: a link named "M1::L1" (1.7's flattened nested
+ * model, refused from 1.8) or a frame renamed for sharing a link's name
+ * (before 1.7; an error from 1.7) keeps the version the file declares,
+ * and the file written reads back with the same links, the new element
+ * read as libsdformat 15 reads it there. */
+static void
+test_version_keeps_reading (void)
+{
+  static const struct {
+    const char *declared;
+    const char *body;
+    guint       changes_at;
+    guint       n_links;
+  } files[] = {
+    { "1.7", "    <link name=\"M1::L1\"/>\n", 8, 2 },
+    { "1.6", "    <link name=\"a\"/>\n    <frame name=\"a\"/>\n", 7, 2 },
+    /* and a file whose names mean the same in every version is raised */
+    { "1.7", "    <link name=\"M1\"/>\n", 0, 2 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    for (guint field = 0; field < 2; field++)
+      {
+        g_autofree char *sdf = g_strdup_printf ("<?xml version=\"1.0\"?>\n<sdf version=\"%s\">\n"
+                                                "  <model name=\"m\">\n%s    <link name=\"l\"/>\n"
+                                                "  </model>\n</sdf>\n", files[i].declared, files[i].body);
+        g_autoptr(BlDocument) doc = load_string (sdf);
+        g_autoptr(BlDocument) again = NULL;
+        g_autoptr(BlEdit) edit = NULL;
+        g_autoptr(GBytes) bytes = NULL;
+        g_autoptr(GError) error = NULL;
+        BlLink *link;
+        const char *expected;
+
+        g_assert_cmpuint (bl_document_get_reading_changes_at (doc), ==, files[i].changes_at);
+        g_assert_cmpuint (bl_document_get_links (doc)->len, ==, files[i].n_links);
+        link = link_of (doc, "m::l");
+        if (field == 0)
+          {
+            edit = bl_edit_new_density (doc, link, 500);
+            expected = files[i].changes_at != 0 ? files[i].declared : "1.11";
+          }
+        else
+          {
+            edit = bl_edit_new_added_mass (doc, link, 0, 2);
+            expected = files[i].changes_at != 0 ? files[i].declared : "1.10";
+          }
+        apply (edit);
+        g_assert_cmpstr (written_version (doc), ==, expected);
+
+        bytes = bl_export_to_bytes (doc, &error);
+        g_assert_no_error (error);
+        again = reload (bytes);
+        g_assert_cmpstr (bl_document_get_sdf_version (again), ==, expected);
+        g_assert_cmpuint (bl_document_get_links (again)->len, ==, files[i].n_links);
+        link = link_of (again, "m::l");
+        if (field == 0)
+          {
+            g_assert_true (link->has_density);
+            g_assert_cmpfloat (link->density, ==, 500);
+          }
+        else
+          g_assert_cmpfloat (link->added_mass[0], ==, 2);
+      }
+}
+
 /* ------------------------------------------------------------------------ */
 /* Bake                                                                      */
 
@@ -1743,6 +1811,125 @@ test_save_disk_full (void)
   remove_tree (dir);
 }
 
+/* Elements counted in a tree, and those called name. */
+static guint
+count_elements (xmlNode    *node,
+                const char *name,
+                guint      *named)
+{
+  guint n = 0;
+
+  for (; node != NULL; node = node->next)
+    if (node->type == XML_ELEMENT_NODE)
+      {
+        n++;
+        *named += strcmp ((const char *) node->name, name) == 0;
+        n += count_elements (node->children, name, named);
+      }
+  return n;
+}
+
+/* The editable load keeps a stand-in for what no reader looks at (runs of
+ * unknown or namespaced elements joined into one, a visual, a surface, an
+ * auto_inertia_params alone under their own names, so that edits place
+ * new elements as before): the file written back byte for byte, and
+ * edits beside the stand-ins land where they would without them. */
+static void
+test_left_out (void)
+{
+  const guint flood = 10000;
+  g_autoptr(GString) text = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
+                                          "  <model name=\"m\">\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(BlDocument) again = NULL;
+  g_autoptr(BlEdit) density = NULL;
+  g_autoptr(BlEdit) collision_density = NULL;
+  g_autofree char *exported = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *expected_both = NULL;
+  guint stand_ins = 0, visuals = 0, elements;
+  BlLink *link;
+
+  for (guint i = 0; i < flood; i++)
+    g_string_append (text, i % 2 == 0 ? "    <a/>\n" : "    <a x=\">\"><b>&lt;</b></a>\n");
+  g_string_append (text,
+                   "    <gz:x xmlns:gz=\"urn:gz\"/>\n"
+                   "    <link name=\"l\">\n"
+                   "      <inertial auto=\"true\">\n"
+                   "        <auto_inertia_params><gz:voxel_size xmlns:gz=\"urn:gz\">0.01</gz:voxel_size></auto_inertia_params>\n"
+                   "        <e/>\n"
+                   "      </inertial>\n"
+                   "      <visual name=\"v\"><geometry><box><size>1 1 1</size></box></geometry></visual>\n"
+                   "      <b/>\n"
+                   "      <collision name=\"c\">\n"
+                   "        <surface><friction/></surface>\n"
+                   "        <geometry><box><size>1 2 3</size></box></geometry>\n"
+                   "        <c/>\n"
+                   "      </collision>\n"
+                   "    </link>\n"
+                   "    <a/><!-- c --><a/>\n"
+                   "  </model>\n</sdf>\n");
+
+  doc = bl_document_new_from_data (text->str, text->len, "/nonexistent/left-out.sdf", &error);
+  g_assert_no_error (error);
+  link = link_of (doc, "m::l");
+  /* a box of 1 × 2 × 3 m at 1000 kg/m³ */
+  g_assert_cmpfloat_with_epsilon (link->props.mass, 6000, 1e-9);
+
+  /* Stand-ins: the model's first 10,001 children one, the two last ones
+   * two (a comment between), <b/> one, <c/> one, <e/> one; the visual, the
+   * surface and the params alone, empty.  Of the file's 20,000 elements
+   * and more the tree keeps 17 (with the collision's box). */
+  elements = count_elements (xmlDocGetRootElement (bl_document_get_xml (doc)), BL_XML_LEFT_OUT, &stand_ins);
+  count_elements (xmlDocGetRootElement (bl_document_get_xml (doc)), "visual", &visuals);
+  g_assert_cmpuint (stand_ins, ==, 6);
+  g_assert_cmpuint (visuals, ==, 1);
+  g_assert_cmpuint (elements, ==, 17);
+
+  exported = export_string (doc);
+  g_assert_cmpstr (exported, ==, text->str);
+
+  /* <density> before auto_inertia_params (the spec's order), after
+   * <geometry> in the collision: where it goes without stand-ins */
+  density = bl_edit_new_density (doc, link, 700);
+  apply (density);
+  g_clear_pointer (&exported, g_free);
+  exported = export_string (doc);
+  {
+    g_auto(GStrv) parts = g_strsplit (text->str, "<inertial auto=\"true\">\n        <auto_inertia_params>", 2);
+
+    g_assert_cmpuint (g_strv_length (parts), ==, 2);
+    expected = g_strjoinv ("<inertial auto=\"true\">\n        <density>700</density>\n        <auto_inertia_params>",
+                           parts);
+  }
+  g_assert_cmpstr (exported, ==, expected);
+
+  collision_density = bl_edit_new_collision_density (doc, bl_document_find_collision (doc, "m::l", "c"), 500);
+  apply (collision_density);
+  g_clear_pointer (&exported, g_free);
+  exported = export_string (doc);
+  {
+    g_auto(GStrv) parts = g_strsplit (expected, "</geometry>\n        <c/>", 2);
+
+    g_assert_cmpuint (g_strv_length (parts), ==, 2);
+    expected_both = g_strjoinv ("</geometry>\n        <density>500</density>\n        <c/>", parts);
+  }
+  g_assert_cmpstr (exported, ==, expected_both);
+
+  /* read back: 6 m³ at 500 kg/m³ */
+  again = bl_document_new_from_data (exported, strlen (exported), "/nonexistent/left-out.sdf", &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat_with_epsilon (link_of (again, "m::l")->props.mass, 3000, 1e-9);
+
+  /* undone: the file as it was */
+  bl_edit_revert (collision_density);
+  bl_edit_revert (density);
+  g_clear_pointer (&exported, g_free);
+  exported = export_string (doc);
+  g_assert_cmpstr (exported, ==, text->str);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1755,6 +1942,8 @@ main (int    argc,
   g_test_add_func ("/core/export/round-trip/syntax", test_round_trip_syntax);
   g_test_add_func ("/core/export/round-trip/crlf-insert", test_round_trip_crlf_insert);
   g_test_add_func ("/core/export/round-trip/tinyxml-faults", test_round_trip_tinyxml_faults);
+  g_test_add_func ("/core/export/round-trip/left-out", test_left_out);
+  g_test_add_func ("/core/export/version-keeps-reading", test_version_keeps_reading);
   g_test_add_func ("/core/export/edit/mass", test_edit_mass);
   g_test_add_func ("/core/export/edit/link-density", test_edit_link_density);
   g_test_add_func ("/core/export/edit/collision-density", test_edit_collision_density);

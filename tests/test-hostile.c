@@ -2062,6 +2062,73 @@ test_attribute_limit_pieces (void)
     }
 }
 
+/* Unknown children of one <inertia>, <fluid_added_mass> or <geometry> are
+ * warned about one by one for the first 20, then in one warning that
+ * counts the rest, on the element's line: 5,000 of each give 21 warnings
+ * each, not 5,000, in either load. */
+static void
+test_unknown_children_counted (void)
+{
+  const guint n = 5000;
+  g_autoptr(GString) sdf = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n<model name=\"m\">\n"
+                                         "<link name=\"l\">\n<inertial>\n<mass>1</mass>\n<inertia>\n");
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "unknown.sdf", NULL);
+  const BlDocumentLoadFlags loads[] = { BL_DOCUMENT_LOAD_DEFAULT, BL_DOCUMENT_LOAD_READ_ONLY };
+  const struct { const char *code, *element, *counted; int line; } parents[] = {
+    { "unknown", "m::l/inertial/inertia", "<inertia>", 7 },
+    { "unknown", "m::l/inertial/fluid_added_mass", "<fluid_added_mass>", 7 + 5001 + 1 },
+    { "geometry", "m::l/collision[c]", "<geometry>", 7 + 5001 + 1 + 5001 + 3 },
+  };
+
+  for (guint i = 0; i < n; i++)
+    g_string_append (sdf, "<a/>\n");
+  g_string_append (sdf, "</inertia>\n<fluid_added_mass>\n");
+  for (guint i = 0; i < n; i++)
+    g_string_append (sdf, "<b/>\n");
+  g_string_append (sdf, "</fluid_added_mass>\n</inertial>\n<collision name=\"c\">\n<geometry>\n");
+  for (guint i = 0; i < n; i++)
+    g_string_append (sdf, "<c/>\n");
+  g_string_append (sdf, "<box><size>1 1 1</size></box>\n</geometry>\n</collision>\n</link>\n</model>\n</sdf>\n");
+  g_assert_true (g_file_set_contents (path, sdf->str, sdf->len, NULL));
+
+  for (guint k = 0; k < G_N_ELEMENTS (loads); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (path, loads[k], &error);
+      BlLink *link;
+
+      g_assert_no_error (error);
+      link = link_of (doc, "m::l");
+      for (guint p = 0; p < G_N_ELEMENTS (parents); p++)
+        {
+          guint listed = 0, summaries = 0;
+
+          for (guint i = 0; i < link->diagnostics->len; i++)
+            {
+              const BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
+              g_autofree char *summary = g_strdup_printf ("4980 more children that are not elements of %s, "
+                                                          "after the 20 above: ignored too", parents[p].counted);
+
+              if (strcmp (d->code, parents[p].code) != 0 || g_strcmp0 (d->element, parents[p].element) != 0)
+                continue;
+              if (strcmp (d->message, summary) == 0)
+                {
+                  summaries++;
+                  g_assert_cmpint (d->line, ==, parents[p].line);
+                }
+              else
+                listed++;
+            }
+          g_assert_cmpuint (listed, ==, 20);
+          g_assert_cmpuint (summaries, ==, 1);
+        }
+    }
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2069,6 +2136,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/core/hostile/unparsable", test_unparsable);
+  g_test_add_func ("/core/hostile/unknown-children-counted", test_unknown_children_counted);
   g_test_add_func ("/core/hostile/tinyxml-filter", test_tinyxml_filter);
   g_test_add_func ("/core/hostile/tinyxml-filter-runs", test_tinyxml_filter_runs);
   g_test_add_func ("/core/hostile/not-a-number", test_not_a_number);

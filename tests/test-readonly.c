@@ -427,6 +427,139 @@ test_size_limits (void)
   g_rmdir (dir);
 }
 
+/* Counts the nodes of a tree (elements, attributes, text, comments) and
+ * finds any called NAME or of blanks only. */
+static guint
+count_nodes (xmlNode    *node,
+             const char *name,
+             guint      *named,
+             guint      *blank)
+{
+  guint n = 0;
+
+  for (; node != NULL; node = node->next)
+    {
+      n++;
+      if (node->type == XML_ELEMENT_NODE && strcmp ((const char *) node->name, name) == 0)
+        (*named)++;
+      if (node->type == XML_TEXT_NODE && strspn ((const char *) node->content, " \t\r\n") == strlen ((const char *) node->content))
+        (*blank)++;
+      if (node->type == XML_ELEMENT_NODE)
+        for (xmlAttr *attr = node->properties; attr != NULL; attr = attr->next)
+          n += 1 + count_nodes (attr->children, name, named, blank);
+      n += count_nodes (node->children, name, named, blank);
+    }
+  return n;
+}
+
+/* The read-only load keeps no node it never reads: children of <sdf>,
+ * <world>, <model>, <link>, <collision>, <inertial>, <joint> and <frame>
+ * that nothing reads (a flood of unknown elements, visuals, sensors, a
+ * world's state, a joint's axis, elements in a namespace) and blank text
+ * are left out as they are parsed, with the
+ * same links, values and diagnostics as the full load; a value's text is
+ * kept byte for byte, however libxml2 hands it over; links left out still
+ * count against the most links. */
+static void
+test_left_out (void)
+{
+  const guint flood = 20000;
+  g_autofree char *dir = g_dir_make_tmp ("ballast-readonly-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "left-out.sdf", NULL);
+  g_autoptr(GString) text = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\" xmlns:gz=\"urn:gz\">\n");
+  g_autofree char *pose_value = g_strconcat (g_strnfill (1000, ' '), "1 2 3 0 0 0", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) full = NULL;
+  g_autoptr(BlDocument) lean = NULL;
+  xmlNode *model, *child;
+  guint named = 0, blank = 0, nodes;
+  BlLink *link;
+
+  g_string_append (text, "<gz:extra/><a/>\n<world name=\"w\">\n  <scene><ambient>1 1 1 1</ambient></scene>\n"
+                         "  <state world_name=\"w\"><model name=\"m\"><link name=\"s1\"/><link name=\"s2\"/>"
+                         "</model></state>\n  <light name=\"sun\" type=\"directional\"/>\n");
+  /* past the push parser's first chunk of 256 KiB before the model */
+  while (text->len < 256 * 1024 - 600)
+    g_string_append (text, "  <a/>\n");
+  g_string_append_printf (text, "  <model name=\"m\">\n    <pose>%s</pose>\n"
+                          "    <static>&#32;false&#32;</static>\n    <gz:b><link name=\"hidden\"/></gz:b>\n"
+                          "    <link name=\"l\">\n      <visual name=\"v\"><geometry><box><size>9 9 9</size>"
+                          "</box></geometry></visual>\n      <sensor name=\"s\" type=\"imu\"/>\n"
+                          "      <inertial><mass> 2 <!-- kg --> </mass><auto_inertia_params/></inertial>\n"
+                          "      <collision name=\"c\">\n        <surface><friction/></surface>\n"
+                          "        <geometry><sphere><radius>0.5</radius></sphere></geometry>\n      </collision>\n",
+                          pose_value);
+  for (guint i = 0; i < flood; i++)
+    g_string_append (text, "      <a/>\n");
+  g_string_append (text, "    </link>\n    <joint name=\"j\" type=\"fixed\"><parent>world</parent><child>l</child>"
+                         "<axis><xyz>0 0 1</xyz></axis></joint>\n    <frame name=\"f\"><pose>0 0 1 0 0 0</pose><a/>"
+                         "</frame>\n");
+  for (guint i = 0; i < flood; i++)
+    g_string_append (text, "    <a><b/></a>\n");
+  g_string_append (text, "  </model>\n</world>\n</sdf>\n");
+  g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
+
+  lean = load_both_ways (path, &full);
+  link = bl_document_find_link (lean, "m::l");
+  g_assert_nonnull (link);
+  g_assert_cmpfloat (link->props.mass, ==, 2);
+  g_assert_cmpuint (bl_document_get_links (lean)->len, ==, 1);
+
+  /* The tree kept: the model, its pose and static, the link's shell, the
+   * joint's child, the frame's pose; no left-out element and no blank text.  The file has over
+   * 60,000 elements. */
+  nodes = count_nodes (xmlDocGetRootElement (bl_document_get_xml (lean)), "a", &named, &blank);
+  g_assert_cmpuint (named, ==, 0);
+  g_assert_cmpuint (blank, ==, 0);
+  g_assert_cmpuint (nodes, <, 60);
+  named = 0;
+  count_nodes (xmlDocGetRootElement (bl_document_get_xml (lean)), "visual", &named, &blank);
+  count_nodes (xmlDocGetRootElement (bl_document_get_xml (lean)), "state", &named, &blank);
+  count_nodes (xmlDocGetRootElement (bl_document_get_xml (lean)), "scene", &named, &blank);
+  count_nodes (xmlDocGetRootElement (bl_document_get_xml (lean)), "b", &named, &blank);
+  count_nodes (xmlDocGetRootElement (bl_document_get_xml (lean)), "axis", &named, &blank);
+  count_nodes (xmlDocGetRootElement (bl_document_get_xml (lean)), "parent", &named, &blank);
+  g_assert_cmpuint (named, ==, 0);
+
+  /* values byte for byte: blanks handed over in pieces before the text,
+   * blanks from character references */
+  model = bl_document_get_models (lean)->len > 0
+          ? ((BlModel *) g_ptr_array_index (bl_document_get_models (lean), 0))->node : NULL;
+  g_assert_nonnull (model);
+  child = model->children;
+  g_assert_cmpstr ((const char *) child->name, ==, "pose");
+  g_assert_cmpstr ((const char *) child->children->content, ==, pose_value);
+  g_assert_null (child->children->next);
+  child = child->next;
+  g_assert_cmpstr ((const char *) child->name, ==, "static");
+  g_assert_cmpstr ((const char *) child->children->content, ==, " false ");
+
+  /* the two links of <state> and the one in gz:b count as the full load counts them */
+  g_clear_object (&full);
+  g_clear_object (&lean);
+  bl_document_set_max_links (3);
+  full = bl_document_new_from_file (path, &error);
+  g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_LIMIT);
+  g_clear_error (&error);
+  lean = bl_document_new_from_file_full (path, BL_DOCUMENT_LOAD_READ_ONLY, &error);
+  g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_LIMIT);
+  {
+    /* refused at the fourth, "l" */
+    const char *at = strstr (text->str, "<link name=\"l\">");
+    guint line = 1;
+    g_autofree char *expected = NULL;
+
+    for (const char *c = text->str; c < at; c++)
+      line += *c == '\n';
+    expected = g_strdup_printf ("%s:%u: more than 3 links", path, line);
+    g_assert_nonnull (strstr (error->message, expected));
+  }
+  bl_document_set_max_links (0);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -439,6 +572,7 @@ main (int    argc,
   g_test_add_func ("/core/document/read-only/errors", test_errors);
   g_test_add_func ("/core/document/read-only/tinyxml-faults", test_tinyxml_faults);
   g_test_add_func ("/core/document/read-only/size-limits", test_size_limits);
+  g_test_add_func ("/core/document/read-only/left-out", test_left_out);
 
   return g_test_run ();
 }

@@ -34,8 +34,10 @@ struct _BlDocument
   xmlNode    *world;          /* the first <world>, or NULL */
   gboolean    read_only;      /* BL_DOCUMENT_LOAD_READ_ONLY */
   BlArena    *arena;          /* links, collisions and their names */
+  GArray     *left_out;       /* BlSourceRange of the stand-ins in xml, for the map */
   GPtrArray  *mesh_collisions; /* BlCollision* in the arena that hold heap memory */
   guint       sdf_minor;      /* 10 for "1.10"; 12 when absent or unknown */
+  guint       reading_changes_at; /* the file reads otherwise from SDF 1.this (0: never) */
   BlSourceMapJob *map_job;    /* editable: the source map, once started */
 };
 
@@ -135,11 +137,13 @@ bl_document_load (BlDocument  *self,
 
   self->xml = g_steal_pointer (&loader.xml);
   self->arena = g_steal_pointer (&loader.arena);
+  self->left_out = g_steal_pointer (&loader.left_out);
   self->mesh_collisions = g_steal_pointer (&loader.mesh_collisions);
   self->world = loader.world;
   self->sdf_version = g_steal_pointer (&loader.sdf_version);
   self->loaded_sdf_version = g_strdup (self->sdf_version);
   self->sdf_minor = loader.sdf_minor;
+  self->reading_changes_at = loader.reading_changes_at;
   if (!loaded)
     {
       bl_loader_clear (&loader);
@@ -166,6 +170,7 @@ bl_document_finalize (GObject *object)
   BlDocument *self = (BlDocument *) object;
 
   g_clear_pointer (&self->map_job, bl_source_map_job_free);
+  g_clear_pointer (&self->left_out, g_array_unref);
   g_clear_pointer (&self->links_by_name, g_hash_table_unref);
   g_clear_pointer (&self->links, g_ptr_array_unref);
   g_clear_pointer (&self->models, g_ptr_array_unref);
@@ -238,7 +243,7 @@ bl_document_new_from_bytes (GBytes               *bytes,
     return NULL;
 
   if (!self->read_only)
-    self->map_job = bl_source_map_job_new (self->xml, self->source, TRUE);
+    self->map_job = bl_source_map_job_new (self->xml, self->source, self->left_out, TRUE);
   return g_steal_pointer (&self);
 }
 
@@ -390,6 +395,13 @@ bl_document_get_loaded_sdf_version (BlDocument *self)
 {
   g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
   return self->loaded_sdf_version;
+}
+
+guint
+bl_document_get_reading_changes_at (BlDocument *self)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), 0);
+  return self->reading_changes_at;
 }
 
 GBytes *
@@ -559,7 +571,7 @@ bl_document_get_source_map (BlDocument  *self,
   g_return_val_if_fail (BL_IS_DOCUMENT (self), NULL);
 
   if (self->map_job == NULL)
-    self->map_job = bl_source_map_job_new (self->xml, self->source, FALSE);
+    self->map_job = bl_source_map_job_new (self->xml, self->source, self->left_out, FALSE);
   return bl_source_map_job_get (self->map_job, error);
 }
 

@@ -60,6 +60,10 @@ const char   *bl_document_get_path           (BlDocument  *self);
 const char   *bl_document_get_sdf_version    (BlDocument  *self);
 /* The version the file declared when it was read. */
 const char   *bl_document_get_loaded_sdf_version (BlDocument *self);
+/* The lowest SDF minor version from which the file would read otherwise
+ * than it reads now (it names a link “M1::L1”, as 1.7 allows and 1.8
+ * refuses: 8), or 0 when raising its version changes nothing else. */
+guint         bl_document_get_reading_changes_at (BlDocument *self);
 /* The original bytes, as read (NULL for a read-only load). */
 GBytes       *bl_document_get_source         (BlDocument  *self);
 xmlDoc       *bl_document_get_xml            (BlDocument  *self);

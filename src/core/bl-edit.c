@@ -9,27 +9,10 @@
 #include "bl-xml-private.h"
 #include "bl-number.h"
 #include "bl-document-private.h"
+#include "bl-sdf-order-private.h"
 
 G_DEFINE_QUARK (bl-edit-error-quark, bl_edit_error)
 
-/* Spec order of the children we may create (sdf/1.11 link.sdf,
- * inertial.sdf, collision.sdf); other children keep their places. */
-static const char * const link_order[] = {
-  "gravity", "enable_wind", "self_collide", "kinematic", "must_be_base_link",
-  "velocity_decay", "pose", "inertial", "collision", "visual", "sensor",
-  "projector", "audio_sink", "audio_source", "battery", "light",
-  "particle_emitter", NULL,
-};
-static const char * const inertial_order[] = {
-  "mass", "density", "auto_inertia_params", "pose", "inertia", "fluid_added_mass", NULL,
-};
-static const char * const inertia_order[] = {
-  "ixx", "ixy", "ixz", "iyy", "iyz", "izz", NULL,
-};
-static const char * const collision_order[] = {
-  "laser_retro", "max_contacts", "pose", "geometry", "surface", "density",
-  "auto_inertia_params", NULL,
-};
 /* ixx iyy izz ixy ixz iyz, the order of BlLink.inertia */
 static const char * const inertia_names[6] = { "ixx", "iyy", "izz", "ixy", "ixz", "iyz" };
 
@@ -466,16 +449,24 @@ parse_version (const char *text,
   return end != text && *end == '\0';
 }
 
-/* Raises <sdf version> to 1.minor when it declares less; never lowers. */
+/* Raises <sdf version> to 1.minor when it declares less; never lowers.
+ * Nor raises it past what would make the rest of the file read otherwise
+ * (bl_document_get_reading_changes_at: a link named “M1::L1” in a 1.7
+ * file would be refused under 1.11): the file keeps its version, and the
+ * new element is read as libsdformat 15 reads it there (a `version`
+ * note says so). */
 static void
 require_version (BlEdit *edit,
                  int     minor)
 {
   xmlNode *root = xmlDocGetRootElement (bl_document_get_xml (edit->doc));
   g_autofree char *version = bl_xml_dup_attribute (root, "version");
+  guint changes_at = bl_document_get_reading_changes_at (edit->doc);
   int major, current;
 
   if (!parse_version (version, &major, &current) || major > 1 || (major == 1 && current >= minor))
+    return;
+  if (changes_at != 0 && (guint) minor >= changes_at)
     return;
 
   {
@@ -488,7 +479,7 @@ require_version (BlEdit *edit,
 static xmlNode *
 ensure_inertial (BlEdit *edit)
 {
-  return ensure_child (edit, edit->link->node, "inertial", link_order);
+  return ensure_child (edit, edit->link->node, "inertial", bl_sdf_link_order);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -898,7 +889,7 @@ apply_ops (BlEdit *edit)
             remove_element (edit, element);
           break;
         }
-      element = ensure_child (edit, edit->collision->node, "density", collision_order);
+      element = ensure_child (edit, edit->collision->node, "density", bl_sdf_collision_order);
       set_number (edit, element, edit->value);
       require_version (edit, 11);
       break;
@@ -911,7 +902,7 @@ apply_ops (BlEdit *edit)
           break;
         }
       inertial = ensure_inertial (edit);
-      set_number (edit, ensure_child (edit, inertial, "density", inertial_order), edit->value);
+      set_number (edit, ensure_child (edit, inertial, "density", bl_sdf_inertial_order), edit->value);
       require_version (edit, 11);
       break;
 
@@ -935,15 +926,15 @@ apply_ops (BlEdit *edit)
           break;
         }
       inertial = ensure_inertial (edit);
-      set_number (edit, ensure_child (edit, inertial, "mass", inertial_order), edit->value);
+      set_number (edit, ensure_child (edit, inertial, "mass", bl_sdf_inertial_order), edit->value);
       break;
 
     case BL_EDIT_FIELD_INERTIAL:
       inertial = ensure_inertial (edit);
-      set_pose (edit, ensure_child (edit, inertial, "pose", inertial_order), edit->pose);
-      element = ensure_child (edit, inertial, "inertia", inertial_order);
+      set_pose (edit, ensure_child (edit, inertial, "pose", bl_sdf_inertial_order), edit->pose);
+      element = ensure_child (edit, inertial, "inertia", bl_sdf_inertial_order);
       for (guint i = 0; i < 6; i++)
-        set_number (edit, ensure_child (edit, element, inertia_names[i], inertia_order), edit->inertia[i]);
+        set_number (edit, ensure_child (edit, element, inertia_names[i], bl_sdf_inertia_order), edit->inertia[i]);
       break;
 
     case BL_EDIT_FIELD_ADDED_MASS:
@@ -965,7 +956,7 @@ apply_ops (BlEdit *edit)
         keys[BL_ADDED_MASS_N_VALUES] = NULL;
 
         inertial = ensure_inertial (edit);
-        element = ensure_child (edit, inertial, "fluid_added_mass", inertial_order);
+        element = ensure_child (edit, inertial, "fluid_added_mass", bl_sdf_inertial_order);
         set_number (edit, ensure_child (edit, element, key, keys), edit->value);
         require_version (edit, 10);
       }

@@ -8,8 +8,9 @@
  * CLI's --set and the GUI share this one path.
  *
  * Writing a density or auto="true" raises <sdf version> to 1.11, writing
- * an added-mass value raises it to 1.10; it is never lowered.  The raise
- * is part of the edit, so undo lowers it again. */
+ * an added-mass value raises it to 1.10; it is never lowered, nor raised
+ * past bl_document_get_reading_changes_at (the rest of the file must read
+ * as it did).  The raise is part of the edit, so undo lowers it again. */
 #pragma once
 
 #include <glib-object.h>

@@ -47,9 +47,13 @@ typedef struct
 
 /* A scope for `model` (which must outlive it), read from a file of SDF
  * 1.`sdf_minor` (libsdformat's OriginalVersion): names are checked as
- * that version's libsdformat checks them. */
+ * that version's libsdformat checks them.  When a name is read as it is
+ * only below some version (“::” before 1.8, a renamed name before 1.7),
+ * `changes_at` (or NULL) gets the lowest such minor version, unless it
+ * holds a lower one already (0: none yet). */
 BlFrameScope *bl_frame_scope_new         (BlModel      *model,
-                                          guint         sdf_minor);
+                                          guint         sdf_minor,
+                                          guint        *changes_at);
 /* Frees the scope, its entries and their nested scopes; NULL is allowed. */
 void          bl_frame_scope_free        (BlFrameScope *scope);
 

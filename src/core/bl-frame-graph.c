@@ -13,7 +13,17 @@ struct _BlFrameScope
   BlModel    *model;
   const char *file;          /* the model's */
   guint       sdf_minor;     /* of the file the model is in, as libsdformat's OriginalVersion */
+  guint      *changes_at;    /* or NULL: see bl_frame_scope_new */
 };
+
+/* A name read as it is only below SDF 1.minor. */
+static void
+reading_changes_at (BlFrameScope *scope,
+                    guint         minor)
+{
+  if (scope->changes_at != NULL && (*scope->changes_at == 0 || minor < *scope->changes_at))
+    *scope->changes_at = minor;
+}
 
 static void
 frame_entry_free (BlFrameEntry *entry)
@@ -35,7 +45,8 @@ frame_entry_free_full (gpointer data)
 
 BlFrameScope *
 bl_frame_scope_new (BlModel *model,
-                    guint    sdf_minor)
+                    guint    sdf_minor,
+                    guint   *changes_at)
 {
   BlFrameScope *scope = g_new0 (BlFrameScope, 1);
 
@@ -43,6 +54,7 @@ bl_frame_scope_new (BlModel *model,
   scope->model = model;
   scope->file = model->file;
   scope->sdf_minor = sdf_minor;
+  scope->changes_at = changes_at;
 
   return scope;
 }
@@ -103,6 +115,8 @@ bl_frame_scope_add (BlFrameScope *scope,
                           "“%s” is a reserved name for a <%s>", name, (const char *) node->name);
       return NULL;
     }
+  if (strstr (name, "::") != NULL)
+    reading_changes_at (scope, 8);
   if (strcmp (name, "world") == 0)
     {
       /* libsdformat reports the name as reserved and loads the element */
@@ -118,6 +132,7 @@ bl_frame_scope_add (BlFrameScope *scope,
   if (other != NULL && scope->sdf_minor < 7 && other->kind != kind && kind != BL_FRAME_MODEL)
     {
       renamed = rename_for_old_version (scope, kind, name);
+      reading_changes_at (scope, 7);
       bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "name", scope->file, bl_xml_get_line (node), owner,
                           "a <%s> named “%s” like a <%s> before it: renamed “%s”, as libsdformat "
                           "renames it in files before SDF 1.7 (from 1.7 on, an error)",

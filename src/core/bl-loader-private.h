@@ -25,6 +25,7 @@
 #include "bl-document-errors.h"
 #include "bl-frame-graph-private.h"
 #include "bl-include-params-private.h"
+#include "bl-source-map.h"
 
 G_BEGIN_DECLS
 
@@ -56,8 +57,10 @@ typedef struct
   xmlNode       *world;            /* the first <world>, or NULL */
   char          *sdf_version;      /* <sdf version> as written, or NULL */
   guint          sdf_minor;        /* 10 for "1.10"; 12 when absent or unknown */
+  guint          reading_changes_at; /* the main file reads otherwise from SDF 1.this (0: never) */
   BlArena       *arena;            /* links, collisions and their names */
   GPtrArray     *mesh_collisions;  /* BlCollision* in the arena that hold heap memory */
+  GArray        *left_out;         /* editable: BlSourceRange of what the tree holds as stand-ins */
 
   /* Only while loading. */
   char          *base_dir;         /* the folder of path */
@@ -127,9 +130,11 @@ typedef struct
   xmlNode       *node;             /* the <link>, whose _private points here until adopted */
 } BlPreparsedLink;
 
-/* Parses data (or, when fd ≥ 0, reads fd in pieces) into a tree.  A
- * read-only load (loader non-NULL and read-only) reads each <link> as its
- * end tag comes and frees its subtree.  The faults read past as Gazebo
+/* Parses data (or, when fd ≥ 0, reads fd in pieces) into a tree.  With a
+ * loader (the document's own file, not an included one), what no reader
+ * looks at is left out: a read-only load keeps none of it and reads each
+ * <link> as its end tag comes and frees its subtree; an editable one
+ * keeps a stand-in for it, its range in loader->left_out.  The faults read past as Gazebo
  * reads past them are warnings in diagnostics (may be NULL); counts
  * adds up comments, PIs and links against the limits.  NULL with a
  * BL_DOCUMENT_ERROR when the file cannot be read or parsed. */

@@ -10,6 +10,7 @@
 #include "bl-model-private.h"
 #include "bl-number.h"
 #include "bl-resource.h"
+#include "bl-sdf-order-private.h"
 #include "bl-xml-private.h"
 
 /* A document's links, collisions and names live in an arena (bl-arena.c),
@@ -18,6 +19,26 @@
  * nodes around them is worth paying for things that die together (an
  * edit changes what a link reads, never which links and collisions there
  * are). */
+
+/* ------------------------------------------------------------------------ */
+/* The spec's order of the children Ballast may create                       */
+
+const char * const bl_sdf_link_order[] = {
+  "gravity", "enable_wind", "self_collide", "kinematic", "must_be_base_link",
+  "velocity_decay", "pose", "inertial", "collision", "visual", "sensor",
+  "projector", "audio_sink", "audio_source", "battery", "light",
+  "particle_emitter", NULL,
+};
+const char * const bl_sdf_inertial_order[] = {
+  "mass", "density", "auto_inertia_params", "pose", "inertia", "fluid_added_mass", NULL,
+};
+const char * const bl_sdf_inertia_order[] = {
+  "ixx", "ixy", "ixz", "iyy", "iyz", "izz", NULL,
+};
+const char * const bl_sdf_collision_order[] = {
+  "laser_retro", "max_contacts", "pose", "geometry", "surface", "density",
+  "auto_inertia_params", NULL,
+};
 
 /* ------------------------------------------------------------------------ */
 /* XML helpers                                                               */
@@ -367,6 +388,34 @@ join_path (char        buf[PATH_BUF_SIZE],
   return buf;
 }
 
+/* Unknown children of one element are warned about one by one up to
+ * MAX_UNKNOWN_LISTED; the rest in one warning that counts them (a
+ * million unknown elements in one <inertia> would be a million
+ * warnings, most of the memory of the load). */
+#define MAX_UNKNOWN_LISTED 20
+
+/* Counts one more unknown child; TRUE while it is to be listed. */
+static gboolean
+list_unknown (guint *n_unknown)
+{
+  return ++*n_unknown <= MAX_UNKNOWN_LISTED;
+}
+
+static void
+report_more_unknown (GPtrArray  *diagnostics,
+                     const char *code,
+                     const char *file,
+                     xmlNode    *parent,
+                     const char *owner,
+                     guint       n_unknown)
+{
+  if (n_unknown <= MAX_UNKNOWN_LISTED)
+    return;
+  bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, code, file, bl_xml_get_line (parent), owner,
+                      "%u more children that are not elements of <%s>, after the %d above: ignored too",
+                      n_unknown - MAX_UNKNOWN_LISTED, (const char *) parent->name, MAX_UNKNOWN_LISTED);
+}
+
 /* libsdformat warns about an element it does not know ("XML Element[iyx],
  * child of element[inertia], not defined in SDF") and reads nothing from
  * it; so does Ballast, naming the product it may have meant: the
@@ -378,6 +427,8 @@ report_unknown_inertia_elements (xmlNode            *inertia,
                                  const char         *file,
                                  GPtrArray          *diagnostics)
 {
+  guint n_unknown = 0;
+
   for (xmlNode *child = inertia->children; child != NULL; child = child->next)
     {
       const char *name = (const char *) child->name;
@@ -387,7 +438,7 @@ report_unknown_inertia_elements (xmlNode            *inertia,
         continue;
       for (guint i = 0; i < 6; i++)
         known |= strcmp (name, names[i]) == 0;
-      if (known)
+      if (known || !list_unknown (&n_unknown))
         continue;
       if (strlen (name) == 3 && name[0] == 'i' && name[1] != name[2] &&
           strchr ("xyz", name[1]) != NULL && strchr ("xyz", name[2]) != NULL)
@@ -400,6 +451,7 @@ report_unknown_inertia_elements (xmlNode            *inertia,
                             "<%s> is not an element of <inertia> (ixx iyy izz ixy ixz iyz): "
                             "libsdformat and Ballast ignore it", name);
     }
+  report_more_unknown (diagnostics, "unknown", file, inertia, owner, n_unknown);
 }
 
 static void
@@ -504,6 +556,7 @@ parse_inertial (BlLink    *link,
       const char *am_owner = join_path (am_buf, &am_heap, owner, "/fluid_added_mass");
       /* the first element of each key: a repeated key reads the first again */
       xmlNode *first[G_N_ELEMENTS (bl_added_mass_keys)] = { NULL };
+      guint n_unknown = 0;
 
       link->has_added_mass = TRUE;
       link->added_mass_node = child;
@@ -517,9 +570,10 @@ parse_inertial (BlLink    *link,
           key = bl_added_mass_key_lookup ((const char *) value->name);
           if (key < 0)
             {
-              bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "unknown", file, bl_xml_get_line (value), am_owner,
-                                  "<%s> is not one of the 21 added-mass coefficients; ignored",
-                                  (const char *) value->name);
+              if (list_unknown (&n_unknown))
+                bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "unknown", file, bl_xml_get_line (value),
+                                    am_owner, "<%s> is not one of the 21 added-mass coefficients; ignored",
+                                    (const char *) value->name);
               continue;
             }
           if (first[key] == NULL)
@@ -527,6 +581,7 @@ parse_inertial (BlLink    *link,
           read_number (first[key], (const char *) value->name, am_owner, file, diagnostics,
                        &link->added_mass[key], &failed);
         }
+      report_more_unknown (diagnostics, "unknown", file, child, am_owner, n_unknown);
     }
 
   link->input_errors = failed;
@@ -687,6 +742,7 @@ parse_geometry (BlLoader    *loader,
   const char *file = collision->link->file;
   const char *owner = collision->path;
   xmlNode *shape = NULL;
+  guint n_unknown = 0;
 
   geometry->node = node;
   geometry->type = BL_GEOMETRY_EMPTY;
@@ -716,10 +772,11 @@ parse_geometry (BlLoader    *loader,
               break;
             }
         }
-      if (shape == NULL)
+      if (shape == NULL && list_unknown (&n_unknown))
         bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "geometry", file, bl_xml_get_line (child), owner,
                             "unknown geometry <%s>; treated as empty", (const char *) child->name);
     }
+  report_more_unknown (diagnostics, "geometry", file, node, owner, n_unknown);
 
   if (shape == NULL)
     return;

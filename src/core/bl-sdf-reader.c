@@ -361,7 +361,9 @@ parse_model (BlLoader      *loader,
     g_autofree char *version = node->doc != NULL && xmlDocGetRootElement (node->doc) != NULL
                                ? bl_xml_dup_attribute (xmlDocGetRootElement (node->doc), "version") : NULL;
 
-    scope = bl_frame_scope_new (model, bl_sdf_minor_version (version));
+    /* only the main file's <sdf version> is ever raised by an edit */
+    scope = bl_frame_scope_new (model, bl_sdf_minor_version (version),
+                                node->doc == loader->xml ? &loader->reading_changes_at : NULL);
   }
   pending_links = g_ptr_array_new ();
   pending_files = g_ptr_array_new ();
@@ -868,6 +870,8 @@ bl_loader_read (BlLoader  *loader,
       loader->preparsed = g_ptr_array_new ();
       loader->protos = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
     }
+  else
+    loader->left_out = g_array_new (FALSE, FALSE, sizeof (BlSourceRange));
   loader->include_stack = g_ptr_array_new_with_free_func (g_free);
   loader->base_dir = g_path_get_dirname (loader->path);
   loader->xml = bl_stream_read_xml (loader, data, length, fd, loader->path, loader->diagnostics,
@@ -933,7 +937,7 @@ bl_loader_read (BlLoader  *loader,
           frames.stand_in.name = (char *) "world";
           frames.stand_in.scoped_name = (char *) "world";
           frames.stand_in.file = (char *) loader->path;
-          frames.scope = bl_frame_scope_new (&frames.stand_in, loader->sdf_minor);
+          frames.scope = bl_frame_scope_new (&frames.stand_in, loader->sdf_minor, &loader->reading_changes_at);
           for (xmlNode *item = child->children; item != NULL; item = item->next)
             add_world_child (loader, item, loader->path, BL_POSE_IDENTITY, &frames);
           bl_frame_scope_resolve_all (frames.scope, loader->diagnostics);
@@ -991,5 +995,6 @@ bl_loader_clear (BlLoader *loader)
   g_clear_pointer (&loader->mesh_collisions, g_ptr_array_unref);
   g_clear_pointer (&loader->arena, bl_arena_free);
   g_clear_pointer (&loader->xml, xmlFreeDoc);
+  g_clear_pointer (&loader->left_out, g_array_unref);
   g_clear_pointer (&loader->sdf_version, g_free);
 }

@@ -15,6 +15,7 @@ typedef enum
   SPAN_COMMENT,
   SPAN_PI,
   SPAN_ENTITY_REF,
+  SPAN_LEFT_OUT,               /* a BlSourceRange: an element of the tree */
 } SpanKind;
 
 /* Offsets into the source: 32 bits, as a mapped file is smaller than

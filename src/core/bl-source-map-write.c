@@ -172,6 +172,8 @@ subtree_unchanged (BlSourceMap *map,
 
   if (span == NULL)
     return FALSE;
+  if (span->kind == SPAN_LEFT_OUT)
+    return node->children == NULL && node->properties == NULL;
 
   switch (node->type)
     {

@@ -60,6 +60,9 @@ typedef struct
   gboolean    failed;
   SpanArena  *arena;
   const gint *cancel;          /* non-zero: stop; or NULL */
+  const BlSourceRange *left_out; /* in order; each one span */
+  guint       n_left_out;
+  guint       next_left_out;
 } Tokenizer;
 
 static gboolean
@@ -155,7 +158,12 @@ parse_content (Tokenizer *t,
         }
       Span *child = NULL;
 
-      if (at (t, "</"))
+      if (t->next_left_out < t->n_left_out && start == t->left_out[t->next_left_out].start)
+        {
+          child = span_new (t, SPAN_LEFT_OUT, start);
+          t->pos = t->left_out[t->next_left_out++].end;
+        }
+      else if (at (t, "</"))
         return;
       else if (at (t, "<!--"))
         {
@@ -314,9 +322,16 @@ static Span *
 parse_document (const char *s,
                 gsize       n,
                 SpanArena  *arena,
-                const gint *cancel)
+                const gint *cancel,
+                GArray     *left_out)
 {
-  Tokenizer t = { s, n, 0, FALSE, arena, cancel };
+  Tokenizer t = { s, n, 0, FALSE, arena, cancel, NULL, 0, 0 };
+
+  if (left_out != NULL)
+    {
+      t.left_out = (const BlSourceRange *) left_out->data;
+      t.n_left_out = left_out->len;
+    }
 
   while (t.pos < n && !t.failed)
     {
@@ -359,7 +374,8 @@ parse_document (const char *s,
         {
           Span *root = parse_element (&t);
 
-          return t.failed ? NULL : root;
+          /* every range met where the tree has it */
+          return t.failed || t.next_left_out != t.n_left_out ? NULL : root;
         }
       else
         t.pos++;
@@ -489,6 +505,8 @@ node_matches (xmlNode *node,
       return node->type == XML_PI_NODE;
     case SPAN_ENTITY_REF:
       return node->type == XML_ENTITY_REF_NODE;
+    case SPAN_LEFT_OUT:
+      return node->type == XML_ELEMENT_NODE && node->children == NULL && node->properties == NULL;
     default:
       return FALSE;
     }
@@ -607,6 +625,7 @@ encoding_is_ascii_compatible (const char *encoding)
 static BlSourceMap *
 source_map_new (xmlDoc      *xml,
                 GBytes      *source,
+                GArray      *left_out,
                 const gint  *cancel,
                 GError     **error)
 {
@@ -650,7 +669,7 @@ source_map_new (xmlDoc      *xml,
 
   root = xmlDocGetRootElement (xml);
   map->arena.blocks = g_ptr_array_new_with_free_func (g_free);
-  map->root = parse_document (map->s, map->n, &map->arena, cancel);
+  map->root = parse_document (map->s, map->n, &map->arena, cancel, left_out);
   if (root == NULL || map->root == NULL || !attach (map, root, map->root))
     {
       /* Only the document's end cancels: its tree goes next, with the
@@ -690,12 +709,13 @@ source_map_new (xmlDoc      *xml,
 BlSourceMap *
 bl_source_map_new (xmlDoc  *xml,
                    GBytes  *source,
+                   GArray  *left_out,
                    GError **error)
 {
   g_return_val_if_fail (xml != NULL, NULL);
   g_return_val_if_fail (source != NULL, NULL);
 
-  return source_map_new (xml, source, NULL, error);
+  return source_map_new (xml, source, left_out, NULL, error);
 }
 
 void
@@ -714,6 +734,7 @@ struct _BlSourceMapJob
 {
   GThread     *thread;         /* until joined */
   xmlDoc      *xml;            /* borrowed */
+  GArray      *left_out;       /* borrowed */
   GBytes      *source;
   BlSourceMap *map;
   GError      *error;
@@ -732,13 +753,14 @@ job_build (gpointer data)
 {
   BlSourceMapJob *job = data;
 
-  job->map = source_map_new (job->xml, job->source, &job->cancelled, &job->error);
+  job->map = source_map_new (job->xml, job->source, job->left_out, &job->cancelled, &job->error);
   return NULL;
 }
 
 BlSourceMapJob *
 bl_source_map_job_new (xmlDoc   *xml,
                        GBytes   *source,
+                       GArray   *left_out,
                        gboolean  in_thread)
 {
   BlSourceMapJob *job;
@@ -748,6 +770,7 @@ bl_source_map_job_new (xmlDoc   *xml,
 
   job = g_new0 (BlSourceMapJob, 1);
   job->xml = xml;
+  job->left_out = left_out;
   job->source = g_bytes_ref (source);
   if (in_thread)
     job->thread = g_thread_try_new ("bl-source-map", job_build, job, NULL);
@@ -763,7 +786,7 @@ bl_source_map_job_get (BlSourceMapJob  *job,
 
   job_join (job);
   if (job->map == NULL && job->error == NULL)
-    job->map = bl_source_map_new (job->xml, job->source, &job->error);
+    job->map = bl_source_map_new (job->xml, job->source, job->left_out, &job->error);
   if (job->map == NULL)
     g_propagate_error (error, g_error_copy (job->error));
 

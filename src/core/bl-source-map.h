@@ -27,12 +27,24 @@ GQuark bl_source_map_error_quark (void);
 
 typedef struct _BlSourceMap BlSourceMap;
 
-/* Maps xml (just parsed from source, not yet edited) onto source.  Fails
- * when the file cannot be mapped losslessly (a UTF-16 file, or a layout
- * the tokenizer does not understand); the check serialises the tree and
- * compares it with the source. */
+/* A range of the source that the tree holds as one element without
+ * children or attributes, in its place: what an editable load left out
+ * (bl-stream-load.c), never read nor edited, mapped whole and written
+ * back byte for byte. */
+typedef struct
+{
+  guint32 start, end;
+} BlSourceRange;
+
+/* Maps xml (just parsed from source, not yet edited) onto source.
+ * left_out (BlSourceRange in the source's order, or NULL) is borrowed
+ * and must outlive the map.  Fails when the file cannot be mapped
+ * losslessly (a UTF-16 file, or a layout the tokenizer does not
+ * understand); the check serialises the tree and compares it with the
+ * source. */
 BlSourceMap *bl_source_map_new             (xmlDoc       *xml,
                                             GBytes       *source,
+                                            GArray       *left_out,
                                             GError      **error);
 void         bl_source_map_free            (BlSourceMap  *map);
 
@@ -45,11 +57,12 @@ GBytes      *bl_source_map_serialize       (BlSourceMap  *map);
  * bl_source_map_job_get returns, that thread reads the tree (and writes its
  * nodes' _private): nothing may change the tree meanwhile.  Without
  * `in_thread` (or when no thread can be made), bl_source_map_job_get maps
- * it.  `xml` is borrowed and must outlive the job. */
+ * it.  `xml` and `left_out` are borrowed and must outlive the job. */
 typedef struct _BlSourceMapJob BlSourceMapJob;
 
 BlSourceMapJob *bl_source_map_job_new      (xmlDoc          *xml,
                                             GBytes          *source,
+                                            GArray          *left_out,
                                             gboolean         in_thread);
 /* Waits for the map (or makes it); the job keeps it.  NULL with an error
  * (the same each time) when the tree cannot be mapped. */

@@ -13,6 +13,7 @@
 
 #include "bl-file-private.h"
 #include "bl-loader-private.h"
+#include "bl-stream-load-private.h"
 #include "bl-model-private.h"
 #include "bl-tinyxml-filter-private.h"
 #include "bl-xml-private.h"
@@ -250,20 +251,6 @@ link_is_reachable (xmlNode *node)
          up->parent->type == XML_DOCUMENT_NODE;
 }
 
-/* libxml2 refuses these; TinyXML2, and so Gazebo, reads them.  "--"
- * inside a comment (gz-sim's own example worlds have it) and text
- * outside the root element never reach libxml2: bl-tinyxml-filter.c
- * rewrites them.  An XML declaration after blank lines: TinyXML2 keeps no
- * node for the blanks.  A declaration after a comment or an element stays
- * an error, as in TinyXML2. */
-typedef enum
-{
-  FAULT_HYPHENS = BL_TINYXML_FAULT_HYPHENS,
-  FAULT_OUTSIDE_ROOT = BL_TINYXML_FAULT_OUTSIDE_ROOT,
-  FAULT_LATE_DECLARATION = BL_TINYXML_N_FAULTS,
-  N_FAULTS
-} XmlFault;
-
 static const char * const fault_text[N_FAULTS] = {
   "a comment with “--” inside",
   "text outside the root element",
@@ -278,25 +265,6 @@ is_late_declaration (xmlParserCtxt  *ctxt,
          g_str_has_prefix (error->message, "XML declaration allowed only") &&
          ctxt->myDoc != NULL && ctxt->myDoc->children == NULL;
 }
-
-/* What one parse met: the first error that makes the file unreadable,
- * and the faults read past as TinyXML2 (libsdformat's reader) reads past
- * them. */
-typedef struct
-{
-  BlLoader   *loader;        /* read-only loads: links are read as they end */
-  const char *path;
-  GPtrArray  *diagnostics;   /* where the faults read past go; may be NULL */
-  gboolean    failed;
-  gboolean    refused;       /* error_message is ours, not libxml2's */
-  int         error_code;
-  int         error_line;
-  char       *error_message;
-  int         fault_line[N_FAULTS];  /* the first of each fault read past */
-  guint       fault_count[N_FAULTS];
-  BlReadCounts *counts;      /* comments, PIs and links of the document so far */
-  gboolean    over_limit;    /* refused for MAX_COMMENTS or the most links */
-} ParseState;
 
 static void
 parse_error (void     *ctx,
@@ -385,8 +353,8 @@ refuse_over_limit (xmlParserCtxt *ctxt,
 
 /* Counts a <link> against the most links; FALSE past it (the parse
  * stopped). */
-static gboolean
-count_link (xmlParserCtxt *ctxt)
+gboolean
+bl_stream_count_link (xmlParserCtxt *ctxt)
 {
   ParseState *state = ctxt->_private;
   guint limit = bl_stream_get_max_links ();
@@ -400,22 +368,22 @@ count_link (xmlParserCtxt *ctxt)
                                                    "file is not read", limit));
 }
 
-static void
-sax_start_element (void           *ctx,
-                   const xmlChar  *localname,
-                   const xmlChar  *prefix,
-                   const xmlChar  *uri,
-                   int             nb_namespaces,
-                   const xmlChar **namespaces,
-                   int             nb_attributes,
-                   int             nb_defaulted,
-                   const xmlChar **attributes)
+void
+bl_stream_sax_start_element (void           *ctx,
+                             const xmlChar  *localname,
+                             const xmlChar  *prefix,
+                             const xmlChar  *uri,
+                             int             nb_namespaces,
+                             const xmlChar **namespaces,
+                             int             nb_attributes,
+                             int             nb_defaulted,
+                             const xmlChar **attributes)
 {
   xmlParserCtxt *ctxt = ctx;
   ParseState *state = ctxt->_private;
   xmlNode *parent = ctxt->node;
 
-  if (state != NULL && strcmp ((const char *) localname, "link") == 0 && !count_link (ctxt))
+  if (state != NULL && strcmp ((const char *) localname, "link") == 0 && !bl_stream_count_link (ctxt))
     return;
   xmlSAX2StartElementNs (ctx, localname, prefix, uri, nb_namespaces, namespaces,
                          nb_attributes, nb_defaulted, attributes);
@@ -425,11 +393,11 @@ sax_start_element (void           *ctx,
     ctxt->node->psvi = GINT_TO_POINTER (ctxt->input->line);
 }
 
-static void
-sax_end_element (void          *ctx,
-                 const xmlChar *localname,
-                 const xmlChar *prefix,
-                 const xmlChar *uri)
+void
+bl_stream_sax_end_element (void          *ctx,
+                           const xmlChar *localname,
+                           const xmlChar *prefix,
+                           const xmlChar *uri)
 {
   xmlParserCtxt *ctxt = ctx;
   ParseState *state = ctxt->_private;
@@ -477,8 +445,8 @@ sax_entity_decl (void          *ctx,
  * document (with its included files) of more is refused as it is read. */
 #define MAX_COMMENTS 100000
 
-static gboolean
-count_comment (xmlParserCtxt *ctxt)
+gboolean
+bl_stream_count_comment (xmlParserCtxt *ctxt)
 {
   ParseState *state = ctxt->_private;
 
@@ -491,20 +459,20 @@ count_comment (xmlParserCtxt *ctxt)
                                                    "not read", MAX_COMMENTS));
 }
 
-static void
-sax_comment (void          *ctx,
-             const xmlChar *value)
+void
+bl_stream_sax_comment (void          *ctx,
+                       const xmlChar *value)
 {
-  if (count_comment (ctx))
+  if (bl_stream_count_comment (ctx))
     xmlSAX2Comment (ctx, value);
 }
 
-static void
-sax_processing_instruction (void          *ctx,
-                            const xmlChar *target,
-                            const xmlChar *data)
+void
+bl_stream_sax_processing_instruction (void          *ctx,
+                                      const xmlChar *target,
+                                      const xmlChar *data)
 {
-  if (count_comment (ctx))
+  if (bl_stream_count_comment (ctx))
     xmlSAX2ProcessingInstruction (ctx, target, data);
 }
 
@@ -532,13 +500,14 @@ static void
 use_handlers (xmlParserCtxt *ctxt,
               ParseState    *state)
 {
-  ctxt->sax->startElementNs = sax_start_element;
+  ctxt->sax->startElementNs = bl_stream_sax_start_element;
   ctxt->sax->serror = parse_error;
   ctxt->sax->entityDecl = sax_entity_decl;
   ctxt->sax->externalSubset = sax_external_subset;
-  ctxt->sax->comment = sax_comment;
-  ctxt->sax->processingInstruction = sax_processing_instruction;
+  ctxt->sax->comment = bl_stream_sax_comment;
+  ctxt->sax->processingInstruction = bl_stream_sax_processing_instruction;
   ctxt->_private = state;
+  state->ctxt = ctxt;
 }
 
 /* The filter refused the file for an element with too many attributes.
@@ -613,7 +582,7 @@ parse_xml (ParseState  *state,
        * with elements inside (wrong, but possible) reads the same text. */
       xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_COMPACT);
       use_handlers (ctxt, state);
-      ctxt->sax->endElementNs = sax_end_element;
+      bl_stream_use_lean_handlers (ctxt, state);
       loader->link_tag = xmlDictLookup (ctxt->dict, (const xmlChar *) "link", -1);
 
       *read_length = 0;
@@ -674,6 +643,7 @@ parse_xml (ParseState  *state,
       take_filter_faults (state, filter);
       if (error != NULL && *error != NULL)
         state->failed = TRUE;
+      bl_stream_clear_lean_state (state);
     }
   else
     {
@@ -704,12 +674,36 @@ parse_xml (ParseState  *state,
       take_filter_faults (state, filter);
       data = (const char *) filtered->data;
       g_assert (filtered->len == length);
-      ctxt = xmlNewParserCtxt ();
-      if (ctxt == NULL)
-        return NULL;
-      use_handlers (ctxt, state);
-      xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS | XML_PARSE_COMPACT);
-      xmlFreeParserCtxt (ctxt);
+      for (;;)
+        {
+          BlReadCounts counts = *state->counts;
+
+          ctxt = xmlNewParserCtxt ();
+          if (ctxt == NULL)
+            return NULL;
+          use_handlers (ctxt, state);
+          if (loader != NULL && loader->left_out != NULL)
+            {
+              bl_stream_use_lean_handlers (ctxt, state);
+              state->left_out = loader->left_out;
+              state->data = data;
+              state->length = length;
+            }
+          xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS | XML_PARSE_COMPACT);
+          xmlFreeParserCtxt (ctxt);
+          bl_stream_clear_lean_state (state);
+          if (!state->leave_out_failed)
+            break;
+          /* A range not where the parser said: everything kept instead.
+           * (Never seen; the source map would refuse such a tree.) */
+          g_clear_pointer (&xml, xmlFreeDoc);
+          g_array_set_size (loader->left_out, 0);
+          g_clear_pointer (&loader->left_out, g_array_unref);
+          *state->counts = counts;
+          state->fault_count[FAULT_LATE_DECLARATION] = 0;
+          state->leave_out_failed = FALSE;
+          state->left_out = NULL;
+        }
       if (state->failed)
         g_clear_pointer (&xml, xmlFreeDoc);
       return xml;
@@ -722,6 +716,31 @@ parse_xml (ParseState  *state,
   xmlFreeParserCtxt (ctxt);
 
   return xml;
+}
+
+static void
+ignore_generic_error (void       *ctx,
+                      const char *format,
+                      ...)
+{
+}
+
+static void
+conversion_error (void     *ctx,
+                  xmlError *error)
+{
+  ParseState *state = ctx;
+
+  if (state->encoding_error != NULL || (error->domain != XML_FROM_I18N && error->domain != XML_FROM_IO))
+    return;
+  state->encoding_error = g_strchomp (g_strdup (error->message != NULL ? error->message : "no message"));
+  if (state->ctxt != NULL)
+    {
+      if (state->ctxt->encoding != NULL)
+        state->declared_encoding = g_strdup ((const char *) state->ctxt->encoding);
+      else if (state->ctxt->input != NULL && state->ctxt->input->encoding != NULL)
+        state->declared_encoding = g_strdup ((const char *) state->ctxt->input->encoding);
+    }
 }
 
 /* From data, or when fd ≥ 0 read from fd in pieces (read-only loads).
@@ -737,7 +756,12 @@ bl_stream_read_xml (BlLoader    *loader,
                     BlReadCounts *counts,
                     GError     **error)
 {
-  ParseState state = { loader, path, diagnostics, FALSE, FALSE, 0, 0, NULL, { 0 }, { 0 }, counts };
+  ParseState state = { .loader = loader, .path = path, .diagnostics = diagnostics, .counts = counts };
+  gboolean not_converted = FALSE;
+  xmlStructuredErrorFunc structured = xmlStructuredError;
+  void *structured_context = xmlStructuredErrorContext;
+  xmlGenericErrorFunc generic = xmlGenericError;
+  void *generic_context = xmlGenericErrorContext;
   g_autoptr(GError) read_error = NULL;
   g_autofree char *message = NULL;
   xmlDoc *xml;
@@ -749,7 +773,28 @@ bl_stream_read_xml (BlLoader    *loader,
       return NULL;
     }
 
+  /* What libxml2 says without a parser context (a failed conversion from
+   * the declared encoding, and what the push parser then prints) goes to
+   * this thread's handlers: here, never to the terminal. */
+  xmlSetStructuredErrorFunc (&state, conversion_error);
+  xmlSetGenericErrorFunc (NULL, ignore_generic_error);
   xml = parse_xml (&state, data, length, fd, &length, &read_error);
+  xmlSetStructuredErrorFunc (structured_context, structured);
+  xmlSetGenericErrorFunc (generic_context, generic);
+  if (state.encoding_error != NULL && read_error == NULL && !state.over_limit)
+    {
+      /* the push parser stops without a word; the other reads on into
+       * a misleading syntax error */
+      g_clear_pointer (&xml, xmlFreeDoc);
+      g_free (state.error_message);
+      state.error_message = g_strdup_printf ("the bytes are not valid %s, the encoding the file declares (%s); "
+                                             "the file is not read", state.declared_encoding != NULL
+                                             ? state.declared_encoding : "text", state.encoding_error);
+      state.refused = TRUE;
+      not_converted = TRUE;
+    }
+  g_free (state.encoding_error);
+  g_free (state.declared_encoding);
   message = g_steal_pointer (&state.error_message);
   if (read_error != NULL)
     {
@@ -762,6 +807,10 @@ bl_stream_read_xml (BlLoader    *loader,
       if (length == 0)
         g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE,
                      "%s: the file is empty", path);
+      else if (not_converted)
+        /* the converter runs ahead of the parser: no line to name, the
+         * bytes quoted instead */
+        g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE, "%s: %s", path, message);
       else if (state.refused)
         g_set_error (error, BL_DOCUMENT_ERROR,
                      state.over_limit ? BL_DOCUMENT_ERROR_LIMIT : BL_DOCUMENT_ERROR_PARSE,

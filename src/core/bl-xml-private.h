@@ -8,6 +8,10 @@
 
 G_BEGIN_DECLS
 
+/* The name of an editable load's stand-in for elements it left out
+ * (bl-stream-load.c): no reader or edit ever looks for it. */
+#define BL_XML_LEFT_OUT "ballast-left-out"
+
 /* An SDF element: no namespace (gz:… and other extensions are not SDF),
  * and with the given name unless name is NULL. */
 static inline gboolean

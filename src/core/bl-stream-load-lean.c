@@ -1,0 +1,401 @@
+/* bl-stream-load-lean.c: what a parse of the document's own file leaves
+ * out: the children of the elements the reader picks by name that no
+ * reader looks at, and blank text (a read-only load keeps none of it; an
+ * editable one keeps a stand-in whose range the source map copies). */
+#include "config.h"
+
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>
+
+#include "bl-sdf-order-private.h"
+#include "bl-stream-load-private.h"
+#include "bl-xml-private.h"
+
+/* Where an element stands for the reader (bl-sdf-reader.c,
+ * bl-sdf-elements.c, the fluid checks): the elements whose children it
+ * picks by name, reachable as link_is_reachable says, and the rest. */
+typedef enum
+{
+  KIND_OTHER,       /* kept whole: read as a whole or not at all */
+  KIND_SDF,         /* the root <sdf> */
+  KIND_WORLD,
+  KIND_MODEL,
+  KIND_LINK,
+  KIND_COLLISION,
+  KIND_INERTIAL,
+  KIND_JOINT,
+  KIND_FRAME,
+  KIND_LEFT_OUT,
+} ElementKind;
+
+/* The children of those elements that anything of a read-only load reads
+ * (parse_model, add_world_child, the world's gravity and physics, the
+ * plugins of the fluid checks, a link's pose, inertial and collisions, a
+ * collision's pose, geometry and density, what parse_inertial reads, a
+ * joint's child link and pose, a frame's pose); every other child, and every
+ * child in a namespace (bl_xml_is_element never matches one), is left out
+ * with its subtree, as the reader would skip it.  A <visual>, a <sensor>, a
+ * world's <state> or a flood of unknown elements costs no memory. */
+static const struct
+{
+  guint8      parent;
+  const char *name;
+  guint8      kind;
+} kept_children[] = {
+  { KIND_SDF, "world", KIND_WORLD },
+  { KIND_SDF, "model", KIND_MODEL },
+  { KIND_SDF, "include", KIND_OTHER },
+  { KIND_WORLD, "model", KIND_MODEL },
+  { KIND_WORLD, "include", KIND_OTHER },
+  { KIND_WORLD, "frame", KIND_FRAME },
+  { KIND_WORLD, "plugin", KIND_OTHER },
+  { KIND_WORLD, "physics", KIND_OTHER },
+  { KIND_WORLD, "gravity", KIND_OTHER },
+  { KIND_MODEL, "link", KIND_LINK },
+  { KIND_MODEL, "model", KIND_MODEL },
+  { KIND_MODEL, "include", KIND_OTHER },
+  { KIND_MODEL, "frame", KIND_FRAME },
+  { KIND_MODEL, "joint", KIND_JOINT },
+  { KIND_MODEL, "plugin", KIND_OTHER },
+  { KIND_MODEL, "pose", KIND_OTHER },
+  { KIND_MODEL, "static", KIND_OTHER },
+  { KIND_LINK, "collision", KIND_COLLISION },
+  { KIND_LINK, "pose", KIND_OTHER },
+  { KIND_LINK, "inertial", KIND_INERTIAL },
+  { KIND_COLLISION, "pose", KIND_OTHER },
+  { KIND_COLLISION, "geometry", KIND_OTHER },
+  { KIND_COLLISION, "density", KIND_OTHER },
+  { KIND_INERTIAL, "mass", KIND_OTHER },
+  { KIND_INERTIAL, "density", KIND_OTHER },
+  { KIND_INERTIAL, "pose", KIND_OTHER },
+  { KIND_INERTIAL, "inertia", KIND_OTHER },
+  { KIND_INERTIAL, "fluid_added_mass", KIND_OTHER },
+  { KIND_JOINT, "child", KIND_OTHER },
+  { KIND_JOINT, "pose", KIND_OTHER },
+  { KIND_FRAME, "pose", KIND_OTHER },
+};
+
+static guint8
+child_kind (xmlParserCtxt *ctxt,
+            const xmlChar *localname,
+            const xmlChar *uri)
+{
+  ParseState *state = ctxt->_private;
+  guint8 parent;
+
+  /* An editable load finds what it leaves out in the bytes: not when
+   * libxml2 reads them through a converter (a file in Latin-1) */
+  if (state->kinds->len == 0)
+    return uri == NULL && strcmp ((const char *) localname, "sdf") == 0 &&
+           (state->left_out == NULL || ctxt->input->buf == NULL || ctxt->input->buf->encoder == NULL)
+           ? KIND_SDF : KIND_OTHER;
+  parent = state->kinds->data[state->kinds->len - 1];
+  if (parent == KIND_OTHER)
+    return KIND_OTHER;
+  if (uri != NULL)
+    return KIND_LEFT_OUT;
+  for (guint i = 0; i < G_N_ELEMENTS (kept_children); i++)
+    if (kept_children[i].parent == parent && strcmp ((const char *) localname, kept_children[i].name) == 0)
+      return kept_children[i].kind;
+  return KIND_LEFT_OUT;
+}
+
+/* Whether edits place new elements by this child (bl-sdf-order-private.h):
+ * an editable load keeps a stand-in of it under its own name, so that an
+ * element an edit adds lands where it would have. */
+static gboolean
+is_placed_by_edits (guint8         parent,
+                    const xmlChar *localname)
+{
+  const char * const *order = parent == KIND_LINK ? bl_sdf_link_order
+                              : parent == KIND_INERTIAL ? bl_sdf_inertial_order
+                              : parent == KIND_COLLISION ? bl_sdf_collision_order : NULL;
+
+  for (guint i = 0; order != NULL && order[i] != NULL; i++)
+    if (strcmp ((const char *) localname, order[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Text ends at any other event.  Blanks held back are dropped when they
+ * are layout no reader looks at (a read-only load; bl_xml_value_node and
+ * TinyXML2 skip them) or lie between elements one stand-in holds (DROP);
+ * otherwise an editable load passes them on first. */
+static void
+end_text (xmlParserCtxt *ctxt,
+          gboolean       drop)
+{
+  ParseState *state = ctxt->_private;
+
+  if (!drop && state->left_out != NULL && state->blanks->len > 0)
+    xmlSAX2Characters (ctxt, (const xmlChar *) state->blanks->str, (int) state->blanks->len);
+  g_string_truncate (state->blanks, 0);
+  state->in_text = FALSE;
+  state->joinable = FALSE;
+}
+
+/* Ends the text for an event other than text; TRUE when the event is
+ * inside a subtree left out. */
+static gboolean
+in_left_out (void *ctx)
+{
+  ParseState *state = ((xmlParserCtxt *) ctx)->_private;
+
+  end_text (ctx, FALSE);
+  return state->skip_depth > 0;
+}
+
+/* Whether the source holds a start tag of that name at open. */
+static gboolean
+is_start_tag (ParseState    *state,
+              const char    *open,
+              const xmlChar *prefix,
+              const xmlChar *localname)
+{
+  gsize left = state->length - (gsize) (open - state->data) - 1;
+  const char *name = open + 1;
+  gsize n;
+
+  if (prefix != NULL)
+    {
+      n = strlen ((const char *) prefix);
+      if (left <= n || memcmp (name, prefix, n) != 0 || name[n] != ':')
+        return FALSE;
+      name += n + 1;
+      left -= n + 1;
+    }
+  n = strlen ((const char *) localname);
+  return left > n && memcmp (name, localname, n) == 0 &&
+         (name[n] == '>' || name[n] == '/' || g_ascii_isspace (name[n]));
+}
+
+/* An editable load: the first element of a subtree left out.  It joins
+ * the stand-in before it when only blanks lie between and neither is
+ * placed by edits; else a stand-in is added, an element without children
+ * or attributes (named as it is when edits place it, else
+ * BL_XML_LEFT_OUT), whose range the source map copies byte for byte. */
+static void
+add_stand_in (xmlParserCtxt *ctxt,
+              const xmlChar *localname,
+              const xmlChar *prefix,
+              const xmlChar *uri)
+{
+  ParseState *state = ctxt->_private;
+  guint8 parent = state->kinds->data[state->kinds->len - 1];
+  gboolean alone = uri == NULL && is_placed_by_edits (parent, localname);
+  long consumed = xmlByteConsumed (ctxt);
+  const char *open = consumed > 0 && (gsize) consumed <= state->length
+                     ? memrchr (state->data, '<', (gsize) consumed) : NULL;
+  BlSourceRange range = { 0, 0 };
+  xmlNode *node;
+
+  if (open == NULL || !is_start_tag (state, open, prefix, localname))
+    {
+      /* the tree is thrown away and the file parsed again, all kept */
+      state->leave_out_failed = TRUE;
+      xmlStopParser (ctxt);
+      return;
+    }
+  if (state->joinable && !alone)
+    {
+      end_text (ctxt, TRUE);
+      return;
+    }
+  end_text (ctxt, FALSE);
+  node = xmlNewDocNode (ctxt->myDoc, NULL, alone ? localname : (const xmlChar *) BL_XML_LEFT_OUT, NULL);
+  node->psvi = GINT_TO_POINTER (ctxt->input->line);
+  xmlAddChild (ctxt->node, node);
+  range.start = (guint32) (open - state->data);
+  g_array_append_val (state->left_out, range);
+  state->run = !alone;
+}
+
+/* The end of the first element of a subtree left out: the stand-in's
+ * range ends here. */
+static void
+end_stand_in (xmlParserCtxt *ctxt)
+{
+  ParseState *state = ctxt->_private;
+  BlSourceRange *range = &g_array_index (state->left_out, BlSourceRange, state->left_out->len - 1);
+  long consumed = xmlByteConsumed (ctxt);
+
+  if (consumed <= (long) range->start || (gsize) consumed > state->length || state->data[consumed - 1] != '>')
+    {
+      state->leave_out_failed = TRUE;
+      xmlStopParser (ctxt);
+      return;
+    }
+  range->end = (guint32) consumed;
+  state->joinable = state->run;
+}
+
+static void
+lean_start_element (void           *ctx,
+                    const xmlChar  *localname,
+                    const xmlChar  *prefix,
+                    const xmlChar  *uri,
+                    int             nb_namespaces,
+                    const xmlChar **namespaces,
+                    int             nb_attributes,
+                    int             nb_defaulted,
+                    const xmlChar **attributes)
+{
+  xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
+  guint8 kind = KIND_LEFT_OUT;
+
+  if (state->skip_depth == 0)
+    kind = child_kind (ctxt, localname, uri);
+  if (kind != KIND_LEFT_OUT)
+    {
+      end_text (ctxt, FALSE);
+      g_byte_array_append (state->kinds, &kind, 1);
+      bl_stream_sax_start_element (ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes, nb_defaulted,
+                         attributes);
+      return;
+    }
+  /* links left out count as the full load counts them */
+  if (strcmp ((const char *) localname, "link") == 0 && !bl_stream_count_link (ctxt))
+    return;
+  if (state->skip_depth++ > 0)
+    return;
+  if (state->left_out != NULL)
+    add_stand_in (ctxt, localname, prefix, uri);
+  else
+    end_text (ctxt, TRUE);
+}
+
+static void
+lean_end_element (void          *ctx,
+                  const xmlChar *localname,
+                  const xmlChar *prefix,
+                  const xmlChar *uri)
+{
+  xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
+
+  if (state->skip_depth > 0)
+    {
+      if (--state->skip_depth == 0 && state->left_out != NULL)
+        end_stand_in (ctxt);
+      return;
+    }
+  end_text (ctxt, FALSE);
+  if (state->kinds->len > 0)
+    g_byte_array_set_size (state->kinds, state->kinds->len - 1);
+  if (state->left_out != NULL)
+    xmlSAX2EndElementNs (ctx, localname, prefix, uri);
+  else
+    bl_stream_sax_end_element (ctx, localname, prefix, uri);
+}
+
+static gboolean
+is_blank (const xmlChar *text,
+          int            length)
+{
+  for (int i = 0; i < length; i++)
+    if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r')
+      return FALSE;
+  return TRUE;
+}
+
+/* libxml2 hands a text over in pieces (at character references, every
+ * few hundred bytes): a piece of blanks that begins one (a read-only
+ * load), or follows a stand-in (an editable one), is held back until the
+ * next piece or event shows what it is. */
+static void
+lean_characters (void          *ctx,
+                 const xmlChar *text,
+                 int            length)
+{
+  xmlParserCtxt *ctxt = ctx;
+  ParseState *state = ctxt->_private;
+
+  if (state->skip_depth > 0)
+    return;
+  if (!state->in_text)
+    {
+      if ((state->left_out == NULL || state->joinable) && is_blank (text, length))
+        {
+          g_string_append_len (state->blanks, (const char *) text, length);
+          return;
+        }
+      if (state->blanks->len > 0)
+        xmlSAX2Characters (ctx, (const xmlChar *) state->blanks->str, (int) state->blanks->len);
+      g_string_truncate (state->blanks, 0);
+      state->joinable = FALSE;
+      state->in_text = TRUE;
+    }
+  xmlSAX2Characters (ctx, text, length);
+}
+
+static void
+lean_cdata_block (void          *ctx,
+                  const xmlChar *value,
+                  int            length)
+{
+  if (!in_left_out (ctx))
+    xmlSAX2CDataBlock (ctx, value, length);
+}
+
+static void
+lean_reference (void          *ctx,
+                const xmlChar *name)
+{
+  if (!in_left_out (ctx))
+    xmlSAX2Reference (ctx, name);
+}
+
+/* Counted wherever they are, as the editable load counts them; kept
+ * only where their element is. */
+static void
+lean_comment (void          *ctx,
+                   const xmlChar *value)
+{
+  if (!in_left_out (ctx))
+    bl_stream_sax_comment (ctx, value);
+  else
+    bl_stream_count_comment (ctx);
+}
+
+static void
+lean_processing_instruction (void          *ctx,
+                                  const xmlChar *target,
+                                  const xmlChar *data)
+{
+  if (!in_left_out (ctx))
+    bl_stream_sax_processing_instruction (ctx, target, data);
+  else
+    bl_stream_count_comment (ctx);
+}
+
+/* The handlers that leave out what no reader looks at, on a parse of the
+ * document's own file. */
+void
+bl_stream_use_lean_handlers (xmlParserCtxt *ctxt,
+                             ParseState    *state)
+{
+  ctxt->sax->startElementNs = lean_start_element;
+  ctxt->sax->endElementNs = lean_end_element;
+  /* the same handler for both, so that libxml2 never guesses which
+   * blanks to drop (areBlanks) */
+  ctxt->sax->characters = lean_characters;
+  ctxt->sax->ignorableWhitespace = lean_characters;
+  ctxt->sax->cdataBlock = lean_cdata_block;
+  ctxt->sax->reference = lean_reference;
+  ctxt->sax->comment = lean_comment;
+  ctxt->sax->processingInstruction = lean_processing_instruction;
+  state->kinds = g_byte_array_new ();
+  state->blanks = g_string_new (NULL);
+}
+
+void
+bl_stream_clear_lean_state (ParseState *state)
+{
+  g_clear_pointer (&state->kinds, g_byte_array_unref);
+  if (state->blanks != NULL)
+    g_string_free (g_steal_pointer (&state->blanks), TRUE);
+}
