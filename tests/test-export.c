@@ -1731,6 +1731,62 @@ test_save_hard_links (void)
   remove_tree (dir);
 }
 
+/* A save writes the unchanged ranges from the source itself: the pieces
+ * of an edited document (two edits far apart) are the bytes that
+ * bl_export_to_bytes gives, the unchanged ones slices of the source, and
+ * the file saved is those bytes; unedited, the one piece is the source. */
+static void
+test_save_pieces (void)
+{
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *path = g_build_filename (dir, "saved.sdf", NULL);
+  g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_stats.sdf");
+  GBytes *source = bl_document_get_source (doc);
+  gsize source_length;
+  const char *source_data = g_bytes_get_data (source, &source_length);
+  g_autoptr(BlEdit) first = NULL;
+  g_autoptr(BlEdit) last = NULL;
+  g_autoptr(GBytes) whole = NULL;
+  g_autoptr(GPtrArray) pieces = NULL;
+  g_autoptr(GByteArray) joined = g_byte_array_new ();
+  g_autofree char *saved = NULL;
+  g_autoptr(GError) error = NULL;
+  BlSourceMap *map = bl_document_get_source_map (doc, &error);
+  guint slices = 0;
+  gsize saved_length;
+
+  g_assert_no_error (error);
+  pieces = bl_source_map_serialize_pieces (map);
+  g_assert_cmpuint (pieces->len, ==, 1);
+  g_assert_true (g_ptr_array_index (pieces, 0) == source);
+  g_clear_pointer (&pieces, g_ptr_array_unref);
+
+  first = bl_edit_new_mass (doc, link_of (doc, "test_model::link_1"), 7);
+  last = bl_edit_new_mass (doc, link_of (doc, "test_model::link_3"), 9);
+  apply (first);
+  apply (last);
+  whole = bl_export_to_bytes (doc, NULL);
+  pieces = bl_source_map_serialize_pieces (map);
+  for (guint i = 0; i < pieces->len; i++)
+    {
+      gsize length;
+      const char *data = g_bytes_get_data (g_ptr_array_index (pieces, i), &length);
+
+      g_byte_array_append (joined, (const guint8 *) data, length);
+      slices += data >= source_data && data + length <= source_data + source_length;
+    }
+  g_assert_cmpmem (joined->data, joined->len, g_bytes_get_data (whole, NULL), g_bytes_get_size (whole));
+  /* before the first edit, between the two, after the last */
+  g_assert_cmpuint (slices, >=, 3);
+
+  g_assert_true (bl_export_save (doc, path, BL_EXPORT_FLAGS_NONE, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &saved, &saved_length, NULL));
+  g_assert_cmpmem (saved, saved_length, g_bytes_get_data (whole, NULL), g_bytes_get_size (whole));
+
+  remove_tree (dir);
+}
+
 static void
 test_save_failures (void)
 {
@@ -1973,6 +2029,7 @@ main (int    argc,
   g_test_add_data_func ("/core/export/save/in-place-named-temp", GINT_TO_POINTER (FALSE), test_save_in_place);
   g_test_add_func ("/core/export/save/failures", test_save_failures);
   g_test_add_func ("/core/export/save/hard-links", test_save_hard_links);
+  g_test_add_func ("/core/export/save/pieces", test_save_pieces);
   g_test_add_func ("/core/export/save/disk-full", test_save_disk_full);
 
   return g_test_run ();

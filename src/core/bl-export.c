@@ -51,13 +51,35 @@ same_file (const char *a,
   return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* The document's bytes in pieces (bl_source_map_serialize_pieces): the
+ * unchanged ranges of its source are written from the source itself, not
+ * from a copy of the whole file. */
+static GPtrArray *
+export_pieces (BlDocument *doc)
+{
+  BlSourceMap *map = bl_document_get_source_map (doc, NULL);
+  GPtrArray *pieces;
+
+  if (map != NULL)
+    return bl_source_map_serialize_pieces (map);
+  /* Edits need the map, so a document without one was never edited. */
+  pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  g_ptr_array_add (pieces, g_bytes_ref (bl_document_get_source (doc)));
+  return pieces;
+}
+
+static gboolean write_atomic (const char     *path,
+                              GBytes * const *pieces,
+                              guint           n_pieces,
+                              GError        **error);
+
 gboolean
 bl_export_save (BlDocument     *doc,
                 const char     *path,
                 BlExportFlags   flags,
                 GError        **error)
 {
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GPtrArray) pieces = NULL;
 
   g_return_val_if_fail (BL_IS_DOCUMENT (doc), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -70,11 +92,8 @@ bl_export_save (BlDocument     *doc,
       return FALSE;
     }
 
-  bytes = bl_export_to_bytes (doc, error);
-  if (bytes == NULL)
-    return FALSE;
-
-  return bl_export_write_atomic (path, bytes, error);
+  pieces = export_pieces (doc);
+  return write_atomic (path, (GBytes * const *) pieces->pdata, pieces->len, error);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -115,6 +134,24 @@ write_all (int          fd,
   return TRUE;
 }
 
+/* Writes the pieces one after the other. */
+static gboolean
+write_pieces (int             fd,
+              GBytes * const *pieces,
+              guint           n_pieces,
+              int            *saved_errno)
+{
+  for (guint i = 0; i < n_pieces; i++)
+    {
+      gsize length;
+      const char *data = g_bytes_get_data (pieces[i], &length);
+
+      if (!write_all (fd, data, length, saved_errno))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* The descriptor that "/dev/stdout", "/dev/stderr", "/dev/fd/N" or
  * "/proc/self/fd/N" (as written, or as a symbolic link's target) names,
  * or -1. Through such a name a shell's redirection (`>> log`) is the
@@ -152,13 +189,12 @@ descriptor_alias (const char *path)
  * nothing to replace, so the bytes go straight to it. fd < 0: path is
  * opened (never created). */
 static gboolean
-write_through (const char  *path,
-               int          fd,
-               GBytes      *contents,
-               GError     **error)
+write_through (const char     *path,
+               int             fd,
+               GBytes * const *pieces,
+               guint           n_pieces,
+               GError        **error)
 {
-  gsize length;
-  const char *data = g_bytes_get_data (contents, &length);
   int saved_errno = 0;
   gboolean opened = fd < 0;
 
@@ -174,7 +210,7 @@ write_through (const char  *path,
     }
 
   if (saved_errno == 0)
-    write_all (fd, data, length, &saved_errno);
+    write_pieces (fd, pieces, n_pieces, &saved_errno);
   if (opened && close (fd) != 0 && saved_errno == 0)
     saved_errno = errno;
   if (saved_errno != 0)
@@ -271,8 +307,8 @@ typedef enum
 static TempResult
 write_temp (const char      *dir,
             const char      *base,
-            const char      *data,
-            gsize            length,
+            GBytes * const  *pieces,
+            guint            n_pieces,
             const GStatBuf  *st,
             gboolean         unnamed,
             char           **temp,
@@ -295,7 +331,7 @@ write_temp (const char      *dir,
       return TEMP_CANNOT_CREATE;
     }
 
-  if (!write_all (fd, data, length, saved_errno))
+  if (!write_pieces (fd, pieces, n_pieces, saved_errno))
     goto fail;
 
   if (st != NULL)
@@ -362,14 +398,15 @@ sync_folder (const char *dir)
  * old content, and the error says so); if TARGET cannot be opened for
  * writing at all, the save replaces it as any other file (*SPLIT set). */
 static gboolean
-rewrite_in_place (const char  *path,
-                  const char  *target,
-                  const char  *temp,
-                  const char  *dir,
-                  const char  *data,
-                  gsize        length,
-                  gboolean    *split,
-                  GError     **error)
+rewrite_in_place (const char     *path,
+                  const char     *target,
+                  const char     *temp,
+                  const char     *dir,
+                  GBytes * const *pieces,
+                  guint           n_pieces,
+                  gsize           length,
+                  gboolean       *split,
+                  GError        **error)
 {
   int saved_errno = 0;
   int fd = open (target, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
@@ -378,7 +415,7 @@ rewrite_in_place (const char  *path,
   if (fd < 0)
     return TRUE;
 
-  if (write_all (fd, data, length, &saved_errno) &&
+  if (write_pieces (fd, pieces, n_pieces, &saved_errno) &&
       (ftruncate (fd, (off_t) length) == 0 || (saved_errno = errno, FALSE)) &&
       (fsync (fd) == 0 || (saved_errno = errno, FALSE)))
     {
@@ -410,27 +447,36 @@ bl_export_write_atomic (const char  *path,
                         GBytes      *contents,
                         GError     **error)
 {
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (contents != NULL, FALSE);
+
+  return write_atomic (path, &contents, 1, error);
+}
+
+/* bl_export_write_atomic of the pieces written one after the other. */
+static gboolean
+write_atomic (const char     *path,
+              GBytes * const *pieces,
+              guint           n_pieces,
+              GError        **error)
+{
   g_autofree char *target = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
   g_autofree char *temp = NULL;
   GStatBuf st;
   gboolean exists;
-  const char *data;
-  gsize length;
+  gsize length = 0;
   TempResult result;
   int saved_errno = 0;
   int alias;
-
-  g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (contents != NULL, FALSE);
 
   alias = descriptor_alias (path);
   if (alias >= 0)
     {
       if (fstat (alias, &st) != 0)
         return fail_errno (error, errno, path, "the descriptor is not open");
-      return write_through (path, alias, contents, error);
+      return write_through (path, alias, pieces, n_pieces, error);
     }
 
   /* Replace what a symbolic link points to, not the link. */
@@ -454,7 +500,7 @@ bl_export_write_atomic (const char  *path,
       return FALSE;
     }
   if (exists && (S_ISCHR (st.st_mode) || S_ISFIFO (st.st_mode)))
-    return write_through (target, -1, contents, error);
+    return write_through (target, -1, pieces, n_pieces, error);
   if (exists && !S_ISREG (st.st_mode))
     {
       g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE,
@@ -474,12 +520,13 @@ bl_export_write_atomic (const char  *path,
   /* An unnamed file first; where the file system has no O_TMPFILE (or
    * there is no /proc to name it by), a named one, which a kill at the
    * wrong moment leaves beside the target, never in its place. */
-  data = g_bytes_get_data (contents, &length);
+  for (guint i = 0; i < n_pieces; i++)
+    length += g_bytes_get_size (pieces[i]);
   result = TEMP_CANNOT_CREATE;
   if (use_unnamed_temp)
-    result = write_temp (dir, base, data, length, exists ? &st : NULL, TRUE, &temp, &saved_errno);
+    result = write_temp (dir, base, pieces, n_pieces, exists ? &st : NULL, TRUE, &temp, &saved_errno);
   if (result != TEMP_OK)
-    result = write_temp (dir, base, data, length, exists ? &st : NULL, FALSE, &temp, &saved_errno);
+    result = write_temp (dir, base, pieces, n_pieces, exists ? &st : NULL, FALSE, &temp, &saved_errno);
   if (result != TEMP_OK)
     return fail_errno (error, saved_errno, path,
                        result == TEMP_CANNOT_CREATE ? "cannot create a file in its folder" : "writing failed");
@@ -488,7 +535,7 @@ bl_export_write_atomic (const char  *path,
     {
       gboolean split;
 
-      if (!rewrite_in_place (path, target, temp, dir, data, length, &split, error))
+      if (!rewrite_in_place (path, target, temp, dir, pieces, n_pieces, length, &split, error))
         return FALSE;
       if (!split)
         return TRUE;

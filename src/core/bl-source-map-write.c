@@ -201,20 +201,74 @@ subtree_unchanged (BlSourceMap *map,
 /* ------------------------------------------------------------------------ */
 /* Writing                                                                   */
 
+/* Where the tree is written: all of it into text; or, with pieces, the
+ * source's unchanged ranges as slices of the source (contiguous ones
+ * joined, nothing copied) between pieces of the text written anew. */
+typedef struct
+{
+  BlSourceMap *map;
+  GString     *text;
+  GPtrArray   *pieces;         /* GBytes*, or NULL */
+  gsize        run_start, run_end; /* the range of the source not yet a piece */
+} Out;
+
 static void
-append_range (GString     *out,
+flush_run (Out *out)
+{
+  if (out->run_end > out->run_start)
+    g_ptr_array_add (out->pieces, g_bytes_new_from_bytes (out->map->source, out->run_start,
+                                                          out->run_end - out->run_start));
+  out->run_start = out->run_end = 0;
+}
+
+static void
+flush_text (Out *out)
+{
+  if (out->text->len > 0)
+    {
+      g_ptr_array_add (out->pieces, g_bytes_new (out->text->str, out->text->len));
+      g_string_truncate (out->text, 0);
+    }
+}
+
+/* The text to append to, after the range of the source before it. */
+static GString *
+out_text (Out *out)
+{
+  if (out->pieces != NULL)
+    flush_run (out);
+  return out->text;
+}
+
+static void
+append_range (Out         *out,
               BlSourceMap *map,
               gsize        start,
               gsize        end)
 {
-  g_string_append_len (out, map->s + start, end - start);
+  if (out->pieces == NULL)
+    {
+      g_string_append_len (out->text, map->s + start, end - start);
+      return;
+    }
+  if (start == end)
+    return;
+  flush_text (out);
+  if (out->run_end > out->run_start && out->run_end == start)
+    {
+      out->run_end = end;
+      return;
+    }
+  flush_run (out);
+  out->run_start = start;
+  out->run_end = end;
 }
 
 /* Escapes UTF-8 text for the file: markup characters always, line ends as
  * the file writes them, non-ASCII as character references when the file
  * is not UTF-8. */
 static void
-append_escaped (GString     *out,
+append_escaped (Out         *out,
                 BlSourceMap *map,
                 const char  *text,
                 char         quote)
@@ -226,44 +280,44 @@ append_escaped (GString     *out,
       switch (c)
         {
         case '&':
-          g_string_append (out, "&amp;");
+          g_string_append (out_text (out), "&amp;");
           break;
         case '<':
-          g_string_append (out, "&lt;");
+          g_string_append (out_text (out), "&lt;");
           break;
         case '>':
-          g_string_append (out, "&gt;");
+          g_string_append (out_text (out), "&gt;");
           break;
         case '\r':
-          g_string_append (out, "&#13;");
+          g_string_append (out_text (out), "&#13;");
           break;
         case '"':
-          g_string_append (out, quote == '"' ? "&quot;" : "\"");
+          g_string_append (out_text (out), quote == '"' ? "&quot;" : "\"");
           break;
         case '\'':
-          g_string_append (out, quote == '\'' ? "&apos;" : "'");
+          g_string_append (out_text (out), quote == '\'' ? "&apos;" : "'");
           break;
         case '\n':
           if (quote != '\0')
-            g_string_append (out, "&#10;");
+            g_string_append (out_text (out), "&#10;");
           else
-            g_string_append (out, map->crlf ? "\r\n" : "\n");
+            g_string_append (out_text (out), map->crlf ? "\r\n" : "\n");
           break;
         case '\t':
-          g_string_append (out, quote != '\0' ? "&#9;" : "\t");
+          g_string_append (out_text (out), quote != '\0' ? "&#9;" : "\t");
           break;
         default:
           if (c >= 0x80 && map->encoding != NULL)
-            g_string_append_printf (out, "&#%u;", c);
+            g_string_append_printf (out_text (out), "&#%u;", c);
           else
-            g_string_append_len (out, p, g_utf8_next_char (p) - p);
+            g_string_append_len (out_text (out), p, g_utf8_next_char (p) - p);
           break;
         }
     }
 }
 
 static void
-append_new_attributes (GString     *out,
+append_new_attributes (Out         *out,
                        BlSourceMap *map,
                        xmlNode     *node,
                        Span        *span)
@@ -287,19 +341,19 @@ append_new_attributes (GString     *out,
         continue;
 
       value = bl_source_map_attr_value (prop);
-      g_string_append_c (out, ' ');
+      g_string_append_c (out_text (out), ' ');
       if (prop->ns != NULL && prop->ns->prefix != NULL)
-        g_string_append_printf (out, "%s:", (const char *) prop->ns->prefix);
-      g_string_append_printf (out, "%s=\"", (const char *) prop->name);
+        g_string_append_printf (out_text (out), "%s:", (const char *) prop->ns->prefix);
+      g_string_append_printf (out_text (out), "%s=\"", (const char *) prop->name);
       append_escaped (out, map, value, '"');
-      g_string_append_c (out, '"');
+      g_string_append_c (out_text (out), '"');
     }
 }
 
-static void write_node (GString *out, BlSourceMap *map, xmlNode *node);
+static void write_node (Out *out, BlSourceMap *map, xmlNode *node);
 
 static void
-write_children (GString     *out,
+write_children (Out         *out,
                 BlSourceMap *map,
                 xmlNode     *node)
 {
@@ -309,7 +363,7 @@ write_children (GString     *out,
 
 /* A node the source does not have, written as libxml2 would. */
 static void
-write_new_node (GString     *out,
+write_new_node (Out         *out,
                 BlSourceMap *map,
                 xmlNode     *node)
 {
@@ -319,16 +373,16 @@ write_new_node (GString     *out,
       {
         g_autofree char *qname = bl_source_map_node_qname (node);
 
-        g_string_append_printf (out, "<%s", qname);
+        g_string_append_printf (out_text (out), "<%s", qname);
         append_new_attributes (out, map, node, NULL);
         if (node->children == NULL)
           {
-            g_string_append (out, "/>");
+            g_string_append (out_text (out), "/>");
             return;
           }
-        g_string_append_c (out, '>');
+        g_string_append_c (out_text (out), '>');
         write_children (out, map, node);
-        g_string_append_printf (out, "</%s>", qname);
+        g_string_append_printf (out_text (out), "</%s>", qname);
       }
       break;
 
@@ -337,7 +391,7 @@ write_new_node (GString     *out,
       break;
 
     case XML_COMMENT_NODE:
-      g_string_append_printf (out, "<!--%s-->", (const char *) node->content);
+      g_string_append_printf (out_text (out), "<!--%s-->", (const char *) node->content);
       break;
 
     default:
@@ -345,7 +399,7 @@ write_new_node (GString     *out,
         xmlBuffer *buffer = xmlBufferCreate ();
 
         xmlNodeDump (buffer, map->xml, node, 0, 0);
-        g_string_append_len (out, (const char *) xmlBufferContent (buffer), xmlBufferLength (buffer));
+        g_string_append_len (out_text (out), (const char *) xmlBufferContent (buffer), xmlBufferLength (buffer));
         xmlBufferFree (buffer);
       }
       break;
@@ -353,7 +407,7 @@ write_new_node (GString     *out,
 }
 
 static void
-write_start_tag (GString     *out,
+write_start_tag (Out         *out,
                  BlSourceMap *map,
                  xmlNode     *node,
                  Span        *span)
@@ -393,13 +447,13 @@ write_start_tag (GString     *out,
   else if (node->children == NULL)
     append_range (out, map, span->attrs_end, span->stag_end);
   else
-    g_string_append_c (out, '>');
+    g_string_append_c (out_text (out), '>');
 }
 
 /* A node that is new or differs from its span somewhere: written anew
  * where it differs. */
 static void
-write_changed_node (GString     *out,
+write_changed_node (Out         *out,
                     BlSourceMap *map,
                     xmlNode     *node)
 {
@@ -427,12 +481,12 @@ write_changed_node (GString     *out,
     {
       g_autofree char *qname = bl_source_map_node_qname (node);
 
-      g_string_append_printf (out, "</%s>", qname);
+      g_string_append_printf (out_text (out), "</%s>", qname);
     }
 }
 
 static void
-write_node (GString     *out,
+write_node (Out         *out,
             BlSourceMap *map,
             xmlNode     *node)
 {
@@ -444,28 +498,64 @@ write_node (GString     *out,
     write_changed_node (out, map, node);
 }
 
+/* The current tree into OUT: the source's prolog, the root (found
+ * changed), what follows it. */
+static void
+write_document (Out *out)
+{
+  BlSourceMap *map = out->map;
+
+  append_range (out, map, 0, map->root->start);
+  write_changed_node (out, map, xmlDocGetRootElement (map->xml));
+  append_range (out, map, map->root->end, map->n);
+}
+
+/* Whether the tree is as the source reads, every node (resetting the
+ * attribute cursor, which edits since the last call may have freed). */
+static gboolean
+tree_unchanged (BlSourceMap *map)
+{
+  map->attr_node = NULL;
+  map->attr_prop = NULL;
+  return subtree_unchanged (map, xmlDocGetRootElement (map->xml));
+}
+
 GBytes *
 bl_source_map_serialize (BlSourceMap *map)
 {
-  xmlNode *root;
-  GString *out;
+  Out out = { map, NULL, NULL, 0, 0 };
 
   g_return_val_if_fail (map != NULL, NULL);
 
-  /* edits since the last call may have freed what the cursor holds */
-  map->attr_node = NULL;
-  map->attr_prop = NULL;
-  root = xmlDocGetRootElement (map->xml);
   /* Unedited (or edited back): what would be written is the source's
    * prolog, the root's span and what follows it, so the source itself,
    * not a copy. */
-  if (subtree_unchanged (map, root))
+  if (tree_unchanged (map))
     return g_bytes_ref (map->source);
 
-  out = g_string_sized_new (map->n + 256);
-  append_range (out, map, 0, map->root->start);
-  write_changed_node (out, map, root);
-  append_range (out, map, map->root->end, map->n);
+  out.text = g_string_sized_new (map->n + 256);
+  write_document (&out);
+  return g_string_free_to_bytes (out.text);
+}
 
-  return g_string_free_to_bytes (out);
+GPtrArray *
+bl_source_map_serialize_pieces (BlSourceMap *map)
+{
+  Out out = { map, NULL, NULL, 0, 0 };
+
+  g_return_val_if_fail (map != NULL, NULL);
+
+  out.pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  if (tree_unchanged (map))
+    {
+      g_ptr_array_add (out.pieces, g_bytes_ref (map->source));
+      return out.pieces;
+    }
+
+  out.text = g_string_new (NULL);
+  write_document (&out);
+  flush_text (&out);
+  flush_run (&out);
+  g_string_free (out.text, TRUE);
+  return out.pieces;
 }

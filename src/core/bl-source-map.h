@@ -51,6 +51,10 @@ void         bl_source_map_free            (BlSourceMap  *map);
 /* The current tree, spliced into the source; the source itself (a new
  * reference) when no node differs from it. */
 GBytes      *bl_source_map_serialize       (BlSourceMap  *map);
+/* The same bytes in pieces (GBytes*, to be written one after the other):
+ * the source's unchanged ranges as slices of it, not copied, between what
+ * is written anew. */
+GPtrArray   *bl_source_map_serialize_pieces (BlSourceMap *map);
 
 /* A map made on another thread, right after an editable load: mapping
  * reads the whole file, which an edit should not wait for.  Until
