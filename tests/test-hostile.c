@@ -239,6 +239,10 @@ test_overflow (void)
     { "<model name=\"m\"><link name=\"l\">\n<inertial><pose>1e308 0 0 0 0 0</pose><mass>1</mass>"
       "</inertial></link></model>",
       "overflow", 4, "m::l", TRUE },
+    /* each finite and its square too, m·c² = 1e350 not */
+    { "<model name=\"m\"><link name=\"l\">\n<inertial><pose>1e100 0 0 0 0 0</pose><mass>1e150</mass>"
+      "</inertial></link></model>",
+      "overflow", 4, "m::l", TRUE },
   };
 
   run_cases (cases, G_N_ELEMENTS (cases));
