@@ -1,0 +1,128 @@
+/* test-ui-qa.c: the window used as a demanding user would, on files
+ * generated at test time, with real input (tests/ui-input.h): what a
+ * look at the application turned up, one test each. */
+#include "config.h"
+
+#include <string.h>
+
+#include "bl-inspector.h"
+#include "bl-outline.h"
+#include "ui-common.h"
+#include "ui-input.h"
+
+#define SDF_HEAD "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n"
+
+static GtkWidget *
+inspector (Fixture *f)
+{
+  return child (f->window, BL_TYPE_WINDOW, "inspector");
+}
+
+/* WIDGET lies wholly within SCROLLER's visible part. */
+static gboolean
+in_view (GtkWidget *widget,
+         GtkWidget *scroller)
+{
+  graphene_rect_t bounds;
+
+  return gtk_widget_get_mapped (widget) && gtk_widget_compute_bounds (widget, scroller, &bounds) &&
+         bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scroller);
+}
+
+/* The inspector's limit on the diagnostics it lists (HARDENING.md, "The
+ * limits"), and the problems of the link made below. */
+#define SHOWN_MAX 50
+#define N_PROBLEMS 60
+/* Line 1 is the XML declaration, 2 <sdf>, 3 <model>, 4 the clean link,
+ * 5 <link name="many">, 6 its <inertial>: collision c<i> is on line 7 + i. */
+#define FIRST_COLLISION_LINE 7
+
+/* Model m: link "clean" (a 1 m box, automatic inertia: no problem), then
+ * link "many", whose inertia is written out (1 kg, unit moments: valid)
+ * and whose N_PROBLEMS collisions, one a line, each have an unknown
+ * geometry <nope/>: one "geometry" warning each (DIAGNOSTICS.md), and
+ * nothing else (no volume, so no overlap). */
+static char *
+many_problems_sdf (void)
+{
+  GString *text = g_string_new (SDF_HEAD "<model name=\"m\">\n"
+                                "<link name=\"clean\"><inertial auto=\"true\"/><collision name=\"box\">"
+                                "<geometry><box><size>1 1 1</size></box></geometry></collision></link>\n"
+                                "<link name=\"many\">\n"
+                                "<inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>"
+                                "</inertia></inertial>\n");
+
+  for (guint i = 0; i < N_PROBLEMS; i++)
+    g_string_append_printf (text, "<collision name=\"c%u\"><geometry><nope/></geometry></collision>\n", i);
+  g_string_append (text, "</link>\n</model>\n</sdf>\n");
+  return g_string_free (text, FALSE);
+}
+
+/* A link of 60 problems, picked by a click in the outline: its
+ * Diagnostics card lists the first 50, in the file's order, then one
+ * row "and 10 more problems", which the wheel brings into view. */
+static void
+test_diagnostics_cut (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *sdf = many_problems_sdf ();
+  g_autofree char *more_text = NULL;
+  GtkWidget *box, *more, *scroller, *row;
+  guint n_rows = 0;
+
+  open_copy (f, NULL, sdf);
+  ui_input_focus_window (GTK_WIDGET (f->window));
+  /* The window opens on the first link, the clean one. */
+  WAIT_UNTIL (bl_inspector_get_link (BL_INSPECTOR (inspector (f))) != NULL);
+  g_assert_cmpstr (bl_inspector_get_link (BL_INSPECTOR (inspector (f)))->name, ==, "clean");
+  box = child (inspector (f), BL_TYPE_INSPECTOR, "diagnostics_box");
+  g_assert_null (find_named (box, "more-diagnostics"));
+
+  click_row (f, "many");
+  WAIT_UNTIL (bl_inspector_get_link (BL_INSPECTOR (inspector (f))) != NULL &&
+              g_strcmp0 (bl_inspector_get_link (BL_INSPECTOR (inspector (f)))->name, "many") == 0);
+  g_assert_cmpstr (bl_inspector_get_link (BL_INSPECTOR (inspector (f)))->name, ==, "many");
+  drain ();
+
+  /* The rows: SHOWN_MAX diagnostic rows, collisions c0 … c49 by their
+   * lines, then the count of the rest, last. */
+  for (row = gtk_widget_get_first_child (box); row != NULL && GTK_IS_GRID (row);
+       row = gtk_widget_get_next_sibling (row), n_rows++)
+    {
+      GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (row), 1, 0);
+      g_autofree char *line = g_strdup_printf ("(geometry, line %u)", FIRST_COLLISION_LINE + n_rows);
+
+      g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), "unknown geometry <nope>"));
+      g_assert_true (g_str_has_suffix (gtk_label_get_text (GTK_LABEL (label)), line));
+    }
+  g_assert_cmpuint (n_rows, ==, SHOWN_MAX);
+  more = find_named (box, "more-diagnostics");
+  g_assert_nonnull (more);
+  g_assert_true (row == more);
+  g_assert_null (gtk_widget_get_next_sibling (more));
+  more_text = g_strdup_printf ("and %u more problems (ballast-cli inspect lists them all)", N_PROBLEMS - SHOWN_MAX);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (more)), ==, more_text);
+
+  /* The card is below the page's fold; wheel ticks over the page scroll
+   * down to it. */
+  scroller = gtk_widget_get_ancestor (box, GTK_TYPE_SCROLLED_WINDOW);
+  g_assert_false (in_view (more, scroller));
+  for (int i = 0; i < 60 && !in_view (more, scroller); i++)
+    {
+      ui_input_scroll (scroller, 5);
+      drain ();
+    }
+  g_assert_true (in_view (more, scroller));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  ui_test_init (&argc, &argv);
+  g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
+
+  g_test_add ("/ui/qa/diagnostics-cut", Fixture, NULL, NULL, test_diagnostics_cut, fixture_tear_down);
+
+  return ui_test_run ();
+}
