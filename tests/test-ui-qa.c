@@ -115,6 +115,54 @@ test_diagnostics_cut (Fixture       *f,
   g_assert_true (in_view (more, scroller));
 }
 
+/* The validity line of the link clicked in the outline, once shown. */
+static const char *
+validity_of (Fixture    *f,
+             const char *link_name)
+{
+  GtkWidget *label = child (inspector (f), BL_TYPE_INSPECTOR, "validity_label");
+
+  click_row (f, link_name);
+  WAIT_UNTIL (g_strcmp0 (bl_inspector_get_link (BL_INSPECTOR (inspector (f)))->name, link_name) == 0);
+  g_assert_cmpstr (bl_inspector_get_link (BL_INSPECTOR (inspector (f)))->name, ==, link_name);
+  drain ();
+  return gtk_label_get_text (GTK_LABEL (label));
+}
+
+/* lrauv's tethys model is a template: its base_link writes its inertia
+ * out (no auto) with <mass>@calculated</mass>.  The inspector said "The
+ * automatic inertia could not be computed from the collisions" of it, of
+ * a link whose inertia is not automatic.  A value that cannot be read
+ * makes a link's numbers untrustworthy, automatic or not, and the line
+ * says so; a failed automatic inertia (no collision: D1) keeps its own
+ * words. */
+static void
+test_unreadable_value_validity (Fixture       *f,
+                                gconstpointer  data)
+{
+  const char *unreadable = "Invalid inertia: A value could not be read (see Diagnostics), "
+                           "so these numbers cannot be trusted.";
+
+  open_copy (f, NULL,
+             SDF_HEAD "<model name=\"m\">\n"
+             "<link name=\"clean\"><inertial auto=\"true\"/><collision name=\"box\">"
+             "<geometry><box><size>1 1 1</size></box></geometry></collision></link>\n"
+             "<link name=\"templated\"><inertial><pose>@calculated</pose><mass>@calculated</mass>"
+             "<inertia><ixx>3</ixx><iyy>42</iyy><izz>42</izz></inertia></inertial></link>\n"
+             "<link name=\"auto_nan\"><inertial auto=\"true\"/><collision name=\"box\"><density>nan</density>"
+             "<geometry><box><size>1 1 1</size></box></geometry></collision></link>\n"
+             "<link name=\"auto_empty\"><inertial auto=\"true\"/></link>\n"
+             "</model>\n</sdf>\n");
+  ui_input_focus_window (GTK_WIDGET (f->window));
+  WAIT_UNTIL (bl_inspector_get_link (BL_INSPECTOR (inspector (f))) != NULL);
+
+  g_assert_cmpstr (validity_of (f, "templated"), ==, unreadable);
+  g_assert_cmpstr (validity_of (f, "auto_nan"), ==, unreadable);
+  g_assert_cmpstr (validity_of (f, "auto_empty"), ==,
+                   "Invalid inertia: The automatic inertia could not be computed from the collisions.");
+  g_assert_cmpstr (validity_of (f, "clean"), ==, "Valid inertia");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -123,6 +171,8 @@ main (int   argc,
   g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
 
   g_test_add ("/ui/qa/diagnostics-cut", Fixture, NULL, NULL, test_diagnostics_cut, fixture_tear_down);
+  g_test_add ("/ui/qa/unreadable-value-validity", Fixture, NULL, NULL, test_unreadable_value_validity,
+              fixture_tear_down);
 
   return ui_test_run ();
 }

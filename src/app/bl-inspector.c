@@ -265,6 +265,10 @@ validity_reason (const BlLink *link)
   const BlMassProperties *p = &link->props;
   double trace;
 
+  /* Unresolved: a value could not be read (a <mass> of "@calculated",
+   * a density of "nan"), or the automatic inertia could not be computed. */
+  if (!p->resolved && link->input_errors)
+    return g_strdup (_("A value could not be read (see Diagnostics), so these numbers cannot be trusted."));
   if (!p->resolved)
     return g_strdup (_("The automatic inertia could not be computed from the collisions."));
   if (p->valid)
