@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "bl-added-mass-editor.h"
 #include "bl-inspector.h"
 #include "bl-outline.h"
 #include "ui-common.h"
@@ -163,6 +164,104 @@ test_unreadable_value_validity (Fixture       *f,
   g_assert_cmpstr (validity_of (f, "clean"), ==, "Valid inertia");
 }
 
+static BlLink *
+shown_link (Fixture *f)
+{
+  return bl_inspector_get_link (BL_INSPECTOR (inspector (f)));
+}
+
+/* The built-in sample (data/sample.sdf) as a file of its own, edited as a
+ * user would, all by real clicks and keys: the hull's collision hull_body
+ * 940 → 1000 kg/m³, automatic inertia turned on for the thruster (its
+ * inertial written out), the hull's added-mass coefficient xx 7.3 → 8.5
+ * kg; Ctrl+Z takes back the xx, Ctrl+Shift+Z redoes it; Ctrl+S saves.
+ * The file differs from the original in exactly those three places, and
+ * reads back with those values. */
+static void
+test_edit_save_round_trip (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(GBytes) sample = g_resources_lookup_data ("/app/ballast/Ballast/models/sample.sdf", 0, NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *saved = NULL;
+  g_autofree char *step1 = NULL, *step2 = NULL, *expected = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) reread = NULL;
+  GtkWidget *editor, *cell, *density, *auto_switch;
+  BlLink *hull, *thruster;
+
+  g_assert_nonnull (sample);
+  text = g_strndup (g_bytes_get_data (sample, NULL), g_bytes_get_size (sample));
+  open_copy (f, NULL, text);
+  ui_input_focus_window (GTK_WIDGET (f->window));
+  WAIT_UNTIL (shown_link (f) != NULL);
+  g_assert_cmpstr (shown_link (f)->name, ==, "hull");
+  hull = shown_link (f);
+
+  /* The collision density, typed. */
+  density = find_named (inspector (f), "collision-density-hull_body");
+  g_assert_nonnull (density);
+  type_for_real (density, "1000");
+  WAIT_UNTIL (((BlCollision *) g_ptr_array_index (hull->collisions, 0))->density == 1000.0);
+  g_assert_cmpfloat (((BlCollision *) g_ptr_array_index (hull->collisions, 0))->density, ==, 1000.0);
+
+  /* Automatic inertia on for the thruster, by a click on the switch. */
+  click_row (f, "thruster");
+  WAIT_UNTIL (g_strcmp0 (shown_link (f)->name, "thruster") == 0);
+  thruster = shown_link (f);
+  g_assert_false (thruster->auto_inertia);
+  auto_switch = child (inspector (f), BL_TYPE_INSPECTOR, "auto_switch");
+  point_at (auto_switch);
+  past_double_click ();
+  ui_input_click (auto_switch, 1);
+  WAIT_UNTIL (thruster->auto_inertia);
+  g_assert_true (thruster->auto_inertia);
+
+  /* The hull's xx on the Added Mass page, typed. */
+  click_row (f, "hull");
+  WAIT_UNTIL (shown_link (f) == hull);
+  show_side_page (f, "Added Mass", "added-mass");
+  editor = child (f->window, BL_TYPE_WINDOW, "added_mass_editor");
+  cell = bl_added_mass_editor_get_cell (BL_ADDED_MASS_EDITOR (editor), 0, 0);
+  g_assert_cmpfloat (hull->added_mass[0], ==, 7.3);
+  type_for_real (cell, "8.5");
+  WAIT_UNTIL (hull->added_mass[0] == 8.5);
+  g_assert_cmpfloat (hull->added_mass[0], ==, 8.5);
+
+  /* Undo takes back the last edit alone, redo makes it again. */
+  ui_input_key (GDK_KEY_z, GDK_CONTROL_MASK);
+  WAIT_UNTIL (hull->added_mass[0] == 7.3);
+  g_assert_cmpfloat (hull->added_mass[0], ==, 7.3);
+  g_assert_true (thruster->auto_inertia);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (cell)), ==, "7.3");
+  ui_input_key (GDK_KEY_z, GDK_CONTROL_MASK | GDK_SHIFT_MASK);
+  WAIT_UNTIL (hull->added_mass[0] == 8.5);
+  g_assert_cmpfloat (hull->added_mass[0], ==, 8.5);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (cell)), ==, "8.5");
+
+  ui_input_key (GDK_KEY_s, GDK_CONTROL_MASK);
+  WAIT_UNTIL (!bl_window_get_modified (f->window));
+  g_assert_false (bl_window_get_modified (f->window));
+
+  /* The three edits, nothing else. */
+  g_assert_true (g_file_get_contents (f->path, &saved, NULL, &error));
+  g_assert_no_error (error);
+  step1 = replace_after (f->original, "<collision name=\"hull_body\">", "<density>940</density>",
+                         "<density>1000</density>");
+  step2 = replace_after (step1, "<link name=\"thruster\">", "<inertial>", "<inertial auto=\"true\">");
+  expected = replace_after (step2, "<fluid_added_mass>", "<xx>7.3</xx>", "<xx>8.5</xx>");
+  g_assert_cmpstr (saved, ==, expected);
+
+  /* Read back as a new document: the values edited. */
+  reread = bl_document_new_from_file (f->path, &error);
+  g_assert_no_error (error);
+  hull = bl_document_find_link (reread, "sample_auv::hull");
+  thruster = bl_document_find_link (reread, "sample_auv::thruster");
+  g_assert_cmpfloat (((BlCollision *) g_ptr_array_index (hull->collisions, 0))->density, ==, 1000.0);
+  g_assert_cmpfloat (hull->added_mass[0], ==, 8.5);
+  g_assert_true (thruster->auto_inertia);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -171,6 +270,7 @@ main (int   argc,
   g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
 
   g_test_add ("/ui/qa/diagnostics-cut", Fixture, NULL, NULL, test_diagnostics_cut, fixture_tear_down);
+  g_test_add ("/ui/qa/edit-save-round-trip", Fixture, NULL, NULL, test_edit_save_round_trip, fixture_tear_down);
   g_test_add ("/ui/qa/unreadable-value-validity", Fixture, NULL, NULL, test_unreadable_value_validity,
               fixture_tear_down);
 

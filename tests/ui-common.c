@@ -4,6 +4,7 @@
 
 #include <glib/gstdio.h>
 #include <math.h>
+#include <string.h>
 
 #include "bl-outline.h"
 #include "bl-problems-bar.h"
@@ -760,4 +761,23 @@ count_css_class (GtkWidget  *root,
   for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
     n += count_css_class (c, css_class);
   return n;
+}
+
+char *
+replace_after (const char *text,
+               const char *anchor,
+               const char *old,
+               const char *replacement)
+{
+  const char *a = strstr (text, anchor);
+  const char *o;
+  GString *s;
+
+  g_assert_nonnull (a);
+  o = strstr (a, old);
+  g_assert_nonnull (o);
+  s = g_string_new_len (text, o - text);
+  g_string_append (s, replacement);
+  g_string_append (s, o + strlen (old));
+  return g_string_free (s, FALSE);
 }

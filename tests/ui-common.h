@@ -189,4 +189,11 @@ gboolean    bar_shown    (Fixture *f);
 void        ui_test_init (int *argc, char ***argv);
 int         ui_test_run (void);
 
+/* TEXT with the first OLD after ANCHOR replaced by REPLACEMENT (both
+ * must be there; newly allocated). */
+char *      replace_after (const char *text,
+                           const char *anchor,
+                           const char *old,
+                           const char *replacement);
+
 G_END_DECLS
