@@ -262,6 +262,43 @@ test_edit_save_round_trip (Fixture       *f,
   g_assert_true (thruster->auto_inertia);
 }
 
+/* WIDGET lies wholly within the width of OUTER. */
+static gboolean
+within_width (GtkWidget *widget,
+              GtkWidget *outer)
+{
+  graphene_rect_t bounds;
+
+  return gtk_widget_compute_bounds (widget, outer, &bounds) && bounds.origin.x >= 0 &&
+         bounds.origin.x + bounds.size.width <= gtk_widget_get_width (outer) + 0.5;
+}
+
+/* A window of 800×600 (a small laptop screen, a VM's default): it could
+ * not be narrower than 842 px (the 3D view asked for 360 of them), and
+ * the Mass page did not fit.  Now the window is 800 px wide, a link
+ * clicked in the outline shows its whole Mass page without scrolling
+ * sideways, and the 3D view's legend stays within the view (it was cut
+ * at its left, swatches first). */
+static void
+test_small_window (Fixture       *f,
+                   gconstpointer  data)
+{
+  GtkWidget *viewport_box, *legend;
+
+  open_sized (f, FIXTURE, NULL, 800, 600);
+  click_row (f, "link_2");
+  WAIT_UNTIL (g_strcmp0 (shown_link (f)->name, "link_2") == 0);
+  g_assert_cmpstr (shown_link (f)->name, ==, "link_2");
+  assert_page_fits (child (inspector (f), BL_TYPE_INSPECTOR, "link_scroller"), "link_2 at 800×600");
+
+  viewport_box = child (f->window, BL_TYPE_WINDOW, "viewport_box");
+  g_assert_cmpint (gtk_widget_get_width (viewport_box), >=, 150);
+  legend = find_named (GTK_WIDGET (f->window), "legend");
+  g_assert_nonnull (legend);
+  g_assert_true (gtk_widget_get_mapped (legend));
+  g_assert_true (within_width (legend, viewport_box));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -271,6 +308,7 @@ main (int   argc,
 
   g_test_add ("/ui/qa/diagnostics-cut", Fixture, NULL, NULL, test_diagnostics_cut, fixture_tear_down);
   g_test_add ("/ui/qa/edit-save-round-trip", Fixture, NULL, NULL, test_edit_save_round_trip, fixture_tear_down);
+  g_test_add ("/ui/qa/small-window", Fixture, NULL, NULL, test_small_window, fixture_tear_down);
   g_test_add ("/ui/qa/unreadable-value-validity", Fixture, NULL, NULL, test_unreadable_value_validity,
               fixture_tear_down);
 
