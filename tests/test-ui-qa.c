@@ -299,16 +299,104 @@ test_small_window (Fixture       *f,
   g_assert_true (within_width (legend, viewport_box));
 }
 
+/* Fails unless the number field CELL shows its whole text: a number cut
+ * at the cell's edge reads as another number. */
+static void
+assert_text_whole (GtkWidget  *cell,
+                   const char *when)
+{
+  GtkWidget *text = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (cell)));
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (text, gtk_editable_get_text (GTK_EDITABLE (cell)));
+  int width;
+
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  if (width > gtk_widget_get_width (text))
+    g_error ("%s: the cell “%s” shows %d px of its %d px", when, gtk_editable_get_text (GTK_EDITABLE (cell)),
+             gtk_widget_get_width (text), width);
+}
+
+/* Link "body::hull" with written inertia (the gz-sim test world's Tethys:
+ * 147.8671 kg, moments 3, 41.980233, 41.980233) and the added mass its
+ * Hydrodynamics plugin gives (xx 4.876161, yy = zz 126.324739, qq = rr
+ * 33.46, pp 0: "zero about p"), or the built-in sample's hull's values
+ * when SHORT. */
+static char *
+added_mass_sdf (gboolean short_values)
+{
+  return g_strdup_printf (SDF_HEAD "<model name=\"body\">\n"
+                          "<link name=\"hull\"><inertial><mass>147.8671</mass><inertia><ixx>3</ixx>"
+                          "<iyy>41.980233</iyy><izz>41.980233</izz></inertia>\n"
+                          "<fluid_added_mass><xx>%s</xx><yy>%s</yy><zz>%s</zz><pp>%s</pp><qq>%s</qq><rr>%s</rr>"
+                          "</fluid_added_mass></inertial>\n"
+                          "<collision name=\"c\"><geometry><cylinder><radius>0.12</radius><length>2.6</length>"
+                          "</cylinder></geometry></collision></link>\n</model>\n</sdf>\n",
+                          short_values ? "7.3" : "4.876161", short_values ? "120" : "126.324739",
+                          short_values ? "120" : "126.324739", short_values ? "0.1" : "0",
+                          short_values ? "14.2" : "33.46", short_values ? "14.2" : "33.46");
+}
+
+/* Opens the Added Mass page of the link clicked in the outline, and
+ * checks that the page fits its pane and every cell shows its whole
+ * number. */
+static void
+assert_added_mass_page_whole (Fixture    *f,
+                              const char *when)
+{
+  GtkWidget *editor = child (f->window, BL_TYPE_WINDOW, "added_mass_editor");
+
+  click_row (f, "hull");
+  WAIT_UNTIL (g_strcmp0 (shown_link (f)->name, "hull") == 0);
+  show_side_page (f, "Added Mass", "added-mass");
+  drain ();
+  assert_page_fits (child (editor, BL_TYPE_ADDED_MASS_EDITOR, "scroller"), when);
+  for (guint r = 0; r < 6; r++)
+    for (guint c = 0; c < 6; c++)
+      assert_text_whole (bl_added_mass_editor_get_cell (BL_ADDED_MASS_EDITOR (editor), r, c), when);
+}
+
+typedef struct
+{
+  gboolean    short_values;
+  int         width, height;
+  const char *when;
+} AddedMassPageCase;
+
+/* The Added Mass page, its link clicked in the outline:
+ *  - at the window's default size, 1280×800, with the added mass of
+ *    gz-sim's Tethys: the cells showed "126.32473" for 126.324739 (8
+ *    characters wide), and the eigenvalues' verdict ("positive
+ *    semi-definite: zero about p, exact about the axis of a body of
+ *    revolution") did not wrap, so the page scrolled sideways with the
+ *    matrix's last column out of view;
+ *  - at 1024×700, the smallest layout Ballast is made for (README), with
+ *    short values (the sample's hull): its last column was cut off. */
+static void
+test_added_mass_page (Fixture       *f,
+                      gconstpointer  data)
+{
+  const AddedMassPageCase *c = data;
+  g_autofree char *sdf = added_mass_sdf (c->short_values);
+
+  open_sized (f, NULL, sdf, c->width, c->height);
+  assert_added_mass_page_whole (f, c->when);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  static const AddedMassPageCase long_values = { FALSE, 1280, 800, "the Tethys's added mass at 1280×800" };
+  static const AddedMassPageCase small = { TRUE, 1024, 700, "the sample hull's added mass at 1024×700" };
+
   ui_test_init (&argc, &argv);
   g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
 
   g_test_add ("/ui/qa/diagnostics-cut", Fixture, NULL, NULL, test_diagnostics_cut, fixture_tear_down);
   g_test_add ("/ui/qa/edit-save-round-trip", Fixture, NULL, NULL, test_edit_save_round_trip, fixture_tear_down);
   g_test_add ("/ui/qa/small-window", Fixture, NULL, NULL, test_small_window, fixture_tear_down);
+  g_test_add ("/ui/qa/added-mass-page-long-values", Fixture, &long_values, NULL, test_added_mass_page,
+              fixture_tear_down);
+  g_test_add ("/ui/qa/added-mass-page-small", Fixture, &small, NULL, test_added_mass_page, fixture_tear_down);
   g_test_add ("/ui/qa/unreadable-value-validity", Fixture, NULL, NULL, test_unreadable_value_validity,
               fixture_tear_down);
 

@@ -182,6 +182,21 @@ update_sources (BlAddedMassEditor *self,
   gtk_widget_set_visible (GTK_WIDGET (self->sources_read_only_label), read_only_reason != NULL);
 }
 
+/* The narrowest a cell is, in characters ("-1.23" and shorter). */
+#define CELL_MIN_CHARS 5
+
+/* Makes CELL as wide as its number, CELL_MIN_CHARS at least: a number
+ * cut at the cell's edge reads as another number ("126.32473" for
+ * 126.324739); the page scrolls sideways only when its numbers are long. */
+static void
+fit_cell (GtkWidget *cell)
+{
+  int chars = MAX (CELL_MIN_CHARS, (int) g_utf8_strlen (gtk_editable_get_text (GTK_EDITABLE (cell)), -1));
+
+  gtk_editable_set_width_chars (GTK_EDITABLE (cell), chars);
+  gtk_editable_set_max_width_chars (GTK_EDITABLE (cell), chars);
+}
+
 static void
 update_matrix (BlAddedMassEditor *self)
 {
@@ -202,6 +217,7 @@ update_matrix (BlAddedMassEditor *self)
         g_autofree char *tooltip = NULL;
 
         bl_number_field_set_value (BL_NUMBER_FIELD (cell), m.m[r][c]);
+        fit_cell (cell);
         set_magnitude_class (cell, m.m[r][c], max_abs);
         if (r <= c)
           gtk_editable_set_editable (GTK_EDITABLE (cell), reason == NULL);
@@ -934,8 +950,7 @@ build_grids (BlAddedMassEditor *self)
 
         gtk_widget_set_name (cell, name);
         bl_number_field_set_show_buttons (BL_NUMBER_FIELD (cell), FALSE);
-        gtk_editable_set_width_chars (GTK_EDITABLE (cell), 6);
-        gtk_editable_set_max_width_chars (GTK_EDITABLE (cell), 8);
+        fit_cell (cell);
         gtk_editable_set_alignment (GTK_EDITABLE (cell), 1.0);
         gtk_widget_add_css_class (cell, "bl-cell");
         gtk_widget_add_css_class (cell, block_class (r, c));
@@ -988,6 +1003,10 @@ build_grids (BlAddedMassEditor *self)
           gtk_grid_attach (self->eigen_grid, value, 1 + i, row * 2, 1, 1);
         }
       gtk_label_set_xalign (GTK_LABEL (status), 1.0);
+      /* "positive semi-definite: zero about p, exact about the axis of a
+       * body of revolution" is wider than the pane at its least width */
+      gtk_label_set_wrap (GTK_LABEL (status), TRUE);
+      gtk_label_set_justify (GTK_LABEL (status), GTK_JUSTIFY_RIGHT);
       gtk_widget_add_css_class (status, "caption");
       gtk_widget_set_name (status, row == 0 ? "eigen-status-added" : "eigen-status-total");
       self->eigen_status[row] = GTK_LABEL (status);
