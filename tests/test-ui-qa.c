@@ -3,11 +3,13 @@
  * look at the application turned up, one test each. */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "bl-added-mass-editor.h"
 #include "bl-inspector.h"
 #include "bl-outline.h"
+#include "bl-problems-bar.h"
 #include "ui-common.h"
 #include "ui-input.h"
 
@@ -381,6 +383,58 @@ test_added_mass_page (Fixture       *f,
   assert_added_mass_page_whole (f, c->when);
 }
 
+/* lrauv's buoyant_tethys world includes tethys_equipped, whose model.sdf
+ * includes a model that is not there (a template's output): the bar said
+ * "model.sdf, line 13", a line of another file than the world opened, by
+ * the name every Gazebo model has.  A problem of an included file is
+ * placed by its folder's name too, in the bar and in Details (opened by
+ * a click); one of the open file by its name alone. */
+static void
+test_included_file_location (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autofree char *outer_dir = NULL, *outer = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *details;
+  GtkPopover *popover;
+
+  open_copy (f, NULL, "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\"><world name=\"w\"><model name=\"buoy\">"
+                      "<link name=\"l\"/></model></world></sdf>\n");
+  outer_dir = g_build_filename (f->dir, "equipped", NULL);
+  g_assert_cmpint (g_mkdir (outer_dir, 0700), ==, 0);
+  outer = g_build_filename (outer_dir, "model.sdf", NULL);
+  /* line 3: the include of a model that is nowhere */
+  g_assert_true (g_file_set_contents (outer, "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\"><model name=\"equipped\">\n"
+                                             "<include><uri>model://ghost</uri></include>\n"
+                                             "<link name=\"part\"/></model></sdf>\n", -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (f->path, "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n<world name=\"w\">\n"
+                                               "<include><uri>model://equipped</uri></include>\n"
+                                               "<model name=\"buoy\"><link name=\"l\"/></model>\n"
+                                               "</world>\n</sdf>\n", -1, &error));
+  g_assert_no_error (error);
+  {
+    g_autoptr(GFile) file = g_file_new_for_path (f->path);
+
+    g_assert_true (bl_window_load_file (f->window, file, &error));
+    g_assert_no_error (error);
+  }
+  ui_input_focus_window (GTK_WIDGET (f->window));
+  WAIT_UNTIL (bar_shown (f));
+  g_assert_true (bar_shown (f));
+  g_test_message ("%s", bar_text (f, "message_label"));
+  g_assert_true (g_str_has_prefix (bar_text (f, "message_label"), "equipped/model.sdf, line 3: "));
+
+  details = child (problems_bar (f), BL_TYPE_PROBLEMS_BAR, "details_button");
+  ui_input_click (details, 1);
+  popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (details));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (popover)));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (popover)));
+  g_assert_nonnull (find_label (GTK_WIDGET (popover), "equipped/model.sdf, line 3"));
+  gtk_popover_popdown (popover);
+  drain ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -397,6 +451,7 @@ main (int   argc,
   g_test_add ("/ui/qa/added-mass-page-long-values", Fixture, &long_values, NULL, test_added_mass_page,
               fixture_tear_down);
   g_test_add ("/ui/qa/added-mass-page-small", Fixture, &small, NULL, test_added_mass_page, fixture_tear_down);
+  g_test_add ("/ui/qa/included-file-location", Fixture, NULL, NULL, test_included_file_location, fixture_tear_down);
   g_test_add ("/ui/qa/unreadable-value-validity", Fixture, NULL, NULL, test_unreadable_value_validity,
               fixture_tear_down);
 
