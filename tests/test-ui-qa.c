@@ -435,6 +435,70 @@ test_included_file_location (Fixture       *f,
   drain ();
 }
 
+/* The text of the diagnostics card's rows, top to bottom, in ROWS. */
+static void
+diagnostic_texts (Fixture   *f,
+                  GPtrArray *rows)
+{
+  GtkWidget *box = child (inspector (f), BL_TYPE_INSPECTOR, "diagnostics_box");
+
+  for (GtkWidget *row = gtk_widget_get_first_child (box); row != NULL && GTK_IS_GRID (row);
+       row = gtk_widget_get_next_sibling (row))
+    g_ptr_array_add (rows, g_strdup (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (row), 1, 0)))));
+}
+
+/* The built-in sample's hull lists "overlaps “hull_body” (by bounding
+ * boxes): …": which collision overlaps it only its line said (battery's).
+ * Link "hull" (500 kg/m³): boxes "shell" (1 m at the origin, line 5) and
+ * "battery" (0.2 m inside it, line 6: an overlap warning on battery,
+ * naming shell, its only diagnostic); link "other" (inertia written out):
+ * collision "bare" without <geometry> (line 8: a warning whose message
+ * names it).  The card, after a click on the link in the outline, and the
+ * outline row's tooltip name the collision that overlaps; a message that
+ * names its collision already is as it was. */
+static void
+test_diagnostic_names_collision (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) other_rows = g_ptr_array_new_with_free_func (g_free);
+  const char *overlap = "collision “battery”: overlaps “shell” (by bounding boxes): the shared volume counts "
+                        "twice in the buoyancy and, as in libsdformat, in the automatic inertia";
+  g_autofree char *overlap_row = g_strdup_printf ("%s (overlap, line 6)", overlap);
+  GtkWidget *row_box;
+
+  open_copy (f, NULL,
+             SDF_HEAD "<model name=\"m\">\n"
+             "<link name=\"first\"><inertial auto=\"true\"/><collision name=\"c\"><density>500</density><geometry>"
+             "<sphere><radius>1</radius></sphere></geometry></collision></link>\n"
+             "<link name=\"hull\"><inertial auto=\"true\"><density>500</density></inertial><collision name=\"shell\">"
+             "<geometry><box><size>1 1 1</size></box></geometry></collision>\n"
+             "<collision name=\"battery\"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision>\n"
+             "</link>\n"
+             "<link name=\"other\"><collision name=\"bare\"/>\n"
+             "</link>\n</model>\n</sdf>\n");
+  ui_input_focus_window (GTK_WIDGET (f->window));
+  WAIT_UNTIL (shown_link (f) != NULL);
+  click_row (f, "hull");
+  WAIT_UNTIL (g_strcmp0 (shown_link (f)->name, "hull") == 0);
+  drain ();
+  diagnostic_texts (f, rows);
+  g_assert_cmpuint (rows->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (rows, 0), ==, overlap_row);
+  /* The outline row's tooltip: its worst problem. */
+  row_box = gtk_widget_get_parent (find_label (child (f->window, BL_TYPE_WINDOW, "outline"), "hull"));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (row_box), ==, overlap);
+
+  click_row (f, "other");
+  WAIT_UNTIL (g_strcmp0 (shown_link (f)->name, "other") == 0);
+  drain ();
+  diagnostic_texts (f, other_rows);
+  g_assert_cmpuint (other_rows->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (other_rows, 0), ==,
+                   "collision “bare” has no <geometry>: read as an empty one, as libsdformat reads it "
+                   "(geometry, line 8)");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -452,6 +516,8 @@ main (int   argc,
               fixture_tear_down);
   g_test_add ("/ui/qa/added-mass-page-small", Fixture, &small, NULL, test_added_mass_page, fixture_tear_down);
   g_test_add ("/ui/qa/included-file-location", Fixture, NULL, NULL, test_included_file_location, fixture_tear_down);
+  g_test_add ("/ui/qa/diagnostic-names-collision", Fixture, NULL, NULL, test_diagnostic_names_collision,
+              fixture_tear_down);
   g_test_add ("/ui/qa/unreadable-value-validity", Fixture, NULL, NULL, test_unreadable_value_validity,
               fixture_tear_down);
 

@@ -530,8 +530,9 @@ rebuild_diagnostics (BlInspector *self)
     {
       const BlDiagnostic *d = g_ptr_array_index (self->link->diagnostics, i);
       g_autofree char *text = bl_diagnostic_to_string (d);
+      g_autofree char *whole = bl_diagnostic_row_dup_message (d, self->link->scoped_name);
       /* The message may quote a name of any length. */
-      g_autofree char *message = bl_display_cut (d->message, BL_DISPLAY_TEXT_MAX);
+      g_autofree char *message = bl_display_cut (whole, BL_DISPLAY_TEXT_MAX);
       g_autofree char *escaped = g_markup_escape_text (message, -1);
       g_autofree char *markup = NULL;
 

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "bl-diagnostic-row.h"
 #include "bl-display-name.h"
 #include "bl-lazy-list.h"
 #include "bl-outline-item.h"
@@ -280,8 +281,9 @@ update_link (BlOutlineItem *self)
     tooltip = g_strdup (_("The inertia is not physically valid"));
   if (worst != NULL)
     {
+      g_autofree char *whole = bl_diagnostic_row_dup_message (worst, link->scoped_name);
       /* The message may quote a name of any length. */
-      g_autofree char *message = bl_display_cut (worst->message, BL_DISPLAY_TEXT_MAX);
+      g_autofree char *message = bl_display_cut (whole, BL_DISPLAY_TEXT_MAX);
       char *joined = tooltip != NULL ? g_strconcat (tooltip, "\n", message, NULL)
                                      : g_strdup (message);
       g_free (tooltip);
