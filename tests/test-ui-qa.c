@@ -8,6 +8,7 @@
 
 #include "bl-added-mass-editor.h"
 #include "bl-inspector.h"
+#include "bl-number-field.h"
 #include "bl-outline.h"
 #include "bl-problems-bar.h"
 #include "ui-common.h"
@@ -542,6 +543,43 @@ test_open_broken_from_command_line (Fixture       *f,
   g_assert_cmpstr (shown_link (f)->name, ==, "hull");
 }
 
+/* A user of a locale that writes 1,5 types "1,5" into the link density
+ * (real keys): refused with "Not a finite number", as if the text were
+ * nonsense.  The message says what to write; nothing is applied; then
+ * "1.5" is. */
+static void
+test_decimal_comma (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GBytes) sample = g_resources_lookup_data ("/app/ballast/Ballast/models/sample.sdf", 0, NULL);
+  g_autofree char *text = g_strndup (g_bytes_get_data (sample, NULL), g_bytes_get_size (sample));
+  GtkWidget *field;
+  BlLink *hull;
+
+  open_copy (f, NULL, text);
+  ui_input_focus_window (GTK_WIDGET (f->window));
+  WAIT_UNTIL (shown_link (f) != NULL);
+  hull = shown_link (f);
+  g_assert_cmpstr (hull->name, ==, "hull");
+  field = child (inspector (f), BL_TYPE_INSPECTOR, "density_field");
+
+  for (guint i = 0; i < 2; i++)
+    {
+      type_for_real (field, i == 0 ? "1,5" : "1,500");
+      g_assert_cmpstr (bl_number_field_get_error (BL_NUMBER_FIELD (field)), ==,
+                       "Write numbers with a decimal point and no separators, such as 1500.5");
+      g_assert_cmpfloat (hull->density, ==, 600.0);
+      g_assert_false (bl_window_get_modified (f->window));
+    }
+  type_for_real (field, "abc");
+  g_assert_cmpstr (bl_number_field_get_error (BL_NUMBER_FIELD (field)), ==, "Not a finite number");
+
+  type_for_real (field, "1.5");
+  WAIT_UNTIL (hull->density == 1.5);
+  g_assert_cmpfloat (hull->density, ==, 1.5);
+  g_assert_null (bl_number_field_get_error (BL_NUMBER_FIELD (field)));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -563,6 +601,7 @@ main (int   argc,
               fixture_tear_down);
   g_test_add ("/ui/qa/open-broken-from-command-line", Fixture, NULL, NULL, test_open_broken_from_command_line,
               fixture_tear_down);
+  g_test_add ("/ui/qa/decimal-comma", Fixture, NULL, NULL, test_decimal_comma, fixture_tear_down);
   g_test_add ("/ui/qa/unreadable-value-validity", Fixture, NULL, NULL, test_unreadable_value_validity,
               fixture_tear_down);
 
