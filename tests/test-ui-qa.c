@@ -133,6 +133,22 @@ validity_of (Fixture    *f,
   return gtk_label_get_text (GTK_LABEL (label));
 }
 
+/* The outline row of link NAME shows SUBTITLE in place of its mass, and
+ * its tooltip starts with TOOLTIP. */
+static void
+assert_outline_row (Fixture    *f,
+                    const char *name,
+                    const char *subtitle,
+                    const char *tooltip)
+{
+  GtkWidget *label = find_label (child (f->window, BL_TYPE_WINDOW, "outline"), name);
+  GtkWidget *row_box = label != NULL ? gtk_widget_get_parent (label) : NULL;
+
+  g_assert_nonnull (row_box);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_widget_get_next_sibling (label))), ==, subtitle);
+  g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (row_box), tooltip));
+}
+
 /* lrauv's tethys model is a template: its base_link writes its inertia
  * out (no auto) with <mass>@calculated</mass>.  The inspector said "The
  * automatic inertia could not be computed from the collisions" of it, of
@@ -165,6 +181,14 @@ test_unreadable_value_validity (Fixture       *f,
   g_assert_cmpstr (validity_of (f, "auto_empty"), ==,
                    "Invalid inertia: The automatic inertia could not be computed from the collisions.");
   g_assert_cmpstr (validity_of (f, "clean"), ==, "Valid inertia");
+
+  /* The outline's rows say the same in short (they said "unresolved", and
+   * "The inertia could not be computed" of the templated link). */
+  assert_outline_row (f, "templated", "unreadable value",
+                      "A value could not be read, so the numbers cannot be trusted");
+  assert_outline_row (f, "auto_nan", "unreadable value",
+                      "A value could not be read, so the numbers cannot be trusted");
+  assert_outline_row (f, "auto_empty", "not computed", "The automatic inertia could not be computed");
 }
 
 static BlLink *

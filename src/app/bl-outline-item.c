@@ -275,8 +275,10 @@ update_link (BlOutlineItem *self)
   else if (worst != NULL)
     icon_name = WARNING_ICON;
 
-  if (!link->props.resolved)
-    tooltip = g_strdup (_("The inertia could not be computed"));
+  if (!link->props.resolved && link->input_errors)
+    tooltip = g_strdup (_("A value could not be read, so the numbers cannot be trusted"));
+  else if (!link->props.resolved)
+    tooltip = g_strdup (_("The automatic inertia could not be computed"));
   else if (!link->props.valid)
     tooltip = g_strdup (_("The inertia is not physically valid"));
   if (worst != NULL)
@@ -293,8 +295,14 @@ update_link (BlOutlineItem *self)
   if (link->props.resolved)
     /* Translators: a link's mass in the outline, e.g. "12.5 kg" */
     subtitle = g_strdup_printf (_("%.4g kg"), link->props.mass);
+  else if (link->input_errors)
+    /* Translators: in the outline, instead of the mass of a link whose
+     * <mass> (or another value) could not be read */
+    subtitle = g_strdup (_("unreadable value"));
   else
-    subtitle = g_strdup (_("unresolved"));
+    /* Translators: in the outline, instead of the mass of a link whose
+     * automatic inertia could not be computed */
+    subtitle = g_strdup (_("not computed"));
 
   if (set_string (&self->subtitle, g_steal_pointer (&subtitle)))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUBTITLE]);
