@@ -460,6 +460,29 @@ test_included_file_location (Fixture       *f,
   drain ();
 }
 
+/* Opens model "m": link "first" (a 1 m sphere of 500 kg/m³, on which the
+ * window opens), then the links LINKS (SDF text, line 5 on), and picks
+ * link NAME by a click in the outline. */
+static void
+open_and_pick (Fixture    *f,
+               const char *links,
+               const char *name)
+{
+  g_autofree char *sdf = g_strconcat (SDF_HEAD "<model name=\"m\">\n"
+                                      "<link name=\"first\"><inertial auto=\"true\"/><collision name=\"c\">"
+                                      "<density>500</density><geometry><sphere><radius>1</radius></sphere>"
+                                      "</geometry></collision></link>\n",
+                                      links, "</model>\n</sdf>\n", NULL);
+
+  open_copy (f, NULL, sdf);
+  ui_input_focus_window (GTK_WIDGET (f->window));
+  WAIT_UNTIL (shown_link (f) != NULL);
+  click_row (f, name);
+  WAIT_UNTIL (g_strcmp0 (shown_link (f)->name, name) == 0);
+  g_assert_cmpstr (shown_link (f)->name, ==, name);
+  drain ();
+}
+
 /* The text of the diagnostics card's rows, top to bottom, in ROWS. */
 static void
 diagnostic_texts (Fixture   *f,
@@ -492,21 +515,13 @@ test_diagnostic_names_collision (Fixture       *f,
   g_autofree char *overlap_row = g_strdup_printf ("%s (overlap, line 6)", overlap);
   GtkWidget *row_box;
 
-  open_copy (f, NULL,
-             SDF_HEAD "<model name=\"m\">\n"
-             "<link name=\"first\"><inertial auto=\"true\"/><collision name=\"c\"><density>500</density><geometry>"
-             "<sphere><radius>1</radius></sphere></geometry></collision></link>\n"
-             "<link name=\"hull\"><inertial auto=\"true\"><density>500</density></inertial><collision name=\"shell\">"
-             "<geometry><box><size>1 1 1</size></box></geometry></collision>\n"
-             "<collision name=\"battery\"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision>\n"
-             "</link>\n"
-             "<link name=\"other\"><collision name=\"bare\"/>\n"
-             "</link>\n</model>\n</sdf>\n");
-  ui_input_focus_window (GTK_WIDGET (f->window));
-  WAIT_UNTIL (shown_link (f) != NULL);
-  click_row (f, "hull");
-  WAIT_UNTIL (g_strcmp0 (shown_link (f)->name, "hull") == 0);
-  drain ();
+  open_and_pick (f,
+                 "<link name=\"hull\"><inertial auto=\"true\"><density>500</density></inertial>"
+                 "<collision name=\"shell\"><geometry><box><size>1 1 1</size></box></geometry></collision>\n"
+                 "<collision name=\"battery\"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision>\n"
+                 "</link>\n"
+                 "<link name=\"other\"><collision name=\"bare\"/>\n"
+                 "</link>\n", "hull");
   diagnostic_texts (f, rows);
   g_assert_cmpuint (rows->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (rows, 0), ==, overlap_row);
@@ -604,6 +619,31 @@ test_decimal_comma (Fixture       *f,
   g_assert_null (bl_number_field_get_error (BL_NUMBER_FIELD (field)));
 }
 
+/* sdformat's inertial_invalid.sdf: a link of mass -1 kg.  The Buoyancy
+ * card said "Net buoyancy 9.80665 N" (−(−1 kg)·g, up) of it; with a 1 m
+ * box it said "Rises: it displaces 1026 kg of fluid more than its own
+ * mass".  A mass that is not positive has no weight to set the buoyancy
+ * against: no net force, and the verdict says why.  Link "negative"
+ * (picked by a click in the outline): mass -1, the box; displaced volume
+ * still 1 m³. */
+static void
+test_negative_mass_buoyancy (Fixture       *f,
+                             gconstpointer  data)
+{
+  GtkWidget *grid;
+
+  open_and_pick (f,
+                 "<link name=\"negative\"><inertial><mass>-1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>"
+                 "</inertia></inertial>\n"
+                 "<collision name=\"box\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>\n",
+                 "negative");
+  grid = child (inspector (f), BL_TYPE_INSPECTOR, "buoyancy_grid");
+  assert_label_near (grid_cell (grid, 3, 0), 1.0);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (grid_cell (grid, 3, 4))), ==, "—");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (grid_cell (grid, 0, 5))), ==,
+                   "The mass is not positive: there is no weight to set the buoyancy against.");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -626,6 +666,7 @@ main (int   argc,
   g_test_add ("/ui/qa/open-broken-from-command-line", Fixture, NULL, NULL, test_open_broken_from_command_line,
               fixture_tear_down);
   g_test_add ("/ui/qa/decimal-comma", Fixture, NULL, NULL, test_decimal_comma, fixture_tear_down);
+  g_test_add ("/ui/qa/negative-mass-buoyancy", Fixture, NULL, NULL, test_negative_mass_buoyancy, fixture_tear_down);
   g_test_add ("/ui/qa/unreadable-value-validity", Fixture, NULL, NULL, test_unreadable_value_validity,
               fixture_tear_down);
 

@@ -398,13 +398,20 @@ show_buoyancy (BlInspector      *self,
       else
         gtk_label_set_text (labels->center[i], "—");
     }
-  set_number (labels->net, b->net_force);
+  /* A mass that is not positive (an error of its own) weighs nothing a
+   * buoyancy can be set against: no net force to show. */
+  if (mass > 0.0)
+    set_number (labels->net, b->net_force);
+  else
+    gtk_label_set_text (labels->net, "—");
   if (b->volume > 0.0 && !weightless)
     set_number (labels->offset, b->vertical_offset);
   else
     gtk_label_set_text (labels->offset, "—");
 
-  if (!(b->volume > 0.0))
+  if (!(mass > 0.0))
+    verdict = g_strdup (_("The mass is not positive: there is no weight to set the buoyancy against."));
+  else if (!(b->volume > 0.0))
     verdict = g_strdup (_("No collision displaces any volume."));
   else if (weightless && b->net_mass >= 0.0)
     /* Translators: %s is a mass, e.g. "1024 kg"; the world is the SDF <world>, whose <gravity> is 0 0 0 */
