@@ -644,6 +644,45 @@ test_negative_mass_buoyancy (Fixture       *f,
                    "The mass is not positive: there is no weight to set the buoyancy against.");
 }
 
+/* The 3D view's menu listed Fit All, Front… without their keys (Home, F,
+ * 1, 3, 7, 9: the Keyboard Shortcuts window lists them); the main menu
+ * shows its own.  Opened by a click, each item shows its key; and the
+ * keys stay the view's: "1379" typed into a number field afterwards goes
+ * into the field. */
+static void
+test_view_menu_keys (Fixture       *f,
+                     gconstpointer  data)
+{
+  static const char * const items[][2] = {
+    { "Fit All", "Home" }, { "Fit Selection", "F" }, { "Front", "1" },
+    { "Side", "3" }, { "Top", "7" }, { "Isometric", "9" },
+  };
+  GtkWidget *popover, *field;
+  BlLink *link;
+
+  open_and_pick (f, "<link name=\"l\"><inertial auto=\"true\"><density>500</density></inertial>"
+                    "<collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>\n",
+                 "l");
+  link = shown_link (f);
+  popover = open_menu (find_named (GTK_WIDGET (f->window), "view-menu-button"));
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      GtkWidget *item = find_menu_item (popover, items[i][0]);
+
+      g_assert_nonnull (item);
+      if (find_label (item, items[i][1]) == NULL)
+        g_error ("the view menu's “%s” shows no “%s”", items[i][0], items[i][1]);
+    }
+  ui_input_key (GDK_KEY_Escape, 0);
+  WAIT_UNTIL (!gtk_widget_get_mapped (popover));
+  g_assert_false (gtk_widget_get_mapped (popover));
+
+  field = child (inspector (f), BL_TYPE_INSPECTOR, "density_field");
+  type_for_real (field, "1379");
+  WAIT_UNTIL (link->density == 1379.0);
+  g_assert_cmpfloat (link->density, ==, 1379.0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -667,6 +706,7 @@ main (int   argc,
               fixture_tear_down);
   g_test_add ("/ui/qa/decimal-comma", Fixture, NULL, NULL, test_decimal_comma, fixture_tear_down);
   g_test_add ("/ui/qa/negative-mass-buoyancy", Fixture, NULL, NULL, test_negative_mass_buoyancy, fixture_tear_down);
+  g_test_add ("/ui/qa/view-menu-keys", Fixture, NULL, NULL, test_view_menu_keys, fixture_tear_down);
   g_test_add ("/ui/qa/unreadable-value-validity", Fixture, NULL, NULL, test_unreadable_value_validity,
               fixture_tear_down);
 
