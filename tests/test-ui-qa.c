@@ -683,6 +683,47 @@ test_view_menu_keys (Fixture       *f,
   g_assert_cmpfloat (link->density, ==, 1379.0);
 }
 
+/* An import from gz-sim's Hydrodynamics plugin (the gz-sim test world's
+ * Tethys terms) showed its proposal as 36 bare numbers, the matrix with
+ * its axes scrolled away above: which was xx, which qq, the user had to
+ * count.  The proposal, opened by clicks (the link in the outline, the
+ * page's tab, Import from Plugin), has the axes above and beside it, and
+ * the proposed xx (4.876161, the plugin's -xDotU) under x, beside x. */
+static void
+test_proposal_axes (Fixture       *f,
+                    gconstpointer  data)
+{
+  static const char * const axes[] = { "x", "y", "z", "p", "q", "r" };
+  GtkWidget *editor, *grid, *xx;
+
+  open_and_pick (f,
+                 "<link name=\"hull\"><inertial><mass>147.8671</mass><inertia><ixx>3</ixx><iyy>41.980233</iyy>"
+                 "<izz>41.980233</izz></inertia></inertial>\n"
+                 "<collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>\n"
+                 "<plugin filename=\"gz-sim-hydrodynamics-system\" name=\"gz::sim::systems::Hydrodynamics\">"
+                 "<link_name>hull</link_name><xDotU>-4.876161</xDotU><yDotV>-126.324739</yDotV>"
+                 "<zDotW>-126.324739</zDotW><kDotP>0</kDotP><mDotQ>-33.46</mDotQ><nDotR>-33.46</nDotR></plugin>\n",
+                 "hull");
+  show_side_page (f, "Added Mass", "added-mass");
+  editor = child (f->window, BL_TYPE_WINDOW, "added_mass_editor");
+  point_at (child (editor, BL_TYPE_ADDED_MASS_EDITOR, "import_button"));
+  ui_input_click (child (editor, BL_TYPE_ADDED_MASS_EDITOR, "import_button"), 1);
+  WAIT_UNTIL (gtk_revealer_get_child_revealed (GTK_REVEALER (child (editor, BL_TYPE_ADDED_MASS_EDITOR,
+                                                                     "proposal_revealer"))));
+  drain ();
+
+  grid = child (editor, BL_TYPE_ADDED_MASS_EDITOR, "proposal_grid");
+  g_assert_true (gtk_widget_get_mapped (grid));
+  for (guint i = 0; i < 6; i++)
+    {
+      g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), 1 + i, 0))), ==, axes[i]);
+      g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), 0, 1 + i))), ==, axes[i]);
+    }
+  xx = gtk_grid_get_child_at (GTK_GRID (grid), 1, 1);
+  g_test_message ("%s", gtk_label_get_text (GTK_LABEL (xx)));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (xx)), "4.876"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -707,6 +748,7 @@ main (int   argc,
   g_test_add ("/ui/qa/decimal-comma", Fixture, NULL, NULL, test_decimal_comma, fixture_tear_down);
   g_test_add ("/ui/qa/negative-mass-buoyancy", Fixture, NULL, NULL, test_negative_mass_buoyancy, fixture_tear_down);
   g_test_add ("/ui/qa/view-menu-keys", Fixture, NULL, NULL, test_view_menu_keys, fixture_tear_down);
+  g_test_add ("/ui/qa/proposal-axes", Fixture, NULL, NULL, test_proposal_axes, fixture_tear_down);
   g_test_add ("/ui/qa/unreadable-value-validity", Fixture, NULL, NULL, test_unreadable_value_validity,
               fixture_tear_down);
 

@@ -924,8 +924,12 @@ on_discard_clicked (GtkButton         *button,
 
 /* GObject ---------------------------------------------------------------- */
 
+/* The axes x y z p q r above GRID's columns 1–6 and left of its rows
+ * 1–6; over right-aligned numbers (`right`) at their right, beside the
+ * first line of each row. */
 static void
-build_grids (BlAddedMassEditor *self)
+attach_axis_heads (GtkGrid  *grid,
+                   gboolean  right)
 {
   for (guint i = 0; i < 6; i++)
     {
@@ -935,9 +939,22 @@ build_grids (BlAddedMassEditor *self)
       gtk_widget_add_css_class (col_head, "dim-label");
       gtk_widget_add_css_class (row_head, "dim-label");
       gtk_widget_set_margin_end (row_head, 4);
-      gtk_grid_attach (self->matrix_grid, col_head, 1 + i, 0, 1, 1);
-      gtk_grid_attach (self->matrix_grid, row_head, 0, 1 + i, 1, 1);
+      if (right)
+        {
+          gtk_label_set_xalign (GTK_LABEL (col_head), 1.0);
+          gtk_widget_set_valign (row_head, GTK_ALIGN_START);
+        }
+      gtk_grid_attach (grid, col_head, 1 + i, 0, 1, 1);
+      gtk_grid_attach (grid, row_head, 0, 1 + i, 1, 1);
     }
+}
+
+static void
+build_grids (BlAddedMassEditor *self)
+{
+  attach_axis_heads (self->matrix_grid, FALSE);
+  /* the proposal is read apart from the matrix, scrolled away above it */
+  attach_axis_heads (self->proposal_grid, TRUE);
 
   for (guint r = 0; r < 6; r++)
     for (guint c = 0; c < 6; c++)
@@ -974,7 +991,7 @@ build_grids (BlAddedMassEditor *self)
         gtk_widget_add_css_class (proposal, "numeric");
         gtk_widget_set_hexpand (proposal, TRUE);
         self->proposal_cells[r][c] = GTK_LABEL (proposal);
-        gtk_grid_attach (self->proposal_grid, proposal, c, r, 1, 1);
+        gtk_grid_attach (self->proposal_grid, proposal, 1 + c, 1 + r, 1, 1);
       }
 
   for (guint row = 0; row < 2; row++)
