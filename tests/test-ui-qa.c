@@ -724,6 +724,42 @@ test_proposal_axes (Fixture       *f,
   g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (xx)), "4.876"));
 }
 
+/* dave's eROV is a static model of a 7.8 m³ box: its Buoyancy card said
+ * "Rises: it displaces 7969.4 kg of fluid more than its own mass"; a
+ * static model never moves (DIAGNOSTICS.md gives it no volume or overlap
+ * warnings for that reason).  World: model "free" (a 1 m box of 500
+ * kg/m³), then static model "rov" whose link "frame" (1 kg) has a 1 m
+ * box; "frame" picked by a click in the outline: the verdict says it
+ * stays put; the net force (1025 − 1 kg)·9.8 m/s² stays shown. */
+static void
+test_static_buoyancy (Fixture       *f,
+                      gconstpointer  data)
+{
+  GtkWidget *grid;
+
+  open_copy (f, NULL,
+             SDF_HEAD "<world name=\"w\">\n"
+             "<model name=\"free\"><link name=\"l\"><inertial auto=\"true\"><density>500</density></inertial>"
+             "<collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link></model>\n"
+             "<model name=\"rov\"><static>true</static><link name=\"frame\"><inertial><mass>1</mass><inertia>"
+             "<ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>"
+             "<collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link></model>\n"
+             "</world>\n</sdf>\n");
+  ui_input_focus_window (GTK_WIDGET (f->window));
+  WAIT_UNTIL (shown_link (f) != NULL);
+  g_assert_cmpstr (shown_link (f)->name, ==, "l");
+  grid = child (inspector (f), BL_TYPE_INSPECTOR, "buoyancy_grid");
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (grid_cell (grid, 0, 5))), "Rises"));
+
+  click_row (f, "frame");
+  WAIT_UNTIL (g_strcmp0 (shown_link (f)->name, "frame") == 0);
+  drain ();
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (grid_cell (grid, 0, 5))), ==,
+                   "The model is static: it stays where it is placed, whatever its buoyancy.");
+  /* a world without <gravity> has SDF's default, 0 0 -9.8 */
+  assert_label_near (grid_cell (grid, 3, 4), (1025.0 - 1.0) * 9.8);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -749,6 +785,7 @@ main (int   argc,
   g_test_add ("/ui/qa/negative-mass-buoyancy", Fixture, NULL, NULL, test_negative_mass_buoyancy, fixture_tear_down);
   g_test_add ("/ui/qa/view-menu-keys", Fixture, NULL, NULL, test_view_menu_keys, fixture_tear_down);
   g_test_add ("/ui/qa/proposal-axes", Fixture, NULL, NULL, test_proposal_axes, fixture_tear_down);
+  g_test_add ("/ui/qa/static-buoyancy", Fixture, NULL, NULL, test_static_buoyancy, fixture_tear_down);
   g_test_add ("/ui/qa/unreadable-value-validity", Fixture, NULL, NULL, test_unreadable_value_validity,
               fixture_tear_down);
 

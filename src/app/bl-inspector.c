@@ -375,7 +375,8 @@ show_buoyancy (BlInspector      *self,
                BuoyancyLabels   *labels,
                const BlBuoyancy *b,
                double            mass,
-               gboolean          weightless)
+               gboolean          weightless,
+               gboolean          is_static)
 {
   BlBuoyancy shown = *b;
   double c[3];
@@ -413,6 +414,10 @@ show_buoyancy (BlInspector      *self,
     verdict = g_strdup (_("The mass is not positive: there is no weight to set the buoyancy against."));
   else if (!(b->volume > 0.0))
     verdict = g_strdup (_("No collision displaces any volume."));
+  else if (is_static)
+    /* DIAGNOSTICS.md: a static model never floats (no overlap or volume
+     * warnings on it either) */
+    verdict = g_strdup (_("The model is static: it stays where it is placed, whatever its buoyancy."));
   else if (weightless && b->net_mass >= 0.0)
     /* Translators: %s is a mass, e.g. "1024 kg"; the world is the SDF <world>, whose <gravity> is 0 0 0 */
     verdict = g_strdup_printf (_("The world has no gravity: it neither rises nor sinks. It displaces %s of "
@@ -439,7 +444,8 @@ update_buoyancy (BlInspector *self)
   BlVec3 gravity = bl_fluid_get_gravity (self->document, NULL);
 
   bl_link_compute_buoyancy (self->link, self->fluid_density, gravity, &b);
-  show_buoyancy (self, &self->buoyancy, &b, self->link->props.mass, bl_vec3_length (gravity) == 0.0);
+  show_buoyancy (self, &self->buoyancy, &b, self->link->props.mass, bl_vec3_length (gravity) == 0.0,
+                 self->link->model->is_static);
 }
 
 static int
@@ -469,7 +475,8 @@ update_model (BlInspector *self)
               has_ellipsoid ? semi_axes : NULL);
 
   bl_model_compute_buoyancy (self->model, &total, self->fluid_density, gravity, &b);
-  show_buoyancy (self, &self->model_buoyancy, &b, total.mass, bl_vec3_length (gravity) == 0.0);
+  show_buoyancy (self, &self->model_buoyancy, &b, total.mass, bl_vec3_length (gravity) == 0.0,
+                 self->model->is_static);
 }
 
 static void
