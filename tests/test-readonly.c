@@ -467,7 +467,8 @@ test_left_out (void)
   g_autofree char *dir = g_dir_make_tmp ("ballast-readonly-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "left-out.sdf", NULL);
   g_autoptr(GString) text = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\" xmlns:gz=\"urn:gz\">\n");
-  g_autofree char *pose_value = g_strconcat (g_strnfill (1000, ' '), "1 2 3 0 0 0", NULL);
+  g_autofree char *blanks = g_strnfill (1000, ' ');
+  g_autofree char *pose_value = g_strconcat (blanks, "1 2 3 0 0 0", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(BlDocument) full = NULL;
   g_autoptr(BlDocument) lean = NULL;

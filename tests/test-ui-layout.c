@@ -16,33 +16,11 @@
 /* The 3D view's least width at 1024×700 (it had about 250 px). */
 #define MIN_VIEWPORT_WIDTH 400
 
-/* Opens the fixture in a window of WIDTH×HEIGHT (the size the window
- * takes from its settings; the window widget is that less its
- * client-side shadow, 10 px under Xvfb) and waits until it is shown. */
-static void
-open_sized (Fixture    *f,
-            const char *fixture,
-            int         width,
-            int         height)
-{
-  g_autoptr(GSettings) settings = bl_application_settings_new ();
-
-  g_assert_nonnull (settings);
-  g_settings_set (settings, "window-size", "(ii)", width, height);
-  g_settings_set_boolean (settings, "window-maximized", FALSE);
-  open_copy (f, fixture, NULL);
-  WAIT_UNTIL (gtk_widget_get_width (GTK_WIDGET (f->window)) > width - 20);
-  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), >, width - 20);
-  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, width);
-  ui_input_focus_window (GTK_WIDGET (f->window));
-  drain ();
-}
-
 static void
 set_up_1024 (Fixture       *f,
              gconstpointer  data)
 {
-  open_sized (f, FIXTURE, 1024, 700);
+  open_sized (f, FIXTURE, NULL, 1024, 700);
 }
 
 /* The stack switcher's button of the page titled TITLE. */
@@ -338,48 +316,13 @@ test_view_menu_items_look_enabled (Fixture       *f,
              gdk_rgba_to_string (&view), gdk_rgba_to_string (&main_menu));
 }
 
-/* Fails unless every label and number field shown on the inspector's
- * page lies within the width of its scrolled window, and the page needs
- * no horizontal scrolling.  WHEN says after what. */
-static void
-assert_fits_sideways (GtkWidget  *scroller,
-                      GtkWidget  *widget,
-                      const char *when)
-{
-  if (!gtk_widget_get_mapped (widget))
-    return;
-  if (GTK_IS_LABEL (widget) || BL_IS_NUMBER_FIELD (widget))
-    {
-      graphene_rect_t bounds;
-      double right;
-
-      g_assert_true (gtk_widget_compute_bounds (widget, scroller, &bounds));
-      right = bounds.origin.x + bounds.size.width;
-      if (bounds.origin.x < 0.0 || right > gtk_widget_get_width (scroller) + 0.5)
-        g_error ("%s: “%s” spans %.0f–%.0f px, outside the inspector's %d px", when,
-                 GTK_IS_LABEL (widget) ? gtk_label_get_text (GTK_LABEL (widget))
-                                       : gtk_editable_get_text (GTK_EDITABLE (widget)),
-                 bounds.origin.x, right, gtk_widget_get_width (scroller));
-      if (BL_IS_NUMBER_FIELD (widget))
-        return;
-    }
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
-    assert_fits_sideways (scroller, c, when);
-}
-
 static void
 assert_inspector_fits (Fixture    *f,
                        const char *when)
 {
   GtkWidget *inspector = child (f->window, BL_TYPE_WINDOW, "inspector");
-  GtkWidget *scroller = child (inspector, BL_TYPE_INSPECTOR, "link_scroller");
-  GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
 
-  drain ();
-  if (gtk_adjustment_get_upper (h) > gtk_adjustment_get_page_size (h) + 0.5)
-    g_error ("%s: the inspector's page is %.0f px wide in %.0f px: it scrolls sideways", when,
-             gtk_adjustment_get_upper (h), gtk_adjustment_get_page_size (h));
-  assert_fits_sideways (scroller, scroller, when);
+  assert_page_fits (child (inspector, BL_TYPE_INSPECTOR, "link_scroller"), when);
 }
 
 /* At 1024×700 every title, value and unit of the Mass page is in view

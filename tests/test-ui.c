@@ -160,25 +160,6 @@ test_spin_drag_is_one_step (Fixture       *f,
   g_assert_false (bl_window_get_modified (f->window));
 }
 
-static char *
-replace_after (const char *text,
-               const char *anchor,
-               const char *old,
-               const char *replacement)
-{
-  const char *a = strstr (text, anchor);
-  const char *o;
-  GString *s;
-
-  g_assert_nonnull (a);
-  o = strstr (a, old);
-  g_assert_nonnull (o);
-  s = g_string_new_len (text, o - text);
-  g_string_append (s, replacement);
-  g_string_append (s, o + strlen (old));
-  return g_string_free (s, FALSE);
-}
-
 static void
 test_save_and_compare (Fixture       *f,
                        gconstpointer  data)

@@ -4,7 +4,10 @@
 
 #include <glib/gstdio.h>
 #include <math.h>
+#include <string.h>
 
+#include "bl-application-settings.h"
+#include "bl-number-field.h"
 #include "bl-outline.h"
 #include "bl-problems-bar.h"
 #include "bl-outline-item.h"
@@ -760,4 +763,82 @@ count_css_class (GtkWidget  *root,
   for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
     n += count_css_class (c, css_class);
   return n;
+}
+
+char *
+replace_after (const char *text,
+               const char *anchor,
+               const char *old,
+               const char *replacement)
+{
+  const char *a = strstr (text, anchor);
+  const char *o;
+  GString *s;
+
+  g_assert_nonnull (a);
+  o = strstr (a, old);
+  g_assert_nonnull (o);
+  s = g_string_new_len (text, o - text);
+  g_string_append (s, replacement);
+  g_string_append (s, o + strlen (old));
+  return g_string_free (s, FALSE);
+}
+
+void
+open_sized (Fixture    *f,
+            const char *fixture,
+            const char *text,
+            int         width,
+            int         height)
+{
+  g_autoptr(GSettings) settings = bl_application_settings_new ();
+
+  g_assert_nonnull (settings);
+  g_settings_set (settings, "window-size", "(ii)", width, height);
+  g_settings_set_boolean (settings, "window-maximized", FALSE);
+  open_copy (f, fixture, text);
+  WAIT_UNTIL (gtk_widget_get_width (GTK_WIDGET (f->window)) > width - 20);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), >, width - 20);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, width);
+  ui_input_focus_window (GTK_WIDGET (f->window));
+  drain ();
+}
+
+static void
+assert_fits_sideways (GtkWidget  *scroller,
+                      GtkWidget  *widget,
+                      const char *when)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (GTK_IS_LABEL (widget) || BL_IS_NUMBER_FIELD (widget))
+    {
+      graphene_rect_t bounds;
+      double right;
+
+      g_assert_true (gtk_widget_compute_bounds (widget, scroller, &bounds));
+      right = bounds.origin.x + bounds.size.width;
+      if (bounds.origin.x < 0.0 || right > gtk_widget_get_width (scroller) + 0.5)
+        g_error ("%s: “%s” spans %.0f–%.0f px, outside the page's %d px", when,
+                 GTK_IS_LABEL (widget) ? gtk_label_get_text (GTK_LABEL (widget))
+                                       : gtk_editable_get_text (GTK_EDITABLE (widget)),
+                 bounds.origin.x, right, gtk_widget_get_width (scroller));
+      if (BL_IS_NUMBER_FIELD (widget))
+        return;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    assert_fits_sideways (scroller, c, when);
+}
+
+void
+assert_page_fits (GtkWidget  *scroller,
+                  const char *when)
+{
+  GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
+
+  drain ();
+  if (gtk_adjustment_get_upper (h) > gtk_adjustment_get_page_size (h) + 0.5)
+    g_error ("%s: the page is %.0f px wide in %.0f px: it scrolls sideways", when,
+             gtk_adjustment_get_upper (h), gtk_adjustment_get_page_size (h));
+  assert_fits_sideways (scroller, scroller, when);
 }

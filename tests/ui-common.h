@@ -189,4 +189,27 @@ gboolean    bar_shown    (Fixture *f);
 void        ui_test_init (int *argc, char ***argv);
 int         ui_test_run (void);
 
+/* Opens the fixture (or TEXT, as open_copy) in a window of WIDTH×HEIGHT
+ * (the size the window takes from its settings; the window widget is that
+ * less its client-side shadow, 10 px under Xvfb), waits until it is
+ * shown and focuses it. */
+void        open_sized (Fixture    *f,
+                        const char *fixture,
+                        const char *text,
+                        int         width,
+                        int         height);
+
+/* Fails unless every label and number field shown on the page of the
+ * scrolled window SCROLLER lies within its width, and the page needs no
+ * horizontal scrolling.  WHEN says after what. */
+void        assert_page_fits (GtkWidget  *scroller,
+                              const char *when);
+
+/* TEXT with the first OLD after ANCHOR replaced by REPLACEMENT (both
+ * must be there; newly allocated). */
+char *      replace_after (const char *text,
+                           const char *anchor,
+                           const char *old,
+                           const char *replacement);
+
 G_END_DECLS

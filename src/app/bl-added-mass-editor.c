@@ -182,6 +182,21 @@ update_sources (BlAddedMassEditor *self,
   gtk_widget_set_visible (GTK_WIDGET (self->sources_read_only_label), read_only_reason != NULL);
 }
 
+/* The narrowest a cell is, in characters ("-1.23" and shorter). */
+#define CELL_MIN_CHARS 5
+
+/* Makes CELL as wide as its number, CELL_MIN_CHARS at least: a number
+ * cut at the cell's edge reads as another number ("126.32473" for
+ * 126.324739); the page scrolls sideways only when its numbers are long. */
+static void
+fit_cell (GtkWidget *cell)
+{
+  int chars = MAX (CELL_MIN_CHARS, (int) g_utf8_strlen (gtk_editable_get_text (GTK_EDITABLE (cell)), -1));
+
+  gtk_editable_set_width_chars (GTK_EDITABLE (cell), chars);
+  gtk_editable_set_max_width_chars (GTK_EDITABLE (cell), chars);
+}
+
 static void
 update_matrix (BlAddedMassEditor *self)
 {
@@ -202,6 +217,7 @@ update_matrix (BlAddedMassEditor *self)
         g_autofree char *tooltip = NULL;
 
         bl_number_field_set_value (BL_NUMBER_FIELD (cell), m.m[r][c]);
+        fit_cell (cell);
         set_magnitude_class (cell, m.m[r][c], max_abs);
         if (r <= c)
           gtk_editable_set_editable (GTK_EDITABLE (cell), reason == NULL);
@@ -908,8 +924,12 @@ on_discard_clicked (GtkButton         *button,
 
 /* GObject ---------------------------------------------------------------- */
 
+/* The axes x y z p q r above GRID's columns 1–6 and left of its rows
+ * 1–6; over right-aligned numbers (`right`) at their right, beside the
+ * first line of each row. */
 static void
-build_grids (BlAddedMassEditor *self)
+attach_axis_heads (GtkGrid  *grid,
+                   gboolean  right)
 {
   for (guint i = 0; i < 6; i++)
     {
@@ -919,9 +939,22 @@ build_grids (BlAddedMassEditor *self)
       gtk_widget_add_css_class (col_head, "dim-label");
       gtk_widget_add_css_class (row_head, "dim-label");
       gtk_widget_set_margin_end (row_head, 4);
-      gtk_grid_attach (self->matrix_grid, col_head, 1 + i, 0, 1, 1);
-      gtk_grid_attach (self->matrix_grid, row_head, 0, 1 + i, 1, 1);
+      if (right)
+        {
+          gtk_label_set_xalign (GTK_LABEL (col_head), 1.0);
+          gtk_widget_set_valign (row_head, GTK_ALIGN_START);
+        }
+      gtk_grid_attach (grid, col_head, 1 + i, 0, 1, 1);
+      gtk_grid_attach (grid, row_head, 0, 1 + i, 1, 1);
     }
+}
+
+static void
+build_grids (BlAddedMassEditor *self)
+{
+  attach_axis_heads (self->matrix_grid, FALSE);
+  /* the proposal is read apart from the matrix, scrolled away above it */
+  attach_axis_heads (self->proposal_grid, TRUE);
 
   for (guint r = 0; r < 6; r++)
     for (guint c = 0; c < 6; c++)
@@ -934,8 +967,7 @@ build_grids (BlAddedMassEditor *self)
 
         gtk_widget_set_name (cell, name);
         bl_number_field_set_show_buttons (BL_NUMBER_FIELD (cell), FALSE);
-        gtk_editable_set_width_chars (GTK_EDITABLE (cell), 6);
-        gtk_editable_set_max_width_chars (GTK_EDITABLE (cell), 8);
+        fit_cell (cell);
         gtk_editable_set_alignment (GTK_EDITABLE (cell), 1.0);
         gtk_widget_add_css_class (cell, "bl-cell");
         gtk_widget_add_css_class (cell, block_class (r, c));
@@ -959,7 +991,7 @@ build_grids (BlAddedMassEditor *self)
         gtk_widget_add_css_class (proposal, "numeric");
         gtk_widget_set_hexpand (proposal, TRUE);
         self->proposal_cells[r][c] = GTK_LABEL (proposal);
-        gtk_grid_attach (self->proposal_grid, proposal, c, r, 1, 1);
+        gtk_grid_attach (self->proposal_grid, proposal, 1 + c, 1 + r, 1, 1);
       }
 
   for (guint row = 0; row < 2; row++)
@@ -988,6 +1020,10 @@ build_grids (BlAddedMassEditor *self)
           gtk_grid_attach (self->eigen_grid, value, 1 + i, row * 2, 1, 1);
         }
       gtk_label_set_xalign (GTK_LABEL (status), 1.0);
+      /* "positive semi-definite: zero about p, exact about the axis of a
+       * body of revolution" is wider than the pane at its least width */
+      gtk_label_set_wrap (GTK_LABEL (status), TRUE);
+      gtk_label_set_justify (GTK_LABEL (status), GTK_JUSTIFY_RIGHT);
       gtk_widget_add_css_class (status, "caption");
       gtk_widget_set_name (status, row == 0 ? "eigen-status-added" : "eigen-status-total");
       self->eigen_status[row] = GTK_LABEL (status);

@@ -523,6 +523,9 @@ on_file_opened (GObject      *source,
           return;
         }
       bl_window_load_sample (window);
+      /* Opened from a file manager there is no terminal to read: the
+       * window says why it shows the sample instead. */
+      bl_window_show_open_error (window, g_object_get_data (G_OBJECT (window), "bl-file"), error);
     }
   if (self->screenshot_path != NULL)
     gtk_widget_add_tick_callback (GTK_WIDGET (window), on_screenshot_tick, NULL, NULL);

@@ -1,6 +1,9 @@
 /* bl-diagnostic-row.c: a row that shows one diagnostic or finding. */
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <string.h>
+
 #include "bl-diagnostic-row.h"
 #include "bl-field.h"
 
@@ -126,4 +129,34 @@ bl_diagnostic_box_sync (GtkBox     *box,
         first = row;
     }
   return first;
+}
+
+char *
+bl_diagnostic_row_dup_message (const BlDiagnostic *d,
+                               const char         *link_name)
+{
+  static const char collision[] = "/collision[";
+  gsize n = strlen (link_name);
+  const char *name, *end;
+  g_autofree char *collision_name = NULL;
+  g_autofree char *quoted = NULL;
+
+  g_return_val_if_fail (d != NULL && link_name != NULL, NULL);
+
+  /* "model::link/collision[NAME]", maybe "/density" and so on after it */
+  if (d->element == NULL || strncmp (d->element, link_name, n) != 0 ||
+      strncmp (d->element + n, collision, strlen (collision)) != 0)
+    return g_strdup (d->message);
+  name = d->element + n + strlen (collision);
+  end = strstr (name, "]/");
+  if (end == NULL)
+    end = g_str_has_suffix (name, "]") ? name + strlen (name) - 1 : NULL;
+  if (end == NULL)
+    return g_strdup (d->message);
+  collision_name = g_strndup (name, end - name);
+  quoted = g_strdup_printf ("“%s”", collision_name);
+  if (strstr (d->message, quoted) != NULL)
+    return g_strdup (d->message);
+  /* Translators: a collision's name, then a message about it */
+  return g_strdup_printf (_("collision “%s”: %s"), collision_name, d->message);
 }

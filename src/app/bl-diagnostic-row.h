@@ -32,4 +32,12 @@ GtkWidget *bl_diagnostic_box_sync (GtkBox     *box,
                                    const char *empty_text,
                                    const char *empty_class);
 
+/* D's message as read on the page or the outline row of its link, whose
+ * scoped name is LINK_NAME: the diagnostic of a collision whose message
+ * does not name it starts with it ("collision “battery”: overlaps
+ * “hull_body” …"; the line alone left the user to find which); any other
+ * message is as it is.  Newly allocated. */
+char      *bl_diagnostic_row_dup_message (const BlDiagnostic *d,
+                                          const char         *link_name);
+
 G_END_DECLS

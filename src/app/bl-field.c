@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "bl-field.h"
 #include "bl-number.h"
@@ -49,8 +50,12 @@ bl_field_parse_text (const char   *text,
     }
   if (!bl_number_parse (stripped, &v))
     {
+      /* "1,5" (a decimal comma, as many locales write numbers) or "1,500"
+       * (a thousands separator): SDF and every field here take C's form. */
       if (reason != NULL)
-        *reason = _("Not a finite number");
+        *reason = strchr (stripped, ',') != NULL
+                  ? _("Write numbers with a decimal point and no separators, such as 1500.5")
+                  : _("Not a finite number");
       return FALSE;
     }
   if (rule == BL_FIELD_POSITIVE && !(v > 0.0))

@@ -265,6 +265,10 @@ validity_reason (const BlLink *link)
   const BlMassProperties *p = &link->props;
   double trace;
 
+  /* Unresolved: a value could not be read (a <mass> of "@calculated",
+   * a density of "nan"), or the automatic inertia could not be computed. */
+  if (!p->resolved && link->input_errors)
+    return g_strdup (_("A value could not be read (see Diagnostics), so these numbers cannot be trusted."));
   if (!p->resolved)
     return g_strdup (_("The automatic inertia could not be computed from the collisions."));
   if (p->valid)
@@ -371,7 +375,8 @@ show_buoyancy (BlInspector      *self,
                BuoyancyLabels   *labels,
                const BlBuoyancy *b,
                double            mass,
-               gboolean          weightless)
+               gboolean          weightless,
+               gboolean          is_static)
 {
   BlBuoyancy shown = *b;
   double c[3];
@@ -394,14 +399,25 @@ show_buoyancy (BlInspector      *self,
       else
         gtk_label_set_text (labels->center[i], "—");
     }
-  set_number (labels->net, b->net_force);
+  /* A mass that is not positive (an error of its own) weighs nothing a
+   * buoyancy can be set against: no net force to show. */
+  if (mass > 0.0)
+    set_number (labels->net, b->net_force);
+  else
+    gtk_label_set_text (labels->net, "—");
   if (b->volume > 0.0 && !weightless)
     set_number (labels->offset, b->vertical_offset);
   else
     gtk_label_set_text (labels->offset, "—");
 
-  if (!(b->volume > 0.0))
+  if (!(mass > 0.0))
+    verdict = g_strdup (_("The mass is not positive: there is no weight to set the buoyancy against."));
+  else if (!(b->volume > 0.0))
     verdict = g_strdup (_("No collision displaces any volume."));
+  else if (is_static)
+    /* DIAGNOSTICS.md: a static model never floats (no overlap or volume
+     * warnings on it either) */
+    verdict = g_strdup (_("The model is static: it stays where it is placed, whatever its buoyancy."));
   else if (weightless && b->net_mass >= 0.0)
     /* Translators: %s is a mass, e.g. "1024 kg"; the world is the SDF <world>, whose <gravity> is 0 0 0 */
     verdict = g_strdup_printf (_("The world has no gravity: it neither rises nor sinks. It displaces %s of "
@@ -428,7 +444,8 @@ update_buoyancy (BlInspector *self)
   BlVec3 gravity = bl_fluid_get_gravity (self->document, NULL);
 
   bl_link_compute_buoyancy (self->link, self->fluid_density, gravity, &b);
-  show_buoyancy (self, &self->buoyancy, &b, self->link->props.mass, bl_vec3_length (gravity) == 0.0);
+  show_buoyancy (self, &self->buoyancy, &b, self->link->props.mass, bl_vec3_length (gravity) == 0.0,
+                 self->link->model->is_static);
 }
 
 static int
@@ -458,7 +475,8 @@ update_model (BlInspector *self)
               has_ellipsoid ? semi_axes : NULL);
 
   bl_model_compute_buoyancy (self->model, &total, self->fluid_density, gravity, &b);
-  show_buoyancy (self, &self->model_buoyancy, &b, total.mass, bl_vec3_length (gravity) == 0.0);
+  show_buoyancy (self, &self->model_buoyancy, &b, total.mass, bl_vec3_length (gravity) == 0.0,
+                 self->model->is_static);
 }
 
 static void
@@ -526,8 +544,9 @@ rebuild_diagnostics (BlInspector *self)
     {
       const BlDiagnostic *d = g_ptr_array_index (self->link->diagnostics, i);
       g_autofree char *text = bl_diagnostic_to_string (d);
+      g_autofree char *whole = bl_diagnostic_row_dup_message (d, self->link->scoped_name);
       /* The message may quote a name of any length. */
-      g_autofree char *message = bl_display_cut (d->message, BL_DISPLAY_TEXT_MAX);
+      g_autofree char *message = bl_display_cut (whole, BL_DISPLAY_TEXT_MAX);
       g_autofree char *escaped = g_markup_escape_text (message, -1);
       g_autofree char *markup = NULL;
 

@@ -131,6 +131,10 @@ add_row (BlLegend    *self,
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_swatch, swatch, g_free);
   gtk_widget_set_valign (area, GTK_ALIGN_CENTER);
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  /* In a 3D view narrower than the legend (a small window) the text is
+   * cut at its end; the legend is never wider than the view, which would
+   * cut it at its start, swatches first. */
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (label, "caption");
   gtk_box_append (GTK_BOX (row), area);
   gtk_box_append (GTK_BOX (row), label);

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "bl-diagnostic-row.h"
 #include "bl-display-name.h"
 #include "bl-lazy-list.h"
 #include "bl-outline-item.h"
@@ -274,14 +275,17 @@ update_link (BlOutlineItem *self)
   else if (worst != NULL)
     icon_name = WARNING_ICON;
 
-  if (!link->props.resolved)
-    tooltip = g_strdup (_("The inertia could not be computed"));
+  if (!link->props.resolved && link->input_errors)
+    tooltip = g_strdup (_("A value could not be read, so the numbers cannot be trusted"));
+  else if (!link->props.resolved)
+    tooltip = g_strdup (_("The automatic inertia could not be computed"));
   else if (!link->props.valid)
     tooltip = g_strdup (_("The inertia is not physically valid"));
   if (worst != NULL)
     {
+      g_autofree char *whole = bl_diagnostic_row_dup_message (worst, link->scoped_name);
       /* The message may quote a name of any length. */
-      g_autofree char *message = bl_display_cut (worst->message, BL_DISPLAY_TEXT_MAX);
+      g_autofree char *message = bl_display_cut (whole, BL_DISPLAY_TEXT_MAX);
       char *joined = tooltip != NULL ? g_strconcat (tooltip, "\n", message, NULL)
                                      : g_strdup (message);
       g_free (tooltip);
@@ -291,8 +295,14 @@ update_link (BlOutlineItem *self)
   if (link->props.resolved)
     /* Translators: a link's mass in the outline, e.g. "12.5 kg" */
     subtitle = g_strdup_printf (_("%.4g kg"), link->props.mass);
+  else if (link->input_errors)
+    /* Translators: in the outline, instead of the mass of a link whose
+     * <mass> (or another value) could not be read */
+    subtitle = g_strdup (_("unreadable value"));
   else
-    subtitle = g_strdup (_("unresolved"));
+    /* Translators: in the outline, instead of the mass of a link whose
+     * automatic inertia could not be computed */
+    subtitle = g_strdup (_("not computed"));
 
   if (set_string (&self->subtitle, g_steal_pointer (&subtitle)))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUBTITLE]);

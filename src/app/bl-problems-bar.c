@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "bl-field.h"
 #include "bl-problems-bar.h"
@@ -239,11 +240,33 @@ make_mesh_rows (BlProblemsBar *self)
     }
 }
 
+/* The name of FILE as the bar shows it: its base name, and for a file
+ * other than the open one (an included model) its folder's name too,
+ * "tethys_equipped/model.sdf": every Gazebo model is a model.sdf. */
+static char *
+dup_file_name (BlProblemsBar *self,
+               const char    *file)
+{
+  const char *open = self->document != NULL ? bl_document_get_path (self->document) : NULL;
+  g_autofree char *folder = NULL;
+  g_autofree char *folder_name = NULL;
+  g_autofree char *name = g_path_get_basename (file);
+
+  if (open == NULL || g_strcmp0 (open, file) == 0)
+    return g_steal_pointer (&name);
+  folder = g_path_get_dirname (file);
+  folder_name = g_path_get_basename (folder);
+  if (strcmp (folder_name, ".") == 0 || strcmp (folder_name, G_DIR_SEPARATOR_S) == 0)
+    return g_steal_pointer (&name);
+  return g_build_filename (folder_name, name, NULL);
+}
+
 /* "world.sdf, line 12": where the problem is, as the user finds it. */
 static char *
-dup_location (const BlDiagnostic *d)
+dup_location (BlProblemsBar      *self,
+              const BlDiagnostic *d)
 {
-  g_autofree char *name = d->file != NULL ? g_path_get_basename (d->file) : NULL;
+  g_autofree char *name = d->file != NULL ? dup_file_name (self, d->file) : NULL;
 
   if (name != NULL && d->line > 0)
     /* Translators: a file name and a line number */
@@ -300,7 +323,7 @@ problem_row_new (BlProblemsBar      *self,
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *message = copyable_label_new (d->message);
-  g_autofree char *location = dup_location (d);
+  g_autofree char *location = dup_location (self, d);
 
   gtk_widget_add_css_class (row, "bl-problem");
   gtk_label_set_wrap (GTK_LABEL (message), TRUE);
@@ -357,7 +380,7 @@ dup_summary (BlProblemsBar      *self,
   BlDocument *document = self->document;
   const BlIncludeFailure *failure = find_include_failure (document, d);
   const BlMeshRefusal *refusal = find_mesh_refusal (self, d);
-  g_autofree char *location = dup_location (d);
+  g_autofree char *location = dup_location (self, d);
   g_autofree char *what = NULL;
   const char *folder = NULL;
 

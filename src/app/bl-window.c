@@ -503,12 +503,24 @@ on_open_done (GObject      *source,
   /* A newer file is being opened, or the window closed. */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
-  {
-    g_autofree char *name = g_file_get_parse_name (file);
-    g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), name);
+  bl_window_show_open_error (self, file, error);
+}
 
-    _bl_window_show_error (self, primary, error->message);
-  }
+void
+bl_window_show_open_error (BlWindow     *self,
+                           GFile        *file,
+                           const GError *error)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *primary = NULL;
+
+  g_return_if_fail (BL_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (error != NULL);
+
+  name = g_file_get_parse_name (file);
+  primary = g_strdup_printf (_("Could not open “%s”"), name);
+  _bl_window_show_error (self, primary, error->message);
 }
 
 static void

@@ -38,6 +38,11 @@ void        bl_window_load_file_async  (BlWindow            *self,
 gboolean    bl_window_load_file_finish (BlWindow            *self,
                                         GAsyncResult        *result,
                                         GError             **error);
+/* Says in a dialog over the window that FILE could not be opened, and
+ * why (ERROR's message): "Could not open “/path/to/model.sdf”". */
+void        bl_window_show_open_error  (BlWindow            *self,
+                                        GFile               *file,
+                                        const GError        *error);
 /* Whether a file is being opened in the background, and which. */
 gboolean    bl_window_get_loading      (BlWindow            *self);
 GFile      *bl_window_get_loading_file (BlWindow            *self);
