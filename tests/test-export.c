@@ -2023,6 +2023,34 @@ test_left_out_bom_crlf (void)
   }
 }
 
+/* libxml2 2.9.14's whole-buffer parser stopped with "internal error: Huge
+ * input lookup" near the end of 12 MB of elements of 100 attributes (the
+ * streaming load read it); the editable load reads in pieces as the
+ * streaming one does, and writes the file back byte for byte. */
+static void
+test_many_attributes_past_ten_megabytes (void)
+{
+  g_autoptr(GString) text = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n<model name=\"m\">\n"
+                                          "<link name=\"l\"><inertial><mass>2</mass></inertial></link>\n");
+  g_autoptr(GString) element = g_string_new ("<a");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autofree char *exported = NULL;
+
+  for (guint i = 0; i < 100; i++)
+    g_string_append_printf (element, " x%u=\"\"", i);
+  g_string_append (element, "/>\n");
+  while (text->len < 12 * 1000 * 1000)
+    g_string_append (text, element->str);
+  g_string_append (text, "</model>\n</sdf>\n");
+
+  doc = bl_document_new_from_data (text->str, text->len, "/nonexistent/attributes.sdf", &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (link_of (doc, "m::l")->props.mass, ==, 2);
+  exported = export_string (doc);
+  g_assert_true (strcmp (exported, text->str) == 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2037,6 +2065,7 @@ main (int    argc,
   g_test_add_func ("/core/export/round-trip/tinyxml-faults", test_round_trip_tinyxml_faults);
   g_test_add_func ("/core/export/round-trip/left-out", test_left_out);
   g_test_add_func ("/core/export/round-trip/left-out-bom-crlf", test_left_out_bom_crlf);
+  g_test_add_func ("/core/export/round-trip/many-attributes-past-10mb", test_many_attributes_past_ten_megabytes);
   g_test_add_func ("/core/export/version-keeps-reading", test_version_keeps_reading);
   g_test_add_func ("/core/export/edit/mass", test_edit_mass);
   g_test_add_func ("/core/export/edit/link-density", test_edit_link_density);

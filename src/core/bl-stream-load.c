@@ -548,6 +548,64 @@ take_filter_faults (ParseState      *state,
 #define XML_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES | \
                      XML_PARSE_RECOVER)
 
+/* What a failed parse left in STATE, forgotten before another parse of
+ * the same bytes. */
+static void
+forget_failure (ParseState *state)
+{
+  state->failed = FALSE;
+  state->refused = FALSE;
+  state->error_code = 0;
+  state->error_line = 0;
+  g_clear_pointer (&state->error_message, g_free);
+  state->fault_count[FAULT_LATE_DECLARATION] = 0;
+  state->fault_line[FAULT_LATE_DECLARATION] = 0;
+  g_clear_pointer (&state->encoding_error, g_free);
+  g_clear_pointer (&state->declared_encoding, g_free);
+}
+
+/* The editable load's parse of the whole of DATA through libxml2's push
+ * parser in pieces of 256 KiB, as the streaming load reads: the
+ * whole-buffer parser of libxml2 2.9.14 stops with "Huge input lookup"
+ * past 10 MB of elements of many attributes.  NULL when it fails. */
+static xmlDoc *
+parse_in_pieces (ParseState *state,
+                 const char *data,
+                 gsize       length)
+{
+  BlLoader *loader = state->loader;
+  xmlParserCtxt *ctxt = xmlCreatePushParserCtxt (NULL, NULL, NULL, 0, state->path);
+  xmlDoc *xml;
+
+  if (ctxt == NULL)
+    return NULL;
+  xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_COMPACT);
+  use_handlers (ctxt, state);
+  if (loader != NULL && loader->left_out != NULL)
+    {
+      bl_stream_use_lean_handlers (ctxt, state);
+      state->left_out = loader->left_out;
+      state->data = data;
+      state->length = length;
+    }
+  for (gsize done = 0; done < length && !state->failed && !state->leave_out_failed;)
+    {
+      gsize n = MIN (length - done, 256 * 1024);
+
+      if (xmlParseChunk (ctxt, data + done, (int) n, 0) != 0 && !state->failed)
+        state->failed = TRUE;
+      done += n;
+    }
+  if (!state->failed && !state->leave_out_failed && xmlParseChunk (ctxt, NULL, 0, 1) != 0)
+    state->failed = TRUE;
+  bl_stream_clear_lean_state (state);
+  xml = g_steal_pointer (&ctxt->myDoc);
+  if (state->failed || state->encoding_error != NULL || xml == NULL || xmlDocGetRootElement (xml) == NULL)
+    g_clear_pointer (&xml, xmlFreeDoc);
+  xmlFreeParserCtxt (ctxt);
+  return xml;
+}
+
 /* Parses data in place of xmlReadMemory, keeping true line numbers.  For
  * a read-only load (state->loader set and read-only), links are read as
  * their end tags arrive and their subtrees freed, and the input goes
@@ -678,19 +736,31 @@ parse_xml (ParseState  *state,
         {
           BlReadCounts counts = *state->counts;
 
-          ctxt = xmlNewParserCtxt ();
-          if (ctxt == NULL)
-            return NULL;
-          use_handlers (ctxt, state);
-          if (loader != NULL && loader->left_out != NULL)
+          xml = parse_in_pieces (state, data, length);
+          if (xml == NULL && !state->over_limit && !state->leave_out_failed)
             {
-              bl_stream_use_lean_handlers (ctxt, state);
-              state->left_out = loader->left_out;
-              state->data = data;
-              state->length = length;
+              /* libxml2's push parser stops at the first error where the
+               * whole-buffer parser reports the last, and refuses a text
+               * over 10 MB that comes in pieces: a file the first refuses
+               * is read again by the second, which says what it always
+               * said (and what a read-only load falls back to) */
+              *state->counts = counts;
+              forget_failure (state);
+              ctxt = xmlNewParserCtxt ();
+              if (ctxt == NULL)
+                return NULL;
+              use_handlers (ctxt, state);
+              if (loader != NULL && loader->left_out != NULL)
+                {
+                  g_array_set_size (loader->left_out, 0);
+                  bl_stream_use_lean_handlers (ctxt, state);
+                  state->left_out = loader->left_out;
+                  state->data = data;
+                  state->length = length;
+                }
+              xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS | XML_PARSE_COMPACT);
+              xmlFreeParserCtxt (ctxt);
             }
-          xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS | XML_PARSE_COMPACT);
-          xmlFreeParserCtxt (ctxt);
           bl_stream_clear_lean_state (state);
           if (!state->leave_out_failed)
             break;
