@@ -253,8 +253,8 @@ lean_start_element (void           *ctx,
     {
       end_text (ctxt, FALSE);
       g_byte_array_append (state->kinds, &kind, 1);
-      bl_stream_sax_start_element (ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes, nb_defaulted,
-                         attributes);
+      bl_stream_sax_start_element (ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
+                                   nb_defaulted, attributes);
       return;
     }
   /* links left out count as the full load counts them */
