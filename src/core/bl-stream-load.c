@@ -564,6 +564,26 @@ forget_failure (ParseState *state)
   g_clear_pointer (&state->declared_encoding, g_free);
 }
 
+/* An editable load of the document's own file (loader->left_out set)
+ * leaves out what no reader looks at in DATA, its stand-ins' ranges
+ * recorded afresh. */
+static void
+leave_out_of (xmlParserCtxt *ctxt,
+              ParseState    *state,
+              const char    *data,
+              gsize          length)
+{
+  BlLoader *loader = state->loader;
+
+  if (loader == NULL || loader->left_out == NULL)
+    return;
+  g_array_set_size (loader->left_out, 0);
+  bl_stream_use_lean_handlers (ctxt, state);
+  state->left_out = loader->left_out;
+  state->data = data;
+  state->length = length;
+}
+
 /* The editable load's parse of the whole of DATA through libxml2's push
  * parser in pieces of 256 KiB, as the streaming load reads: the
  * whole-buffer parser of libxml2 2.9.14 stops with "Huge input lookup"
@@ -573,7 +593,6 @@ parse_in_pieces (ParseState *state,
                  const char *data,
                  gsize       length)
 {
-  BlLoader *loader = state->loader;
   xmlParserCtxt *ctxt = xmlCreatePushParserCtxt (NULL, NULL, NULL, 0, state->path);
   xmlDoc *xml;
 
@@ -581,13 +600,7 @@ parse_in_pieces (ParseState *state,
     return NULL;
   xmlCtxtUseOptions (ctxt, XML_OPTIONS | XML_PARSE_COMPACT);
   use_handlers (ctxt, state);
-  if (loader != NULL && loader->left_out != NULL)
-    {
-      bl_stream_use_lean_handlers (ctxt, state);
-      state->left_out = loader->left_out;
-      state->data = data;
-      state->length = length;
-    }
+  leave_out_of (ctxt, state, data, length);
   for (gsize done = 0; done < length && !state->failed && !state->leave_out_failed;)
     {
       gsize n = MIN (length - done, 256 * 1024);
@@ -750,14 +763,7 @@ parse_xml (ParseState  *state,
               if (ctxt == NULL)
                 return NULL;
               use_handlers (ctxt, state);
-              if (loader != NULL && loader->left_out != NULL)
-                {
-                  g_array_set_size (loader->left_out, 0);
-                  bl_stream_use_lean_handlers (ctxt, state);
-                  state->left_out = loader->left_out;
-                  state->data = data;
-                  state->length = length;
-                }
+              leave_out_of (ctxt, state, data, length);
               xml = xmlCtxtReadMemory (ctxt, data, (int) length, path, NULL, XML_OPTIONS | XML_PARSE_COMPACT);
               xmlFreeParserCtxt (ctxt);
             }
