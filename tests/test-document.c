@@ -908,6 +908,9 @@ test_gz_buoyancy (void)
     { system, "<enable>m::l</enable>", cone, TRUE },
     /* graded mode: another computation, not compared */
     { system, "<graded_buoyancy><default_density>1000</default_density></graded_buoyancy>", cone, FALSE },
+    /* gz-sim takes a uniform density before a graded one */
+    { system, "<graded_buoyancy><default_density>1000</default_density></graded_buoyancy>"
+              "<uniform_fluid_density>1000</uniform_fluid_density>", cone, TRUE },
     /* a static model never floats: nothing to compare */
     { system, "", static_cone, FALSE },
     /* BuoyancyEngine is another system */

@@ -453,6 +453,87 @@ write_file (const char *dir,
   return path;
 }
 
+/* The fluid the world's gz-sim Buoyancy system simulates (added-mass.md
+ * §7.4): the buoyancy report was made in sea water whatever the world said
+ * (a blimp in gz-sim's air of 1.097 kg/m³ "sank"). */
+static void
+test_world_fluid (void)
+{
+  static const char system[] =
+    "<plugin filename=\"gz-sim-buoyancy-system\" name=\"gz::sim::systems::Buoyancy\">";
+  static const struct {
+    const char      *plugins;  /* the world's plugins, on line 4 */
+    BlWorldFluidKind kind;
+    double           density;
+    int              line;
+    const char      *text;
+  } cases[] = {
+    /* "@" is the Buoyancy system's start tag */
+    { "", BL_WORLD_FLUID_NONE, 0.0, 0, NULL },
+    { "@<uniform_fluid_density>1.097</uniform_fluid_density></plugin>", BL_WORLD_FLUID_UNIFORM, 1.097, 4, NULL },
+    { "@\n<uniform_fluid_density> 1e3 </uniform_fluid_density></plugin>", BL_WORLD_FLUID_UNIFORM, 1000.0, 5, NULL },
+    /* neither: gz-sim's fluidDensity{1000} */
+    { "@</plugin>", BL_WORLD_FLUID_GZ_DEFAULT, 1000.0, 4, NULL },
+    { "<plugin filename=\"ignition-gazebo-buoyancy-system\" name=\"ignition::gazebo::systems::Buoyancy\"/>",
+      BL_WORLD_FLUID_GZ_DEFAULT, 1000.0, 4, NULL },
+    /* uniform before graded, as gz-sim reads them */
+    { "@<graded_buoyancy><default_density>1025</default_density></graded_buoyancy>"
+      "<uniform_fluid_density>999</uniform_fluid_density></plugin>", BL_WORLD_FLUID_UNIFORM, 999.0, 4, NULL },
+    { "@<graded_buoyancy><default_density>1025</default_density></graded_buoyancy></plugin>",
+      BL_WORLD_FLUID_GRADED, 0.0, 4, NULL },
+    { "@<uniform_fluid_density>dense</uniform_fluid_density></plugin>", BL_WORLD_FLUID_UNREADABLE, 0.0, 4, "dense" },
+    { "@<uniform_fluid_density>0</uniform_fluid_density></plugin>", BL_WORLD_FLUID_UNREADABLE, 0.0, 4, "0" },
+    { "@<uniform_fluid_density>+0x10</uniform_fluid_density></plugin>", BL_WORLD_FLUID_UNREADABLE, 0.0, 4, "+0x10" },
+    /* BuoyancyEngine is another system; the first Buoyancy system counts */
+    { "<plugin filename=\"gz-sim-buoyancy-engine-system\" name=\"gz::sim::systems::BuoyancyEngine\">"
+      "<uniform_fluid_density>5</uniform_fluid_density></plugin>", BL_WORLD_FLUID_NONE, 0.0, 0, NULL },
+    { "@<uniform_fluid_density>1025</uniform_fluid_density></plugin>@<uniform_fluid_density>5"
+      "</uniform_fluid_density></plugin>", BL_WORLD_FLUID_UNIFORM, 1025.0, 4, NULL },
+  };
+
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    for (guint flags = 0; flags <= BL_DOCUMENT_LOAD_READ_ONLY; flags++)
+      {
+        g_autoptr(GString) plugins = g_string_new (cases[i].plugins);
+        g_autofree char *sdf = NULL;
+        g_autofree char *path = NULL;
+        g_autoptr(GError) error = NULL;
+        g_autoptr(BlDocument) doc = NULL;
+        BlWorldFluid fluid;
+        gboolean one;
+
+        g_string_replace (plugins, "@", system, 0);
+        sdf = g_strconcat (SDF_HEAD, "<world name=\"w\">\n", plugins->str,
+                           "\n<model name=\"m\"><link name=\"l\"/></model></world></sdf>\n", NULL);
+        path = write_file (dir, "world.sdf", sdf, -1);
+        doc = bl_document_new_from_file_full (path, flags, &error);
+
+        g_test_message ("case %u, load flags %u", i, flags);
+        g_assert_no_error (error);
+        one = bl_fluid_get_world_fluid (doc, &fluid);
+        g_assert_cmpint (fluid.kind, ==, cases[i].kind);
+        g_assert_cmpint (one, ==, cases[i].kind == BL_WORLD_FLUID_UNIFORM ||
+                                  cases[i].kind == BL_WORLD_FLUID_GZ_DEFAULT);
+        g_assert_cmpfloat (fluid.density, ==, cases[i].density);
+        g_assert_cmpint (fluid.line, ==, cases[i].line);
+        g_assert_cmpstr (fluid.text, ==, cases[i].text);
+        bl_world_fluid_clear (&fluid);
+        g_unlink (path);
+      }
+  g_rmdir (dir);
+
+  /* no world: nothing */
+  {
+    g_autoptr(BlDocument) doc = load_string (SDF_HEAD "<model name=\"m\"><link name=\"l\"/></model></sdf>\n");
+    BlWorldFluid fluid;
+
+    g_assert_false (bl_fluid_get_world_fluid (doc, &fluid));
+    g_assert_cmpint (fluid.kind, ==, BL_WORLD_FLUID_NONE);
+  }
+}
+
 /* On a link with its inertia written out, a mesh's volume counts only
  * for the buoyancy: an open mesh whose holes, closed, enclose nothing (a
  * soup of 64 small scattered triangles, each its own hole) is left out,
@@ -2148,6 +2229,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/overflow", test_overflow);
   g_test_add_func ("/core/hostile/relative-to-cycle", test_relative_to_cycle);
   g_test_add_func ("/core/hostile/unreadable-gravity", test_unreadable_gravity);
+  g_test_add_func ("/core/hostile/world-fluid", test_world_fluid);
   g_test_add_func ("/core/hostile/long-frame-chains", test_long_frame_chains);
   g_test_add_func ("/core/hostile/bad-meshes", test_bad_meshes);
   g_test_add_func ("/core/hostile/open-mesh-buoyancy", test_open_mesh_buoyancy);

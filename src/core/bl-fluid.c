@@ -43,6 +43,58 @@ bl_fluid_get_gravity (BlDocument *self,
   return bl_vec3 (0.0, 0.0, -9.8); /* the SDF default of //world/gravity */
 }
 
+gboolean
+bl_fluid_get_world_fluid (BlDocument   *self,
+                          BlWorldFluid *out)
+{
+  xmlNode *world, *system = NULL, *uniform;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+  *out = (BlWorldFluid) { BL_WORLD_FLUID_NONE, 0.0, 0, NULL };
+  g_return_val_if_fail (BL_IS_DOCUMENT (self), FALSE);
+
+  world = bl_document_get_world (self);
+  for (xmlNode *n = world != NULL ? world->children : NULL; n != NULL && system == NULL; n = n->next)
+    if (bl_xml_is_element (n, "plugin") && bl_fluid_is_buoyancy_system (n))
+      system = n;
+  if (system == NULL)
+    return FALSE;
+
+  out->line = bl_xml_get_line (system);
+  uniform = bl_xml_first_child (system, "uniform_fluid_density");
+  if (uniform != NULL)
+    {
+      g_autofree char *text = bl_fluid_node_text (uniform);
+      double density;
+
+      out->line = bl_xml_get_line (uniform);
+      if (bl_number_parse (text, &density) &&
+          density >= BL_FLUID_DENSITY_MIN && density <= BL_FLUID_DENSITY_MAX)
+        {
+          out->kind = BL_WORLD_FLUID_UNIFORM;
+          out->density = density;
+          return TRUE;
+        }
+      out->kind = BL_WORLD_FLUID_UNREADABLE;
+      out->text = g_steal_pointer (&text);
+      return FALSE;
+    }
+  if (bl_xml_first_child (system, "graded_buoyancy") != NULL)
+    {
+      out->kind = BL_WORLD_FLUID_GRADED;
+      return FALSE;
+    }
+  out->kind = BL_WORLD_FLUID_GZ_DEFAULT;
+  out->density = BL_FLUID_DENSITY_FRESH_WATER; /* gz-sim's fluidDensity{1000} */
+  return TRUE;
+}
+
+void
+bl_world_fluid_clear (BlWorldFluid *fluid)
+{
+  g_clear_pointer (&fluid->text, g_free);
+}
+
 char *
 bl_fluid_dup_physics_engine (BlDocument *self,
                              int        *line)
