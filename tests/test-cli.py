@@ -561,6 +561,71 @@ class Buoyancy(unittest.TestCase):
                 self.assertClose(b["net_mass"], 25 * volume)
                 self.assertClose(b["net_force"], 25 * volume * g)
 
+    BUOYANCY = ('<plugin filename="gz-sim-buoyancy-system" name="gz::sim::systems::Buoyancy">'
+                '{}</plugin>')
+
+    def world_sphere(self, density, plugin):
+        # A sphere r 0.5 of uniform material density in a world whose
+        # Buoyancy system is `plugin` (on line 3).
+        return write_sdf(self, '<?xml version="1.0"?><sdf version="1.11">\n<world name="w">\n'
+                         f'{plugin}\n<model name="ball"><link name="l"><inertial auto="true">'
+                         f'<density>{density}</density></inertial><collision name="c"><geometry>'
+                         '<sphere><radius>0.5</radius></sphere></geometry></collision></link></model>'
+                         '</world></sdf>')
+
+    def test_world_fluid(self):
+        # The world's gz-sim Buoyancy system names the fluid (gz-sim's
+        # lighter_than_air_blimp.sdf: air of 1.097 kg/m³); a body of that
+        # density is neutral in it.  Without a density gz-sim takes 1000.
+        volume = 4 / 3 * math.pi * 0.125
+        cases = (
+            (self.BUOYANCY.format("<uniform_fluid_density>1.097</uniform_fluid_density>"), 1.097, "world", 3),
+            (self.BUOYANCY.format(""), 1000, "world", 3),
+            ("", 1025, "default", None),
+            (self.BUOYANCY.format("<graded_buoyancy><default_density>1000</default_density>"
+                                  "</graded_buoyancy>"), 1025, "default", None),
+            (self.BUOYANCY.format("<uniform_fluid_density>heavy</uniform_fluid_density>"),
+             1025, "default", None),
+        )
+        for plugin, rho, source, line in cases:
+            with self.subTest(plugin=plugin):
+                sdf = self.world_sphere(rho, plugin)
+                doc = inspect_json(sdf)
+                self.assertEqual(doc["fluid_density"], rho)
+                self.assertEqual(doc["fluid_density_source"], source)
+                self.assertEqual(doc["fluid_density_line"], line)
+                b = doc["links"][0]["buoyancy"]
+                self.assertEqual(b["fluid_density"], rho)
+                self.assertClose(b["displaced_mass"], rho * volume)
+                self.assertLessEqual(abs(b["net_mass"]), 1e-9 * rho)
+                estimate = json.loads(run("added-mass", "estimate", "--json", sdf).stdout)
+                self.assertEqual(estimate["fluid_density"], rho)
+                self.assertEqual(estimate["fluid_density_source"], source)
+                # a sphere's added mass is half the displaced fluid's mass
+                self.assertClose(estimate["links"][0]["fluid_added_mass"]["xx"], rho * volume / 2)
+
+        # --fluid-density wins, and the table says what the world uses
+        sdf = self.world_sphere(1.097, cases[0][0])
+        doc = json.loads(run("inspect", "--json", "--fluid-density", "air", sdf).stdout)
+        self.assertEqual(doc["fluid_density"], 1.225)
+        self.assertEqual(doc["fluid_density_source"], "option")
+        self.assertEqual(doc["fluid_density_line"], None)
+        table = run("inspect", "--fluid-density", "air", sdf).stdout
+        self.assertIn("fluid: 1.225 kg/m³ (air) from --fluid-density; the world's gz-sim Buoyancy "
+                      "system (line 3) uses 1.097 kg/m³", table)
+        table = run("inspect", sdf).stdout
+        self.assertIn("fluid: 1.097 kg/m³, the <uniform_fluid_density> of the world's gz-sim "
+                      "Buoyancy system (line 3)", table)
+        self.assertIn("neutral", table)
+        table = run("inspect", self.world_sphere(1, cases[3][0])).stdout
+        self.assertIn("fluid: 1025 kg/m³ (sea water): the world's gz-sim Buoyancy system (line 3) "
+                      "grades the density by depth", table)
+        table = run("inspect", self.world_sphere(1, cases[4][0])).stdout
+        self.assertIn("the <uniform_fluid_density> “heavy” of the world's gz-sim Buoyancy system "
+                      "(line 3) is no density", table)
+        # no Buoyancy system: no line about the fluid
+        self.assertNotIn("fluid:", run("inspect", self.world_sphere(1, "")).stdout)
+
     def test_explicit_link_and_offset(self):
         # An explicit link still displaces its collisions' volume: a 1×2×3 box
         # at (0, 0, 1) and a sphere r 1 at the origin; COM at the origin.

@@ -388,11 +388,12 @@ run_estimate (int    argc,
   gboolean json = FALSE, panel;
   gint panels = BL_PANEL_DEFAULT_PANELS;
   double rho = BL_FLUID_DENSITY_DEFAULT;
+  g_auto(BlCliFluid) fluid = { 0 };
   GPtrArray *links;
   BlLink *only = NULL;
   const GOptionEntry entries[] = {
     { "fluid-density", 'r', 0, G_OPTION_ARG_STRING, &density,
-      "Fluid density in kg/m³ or a preset (default 1025, sea water)", "RHO" },
+      "Fluid density in kg/m³ or a preset (default: the world's, else 1025, sea water)", "RHO" },
     { "method", 'm', 0, G_OPTION_ARG_STRING, &method,
       "closed-form (default: per collision) or panel (all collisions together)", "METHOD" },
     { "panels", 'n', 0, G_OPTION_ARG_INT, &panels, "Panel budget of the panel method (default 4000)", "N" },
@@ -410,8 +411,9 @@ run_estimate (int    argc,
     "--method panel solves the potential flow around all the link's collisions\n"
     "together by a boundary-element (panel) method, with an error estimate\n"
     "from a second solve at a quarter of the panels.\n"
-    "Fluid density presets: sea-water 1025 (default), fresh-water 1000,\n"
-    "air 1.225; the collisions' material <density> plays no part.\n"
+    "Fluid density presets: sea-water 1025, fresh-water 1000, air 1.225;\n"
+    "without --fluid-density, the fluid of the world's gz-sim Buoyancy\n"
+    "system, else sea water.  The collisions' material <density> plays no part.\n"
     "Exit status: 0 on success, 1 when FILE cannot be read or has no such\n"
     "link, 2 on a usage error.");
   g_option_context_add_main_entries (context, entries, NULL);
@@ -439,6 +441,8 @@ run_estimate (int    argc,
   doc = bl_cli_load_document (argv[1]);
   if (doc == NULL)
     return BL_EXIT_FAILURE;
+  bl_cli_fluid_init (&fluid, doc, density);
+  rho = fluid.rho;
 
   if (link_name != NULL)
     {
@@ -463,8 +467,7 @@ run_estimate (int    argc,
       bl_json_string (&j, bl_document_get_path (doc));
       bl_json_key (&j, "estimate");
       bl_json_bool (&j, TRUE);
-      bl_json_key (&j, "fluid_density");
-      bl_json_number (&j, rho);
+      bl_cli_fluid_json (&fluid, &j);
       bl_json_key (&j, "links");
       bl_json_begin_array (&j);
       for (guint i = 0; i < links->len; i++)
@@ -492,6 +495,8 @@ run_estimate (int    argc,
     printf ("%s: ESTIMATED added mass in %s (ρ = %s kg/m³), from the collision geometry\n",
             bl_document_get_path (doc), bl_cli_fluid_name (rho), fmt (rho, b));
     printf ("Potential flow, fully submerged, far from walls and the surface: check before use.\n");
+    if (fluid.note != NULL)
+      printf ("Fluid: %s\n", fluid.note);
   }
   for (guint i = 0; i < links->len; i++)
     {

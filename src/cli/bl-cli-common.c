@@ -178,6 +178,96 @@ bl_cli_fluid_name (double rho)
   return "the fluid";
 }
 
+/* "1000 kg/m³ (fresh water)", or "1.097 kg/m³" for no preset. */
+static char *
+describe_density (double rho)
+{
+  char b[BL_DOUBLE_BUF_SIZE];
+  const char *name = bl_cli_fluid_name (rho);
+
+  if (strcmp (name, "the fluid") == 0)
+    return g_strdup_printf ("%s kg/m³", bl_number_format (rho, b));
+  return g_strdup_printf ("%s kg/m³ (%s)", bl_number_format (rho, b), name);
+}
+
+void
+bl_cli_fluid_init (BlCliFluid *fluid,
+                   BlDocument *doc,
+                   const char *option)
+{
+  BlWorldFluid world;
+  gboolean named = bl_fluid_get_world_fluid (doc, &world);
+  g_autofree char *rho = NULL;
+  g_autofree char *other = NULL;
+
+  *fluid = (BlCliFluid) { BL_FLUID_DENSITY_DEFAULT, "default", 0, NULL };
+  /* the option was checked by bl_cli_parse_fluid_density before the load */
+  if (option != NULL && bl_cli_parse_fluid_density (option, &fluid->rho))
+    fluid->source = "option";
+  else if (named)
+    {
+      fluid->rho = world.density;
+      fluid->source = "world";
+      fluid->line = world.line;
+    }
+  rho = describe_density (fluid->rho);
+
+  switch (world.kind)
+    {
+    case BL_WORLD_FLUID_NONE:
+      break;
+    case BL_WORLD_FLUID_UNIFORM:
+    case BL_WORLD_FLUID_GZ_DEFAULT:
+      if (strcmp (fluid->source, "option") == 0)
+        {
+          other = describe_density (world.density);
+          fluid->note = g_strdup_printf ("%s from --fluid-density; the world's gz-sim Buoyancy "
+                                         "system (line %d) uses %s", rho, world.line, other);
+        }
+      else if (world.kind == BL_WORLD_FLUID_UNIFORM)
+        fluid->note = g_strdup_printf ("%s, the <uniform_fluid_density> of the world's gz-sim "
+                                       "Buoyancy system (line %d)", rho, world.line);
+      else
+        fluid->note = g_strdup_printf ("%s, gz-sim's default: the world's Buoyancy system "
+                                       "(line %d) names no density", rho, world.line);
+      break;
+    case BL_WORLD_FLUID_GRADED:
+      fluid->note = g_strdup_printf ("%s: the world's gz-sim Buoyancy system (line %d) grades "
+                                     "the density by depth, this report takes one", rho, world.line);
+      break;
+    case BL_WORLD_FLUID_UNREADABLE:
+      fluid->note = g_strdup_printf ("%s: the <uniform_fluid_density> “%s” of the world's gz-sim "
+                                     "Buoyancy system (line %d) is no density from %g to %g kg/m³",
+                                     rho, world.text, world.line,
+                                     BL_FLUID_DENSITY_MIN, BL_FLUID_DENSITY_MAX);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  bl_world_fluid_clear (&world);
+}
+
+void
+bl_cli_fluid_clear (BlCliFluid *fluid)
+{
+  g_clear_pointer (&fluid->note, g_free);
+}
+
+void
+bl_cli_fluid_json (const BlCliFluid *fluid,
+                   BlJson           *json)
+{
+  bl_json_key (json, "fluid_density");
+  bl_json_number (json, fluid->rho);
+  bl_json_key (json, "fluid_density_source");
+  bl_json_string (json, fluid->source);
+  bl_json_key (json, "fluid_density_line");
+  if (fluid->line > 0)
+    bl_json_int (json, fluid->line);
+  else
+    bl_json_null (json);
+}
+
 int
 bl_cli_write_document (BlDocument *doc,
                        const char *output,

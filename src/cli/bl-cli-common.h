@@ -6,6 +6,7 @@
 #include <gio/gio.h>
 
 #include "bl-document.h"
+#include "bl-json.h"
 
 G_BEGIN_DECLS
 
@@ -43,6 +44,29 @@ gboolean    bl_cli_parse_fluid_density (const char *text,
                                         double     *rho);
 /* "sea water", "fresh water", "air" or "the fluid" for a density. */
 const char *bl_cli_fluid_name    (double rho);
+
+/* The fluid of a report on a document, and where it came from: the
+ * --fluid-density option when given, else the fluid of the world's gz-sim
+ * Buoyancy system (bl_fluid_get_world_fluid), else sea water. */
+typedef struct
+{
+  double      rho;
+  const char *source;  /* "option", "world" or "default" */
+  int         line;    /* for "world": the Buoyancy system's line, else 0 */
+  char       *note;    /* a sentence on the fluid when the world has a
+                        * Buoyancy system, else NULL */
+} BlCliFluid;
+
+void        bl_cli_fluid_init    (BlCliFluid *fluid,
+                                  BlDocument *doc,
+                                  const char *option);
+void        bl_cli_fluid_clear   (BlCliFluid *fluid);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (BlCliFluid, bl_cli_fluid_clear)
+
+/* "fluid_density", "fluid_density_source" and "fluid_density_line" (or
+ * null) as keys of the open object. */
+void        bl_cli_fluid_json    (const BlCliFluid *fluid,
+                                  BlJson           *json);
 
 /* The app's settings schema, whose model-paths key ballast-cli reads. */
 #define BL_CLI_APPLICATION_ID "app.ballast.Ballast"

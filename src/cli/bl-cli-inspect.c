@@ -16,9 +16,10 @@
 /* What inspect needs besides the document: the fluid of the buoyancy report. */
 typedef struct
 {
-  double rho;       /* fluid density, kg/m³ */
-  BlVec3 gravity;   /* world axes */
-  int    gravity_line;
+  double      rho;       /* fluid density, kg/m³ */
+  BlVec3      gravity;   /* world axes */
+  int         gravity_line;
+  BlCliFluid  source;    /* where rho came from */
 } FluidContext;
 
 /* "key": [numbers] when present, "key": null otherwise. */
@@ -279,8 +280,7 @@ print_json (BlDocument         *doc,
   bl_json_string (&json, bl_document_get_path (doc));
   bl_json_key (&json, "sdf_version");
   bl_json_string (&json, bl_document_get_sdf_version (doc));
-  bl_json_key (&json, "fluid_density");
-  bl_json_number (&json, fluid->rho);
+  bl_cli_fluid_json (&fluid->source, &json);
   bl_json_key (&json, "gravity");
   json_vec3 (&json, fluid->gravity);
   bl_json_key (&json, "models");
@@ -397,6 +397,8 @@ print_table (BlDocument         *doc,
   printf ("%s  (SDF %s, %u link%s)\n", bl_document_get_path (doc),
           bl_document_get_sdf_version (doc) != NULL ? bl_document_get_sdf_version (doc) : "?",
           links->len, links->len == 1 ? "" : "s");
+  if (fluid->source.note != NULL)
+    printf ("fluid: %s\n", fluid->source.note);
 
   for (guint i = 0; i < links->len; i++)
     {
@@ -480,11 +482,11 @@ bl_cli_inspect (int    argc,
   g_autoptr(BlDocument) doc = NULL;
   gboolean json = FALSE;
   g_autofree char *density = NULL;
-  FluidContext fluid = { BL_FLUID_DENSITY_DEFAULT, BL_VEC3_ZERO, 0 };
+  FluidContext fluid = { BL_FLUID_DENSITY_DEFAULT, BL_VEC3_ZERO, 0, { 0 } };
   const GOptionEntry entries[] = {
     { "json", 'j', 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
     { "fluid-density", 'r', 0, G_OPTION_ARG_STRING, &density,
-      "Fluid of the buoyancy report, kg/m³ or a preset (default 1025, sea water)", "RHO" },
+      "Fluid of the buoyancy report, kg/m³ or a preset (default: the world's, else 1025, sea water)", "RHO" },
     { NULL }
   };
 
@@ -492,8 +494,10 @@ bl_cli_inspect (int    argc,
   g_option_context_set_description (context,
     "Without FILE, the built-in sample model is inspected.\n"
     "The buoyancy report assumes each body fully submerged in the fluid of\n"
-    "--fluid-density: 1025 (sea-water, the default), 1000 (fresh-water) or\n"
-    "1.225 (air), or any positive number; gravity is the world's <gravity>\n"
+    "--fluid-density: 1025 (sea-water), 1000 (fresh-water) or 1.225 (air),\n"
+    "or any positive number; without it, the fluid of the world's gz-sim\n"
+    "Buoyancy system (its <uniform_fluid_density>, else gz-sim's 1000), and\n"
+    "sea water in a file without one.  Gravity is the world's <gravity>\n"
     "(SDF default 0 0 -9.8), or 9.80665 m/s² in a file without a world.\n"
     "Exit status: 0 when the file loaded (warnings and errors inside the\n"
     "model are reported, not fatal), 1 when it could not be read or\n"
@@ -515,12 +519,15 @@ bl_cli_inspect (int    argc,
   if (doc == NULL)
     return BL_EXIT_FAILURE;
 
+  bl_cli_fluid_init (&fluid.source, doc, density);
+  fluid.rho = fluid.source.rho;
   fluid.gravity = bl_fluid_get_gravity (doc, &fluid.gravity_line);
   if (json)
     print_json (doc, &fluid);
   else
     print_table (doc, &fluid);
 
+  bl_cli_fluid_clear (&fluid.source);
   bl_cli_keep_until_exit (g_steal_pointer (&doc));
   return BL_EXIT_OK;
 }
