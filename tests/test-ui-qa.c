@@ -760,6 +760,101 @@ test_static_buoyancy (Fixture       *f,
   assert_label_near (grid_cell (grid, 3, 4), (1025.0 - 1.0) * 9.8);
 }
 
+/* The text under the fluid density of the link's Buoyancy card. */
+static const char *
+fluid_note (Fixture *f)
+{
+  GtkWidget *grid = child (inspector (f), BL_TYPE_INSPECTOR, "buoyancy_grid");
+  GtkWidget *label = gtk_widget_get_last_child (grid_cell (grid, 0, 3));
+
+  return gtk_widget_get_visible (label) ? gtk_label_get_text (GTK_LABEL (label)) : NULL;
+}
+
+/* gz-sim's buoyancy.sdf says <uniform_fluid_density>1000 in its world's
+ * Buoyancy system; the Buoyancy card took the default, 1025, and called
+ * bodies built neutral in that water "Rises" (lighter_than_air_blimp.sdf's
+ * air of 1.097 kg/m³ made its blimp sink).  The world's fluid is now the
+ * window's, and the card says where it comes from: a sphere r 0.5 of
+ * 1000 kg/m³ is neutral.  A density typed into the card (real clicks and
+ * keys) is for this file only, the card then saying what the world uses;
+ * the default (here air) is left alone.  A file whose world names no
+ * fluid takes the default, and there a typed density is the new default. */
+static void
+test_world_fluid (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = bl_application_settings_new ();
+  g_autoptr(GFile) plain = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *plain_path = NULL;
+  GtkWidget *grid, *field;
+  BlDocument *world;
+
+  g_settings_set_double (settings, "fluid-density", BL_FLUID_DENSITY_AIR);
+  open_copy (f, NULL,
+             SDF_HEAD "<world name=\"w\">\n"
+             "<plugin filename=\"gz-sim-buoyancy-system\" name=\"gz::sim::systems::Buoyancy\">"
+             "<uniform_fluid_density>1000</uniform_fluid_density></plugin>\n"
+             "<model name=\"ball\"><link name=\"l\"><inertial auto=\"true\"><density>1000</density></inertial>"
+             "<collision name=\"c\"><geometry><sphere><radius>0.5</radius></sphere></geometry></collision>"
+             "</link></model>\n</world>\n</sdf>\n");
+  ui_input_focus_window (GTK_WIDGET (f->window));
+  WAIT_UNTIL (shown_link (f) != NULL);
+  drain ();
+  world = bl_window_get_document (f->window);
+  grid = child (inspector (f), BL_TYPE_INSPECTOR, "buoyancy_grid");
+  field = grid_cell (grid, 1, 2);
+  g_assert_true (BL_IS_NUMBER_FIELD (field));
+  g_assert_cmpfloat (bl_inspector_get_fluid_density (BL_INSPECTOR (inspector (f))), ==, 1000.0);
+  g_assert_cmpstr (fluid_note (f), ==, "From the world’s Buoyancy system, line 4");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (grid_cell (grid, 0, 5))), ==, "Neutrally buoyant.");
+
+  type_for_real (field, "1025");
+  WAIT_UNTIL (bl_inspector_get_fluid_density (BL_INSPECTOR (inspector (f))) == 1025.0);
+  g_assert_cmpfloat (bl_inspector_get_fluid_density (BL_INSPECTOR (inspector (f))), ==, 1025.0);
+  g_assert_cmpstr (fluid_note (f), ==, "The world’s Buoyancy system (line 4) uses 1000 kg/m³");
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (grid_cell (grid, 0, 5))), "Rises"));
+  g_assert_cmpfloat (g_settings_get_double (settings, "fluid-density"), ==, BL_FLUID_DENSITY_AIR);
+  g_assert_false (bl_window_get_modified (f->window));
+
+  /* a file whose world has no Buoyancy system */
+  plain_path = g_build_filename (f->dir, "plain.sdf", NULL);
+  g_assert_true (g_file_set_contents (plain_path, SDF_HEAD "<world name=\"w\">\n"
+                                      "<model name=\"ball\"><link name=\"l\"><inertial auto=\"true\"/>"
+                                      "<collision name=\"c\"><geometry><sphere><radius>0.5</radius></sphere>"
+                                      "</geometry></collision></link></model>\n</world>\n</sdf>\n", -1, &error));
+  g_assert_no_error (error);
+  plain = g_file_new_for_path (plain_path);
+  g_assert_true (bl_window_load_file (f->window, plain, &error));
+  g_assert_no_error (error);
+  WAIT_UNTIL (bl_window_get_document (f->window) != world && shown_link (f) != NULL);
+  drain ();
+  g_assert_cmpfloat (bl_inspector_get_fluid_density (BL_INSPECTOR (inspector (f))), ==, BL_FLUID_DENSITY_AIR);
+  g_assert_null (fluid_note (f));
+  type_for_real (field, "1000");
+  WAIT_UNTIL (g_settings_get_double (settings, "fluid-density") == 1000.0);
+  g_assert_cmpfloat (g_settings_get_double (settings, "fluid-density"), ==, 1000.0);
+
+  /* a density gz-sim cannot read: the default, and the start of the text */
+  world = bl_window_get_document (f->window);
+  g_assert_true (g_file_set_contents (plain_path, SDF_HEAD "<world name=\"w\">\n"
+                                      "<plugin filename=\"gz-sim-buoyancy-system\" name=\"gz::sim::systems::Buoyancy\">"
+                                      "<uniform_fluid_density>fresh water from the lake behind the old mill, "
+                                      "cold</uniform_fluid_density></plugin>\n"
+                                      "<model name=\"ball\"><link name=\"l\"><inertial auto=\"true\"/>"
+                                      "<collision name=\"c\"><geometry><sphere><radius>0.5</radius></sphere>"
+                                      "</geometry></collision></link></model>\n</world>\n</sdf>\n", -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (bl_window_load_file (f->window, plain, &error));
+  g_assert_no_error (error);
+  WAIT_UNTIL (bl_window_get_document (f->window) != world && shown_link (f) != NULL);
+  drain ();
+  g_assert_cmpfloat (bl_inspector_get_fluid_density (BL_INSPECTOR (inspector (f))), ==, 1000.0);
+  g_assert_cmpstr (fluid_note (f), ==, "The world’s Buoyancy system (line 4) names no density Ballast can use: "
+                                       "“fresh water from the lake behind the old…”");
+  g_settings_reset (settings, "fluid-density");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -786,6 +881,7 @@ main (int   argc,
   g_test_add ("/ui/qa/view-menu-keys", Fixture, NULL, NULL, test_view_menu_keys, fixture_tear_down);
   g_test_add ("/ui/qa/proposal-axes", Fixture, NULL, NULL, test_proposal_axes, fixture_tear_down);
   g_test_add ("/ui/qa/static-buoyancy", Fixture, NULL, NULL, test_static_buoyancy, fixture_tear_down);
+  g_test_add ("/ui/qa/world-fluid", Fixture, NULL, NULL, test_world_fluid, fixture_tear_down);
   g_test_add ("/ui/qa/unreadable-value-validity", Fixture, NULL, NULL, test_unreadable_value_validity,
               fixture_tear_down);
 

@@ -34,6 +34,8 @@ typedef struct
   GtkLabel      *center[3];
   BlNumberField *fluid_field;
   GtkLabel      *fluid_error;
+  GtkLabel      *fluid_note;    /* where the density comes from, when the
+                                 * world's Buoyancy system has a say */
   GtkLabel      *net;
   GtkLabel      *verdict;
   GtkLabel      *offset;
@@ -203,7 +205,7 @@ build_buoyancy_grid (BlInspector    *self,
   GtkWidget *field = bl_number_field_new (BL_FIELD_POSITIVE);
   GtkWidget *error = gtk_label_new (NULL);
   GtkWidget *verdict = gtk_label_new (NULL);
-  GtkWidget *title;
+  GtkWidget *title, *notes;
   int row = 0;
 
   attach_title (grid, _("Displaced volume"), "m³", row);
@@ -225,7 +227,17 @@ build_buoyancy_grid (BlInspector    *self,
   gtk_widget_add_css_class (error, "error");
   gtk_widget_add_css_class (error, "caption");
   gtk_widget_set_visible (error, FALSE);
-  gtk_grid_attach (grid, error, 0, row++, 5, 1);
+  labels->fluid_note = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (labels->fluid_note, 1.0);
+  gtk_label_set_wrap (labels->fluid_note, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (labels->fluid_note), "dim-label");
+  gtk_widget_add_css_class (GTK_WIDGET (labels->fluid_note), "caption");
+  gtk_widget_set_visible (GTK_WIDGET (labels->fluid_note), FALSE);
+  /* under the field, one row: what is wrong with it, where it comes from */
+  notes = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (notes), error);
+  gtk_box_append (GTK_BOX (notes), GTK_WIDGET (labels->fluid_note));
+  gtk_grid_attach (grid, notes, 0, row++, 5, 1);
   labels->fluid_field = BL_NUMBER_FIELD (field);
   labels->fluid_error = GTK_LABEL (error);
   bl_number_field_set_value (labels->fluid_field, self->fluid_density);
@@ -1120,6 +1132,25 @@ bl_inspector_get_model (BlInspector *self)
 {
   g_return_val_if_fail (BL_IS_INSPECTOR (self), NULL);
   return self->model;
+}
+
+/* Under the fluid density of both buoyancy cards. */
+void
+bl_inspector_set_fluid_note (BlInspector *self,
+                             const char  *note)
+{
+  BuoyancyLabels *cards[] = { &self->buoyancy, &self->model_buoyancy };
+
+  g_return_if_fail (BL_IS_INSPECTOR (self));
+
+  for (guint i = 0; i < G_N_ELEMENTS (cards); i++)
+    {
+      GtkWidget *label = GTK_WIDGET (cards[i]->fluid_note);
+
+      if (g_strcmp0 (gtk_label_get_text (cards[i]->fluid_note), note != NULL ? note : "") != 0)
+        gtk_label_set_text (cards[i]->fluid_note, note != NULL ? note : "");
+      gtk_widget_set_visible (label, note != NULL);
+    }
 }
 
 double

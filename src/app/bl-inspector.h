@@ -29,5 +29,9 @@ BlModel    *bl_inspector_get_model    (BlInspector *self);
 double      bl_inspector_get_fluid_density (BlInspector *self);
 void        bl_inspector_set_fluid_density (BlInspector *self,
                                             double       density);
+/* A line under the fluid density saying where it comes from (the world's
+ * Buoyancy system); NULL hides it. */
+void        bl_inspector_set_fluid_note    (BlInspector *self,
+                                            const char  *note);
 
 G_END_DECLS

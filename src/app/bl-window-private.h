@@ -3,6 +3,7 @@
 
 #include "bl-added-mass.h"
 #include "bl-added-mass-editor.h"
+#include "bl-fluid.h"
 #include "bl-inspector.h"
 #include "bl-outline.h"
 #include "bl-problems-bar.h"
@@ -39,7 +40,10 @@ struct _BlWindow
   /* The file shown: document, history, disk, loading, saving, recovery. */
   BlSession            *session;
   gboolean              remember_recent;
-  double                fluid_density; /* kg/m³, "fluid-density" */
+  double                fluid_density; /* kg/m³, "fluid-density": the world's
+                                        * when it names one, else the default */
+  double                default_fluid_density; /* the setting's */
+  BlWorldFluid          world_fluid;   /* of the document's world */
   GtkWidget            *dialog;        /* the question being asked, if any */
   gboolean              close_confirmed;
 };

@@ -9,6 +9,7 @@
 #include "bl-application-settings.h"
 #include "bl-legend.h"
 #include "bl-mesh.h"
+#include "bl-number.h"
 #include "bl-window-private.h"
 
 G_DEFINE_FINAL_TYPE (BlWindow, bl_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -279,6 +280,102 @@ first_moving_link (BlDocument *document)
 }
 
 
+/* The fluid ------------------------------------------------------------- */
+
+/* Whether the document's world names the one fluid gz-sim's buoyancy
+ * uses: then the window takes it, and what the user types is for this
+ * document only; otherwise the window takes the default, and what the
+ * user types becomes the default (the setting). */
+static gboolean
+world_names_fluid (BlWindow *self)
+{
+  return self->world_fluid.kind == BL_WORLD_FLUID_UNIFORM ||
+         self->world_fluid.kind == BL_WORLD_FLUID_GZ_DEFAULT;
+}
+
+static void
+update_fluid_note (BlWindow *self)
+{
+  const BlWorldFluid *world = &self->world_fluid;
+  g_autofree char *note = NULL;
+  g_autofree char *text = NULL;
+  char b[BL_DOUBLE_BUF_SIZE];
+
+  switch (world->kind)
+    {
+    case BL_WORLD_FLUID_NONE:
+      break;
+    case BL_WORLD_FLUID_UNIFORM:
+    case BL_WORLD_FLUID_GZ_DEFAULT:
+      if (self->fluid_density != world->density)
+        /* Translators: %d is a line number of the file, %s a density such as "1000" */
+        note = g_strdup_printf (_("The world’s Buoyancy system (line %d) uses %s kg/m³"), world->line,
+                                bl_number_format (world->density, b));
+      else if (world->kind == BL_WORLD_FLUID_UNIFORM)
+        /* Translators: where the fluid density comes from; %d is a line number of the file */
+        note = g_strdup_printf (_("From the world’s Buoyancy system, line %d"), world->line);
+      else
+        /* Translators: %d is a line number of the file */
+        note = g_strdup_printf (_("gz-sim’s default: the world’s Buoyancy system (line %d) names none"),
+                                world->line);
+      break;
+    case BL_WORLD_FLUID_GRADED:
+      /* Translators: %d is a line number of the file */
+      note = g_strdup_printf (_("The world’s Buoyancy system (line %d) grades the density by depth; "
+                                "the buoyancy here is for this one"), world->line);
+      break;
+    case BL_WORLD_FLUID_UNREADABLE:
+      /* the text may be anything: its start */
+      if (g_utf8_strlen (world->text, 41) > 40)
+        {
+          g_autofree char *start = g_utf8_substring (world->text, 0, 40);
+
+          text = g_strconcat (start, "…", NULL);
+        }
+      else
+        text = g_strdup (world->text);
+      /* Translators: %d is a line number of the file, %s the text written as the density */
+      note = g_strdup_printf (_("The world’s Buoyancy system (line %d) names no density Ballast can use: “%s”"),
+                              world->line, text);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  bl_inspector_set_fluid_note (self->inspector, note);
+}
+
+static void
+set_fluid_density (BlWindow *self,
+                   double    density)
+{
+  if (self->fluid_density != density)
+    {
+      self->fluid_density = density;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FLUID_DENSITY]);
+    }
+  update_fluid_note (self);
+}
+
+static void
+follow_world_fluid (BlWindow   *self,
+                    BlDocument *document)
+{
+  bl_world_fluid_clear (&self->world_fluid);
+  bl_fluid_get_world_fluid (document, &self->world_fluid);
+  set_fluid_density (self, world_names_fluid (self) ? self->world_fluid.density
+                                                    : self->default_fluid_density);
+}
+
+static void
+on_fluid_setting_changed (GSettings  *settings,
+                          const char *key,
+                          BlWindow   *self)
+{
+  self->default_fluid_density = g_settings_get_double (settings, key);
+  if (!world_names_fluid (self))
+    set_fluid_density (self, self->default_fluid_density);
+}
+
 /* Shows `document` (read from `file`, NULL for the sample) in the session
  * and in every widget; a reload of the same file keeps the selection. */
 static void
@@ -308,6 +405,7 @@ set_document (BlWindow   *self,
   if (selected == NULL)
     selected = first_moving_link (document);
   bl_outline_select_link (self->outline, selected);
+  follow_world_fluid (self, document);
 
   _bl_window_update_title (self);
   _bl_window_update_actions (self);
@@ -917,8 +1015,12 @@ bl_window_dispose (GObject *object)
   /* Closed: the edits were saved or given up (the session drops its
    * recovery copy); a save still running holds the window until done. */
   g_clear_object (&self->session);
+  /* the settings' bindings may keep them alive past the window */
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
   g_clear_object (&self->settings);
   g_clear_object (&self->recent_section);
+  bl_world_fluid_clear (&self->world_fluid);
 
   G_OBJECT_CLASS (bl_window_parent_class)->dispose (object);
 }
@@ -952,10 +1054,12 @@ bl_window_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_FLUID_DENSITY:
-      if (self->fluid_density != g_value_get_double (value))
+      set_fluid_density (self, g_value_get_double (value));
+      if (!world_names_fluid (self))
         {
-          self->fluid_density = g_value_get_double (value);
-          g_object_notify_by_pspec (object, pspec);
+          self->default_fluid_density = self->fluid_density;
+          if (self->settings != NULL)
+            g_settings_set_double (self->settings, "fluid-density", self->fluid_density);
         }
       break;
     default:
@@ -1129,8 +1233,8 @@ build_viewport (BlWindow *self)
   gtk_box_append (self->viewport_box, overlay);
 
   g_signal_connect (self->added_mass_editor, "show-panels", G_CALLBACK (on_show_panels), self);
-  /* One fluid density for buoyancy and added mass: the window's, which
-   * the settings keep; the fields that edit it write it back. */
+  /* One fluid density for buoyancy and added mass: the window's (the
+   * world's or the default, world_names_fluid); the fields edit it. */
   g_object_bind_property (self, "fluid-density", self->viewport, "fluid-density",
                           G_BINDING_SYNC_CREATE);
   g_object_bind_property (self, "fluid-density", self->added_mass_editor, "fluid-density",
@@ -1148,6 +1252,7 @@ bl_window_init (BlWindow *self)
   load_css ();
   self->remember_recent = TRUE;
   self->fluid_density = BL_FLUID_DENSITY_DEFAULT;
+  self->default_fluid_density = BL_FLUID_DENSITY_DEFAULT;
   gtk_widget_init_template (GTK_WIDGET (self));
   self->session = bl_session_new ();
   g_signal_connect (self->session, "changed", G_CALLBACK (on_session_changed), self);
@@ -1210,8 +1315,8 @@ apply_settings (BlWindow *self)
     gtk_window_set_default_size (GTK_WINDOW (self), width, height);
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
-  g_settings_bind (self->settings, "fluid-density", self, "fluid-density",
-                   G_SETTINGS_BIND_DEFAULT);
+  g_signal_connect (self->settings, "changed::fluid-density", G_CALLBACK (on_fluid_setting_changed), self);
+  on_fluid_setting_changed (self->settings, "fluid-density", self);
   _bl_window_bind_view_settings (self);
 }
 
