@@ -788,6 +788,7 @@ test_world_fluid (Fixture       *f,
   g_autoptr(GError) error = NULL;
   g_autofree char *plain_path = NULL;
   GtkWidget *grid, *field;
+  GtkLabel *editor_note;
   BlDocument *world;
 
   g_settings_set_double (settings, "fluid-density", BL_FLUID_DENSITY_AIR);
@@ -808,6 +809,11 @@ test_world_fluid (Fixture       *f,
   g_assert_cmpfloat (bl_inspector_get_fluid_density (BL_INSPECTOR (inspector (f))), ==, 1000.0);
   g_assert_cmpstr (fluid_note (f), ==, "From the world’s Buoyancy system, line 4");
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (grid_cell (grid, 0, 5))), ==, "Neutrally buoyant.");
+  /* the Added Mass page says the same under its field */
+  editor_note = GTK_LABEL (child (child (f->window, BL_TYPE_WINDOW, "added_mass_editor"),
+                                  BL_TYPE_ADDED_MASS_EDITOR, "fluid_note"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (editor_note)));
+  g_assert_cmpstr (gtk_label_get_text (editor_note), ==, "From the world’s Buoyancy system, line 4");
 
   type_for_real (field, "1025");
   WAIT_UNTIL (bl_inspector_get_fluid_density (BL_INSPECTOR (inspector (f))) == 1025.0);
@@ -831,6 +837,7 @@ test_world_fluid (Fixture       *f,
   drain ();
   g_assert_cmpfloat (bl_inspector_get_fluid_density (BL_INSPECTOR (inspector (f))), ==, BL_FLUID_DENSITY_AIR);
   g_assert_null (fluid_note (f));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (editor_note)));
   type_for_real (field, "1000");
   WAIT_UNTIL (g_settings_get_double (settings, "fluid-density") == 1000.0);
   g_assert_cmpfloat (g_settings_get_double (settings, "fluid-density"), ==, 1000.0);

@@ -35,6 +35,7 @@ struct _BlAddedMassEditor
   GtkBox        *checks_box;
   BlNumberField *fluid_field;
   GtkLabel      *fluid_error;
+  GtkLabel      *fluid_note;    /* where the density comes from */
   GtkButton     *estimate_button;
   GtkButton     *import_button;
   GtkLabel      *sources_read_only_label;
@@ -1167,6 +1168,7 @@ bl_added_mass_editor_class_init (BlAddedMassEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, checks_box);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, fluid_field);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, fluid_error);
+  gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, fluid_note);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, estimate_button);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, import_button);
   gtk_widget_class_bind_template_child (widget_class, BlAddedMassEditor, sources_read_only_label);
@@ -1272,6 +1274,14 @@ bl_added_mass_editor_set_fluid_density (BlAddedMassEditor *self,
 
   /* The field notifies ::fluid-density when its value changes. */
   bl_number_field_set_value (self->fluid_field, density);
+}
+
+void
+bl_added_mass_editor_set_fluid_note (BlAddedMassEditor *self,
+                                     const char        *note)
+{
+  g_return_if_fail (BL_IS_ADDED_MASS_EDITOR (self));
+  bl_field_set_note (self->fluid_note, note);
 }
 
 GtkWidget *

@@ -23,6 +23,10 @@ BlLink    *bl_added_mass_editor_get_link         (BlAddedMassEditor *self);
 double     bl_added_mass_editor_get_fluid_density (BlAddedMassEditor *self);
 void       bl_added_mass_editor_set_fluid_density (BlAddedMassEditor *self,
                                                    double             density);
+/* A line under the fluid density saying where it comes from; NULL hides
+ * it (bl_inspector_set_fluid_note). */
+void       bl_added_mass_editor_set_fluid_note    (BlAddedMassEditor *self,
+                                                   const char        *note);
 /* The entry of cell (row, col), 0…5 each; the lower triangle mirrors. */
 GtkWidget *bl_added_mass_editor_get_cell         (BlAddedMassEditor *self,
                                                   guint              row,

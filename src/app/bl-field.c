@@ -104,6 +104,17 @@ bl_field_set_tooltip (GtkWidget  *widget,
 }
 
 void
+bl_field_set_note (GtkLabel   *label,
+                   const char *text)
+{
+  g_return_if_fail (GTK_IS_LABEL (label));
+
+  if (text != NULL && strcmp (gtk_label_get_text (label), text) != 0)
+    gtk_label_set_text (label, text);
+  gtk_widget_set_visible (GTK_WIDGET (label), text != NULL);
+}
+
+void
 bl_field_set_css_class (GtkWidget          *widget,
                         const char * const *classes,
                         const char         *active)

@@ -38,6 +38,10 @@ char     *bl_field_dup_read_only_reason (BlDocument   *doc,
  * on every edit. */
 void      bl_field_set_tooltip     (GtkWidget    *widget,
                                     const char   *text);
+/* Shows TEXT in LABEL, or hides LABEL when TEXT is NULL; sets only what
+ * differs, as bl_field_set_tooltip. */
+void      bl_field_set_note        (GtkLabel     *label,
+                                    const char   *text);
 /* Gives WIDGET the style class ACTIVE (nullable: none) and none of the
  * others of CLASSES (NULL-terminated), adding or removing only what
  * differs: taking a class away and giving it back restyles the widget. */

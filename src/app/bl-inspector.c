@@ -1144,13 +1144,7 @@ bl_inspector_set_fluid_note (BlInspector *self,
   g_return_if_fail (BL_IS_INSPECTOR (self));
 
   for (guint i = 0; i < G_N_ELEMENTS (cards); i++)
-    {
-      GtkWidget *label = GTK_WIDGET (cards[i]->fluid_note);
-
-      if (g_strcmp0 (gtk_label_get_text (cards[i]->fluid_note), note != NULL ? note : "") != 0)
-        gtk_label_set_text (cards[i]->fluid_note, note != NULL ? note : "");
-      gtk_widget_set_visible (label, note != NULL);
-    }
+    bl_field_set_note (cards[i]->fluid_note, note);
 }
 
 double

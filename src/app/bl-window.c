@@ -342,6 +342,7 @@ update_fluid_note (BlWindow *self)
       g_assert_not_reached ();
     }
   bl_inspector_set_fluid_note (self->inspector, note);
+  bl_added_mass_editor_set_fluid_note (self->added_mass_editor, note);
 }
 
 static void
