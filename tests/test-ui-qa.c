@@ -326,6 +326,37 @@ test_small_window (Fixture       *f,
   g_assert_true (within_width (legend, viewport_box));
 }
 
+/* The same window with the problems bar above the 3D view (an include
+ * whose model is in no folder): the bar asked for 434 px at least (its
+ * buttons beside the text, a long model name unbroken in the hint), and
+ * the window came out 916–931 px wide.  Now the buttons go under the text
+ * when the bar is narrow, the hint breaks inside a long name, and the
+ * window keeps its 800 px with the bar and both buttons shown. */
+static void
+test_small_window_problems (Fixture       *f,
+                            gconstpointer  data)
+{
+  GtkWidget *bar, *add, *details;
+
+  open_sized (f, NULL,
+              SDF_HEAD "<world name=\"w\">\n"
+              "<include><uri>model://a_model_whose_name_is_rather_long_for_one_line</uri></include>\n"
+              "<model name=\"m\"><link name=\"l\"><inertial auto=\"true\"/><collision name=\"c\"><geometry>"
+              "<box><size>1 1 1</size></box></geometry></collision></link></model>\n</world>\n</sdf>\n",
+              800, 600);
+  bar = find_by_type (GTK_WIDGET (f->window), BL_TYPE_PROBLEMS_BAR);
+  WAIT_UNTIL (bl_problems_bar_get_revealed (BL_PROBLEMS_BAR (bar)) && gtk_widget_get_mapped (bar));
+  drain ();
+  g_assert_true (bl_problems_bar_get_revealed (BL_PROBLEMS_BAR (bar)));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, 800);
+  add = child (bar, BL_TYPE_PROBLEMS_BAR, "add_path_button");
+  details = child (bar, BL_TYPE_PROBLEMS_BAR, "details_button");
+  g_assert_true (gtk_widget_get_mapped (add));
+  g_assert_true (gtk_widget_get_mapped (details));
+  g_assert_true (within_width (add, bar));
+  g_assert_true (within_width (details, bar));
+}
+
 /* Fails unless the number field CELL shows its whole text: a number cut
  * at the cell's edge reads as another number. */
 static void
@@ -875,6 +906,7 @@ main (int   argc,
   g_test_add ("/ui/qa/diagnostics-cut", Fixture, NULL, NULL, test_diagnostics_cut, fixture_tear_down);
   g_test_add ("/ui/qa/edit-save-round-trip", Fixture, NULL, NULL, test_edit_save_round_trip, fixture_tear_down);
   g_test_add ("/ui/qa/small-window", Fixture, NULL, NULL, test_small_window, fixture_tear_down);
+  g_test_add ("/ui/qa/small-window-problems", Fixture, NULL, NULL, test_small_window_problems, fixture_tear_down);
   g_test_add ("/ui/qa/added-mass-page-long-values", Fixture, &long_values, NULL, test_added_mass_page,
               fixture_tear_down);
   g_test_add ("/ui/qa/added-mass-page-small", Fixture, &small, NULL, test_added_mass_page, fixture_tear_down);

@@ -585,6 +585,8 @@ update (BlProblemsBar *self)
   gtk_label_set_text (self->hint_label, hint->str);
   gtk_widget_set_visible (GTK_WIDGET (self->hint_label), hint->len > 0);
   gtk_widget_set_visible (GTK_WIDGET (self->add_path_button), wants_path);
+  /* and its place in the flow box */
+  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->add_path_button)), wants_path);
   update_allow_button (self, folders);
   gtk_info_bar_set_revealed (self->info_bar, revealed);
   gtk_widget_set_visible (GTK_WIDGET (self->info_bar), revealed);
