@@ -119,6 +119,51 @@ test_diagnostics_cut (Fixture       *f,
   g_assert_true (in_view (more, scroller));
 }
 
+/* The same link with, last, a collision whose density cannot be read (an
+ * error): the card showed the first 50 diagnostics in check order, 50
+ * warnings, and the error was among the 11 cut.  Errors come first now,
+ * then the warnings in the link's order. */
+static void
+test_diagnostics_errors_first (Fixture       *f,
+                               gconstpointer  data)
+{
+  g_autofree char *many = many_problems_sdf ();
+  g_autoptr(GString) sdf = g_string_new (many);
+  GtkWidget *box, *row;
+  guint n_rows = 0;
+
+  g_string_replace (sdf, "</link>\n</model>",
+                    "<collision name=\"bad\"><density>abc</density><geometry><box><size>1 1 1</size></box>"
+                    "</geometry></collision>\n</link>\n</model>", 1);
+  open_copy (f, NULL, sdf->str);
+  ui_input_focus_window (GTK_WIDGET (f->window));
+  WAIT_UNTIL (bl_inspector_get_link (BL_INSPECTOR (inspector (f))) != NULL);
+  click_row (f, "many");
+  WAIT_UNTIL (g_strcmp0 (bl_inspector_get_link (BL_INSPECTOR (inspector (f)))->name, "many") == 0);
+  drain ();
+
+  box = child (inspector (f), BL_TYPE_INSPECTOR, "diagnostics_box");
+  for (row = gtk_widget_get_first_child (box); row != NULL && GTK_IS_GRID (row);
+       row = gtk_widget_get_next_sibling (row), n_rows++)
+    {
+      const char *text = gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (row), 1, 0)));
+      g_autofree char *line = g_strdup_printf ("(geometry, line %u)", FIRST_COLLISION_LINE + n_rows - 1);
+
+      if (n_rows == 0)
+        {
+          g_autofree char *error_line = g_strdup_printf ("(number, line %u)", FIRST_COLLISION_LINE + N_PROBLEMS);
+
+          g_assert_nonnull (strstr (text, "“abc”"));
+          g_assert_true (g_str_has_suffix (text, error_line));
+        }
+      else
+        g_assert_true (g_str_has_suffix (text, line));
+    }
+  g_assert_cmpuint (n_rows, ==, SHOWN_MAX);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_named (box, "more-diagnostics"))), ==,
+                   "and 11 more problems (ballast-cli inspect lists them all)");
+}
+
 /* The validity line of the link clicked in the outline, once shown. */
 static const char *
 validity_of (Fixture    *f,
@@ -904,6 +949,8 @@ main (int   argc,
   g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
 
   g_test_add ("/ui/qa/diagnostics-cut", Fixture, NULL, NULL, test_diagnostics_cut, fixture_tear_down);
+  g_test_add ("/ui/qa/diagnostics-errors-first", Fixture, NULL, NULL, test_diagnostics_errors_first,
+              fixture_tear_down);
   g_test_add ("/ui/qa/edit-save-round-trip", Fixture, NULL, NULL, test_edit_save_round_trip, fixture_tear_down);
   g_test_add ("/ui/qa/small-window", Fixture, NULL, NULL, test_small_window, fixture_tear_down);
   g_test_add ("/ui/qa/small-window-problems", Fixture, NULL, NULL, test_small_window_problems, fixture_tear_down);

@@ -538,15 +538,24 @@ update_inertial (BlInspector *self)
  * more there are (ballast-cli inspect lists them all). */
 #define DIAGNOSTICS_SHOWN_MAX 50
 
-/* One row per diagnostic, up to DIAGNOSTICS_SHOWN_MAX.  Rows are kept and
- * only what changed is set again (an edit changes a few numbers in a
- * message). */
+/* One row per diagnostic, up to DIAGNOSTICS_SHOWN_MAX, the errors first,
+ * then the warnings, then the notes, each in the link's order: an error
+ * is never among those cut.  Rows are kept and only what changed is set
+ * again (an edit changes a few numbers in a message). */
 static void
 rebuild_diagnostics (BlInspector *self)
 {
-  guint n_all = self->link->diagnostics->len;
-  guint n = MIN (n_all, DIAGNOSTICS_SHOWN_MAX);
+  static const BlSeverity order[] = { BL_SEVERITY_ERROR, BL_SEVERITY_WARNING, BL_SEVERITY_INFO };
+  GPtrArray *all = self->link->diagnostics;
+  const BlDiagnostic *shown[DIAGNOSTICS_SHOWN_MAX];
+  guint n_all = all->len;
+  guint n = 0;
   GtkWidget *row;
+
+  for (guint s = 0; s < G_N_ELEMENTS (order) && n < DIAGNOSTICS_SHOWN_MAX; s++)
+    for (guint i = 0; i < n_all && n < DIAGNOSTICS_SHOWN_MAX; i++)
+      if (((const BlDiagnostic *) g_ptr_array_index (all, i))->severity == order[s])
+        shown[n++] = g_ptr_array_index (all, i);
 
   /* bl_diagnostic_box_sync removes every label of the box, this one too */
   self->more_diagnostics = NULL;
@@ -554,7 +563,7 @@ rebuild_diagnostics (BlInspector *self)
 
   for (guint i = 0; i < n; i++, row = gtk_widget_get_next_sibling (row))
     {
-      const BlDiagnostic *d = g_ptr_array_index (self->link->diagnostics, i);
+      const BlDiagnostic *d = shown[i];
       g_autofree char *text = bl_diagnostic_to_string (d);
       g_autofree char *whole = bl_diagnostic_row_dup_message (d, self->link->scoped_name);
       /* The message may quote a name of any length. */
