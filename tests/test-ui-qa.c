@@ -234,6 +234,24 @@ test_unreadable_value_validity (Fixture       *f,
   assert_outline_row (f, "auto_nan", "unreadable value",
                       "A value could not be read, so the numbers cannot be trusted");
   assert_outline_row (f, "auto_empty", "not computed", "The automatic inertia could not be computed");
+
+  /* The Mass field was empty and said nothing of them; it says the same,
+   * and − / + have no number to step from. */
+  {
+    BlNumberField *mass = BL_NUMBER_FIELD (child (inspector (f), BL_TYPE_INSPECTOR, "mass_field"));
+    const char *links[][2] = { { "templated", "unreadable value" }, { "auto_empty", "not computed" } };
+
+    for (guint i = 0; i < G_N_ELEMENTS (links); i++)
+      {
+        validity_of (f, links[i][0]);
+        g_assert_true (bl_number_field_get_empty (mass));
+        g_assert_cmpstr (bl_number_field_get_placeholder_text (mass), ==, links[i][1]);
+        g_assert_cmpstr (gtk_text_get_placeholder_text (GTK_TEXT (gtk_editable_get_delegate (GTK_EDITABLE (mass)))),
+                         ==, links[i][1]);
+        g_assert_false (gtk_widget_get_sensitive (bl_number_field_get_up_button (mass)));
+        g_assert_false (gtk_widget_get_sensitive (bl_number_field_get_down_button (mass)));
+      }
+  }
 }
 
 static BlLink *

@@ -517,7 +517,15 @@ update_inertial (BlInspector *self)
 
   bl_number_field_show_optional (self->mass_field, link->has_mass, link->mass);
   if (!link->props.resolved)
-    bl_number_field_set_placeholder (self->mass_field, 0.0, NULL);
+    /* an empty field said nothing; no number to step from either */
+    bl_number_field_set_placeholder (self->mass_field, NAN,
+                                     link->input_errors
+                                     /* Translators: in the Mass field, instead of the mass of a link
+                                      * whose <mass> (or another value) could not be read */
+                                     ? _("unreadable value")
+                                     /* Translators: in the Mass field, instead of the mass of a link
+                                      * whose automatic inertia could not be computed */
+                                     : _("not computed"));
   else if (is_auto)
     bl_number_field_set_in_use (self->mass_field, link->props.mass, BL_NUMBER_FIELD_IN_USE_COMPUTED);
   else

@@ -60,7 +60,8 @@ void         bl_number_field_set_rule             (BlNumberField *self,
                                                    BlFieldRule    rule);
 /* The value in use when the field is empty, and the dimmed text that
  * says so ("600 (link)").  A NULL text: nothing in use, nothing shown,
- * and − / + have nothing to step from. */
+ * and − / + have nothing to step from; a value that is not finite: the
+ * text says why there is none, and − / + have nothing to step from. */
 void         bl_number_field_set_placeholder      (BlNumberField *self,
                                                    double         value,
                                                    const char    *text);
