@@ -582,8 +582,11 @@ class Buoyancy(unittest.TestCase):
             (self.BUOYANCY.format("<uniform_fluid_density>1.097</uniform_fluid_density>"), 1.097, "world", 3),
             (self.BUOYANCY.format(""), 1000, "world", 3),
             ("", 1025, "default", None),
+            # graded: the fluid below the lowest change (gz-sim's
+            # buoyancy_shapes.sdf: water below 0, air above)
             (self.BUOYANCY.format("<graded_buoyancy><default_density>1000</default_density>"
-                                  "</graded_buoyancy>"), 1025, "default", None),
+                                  "<density_change><above_depth>0</above_depth><density>1</density>"
+                                  "</density_change></graded_buoyancy>"), 1000, "world", 3),
             (self.BUOYANCY.format("<uniform_fluid_density>heavy</uniform_fluid_density>"),
              1025, "default", None),
         )
@@ -618,11 +621,11 @@ class Buoyancy(unittest.TestCase):
                       "Buoyancy system (line 3)", table)
         self.assertIn("neutral", table)
         table = run("inspect", self.world_sphere(1, cases[3][0])).stdout
-        self.assertIn("fluid: 1025 kg/m³ (sea water): the world's gz-sim Buoyancy system (line 3) "
-                      "grades the density by depth", table)
+        self.assertIn("fluid: 1000 kg/m³ (fresh water), the deepest fluid of the world's gz-sim "
+                      "Buoyancy system (line 3), which grades the density by depth", table)
         table = run("inspect", self.world_sphere(1, cases[4][0])).stdout
-        self.assertIn("the <uniform_fluid_density> “heavy” of the world's gz-sim Buoyancy system "
-                      "(line 3) is no density", table)
+        self.assertIn("fluid: 1025 kg/m³ (sea water): the density “heavy” of the world's gz-sim "
+                      "Buoyancy system (line 3) is no density", table)
         # no Buoyancy system: no line about the fluid
         self.assertNotIn("fluid:", run("inspect", self.world_sphere(1, "")).stdout)
 

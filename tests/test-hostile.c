@@ -479,8 +479,17 @@ test_world_fluid (void)
     /* uniform before graded, as gz-sim reads them */
     { "@<graded_buoyancy><default_density>1025</default_density></graded_buoyancy>"
       "<uniform_fluid_density>999</uniform_fluid_density></plugin>", BL_WORLD_FLUID_UNIFORM, 999.0, 4, NULL },
-    { "@<graded_buoyancy><default_density>1025</default_density></graded_buoyancy></plugin>",
-      BL_WORLD_FLUID_GRADED, 0.0, 4, NULL },
+    /* graded: the fluid below the lowest change, where a body lies
+     * submerged (gz-sim's buoyancy_shapes.sdf: water below 0, air above) */
+    { "@<graded_buoyancy>\n<default_density>1000</default_density><density_change><above_depth>0"
+      "</above_depth><density>1</density></density_change></graded_buoyancy></plugin>",
+      BL_WORLD_FLUID_GRADED, 1000.0, 5, NULL },
+    { "@<graded_buoyancy><default_density>900</default_density><default_density>1025</default_density>"
+      "</graded_buoyancy></plugin>", BL_WORLD_FLUID_GRADED, 1025.0, 4, NULL },
+    { "@<graded_buoyancy><density_change><above_depth>0</above_depth><density>1</density></density_change>"
+      "</graded_buoyancy></plugin>", BL_WORLD_FLUID_GRADED, 1000.0, 4, NULL },
+    { "@<graded_buoyancy><default_density>-1</default_density></graded_buoyancy></plugin>",
+      BL_WORLD_FLUID_UNREADABLE, 0.0, 4, "-1" },
     { "@<uniform_fluid_density>dense</uniform_fluid_density></plugin>", BL_WORLD_FLUID_UNREADABLE, 0.0, 4, "dense" },
     { "@<uniform_fluid_density>0</uniform_fluid_density></plugin>", BL_WORLD_FLUID_UNREADABLE, 0.0, 4, "0" },
     { "@<uniform_fluid_density>+0x10</uniform_fluid_density></plugin>", BL_WORLD_FLUID_UNREADABLE, 0.0, 4, "+0x10" },
@@ -514,8 +523,8 @@ test_world_fluid (void)
         g_assert_no_error (error);
         one = bl_fluid_get_world_fluid (doc, &fluid);
         g_assert_cmpint (fluid.kind, ==, cases[i].kind);
-        g_assert_cmpint (one, ==, cases[i].kind == BL_WORLD_FLUID_UNIFORM ||
-                                  cases[i].kind == BL_WORLD_FLUID_GZ_DEFAULT);
+        g_assert_cmpint (one, ==, cases[i].kind != BL_WORLD_FLUID_NONE &&
+                                  cases[i].kind != BL_WORLD_FLUID_UNREADABLE);
         g_assert_cmpfloat (fluid.density, ==, cases[i].density);
         g_assert_cmpint (fluid.line, ==, cases[i].line);
         g_assert_cmpstr (fluid.text, ==, cases[i].text);

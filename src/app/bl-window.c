@@ -289,8 +289,8 @@ first_moving_link (BlDocument *document)
 static gboolean
 world_names_fluid (BlWindow *self)
 {
-  return self->world_fluid.kind == BL_WORLD_FLUID_UNIFORM ||
-         self->world_fluid.kind == BL_WORLD_FLUID_GZ_DEFAULT;
+  return self->world_fluid.kind != BL_WORLD_FLUID_NONE &&
+         self->world_fluid.kind != BL_WORLD_FLUID_UNREADABLE;
 }
 
 static void
@@ -307,6 +307,7 @@ update_fluid_note (BlWindow *self)
       break;
     case BL_WORLD_FLUID_UNIFORM:
     case BL_WORLD_FLUID_GZ_DEFAULT:
+    case BL_WORLD_FLUID_GRADED:
       if (self->fluid_density != world->density)
         /* Translators: %d is a line number of the file, %s a density such as "1000" */
         note = g_strdup_printf (_("The world’s Buoyancy system (line %d) uses %s kg/m³"), world->line,
@@ -314,15 +315,15 @@ update_fluid_note (BlWindow *self)
       else if (world->kind == BL_WORLD_FLUID_UNIFORM)
         /* Translators: where the fluid density comes from; %d is a line number of the file */
         note = g_strdup_printf (_("From the world’s Buoyancy system, line %d"), world->line);
+      else if (world->kind == BL_WORLD_FLUID_GRADED)
+        /* Translators: %d is a line number of the file; the system gives the density by depth, this
+         * is the fluid at the bottom */
+        note = g_strdup_printf (_("The deepest fluid of the world’s Buoyancy system (line %d), "
+                                  "which grades the density by depth"), world->line);
       else
         /* Translators: %d is a line number of the file */
         note = g_strdup_printf (_("gz-sim’s default: the world’s Buoyancy system (line %d) names none"),
                                 world->line);
-      break;
-    case BL_WORLD_FLUID_GRADED:
-      /* Translators: %d is a line number of the file */
-      note = g_strdup_printf (_("The world’s Buoyancy system (line %d) grades the density by depth; "
-                                "the buoyancy here is for this one"), world->line);
       break;
     case BL_WORLD_FLUID_UNREADABLE:
       /* the text may be anything: its start */

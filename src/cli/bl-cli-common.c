@@ -218,6 +218,7 @@ bl_cli_fluid_init (BlCliFluid *fluid,
       break;
     case BL_WORLD_FLUID_UNIFORM:
     case BL_WORLD_FLUID_GZ_DEFAULT:
+    case BL_WORLD_FLUID_GRADED:
       if (strcmp (fluid->source, "option") == 0)
         {
           other = describe_density (world.density);
@@ -227,17 +228,17 @@ bl_cli_fluid_init (BlCliFluid *fluid,
       else if (world.kind == BL_WORLD_FLUID_UNIFORM)
         fluid->note = g_strdup_printf ("%s, the <uniform_fluid_density> of the world's gz-sim "
                                        "Buoyancy system (line %d)", rho, world.line);
+      else if (world.kind == BL_WORLD_FLUID_GRADED)
+        fluid->note = g_strdup_printf ("%s, the deepest fluid of the world's gz-sim Buoyancy "
+                                       "system (line %d), which grades the density by depth", rho,
+                                       world.line);
       else
         fluid->note = g_strdup_printf ("%s, gz-sim's default: the world's Buoyancy system "
                                        "(line %d) names no density", rho, world.line);
       break;
-    case BL_WORLD_FLUID_GRADED:
-      fluid->note = g_strdup_printf ("%s: the world's gz-sim Buoyancy system (line %d) grades "
-                                     "the density by depth, this report takes one", rho, world.line);
-      break;
     case BL_WORLD_FLUID_UNREADABLE:
-      fluid->note = g_strdup_printf ("%s: the <uniform_fluid_density> “%s” of the world's gz-sim "
-                                     "Buoyancy system (line %d) is no density from %g to %g kg/m³",
+      fluid->note = g_strdup_printf ("%s: the density “%s” of the world's gz-sim Buoyancy "
+                                     "system (line %d) is no density from %g to %g kg/m³",
                                      rho, world.text, world.line,
                                      BL_FLUID_DENSITY_MIN, BL_FLUID_DENSITY_MAX);
       break;

@@ -35,29 +35,32 @@ char         *bl_fluid_dup_physics_engine     (BlDocument  *self,
 
 /* The fluid of the world's gz-sim Buoyancy system (added-mass.md §7.4),
  * as gz-sim reads it: its <uniform_fluid_density> when it has one, which
- * gz-sim takes before a <graded_buoyancy>; else a graded density by depth;
- * else gz-sim's default, 1000 kg/m³.  BlWorldFluid.line is that of the
- * <uniform_fluid_density>, or of the <plugin>. */
+ * gz-sim takes before a <graded_buoyancy>; else, graded, the density below
+ * its lowest change of density (its <default_density>, the last one as
+ * gz-sim reads them), where a body lies fully submerged; else gz-sim's
+ * default, 1000 kg/m³.  BlWorldFluid.line is that of the element the
+ * density was read from, or of the <plugin>. */
 typedef enum
 {
   BL_WORLD_FLUID_NONE,        /* no Buoyancy system in the world */
   BL_WORLD_FLUID_UNIFORM,     /* <uniform_fluid_density>: density */
   BL_WORLD_FLUID_GZ_DEFAULT,  /* neither: gz-sim's 1000 kg/m³ in density */
-  BL_WORLD_FLUID_GRADED,      /* <graded_buoyancy>: no one density */
-  BL_WORLD_FLUID_UNREADABLE,  /* <uniform_fluid_density> is no density
-                               * from BL_FLUID_DENSITY_MIN to _MAX; text */
+  BL_WORLD_FLUID_GRADED,      /* <graded_buoyancy>: density is the deepest
+                               * fluid's (its <default_density> or 1000) */
+  BL_WORLD_FLUID_UNREADABLE,  /* the density element is no density from
+                               * BL_FLUID_DENSITY_MIN to _MAX; text */
 } BlWorldFluidKind;
 
 typedef struct
 {
   BlWorldFluidKind kind;
-  double           density;   /* kg/m³, for UNIFORM and GZ_DEFAULT */
+  double           density;   /* kg/m³, but for NONE and UNREADABLE */
   int              line;
   char            *text;      /* UNREADABLE: the element's text, else NULL */
 } BlWorldFluid;
 
-/* TRUE (and density set) when the world names the one fluid density
- * gz-sim's buoyancy uses (UNIFORM, GZ_DEFAULT).  Free out with
+/* TRUE (and density set) when the world's Buoyancy system names a fluid
+ * density (UNIFORM, GZ_DEFAULT, GRADED).  Free out with
  * bl_world_fluid_clear(). */
 gboolean      bl_fluid_get_world_fluid        (BlDocument   *self,
                                                BlWorldFluid *out);
