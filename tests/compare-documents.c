@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "bl-fluid.h"
 #include "compare-documents.h"
 
 /* Bitwise, so that NaN equals NaN and −0 differs from 0. */
@@ -97,4 +98,19 @@ bl_test_assert_same_documents (BlDocument *full,
     }
 
   assert_same_diagnostics (diag_a, diag_b);
+
+  /* what the world gives the buoyancy report: gravity and the fluid */
+  {
+    BlVec3 ga = bl_fluid_get_gravity (full, NULL), gb = bl_fluid_get_gravity (lean, NULL);
+    BlWorldFluid fa, fb;
+
+    assert_same_doubles (&ga.x, &gb.x, 3, "gravity", "world");
+    g_assert_cmpint (bl_fluid_get_world_fluid (full, &fa), ==, bl_fluid_get_world_fluid (lean, &fb));
+    g_assert_cmpint (fa.kind, ==, fb.kind);
+    assert_same_doubles (&fa.density, &fb.density, 1, "fluid density", "world");
+    g_assert_cmpint (fa.line, ==, fb.line);
+    g_assert_cmpstr (fa.text, ==, fb.text);
+    bl_world_fluid_clear (&fa);
+    bl_world_fluid_clear (&fb);
+  }
 }

@@ -629,6 +629,30 @@ class Buoyancy(unittest.TestCase):
         # no Buoyancy system: no line about the fluid
         self.assertNotIn("fluid:", run("inspect", self.world_sphere(1, "")).stdout)
 
+    def test_world_fluid_real_files(self):
+        # gz-sim's buoyancy.sdf: <uniform_fluid_density>1000 (line 44); its
+        # submarine's body, 251.32741228718348 kg, is a cylinder r 0.2 l 2,
+        # 80π dm³: neutral in it.  buoyancy_shapes.sdf grades its density,
+        # 1000 below z = 0 (line 23), where its bodies of 1000 kg/m³ lie.
+        doc = inspect_json(fixture("gzsim_examples_worlds_buoyancy"))
+        self.assertEqual((doc["fluid_density"], doc["fluid_density_source"], doc["fluid_density_line"]),
+                         (1000, "world", 44))
+        body = self.link(doc, "submarine::body")
+        self.assertClose(body["buoyancy"]["displaced_mass"], 80 * math.pi)
+        self.assertLessEqual(abs(body["buoyancy"]["net_mass"]), 1e-9 * 80 * math.pi)
+        doc = inspect_json(fixture("gzsim_test_worlds_buoyancy_shapes"))
+        self.assertEqual((doc["fluid_density"], doc["fluid_density_source"], doc["fluid_density_line"]),
+                         (1000, "world", 23))
+        # the file rounds its masses: 251.33 kg against 80π
+        cylinder = self.link(doc, "cylinder_neutral::body")
+        self.assertClose(cylinder["buoyancy"]["net_mass"], 80 * math.pi - 251.33)
+
+    def link(self, doc, name):
+        for link in doc["links"]:
+            if link["name"] == name:
+                return link
+        self.fail(f"no link {name}")
+
     def test_explicit_link_and_offset(self):
         # An explicit link still displaces its collisions' volume: a 1×2×3 box
         # at (0, 0, 1) and a sphere r 1 at the origin; COM at the origin.
