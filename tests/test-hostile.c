@@ -528,6 +528,22 @@ test_world_fluid (void)
         g_assert_cmpfloat (fluid.density, ==, cases[i].density);
         g_assert_cmpint (fluid.line, ==, cases[i].line);
         g_assert_cmpstr (fluid.text, ==, cases[i].text);
+        /* and a density Ballast cannot take is a warning on its line */
+        {
+          g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+
+          if (cases[i].kind == BL_WORLD_FLUID_UNREADABLE)
+            {
+              const BlDiagnostic *d = find_diagnostic (doc, "number", BL_SEVERITY_WARNING, cases[i].line,
+                                                       "world/plugin", path);
+              g_autofree char *quoted = g_strdup_printf ("“%s”", cases[i].text);
+
+              g_assert_nonnull (strstr (d->message, quoted));
+              g_assert_cmpuint (all->len, ==, 1);
+            }
+          else
+            g_assert_cmpuint (all->len, ==, 0);
+        }
         bl_world_fluid_clear (&fluid);
         g_unlink (path);
       }

@@ -952,7 +952,7 @@ test_world_fluid (Fixture       *f,
   drain ();
   g_assert_cmpfloat (bl_inspector_get_fluid_density (BL_INSPECTOR (inspector (f))), ==, 1000.0);
   g_assert_cmpstr (fluid_note (f), ==, "The world’s Buoyancy system (line 4) names no density Ballast can use: "
-                                       "“fresh water from the lake behind the old…”");
+                                       "“fresh water from the lake behin…ll, cold”");
   g_settings_reset (settings, "fluid-density");
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bl-application-settings.h"
+#include "bl-display-name.h"
 #include "bl-legend.h"
 #include "bl-mesh.h"
 #include "bl-number.h"
@@ -326,15 +327,8 @@ update_fluid_note (BlWindow *self)
                                 world->line);
       break;
     case BL_WORLD_FLUID_UNREADABLE:
-      /* the text may be anything: its start */
-      if (g_utf8_strlen (world->text, 41) > 40)
-        {
-          g_autofree char *start = g_utf8_substring (world->text, 0, 40);
-
-          text = g_strconcat (start, "…", NULL);
-        }
-      else
-        text = g_strdup (world->text);
+      /* the text may be anything, of any length */
+      text = bl_display_cut (world->text, 40);
       /* Translators: %d is a line number of the file, %s the text written as the density */
       note = g_strdup_printf (_("The world’s Buoyancy system (line %d) names no density Ballast can use: “%s”"),
                               world->line, text);

@@ -150,6 +150,7 @@ bl_document_load (BlDocument  *self,
       return FALSE;
     }
 
+  bl_fluid_check_world (self->world, self->path, self->diagnostics);
   for (guint i = 0; i < self->models->len; i++)
     collect_links (self, g_ptr_array_index (self->models, i), BL_POSE_IDENTITY);
 

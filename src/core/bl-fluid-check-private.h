@@ -25,4 +25,12 @@ void bl_fluid_check_link (GObject   *owner,
                           xmlNode   *world,
                           BlLink    *link);
 
+/* A density of WORLD's (nullable) Buoyancy system that is none Ballast
+ * can take (bl_fluid_get_world_fluid: BL_WORLD_FLUID_UNREADABLE): a
+ * warning on its line in DIAGNOSTICS, PATH the world's file.  Run once
+ * after the load. */
+void bl_fluid_check_world (xmlNode    *world,
+                           const char *path,
+                           GPtrArray  *diagnostics);
+
 G_END_DECLS

@@ -308,3 +308,18 @@ bl_fluid_check_link (GObject   *owner,
                           index->engine, index->engine_line);
     }
 }
+
+void
+bl_fluid_check_world (xmlNode    *world,
+                      const char *path,
+                      GPtrArray  *diagnostics)
+{
+  BlWorldFluid fluid;
+
+  if (!bl_fluid_world_read_fluid (world, &fluid) && fluid.kind == BL_WORLD_FLUID_UNREADABLE)
+    bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, "number", path, fluid.line, "world/plugin",
+                        "the fluid density of gz-sim's Buoyancy system holds “%s”, which is no density "
+                        "from %g to %g kg/m³: the buoyancy report takes the default fluid instead",
+                        fluid.text, BL_FLUID_DENSITY_MIN, BL_FLUID_DENSITY_MAX);
+  bl_world_fluid_clear (&fluid);
+}

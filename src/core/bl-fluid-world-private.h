@@ -5,6 +5,8 @@
 #include <glib.h>
 #include <libxml/tree.h>
 
+#include "bl-fluid-world.h"
+
 G_BEGIN_DECLS
 
 /* The element's text, stripped; never NULL. */
@@ -24,6 +26,10 @@ gboolean  bl_fluid_is_buoyancy_system        (xmlNode    *plugin);
 void      bl_fluid_collect_numbers           (xmlNode    *parent,
                                               GPtrArray  *names,
                                               GArray     *values);
+/* The fluid of WORLD's (a <world>, nullable) Buoyancy system: see
+ * bl_fluid_get_world_fluid (bl-fluid.h). */
+gboolean  bl_fluid_world_read_fluid          (xmlNode      *world,
+                                              BlWorldFluid *out);
 /* The physics engine gz-sim would run WORLD (a <world>, nullable) with:
  * see bl_fluid_dup_physics_engine (bl-fluid.h). */
 char     *bl_fluid_world_dup_physics_engine  (xmlNode    *world,

@@ -43,72 +43,15 @@ bl_fluid_get_gravity (BlDocument *self,
   return bl_vec3 (0.0, 0.0, -9.8); /* the SDF default of //world/gravity */
 }
 
-/* OUT's density from ELEMENT, a density element; FALSE (UNREADABLE, the
- * text kept) when it is none. */
-static gboolean
-read_world_density (xmlNode          *element,
-                    BlWorldFluidKind  kind,
-                    BlWorldFluid     *out)
-{
-  g_autofree char *text = bl_fluid_node_text (element);
-  double density;
-
-  out->line = bl_xml_get_line (element);
-  if (bl_number_parse (text, &density) &&
-      density >= BL_FLUID_DENSITY_MIN && density <= BL_FLUID_DENSITY_MAX)
-    {
-      out->kind = kind;
-      out->density = density;
-      return TRUE;
-    }
-  out->kind = BL_WORLD_FLUID_UNREADABLE;
-  out->text = g_steal_pointer (&text);
-  return FALSE;
-}
-
 gboolean
 bl_fluid_get_world_fluid (BlDocument   *self,
                           BlWorldFluid *out)
 {
-  xmlNode *world, *system = NULL, *uniform, *graded, *deepest = NULL;
-
   g_return_val_if_fail (out != NULL, FALSE);
   *out = (BlWorldFluid) { BL_WORLD_FLUID_NONE, 0.0, 0, NULL };
   g_return_val_if_fail (BL_IS_DOCUMENT (self), FALSE);
 
-  world = bl_document_get_world (self);
-  for (xmlNode *n = world != NULL ? world->children : NULL; n != NULL && system == NULL; n = n->next)
-    if (bl_xml_is_element (n, "plugin") && bl_fluid_is_buoyancy_system (n))
-      system = n;
-  if (system == NULL)
-    return FALSE;
-
-  out->line = bl_xml_get_line (system);
-  uniform = bl_xml_first_child (system, "uniform_fluid_density");
-  if (uniform != NULL)
-    return read_world_density (uniform, BL_WORLD_FLUID_UNIFORM, out);
-
-  graded = bl_xml_first_child (system, "graded_buoyancy");
-  if (graded != NULL)
-    {
-      /* gz-sim reads every <default_density>: the last one stays */
-      for (xmlNode *n = graded->children; n != NULL; n = n->next)
-        if (bl_xml_is_element (n, "default_density"))
-          deepest = n;
-      if (deepest != NULL)
-        return read_world_density (deepest, BL_WORLD_FLUID_GRADED, out);
-      out->kind = BL_WORLD_FLUID_GRADED;
-    }
-  else
-    out->kind = BL_WORLD_FLUID_GZ_DEFAULT;
-  out->density = BL_FLUID_DENSITY_FRESH_WATER; /* gz-sim's fluidDensity{1000} */
-  return TRUE;
-}
-
-void
-bl_world_fluid_clear (BlWorldFluid *fluid)
-{
-  g_clear_pointer (&fluid->text, g_free);
+  return bl_fluid_world_read_fluid (bl_document_get_world (self), out);
 }
 
 char *
