@@ -229,6 +229,7 @@ build_buoyancy_grid (BlInspector    *self,
   gtk_widget_set_visible (error, FALSE);
   labels->fluid_note = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (labels->fluid_note, 1.0);
+  gtk_label_set_justify (labels->fluid_note, GTK_JUSTIFY_RIGHT);
   gtk_label_set_wrap (labels->fluid_note, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (labels->fluid_note), "dim-label");
   gtk_widget_add_css_class (GTK_WIDGET (labels->fluid_note), "caption");
