@@ -105,7 +105,7 @@ bl_json_flush (BlJson *json)
     }
 }
 
-#define FLUSH_AT (1 << 20)
+#define FLUSH_AT (1 << 16)
 
 void
 bl_json_end_object (BlJson *json)
@@ -168,24 +168,40 @@ append_escaped (GString             *out,
 }
 
 /* Writes ["]value["] (length bytes) after the comma of a value (or after
- * nothing, for a key) and `suffix` (0 for none) after the closing quote. */
-static void
+ * nothing, for a key) and `suffix` (0 for none) after the closing quote.
+ * With check_utf8, bytes that are not UTF-8 make it write nothing and
+ * return FALSE.  Text is copied as it is checked, in one pass: only what
+ * is not printable ASCII (a byte of 0x80 or more, a quote, a backslash, a
+ * control character) leaves the fast loop, and UTF-8 is checked from the
+ * first byte of 0x80 or more, the ASCII before it being UTF-8. */
+static gboolean
 append_string (BlJson     *json,
                const char *value,
                gsize       length,
-               char        suffix)
+               char        suffix,
+               gboolean    check_utf8)
 {
   GString *out = json->out;
+  gsize start = out->len;
+  gboolean need_comma = json->need_comma;
+  gboolean after_key = json->after_key;
   char *p = before_value (json, reserve (out, length + 4));
   const unsigned char *s = (const unsigned char *) value;
   const unsigned char *end = s + length;
 
   *p++ = '"';
-  /* Most text needs no escape: copy it while checking. */
-  while (s < end && *s >= 0x20 && *s != '"' && *s != '\\')
+  while (s < end && *s >= 0x20 && *s < 0x80 && *s != '"' && *s != '\\')
     *p++ = (char) *s++;
   if (G_UNLIKELY (s < end))
     {
+      if (check_utf8 && !g_utf8_validate_len ((const char *) s, end - s, NULL))
+        {
+          out->len = start;
+          out->str[start] = '\0';
+          json->need_comma = need_comma;
+          json->after_key = after_key;
+          return FALSE;
+        }
       commit (out, p);
       append_escaped (out, s);
       p = reserve (out, 2);
@@ -194,6 +210,7 @@ append_string (BlJson     *json,
   if (suffix != 0)
     *p++ = suffix;
   commit (out, p);
+  return TRUE;
 }
 
 void
@@ -201,7 +218,7 @@ bl_json_key_len (BlJson     *json,
                  const char *key,
                  gsize       length)
 {
-  append_string (json, key, length, ':');
+  append_string (json, key, length, ':', FALSE);
   json->after_key = TRUE;
 }
 
@@ -218,14 +235,12 @@ bl_json_string (BlJson     *json,
     }
   length = strlen (value);
   /* JSON is UTF-8: a file name need not be (its bad bytes become U+FFFD) */
-  if (G_UNLIKELY (!g_utf8_validate_len (value, length, NULL)))
+  if (G_UNLIKELY (!append_string (json, value, length, 0, TRUE)))
     {
       g_autofree char *valid = g_utf8_make_valid (value, length);
 
-      append_string (json, valid, strlen (valid), 0);
-      return;
+      append_string (json, valid, strlen (valid), 0, FALSE);
     }
-  append_string (json, value, length, 0);
 }
 
 static inline void
