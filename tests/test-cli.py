@@ -163,6 +163,8 @@ class Inspect(unittest.TestCase):
         name = 'm\u00e9 "q" \\ \u4e2d\t\n'
         text = ('<?xml version="1.0" encoding="UTF-8"?>\n<sdf version="1.11">'
                 '<model name="m\u00e9 &quot;q&quot; \\ \u4e2d&#9;&#10;"><link name="l">'
+                '<pose>0 0 0 0 0 0</pose></link><link name="abcdefghijklm&quot;nopqrstuvw\\xyz0123456789\u00e9'
+                '0123456789abcdef&#13;0123456789abcdef&#127;0123456789abcdefgh\u4e2d">'
                 '<inertial><mass>4096</mass><inertia><ixx>100000000000000</ixx><iyy>0.5</iyy>'
                 '<izz>126.3</izz></inertia></inertial></link></model></sdf>\n')
         with tempfile.NamedTemporaryFile("w", suffix=".sdf", encoding="utf-8", delete=False) as f:
@@ -175,6 +177,10 @@ class Inspect(unittest.TestCase):
         self.assertIn('"mass":4096,', out)
         self.assertIn('"inertia":[100000000000000,0.5,126.3,0,0,0]', out)
         self.assertEqual(json.loads(out)["links"][0]["name"], name + "::l")
+        # the same eight bytes at a time as one by one, wherever a byte to
+        # look at falls
+        self.assertIn('"name":"m\u00e9 \\"q\\" \\\\ \u4e2d\\t\\n::abcdefghijklm\\"nopqrstuvw\\\\xyz0123456789'
+                      '\u00e90123456789abcdef\\r0123456789abcdef\x7f0123456789abcdefgh\u4e2d"', out)
 
     def test_missing_mesh_is_a_diagnostic(self):
         doc = inspect_json(os.path.join(FIXTURES, "sdformat_test_sdf_mesh_auto_inertial.sdf"))

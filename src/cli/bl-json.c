@@ -167,6 +167,24 @@ append_escaped (GString             *out,
     }
 }
 
+#define BYTES(b) (G_GUINT64_CONSTANT (0x0101010101010101) * (b))
+
+/* Whether any of the eight bytes of `word` is not printable ASCII or is a
+ * quote or a backslash: a byte below 0x20 (its subtraction borrows into
+ * the high bit where the byte's own is clear), one of 0x80 or more (the
+ * high bit), or zero after the XOR with '"' or '\\'.  Exact for the
+ * first such byte; a borrow may flag bytes after it, which the caller's
+ * byte by byte loop then reads. */
+static inline gboolean
+needs_look (guint64 word)
+{
+  guint64 quote = word ^ BYTES ('"');
+  guint64 backslash = word ^ BYTES ('\\');
+
+  return (((word - BYTES (0x20)) | (quote - BYTES (1)) | (backslash - BYTES (1)) | word) &
+          BYTES (0x80)) != 0;
+}
+
 /* Writes ["]value["] (length bytes) after the comma of a value (or after
  * nothing, for a key) and `suffix` (0 for none) after the closing quote.
  * With check_utf8, bytes that are not UTF-8 make it write nothing and
@@ -190,6 +208,18 @@ append_string (BlJson     *json,
   const unsigned char *end = s + length;
 
   *p++ = '"';
+  /* eight bytes at a time while none of them needs a second look */
+  while (end - s >= 8)
+    {
+      guint64 word;
+
+      memcpy (&word, s, 8);
+      if (needs_look (word))
+        break;
+      memcpy (p, s, 8);
+      p += 8;
+      s += 8;
+    }
   while (s < end && *s >= 0x20 && *s < 0x80 && *s != '"' && *s != '\\')
     *p++ = (char) *s++;
   if (G_UNLIKELY (s < end))
