@@ -98,7 +98,8 @@ child_kind (xmlParserCtxt *ctxt,
   if (uri != NULL)
     return KIND_LEFT_OUT;
   for (guint i = 0; i < G_N_ELEMENTS (kept_children); i++)
-    if (kept_children[i].parent == parent && strcmp ((const char *) localname, kept_children[i].name) == 0)
+    if (kept_children[i].parent == parent && localname[0] == (xmlChar) kept_children[i].name[0] &&
+        strcmp ((const char *) localname, kept_children[i].name) == 0)
       return kept_children[i].kind;
   return KIND_LEFT_OUT;
 }
