@@ -259,7 +259,7 @@ lean_start_element (void           *ctx,
       return;
     }
   /* links left out count as the full load counts them */
-  if (strcmp ((const char *) localname, "link") == 0 && !bl_stream_count_link (ctxt))
+  if (bl_stream_is_link_name (localname) && !bl_stream_count_link (ctxt))
     return;
   if (state->skip_depth++ > 0)
     return;
