@@ -154,6 +154,8 @@ test_keys (void)
   g_assert_cmpint (bl_added_mass_key_lookup ("rr"), ==, 20);
   g_assert_cmpint (bl_added_mass_key_lookup ("yx"), ==, -1);
   g_assert_cmpint (bl_added_mass_key_lookup ("xxx"), ==, -1);
+  g_assert_cmpint (bl_added_mass_key_lookup ("x"), ==, -1);
+  g_assert_cmpint (bl_added_mass_key_lookup ("xa"), ==, -1);
   g_assert_cmpint (bl_added_mass_key_lookup (""), ==, -1);
   g_assert_cmpint (bl_added_mass_key_lookup (NULL), ==, -1);
 }

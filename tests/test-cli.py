@@ -156,6 +156,32 @@ class Inspect(unittest.TestCase):
         self.assertIn("0.0008", result.stdout)
         self.assertEqual(doc["links"][0]["mass"], 17.982)
 
+    def test_names_in_json(self):
+        # Text is copied as it is checked: UTF-8 beyond ASCII as it is,
+        # quotes, backslashes and control characters escaped, whichever
+        # comes first in the name; integers and short decimals in full.
+        name = 'm\u00e9 "q" \\ \u4e2d\t\n'
+        text = ('<?xml version="1.0" encoding="UTF-8"?>\n<sdf version="1.11">'
+                '<model name="m\u00e9 &quot;q&quot; \\ \u4e2d&#9;&#10;"><link name="l">'
+                '<pose>0 0 0 0 0 0</pose></link><link name="abcdefghijklm&quot;nopqrstuvw\\xyz0123456789\u00e9'
+                '0123456789abcdef&#13;0123456789abcdef&#127;0123456789abcdefgh\u4e2d">'
+                '<inertial><mass>4096</mass><inertia><ixx>100000000000000</ixx><iyy>0.5</iyy>'
+                '<izz>126.3</izz></inertia></inertial></link></model></sdf>\n')
+        with tempfile.NamedTemporaryFile("w", suffix=".sdf", encoding="utf-8", delete=False) as f:
+            self.addCleanup(os.unlink, f.name)
+            f.write(text)
+        result = subprocess.run([CLI, "inspect", "--json", f.name], capture_output=True, timeout=60)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        out = result.stdout.decode("utf-8")
+        self.assertIn('"name":"m\u00e9 \\"q\\" \\\\ \u4e2d\\t\\n::l"', out)
+        self.assertIn('"mass":4096,', out)
+        self.assertIn('"inertia":[100000000000000,0.5,126.3,0,0,0]', out)
+        self.assertEqual(json.loads(out)["links"][0]["name"], name + "::l")
+        # the same eight bytes at a time as one by one, wherever a byte to
+        # look at falls
+        self.assertIn('"name":"m\u00e9 \\"q\\" \\\\ \u4e2d\\t\\n::abcdefghijklm\\"nopqrstuvw\\\\xyz0123456789'
+                      '\u00e90123456789abcdef\\r0123456789abcdef\x7f0123456789abcdefgh\u4e2d"', out)
+
     def test_missing_mesh_is_a_diagnostic(self):
         doc = inspect_json(os.path.join(FIXTURES, "sdformat_test_sdf_mesh_auto_inertial.sdf"))
         errors = [d for d in doc["diagnostics"] if d["severity"] == "error"]
@@ -273,7 +299,7 @@ class ExitStatus(unittest.TestCase):
         return write_sdf(self, text)
 
     def test_large_output_written_as_made(self):
-        # The JSON is written out whenever a MiB of it is ready: a model
+        # The JSON is written out whenever 64 KiB of it are ready: a model
         # whose output is many MiB, the diagnostics most of it, comes out
         # whole and in order.  Each link's box of side 1 m and density 1000
         # weighs 1000 kg; its second box, of density 0, is an error and

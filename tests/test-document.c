@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "bl-added-mass.h"
+#include "bl-arena-private.h"
 #include "bl-document.h"
 #include "bl-fluid.h"
 #include "bl-resolve.h"
@@ -1615,12 +1616,51 @@ test_added_mass_repeated_key (void)
   g_assert_cmpuint (count_code (all, "number"), ==, 0);
 }
 
+/* The arena's memory comes zeroed and apart wherever a request falls:
+ * within a step of the filling of a block, across one, across blocks,
+ * and larger than a block. */
+static void
+test_arena (void)
+{
+  BlArena *arena = bl_arena_new ();
+  GPtrArray *given = g_ptr_array_new ();
+  GArray *sizes = g_array_new (FALSE, FALSE, sizeof (gsize));
+  gsize total = 0;
+
+  for (guint i = 0; total < 5 * 1024 * 1024; i++)
+    {
+      /* 24 bytes to 100 kB, and once a request of 3 MiB */
+      gsize size = i == 40 ? 3 * 1024 * 1024 : 24 + (i * 7919) % 100000;
+      guchar *p = bl_arena_alloc0 (arena, size);
+
+      g_assert_cmpuint ((guintptr) p % 16, ==, 0);
+      for (gsize k = 0; k < size; k++)
+        g_assert_cmpuint (p[k], ==, 0);
+      memset (p, (int) (i % 251) + 1, size);
+      g_ptr_array_add (given, p);
+      g_array_append_val (sizes, size);
+      total += size;
+    }
+  /* nothing written over another's bytes */
+  for (guint i = 0; i < given->len; i++)
+    {
+      const guchar *p = g_ptr_array_index (given, i);
+
+      for (gsize k = 0; k < g_array_index (sizes, gsize, i); k++)
+        g_assert_cmpuint (p[k], ==, (i % 251) + 1);
+    }
+  g_ptr_array_unref (given);
+  g_array_unref (sizes);
+  bl_arena_free (arena);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/core/arena", test_arena);
   g_test_add_func ("/core/resolve/multiple-collisions", test_multiple_collisions);
   g_test_add_func ("/core/resolve/rotated-collision", test_rotated_collision);
   g_test_add_func ("/core/resolve/density-precedence", test_density_precedence);

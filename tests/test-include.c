@@ -331,6 +331,47 @@ test_shared_mesh_uri (void)
   assert_close (link_of (doc, "robot::arm_link")->props.mass, 800.0, 1e-12);
 }
 
+/* An include's URI names what it names from the folder of the file that
+ * writes it, however often it was found before: part.sdf twice from the
+ * world's folder (links of 2 kg), and from sub/holder.sdf the other
+ * sub/part.sdf (5 kg), in a read-only and in an editable load. */
+static void
+test_shared_include_uri (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-shared-include-XXXXXX", NULL);
+  g_autofree char *sub = g_build_filename (dir, "sub", NULL);
+  g_autofree char *main_path = g_build_filename (dir, "world.sdf", NULL);
+#define MASS_LINK(mass) \
+  "<link name=\"l\"><inertial><mass>" mass "</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>" \
+  "</inertia></inertial></link>"
+
+  write_tree_file (dir, "part.sdf", SDF_HEAD "<model name=\"part\">" MASS_LINK ("2") "</model></sdf>");
+  write_tree_file (sub, "part.sdf", SDF_HEAD "<model name=\"part\">" MASS_LINK ("5") "</model></sdf>");
+  write_tree_file (sub, "holder.sdf", SDF_HEAD "<model name=\"holder\">"
+                   "<include><uri>part.sdf</uri><name>inner</name></include></model></sdf>");
+  write_tree_file (dir, "world.sdf", SDF_HEAD "<world name=\"w\">\n"
+                   "<include><uri>part.sdf</uri><name>p1</name></include>\n"
+                   "<include><uri>sub/holder.sdf</uri><name>h</name></include>\n"
+                   "<include><uri>part.sdf</uri><name>p2</name></include>\n"
+                   "</world></sdf>");
+#undef MASS_LINK
+
+  clear_model_path_variables ();
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (main_path, i == 0 ? BL_DOCUMENT_LOAD_READ_ONLY
+                                                                  : BL_DOCUMENT_LOAD_DEFAULT, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (count_errors (doc), ==, 0);
+      g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 3);
+      assert_close (link_of (doc, "p1::l")->props.mass, 2.0, 0.0);
+      assert_close (link_of (doc, "p2::l")->props.mass, 2.0, 0.0);
+      assert_close (link_of (doc, "h::inner::l")->props.mass, 5.0, 0.0);
+    }
+}
+
 /* A Fuel model gz-sim downloaded: read from the cache, newest version;
  * its meshes as gz-fuel-tools rewrote their model:// URIs (Fuel file
  * URLs of that version). */
@@ -792,6 +833,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/include/merge-into-world", test_merge_into_world);
   g_test_add_func ("/core/include/merge-placement-frame", test_merge_placement_frame);
   g_test_add_func ("/core/include/shared-mesh-uri", test_shared_mesh_uri);
+  g_test_add_func ("/core/include/shared-include-uri", test_shared_include_uri);
   g_test_add_func ("/core/include/fuel", test_fuel);
   g_test_add_func ("/core/include/plugin", test_include_plugin);
   g_test_add_func ("/core/include/light", test_light);

@@ -112,6 +112,13 @@ test_format_known (void)
   g_assert_cmpstr (bl_number_format (G_PI, buf), ==, "3.141592653589793");
   /* 9.999999999999999e22 and 1e23 are the same double */
   g_assert_cmpstr (bl_number_format (9.999999999999999e22, buf), ==, "1e+23");
+  /* integers below 10^15 take a path of their own */
+  g_assert_cmpstr (bl_number_format (4096, buf), ==, "4096");
+  g_assert_cmpstr (bl_number_format (-1025, buf), ==, "-1025");
+  g_assert_cmpstr (bl_number_format (100000000000000, buf), ==, "100000000000000");
+  g_assert_cmpstr (bl_number_format (999999999999999, buf), ==, "999999999999999");
+  g_assert_cmpstr (bl_number_format (-120000000, buf), ==, "-120000000");
+  g_assert_cmpstr (bl_number_format (1e15, buf), ==, "1000000000000000");
 }
 
 static void
@@ -138,6 +145,9 @@ test_format_round_trip (void)
       /* values of everyday size, and short decimals */
       check_value (g_rand_double_range (rand, -1e4, 1e4));
       check_value (g_rand_int_range (rand, -100000, 100000) / 1000.0);
+      /* integers of every length to 2^53, some with trailing zeros */
+      check_value ((double) (gint64) (bits >> (11 + i % 53)) * (i % 2 ? 1 : -1));
+      check_value ((double) (bits >> (24 + i % 40)) * (i % 3 == 0 ? 1000 : 10));
     }
 
   g_rand_free (rand);

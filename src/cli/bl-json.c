@@ -105,7 +105,7 @@ bl_json_flush (BlJson *json)
     }
 }
 
-#define FLUSH_AT (1 << 20)
+#define FLUSH_AT (1 << 16)
 
 void
 bl_json_end_object (BlJson *json)
@@ -167,25 +167,71 @@ append_escaped (GString             *out,
     }
 }
 
+#define BYTES(b) (G_GUINT64_CONSTANT (0x0101010101010101) * (b))
+
+/* Whether any of the eight bytes of `word` is not printable ASCII or is a
+ * quote or a backslash: a byte below 0x20 (its subtraction borrows into
+ * the high bit where the byte's own is clear), one of 0x80 or more (the
+ * high bit), or zero after the XOR with '"' or '\\'.  Exact for the
+ * first such byte; a borrow may flag bytes after it, which the caller's
+ * byte by byte loop then reads. */
+static inline gboolean
+needs_look (guint64 word)
+{
+  guint64 quote = word ^ BYTES ('"');
+  guint64 backslash = word ^ BYTES ('\\');
+
+  return (((word - BYTES (0x20)) | (quote - BYTES (1)) | (backslash - BYTES (1)) | word) &
+          BYTES (0x80)) != 0;
+}
+
 /* Writes ["]value["] (length bytes) after the comma of a value (or after
- * nothing, for a key) and `suffix` (0 for none) after the closing quote. */
-static void
+ * nothing, for a key) and `suffix` (0 for none) after the closing quote.
+ * With check_utf8, bytes that are not UTF-8 make it write nothing and
+ * return FALSE.  Text is copied as it is checked, in one pass: only what
+ * is not printable ASCII (a byte of 0x80 or more, a quote, a backslash, a
+ * control character) leaves the fast loop, and UTF-8 is checked from the
+ * first byte of 0x80 or more, the ASCII before it being UTF-8. */
+static gboolean
 append_string (BlJson     *json,
                const char *value,
                gsize       length,
-               char        suffix)
+               char        suffix,
+               gboolean    check_utf8)
 {
   GString *out = json->out;
+  gsize start = out->len;
+  gboolean need_comma = json->need_comma;
+  gboolean after_key = json->after_key;
   char *p = before_value (json, reserve (out, length + 4));
   const unsigned char *s = (const unsigned char *) value;
   const unsigned char *end = s + length;
 
   *p++ = '"';
-  /* Most text needs no escape: copy it while checking. */
-  while (s < end && *s >= 0x20 && *s != '"' && *s != '\\')
+  /* eight bytes at a time while none of them needs a second look */
+  while (end - s >= 8)
+    {
+      guint64 word;
+
+      memcpy (&word, s, 8);
+      if (needs_look (word))
+        break;
+      memcpy (p, s, 8);
+      p += 8;
+      s += 8;
+    }
+  while (s < end && *s >= 0x20 && *s < 0x80 && *s != '"' && *s != '\\')
     *p++ = (char) *s++;
   if (G_UNLIKELY (s < end))
     {
+      if (check_utf8 && !g_utf8_validate_len ((const char *) s, end - s, NULL))
+        {
+          out->len = start;
+          out->str[start] = '\0';
+          json->need_comma = need_comma;
+          json->after_key = after_key;
+          return FALSE;
+        }
       commit (out, p);
       append_escaped (out, s);
       p = reserve (out, 2);
@@ -194,6 +240,7 @@ append_string (BlJson     *json,
   if (suffix != 0)
     *p++ = suffix;
   commit (out, p);
+  return TRUE;
 }
 
 void
@@ -201,7 +248,7 @@ bl_json_key_len (BlJson     *json,
                  const char *key,
                  gsize       length)
 {
-  append_string (json, key, length, ':');
+  append_string (json, key, length, ':', FALSE);
   json->after_key = TRUE;
 }
 
@@ -218,14 +265,12 @@ bl_json_string (BlJson     *json,
     }
   length = strlen (value);
   /* JSON is UTF-8: a file name need not be (its bad bytes become U+FFFD) */
-  if (G_UNLIKELY (!g_utf8_validate_len (value, length, NULL)))
+  if (G_UNLIKELY (!append_string (json, value, length, 0, TRUE)))
     {
       g_autofree char *valid = g_utf8_make_valid (value, length);
 
-      append_string (json, valid, strlen (valid), 0);
-      return;
+      append_string (json, valid, strlen (valid), 0, FALSE);
     }
-  append_string (json, value, length, 0);
 }
 
 static inline void

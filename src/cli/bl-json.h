@@ -19,7 +19,7 @@ typedef struct
 } BlJson;
 
 /* Writes into out and, when stream is not NULL, from out to stream
- * whenever out holds 1 MiB or more at the end of an object: a large
+ * whenever out holds 64 KiB or more at the end of an object: a large
  * model's JSON is written as it is made instead of held whole.
  * bl_json_flush writes what is left. */
 void bl_json_init         (BlJson *json, GString *out, FILE *stream);

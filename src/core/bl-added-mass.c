@@ -44,10 +44,11 @@ bl_added_mass_index (guint  key,
 int
 bl_added_mass_key_lookup (const char *key)
 {
-  if (key == NULL)
+  /* every key is two letters: compared as such, without a call */
+  if (key == NULL || key[0] == '\0' || key[1] == '\0' || key[2] != '\0')
     return -1;
   for (int k = 0; k < 21; k++)
-    if (strcmp (key, bl_added_mass_keys[k]) == 0)
+    if (key[0] == bl_added_mass_keys[k][0] && key[1] == bl_added_mass_keys[k][1])
       return k;
   return -1;
 }

@@ -6,8 +6,8 @@
 G_BEGIN_DECLS
 
 /* For many small things that die together.  Blocks are 2 MiB, larger for
- * a larger request; where the system can, a block is mapped and filled at
- * once.  Not thread-safe: one thread allocates at a time. */
+ * a larger request; where the system can, a block is mapped and filled
+ * 256 KiB at a time as it is used.  Not thread-safe: one thread allocates at a time. */
 typedef struct _BlArena BlArena;
 
 BlArena  *bl_arena_new    (void);

@@ -352,43 +352,52 @@ bl_include_load (BlLoader     *loader,
       return FALSE;
     }
 
-  target = bl_resource_resolve_include (uri, base_dir, searched, &error);
-  if (target == NULL)
+  /* A URI found before from the same folder in this load (a world of many
+   * copies of one model names it each time): the SDF file it named, without
+   * the search, the placement check and model.config again.  Only files
+   * found are remembered; a failure is resolved again, for its message. */
+  sdf_path = g_strdup (bl_sdf_known_path (loader->include_paths, base_dir, uri));
+  if (sdf_path == NULL)
     {
-      BlIncludeFailure *failure;
+      target = bl_resource_resolve_include (uri, base_dir, searched, &error);
+      if (target == NULL)
+        {
+          BlIncludeFailure *failure;
 
-      bl_include_failed (loader, node, "include", file, line, owner, uri, searched,
-                         "cannot include “%s”: %s", uri, error->message);
-      failure = g_ptr_array_index (loader->include_failures, loader->include_failures->len - 1);
-      if (g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND))
-        {
-          failure->name = bl_resource_dup_include_name (uri);
-          failure->problem = g_ascii_strncasecmp (uri, "http", 4) == 0
-                             ? BL_INCLUDE_NOT_IN_FUEL_CACHE : BL_INCLUDE_NOT_FOUND;
-        }
-      else if (g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OUTSIDE) ||
-               g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_SPECIAL))
-        {
-          failure->problem = BL_INCLUDE_REFUSED;
-          failure->folder = g_strdup (bl_resource_error_get_folder (error));
-        }
-      return FALSE;
-    }
-
-  if (g_file_test (target, G_FILE_TEST_IS_DIR))
-    {
-      sdf_path = find_model_sdf (target);
-      if (sdf_path == NULL)
-        {
-          bl_include_failed (loader, node, "include", file, line, owner, uri, NULL,
-                             "cannot include “%s”: %s has no model.config naming an SDF file, "
-                             "and no model.sdf", uri, target);
+          bl_include_failed (loader, node, "include", file, line, owner, uri, searched,
+                             "cannot include “%s”: %s", uri, error->message);
+          failure = g_ptr_array_index (loader->include_failures, loader->include_failures->len - 1);
+          if (g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_NOT_FOUND))
+            {
+              failure->name = bl_resource_dup_include_name (uri);
+              failure->problem = g_ascii_strncasecmp (uri, "http", 4) == 0
+                                 ? BL_INCLUDE_NOT_IN_FUEL_CACHE : BL_INCLUDE_NOT_FOUND;
+            }
+          else if (g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_OUTSIDE) ||
+                   g_error_matches (error, BL_RESOURCE_ERROR, BL_RESOURCE_ERROR_SPECIAL))
+            {
+              failure->problem = BL_INCLUDE_REFUSED;
+              failure->folder = g_strdup (bl_resource_error_get_folder (error));
+            }
           return FALSE;
         }
-    }
-  else
-    {
-      sdf_path = g_steal_pointer (&target);
+
+      if (g_file_test (target, G_FILE_TEST_IS_DIR))
+        {
+          sdf_path = find_model_sdf (target);
+          if (sdf_path == NULL)
+            {
+              bl_include_failed (loader, node, "include", file, line, owner, uri, NULL,
+                                 "cannot include “%s”: %s has no model.config naming an SDF file, "
+                                 "and no model.sdf", uri, target);
+              return FALSE;
+            }
+        }
+      else
+        {
+          sdf_path = g_steal_pointer (&target);
+        }
+      bl_sdf_remember_path (&loader->include_paths, base_dir, uri, sdf_path);
     }
 
   for (guint i = 0; i < loader->include_stack->len; i++)

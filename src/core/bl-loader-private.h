@@ -73,6 +73,7 @@ typedef struct
   GHashTable    *include_firsts;   /* "URI\nmessage" → the first BlIncludeFailure of it */
   GHashTable    *include_diagnostic; /* first BlIncludeFailure* → index of its diagnostic + 1 */
   GHashTable    *mesh_paths;       /* "length:base_dir" "uri" → the path it resolved to */
+  GHashTable    *include_paths;    /* the same for <include>s: → the SDF file it names */
   const xmlChar *link_tag;         /* read-only: "link" in the parser's dictionary */
   GPtrArray     *preparsed;        /* read-only: links read ahead, each also in its node's _private */
   GPtrArray     *protos;           /* read-only: BlModel* stand-ins for their models */
@@ -198,6 +199,15 @@ gpointer       bl_sdf_alloc0                 (BlLoader     *loader,
 char          *bl_sdf_strjoin                (BlLoader     *loader,
                                               const char   *first,
                                               ...) G_GNUC_NULL_TERMINATED;
+/* The path `uri`, named in a file of `base_dir`, was found to name earlier
+ * in this load (bl_sdf_remember_path recorded it in *table), or NULL. */
+const char    *bl_sdf_known_path             (GHashTable   *table,
+                                              const char   *base_dir,
+                                              const char   *uri);
+void           bl_sdf_remember_path          (GHashTable  **table,
+                                              const char   *base_dir,
+                                              const char   *uri,
+                                              const char   *path);
 /* What the arena does not hold of a mesh collision and of a link. */
 void           bl_sdf_arena_collision_free   (BlCollision  *collision);
 void           bl_sdf_arena_link_free        (BlLink       *link);

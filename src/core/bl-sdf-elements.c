@@ -700,6 +700,37 @@ read_size (BlGeometry *geometry,
   memcpy (dest, values, n * sizeof (double));
 }
 
+static char *
+path_key (const char *base_dir,
+          const char *uri)
+{
+  return g_strdup_printf ("%" G_GSIZE_FORMAT ":%s%s", strlen (base_dir), base_dir, uri);
+}
+
+const char *
+bl_sdf_known_path (GHashTable *table,
+                   const char *base_dir,
+                   const char *uri)
+{
+  g_autofree char *key = NULL;
+
+  if (table == NULL)
+    return NULL;
+  key = path_key (base_dir, uri);
+  return g_hash_table_lookup (table, key);
+}
+
+void
+bl_sdf_remember_path (GHashTable **table,
+                      const char  *base_dir,
+                      const char  *uri,
+                      const char  *path)
+{
+  if (*table == NULL)
+    *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_hash_table_insert (*table, path_key (base_dir, uri), g_strdup (path));
+}
+
 /* bl_resource_resolve_uri, remembered for the load: links often share a
  * mesh (a third of the benchmark's), and each resolution asks the file
  * system where the file lies (realpath).  Only paths found are
@@ -710,23 +741,19 @@ resolve_mesh_uri (BlLoader    *loader,
                   const char  *base_dir,
                   GError     **error)
 {
-  g_autofree char *key = NULL;
   const char *known;
   char *path;
 
   if (base_dir == NULL)
     return bl_resource_resolve_uri (uri, base_dir, error);
 
-  key = g_strdup_printf ("%" G_GSIZE_FORMAT ":%s%s", strlen (base_dir), base_dir, uri);
-  if (loader->mesh_paths == NULL)
-    loader->mesh_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  known = g_hash_table_lookup (loader->mesh_paths, key);
+  known = bl_sdf_known_path (loader->mesh_paths, base_dir, uri);
   if (known != NULL)
     return g_strdup (known);
 
   path = bl_resource_resolve_uri (uri, base_dir, error);
   if (path != NULL)
-    g_hash_table_insert (loader->mesh_paths, g_steal_pointer (&key), g_strdup (path));
+    bl_sdf_remember_path (&loader->mesh_paths, base_dir, uri, path);
   return path;
 }
 

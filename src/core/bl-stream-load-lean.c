@@ -98,7 +98,8 @@ child_kind (xmlParserCtxt *ctxt,
   if (uri != NULL)
     return KIND_LEFT_OUT;
   for (guint i = 0; i < G_N_ELEMENTS (kept_children); i++)
-    if (kept_children[i].parent == parent && strcmp ((const char *) localname, kept_children[i].name) == 0)
+    if (kept_children[i].parent == parent && localname[0] == (xmlChar) kept_children[i].name[0] &&
+        strcmp ((const char *) localname, kept_children[i].name) == 0)
       return kept_children[i].kind;
   return KIND_LEFT_OUT;
 }
@@ -258,7 +259,7 @@ lean_start_element (void           *ctx,
       return;
     }
   /* links left out count as the full load counts them */
-  if (strcmp ((const char *) localname, "link") == 0 && !bl_stream_count_link (ctxt))
+  if (bl_stream_is_link_name (localname) && !bl_stream_count_link (ctxt))
     return;
   if (state->skip_depth++ > 0)
     return;

@@ -4,6 +4,8 @@
  * out). */
 #pragma once
 
+#include <string.h>
+
 #include <libxml/parser.h>
 
 #include "bl-loader-private.h"
@@ -64,6 +66,14 @@ typedef struct
 } ParseState;
 
 gboolean bl_stream_count_link                 (xmlParserCtxt  *ctxt);
+
+/* Whether an element's local name is "link" (asked of every element the
+ * parser starts: the first byte decides for nearly all of them). */
+static inline gboolean
+bl_stream_is_link_name (const xmlChar *localname)
+{
+  return localname[0] == 'l' && strcmp ((const char *) localname, "link") == 0;
+}
 gboolean bl_stream_count_comment              (xmlParserCtxt  *ctxt);
 void     bl_stream_sax_start_element          (void           *ctx,
                                                const xmlChar  *localname,

@@ -383,7 +383,7 @@ bl_stream_sax_start_element (void           *ctx,
   ParseState *state = ctxt->_private;
   xmlNode *parent = ctxt->node;
 
-  if (state != NULL && strcmp ((const char *) localname, "link") == 0 && !bl_stream_count_link (ctxt))
+  if (state != NULL && bl_stream_is_link_name (localname) && !bl_stream_count_link (ctxt))
     return;
   xmlSAX2StartElementNs (ctx, localname, prefix, uri, nb_namespaces, namespaces,
                          nb_attributes, nb_defaulted, attributes);

@@ -13,13 +13,15 @@ G_BEGIN_DECLS
 #define BL_XML_LEFT_OUT "ballast-left-out"
 
 /* An SDF element: no namespace (gz:… and other extensions are not SDF),
- * and with the given name unless name is NULL. */
+ * and with the given name unless name is NULL.  (The first bytes are
+ * compared here: most names looked for differ from most there, and the
+ * readers ask this of every child they pass.) */
 static inline gboolean
 bl_xml_is_element (xmlNode    *node,
                    const char *name)
 {
   return node->type == XML_ELEMENT_NODE && node->ns == NULL &&
-         (name == NULL || strcmp ((const char *) node->name, name) == 0);
+         (name == NULL || (node->name[0] == (xmlChar) name[0] && strcmp ((const char *) node->name, name) == 0));
 }
 
 /* The line an element starts on (its start tag's end), 0 for NULL.  The
