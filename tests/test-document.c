@@ -392,6 +392,30 @@ test_relative_to_frame (void)
   g_assert_cmpuint (link->diagnostics->len, ==, 0);
 }
 
+/* A message that outlives the diagnostic (a literal) is pointed to, not
+ * copied (a model may have one per collision); the rest is copied as
+ * always, and the diagnostic reads as any other. */
+static void
+test_diagnostic_static_message (void)
+{
+  static const char message[] = "the default 1000 kg/m³ (water) is used";
+  g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
+  g_autofree char *file = g_strdup ("/x/y.sdf");
+  g_autofree char *element = g_strdup ("m::l/collision[c]");
+  g_autofree char *text = NULL;
+  BlDiagnostic *d;
+
+  bl_diagnostics_add_static (list, BL_SEVERITY_WARNING, "D3", file, 7, element, message);
+  /* the caller's strings may go; the literal stays */
+  g_clear_pointer (&file, g_free);
+  g_clear_pointer (&element, g_free);
+  g_assert_cmpuint (list->len, ==, 1);
+  d = g_ptr_array_index (list, 0);
+  g_assert_true (d->message == message);
+  text = bl_diagnostic_to_string (d);
+  g_assert_cmpstr (text, ==, "/x/y.sdf:7: warning [D3]: m::l/collision[c]: the default 1000 kg/m³ (water) is used");
+}
+
 /* Links, frames, joints and nested models as relative_to targets. */
 static void
 test_frame_graph (void)
@@ -1670,6 +1694,7 @@ main (int    argc,
   g_test_add_func ("/core/resolve/unreadable-density", test_unreadable_density);
   g_test_add_func ("/core/document/pose-notations", test_pose_notations);
   g_test_add_func ("/core/document/relative-to-frame", test_relative_to_frame);
+  g_test_add_func ("/core/diagnostic/static-message", test_diagnostic_static_message);
   g_test_add_func ("/core/document/frame-graph", test_frame_graph);
   g_test_add_func ("/core/document/frame-graph/nested-lookup", test_frame_graph_nested_lookup);
   g_test_add_func ("/core/document/frame-errors", test_frame_errors);

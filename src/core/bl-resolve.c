@@ -557,10 +557,10 @@ sum_collision_inertials (BlLink   *link,
           collision->volume = 0.0;
           collision->used_density = density;
           if (!collision->has_density && !link->has_density && !link->has_mass && solid)
-            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "D3", link_file (link),
-                                collision->line, path,
-                                "no <density> here or in the link's <inertial>: the default "
-                                "1000 kg/m³ (water) is used");
+            bl_diagnostics_add_static (link->diagnostics, BL_SEVERITY_WARNING, "D3", link_file (link),
+                                       collision->line, path,
+                                       "no <density> here or in the link's <inertial>: the default "
+                                       "1000 kg/m³ (water) is used");
         }
 
       if (!solid)
