@@ -147,12 +147,12 @@ bl_batch_clear (BlBatch *batch)
     if (batch->lod_instances[l] != NULL)
       {
         g_array_unref (batch->lod_instances[l]);
-        batch->lod_instances[l] = g_array_new (FALSE, FALSE, sizeof (float));
+        batch->lod_instances[l] = g_array_new (FALSE, FALSE, sizeof (guint));
       }
   if (batch->speck_instances != NULL)
     {
       g_array_unref (batch->speck_instances);
-      batch->speck_instances = g_array_new (FALSE, FALSE, sizeof (float));
+      batch->speck_instances = g_array_new (FALSE, FALSE, sizeof (guint));
     }
   g_clear_pointer (&batch->duplicate, g_array_unref);
   g_clear_pointer (&batch->overdrawn, g_array_unref);
@@ -620,7 +620,7 @@ bl_batch_prepare (BlBatch           *batch,
           glGenVertexArrays (1, &batch->lod_vao[l]);
           glGenBuffers (1, &batch->lod_vbo[l]);
           setup_vao (batch->lod_vao[l], batch->lods[l], batch->lod_vbo[l]);
-          batch->lod_instances[l] = g_array_new (FALSE, FALSE, sizeof (float));
+          batch->lod_instances[l] = g_array_new (FALSE, FALSE, sizeof (guint));
         }
       if (batch->lod_instances[l] != NULL)
         g_array_set_size (batch->lod_instances[l], 0);
@@ -630,7 +630,7 @@ bl_batch_prepare (BlBatch           *batch,
       glGenVertexArrays (1, &batch->speck_vao);
       glGenBuffers (1, &batch->speck_vbo);
       setup_vao (batch->speck_vao, batch->mesh, batch->speck_vbo);
-      batch->speck_instances = g_array_new (FALSE, FALSE, sizeof (float));
+      batch->speck_instances = g_array_new (FALSE, FALSE, sizeof (guint));
     }
   if (batch->speck_instances != NULL)
     g_array_set_size (batch->speck_instances, 0);
@@ -695,12 +695,36 @@ bl_batch_take (BlBatch  *batch,
                int       level,
                gboolean  speck)
 {
-  const float *src = batch_instance (batch, index);
-
   if (speck)
-    g_array_append_vals (batch->speck_instances, src, INSTANCE_FLOATS);
+    g_array_append_val (batch->speck_instances, index);
   if (level >= 0)
-    g_array_append_vals (batch->lod_instances[level], src, INSTANCE_FLOATS);
+    g_array_append_val (batch->lod_instances[level], index);
+}
+
+/* Fills VBO with the instances INDICES names, in order, through a copy of
+ * at most SEND_PIECE of them at a time. */
+#define SEND_PIECE 4096
+
+static void
+send_instances (BlBatch *batch,
+                GLuint   vbo,
+                GArray  *indices)
+{
+  gsize stride = INSTANCE_FLOATS * sizeof (float);
+  guint n = indices->len;
+  g_autofree float *piece = g_new (float, (gsize) MIN (n, SEND_PIECE) * INSTANCE_FLOATS);
+
+  glBindBuffer (GL_ARRAY_BUFFER, vbo);
+  glBufferData (GL_ARRAY_BUFFER, n * stride, NULL, GL_STREAM_DRAW);
+  for (guint first = 0; first < n; first += SEND_PIECE)
+    {
+      guint count = MIN (SEND_PIECE, n - first);
+
+      for (guint i = 0; i < count; i++)
+        memcpy (piece + (gsize) i * INSTANCE_FLOATS,
+                batch_instance (batch, g_array_index (indices, guint, first + i)), stride);
+      glBufferSubData (GL_ARRAY_BUFFER, first * stride, count * stride, piece);
+    }
 }
 
 void
@@ -710,17 +734,9 @@ bl_batch_send (BlBatch *batch)
     return;
   for (int l = 0; l < N_BATCH_LEVELS; l++)
     if (batch->lod_instances[l] != NULL && batch->lod_instances[l]->len > 0)
-      {
-        glBindBuffer (GL_ARRAY_BUFFER, batch->lod_vbo[l]);
-        glBufferData (GL_ARRAY_BUFFER, batch->lod_instances[l]->len * sizeof (float),
-                      batch->lod_instances[l]->data, GL_STREAM_DRAW);
-      }
+      send_instances (batch, batch->lod_vbo[l], batch->lod_instances[l]);
   if (batch->speck_instances != NULL && batch->speck_instances->len > 0)
-    {
-      glBindBuffer (GL_ARRAY_BUFFER, batch->speck_vbo);
-      glBufferData (GL_ARRAY_BUFFER, batch->speck_instances->len * sizeof (float),
-                    batch->speck_instances->data, GL_STREAM_DRAW);
-    }
+    send_instances (batch, batch->speck_vbo, batch->speck_instances);
   glBindBuffer (GL_ARRAY_BUFFER, 0);
 }
 
@@ -732,7 +748,7 @@ bl_batch_draw_specks (BlRenderer *self,
 
   if (!batch->streamed || batch->speck_instances == NULL || batch->speck_instances->len == 0)
     return;
-  n = batch->speck_instances->len / INSTANCE_FLOATS;
+  n = batch->speck_instances->len;
   /* Marked in the stencil where they show, for the grid to leave alone. */
   glEnable (GL_STENCIL_TEST);
   glStencilFunc (GL_ALWAYS, 1, 1);
@@ -962,7 +978,7 @@ bl_batch_draw (BlRenderer *self,
     for (int l = 0; l < N_BATCH_LEVELS; l++)
       if (batch->lod_instances[l] != NULL)
         draw_instances (self, batch_level_mesh (batch, l), batch->lod_vao[l], batch->lod_vbo[l],
-                        batch->lod_instances[l]->len / INSTANCE_FLOATS, edges);
+                        batch->lod_instances[l]->len, edges);
   glDisable (GL_CULL_FACE);
 }
 
@@ -992,7 +1008,7 @@ bl_renderer_draw_mesh_batch (BlRenderer *self,
             any_coarse |= l > 0;
             if ((l > 0) == coarse)
               draw_instances (self, batch_level_mesh (batch, l), batch->lod_vao[l], batch->lod_vbo[l],
-                              batch->lod_instances[l]->len / INSTANCE_FLOATS, FALSE);
+                              batch->lod_instances[l]->len, FALSE);
           }
       glDisable (GL_CULL_FACE);
       return any_coarse;
