@@ -268,6 +268,53 @@ end_stand_in (xmlParserCtxt *ctxt)
   state->joinable = state->run;
 }
 
+/* An editable load, at the end of a <plugin> whose last element is a
+ * stand-in for several children: its last child gets a stand-in of its
+ * own after the blanks before it, as in the file.  An edit adds a
+ * plugin's <disable_added_mass> after its last element, on a line of its
+ * own only when that element begins one (insert_child in bl-edit.c).  A
+ * plugin's stand-ins hold only empty-element tags with blanks between,
+ * and no attribute value holds a '<': the last child begins at the last
+ * '<' of the range, the blanks before it after the '>' before that. */
+static void
+split_last_plugin_stand_in (xmlParserCtxt *ctxt)
+{
+  ParseState *state = ctxt->_private;
+  xmlNode *last = ctxt->node != NULL ? ctxt->node->last : NULL;
+  BlSourceRange *range, tail;
+  const char *start, *lt, *gt;
+  xmlNode *stand_in, *blanks;
+  int line;
+
+  while (last != NULL && last->type != XML_ELEMENT_NODE)
+    last = last->prev;
+  if (last == NULL || strcmp ((const char *) last->name, BL_XML_LEFT_OUT) != 0 || state->left_out->len == 0)
+    return;
+  range = &g_array_index (state->left_out, BlSourceRange, state->left_out->len - 1);
+  start = state->data + range->start;
+  lt = memrchr (start, '<', range->end - range->start);
+  gt = lt != NULL && lt > start ? memrchr (start, '>', (gsize) (lt - start)) : NULL;
+  if (gt == NULL)
+    return;   /* one child: the blanks before it are the tree's already */
+
+  line = GPOINTER_TO_INT (last->psvi);
+  for (const char *c = start; c < lt; c++)
+    line += *c == '\n';
+  tail.start = (guint32) (lt - state->data);
+  tail.end = range->end;
+  range->end = (guint32) (gt + 1 - state->data);
+  stand_in = xmlNewDocNode (ctxt->myDoc, NULL, (const xmlChar *) BL_XML_LEFT_OUT, NULL);
+  stand_in->psvi = GINT_TO_POINTER (line);
+  xmlAddNextSibling (last, stand_in);
+  if (lt > gt + 1)
+    {
+      /* before the element, so that it is not merged into the text after */
+      blanks = xmlNewDocTextLen (ctxt->myDoc, (const xmlChar *) gt + 1, (int) (lt - gt - 1));
+      xmlAddPrevSibling (stand_in, blanks);
+    }
+  g_array_append_val (state->left_out, tail);
+}
+
 static void
 lean_start_element (void           *ctx,
                     const xmlChar  *localname,
@@ -320,6 +367,8 @@ lean_end_element (void          *ctx,
       return;
     }
   end_text (ctxt, FALSE);
+  if (state->left_out != NULL && state->kinds->len > 0 && state->kinds->data[state->kinds->len - 1] == KIND_PLUGIN)
+    split_last_plugin_stand_in (ctxt);
   if (state->kinds->len > 0)
     g_byte_array_set_size (state->kinds, state->kinds->len - 1);
   if (state->left_out != NULL)
