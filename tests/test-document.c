@@ -393,6 +393,30 @@ test_relative_to_frame (void)
   g_assert_cmpuint (link->diagnostics->len, ==, 0);
 }
 
+/* A message that outlives the diagnostic (a literal) is pointed to, not
+ * copied (a model may have one per collision); the rest is copied as
+ * always, and the diagnostic reads as any other. */
+static void
+test_diagnostic_static_message (void)
+{
+  static const char message[] = "the default 1000 kg/m³ (water) is used";
+  g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
+  g_autofree char *file = g_strdup ("/x/y.sdf");
+  g_autofree char *element = g_strdup ("m::l/collision[c]");
+  g_autofree char *text = NULL;
+  BlDiagnostic *d;
+
+  bl_diagnostics_add_static (list, BL_SEVERITY_WARNING, "D3", file, 7, element, message);
+  /* the caller's strings may go; the literal stays */
+  g_clear_pointer (&file, g_free);
+  g_clear_pointer (&element, g_free);
+  g_assert_cmpuint (list->len, ==, 1);
+  d = g_ptr_array_index (list, 0);
+  g_assert_true (d->message == message);
+  text = bl_diagnostic_to_string (d);
+  g_assert_cmpstr (text, ==, "/x/y.sdf:7: warning [D3]: m::l/collision[c]: the default 1000 kg/m³ (water) is used");
+}
+
 /* Links, frames, joints and nested models as relative_to targets. */
 static void
 test_frame_graph (void)
@@ -432,6 +456,50 @@ test_frame_graph (void)
   assert_close (at_deep->pose.p.z, 11, 1e-12);
   assert_close (at_model->pose.p.x, 3, 0);
   g_assert_cmpuint (all->len, ==, 0);
+}
+
+/* A nested model's frames are looked up by name once its model is read
+ * (bl_frame_scope_freeze): every one of several, in any order of names,
+ * and one level further down; an unknown name stays an error. */
+static void
+test_frame_graph_nested_lookup (void)
+{
+  g_autoptr(BlDocument) doc = load_string (SDF_HEAD
+    "<model name=\"m\">"
+    "<model name=\"inner\"><pose>0 0 10 0 0 0</pose>"
+    "<link name=\"z\"><pose>0 0 3 0 0 0</pose></link>"
+    "<link name=\"a\"><pose>1 0 0 0 0 0</pose></link>"
+    "<frame name=\"f\"><pose relative_to=\"a\">0 2 0 0 0 0</pose></frame>"
+    "<model name=\"innermost\"><pose>0 0 100 0 0 0</pose>"
+    "<link name=\"x\"><pose>0 7 0 0 0 0</pose></link></model>"
+    "<link name=\"m\"><pose>0 0 0 0 0 0</pose></link></model>"
+    "<link name=\"at_z\"><pose relative_to=\"inner::z\"/></link>"
+    "<link name=\"at_f\"><pose relative_to=\"inner::f\">0 0 1 0 0 0</pose></link>"
+    "<link name=\"at_x\"><pose relative_to=\"inner::innermost::x\"/></link>"
+    "<link name=\"at_m\"><pose relative_to=\"inner::m\">5 0 0 0 0 0</pose></link>"
+    "<link name=\"lost\"><pose relative_to=\"inner::nowhere\">0 0 4 0 0 0</pose></link>"
+    "</model></sdf>");
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+  BlLink *at_z = link_of (doc, "m::at_z");
+  BlLink *at_f = link_of (doc, "m::at_f");
+  BlLink *at_x = link_of (doc, "m::at_x");
+  BlLink *at_m = link_of (doc, "m::at_m");
+  BlLink *lost = link_of (doc, "m::lost");
+
+  /* inner at z 10: z at (0,0,13); f is 2 along y from a at (1,0,10) */
+  assert_close (at_z->pose.p.z, 13, 0);
+  assert_close (at_f->pose.p.x, 1, 0);
+  assert_close (at_f->pose.p.y, 2, 0);
+  assert_close (at_f->pose.p.z, 11, 0);
+  /* innermost at z 110 in m, x 7 along its y */
+  assert_close (at_x->pose.p.y, 7, 0);
+  assert_close (at_x->pose.p.z, 110, 0);
+  assert_close (at_m->pose.p.x, 5, 0);
+  assert_close (at_m->pose.p.z, 10, 0);
+  /* unknown: taken relative to the model frame, one error */
+  assert_close (lost->pose.p.z, 4, 0);
+  g_assert_cmpuint (all->len, ==, 1);
+  g_assert_cmpuint (count_code (all, "frame"), ==, 1);
 }
 
 static void
@@ -1669,7 +1737,9 @@ main (int    argc,
   g_test_add_func ("/core/resolve/unreadable-density", test_unreadable_density);
   g_test_add_func ("/core/document/pose-notations", test_pose_notations);
   g_test_add_func ("/core/document/relative-to-frame", test_relative_to_frame);
+  g_test_add_func ("/core/diagnostic/static-message", test_diagnostic_static_message);
   g_test_add_func ("/core/document/frame-graph", test_frame_graph);
+  g_test_add_func ("/core/document/frame-graph/nested-lookup", test_frame_graph_nested_lookup);
   g_test_add_func ("/core/document/frame-errors", test_frame_errors);
   g_test_add_func ("/core/document/bad-numbers", test_bad_numbers);
   g_test_add_func ("/core/document/values-as-libsdformat-reads-them", test_values_as_libsdformat_reads_them);

@@ -1885,6 +1885,137 @@ count_elements (xmlNode    *node,
   return n;
 }
 
+/* A link with an added mass and the start of a Hydrodynamics plugin that
+ * adds xDotU to it (A7), for the plugin tests below to end. */
+static const char plugin_head[] = "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n  <model name=\"m\">\n"
+                                  "    <link name=\"l\">\n"
+                                  "      <inertial><mass>2</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>"
+                                  "</inertia><fluid_added_mass><xx>1</xx></fluid_added_mass></inertial>\n"
+                                  "    </link>\n"
+                                  "    <plugin filename=\"gz-sim-hydrodynamics-system\" "
+                                  "name=\"gz::sim::systems::Hydrodynamics\">\n"
+                                  "      <link_name>l</link_name>\n      <xDotU>-5</xDotU>\n";
+
+/* A <plugin>'s children written as empty-element tags that no plugin
+ * reader names are left out with stand-ins (10 MB of <a/> in a plugin
+ * took 677 MB to export); those the readers name (<enable/>, even
+ * empty), those with content and the terms read by value stay.  The file
+ * is written back byte for byte; turning the plugin's added mass off
+ * writes its terms 0 and <disable_added_mass> after its last element,
+ * as without stand-ins. */
+static void
+test_left_out_plugin (void)
+{
+  g_autoptr(GString) text = g_string_new (plugin_head);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autoptr(BlEdit) off = NULL;
+  g_autofree char *exported = NULL;
+  g_autofree char *expected = NULL;
+  guint stand_ins = 0, flood = 0, enable = 0, elements;
+  xmlNode *plugin;
+  BlLink *link;
+
+  for (guint i = 0; i < 10000; i++)
+    g_string_append (text, "      <a/>\n");
+  g_string_append (text,
+                   "      <b x=\"1\"/>\n"
+                   "      <c>text</c>\n"
+                   "      <n:e xmlns:n=\"urn:n\"/>\n"
+                   "      <enable/>\n"
+                   "      <yDotV>-3</yDotV>\n"
+                   "    </plugin>\n"
+                   "  </model>\n</sdf>\n");
+
+  doc = bl_document_new_from_data (text->str, text->len, "/nonexistent/left-out-plugin.sdf", &error);
+  g_assert_no_error (error);
+  link = link_of (doc, "m::l");
+  /* the plugin's xDotU and yDotV are read: it applies added mass too */
+  g_assert_true (link_has_code (link, "A7"));
+
+  /* the run of <a/> and <b/> one stand-in, n:e another; link_name,
+   * xDotU, c, enable and yDotV kept */
+  plugin = bl_xml_first_child (((BlModel *) g_ptr_array_index (bl_document_get_models (doc), 0))->node, "plugin");
+  g_assert_nonnull (plugin);
+  elements = count_elements (plugin->children, BL_XML_LEFT_OUT, &stand_ins);
+  count_elements (plugin->children, "a", &flood);
+  count_elements (plugin->children, "enable", &enable);
+  g_assert_cmpuint (stand_ins, ==, 2);
+  g_assert_cmpuint (flood, ==, 0);
+  g_assert_cmpuint (enable, ==, 1);
+  g_assert_cmpuint (elements, ==, 7);
+
+  exported = export_string (doc);
+  g_assert_cmpstr (exported, ==, text->str);
+
+  off = bl_edit_new_plugin_added_mass_off (doc, link, plugin);
+  apply (off);
+  g_assert_false (link_has_code (link, "A7"));
+  g_clear_pointer (&exported, g_free);
+  exported = export_string (doc);
+  {
+    g_autoptr(GString) edited = g_string_new (text->str);
+
+    g_string_replace (edited, "<xDotU>-5</xDotU>", "<xDotU>0</xDotU>", 1);
+    g_string_replace (edited, "<yDotV>-3</yDotV>\n", "<yDotV>0</yDotV>\n"
+                      "      <disable_added_mass>true</disable_added_mass>\n", 1);
+    expected = g_string_free (g_steal_pointer (&edited), FALSE);
+  }
+  g_assert_cmpstr (exported, ==, expected);
+}
+
+/* A plugin ending with children left out: turning its added mass off adds
+ * <disable_added_mass> after its last child as without stand-ins, on a
+ * line of its own only when that child begins one. */
+static void
+test_left_out_plugin_last (void)
+{
+  static const char * const tails[][2] = {
+    /* the last child on the line of others: right after it */
+    { "      <a/>\n      <a/><a x=\">\"/><a/>\n    </plugin>\n  </model>\n</sdf>\n",
+      "      <a/>\n      <a/><a x=\">\"/><a/><disable_added_mass>true</disable_added_mass>\n    </plugin>\n"
+      "  </model>\n</sdf>\n" },
+    /* on a line of its own, deeper than the first of the run */
+    { "  <a/>\n\t\t<a/>\n    </plugin>\n  </model>\n</sdf>\n",
+      "  <a/>\n\t\t<a/>\n\t\t<disable_added_mass>true</disable_added_mass>\n    </plugin>\n"
+      "  </model>\n</sdf>\n" },
+  };
+
+  for (guint t = 0; t < G_N_ELEMENTS (tails); t++)
+    {
+      g_autofree char *text = g_strconcat (plugin_head, tails[t][0], NULL);
+      g_autofree char *expected = g_strconcat (plugin_head, tails[t][1], NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_data (text, strlen (text), "/nonexistent/last.sdf", &error);
+      g_autoptr(BlEdit) off = NULL;
+      g_autofree char *exported = NULL;
+      g_autofree char *edited = NULL;
+      BlLink *link;
+      xmlNode *plugin;
+      guint stand_ins = 0;
+
+      g_assert_no_error (error);
+      link = link_of (doc, "m::l");
+      plugin = bl_xml_first_child (((BlModel *) g_ptr_array_index (bl_document_get_models (doc), 0))->node,
+                                   "plugin");
+      count_elements (plugin->children, BL_XML_LEFT_OUT, &stand_ins);
+      g_assert_cmpuint (stand_ins, ==, 2);
+      exported = export_string (doc);
+      g_assert_cmpstr (exported, ==, text);
+
+      off = bl_edit_new_plugin_added_mass_off (doc, link, plugin);
+      apply (off);
+      edited = export_string (doc);
+      {
+        /* the terms written 0 */
+        g_autoptr(GString) want = g_string_new (expected);
+
+        g_string_replace (want, "<xDotU>-5</xDotU>", "<xDotU>0</xDotU>", 1);
+        g_assert_cmpstr (edited, ==, want->str);
+      }
+    }
+}
+
 /* The editable load keeps a stand-in for what no reader looks at (runs of
  * unknown or namespaced elements joined into one, a visual, a surface, an
  * auto_inertia_params alone under their own names, so that edits place
@@ -2064,6 +2195,8 @@ main (int    argc,
   g_test_add_func ("/core/export/round-trip/crlf-insert", test_round_trip_crlf_insert);
   g_test_add_func ("/core/export/round-trip/tinyxml-faults", test_round_trip_tinyxml_faults);
   g_test_add_func ("/core/export/round-trip/left-out", test_left_out);
+  g_test_add_func ("/core/export/round-trip/left-out-plugin", test_left_out_plugin);
+  g_test_add_func ("/core/export/round-trip/left-out-plugin-last", test_left_out_plugin_last);
   g_test_add_func ("/core/export/round-trip/left-out-bom-crlf", test_left_out_bom_crlf);
   g_test_add_func ("/core/export/round-trip/many-attributes-past-10mb", test_many_attributes_past_ten_megabytes);
   g_test_add_func ("/core/export/version-keeps-reading", test_version_keeps_reading);

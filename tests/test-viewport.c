@@ -1370,6 +1370,66 @@ test_specks_above_grid (void)
   fixture_teardown (&f);
 }
 
+/* A software rasteriser is handed many instances of a small mesh in
+ * pieces (draw_instances): of 6,000 boxes (72,000 triangles, two pieces
+ * of FLUSH_TRIANGLES), the first piece's in a block, the second piece's
+ * 10 m apart beside it; each of the second piece shows where it is, and
+ * nothing shows between them.  Nothing is left out (the occlusion test
+ * off), so the pieces are the instances in order. */
+static void
+test_instances_in_pieces (void)
+{
+  g_autoptr(GString) sdf = g_string_new (SDF_HEAD "<model name='m'><link name='l'>"
+                                         "<inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>"
+                                         "<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>");
+  const int first_piece = FLUSH_TRIANGLES / 12;
+  Fixture f = { 0 };
+  guint seen = 0, in_view = 0, gaps = 0, gaps_empty = 0;
+
+  for (int i = 0; i < 6000; i++)
+    {
+      int j = i - first_piece;
+
+      if (j < 0)
+        g_string_append_printf (sdf, "<collision name='c%d'><pose>%g %g 0 0 0 0</pose>"
+                                "<geometry><box><size>1 1 1</size></box></geometry></collision>",
+                                i, 0.5 * (i % 74), 0.5 * (i / 74));
+      else
+        g_string_append_printf (sdf, "<collision name='c%d'><pose>%d %d 0 0 0 0</pose>"
+                                "<geometry><box><size>2 2 2</size></box></geometry></collision>",
+                                i, 100 + 10 * (j % 49), 10 * (j / 49));
+    }
+  g_string_append (sdf, "</link></model></sdf>");
+  fixture_setup (&f, sdf->str);
+  bl_viewport_set_occlusion_culling (f.viewport, FALSE);
+  bl_viewport_set_view (f.viewport, BL_VIEW_TOP);
+  bl_viewport_fit_all (f.viewport);
+  capture (&f);
+  for (int j = 0; j < 6000 - first_piece; j++)
+    {
+      double p[3] = { 100.0 + 10 * (j % 49), 10.0 * (j / 49), 1.0 }, q[3] = { p[0] + 5, p[1] + 5, 0.0 }, x, y;
+
+      if (project_px (&f, p, &x, &y) && x >= 1 && y >= 1 && x < f.width - 1 && y < f.height - 1)
+        {
+          in_view++;
+          seen += body_near (&f, x, y);
+        }
+      if (j % 49 < 48 && j / 49 < 10 && project_px (&f, q, &x, &y) &&
+          x >= 1 && y >= 1 && x < f.width - 1 && y < f.height - 1)
+        {
+          gaps++;
+          gaps_empty += !body_near (&f, x, y);
+        }
+    }
+  g_test_message ("%u of the second piece's %u boxes in view seen; %u of %u gaps empty",
+                  seen, in_view, gaps_empty, gaps);
+  g_assert_cmpuint (in_view, ==, 6000 - first_piece);
+  g_assert_cmpuint (seen, ==, in_view);
+  g_assert_cmpuint (gaps, ==, 48 * 10);
+  g_assert_cmpuint (gaps_empty, ==, gaps);
+  fixture_teardown (&f);
+}
+
 #define OCCLUSION_BOX(i, x, y, z, size) \
   g_string_append_printf (sdf, "<link name='l%d'><pose>%g %g %g 0 0 0</pose>" \
                           "<inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>" \
@@ -2145,6 +2205,7 @@ main (int   argc,
   g_test_add_func ("/ui/viewport/mesh-jobs-told", test_mesh_jobs_told);
   g_test_add_func ("/ui/viewport/stalled-mesh-import", test_stalled_mesh_import);
   g_test_add_func ("/ui/viewport/sub-pixel-bodies-show", test_sub_pixel_bodies_show);
+  g_test_add_func ("/ui/viewport/instances-in-pieces", test_instances_in_pieces);
   g_test_add_func ("/ui/viewport/stacked-bodies-drawn-once", test_stacked_bodies_drawn_once);
   g_test_add_func ("/ui/viewport/many-instances-no-whole-buffer", test_many_instances_no_whole_buffer);
   g_test_add_func ("/ui/viewport/instances-kept-per-link", test_instances_kept_per_link);

@@ -105,7 +105,7 @@ json_collision (BlJson      *json,
     }
   if (collision->has_mesh_properties)
     {
-      const BlMeshProperties *mesh = &collision->mesh_properties;
+      const BlMeshProperties *mesh = collision->mesh_properties;
 
       bl_json_key (json, "mesh");
       bl_json_begin_object (json);

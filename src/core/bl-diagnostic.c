@@ -23,7 +23,7 @@ place (char       **at,
 
 /* The diagnostic of ELEMENT followed by SUFFIX (both may be NULL) and
  * MESSAGE, copied into one block: a large model may have a diagnostic for
- * each of tens of thousands of links. */
+ * each of tens of thousands of links.  A STATIC_MESSAGE is not copied. */
 static BlDiagnostic *
 diagnostic_new (BlSeverity   severity,
                 const char  *code,
@@ -31,7 +31,8 @@ diagnostic_new (BlSeverity   severity,
                 int          line,
                 const char  *element,
                 const char  *suffix,
-                const char  *message)
+                const char  *message,
+                gboolean     static_message)
 {
   gsize code_len, file_len, element_len, suffix_len, message_len;
   BlDiagnostic *diagnostic;
@@ -41,7 +42,7 @@ diagnostic_new (BlSeverity   severity,
   file_len = file != NULL ? strlen (file) : 0;
   element_len = element != NULL ? strlen (element) : 0;
   suffix_len = suffix != NULL ? strlen (suffix) : 0;
-  message_len = strlen (message);
+  message_len = static_message ? 0 : strlen (message);
 
   diagnostic = g_malloc (sizeof (BlDiagnostic) + code_len + file_len + element_len + suffix_len +
                          message_len + 4);
@@ -59,7 +60,7 @@ diagnostic_new (BlSeverity   severity,
     }
   else
     diagnostic->element = NULL;
-  diagnostic->message = place (&at, message, message_len);
+  diagnostic->message = static_message ? (char *) message : place (&at, message, message_len);
 
   return diagnostic;
 }
@@ -78,7 +79,7 @@ bl_diagnostic_new_valist (BlSeverity   severity,
   g_return_val_if_fail (format != NULL, NULL);
 
   message = g_strdup_vprintf (format, args);
-  return diagnostic_new (severity, code, file, line, element, NULL, message);
+  return diagnostic_new (severity, code, file, line, element, NULL, message, FALSE);
 }
 
 BlDiagnostic *
@@ -177,5 +178,19 @@ bl_diagnostics_add_text (GPtrArray   *list,
 {
   g_return_if_fail (message != NULL);
 
-  g_ptr_array_add (list, diagnostic_new (severity, code, file, line, element, element_suffix, message));
+  g_ptr_array_add (list, diagnostic_new (severity, code, file, line, element, element_suffix, message, FALSE));
+}
+
+void
+bl_diagnostics_add_static (GPtrArray   *list,
+                           BlSeverity   severity,
+                           const char  *code,
+                           const char  *file,
+                           int          line,
+                           const char  *element,
+                           const char  *message)
+{
+  g_return_if_fail (message != NULL);
+
+  g_ptr_array_add (list, diagnostic_new (severity, code, file, line, element, NULL, message, TRUE));
 }

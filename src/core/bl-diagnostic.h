@@ -36,7 +36,8 @@ BlDiagnostic *bl_diagnostic_new_valist (BlSeverity   severity,
                                        const char  *element,
                                        const char  *format,
                                        va_list      args) G_GNUC_PRINTF (6, 0);
-/* A diagnostic is one allocation: its strings are not to be freed or
+/* A diagnostic is one allocation (its message may be a literal it points
+ * to: bl_diagnostics_add_static): its strings are not to be freed or
  * replaced on their own. */
 void          bl_diagnostic_free     (BlDiagnostic *diagnostic);
 const char   *bl_severity_to_string  (BlSeverity severity);
@@ -65,6 +66,17 @@ void          bl_diagnostics_add_text (GPtrArray   *list,
                                        const char  *element,
                                        const char  *element_suffix,
                                        const char  *message);
+
+/* The same with MESSAGE a string that outlives every diagnostic (a
+ * literal), which the diagnostic points to instead of holding a copy:
+ * for the messages of which a model may have one per collision. */
+void          bl_diagnostics_add_static (GPtrArray   *list,
+                                         BlSeverity   severity,
+                                         const char  *code,
+                                         const char  *file,
+                                         int          line,
+                                         const char  *element,
+                                         const char  *message);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlDiagnostic, bl_diagnostic_free)
 

@@ -28,12 +28,12 @@ estimate_collision (BlCollision         *collision,
     case BL_GEOMETRY_CONE:
       return bl_added_mass_estimate_cone (g->size[0], g->size[1], rho, est);
     case BL_GEOMETRY_MESH:
-      if (collision->has_mesh_properties && collision->mesh_properties.volume > 0.0)
+      if (collision->has_mesh_properties && collision->mesh_properties->volume > 0.0)
         {
           BlInertial unit = {
-            collision->mesh_properties.volume,
-            collision->mesh_properties.centroid,
-            collision->mesh_properties.inertia,
+            collision->mesh_properties->volume,
+            collision->mesh_properties->centroid,
+            collision->mesh_properties->inertia,
           };
 
           return bl_added_mass_estimate_from_volume_inertial (&unit, rho, est);

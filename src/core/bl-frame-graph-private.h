@@ -68,6 +68,13 @@ BlFrameEntry *bl_frame_scope_add         (BlFrameScope *scope,
                                           const char   *name,
                                           GPtrArray    *diagnostics,
                                           const char   *owner);
+/* Once the scope's model is read and every entry resolved: from then on
+ * the scope is only looked up and resolved through (its poses are
+ * settled), never added to or resolved again, so its entries are kept
+ * sorted by name instead of in a hash table (a model of one link is one
+ * pointer, not a table of eight), and the names they were placed by are
+ * freed.  Frozen, the lookups and resolutions below answer the same. */
+void          bl_frame_scope_freeze      (BlFrameScope *scope);
 /* The entry named `name` in this scope (not nested ones), or NULL. */
 BlFrameEntry *bl_frame_scope_lookup      (BlFrameScope *scope,
                                           const char   *name);

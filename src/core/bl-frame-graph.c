@@ -2,6 +2,7 @@
  * poses resolved through relative_to/attached_to chains. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "bl-frame-graph-private.h"
@@ -9,7 +10,9 @@
 
 struct _BlFrameScope
 {
-  GHashTable *frames;        /* name → BlFrameEntry* */
+  GHashTable *frames;        /* name → BlFrameEntry*; NULL once frozen */
+  BlFrameEntry **sorted;     /* frozen: the entries by name (strcmp) */
+  guint       n_sorted;
   BlModel    *model;
   const char *file;          /* the model's */
   guint       sdf_minor;     /* of the file the model is in, as libsdformat's OriginalVersion */
@@ -64,8 +67,66 @@ bl_frame_scope_free (BlFrameScope *scope)
 {
   if (scope == NULL)
     return;
-  g_hash_table_unref (scope->frames);
+  if (scope->frames != NULL)
+    g_hash_table_unref (scope->frames);
+  for (guint i = 0; i < scope->n_sorted; i++)
+    frame_entry_free_full (scope->sorted[i]);
+  g_free (scope->sorted);
   g_free (scope);
+}
+
+static int
+compare_entry_names (gconstpointer a,
+                     gconstpointer b)
+{
+  return strcmp ((*(BlFrameEntry * const *) a)->name, (*(BlFrameEntry * const *) b)->name);
+}
+
+static int
+compare_name_with_entry (gconstpointer key,
+                         gconstpointer member)
+{
+  return strcmp (key, (*(BlFrameEntry * const *) member)->name);
+}
+
+void
+bl_frame_scope_freeze (BlFrameScope *scope)
+{
+  GHashTableIter iter;
+  gpointer value;
+  guint n = 0;
+
+  g_return_if_fail (scope->frames != NULL);
+
+  scope->n_sorted = g_hash_table_size (scope->frames);
+  scope->sorted = g_new (BlFrameEntry *, MAX (scope->n_sorted, 1));
+  g_hash_table_iter_init (&iter, scope->frames);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      BlFrameEntry *entry = value;
+
+      g_warn_if_fail (entry->state == BL_FRAME_RESOLVED);
+      /* only a resolution reads them */
+      g_clear_pointer (&entry->relative_to, g_free);
+      g_clear_pointer (&entry->implicit_base, g_free);
+      scope->sorted[n++] = entry;
+      g_hash_table_iter_steal (&iter);
+    }
+  g_clear_pointer (&scope->frames, g_hash_table_unref);
+  qsort (scope->sorted, n, sizeof (BlFrameEntry *), compare_entry_names);
+}
+
+/* The entry named `name`, frozen or not. */
+static BlFrameEntry *
+scope_find (BlFrameScope *scope,
+            const char   *name)
+{
+  BlFrameEntry **found;
+
+  if (scope->frames != NULL)
+    return g_hash_table_lookup (scope->frames, name);
+  found = bsearch (name, scope->sorted, scope->n_sorted, sizeof (BlFrameEntry *), compare_name_with_entry);
+  return found != NULL ? *found : NULL;
 }
 
 
@@ -99,6 +160,8 @@ bl_frame_scope_add (BlFrameScope *scope,
   g_autofree char *renamed = NULL;
   BlFrameEntry *entry;
   BlFrameEntry *other;
+
+  g_return_val_if_fail (scope->frames != NULL, NULL);
 
   if (name == NULL || *name == '\0')
     {
@@ -188,11 +251,11 @@ frame_entry_base (BlFrameScope *scope,
     {
       g_autofree char *head = g_strndup (base, sep - base);
 
-      found = g_hash_table_lookup (scope->frames, head);
+      found = scope_find (scope, head);
       return found != NULL && found->kind == BL_FRAME_MODEL ? found : NULL;
     }
 
-  return g_hash_table_lookup (scope->frames, base);
+  return scope_find (scope, base);
 }
 
 /* Settles entry once its base is resolved (or is the entry that closes a
@@ -253,6 +316,14 @@ frame_entry_resolve (BlFrameScope *scope,
       return;
     }
 
+  /* placed relative to its model frame: no chain to walk */
+  if (start->relative_to == NULL && start->implicit_base == NULL)
+    {
+      start->state = BL_FRAME_VISITING;
+      frame_entry_finish (scope, start, diagnostics);
+      return;
+    }
+
   chain = g_ptr_array_new ();
   g_ptr_array_add (chain, start);
   while (chain->len > 0)
@@ -299,12 +370,12 @@ bl_frame_scope_resolve (BlFrameScope *scope,
 
   /* a flattened name of SDF 1.7 ("M1::L1") is the frame's whole name */
   sep = strstr (name, "::");
-  if (sep != NULL && !g_hash_table_contains (scope->frames, name))
+  if (sep != NULL && scope_find (scope, name) == NULL)
     {
       g_autofree char *head = g_strndup (name, sep - name);
       BlPose inner;
 
-      entry = g_hash_table_lookup (scope->frames, head);
+      entry = scope_find (scope, head);
       if (entry == NULL || entry->kind != BL_FRAME_MODEL)
         goto unknown;
 
@@ -316,7 +387,7 @@ bl_frame_scope_resolve (BlFrameScope *scope,
       return TRUE;
     }
 
-  entry = g_hash_table_lookup (scope->frames, name);
+  entry = scope_find (scope, name);
   if (entry == NULL)
     goto unknown;
 
@@ -344,7 +415,7 @@ BlFrameEntry *
 bl_frame_scope_lookup (BlFrameScope *scope,
                        const char   *name)
 {
-  return g_hash_table_lookup (scope->frames, name);
+  return scope_find (scope, name);
 }
 
 void
@@ -353,6 +424,8 @@ bl_frame_scope_resolve_all (BlFrameScope *scope,
 {
   GHashTableIter iter;
   gpointer value;
+
+  g_return_if_fail (scope->frames != NULL);
 
   g_hash_table_iter_init (&iter, scope->frames);
   while (g_hash_table_iter_next (&iter, NULL, &value))
@@ -364,6 +437,8 @@ bl_frame_scope_unresolve (BlFrameScope *scope)
 {
   GHashTableIter iter;
   gpointer value;
+
+  g_return_if_fail (scope->frames != NULL);
 
   g_hash_table_iter_init (&iter, scope->frames);
   while (g_hash_table_iter_next (&iter, NULL, &value))

@@ -10,7 +10,7 @@ add_mesh (BlLinkPanel  *panel,
           BlCollision  *collision,
           GError      **error)
 {
-  const BlMeshProperties *health = &collision->mesh_properties;
+  const BlMeshProperties *health = collision->mesh_properties;
   BlMesh *mesh = collision->mesh;
 
   if (mesh == NULL || !collision->has_mesh_properties)

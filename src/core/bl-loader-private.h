@@ -76,7 +76,8 @@ typedef struct
   GHashTable    *include_paths;    /* the same for <include>s: → the SDF file it names */
   const xmlChar *link_tag;         /* read-only: "link" in the parser's dictionary */
   GPtrArray     *preparsed;        /* read-only: links read ahead, each also in its node's _private */
-  GPtrArray     *protos;           /* read-only: BlModel* stand-ins for their models */
+  BlModel       *proto;            /* read-only: stands in (name, file) for the <model> whose links
+                                    * are read ahead, made anew at each model's first link */
 } BlLoader;
 
 /* bl-sdf-reader.c */
@@ -127,7 +128,6 @@ void           bl_include_group_failures     (BlLoader     *loader);
 typedef struct
 {
   BlLink        *link;             /* NULL once adopted */
-  BlModel       *proto;            /* stands in for the model (name, file) until adopted; in loader->protos */
   xmlNode       *node;             /* the <link>, whose _private points here until adopted */
 } BlPreparsedLink;
 

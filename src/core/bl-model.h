@@ -75,7 +75,10 @@ struct _BlCollision
   BlVec3          centroid;      /* volume centroid in the link frame */
   BlMesh         *mesh;          /* loaded mesh, or NULL */
   gboolean        has_mesh_properties;
-  BlMeshProperties mesh_properties; /* unit density; warnings owned by mesh */
+  /* unit density, when has_mesh_properties; warnings owned by mesh.  Only
+   * a mesh collision has it, made when its mesh is first read (168 bytes
+   * that 100,000 boxes do without) and freed with the collision. */
+  BlMeshProperties *mesh_properties;
 };
 
 typedef struct
@@ -127,7 +130,10 @@ struct _BlLink
   double          inertia[6];          /* ixx iyy izz ixy ixz iyz as written */
   gboolean        has_added_mass;
   xmlNode        *added_mass_node;     /* <fluid_added_mass>, or NULL */
-  double          added_mass[21];      /* spec order xx xy xz xp xq xr yy … rr */
+  /* The 21 values in spec order xx xy xz xp xq xr yy … rr: the link's own
+   * when has_added_mass, else a shared array of zeros (168 bytes that most
+   * links do without); read-only, set by the reader. */
+  const double   *added_mass;
 
   GPtrArray      *collisions;          /* BlCollision*, document order */
   gboolean        input_errors;        /* a value of the inertial could not be read */

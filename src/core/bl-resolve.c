@@ -47,9 +47,11 @@ load_mesh_properties (BlCollision  *collision,
                       gboolean      convex_hull,
                       GError      **error)
 {
+  if (collision->mesh_properties == NULL)
+    collision->mesh_properties = g_new0 (BlMeshProperties, 1);
   collision->has_mesh_properties =
     lookup_mesh_properties (&collision->geometry, convex_hull, &collision->mesh,
-                            &collision->mesh_properties, error);
+                            collision->mesh_properties, error);
   return collision->has_mesh_properties;
 }
 
@@ -115,12 +117,12 @@ mesh_inertial (BlCollision *collision,
                         "@optimization=“%s” is not supported; the mesh itself is integrated",
                         geometry->optimization);
 
-  for (guint i = 0; i < collision->mesh_properties.warnings->len; i++)
+  for (guint i = 0; i < collision->mesh_properties->warnings->len; i++)
     bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "mesh", link_file (link),
                         collision->line, path, "%s",
-                        (const char *) g_ptr_array_index (collision->mesh_properties.warnings, i));
+                        (const char *) g_ptr_array_index (collision->mesh_properties->warnings, i));
 
-  return mesh_properties_inertial (&collision->mesh_properties, density, out);
+  return mesh_properties_inertial (collision->mesh_properties, density, out);
 }
 
 /* The collision's inertial in its own frame K; FALSE when it cannot
@@ -195,10 +197,10 @@ mesh_volume_properties (BlCollision *collision,
       return FALSE;
     }
   if (!quiet)
-    for (guint i = 0; i < collision->mesh_properties.warnings->len; i++)
+    for (guint i = 0; i < collision->mesh_properties->warnings->len; i++)
       bl_diagnostics_add (link->diagnostics, BL_SEVERITY_INFO, "volume", link_file (link),
                           collision->line, collision->path, "displaced volume: %s",
-                          (const char *) g_ptr_array_index (collision->mesh_properties.warnings, i));
+                          (const char *) g_ptr_array_index (collision->mesh_properties->warnings, i));
 
   return TRUE;
 }
@@ -271,8 +273,8 @@ compute_volumes (BlLink  *link,
         {
           if (mesh_volume_properties (collision, is_auto))
             {
-              own.mass = collision->mesh_properties.volume;
-              own.com = collision->mesh_properties.centroid;
+              own.mass = collision->mesh_properties->volume;
+              own.com = collision->mesh_properties->centroid;
               ok = TRUE;
             }
         }
@@ -555,10 +557,10 @@ sum_collision_inertials (BlLink   *link,
           collision->volume = 0.0;
           collision->used_density = density;
           if (!collision->has_density && !link->has_density && !link->has_mass && solid)
-            bl_diagnostics_add (link->diagnostics, BL_SEVERITY_WARNING, "D3", link_file (link),
-                                collision->line, path,
-                                "no <density> here or in the link's <inertial>: the default "
-                                "1000 kg/m³ (water) is used");
+            bl_diagnostics_add_static (link->diagnostics, BL_SEVERITY_WARNING, "D3", link_file (link),
+                                       collision->line, path,
+                                       "no <density> here or in the link's <inertial>: the default "
+                                       "1000 kg/m³ (water) is used");
         }
 
       if (!solid)

@@ -454,6 +454,18 @@ report_unknown_inertia_elements (xmlNode            *inertia,
   report_more_unknown (diagnostics, "unknown", file, inertia, owner, n_unknown);
 }
 
+/* What a link without <fluid_added_mass> reads as its added mass. */
+static const double no_added_mass[G_N_ELEMENTS (bl_added_mass_keys)];
+
+/* Frees the link's own added-mass values, if it has any. */
+static void
+clear_added_mass (BlLink *link)
+{
+  if (link->added_mass != no_added_mass)
+    g_free ((double *) link->added_mass);
+  link->added_mass = no_added_mass;
+}
+
 static void
 parse_inertial (BlLink    *link,
                 GPtrArray *diagnostics)
@@ -482,7 +494,7 @@ parse_inertial (BlLink    *link,
   link->inertia[3] = link->inertia[4] = link->inertia[5] = 0.0;
   link->has_added_mass = FALSE;
   link->added_mass_node = NULL;
-  memset (link->added_mass, 0, sizeof link->added_mass);
+  clear_added_mass (link);
   link->input_errors = FALSE;
 
   if (inertial == NULL)
@@ -556,8 +568,10 @@ parse_inertial (BlLink    *link,
       const char *am_owner = join_path (am_buf, &am_heap, owner, "/fluid_added_mass");
       /* the first element of each key: a repeated key reads the first again */
       xmlNode *first[G_N_ELEMENTS (bl_added_mass_keys)] = { NULL };
+      double *added_mass = g_new0 (double, G_N_ELEMENTS (bl_added_mass_keys));
       guint n_unknown = 0;
 
+      link->added_mass = added_mass;
       link->has_added_mass = TRUE;
       link->added_mass_node = child;
       for (xmlNode *value = child->children; value != NULL; value = value->next)
@@ -579,7 +593,7 @@ parse_inertial (BlLink    *link,
           if (first[key] == NULL)
             first[key] = value;
           read_number (first[key], (const char *) value->name, am_owner, file, diagnostics,
-                       &link->added_mass[key], &failed);
+                       &added_mass[key], &failed);
         }
       report_more_unknown (diagnostics, "unknown", file, child, am_owner, n_unknown);
     }
@@ -964,6 +978,7 @@ bl_sdf_arena_collision_free (BlCollision *collision)
 void
 bl_sdf_arena_link_free (BlLink *link)
 {
+  clear_added_mass (link);
   g_clear_pointer (&link->collisions, g_ptr_array_unref);
   g_clear_pointer (&link->diagnostics, g_ptr_array_unref);
 }
@@ -980,6 +995,7 @@ bl_sdf_parse_link (BlLoader   *loader,
   link->scoped_name = bl_sdf_strjoin (loader, model->scoped_name, "::", name, NULL);
   link->model = model;
   link->file = model->file;
+  link->added_mass = no_added_mass;
   link->node = node;
   link->line = bl_xml_get_line (node);
   /* Only mesh collisions hold memory of their own; those are in

@@ -581,7 +581,11 @@ parse_model (BlLoader      *loader,
   g_ptr_array_unref (pending_files);
 
   if (scope_out != NULL)
-    *scope_out = scope;
+    {
+      /* from now on only looked up, by the enclosing scope and placement */
+      bl_frame_scope_freeze (scope);
+      *scope_out = scope;
+    }
   else
     bl_frame_scope_free (scope);
 
@@ -868,7 +872,6 @@ bl_loader_read (BlLoader  *loader,
   if (loader->read_only)
     {
       loader->preparsed = g_ptr_array_new ();
-      loader->protos = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
     }
   else
     loader->left_out = g_array_new (FALSE, FALSE, sizeof (BlSourceRange));
@@ -984,7 +987,7 @@ void
 bl_loader_clear (BlLoader *loader)
 {
   bl_stream_clear_preparsed (loader);
-  g_clear_pointer (&loader->protos, g_ptr_array_unref);
+  g_clear_pointer (&loader->proto, bl_model_free);
   g_clear_pointer (&loader->include_stack, g_ptr_array_unref);
   g_clear_pointer (&loader->include_firsts, g_hash_table_unref);
   g_clear_pointer (&loader->include_diagnostic, g_hash_table_unref);

@@ -28,6 +28,7 @@ typedef enum
   KIND_INERTIAL,
   KIND_JOINT,
   KIND_FRAME,
+  KIND_PLUGIN,      /* kept but for empty children no reader names */
   KIND_LEFT_OUT,
 } ElementKind;
 
@@ -51,7 +52,7 @@ static const struct
   { KIND_WORLD, "model", KIND_MODEL },
   { KIND_WORLD, "include", KIND_OTHER },
   { KIND_WORLD, "frame", KIND_FRAME },
-  { KIND_WORLD, "plugin", KIND_OTHER },
+  { KIND_WORLD, "plugin", KIND_PLUGIN },
   { KIND_WORLD, "physics", KIND_OTHER },
   { KIND_WORLD, "gravity", KIND_OTHER },
   { KIND_MODEL, "link", KIND_LINK },
@@ -59,7 +60,7 @@ static const struct
   { KIND_MODEL, "include", KIND_OTHER },
   { KIND_MODEL, "frame", KIND_FRAME },
   { KIND_MODEL, "joint", KIND_JOINT },
-  { KIND_MODEL, "plugin", KIND_OTHER },
+  { KIND_MODEL, "plugin", KIND_PLUGIN },
   { KIND_MODEL, "pose", KIND_OTHER },
   { KIND_MODEL, "static", KIND_OTHER },
   { KIND_LINK, "collision", KIND_COLLISION },
@@ -78,6 +79,39 @@ static const struct
   { KIND_FRAME, "pose", KIND_OTHER },
 };
 
+/* The children of a <plugin> the plugin readers ask for by name
+ * (bl-fluid-check.c, bl-fluid-import.c, bl-fluid-world.c), whose mere
+ * presence may count (<enable/>, <graded_buoyancy/>).  Every other child
+ * is read, if at all, by its value (bl_fluid_collect_numbers takes every
+ * child whose value is a number), so one written as an empty-element
+ * tag, which has none, is left out: 10 MB of <a/> in a plugin cost the
+ * editable load 677 MB.  A child with content is kept whole. */
+static const char * const plugin_names[] = {
+  "added_mass", "disable_added_mass", "drag", "enable", "engine", "graded_buoyancy", "link", "link_name",
+};
+
+/* Whether the start tag libxml2 just read is an empty-element tag
+ * (`<a/>`): the start-element handler is called with the input at the
+ * tag's "/>" or ">". */
+static gboolean
+at_empty_element_tag (xmlParserCtxt *ctxt)
+{
+  return ctxt->input != NULL && ctxt->input->cur != NULL && ctxt->input->end - ctxt->input->cur >= 2 &&
+         ctxt->input->cur[0] == '/' && ctxt->input->cur[1] == '>';
+}
+
+static guint8
+plugin_child_kind (xmlParserCtxt *ctxt,
+                   const xmlChar *localname,
+                   const xmlChar *uri)
+{
+  if (uri == NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (plugin_names); i++)
+      if (strcmp ((const char *) localname, plugin_names[i]) == 0)
+        return KIND_OTHER;
+  return at_empty_element_tag (ctxt) ? KIND_LEFT_OUT : KIND_OTHER;
+}
+
 static guint8
 child_kind (xmlParserCtxt *ctxt,
             const xmlChar *localname,
@@ -95,6 +129,8 @@ child_kind (xmlParserCtxt *ctxt,
   parent = state->kinds->data[state->kinds->len - 1];
   if (parent == KIND_OTHER)
     return KIND_OTHER;
+  if (parent == KIND_PLUGIN)
+    return plugin_child_kind (ctxt, localname, uri);
   if (uri != NULL)
     return KIND_LEFT_OUT;
   for (guint i = 0; i < G_N_ELEMENTS (kept_children); i++)
@@ -233,6 +269,53 @@ end_stand_in (xmlParserCtxt *ctxt)
   state->joinable = state->run;
 }
 
+/* An editable load, at the end of a <plugin> whose last element is a
+ * stand-in for several children: its last child gets a stand-in of its
+ * own after the blanks before it, as in the file.  An edit adds a
+ * plugin's <disable_added_mass> after its last element, on a line of its
+ * own only when that element begins one (insert_child in bl-edit.c).  A
+ * plugin's stand-ins hold only empty-element tags with blanks between,
+ * and no attribute value holds a '<': the last child begins at the last
+ * '<' of the range, the blanks before it after the '>' before that. */
+static void
+split_last_plugin_stand_in (xmlParserCtxt *ctxt)
+{
+  ParseState *state = ctxt->_private;
+  xmlNode *last = ctxt->node != NULL ? ctxt->node->last : NULL;
+  BlSourceRange *range, tail;
+  const char *start, *lt, *gt;
+  xmlNode *stand_in, *blanks;
+  int line;
+
+  while (last != NULL && last->type != XML_ELEMENT_NODE)
+    last = last->prev;
+  if (last == NULL || strcmp ((const char *) last->name, BL_XML_LEFT_OUT) != 0 || state->left_out->len == 0)
+    return;
+  range = &g_array_index (state->left_out, BlSourceRange, state->left_out->len - 1);
+  start = state->data + range->start;
+  lt = memrchr (start, '<', range->end - range->start);
+  gt = lt != NULL && lt > start ? memrchr (start, '>', (gsize) (lt - start)) : NULL;
+  if (gt == NULL)
+    return;   /* one child: the blanks before it are the tree's already */
+
+  line = GPOINTER_TO_INT (last->psvi);
+  for (const char *c = start; c < lt; c++)
+    line += *c == '\n';
+  tail.start = (guint32) (lt - state->data);
+  tail.end = range->end;
+  range->end = (guint32) (gt + 1 - state->data);
+  stand_in = xmlNewDocNode (ctxt->myDoc, NULL, (const xmlChar *) BL_XML_LEFT_OUT, NULL);
+  stand_in->psvi = GINT_TO_POINTER (line);
+  xmlAddNextSibling (last, stand_in);
+  if (lt > gt + 1)
+    {
+      /* before the element, so that it is not merged into the text after */
+      blanks = xmlNewDocTextLen (ctxt->myDoc, (const xmlChar *) gt + 1, (int) (lt - gt - 1));
+      xmlAddPrevSibling (stand_in, blanks);
+    }
+  g_array_append_val (state->left_out, tail);
+}
+
 static void
 lean_start_element (void           *ctx,
                     const xmlChar  *localname,
@@ -285,6 +368,8 @@ lean_end_element (void          *ctx,
       return;
     }
   end_text (ctxt, FALSE);
+  if (state->left_out != NULL && state->kinds->len > 0 && state->kinds->data[state->kinds->len - 1] == KIND_PLUGIN)
+    split_last_plugin_stand_in (ctxt);
   if (state->kinds->len > 0)
     g_byte_array_set_size (state->kinds, state->kinds->len - 1);
   if (state->left_out != NULL)

@@ -47,28 +47,42 @@ bl_stream_clear_preparsed (BlLoader *loader)
 }
 
 /* The scoped name parse_model will give the <model> element `node` of the
- * main file: its name and those of the enclosing models, joined by "::". */
+ * main file: its name and those of the enclosing models, joined by "::"
+ * (written from the end, so that nothing but the result is allocated). */
 static char *
 expected_scoped_name (xmlNode *node)
 {
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) scoped = g_string_new (NULL);
+  gsize length = 0;
+  char *scoped, *end;
 
   for (xmlNode *model = node; model != NULL && bl_xml_is_element (model, "model"); model = model->parent)
     {
-      char *name = bl_xml_dup_attribute (model, "name");
+      g_auto(BlXmlString) owned = NULL;
+      const char *name = bl_sdf_attribute_peek (model, "name", &owned);
 
-      g_ptr_array_add (names, name != NULL ? name : g_strdup (""));
+      length += (model != node ? 2 : 0) + (name != NULL ? strlen (name) : 0);
     }
 
-  for (guint i = names->len; i-- > 0;)
+  scoped = g_malloc (length + 1);
+  end = scoped + length;
+  *end = '\0';
+  for (xmlNode *model = node; model != NULL && bl_xml_is_element (model, "model"); model = model->parent)
     {
-      g_string_append (scoped, g_ptr_array_index (names, i));
-      if (i > 0)
-        g_string_append (scoped, "::");
+      g_auto(BlXmlString) owned = NULL;
+      const char *name = bl_sdf_attribute_peek (model, "name", &owned);
+      gsize n = name != NULL ? strlen (name) : 0;
+
+      if (model != node)
+        {
+          end -= 2;
+          memcpy (end, "::", 2);
+        }
+      end -= n;
+      if (n > 0)
+        memcpy (end, name, n);
     }
 
-  return g_string_free (g_steal_pointer (&scoped), FALSE);
+  return scoped;
 }
 
 static void
@@ -129,21 +143,26 @@ preparse_link (BlLoader   *loader,
 
   if (name != NULL && *name != '\0')
     {
-      BlModel *proto = loader->protos->len > 0 ? g_ptr_array_index (loader->protos, loader->protos->len - 1) : NULL;
+      BlModel *proto = loader->proto;
 
-      /* One stand-in per <model> element (its node kept in proto->node). */
-      if (proto == NULL || proto->node != node->parent)
+      /* One stand-in, for the <model> element of the last link read (its
+       * node kept in proto->node): the link takes its scoped name and
+       * file from it, and the model parse_model makes later replaces it
+       * (bl_stream_adopt_link). */
+      if (proto == NULL)
         {
-          proto = g_new0 (BlModel, 1);
-          proto->node = node->parent;
-          proto->scoped_name = expected_scoped_name (node->parent);
+          proto = loader->proto = g_new0 (BlModel, 1);
           proto->file = g_strdup (loader->path);
-          g_ptr_array_add (loader->protos, proto);
+        }
+      if (proto->node != node->parent)
+        {
+          proto->node = node->parent;
+          g_free (proto->scoped_name);
+          proto->scoped_name = expected_scoped_name (node->parent);
         }
       preparsed = bl_arena_alloc0 (loader->arena, sizeof (BlPreparsedLink));
-      preparsed->proto = proto;
 
-      link = bl_sdf_parse_link (loader, preparsed->proto, node, name);
+      link = bl_sdf_parse_link (loader, proto, node, name);
       bl_sdf_parse_link_collisions (loader, link, NULL, loader->base_dir);
       link->n_load_diagnostics = link->diagnostics->len;
       bl_sdf_parse_link_inertial (link);
@@ -194,11 +213,13 @@ bl_stream_adopt_link (BlLoader   *loader,
   preparsed = node->_private;
   node->_private = NULL;
 
-  /* expected_scoped_name follows parse_model's naming */
-  g_warn_if_fail (strcmp (preparsed->proto->scoped_name, model->scoped_name) == 0);
-  g_warn_if_fail (strcmp (preparsed->proto->file, model->file) == 0);
-
   link = g_steal_pointer (&preparsed->link);
+  /* expected_scoped_name follows parse_model's naming */
+  g_warn_if_fail (g_str_has_prefix (link->scoped_name, model->scoped_name) &&
+                  strncmp (link->scoped_name + strlen (model->scoped_name), "::", 2) == 0 &&
+                  strcmp (link->scoped_name + strlen (model->scoped_name) + 2, link->name) == 0);
+  g_warn_if_fail (strcmp (link->file, model->file) == 0);
+
   link->model = model;
   link->file = model->file;
 
