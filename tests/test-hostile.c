@@ -493,6 +493,9 @@ test_world_fluid (void)
     { "@<uniform_fluid_density>dense</uniform_fluid_density></plugin>", BL_WORLD_FLUID_UNREADABLE, 0.0, 4, "dense" },
     { "@<uniform_fluid_density>0</uniform_fluid_density></plugin>", BL_WORLD_FLUID_UNREADABLE, 0.0, 4, "0" },
     { "@<uniform_fluid_density>+0x10</uniform_fluid_density></plugin>", BL_WORLD_FLUID_UNREADABLE, 0.0, 4, "+0x10" },
+    /* an empty one too (both loads leave out a plugin's empty children
+     * that no reader names: this one is named) */
+    { "@<uniform_fluid_density/></plugin>", BL_WORLD_FLUID_UNREADABLE, 0.0, 4, "" },
     /* BuoyancyEngine is another system; the first Buoyancy system counts */
     { "<plugin filename=\"gz-sim-buoyancy-engine-system\" name=\"gz::sim::systems::BuoyancyEngine\">"
       "<uniform_fluid_density>5</uniform_fluid_density></plugin>", BL_WORLD_FLUID_NONE, 0.0, 0, NULL },

@@ -88,6 +88,7 @@ static const struct
  * editable load 677 MB.  A child with content is kept whole. */
 static const char * const plugin_names[] = {
   "added_mass", "disable_added_mass", "drag", "enable", "engine", "graded_buoyancy", "link", "link_name",
+  "uniform_fluid_density",
 };
 
 /* Whether the start tag libxml2 just read is an empty-element tag
