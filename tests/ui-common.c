@@ -227,7 +227,23 @@ answer_file_chooser (const char *dir,
   g_assert_nonnull (dialog);
   g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, &error));
   g_assert_no_error (error);
-  /* A folder chooser with nothing selected answers its current folder. */
+  /* A folder chooser with nothing selected answers its current folder:
+   * once it is there (it changes folder asynchronously; under load one
+   * answered the folder it opened on). */
+  {
+    gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    g_autoptr(GFile) current = NULL;
+
+    drain ();
+    while ((current = gtk_file_chooser_get_current_folder (GTK_FILE_CHOOSER (dialog))) == NULL ||
+           !g_file_equal (current, folder))
+      {
+        g_assert_true (g_get_monotonic_time () < deadline);
+        g_clear_object (&current);
+        g_main_context_iteration (NULL, FALSE);
+        g_usleep (1000);
+      }
+  }
   if (name != NULL)
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
   drain ();
