@@ -973,6 +973,7 @@ bl_sdf_arena_collision_free (BlCollision *collision)
   g_free (collision->geometry.submesh);
   g_free (collision->geometry.optimization);
   g_clear_pointer (&collision->mesh, bl_mesh_unref);
+  g_clear_pointer (&collision->mesh_properties, g_free);
 }
 
 void
