@@ -8,13 +8,40 @@
  * (bit for bit) and diagnostics. */
 #include "config.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
+#include <stdlib.h>
+
+#include <glib/gstdio.h>
 
 #include "bl-document.h"
 #include "compare-documents.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
+
+/* Both loads read one file, in a folder of its own: a relative
+ * <include> names a file beside it (a file read through /proc/self/fd
+ * had its includes resolved among the process's descriptors, which differ
+ * from one load to the next). */
+static char *input_dir, *input_file;
+
+static void
+remove_input (void)
+{
+  g_unlink (input_file);
+  g_rmdir (input_dir);
+}
+
+static const char *
+input_path (void)
+{
+  if (input_file == NULL)
+    {
+      input_dir = g_dir_make_tmp ("ballast-fuzz-readonly-XXXXXX", NULL);
+      g_assert (input_dir != NULL);
+      input_file = g_build_filename (input_dir, "input.sdf", NULL);
+      atexit (remove_input);
+    }
+  return input_file;
+}
 
 int
 LLVMFuzzerTestOneInput (const guint8 *data,
@@ -22,26 +49,15 @@ LLVMFuzzerTestOneInput (const guint8 *data,
 {
   g_autoptr(GError) error_full = NULL;
   g_autoptr(GError) error_lean = NULL;
+  g_autoptr(GError) error = NULL;
   g_autoptr(BlDocument) full = NULL;
   g_autoptr(BlDocument) lean = NULL;
-  g_autofree char *path = NULL;
-  int fd;
+  const char *path = input_path ();
 
-  /* Both loads read one file: a memfd, named through /proc. */
-  fd = memfd_create ("fuzz-readonly", MFD_CLOEXEC);
-  g_assert (fd >= 0);
-  for (size_t done = 0; done < size;)
-    {
-      ssize_t n = write (fd, data + done, size - done);
-
-      g_assert (n > 0);
-      done += (size_t) n;
-    }
-  path = g_strdup_printf ("/proc/self/fd/%d", fd);
+  g_assert (g_file_set_contents (path, (const char *) data, (gssize) size, &error));
 
   full = bl_document_new_from_file (path, &error_full);
   lean = bl_document_new_from_file_full (path, BL_DOCUMENT_LOAD_READ_ONLY, &error_lean);
-  close (fd);
 
   g_assert ((full == NULL) == (lean == NULL));
   if (full == NULL)
