@@ -420,6 +420,35 @@ test_small_window_problems (Fixture       *f,
   g_assert_true (within_width (details, bar));
 }
 
+/* A window opened wide (1380 px: the outline 276 px, the inspector
+ * 480) and then made narrow (820 px) by its edge: the 3D view went to
+ * its minimum, then the inspector was squeezed (its Mass page scrolled
+ * sideways, the units cut) while the outline kept 280 px with room to
+ * spare.  Now the outline gives first, down to its own minimum: the Mass
+ * page of the hull fits again. */
+static void
+test_narrowed_window (Fixture       *f,
+                      gconstpointer  data)
+{
+  GtkWidget *outline;
+  int outline_min;
+
+  open_sized (f, FIXTURE, NULL, 1380, 860);
+  click_row (f, "link_2");
+  WAIT_UNTIL (g_strcmp0 (shown_link (f)->name, "link_2") == 0);
+  outline = child (f->window, BL_TYPE_WINDOW, "outline");
+  g_assert_cmpint (gtk_widget_get_width (outline), >=, 250);
+
+  ui_input_resize (GTK_WIDGET (f->window), 820, 700);
+  WAIT_UNTIL (gtk_widget_get_width (GTK_WIDGET (f->window)) <= 820);
+  drain ();
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, 820);
+  gtk_widget_measure (outline, GTK_ORIENTATION_HORIZONTAL, -1, &outline_min, NULL, NULL, NULL);
+  g_assert_cmpint (gtk_widget_get_width (outline), >=, outline_min);
+  g_assert_cmpint (gtk_widget_get_width (outline), <, 250);
+  assert_page_fits (child (inspector (f), BL_TYPE_INSPECTOR, "link_scroller"), "link_2 narrowed to 820 px");
+}
+
 /* Fails unless the number field CELL shows its whole text: a number cut
  * at the cell's edge reads as another number. */
 static void
@@ -971,6 +1000,7 @@ main (int   argc,
               fixture_tear_down);
   g_test_add ("/ui/qa/edit-save-round-trip", Fixture, NULL, NULL, test_edit_save_round_trip, fixture_tear_down);
   g_test_add ("/ui/qa/small-window", Fixture, NULL, NULL, test_small_window, fixture_tear_down);
+  g_test_add ("/ui/qa/narrowed-window", Fixture, NULL, NULL, test_narrowed_window, fixture_tear_down);
   g_test_add ("/ui/qa/small-window-problems", Fixture, NULL, NULL, test_small_window_problems, fixture_tear_down);
   g_test_add ("/ui/qa/added-mass-page-long-values", Fixture, &long_values, NULL, test_added_mass_page,
               fixture_tear_down);

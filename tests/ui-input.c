@@ -294,3 +294,16 @@ ui_input_focus_window (GtkWidget *widget)
                   RevertToParent, CurrentTime);
   settle (xdpy);
 }
+
+void
+ui_input_resize (GtkWidget *widget,
+                 int        width,
+                 int        height)
+{
+  Display *xdpy = x_display ();
+  GtkNative *native = gtk_widget_get_native (widget);
+
+  g_assert_true (gtk_widget_get_mapped (widget));
+  XResizeWindow (xdpy, gdk_x11_surface_get_xid (gtk_native_get_surface (native)), width, height);
+  settle (xdpy);
+}

@@ -37,5 +37,10 @@ void      ui_input_type          (const char      *text);
 /* Gives the toplevel of `widget` the keyboard focus, as a click on its
  * title bar would (there is no window manager under Xvfb). */
 void      ui_input_focus_window  (GtkWidget       *widget);
+/* Resizes WIDGET's toplevel from outside, as a window manager or the
+ * user's drag of its edge does (XResizeWindow). */
+void      ui_input_resize        (GtkWidget       *widget,
+                                  int              width,
+                                  int              height);
 
 G_END_DECLS

@@ -24,6 +24,7 @@ struct _BlWindow
   GMenu                *recent_section;  /* the recent files, kept up to date */
   GtkPaned             *inner_paned;
   gboolean              panes_placed;  /* the dividers' first positions are set */
+  int                   last_width;    /* of the last allocation */
   GtkBox               *viewport_box;
   GtkStack             *side_stack;
   BlOutline            *outline;

@@ -1065,10 +1065,41 @@ bl_window_set_property (GObject      *object,
 
 /* Layout ------------------------------------------------------------------ */
 
+/* The window is narrower than at its last allocation (WIDTH, not yet
+ * given to the children): past what the 3D view can give (down to its
+ * minimum), the outline gives, down to its own, and only then the
+ * inspector, whose pages would otherwise scroll sideways beside an
+ * outline with room to spare. */
+static void
+yield_outline (BlWindow *self,
+               int       width)
+{
+  GtkPaned *outer = GTK_PANED (gtk_window_get_child (GTK_WINDOW (self)));
+  GtkWidget *outline = gtk_paned_get_start_child (outer);
+  GtkWidget *view = gtk_paned_get_start_child (self->inner_paned);
+  GtkWidget *side = gtk_paned_get_end_child (self->inner_paned);
+  int outline_width = gtk_paned_get_position (outer);
+  int side_width = gtk_widget_get_width (side);
+  /* the dividers: what the last allocation gave none of the three */
+  int dividers = self->last_width - gtk_widget_get_width (outline) - gtk_widget_get_width (view) - side_width;
+  int outline_min, view_min, side_room, give;
+
+  gtk_widget_measure (outline, GTK_ORIENTATION_HORIZONTAL, -1, &outline_min, NULL, NULL, NULL);
+  gtk_widget_measure (view, GTK_ORIENTATION_HORIZONTAL, -1, &view_min, NULL, NULL, NULL);
+  side_room = width - MAX (dividers, 0) - outline_width - view_min;
+  if (side_room >= side_width || outline_width <= outline_min)
+    return;
+
+  give = MIN (side_width - side_room, outline_width - outline_min);
+  gtk_paned_set_position (outer, outline_width - give);
+  gtk_paned_set_position (self->inner_paned, view_min);
+}
+
 /* The dividers' first positions, from the width of the window's first
  * allocation: the outline a fifth of it (200–280 px), the inspector two
  * fifths (400–480 px), the 3D view the rest (at 1024 px about 400 px).
- * From then on a divider moves only when the user drags it: a paned whose
+ * From then on a divider moves when the user drags it, or when the window
+ * narrows past what the 3D view can give (yield_outline): a paned whose
  * position is set keeps it whatever its children ask for (the inspector's
  * pages scroll sideways rather than push it), and a change of the
  * window's width goes to the 3D view (the inner paned's start child
@@ -1091,6 +1122,9 @@ bl_window_size_allocate (GtkWidget *widget,
       gtk_paned_set_position (GTK_PANED (gtk_window_get_child (GTK_WINDOW (self))), outline);
       gtk_paned_set_position (self->inner_paned, MAX (0, width - outline - side));
     }
+  else if (self->panes_placed && width < self->last_width)
+    yield_outline (self, width);
+  self->last_width = width;
   GTK_WIDGET_CLASS (bl_window_parent_class)->size_allocate (widget, width, height, baseline);
 }
 
