@@ -202,12 +202,8 @@ check_gz_buoyancy (GObject   *owner,
   if (!(props->volume > 0.0) || link->model->is_static)
     return;
   system = fluid_index (owner, models, world)->buoyancy_system;
-  /* the graded mode slices shapes by fluid layers: another computation;
-   * gz-sim takes a <uniform_fluid_density> before it */
-  if (system == NULL ||
-      (bl_xml_first_child (system, "graded_buoyancy") != NULL &&
-       bl_xml_first_child (system, "uniform_fluid_density") == NULL) ||
-      !buoyancy_enabled_for (system, link))
+  /* the graded mode slices shapes by fluid layers: another computation */
+  if (system == NULL || bl_fluid_buoyancy_graded (system) != NULL || !buoyancy_enabled_for (system, link))
     return;
 
   for (guint i = 0; i < link->collisions->len; i++)

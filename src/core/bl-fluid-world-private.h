@@ -26,6 +26,9 @@ gboolean  bl_fluid_is_buoyancy_system        (xmlNode    *plugin);
 void      bl_fluid_collect_numbers           (xmlNode    *parent,
                                               GPtrArray  *names,
                                               GArray     *values);
+/* The <graded_buoyancy> of gz-sim's Buoyancy system SYSTEM when gz-sim
+ * runs it graded (it takes a <uniform_fluid_density> first), else NULL. */
+xmlNode  *bl_fluid_buoyancy_graded           (xmlNode      *system);
 /* The fluid of WORLD's (a <world>, nullable) Buoyancy system: see
  * bl_fluid_get_world_fluid (bl-fluid.h). */
 gboolean  bl_fluid_world_read_fluid          (xmlNode      *world,

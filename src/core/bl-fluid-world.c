@@ -136,6 +136,14 @@ read_world_density (xmlNode          *element,
   return FALSE;
 }
 
+xmlNode *
+bl_fluid_buoyancy_graded (xmlNode *system)
+{
+  if (bl_xml_first_child (system, "uniform_fluid_density") != NULL)
+    return NULL;
+  return bl_xml_first_child (system, "graded_buoyancy");
+}
+
 gboolean
 bl_fluid_world_read_fluid (xmlNode      *world,
                            BlWorldFluid *out)
@@ -154,7 +162,7 @@ bl_fluid_world_read_fluid (xmlNode      *world,
   if (uniform != NULL)
     return read_world_density (uniform, BL_WORLD_FLUID_UNIFORM, out);
 
-  graded = bl_xml_first_child (system, "graded_buoyancy");
+  graded = bl_fluid_buoyancy_graded (system);
   if (graded != NULL)
     {
       /* gz-sim reads every <default_density>: the last one stays */
