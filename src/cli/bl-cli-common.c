@@ -169,13 +169,22 @@ bl_cli_parse_fluid_density (const char *text,
   return FALSE;
 }
 
-const char *
-bl_cli_fluid_name (double rho)
+/* The preset of density RHO ("sea water"), or NULL. */
+static const char *
+preset_label (double rho)
 {
   for (guint i = 0; i < G_N_ELEMENTS (fluid_presets); i++)
     if (rho == fluid_presets[i].rho)
       return fluid_presets[i].label;
-  return "the fluid";
+  return NULL;
+}
+
+const char *
+bl_cli_fluid_name (double rho)
+{
+  const char *label = preset_label (rho);
+
+  return label != NULL ? label : "the fluid";
 }
 
 /* "1000 kg/m³ (fresh water)", or "1.097 kg/m³" for no preset. */
@@ -183,11 +192,11 @@ static char *
 describe_density (double rho)
 {
   char b[BL_DOUBLE_BUF_SIZE];
-  const char *name = bl_cli_fluid_name (rho);
+  const char *label = preset_label (rho);
 
-  if (strcmp (name, "the fluid") == 0)
+  if (label == NULL)
     return g_strdup_printf ("%s kg/m³", bl_number_format (rho, b));
-  return g_strdup_printf ("%s kg/m³ (%s)", bl_number_format (rho, b), name);
+  return g_strdup_printf ("%s kg/m³ (%s)", bl_number_format (rho, b), label);
 }
 
 void
