@@ -893,6 +893,44 @@ fluid_note (Fixture *f)
   return gtk_widget_get_visible (label) ? gtk_label_get_text (GTK_LABEL (label)) : NULL;
 }
 
+/* A world of PLUGINS (on line 4) and a sphere r 0.5 of automatic
+ * inertia, of DENSITY kg/m³ (NULL: the default); valid until the next
+ * call. */
+static const char *
+ball_world (const char *plugins,
+            const char *density)
+{
+  static char *text;
+
+  g_free (text);
+  text = g_strdup_printf (SDF_HEAD "<world name=\"w\">\n%s"
+                          "<model name=\"ball\"><link name=\"l\"><inertial auto=\"true\">%s%s%s</inertial>"
+                          "<collision name=\"c\"><geometry><sphere><radius>0.5</radius></sphere></geometry>"
+                          "</collision></link></model>\n</world>\n</sdf>\n", plugins,
+                          density != NULL ? "<density>" : "", density != NULL ? density : "",
+                          density != NULL ? "</density>" : "");
+  return text;
+}
+
+/* TEXT written to another file of the fixture's folder and opened in its
+ * window; back once that file's first link is shown. */
+static void
+open_another (Fixture    *f,
+              const char *text)
+{
+  g_autofree char *path = g_build_filename (f->dir, "another.sdf", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  BlDocument *before = bl_window_get_document (f->window);
+
+  g_assert_true (g_file_set_contents (path, text, -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (bl_window_load_file (f->window, file, &error));
+  g_assert_no_error (error);
+  WAIT_UNTIL (bl_window_get_document (f->window) != before && shown_link (f) != NULL);
+  drain ();
+}
+
 /* gz-sim's buoyancy.sdf says <uniform_fluid_density>1000 in its world's
  * Buoyancy system; the Buoyancy card took the default, 1025, and called
  * bodies built neutral in that water "Rises" (lighter_than_air_blimp.sdf's
@@ -907,25 +945,15 @@ test_world_fluid (Fixture       *f,
                   gconstpointer  data)
 {
   g_autoptr(GSettings) settings = bl_application_settings_new ();
-  g_autoptr(GFile) plain = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *plain_path = NULL;
   GtkWidget *grid, *field;
   GtkLabel *editor_note;
-  BlDocument *world;
 
   g_settings_set_double (settings, "fluid-density", BL_FLUID_DENSITY_AIR);
-  open_copy (f, NULL,
-             SDF_HEAD "<world name=\"w\">\n"
-             "<plugin filename=\"gz-sim-buoyancy-system\" name=\"gz::sim::systems::Buoyancy\">"
-             "<uniform_fluid_density>1000</uniform_fluid_density></plugin>\n"
-             "<model name=\"ball\"><link name=\"l\"><inertial auto=\"true\"><density>1000</density></inertial>"
-             "<collision name=\"c\"><geometry><sphere><radius>0.5</radius></sphere></geometry></collision>"
-             "</link></model>\n</world>\n</sdf>\n");
+  open_copy (f, NULL, ball_world ("<plugin filename=\"gz-sim-buoyancy-system\" name=\"gz::sim::systems::Buoyancy\">"
+                                  "<uniform_fluid_density>1000</uniform_fluid_density></plugin>\n", "1000"));
   ui_input_focus_window (GTK_WIDGET (f->window));
   WAIT_UNTIL (shown_link (f) != NULL);
   drain ();
-  world = bl_window_get_document (f->window);
   grid = child (inspector (f), BL_TYPE_INSPECTOR, "buoyancy_grid");
   field = grid_cell (grid, 1, 2);
   g_assert_true (BL_IS_NUMBER_FIELD (field));
@@ -947,17 +975,7 @@ test_world_fluid (Fixture       *f,
   g_assert_false (bl_window_get_modified (f->window));
 
   /* a file whose world has no Buoyancy system */
-  plain_path = g_build_filename (f->dir, "plain.sdf", NULL);
-  g_assert_true (g_file_set_contents (plain_path, SDF_HEAD "<world name=\"w\">\n"
-                                      "<model name=\"ball\"><link name=\"l\"><inertial auto=\"true\"/>"
-                                      "<collision name=\"c\"><geometry><sphere><radius>0.5</radius></sphere>"
-                                      "</geometry></collision></link></model>\n</world>\n</sdf>\n", -1, &error));
-  g_assert_no_error (error);
-  plain = g_file_new_for_path (plain_path);
-  g_assert_true (bl_window_load_file (f->window, plain, &error));
-  g_assert_no_error (error);
-  WAIT_UNTIL (bl_window_get_document (f->window) != world && shown_link (f) != NULL);
-  drain ();
+  open_another (f, ball_world ("", NULL));
   g_assert_cmpfloat (bl_inspector_get_fluid_density (BL_INSPECTOR (inspector (f))), ==, BL_FLUID_DENSITY_AIR);
   g_assert_null (fluid_note (f));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (editor_note)));
@@ -966,19 +984,9 @@ test_world_fluid (Fixture       *f,
   g_assert_cmpfloat (g_settings_get_double (settings, "fluid-density"), ==, 1000.0);
 
   /* a density gz-sim cannot read: the default, and the start of the text */
-  world = bl_window_get_document (f->window);
-  g_assert_true (g_file_set_contents (plain_path, SDF_HEAD "<world name=\"w\">\n"
-                                      "<plugin filename=\"gz-sim-buoyancy-system\" name=\"gz::sim::systems::Buoyancy\">"
-                                      "<uniform_fluid_density>fresh water from the lake behind the old mill, "
-                                      "cold</uniform_fluid_density></plugin>\n"
-                                      "<model name=\"ball\"><link name=\"l\"><inertial auto=\"true\"/>"
-                                      "<collision name=\"c\"><geometry><sphere><radius>0.5</radius></sphere>"
-                                      "</geometry></collision></link></model>\n</world>\n</sdf>\n", -1, &error));
-  g_assert_no_error (error);
-  g_assert_true (bl_window_load_file (f->window, plain, &error));
-  g_assert_no_error (error);
-  WAIT_UNTIL (bl_window_get_document (f->window) != world && shown_link (f) != NULL);
-  drain ();
+  open_another (f, ball_world ("<plugin filename=\"gz-sim-buoyancy-system\" name=\"gz::sim::systems::Buoyancy\">"
+                               "<uniform_fluid_density>fresh water from the lake behind the old mill, "
+                               "cold</uniform_fluid_density></plugin>\n", NULL));
   g_assert_cmpfloat (bl_inspector_get_fluid_density (BL_INSPECTOR (inspector (f))), ==, 1000.0);
   g_assert_cmpstr (fluid_note (f), ==, "The world’s Buoyancy system (line 4) names no density Ballast can use: "
                                        "“fresh water from the lake behin…ll, cold”");
