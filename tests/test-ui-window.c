@@ -99,6 +99,82 @@ test_save_reports_writing (Fixture       *f,
   g_assert_nonnull (strstr (saved, "<density>2500</density>"));
 }
 
+/* Two 1 m boxes 100 m apart, one model each, in a world. */
+#define TWO_MODELS_SDF \
+  "<?xml version=\"1.0\"?>\n" \
+  "<sdf version=\"1.11\">\n" \
+  "  <world name=\"w\">\n" \
+  "    <model name=\"near\">\n" \
+  "      <link name=\"near_link\">\n" \
+  "        <inertial auto=\"true\"/>\n" \
+  "        <collision name=\"box\"><density>1000</density>\n" \
+  "          <geometry><box><size>1 1 1</size></box></geometry></collision>\n" \
+  "      </link>\n" \
+  "    </model>\n" \
+  "    <model name=\"far\">\n" \
+  "      <pose>100 0 0 0 0 0</pose>\n" \
+  "      <link name=\"far_link\">\n" \
+  "        <inertial auto=\"true\"/>\n" \
+  "        <collision name=\"box\"><density>1000</density>\n" \
+  "          <geometry><box><size>1 1 1</size></box></geometry></collision>\n" \
+  "      </link>\n" \
+  "    </model>\n" \
+  "  </world>\n" \
+  "</sdf>\n"
+
+static void
+assert_camera_frames (BlViewport *viewport,
+                      double      x)
+{
+  BlCamera camera;
+
+  bl_viewport_get_camera (viewport, &camera);
+  g_assert_cmpfloat_with_epsilon (camera.target[0], x, 1e-9);
+  g_assert_cmpfloat_with_epsilon (camera.target[1], 0.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (camera.target[2], 0.0, 1e-9);
+  /* a box of 1 m and its ellipsoid, not the 100 m between the boxes */
+  g_assert_cmpfloat (camera.distance, <, 20.0);
+}
+
+/* A row of the outline activated frames what it shows in the 3D view: a
+ * double-click on a link's row frames that link, Enter on a model's row
+ * the model's links, and so does F in the view.  Each box is symmetric
+ * about its model's origin, so the view looks at x = 100 m, then at x = 0,
+ * then at x = 100 m again. */
+static void
+test_outline_activate_frames (Fixture       *f,
+                              gconstpointer  data)
+{
+  BlViewport *viewport;
+  BlCamera camera;
+
+  open_copy (f, NULL, TWO_MODELS_SDF);
+  viewport = BL_VIEWPORT (find_by_type (GTK_WIDGET (f->window), BL_TYPE_VIEWPORT));
+  WAIT_UNTIL (gtk_widget_get_width (GTK_WIDGET (viewport)) > 0);
+  drain ();
+  bl_viewport_get_camera (viewport, &camera);
+  g_assert_cmpfloat_with_epsilon (camera.target[0], 50.0, 1e-9);   /* both boxes */
+  g_assert_cmpfloat (camera.distance, >, 50.0);
+
+  click_row (f, "far_link");
+  ui_input_click (find_label (child (f->window, BL_TYPE_WINDOW, "outline"), "far_link"), 1);
+  drain ();
+  assert_camera_frames (viewport, 100.0);
+
+  click_row (f, "near");
+  ui_input_key (GDK_KEY_Return, 0);
+  drain ();
+  assert_camera_frames (viewport, 0.0);
+
+  /* F in the 3D view frames the selected model too (the focus is given,
+   * as a click in the view would select what it hits). */
+  click_row (f, "far");
+  gtk_widget_grab_focus (GTK_WIDGET (viewport));
+  ui_input_key (GDK_KEY_f, 0);
+  drain ();
+  assert_camera_frames (viewport, 100.0);
+}
+
 static double
 fluid_density (gpointer object)
 {
@@ -379,6 +455,7 @@ main (int   argc,
   ADD ("/ui/window/selection-one-source", test_selection_one_source);
   ADD ("/ui/window/document-signals-follow", test_document_signals_follow);
   ADD ("/ui/window/recent-menu-stays", test_recent_menu_stays);
+  g_test_add ("/ui/window/outline-activate-frames", Fixture, NULL, NULL, test_outline_activate_frames, fixture_tear_down);
 #undef ADD
 
   return ui_test_run ();

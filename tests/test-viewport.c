@@ -637,6 +637,19 @@ test_fit_ignores_plane (void)
   bl_viewport_fit_selection (f.viewport);
   bl_viewport_get_camera (f.viewport, &camera);
   g_assert_cmpfloat_with_epsilon (camera.distance, sqrt (5000.0 + 2.5) / sin (BL_CAMERA_FOVY_DEGREES * G_PI / 360.0), 1e-6);
+
+  /* With no link selected, the selected model is framed: the box's model
+   * as fit-all frames it, the ground's (a plane alone) whole. */
+  bl_viewport_set_selected_link (f.viewport, NULL);
+  bl_viewport_set_selected_model (f.viewport, g_ptr_array_index (bl_document_get_models (f.document), 1));
+  bl_viewport_fit_selection (f.viewport);
+  bl_viewport_get_camera (f.viewport, &camera);
+  g_assert_cmpfloat_with_epsilon (camera.target[2], 0.5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (camera.distance, distance, 1e-9);
+  bl_viewport_set_selected_model (f.viewport, g_ptr_array_index (bl_document_get_models (f.document), 0));
+  bl_viewport_fit_selection (f.viewport);
+  bl_viewport_get_camera (f.viewport, &camera);
+  g_assert_cmpfloat_with_epsilon (camera.distance, sqrt (5000.0 + 2.5) / sin (BL_CAMERA_FOVY_DEGREES * G_PI / 360.0), 1e-6);
   fixture_teardown (&f);
 }
 

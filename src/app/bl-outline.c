@@ -197,6 +197,17 @@ on_selection_changed (GtkSingleSelection *selection,
   set_selection (self, row_link (row), row_model (row), row_collision (row));
 }
 
+/* A row activated (double-click, Enter) is selected and framed in the
+ * 3D view: the window's view.fit-selection frames a link or a model. */
+static void
+on_activate (GtkListView *list_view,
+             guint        position,
+             BlOutline   *self)
+{
+  gtk_single_selection_set_selected (self->selection, position);
+  gtk_widget_activate_action (GTK_WIDGET (self), "view.fit-selection", NULL);
+}
+
 static void
 on_link_changed (BlDocument *document,
                  BlLink     *link,
@@ -416,6 +427,7 @@ bl_outline_init (BlOutline *self)
   factory = gtk_builder_list_item_factory_new_from_resource (NULL, "/app/ballast/Ballast/ui/bl-outline-row.ui");
   gtk_list_view_set_factory (self->list_view, factory);
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
+  g_signal_connect (self->list_view, "activate", G_CALLBACK (on_activate), self);
   /* Ctrl+Z in the search field undoes the last edit of the document, as
    * everywhere in the window, not the search text. */
   bl_field_route_undo (GTK_WIDGET (self->search_entry));

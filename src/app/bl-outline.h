@@ -18,7 +18,9 @@ BlDocument *bl_outline_get_document      (BlOutline  *self);
  * "selected-model" and "selected-collision" (read-only), each a pointer
  * notified only when it changes, and the matching signals ::link-selected,
  * ::model-selected and ::collision-selected, emitted after the notify.
- * Widgets that show the selection bind to the properties. */
+ * Widgets that show the selection bind to the properties.  A row
+ * activated (double-click, Enter) is selected and framed in the 3D view
+ * (the action view.fit-selection of the window). */
 
 /* The link of the selected row (a collision row gives its link), or NULL. */
 BlLink     *bl_outline_get_selected_link (BlOutline  *self);

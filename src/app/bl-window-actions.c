@@ -668,6 +668,8 @@ _bl_window_install_view_actions (BlWindow  *self,
   g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
 
   g_action_map_add_action_entries (G_ACTION_MAP (group), entries, G_N_ELEMENTS (entries), self);
+  self->fit_selection = G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (group), "fit-selection"));
+  g_simple_action_set_enabled (self->fit_selection, FALSE);
   {
     g_autoptr(GPropertyAction) action = g_property_action_new ("show-legend", legend, "visible");
 

@@ -31,6 +31,7 @@ struct _BlWindow
   BlInspector          *inspector;
   BlAddedMassEditor    *added_mass_editor;
   BlViewport           *viewport;
+  GSimpleAction        *fit_selection; /* view.fit-selection, enabled while a link or model is selected */
   BlProblemsBar        *problems_bar;  /* the document's own problems, above the view */
   BlToast              *toast;         /* short notices over the view's bottom */
   GtkWidget            *loading_box;   /* spinner and "Opening …" over the viewport */

@@ -198,14 +198,16 @@ _bl_window_confirm_discard (BlWindow   *self,
 
 /* Document ---------------------------------------------------------------- */
 
-/* The selection's one source is the outline (bound in bl_window_init). */
+/* The selection's one source is the outline (bound in bl_window_init):
+ * Frame Selection frames its link, or its model. */
 static void
-on_selected_link_notify (BlOutline  *outline,
-                         GParamSpec *pspec,
-                         BlWindow   *self)
+on_selection_notify (BlOutline  *outline,
+                     GParamSpec *pspec,
+                     BlWindow   *self)
 {
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.fit-selection",
-                                 bl_outline_get_selected_link (outline) != NULL);
+  g_simple_action_set_enabled (self->fit_selection,
+                               bl_outline_get_selected_link (outline) != NULL ||
+                               bl_outline_get_selected_model (outline) != NULL);
 }
 
 /* The Added Mass page's panel method draws its panels in the 3D view. */
@@ -1314,13 +1316,15 @@ bl_window_init (BlWindow *self)
       { G_OBJECT (self->added_mass_editor), "selected-link", "link" },
       { G_OBJECT (self->viewport), "selected-link", "selected-link" },
       { G_OBJECT (self->viewport), "selected-collision", "selected-collision" },
+      { G_OBJECT (self->viewport), "selected-model", "selected-model" },
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (selection); i++)
       g_object_bind_property (self->outline, selection[i].source_property,
                               selection[i].target, selection[i].target_property,
                               G_BINDING_SYNC_CREATE);
-    g_signal_connect (self->outline, "notify::selected-link", G_CALLBACK (on_selected_link_notify), self);
+    g_signal_connect (self->outline, "notify::selected-link", G_CALLBACK (on_selection_notify), self);
+    g_signal_connect (self->outline, "notify::selected-model", G_CALLBACK (on_selection_notify), self);
   }
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);

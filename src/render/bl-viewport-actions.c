@@ -43,6 +43,17 @@ bl_viewport_fit_selection (BlViewport *self)
 
   g_return_if_fail (BL_IS_VIEWPORT (self));
 
+  if (self->selected == NULL && self->selected_model != NULL)
+    {
+      bl_viewport_bounds_sphere (self->links, self->selected_model, TRUE, center, &radius);
+      if (radius < 0.0)   /* a model of planes alone (a ground) is framed whole */
+        bl_viewport_bounds_sphere (self->links, self->selected_model, FALSE, center, &radius);
+      if (radius < 0.0)
+        bl_viewport_fit_all (self);
+      else
+        bl_viewport_fit_sphere (self, center, MAX (radius, 1e-3));
+      return;
+    }
   link = self->selected != NULL && self->by_link != NULL
          ? g_hash_table_lookup (self->by_link, self->selected) : NULL;
   if (link == NULL || !link->has_bounds)

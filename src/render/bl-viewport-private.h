@@ -27,6 +27,7 @@ struct _BlViewport
   BlCamera         camera;
   BlLink          *selected;
   BlCollision     *selected_collision;  /* one of the selected link's, or NULL */
+  BlModel         *selected_model;      /* framed by fit-selection when no link is */
   BlLink          *hovered;
   gboolean         pending_fit;
   guint            n_frames;
@@ -52,6 +53,15 @@ struct _BlViewport
 /* LINK's index in the scene, or −1 (NULL, or not drawn). */
 int      bl_viewport_link_index        (BlViewport   *self,
                                         BlLink       *link);
+/* The sphere around the union of LINKS' bounds (BlSceneLink*; the
+ * framing bounds when FRAME, else those of everything drawn), of the links
+ * of MODEL and the models nested in it alone unless MODEL is NULL; RADIUS
+ * is −1 when none of them has such bounds. */
+void     bl_viewport_bounds_sphere     (GPtrArray    *links,
+                                        BlModel      *model,
+                                        gboolean      frame,
+                                        double        center[3],
+                                        double       *radius);
 /* Frames the sphere (CENTER, RADIUS) and queues a frame. */
 void     bl_viewport_fit_sphere        (BlViewport   *self,
                                         const double  center[3],

@@ -21,6 +21,7 @@ enum
   PROP_FLUID_DENSITY,
   PROP_SELECTED_LINK,
   PROP_SELECTED_COLLISION,
+  PROP_SELECTED_MODEL,
   PROP_SHOW_INERTIA_ELLIPSOID,
   PROP_SHOW_INERTIA_BOX,
   PROP_SHOW_COM,
@@ -78,15 +79,12 @@ set_option (BlViewport *self,
 
 /* ---- Scene ----------------------------------------------------------------- */
 
-/* The sphere around the union of the links' framing bounds (solid shapes
- * and overlays, no planes), or of everything drawn when nothing else is
- * there (a world of only a ground plane).  EXTENT_RADIUS covers everything
- * drawn, planes included, for the clip planes. */
-static void
-bounds_sphere (GPtrArray *links,
-               gboolean   frame,
-               double     center[3],
-               double    *radius)
+void
+bl_viewport_bounds_sphere (GPtrArray *links,
+                           BlModel   *model,
+                           gboolean   frame,
+                           double     center[3],
+                           double    *radius)
 {
   double lo[3] = { 0 }, hi[3] = { 0 };
   gboolean any = FALSE;
@@ -98,6 +96,8 @@ bounds_sphere (GPtrArray *links,
       const double *max = frame ? link->frame_max : link->max;
 
       if (!(frame ? link->has_frame_bounds : link->has_bounds))
+        continue;
+      if (model != NULL && !bl_model_contains_link (model, link->link))
         continue;
       for (int k = 0; k < 3; k++)
         {
@@ -115,14 +115,19 @@ bounds_sphere (GPtrArray *links,
   *radius = any ? sqrt (*radius) : -1.0;
 }
 
+/* What fit-all frames: the sphere around the union of the links' framing
+ * bounds (solid shapes and overlays, no planes), or of everything drawn
+ * when nothing else is there (a world of only a ground plane).
+ * EXTENT_RADIUS covers everything drawn, planes included, for the clip
+ * planes. */
 static void
 update_scene_bounds (BlViewport *self)
 {
   double center[3];
 
   self->n_bounds_walks++;
-  bounds_sphere (self->links, TRUE, self->scene_center, &self->scene_radius);
-  bounds_sphere (self->links, FALSE, center, &self->extent_radius);
+  bl_viewport_bounds_sphere (self->links, NULL, TRUE, self->scene_center, &self->scene_radius);
+  bl_viewport_bounds_sphere (self->links, NULL, FALSE, center, &self->extent_radius);
   if (self->scene_radius < 0.0)
     {
       memcpy (self->scene_center, center, sizeof center);
@@ -695,6 +700,7 @@ bl_viewport_set_document (BlViewport *self,
   g_signal_group_set_target (self->document_signals, document);
 
   set_selection (self, NULL, NULL);
+  bl_viewport_set_selected_model (self, NULL);
   self->hovered = NULL;
   /* Panels belong to a link of the document that was. */
   bl_viewport_set_panels (self, NULL, NULL, 0, NULL);
@@ -773,6 +779,14 @@ bl_viewport_get_document (BlViewport *self)
   return self->document;
 }
 
+/* Frame Selection (F) frames the selected link, else the selected model. */
+static void
+update_fit_selection (BlViewport *self)
+{
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "viewport.fit-selection",
+                                 self->selected != NULL || self->selected_model != NULL);
+}
+
 void
 bl_viewport_set_selected_link (BlViewport *self,
                                BlLink     *link)
@@ -784,7 +798,7 @@ bl_viewport_set_selected_link (BlViewport *self,
   if (self->selected == link && self->selected_collision == NULL)
     return;
   set_selection (self, link, NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "viewport.fit-selection", link != NULL);
+  update_fit_selection (self);
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
 
@@ -821,6 +835,26 @@ bl_viewport_get_selected_collision (BlViewport *self)
 {
   g_return_val_if_fail (BL_IS_VIEWPORT (self), NULL);
   return self->selected_collision;
+}
+
+void
+bl_viewport_set_selected_model (BlViewport *self,
+                                BlModel    *model)
+{
+  g_return_if_fail (BL_IS_VIEWPORT (self));
+
+  if (self->selected_model == model)
+    return;
+  self->selected_model = model;
+  update_fit_selection (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_MODEL]);
+}
+
+BlModel *
+bl_viewport_get_selected_model (BlViewport *self)
+{
+  g_return_val_if_fail (BL_IS_VIEWPORT (self), NULL);
+  return self->selected_model;
 }
 
 void
@@ -895,6 +929,9 @@ bl_viewport_get_property (GObject    *object,
     case PROP_SELECTED_COLLISION:
       g_value_set_pointer (value, self->selected_collision);
       break;
+    case PROP_SELECTED_MODEL:
+      g_value_set_pointer (value, self->selected_model);
+      break;
     case PROP_SHOW_INERTIA_ELLIPSOID:
     case PROP_SHOW_INERTIA_BOX:
     case PROP_SHOW_COM:
@@ -931,6 +968,9 @@ bl_viewport_set_property (GObject      *object,
       break;
     case PROP_SELECTED_COLLISION:
       bl_viewport_set_selected_collision (self, g_value_get_pointer (value));
+      break;
+    case PROP_SELECTED_MODEL:
+      bl_viewport_set_selected_model (self, g_value_get_pointer (value));
       break;
     case PROP_SHOW_INERTIA_ELLIPSOID:
     case PROP_SHOW_INERTIA_BOX:
@@ -996,6 +1036,10 @@ bl_viewport_class_init (BlViewportClass *klass)
   properties[PROP_SELECTED_COLLISION] =
     g_param_spec_pointer ("selected-collision", "Selected collision",
                           "The BlCollision of the selected link drawn selected, or NULL",
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SELECTED_MODEL] =
+    g_param_spec_pointer ("selected-model", "Selected model",
+                          "The BlModel that Frame Selection frames when no link is selected, or NULL",
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   for (guint i = 0; i < G_N_ELEMENTS (toggles); i++)
     properties[toggles[i].prop_id] =

@@ -45,8 +45,16 @@ BlLink     *bl_viewport_get_selected_link   (BlViewport      *self);
 void        bl_viewport_set_selected_collision (BlViewport   *self,
                                                 BlCollision  *collision);
 BlCollision *bl_viewport_get_selected_collision (BlViewport  *self);
+/* Property "selected-model" (a pointer, notified when it changes; the
+ * window binds it to the outline's selected model): what fit-selection
+ * frames when no link is selected.  Drawn no differently. */
+void        bl_viewport_set_selected_model  (BlViewport      *self,
+                                             BlModel         *model);
+BlModel    *bl_viewport_get_selected_model  (BlViewport      *self);
 
 void        bl_viewport_fit_all             (BlViewport      *self);
+/* Frames the selected link, else the links of the selected model and of
+ * the models nested in it; all when neither is drawn. */
 void        bl_viewport_fit_selection       (BlViewport      *self);
 void        bl_viewport_set_view            (BlViewport      *self,
                                              BlViewDirection  direction);
