@@ -1754,6 +1754,49 @@ test_link_limit (void)
   bl_document_set_max_links (0);
   g_assert_cmpuint (bl_document_get_max_links (), ==, 1048576);
 
+  /* A bound of the caller's on one load (the window's, 100 here) refuses
+   * a file past it with an error of its own, and a file whose included
+   * files pass it as a whole, not as an include error; other loads keep
+   * the global bound. */
+  for (guint k = 0; k < G_N_ELEMENTS (loads); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_limited (at, loads[k], 100, &error);
+      g_autofree char *expected = NULL;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 100);
+      g_clear_object (&doc);
+
+      doc = bl_document_new_from_file_limited (past, loads[k], 100, &error);
+      g_assert_null (doc);
+      g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS);
+      expected = g_strdup_printf ("%s:104: more than 100 links (with the included files), the most this "
+                                  "load allows; the file is not read", past);
+      g_assert_cmpstr (error->message, ==, expected);
+      g_clear_error (&error);
+      g_clear_pointer (&expected, g_free);
+
+      /* 60 + 60 */
+      doc = bl_document_new_from_file_limited (whole, loads[k], 100, &error);
+      g_assert_null (doc);
+      g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS);
+      expected = g_strdup_printf ("%s: more than 100 links with its included files, the most this load "
+                                  "allows; the file is not read", whole);
+      g_assert_cmpstr (error->message, ==, expected);
+      g_clear_error (&error);
+
+      /* the next load has no bound but the global one */
+      doc = bl_document_new_from_file_full (whole, loads[k], &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 120);
+      g_clear_object (&doc);
+      doc = bl_document_new_from_file_limited (whole, loads[k], 120, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 120);
+    }
+
+
   g_unlink (at);
   g_unlink (past);
   g_unlink (part);

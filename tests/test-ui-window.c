@@ -175,6 +175,86 @@ test_outline_activate_frames (Fixture       *f,
   assert_camera_frames (viewport, 100.0);
 }
 
+/* An SDF file of N one-box links in one model, including INCLUDE (a
+ * model file) when given. */
+static char *
+write_links_file (const char *dir,
+                  const char *name,
+                  guint       n,
+                  const char *include)
+{
+  g_autoptr(GString) text = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n<model name=\"m\">\n");
+  char *path = g_build_filename (dir, name, NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "<link name=\"l%u\"><collision name=\"c\"><geometry><box><size>1 1 1</size>"
+                                  "</box></geometry></collision></link>\n", i);
+  if (include != NULL)
+    g_string_append_printf (text, "<include><uri>%s</uri><name>part</name></include>\n", include);
+  g_string_append (text, "</model>\n</sdf>\n");
+  g_assert_true (g_file_set_contents (path, text->str, -1, NULL));
+  return path;
+}
+
+/* A file of more links than the setting "window-max-links" (here 20),
+ * included files counted, is a question, not a load: Cancel keeps what
+ * the window showed, Open Anyway opens it (each answered by a real
+ * click).  At the bound, it opens without a word. */
+static void
+test_too_many_links_asks (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GSettings) settings = bl_application_settings_new ();
+  g_autofree char *at = write_links_file (f->dir, "at.sdf", 20, NULL);
+  g_autofree char *past = write_links_file (f->dir, "past.sdf", 21, NULL);
+  g_autofree char *part = write_links_file (f->dir, "part.sdf", 11, NULL);
+  g_autofree char *whole = write_links_file (f->dir, "whole.sdf", 10, "part.sdf");
+  BlDocument *shown = bl_window_get_document (f->window);
+  g_autoptr(GFile) past_file = g_file_new_for_path (past);
+  g_autoptr(GFile) whole_file = g_file_new_for_path (whole);
+  g_autoptr(GFile) at_file = g_file_new_for_path (at);
+  g_autoptr(GError) error = NULL;
+  GtkMessageDialog *dialog;
+  g_autofree char *text = NULL;
+
+  g_settings_set_uint (settings, "window-max-links", 20);
+
+  bl_window_open (f->window, past_file);
+  dialog = wait_for_message_dialog ();
+  g_object_get (dialog, "text", &text, NULL);
+  g_assert_cmpstr (text, ==, "“past.sdf” has more than 20 links");
+  answer_dialog (dialog, GTK_RESPONSE_CANCEL);
+  WAIT_UNTIL (find_dialog (GTK_TYPE_MESSAGE_DIALOG) == NULL);
+  drain ();
+  g_assert_true (bl_window_get_document (f->window) == shown);
+
+  /* included files count: 10 + 11 */
+  bl_window_open (f->window, whole_file);
+  dialog = wait_for_message_dialog ();
+  g_clear_pointer (&text, g_free);
+  g_object_get (dialog, "text", &text, NULL);
+  g_assert_cmpstr (text, ==, "“whole.sdf” has more than 20 links");
+  answer_dialog (dialog, GTK_RESPONSE_CANCEL);
+  WAIT_UNTIL (find_dialog (GTK_TYPE_MESSAGE_DIALOG) == NULL);
+  drain ();
+  g_assert_true (bl_window_get_document (f->window) == shown);
+
+  bl_window_open (f->window, past_file);
+  answer_dialog (wait_for_message_dialog (), 1 /* Open Anyway */);
+  WAIT_UNTIL (bl_window_get_document (f->window) != shown && !bl_window_get_loading (f->window));
+  g_assert_cmpuint (bl_document_get_links (bl_window_get_document (f->window))->len, ==, 21);
+  g_assert_null (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
+
+  g_assert_true (bl_window_load_file (f->window, at_file, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (bl_document_get_links (bl_window_get_document (f->window))->len, ==, 20);
+  g_assert_false (bl_window_load_file (f->window, whole_file, &error));
+  g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS);
+
+  g_settings_reset (settings, "window-max-links");
+  g_assert_cmpuint (g_settings_get_uint (settings, "window-max-links"), ==, 20000);
+}
+
 static double
 fluid_density (gpointer object)
 {
@@ -455,6 +535,7 @@ main (int   argc,
   ADD ("/ui/window/selection-one-source", test_selection_one_source);
   ADD ("/ui/window/document-signals-follow", test_document_signals_follow);
   ADD ("/ui/window/recent-menu-stays", test_recent_menu_stays);
+  ADD ("/ui/window/too-many-links-asks", test_too_many_links_asks);
   g_test_add ("/ui/window/outline-activate-frames", Fixture, NULL, NULL, test_outline_activate_frames, fixture_tear_down);
 #undef ADD
 

@@ -376,13 +376,30 @@ loaded_free (gpointer data)
   g_free (loaded);
 }
 
+/* What the worker reads. */
+typedef struct
+{
+  GFile *file;
+  guint  max_links;
+} LoadJob;
+
+static void
+load_job_free (gpointer data)
+{
+  LoadJob *job = data;
+
+  g_object_unref (job->file);
+  g_free (job);
+}
+
 static void
 load_worker (GTask        *task,
              gpointer      source_object,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  GFile *file = task_data;
+  LoadJob *job = task_data;
+  GFile *file = job->file;
   g_autofree char *path = g_file_get_path (file);
   g_autoptr(BlDocument) document = NULL;
   BlSessionLoadHook hook = g_atomic_pointer_get (&load_hook);
@@ -392,7 +409,7 @@ load_worker (GTask        *task,
     hook (file, cancellable);
   if (g_task_return_error_if_cancelled (task))
     return;
-  document = bl_document_new_from_file (path, &error);
+  document = bl_document_new_from_file_limited (path, BL_DOCUMENT_LOAD_DEFAULT, job->max_links, &error);
   if (document == NULL)
     {
       g_task_return_error (task, error);
@@ -438,6 +455,7 @@ on_load_done (GObject      *source,
 void
 bl_session_load_async (BlSession           *self,
                        GFile               *file,
+                       guint                max_links,
                        GAsyncReadyCallback  callback,
                        gpointer             user_data)
 {
@@ -468,7 +486,13 @@ bl_session_load_async (BlSession           *self,
 
   worker = g_task_new (self, self->load_cancellable, on_load_done, g_steal_pointer (&task));
   g_task_set_source_tag (worker, load_worker);
-  g_task_set_task_data (worker, g_object_ref (file), g_object_unref);
+  {
+    LoadJob *job = g_new0 (LoadJob, 1);
+
+    job->file = g_object_ref (file);
+    job->max_links = max_links;
+    g_task_set_task_data (worker, job, load_job_free);
+  }
   g_task_run_in_thread (worker, load_worker);
 }
 

@@ -45,12 +45,15 @@ void           bl_session_set_document       (BlSession   *self,
                                               GBytes      *disk_bytes,
                                               gboolean     restored);
 
-/* Reads `file` into a new document in a worker thread.  A later load (or
+/* Reads `file` into a new document in a worker thread, refusing one of
+ * more than `max_links` links (0: the core's bound alone) with
+ * BL_DOCUMENT_ERROR_TOO_MANY_LINKS.  A later load (or
  * bl_session_cancel_load, or disposing the session) supersedes it: it then
  * fails with G_IO_ERROR_CANCELLED.  The document is not shown: the caller
  * decides (bl_session_set_document). */
 void           bl_session_load_async         (BlSession           *self,
                                               GFile               *file,
+                                              guint                max_links,
                                               GAsyncReadyCallback  callback,
                                               gpointer             user_data);
 /* The new document (full reference); *edited_while_loading (nullable) is

@@ -41,6 +41,7 @@ struct _BlWindow
   GSettings            *settings;
   /* The file shown: document, history, disk, loading, saving, recovery. */
   BlSession            *session;
+  GFile                *open_anyway;   /* opened past "window-max-links" at the user's word */
   gboolean              remember_recent;
   double                fluid_density; /* kg/m³, "fluid-density": the world's
                                         * when it names one, else the default */

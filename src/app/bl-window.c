@@ -409,6 +409,17 @@ set_document (BlWindow   *self,
   _bl_window_update_actions (self);
 }
 
+/* The most links FILE may hold to open here: the setting's bound, unless
+ * the user said to open this file anyway (0: the core's bound alone). */
+static guint
+max_links_for (BlWindow *self,
+               GFile    *file)
+{
+  if (self->open_anyway != NULL && g_file_equal (file, self->open_anyway))
+    return 0;
+  return g_settings_get_uint (self->settings, "window-max-links");
+}
+
 gboolean
 bl_window_load_file (BlWindow  *self,
                      GFile     *file,
@@ -428,7 +439,7 @@ bl_window_load_file (BlWindow  *self,
       return FALSE;
     }
   /* The core's messages name the file, and the line when there is one. */
-  document = bl_document_new_from_file (path, error);
+  document = bl_document_new_from_file_limited (path, BL_DOCUMENT_LOAD_DEFAULT, max_links_for (self, file), error);
   /* Whatever was being opened in the background is superseded. */
   bl_session_cancel_load (self->session);
   if (document == NULL)
@@ -556,7 +567,7 @@ bl_window_load_file_async (BlWindow            *self,
   task = g_task_new (self, NULL, callback, user_data);
   g_task_set_source_tag (task, bl_window_load_file_async);
   g_task_set_task_data (task, g_object_ref (file), g_object_unref);
-  bl_session_load_async (self->session, file, on_session_loaded, task);
+  bl_session_load_async (self->session, file, max_links_for (self, file), on_session_loaded, task);
 }
 
 gboolean
@@ -602,6 +613,50 @@ on_open_done (GObject      *source,
   bl_window_show_open_error (self, file, error);
 }
 
+enum
+{
+  RESPONSE_OPEN_ANYWAY = 1,
+};
+
+static void
+on_too_many_links_response (GtkDialog *dialog,
+                            int        response,
+                            BlWindow  *self)
+{
+  GFile *file = g_object_get_data (G_OBJECT (dialog), "bl-file");
+
+  if (response == RESPONSE_OPEN_ANYWAY)
+    {
+      g_set_object (&self->open_anyway, file);
+      bl_window_open (self, file);
+    }
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* A file of more links than the window opens: the user decides. */
+static void
+ask_open_anyway (BlWindow *self,
+                 GFile    *file)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  guint limit = g_settings_get_uint (self->settings, "window-max-links");
+  g_autofree char *primary = g_strdup_printf (_("“%s” has more than %'u links"), name, limit);
+  g_autofree char *secondary = g_strdup_printf (_("The window opens models of up to %'u links, their included "
+                                                  "files counted: each link takes 10–20 kB of memory here. "
+                                                  "Open it anyway if this computer has the memory to spare; "
+                                                  "ballast-cli reads it too."), limit);
+  GtkWidget *dialog = _bl_window_question_new (self, GTK_MESSAGE_QUESTION, primary, secondary);
+
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog),
+                          _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          _("_Open Anyway"), RESPONSE_OPEN_ANYWAY,
+                          NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  g_object_set_data_full (G_OBJECT (dialog), "bl-file", g_object_ref (file), g_object_unref);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_too_many_links_response), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 void
 bl_window_show_open_error (BlWindow     *self,
                            GFile        *file,
@@ -614,6 +669,11 @@ bl_window_show_open_error (BlWindow     *self,
   g_return_if_fail (G_IS_FILE (file));
   g_return_if_fail (error != NULL);
 
+  if (g_error_matches (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS))
+    {
+      ask_open_anyway (self, file);
+      return;
+    }
   name = g_file_get_parse_name (file);
   primary = g_strdup_printf (_("Could not open “%s”"), name);
   _bl_window_show_error (self, primary, error->message);
@@ -1017,6 +1077,7 @@ bl_window_dispose (GObject *object)
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_clear_object (&self->settings);
+  g_clear_object (&self->open_anyway);
   g_clear_object (&self->recent_section);
   bl_world_fluid_clear (&self->world_fluid);
 

@@ -39,7 +39,10 @@ gboolean    bl_window_load_file_finish (BlWindow            *self,
                                         GAsyncResult        *result,
                                         GError             **error);
 /* Says in a dialog over the window that FILE could not be opened, and
- * why (ERROR's message): "Could not open “/path/to/model.sdf”". */
+ * why (ERROR's message): "Could not open “/path/to/model.sdf”".  A file of
+ * more links than the setting "window-max-links" lets the window open
+ * (BL_DOCUMENT_ERROR_TOO_MANY_LINKS) is a question instead, whose "Open
+ * Anyway" opens it (bl_window_open) without that bound. */
 void        bl_window_show_open_error  (BlWindow            *self,
                                         GFile               *file,
                                         const GError        *error);

@@ -17,6 +17,8 @@ typedef enum
   BL_DOCUMENT_ERROR_PARSE,     /* not well-formed XML */
   BL_DOCUMENT_ERROR_NOT_SDF,   /* well-formed, but not an <sdf> document */
   BL_DOCUMENT_ERROR_LIMIT,     /* past a limit on what a file may hold (comments, links) */
+  BL_DOCUMENT_ERROR_TOO_MANY_LINKS, /* past the links the caller allowed this load
+                                     * (bl_document_new_from_file_limited) */
 } BlDocumentError;
 
 GQuark bl_document_error_quark (void);

@@ -117,13 +117,15 @@ compute_link (BlDocument *self,
 }
 
 /* Reads the file (bl-loader-private.h), keeps what the load made, then
- * places and computes every link. */
+ * places and computes every link.  MAX_LINKS: bl_document_new_from_file_limited. */
 static gboolean
 bl_document_load (BlDocument  *self,
                   int          fd,
+                  guint        max_links,
                   GError     **error)
 {
   BlLoader loader = {
+    .counts = { .max_links = max_links },
     .path = self->path,
     .source = self->source,
     .read_only = self->read_only,
@@ -144,6 +146,15 @@ bl_document_load (BlDocument  *self,
   self->loaded_sdf_version = g_strdup (self->sdf_version);
   self->sdf_minor = loader.sdf_minor;
   self->reading_changes_at = loader.reading_changes_at;
+  if (loaded && loader.counts.links_refused)
+    {
+      /* an included file went past the caller's bound: the document as a
+       * whole is refused, not shown without it */
+      g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS,
+                   "%s: more than %u links with its included files, the most this load allows; "
+                   "the file is not read", self->path, max_links);
+      loaded = FALSE;
+    }
   if (!loaded)
     {
       bl_loader_clear (&loader);
@@ -228,6 +239,7 @@ bl_document_new_from_bytes (GBytes               *bytes,
                             int                   fd,
                             const char           *path,
                             BlDocumentLoadFlags   flags,
+                            guint                 max_links,
                             GError              **error)
 {
   g_autoptr(BlDocument) self = g_object_new (BL_TYPE_DOCUMENT, NULL);
@@ -237,7 +249,7 @@ bl_document_new_from_bytes (GBytes               *bytes,
   self->source = bytes != NULL ? g_bytes_ref (bytes) : NULL;
   self->read_only = (flags & BL_DOCUMENT_LOAD_READ_ONLY) != 0;
 
-  loaded = bl_document_load (self, bytes != NULL ? -1 : fd, error);
+  loaded = bl_document_load (self, bytes != NULL ? -1 : fd, max_links, error);
   if (self->read_only)
     g_clear_pointer (&self->source, g_bytes_unref);
   if (!loaded)
@@ -259,6 +271,15 @@ BlDocument *
 bl_document_new_from_file_full (const char           *path,
                                 BlDocumentLoadFlags   flags,
                                 GError              **error)
+{
+  return bl_document_new_from_file_limited (path, flags, 0, error);
+}
+
+BlDocument *
+bl_document_new_from_file_limited (const char           *path,
+                                   BlDocumentLoadFlags   flags,
+                                   guint                 max_links,
+                                   GError              **error)
 {
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) read_error = NULL;
@@ -286,7 +307,7 @@ bl_document_new_from_file_full (const char           *path,
           g_set_error_literal (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_READ, read_error->message);
           return NULL;
         }
-      self = bl_document_new_from_bytes (NULL, fd, path, flags, &read_error);
+      self = bl_document_new_from_bytes (NULL, fd, path, flags, max_links, &read_error);
       close (fd);
       /* libxml2's push parser stops at the first error where the full
        * parse reports the last: read it again the usual way, so that the
@@ -294,7 +315,7 @@ bl_document_new_from_file_full (const char           *path,
        * that load takes keeps the first error). */
       if (self == NULL && g_error_matches (read_error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE) &&
           size <= BL_FILE_MAX_SIZE)
-        return bl_document_new_from_file_full (path, flags & ~BL_DOCUMENT_LOAD_READ_ONLY, error);
+        return bl_document_new_from_file_limited (path, flags & ~BL_DOCUMENT_LOAD_READ_ONLY, max_links, error);
       if (self == NULL)
         g_propagate_error (error, g_steal_pointer (&read_error));
       return self;
@@ -309,7 +330,7 @@ bl_document_new_from_file_full (const char           *path,
 
   bytes = g_bytes_new_take (contents, length);
 
-  return bl_document_new_from_bytes (bytes, -1, path, flags, error);
+  return bl_document_new_from_bytes (bytes, -1, path, flags, max_links, error);
 }
 
 BlDocument *
@@ -324,7 +345,7 @@ bl_document_new_from_data (const char  *data,
   g_return_val_if_fail (path != NULL, NULL);
 
   bytes = g_bytes_new (data, length);
-  return bl_document_new_from_bytes (bytes, -1, path, BL_DOCUMENT_LOAD_DEFAULT, error);
+  return bl_document_new_from_bytes (bytes, -1, path, BL_DOCUMENT_LOAD_DEFAULT, 0, error);
 }
 
 GBytes *
@@ -357,7 +378,7 @@ bl_document_new_sample (void)
   BlDocument *self;
 
   g_assert (bytes != NULL);
-  self = bl_document_new_from_bytes (bytes, -1, "sample.sdf", BL_DOCUMENT_LOAD_DEFAULT, &error);
+  self = bl_document_new_from_bytes (bytes, -1, "sample.sdf", BL_DOCUMENT_LOAD_DEFAULT, 0, &error);
   g_assert_no_error (error);
 
   return self;

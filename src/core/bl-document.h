@@ -35,6 +35,15 @@ typedef enum
 BlDocument   *bl_document_new_from_file_full (const char           *path,
                                               BlDocumentLoadFlags   flags,
                                               GError              **error);
+/* As bl_document_new_from_file_full, within a bound of the caller's: a
+ * document of more than MAX_LINKS links with its included files (0: no
+ * bound but bl_document_get_max_links) is refused as it is read, with
+ * BL_DOCUMENT_ERROR_TOO_MANY_LINKS, an included file past it too (which
+ * the process's bound makes an include diagnostic instead). */
+BlDocument   *bl_document_new_from_file_limited (const char          *path,
+                                                 BlDocumentLoadFlags  flags,
+                                                 guint                max_links,
+                                                 GError             **error);
 /* `path` names the document in diagnostics and anchors relative URIs; it
  * need not exist. */
 BlDocument   *bl_document_new_from_data      (const char  *data,

@@ -34,8 +34,12 @@ G_BEGIN_DECLS
  * document counts, its includes too. */
 typedef struct
 {
-  guint comments;   /* comments and processing instructions */
-  guint links;      /* <link> elements */
+  guint    comments;     /* comments and processing instructions */
+  guint    links;        /* <link> elements */
+  guint    max_links;    /* the caller's bound on links for this load (0:
+                          * bl_stream_get_max_links, a refused include is a
+                          * diagnostic); a file past it fails the load */
+  gboolean links_refused; /* a file was refused past max_links */
 } BlReadCounts;
 
 typedef struct

@@ -378,12 +378,18 @@ gboolean
 bl_stream_count_link (xmlParserCtxt *ctxt)
 {
   ParseState *state = ctxt->_private;
-  guint limit = bl_stream_get_max_links ();
+  guint limit = state->counts->max_links > 0 ? state->counts->max_links : bl_stream_get_max_links ();
 
   if (state->failed)
     return FALSE;
   if (++state->counts->links <= limit)
     return TRUE;
+  if (state->counts->max_links > 0)
+    {
+      state->counts->links_refused = TRUE;
+      return refuse_over_limit (ctxt, g_strdup_printf ("more than %u links (with the included files), the most "
+                                                       "this load allows; the file is not read", limit));
+    }
   return refuse_over_limit (ctxt, g_strdup_printf ("more than %u links (with the included files), the most "
                                                    "Ballast reads (ballast-cli --max-links changes it); the "
                                                    "file is not read", limit));
@@ -910,7 +916,9 @@ bl_stream_read_xml (BlLoader    *loader,
         g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_PARSE, "%s: %s", path, message);
       else if (state.refused)
         g_set_error (error, BL_DOCUMENT_ERROR,
-                     state.over_limit ? BL_DOCUMENT_ERROR_LIMIT : BL_DOCUMENT_ERROR_PARSE,
+                     !state.over_limit ? BL_DOCUMENT_ERROR_PARSE
+                     : counts->links_refused ? BL_DOCUMENT_ERROR_TOO_MANY_LINKS
+                     : BL_DOCUMENT_ERROR_LIMIT,
                      "%s:%d: %s", path, state.error_line, message);
       else if (message != NULL && message[0] != '\0')
         {
