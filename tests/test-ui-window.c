@@ -199,7 +199,8 @@ write_links_file (const char *dir,
 /* A file of more links than the setting "window-max-links" (here 20),
  * included files counted, is a question, not a load: Cancel keeps what
  * the window showed, Open Anyway opens it (each answered by a real
- * click).  At the bound, it opens without a word. */
+ * click).  At the bound, it opens without a word; grown past it on disk,
+ * its reload asks. */
 static void
 test_too_many_links_asks (Fixture       *f,
                           gconstpointer  data)
@@ -250,6 +251,20 @@ test_too_many_links_asks (Fixture       *f,
   g_assert_cmpuint (bl_document_get_links (bl_window_get_document (f->window))->len, ==, 20);
   g_assert_false (bl_window_load_file (f->window, whole_file, &error));
   g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS);
+  g_clear_error (&error);
+
+  /* at.sdf, shown, grows past the bound on disk: its reload asks too */
+  g_assert_true (bl_window_load_file (f->window, at_file, &error));
+  shown = bl_window_get_document (f->window);
+  g_free (write_links_file (f->dir, "at.sdf", 21, NULL));
+  dialog = wait_for_message_dialog ();
+  g_clear_pointer (&text, g_free);
+  g_object_get (dialog, "text", &text, NULL);
+  g_assert_cmpstr (text, ==, "“at.sdf” has more than 20 links");
+  g_assert_true (bl_window_get_document (f->window) == shown);
+  answer_dialog (dialog, 1 /* Open Anyway */);
+  WAIT_UNTIL (bl_window_get_document (f->window) != shown && !bl_window_get_loading (f->window));
+  g_assert_cmpuint (bl_document_get_links (bl_window_get_document (f->window))->len, ==, 21);
 
   g_settings_reset (settings, "window-max-links");
   g_assert_cmpuint (g_settings_get_uint (settings, "window-max-links"), ==, 20000);

@@ -625,6 +625,8 @@ on_too_many_links_response (GtkDialog *dialog,
 {
   GFile *file = g_object_get_data (G_OBJECT (dialog), "bl-file");
 
+  if (self->dialog == GTK_WIDGET (dialog))
+    self->dialog = NULL;
   if (response == RESPONSE_OPEN_ANYWAY)
     {
       g_set_object (&self->open_anyway, file);
@@ -654,6 +656,9 @@ ask_open_anyway (BlWindow *self,
   gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
   g_object_set_data_full (G_OBJECT (dialog), "bl-file", g_object_ref (file), g_object_unref);
   g_signal_connect (dialog, "response", G_CALLBACK (on_too_many_links_response), self);
+  /* a change of the file on disk meanwhile waits for the answer */
+  if (self->dialog == NULL)
+    self->dialog = dialog;
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
@@ -803,8 +808,13 @@ on_reload_done (GObject      *source,
   BlWindow *self = BL_WINDOW (source);
   g_autoptr(GError) error = NULL;
 
-  if (!bl_window_load_file_finish (self, result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (bl_window_load_file_finish (self, result, &error) ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  /* grown past the window's bound of links: the user decides */
+  if (g_error_matches (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS))
+    ask_open_anyway (self, bl_session_get_file (self->session));
+  else
     _bl_window_show_error (self, _("Could not reload the file"), error->message);
 }
 
