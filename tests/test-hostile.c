@@ -1416,6 +1416,71 @@ test_tinyxml_filter (void)
   }
 }
 
+/* bl_tinyxml_filter_feed_or_keep gives a piece back as it is when the
+ * filter neither changes nor holds back any of it, its filtered bytes
+ * otherwise (as bl_tinyxml_filter_feed writes them): a change in the
+ * piece, the end of a comment (its hyphens held back until the '>'),
+ * hyphens held back at its end or released at its start, a refusal. */
+static void
+test_tinyxml_filter_or_keep (void)
+{
+  static const struct {
+    const char *in, *out;   /* out NULL: the piece as it is */
+  } pieces[] = {
+    { "<a>\n<b c=\"--\"/>", NULL },
+    { "<!-- x -->", "<!-- x -->" },
+    { "<!-- a -- b -->", "<!-- a  - b -->" },
+    { "<c/><!-- x -", "<c/><!-- x " },
+    { "- y --></a>", " - y -->" "</a>" },
+    { "\n", NULL },
+    { "z", " " },
+  };
+  g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
+  g_autoptr(BlTinyxmlFilter) plain = bl_tinyxml_filter_new ();
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autoptr(GByteArray) plain_out = g_byte_array_new ();
+  g_autoptr(GString) many = g_string_new ("<e");
+  gboolean as_is = TRUE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (pieces); i++)
+    {
+      gsize length = strlen (pieces[i].in);
+
+      g_test_message ("piece %u", i);
+      g_byte_array_set_size (out, 0);
+      g_byte_array_set_size (plain_out, 0);
+      g_assert_true (bl_tinyxml_filter_feed_or_keep (filter, pieces[i].in, length, out, &as_is));
+      g_assert_true (bl_tinyxml_filter_feed (plain, pieces[i].in, length, plain_out));
+      if (pieces[i].out == NULL)
+        {
+          g_assert_true (as_is);
+          g_assert_cmpuint (out->len, ==, 0);
+          g_assert_cmpmem (plain_out->data, plain_out->len, pieces[i].in, length);
+        }
+      else
+        {
+          g_assert_false (as_is);
+          g_assert_cmpmem (out->data, out->len, pieces[i].out, strlen (pieces[i].out));
+          g_assert_cmpmem (plain_out->data, plain_out->len, pieces[i].out, strlen (pieces[i].out));
+        }
+    }
+  g_assert_cmpuint (bl_tinyxml_filter_get_count (filter, BL_TINYXML_FAULT_HYPHENS), ==, 2);
+  g_assert_cmpuint (bl_tinyxml_filter_get_count (plain, BL_TINYXML_FAULT_HYPHENS), ==, 2);
+  g_assert_cmpuint (bl_tinyxml_filter_get_count (filter, BL_TINYXML_FAULT_OUTSIDE_ROOT), ==, 1);
+
+  /* refused: what comes before the 257th attribute's quote, never as is */
+  g_clear_pointer (&filter, bl_tinyxml_filter_free);
+  filter = bl_tinyxml_filter_new ();
+  for (guint i = 0; i < BL_TINYXML_MAX_ATTRIBUTES + 1; i++)
+    g_string_append_printf (many, " a%u=\"\"", i);
+  g_string_append (many, "/>");
+  g_byte_array_set_size (out, 0);
+  g_assert_false (bl_tinyxml_filter_feed_or_keep (filter, many->str, many->len, out, &as_is));
+  g_assert_false (as_is);
+  g_assert_cmpuint (out->len, ==, strstr (many->str, " a256=") - many->str + strlen (" a256="));
+  g_assert_cmpmem (out->data, out->len, many->str, out->len);
+}
+
 /* A COLLADA document whose nodes instance the node before them twice: 2^levels
  * nodes once assimp has copied every instance (2 KB for 24 levels).  Its
  * visual scene's node has its id and EXTRA attributes more. */
@@ -2252,6 +2317,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/unknown-children-counted", test_unknown_children_counted);
   g_test_add_func ("/core/hostile/tinyxml-filter", test_tinyxml_filter);
   g_test_add_func ("/core/hostile/tinyxml-filter-runs", test_tinyxml_filter_runs);
+  g_test_add_func ("/core/hostile/tinyxml-filter-or-keep", test_tinyxml_filter_or_keep);
   g_test_add_func ("/core/hostile/not-a-number", test_not_a_number);
   g_test_add_func ("/core/hostile/non-positive", test_non_positive);
   g_test_add_func ("/core/hostile/overflow", test_overflow);

@@ -340,12 +340,16 @@ count_lines (const char *bytes,
   return lines;
 }
 
-gboolean
-bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
-                        const char      *piece,
-                        gsize            length,
-                        GByteArray      *out)
+/* bl_tinyxml_filter_feed, and with as_is (out then not NULL) its
+ * variant that leaves out the copy of a piece that passes unchanged. */
+static gboolean
+feed (BlTinyxmlFilter *filter,
+      const char      *piece,
+      gsize            length,
+      GByteArray      *out,
+      gboolean        *as_is)
 {
+  guint out_length = out != NULL ? out->len : 0;
   gsize start = 0;   /* piece[start…i) is still to be written out unchanged */
   const char *name_at = filter->in_name ? piece : NULL;  /* the open start tag's name, in this piece */
 
@@ -423,11 +427,38 @@ bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
       filter->last[0] = filter->last[1];
       filter->last[1] = c;
     }
-  emit (out, piece + start, length - start);
+  /* Nothing left out (every change moves start past a byte of the piece)
+   * and nothing written before: the piece is its own output. */
+  if (as_is != NULL)
+    *as_is = start == 0 && out->len == out_length;
+  if (as_is == NULL || !*as_is)
+    emit (out, piece + start, length - start);
   /* a start tag read on in the next piece: its name, for a refusal there */
   filter->in_name = filter->state == STATE_TAG && !filter->end_tag && name_at != NULL &&
                     !keep_name (filter, name_at, piece + length);
   return TRUE;
+}
+
+gboolean
+bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
+                        const char      *piece,
+                        gsize            length,
+                        GByteArray      *out)
+{
+  return feed (filter, piece, length, out, NULL);
+}
+
+gboolean
+bl_tinyxml_filter_feed_or_keep (BlTinyxmlFilter *filter,
+                                const char      *piece,
+                                gsize            length,
+                                GByteArray      *out,
+                                gboolean        *as_is)
+{
+  g_return_val_if_fail (out != NULL && as_is != NULL, FALSE);
+
+  *as_is = FALSE;
+  return feed (filter, piece, length, out, as_is);
 }
 
 void
