@@ -156,6 +156,29 @@ class Inspect(unittest.TestCase):
         self.assertIn("0.0008", result.stdout)
         self.assertEqual(doc["links"][0]["mass"], 17.982)
 
+    def test_number_arrays(self):
+        # Arrays of numbers as JSON has them: −0 written 0, non-finite
+        # values null, after a key and inside an array of arrays.  The
+        # link z (m = 2, centre of mass (−0, 0.1, −0)) has the spatial
+        # inertia's first row (m, 0, 0, 0, m c_z, −m c_y) = (2, 0, 0, 0, 0,
+        # −0.2); big (m = 1e308 at x = 10) overflows m c_x, and what is
+        # made from it is inf or NaN.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "numbers.sdf")
+            with open(path, "w") as f:
+                f.write('<?xml version="1.0"?>\n<sdf version="1.11"><model name="m">\n'
+                        '<link name="z"><inertial><pose>-0 0.1 -0 0 0 0</pose><mass>2</mass><inertia>'
+                        '<ixx>0.5</ixx><iyy>0.25</iyy><izz>1e-300</izz><ixy>-0</ixy><ixz>0</ixz><iyz>0</iyz>'
+                        '</inertia></inertial></link>\n'
+                        '<link name="big"><inertial><pose>10 0 0 0 0 0</pose><mass>1e308</mass><inertia>'
+                        '<ixx>1e308</ixx><iyy>1e308</iyy><izz>1e308</izz></inertia></inertial></link>\n'
+                        '</model></sdf>\n')
+            out = run("inspect", "--json", path).stdout
+        self.assertIn('"com":[0,0.1,0],"inertia":[0.5,0.25,1e-300,0,0,0],', out)
+        self.assertIn('"spatial_inertia":[[2,0,0,0,0,-0.2],', out)
+        self.assertIn('"spatial_inertia":[[1e+308,0,0,0,0,0],[0,1e+308,0,0,0,null],', out)
+        self.assertIn(',[null,null,null,null,null,null]]', out)
+
     def test_names_in_json(self):
         # Text is copied as it is checked: UTF-8 beyond ASCII as it is,
         # quotes, backslashes and control characters escaped, whichever
