@@ -205,6 +205,27 @@ class Inspect(unittest.TestCase):
         self.assertIn('"name":"m\u00e9 \\"q\\" \\\\ \u4e2d\\t\\n::abcdefghijklm\\"nopqrstuvw\\\\xyz0123456789'
                       '\u00e90123456789abcdef\\r0123456789abcdef\x7f0123456789abcdefgh\u4e2d"', out)
 
+    def test_names_at_every_offset(self):
+        # A character to escape or beyond ASCII (two, three and four bytes
+        # of UTF-8) at each place of names of 1 to 20 bytes, before, in and
+        # after the words of eight bytes the writer copies whole: each
+        # name reads back as it was written.
+        specials = ['"', "\\", "\t", "\u00e9", "\u4e2d", "\U0001f600", "\x7f"]
+        names = []
+        for length in range(1, 21):
+            for at in range(length):
+                for special in specials:
+                    names.append("a" * at + special + "b" * (length - at - 1))
+        links = "".join('<link name="%s"/>' % n.replace("&", "&amp;").replace('"', "&quot;").replace("\t", "&#9;")
+                        for n in names)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "names.sdf")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write('<?xml version="1.0" encoding="UTF-8"?>\n<sdf version="1.11"><model name="m">'
+                        + links + "</model></sdf>\n")
+            doc = inspect_json(path)
+        self.assertEqual([link["name"] for link in doc["links"]], ["m::" + n for n in names])
+
     def test_missing_mesh_is_a_diagnostic(self):
         doc = inspect_json(os.path.join(FIXTURES, "sdformat_test_sdf_mesh_auto_inertial.sdf"))
         errors = [d for d in doc["diagnostics"] if d["severity"] == "error"]
