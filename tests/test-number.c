@@ -119,6 +119,29 @@ test_format_known (void)
   g_assert_cmpstr (bl_number_format (999999999999999, buf), ==, "999999999999999");
   g_assert_cmpstr (bl_number_format (-120000000, buf), ==, "-120000000");
   g_assert_cmpstr (bl_number_format (1e15, buf), ==, "1000000000000000");
+  /* the ends of the range: 2^-1074 is 4.94e-324, and 5e-324 the one digit
+   * inside its rounding interval (half an ulp, 2.47e-324, either side);
+   * the largest double, 17 digits, and the smallest normal one */
+  g_assert_cmpstr (bl_number_format (5e-324, buf), ==, "5e-324");
+  g_assert_cmpstr (bl_number_format (-DBL_TRUE_MIN, buf), ==, "-5e-324");
+  g_assert_cmpstr (bl_number_format (DBL_MAX, buf), ==, "1.7976931348623157e+308");
+  g_assert_cmpstr (bl_number_format (DBL_MIN, buf), ==, "2.2250738585072014e-308");
+  /* 2^53 + 1 is no double: it reads as 2^53, whose neighbours are 1
+   * below and 2 above, so that none of 15 digits is within half of that */
+  g_assert_cmpstr (bl_number_format (9007199254740993.0, buf), ==, "9007199254740992");
+  /* 17 digits, each a digit count of its own for decimal_length */
+  g_assert_cmpstr (bl_number_format (123456789012345678.0, buf), ==, "1.2345678901234568e+17");
+  g_assert_cmpstr (bl_number_format (1.0 / 3.0, buf), ==, "0.3333333333333333");
+  g_assert_cmpstr (bl_number_format (2.0 / 3.0, buf), ==, "0.6666666666666666");
+  g_assert_cmpstr (bl_number_format (0.1 * 3, buf), ==, "0.30000000000000004");
+  /* where the fixed form ends: 10^-5 and 10^16 still fixed */
+  g_assert_cmpstr (bl_number_format (1e-5, buf), ==, "0.00001");
+  g_assert_cmpstr (bl_number_format (1e-6, buf), ==, "1e-06");
+  g_assert_cmpstr (bl_number_format (1e16, buf), ==, "10000000000000000");
+  g_assert_cmpstr (bl_number_format (1e17, buf), ==, "1e+17");
+  /* the double nearest 9.999999999999999e16 is 99999999999999984 (an ulp
+   * is 16 there): 9999999999999998e1, 4 from it, is the shortest within 8 */
+  g_assert_cmpstr (bl_number_format (9.999999999999999e16, buf), ==, "99999999999999980");
 }
 
 static void
