@@ -301,6 +301,9 @@ bl_quat_normalize (BlQuat q)
   /* As gz-math: a (near) zero quaternion becomes the identity. */
   if (len < 1e-6)
     return BL_QUAT_IDENTITY;
+  /* already of length one (most are): divided by 1, each part is itself */
+  if (len == 1.0)
+    return q;
 
   return (BlQuat) { q.w / len, q.x / len, q.y / len, q.z / len };
 }
