@@ -173,6 +173,30 @@ needs_look (guint64 word)
           BYTES (0x80)) != 0;
 }
 
+/* The last 1 to 7 bytes of a string (from s, `left` of them, the
+ * string starting at `first`) as a word padded with spaces, made in a
+ * register: the eight bytes that end where the string ends, shifted,
+ * when the string is that long; one at a time when it is shorter.  (A
+ * word assembled in memory a few bytes at a time and read back whole
+ * waits for the stores.) */
+static inline guint64
+load_tail (const unsigned char *s,
+           gsize                left,
+           const unsigned char *first)
+{
+  guint64 word = 0;
+
+  if ((gsize) (s - first) >= 8 - left)
+    {
+      memcpy (&word, s + left - 8, 8);
+      word = GUINT64_FROM_LE (word) >> (8 * (8 - left));
+    }
+  else
+    for (gsize i = left; i-- > 0;)
+      word = word << 8 | s[i];
+  return GUINT64_TO_LE (word | BYTES (' ') << (8 * left));
+}
+
 /* Room a string of `length` bytes still to be written takes at most,
  * escapes aside: the bytes, eight more for a whole word stored past its
  * end, the closing quote, a suffix and the NUL. */
@@ -182,7 +206,8 @@ needs_look (guint64 word)
  * nothing, for a key) and `suffix` (0 for none) after the closing quote.
  * With check_utf8, bytes that are not UTF-8 make it write nothing and
  * return FALSE.  Text is copied as it is checked, in one pass, eight
- * bytes at a time (the last few in a word padded with spaces) while none
+ * bytes at a time (the last few in a word padded with spaces, load_tail)
+ * while none
  * of them is other than printable ASCII; from a byte that is, one at a
  * time: a quote, a backslash or a control character escaped, a character
  * beyond ASCII copied whole, checked as UTF-8 on its own (a string is
@@ -206,9 +231,12 @@ append_string (BlJson     *json,
   while (s < end)
     {
       gsize left = (gsize) (end - s);
-      guint64 word = BYTES (' ');
+      guint64 word;
 
-      memcpy (&word, s, MIN (left, 8));
+      if (left >= 8)
+        memcpy (&word, s, 8);
+      else
+        word = load_tail (s, left, (const unsigned char *) value);
       if (!needs_look (word))
         {
           memcpy (p, &word, 8);
