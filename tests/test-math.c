@@ -265,6 +265,10 @@ test_quat_algebra (void)
   g_assert_true (q.w == 0.5 && q.x == -0.5 && q.y == 0.5 && q.z == -0.5);
   q = bl_quat_normalize ((BlQuat) { 1, -0.0, 0, 0 });
   g_assert_true (q.w == 1 && q.x == 0 && signbit (q.x) && !signbit (q.y));
+  /* norm² 1 + 2^-52, whose square root rounds to 1 */
+  q = bl_quat_normalize ((BlQuat) { 1, 0x1p-26 + 0x1p-53, 0, 0 });
+  g_assert_cmpfloat (sqrt (1 + (0x1p-26 + 0x1p-53) * (0x1p-26 + 0x1p-53)), ==, 1);
+  g_assert_true (q.w == 1 && q.x == 0x1p-26 + 0x1p-53);
   /* (cos 0.15, 0, 0, sin 0.15) is 1 − 2^-53 long in doubles: each part
    * divided by that */
   q = bl_quat_normalize ((BlQuat) { cos (0.15), 0, 0, sin (0.15) });
