@@ -539,6 +539,77 @@ test_clean_shortest (void)
   g_rand_free (rand);
 }
 
+/* bl_number_clean as its rule reads: the fewest significant digits p
+ * whose rounding, what strtod reads from printf's "%.{p-1}e", lies
+ * within BL_NUMBER_NOISE_ULPS ulps of the scale; each p tried in turn. */
+static double
+clean_by_printf (double value,
+                 double scale)
+{
+  if (!isfinite (value))
+    return value;
+  if (!(scale >= fabs (value)))
+    scale = fabs (value);
+  if (fabs (value) < BL_NUMBER_NOISE_ZERO * scale)
+    return 0.0;
+  for (int p = 1; p <= 17; p++)
+    {
+      char text[64];
+      double rounded;
+
+      g_snprintf (text, sizeof text, "%.*e", p - 1, value);
+      rounded = g_ascii_strtod (text, NULL);
+      if (fabs (rounded - value) <= BL_NUMBER_NOISE_ULPS * DBL_EPSILON * scale)
+        return rounded;
+    }
+  g_assert_not_reached ();
+}
+
+/* The same double as clean_by_printf, bit for bit, for values of every
+ * magnitude (subnormal and huge ones included), short decimals and the
+ * products of short decimals, ties of the rounding (2.5, 0.125) and
+ * scales from the value to 10^6 times it. */
+static void
+test_clean_matches_printf (void)
+{
+  GRand *rand = g_rand_new_with_seed (20261127);
+  const double specials[] = {
+    2.5, 0.125, 1.5e-300, 5e-324, DBL_MIN, DBL_MAX, 9.5, 0.95, 1e22, 1e23, 123456789012345678.0,
+    0.1 + 0.2, 1200.0 * 0.14 * 0.012 * 0.1, 999999999999999.9, 0.30000000000000004,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (specials); i++)
+    for (int k = 0; k < 8; k++)
+      {
+        double value = specials[i] * (k % 2 ? -1 : 1);
+        double scale = fabs (value) * pow (10.0, k);
+        double a = bl_number_clean (value, scale), b = clean_by_printf (value, scale);
+
+        if (memcmp (&a, &b, sizeof a) != 0)
+          g_error ("%.17g at scale %.17g: %.17g, printf and strtod %.17g", value, scale, a, b);
+      }
+  for (guint i = 0; i < 20000; i++)
+    {
+      guint64 bits = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+      double values[3], scale_up = pow (10.0, g_rand_double_range (rand, 0.0, 6.0));
+
+      memcpy (&values[0], &bits, sizeof values[0]);
+      values[1] = g_rand_int_range (rand, -100000, 100000) / 1000.0 * (g_rand_int_range (rand, 1, 2000) / 100.0);
+      values[2] = g_rand_double_range (rand, -1.0, 1.0) * pow (10.0, g_rand_int_range (rand, -20, 20));
+      for (guint k = 0; k < G_N_ELEMENTS (values); k++)
+        {
+          double scale = fabs (values[k]) * scale_up;
+          double a = bl_number_clean (values[k], scale), b = clean_by_printf (values[k], scale);
+
+          if (!isfinite (scale))
+            continue;
+          if (memcmp (&a, &b, sizeof a) != 0 && !(isnan (a) && isnan (b)))
+            g_error ("%.17g at scale %.17g: %.17g, printf and strtod %.17g", values[k], scale, a, b);
+        }
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -557,6 +628,7 @@ main (int    argc,
   g_test_add_func ("/core/number/clean-rotated-box", test_clean_rotated_box);
   g_test_add_func ("/core/number/clean-scale", test_clean_scale);
   g_test_add_func ("/core/number/clean-shortest", test_clean_shortest);
+  g_test_add_func ("/core/number/clean-matches-printf", test_clean_matches_printf);
 
   return g_test_run ();
 }

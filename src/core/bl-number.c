@@ -718,13 +718,46 @@ bl_number_format (double value,
   return buf;
 }
 
-/* value rounded to `digits` significant decimal digits. */
+/* value rounded to `digits` significant decimal digits: what strtod reads
+ * from printf's "%.*e" of digits − 1.  For a normal double and at most 15
+ * digits, those digits are its shortest ones rounded (as in
+ * bl_number_write_g, which says why), unless the digits dropped are
+ * exactly a 5; read back as strtod does when they and the power of ten
+ * are exact, by one division or multiplication (parse_token_fast).  The
+ * other cases go through printf and strtod. */
 static double
 round_to_digits (double value,
                  int    digits)
 {
   char format[8];
   char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (digits <= 15 && isfinite (value) && fabs (value) >= DBL_MIN)
+    {
+      guint64 d;
+      gint32 exponent;
+      int n;
+      gboolean tie = FALSE;
+
+      shortest_decimal (value, &d, &exponent);
+      n = decimal_length (d);
+      if (n > digits)
+        {
+          guint64 unit = power_of_ten (n - digits);
+          guint64 rest = d % unit;
+
+          tie = rest == unit / 2;
+          d = d / unit + (rest > unit / 2);
+          exponent += n - digits;
+        }
+      if (!tie && exponent >= -22 && exponent <= 22)
+        {
+          double v = exponent < 0 ? (double) d / exact_powers_of_ten[-exponent]
+                                  : (double) d * exact_powers_of_ten[exponent];
+
+          return signbit (value) ? -v : v;
+        }
+    }
 
   g_snprintf (format, sizeof format, "%%.%de", digits - 1);
   return g_ascii_strtod (g_ascii_formatd (text, sizeof text, format, value), NULL);
