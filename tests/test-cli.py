@@ -156,6 +156,29 @@ class Inspect(unittest.TestCase):
         self.assertIn("0.0008", result.stdout)
         self.assertEqual(doc["links"][0]["mass"], 17.982)
 
+    def test_number_arrays(self):
+        # Arrays of numbers as JSON has them: −0 written 0, non-finite
+        # values null, after a key and inside an array of arrays.  The
+        # link z (m = 2, centre of mass (−0, 0.1, −0)) has the spatial
+        # inertia's first row (m, 0, 0, 0, m c_z, −m c_y) = (2, 0, 0, 0, 0,
+        # −0.2); big (m = 1e308 at x = 10) overflows m c_x, and what is
+        # made from it is inf or NaN.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "numbers.sdf")
+            with open(path, "w") as f:
+                f.write('<?xml version="1.0"?>\n<sdf version="1.11"><model name="m">\n'
+                        '<link name="z"><inertial><pose>-0 0.1 -0 0 0 0</pose><mass>2</mass><inertia>'
+                        '<ixx>0.5</ixx><iyy>0.25</iyy><izz>1e-300</izz><ixy>-0</ixy><ixz>0</ixz><iyz>0</iyz>'
+                        '</inertia></inertial></link>\n'
+                        '<link name="big"><inertial><pose>10 0 0 0 0 0</pose><mass>1e308</mass><inertia>'
+                        '<ixx>1e308</ixx><iyy>1e308</iyy><izz>1e308</izz></inertia></inertial></link>\n'
+                        '</model></sdf>\n')
+            out = run("inspect", "--json", path).stdout
+        self.assertIn('"com":[0,0.1,0],"inertia":[0.5,0.25,1e-300,0,0,0],', out)
+        self.assertIn('"spatial_inertia":[[2,0,0,0,0,-0.2],', out)
+        self.assertIn('"spatial_inertia":[[1e+308,0,0,0,0,0],[0,1e+308,0,0,0,null],', out)
+        self.assertIn(',[null,null,null,null,null,null]]', out)
+
     def test_names_in_json(self):
         # Text is copied as it is checked: UTF-8 beyond ASCII as it is,
         # quotes, backslashes and control characters escaped, whichever
@@ -181,6 +204,27 @@ class Inspect(unittest.TestCase):
         # look at falls
         self.assertIn('"name":"m\u00e9 \\"q\\" \\\\ \u4e2d\\t\\n::abcdefghijklm\\"nopqrstuvw\\\\xyz0123456789'
                       '\u00e90123456789abcdef\\r0123456789abcdef\x7f0123456789abcdefgh\u4e2d"', out)
+
+    def test_names_at_every_offset(self):
+        # A character to escape or beyond ASCII (two, three and four bytes
+        # of UTF-8) at each place of names of 1 to 20 bytes, before, in and
+        # after the words of eight bytes the writer copies whole: each
+        # name reads back as it was written.
+        specials = ['"', "\\", "\t", "\u00e9", "\u4e2d", "\U0001f600", "\x7f"]
+        names = []
+        for length in range(1, 21):
+            for at in range(length):
+                for special in specials:
+                    names.append("a" * at + special + "b" * (length - at - 1))
+        links = "".join('<link name="%s"/>' % n.replace("&", "&amp;").replace('"', "&quot;").replace("\t", "&#9;")
+                        for n in names)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "names.sdf")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write('<?xml version="1.0" encoding="UTF-8"?>\n<sdf version="1.11"><model name="m">'
+                        + links + "</model></sdf>\n")
+            doc = inspect_json(path)
+        self.assertEqual([link["name"] for link in doc["links"]], ["m::" + n for n in names])
 
     def test_missing_mesh_is_a_diagnostic(self):
         doc = inspect_json(os.path.join(FIXTURES, "sdformat_test_sdf_mesh_auto_inertial.sdf"))

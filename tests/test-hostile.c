@@ -1416,6 +1416,173 @@ test_tinyxml_filter (void)
   }
 }
 
+/* bl_tinyxml_filter_feed_or_keep gives a piece back as it is when the
+ * filter neither changes nor holds back any of it, its filtered bytes
+ * otherwise (as bl_tinyxml_filter_feed writes them): a change in the
+ * piece, the end of a comment (its hyphens held back until the '>'),
+ * hyphens held back at its end or released at its start, a refusal. */
+static void
+test_tinyxml_filter_or_keep (void)
+{
+  static const struct {
+    const char *in, *out;   /* out NULL: the piece as it is */
+  } pieces[] = {
+    { "<a>\n<b c=\"--\"/>", NULL },
+    { "<!-- x -->", "<!-- x -->" },
+    { "<!-- a -- b -->", "<!-- a  - b -->" },
+    { "<c/><!-- x -", "<c/><!-- x " },
+    { "- y --></a>", " - y -->" "</a>" },
+    { "\n", NULL },
+    { "z", " " },
+  };
+  g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
+  g_autoptr(BlTinyxmlFilter) plain = bl_tinyxml_filter_new ();
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autoptr(GByteArray) plain_out = g_byte_array_new ();
+  g_autoptr(GString) many = g_string_new ("<e");
+  gboolean as_is = TRUE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (pieces); i++)
+    {
+      gsize length = strlen (pieces[i].in);
+
+      g_test_message ("piece %u", i);
+      g_byte_array_set_size (out, 0);
+      g_byte_array_set_size (plain_out, 0);
+      g_assert_true (bl_tinyxml_filter_feed_or_keep (filter, pieces[i].in, length, out, &as_is));
+      g_assert_true (bl_tinyxml_filter_feed (plain, pieces[i].in, length, plain_out));
+      if (pieces[i].out == NULL)
+        {
+          g_assert_true (as_is);
+          g_assert_cmpuint (out->len, ==, 0);
+          g_assert_cmpmem (plain_out->data, plain_out->len, pieces[i].in, length);
+        }
+      else
+        {
+          g_assert_false (as_is);
+          g_assert_cmpmem (out->data, out->len, pieces[i].out, strlen (pieces[i].out));
+          g_assert_cmpmem (plain_out->data, plain_out->len, pieces[i].out, strlen (pieces[i].out));
+        }
+    }
+  g_assert_cmpuint (bl_tinyxml_filter_get_count (filter, BL_TINYXML_FAULT_HYPHENS), ==, 2);
+  g_assert_cmpuint (bl_tinyxml_filter_get_count (plain, BL_TINYXML_FAULT_HYPHENS), ==, 2);
+  g_assert_cmpuint (bl_tinyxml_filter_get_count (filter, BL_TINYXML_FAULT_OUTSIDE_ROOT), ==, 1);
+
+  /* refused: what comes before the 257th attribute's quote, never as is */
+  g_clear_pointer (&filter, bl_tinyxml_filter_free);
+  filter = bl_tinyxml_filter_new ();
+  for (guint i = 0; i < BL_TINYXML_MAX_ATTRIBUTES + 1; i++)
+    g_string_append_printf (many, " a%u=\"\"", i);
+  g_string_append (many, "/>");
+  g_byte_array_set_size (out, 0);
+  g_assert_false (bl_tinyxml_filter_feed_or_keep (filter, many->str, many->len, out, &as_is));
+  g_assert_false (as_is);
+  g_assert_cmpuint (out->len, ==, strstr (many->str, " a256=") - many->str + strlen (" a256="));
+  g_assert_cmpmem (out->data, out->len, many->str, out->len);
+}
+
+/* What the filter makes of random markup (tags, quotes, comments, CDATA,
+ * processing instructions, a DOCTYPE, text beside the root, tags of many
+ * attributes) is the same whether it is fed whole, in pieces of random
+ * sizes or a byte at a time (where no tag is ever whole in a piece, so
+ * that every byte goes through the byte by byte loop). */
+static void
+test_tinyxml_filter_random (void)
+{
+  static const char *const tokens[] = {
+    "<", ">", "/", "/>", "\"", "'", "=", "!", "?", "-", "--", "[", "]", "a", "b c", " ", "\n", "\t",
+    "<a>", "</a>", "<b x=\"1\" y='2'>", "</b>", "<c/>", "<d e=\"/>\"/>", "<f g='\"'>", "</f>",
+    "<!--", "-->", "<!-- x -- y -->", "<![CDATA[", "]]>", "<?p ?>", "<?xml version=\"1.0\"?>",
+    "<!DOCTYPE s [<!ELEMENT s ANY>]>", "<!DOCTYPE t>", "text", "z\n",
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (16);
+  g_autoptr(GString) many = g_string_new ("<m");
+  g_autoptr(GString) many_end = g_string_new ("</m");
+
+  for (guint i = 0; i < 300; i++)
+    {
+      if (i < 150)
+        g_string_append (many, " k=\"v\"");
+      g_string_append (many_end, " k=\"v\"");
+    }
+  g_string_append_c (many_end, '>');
+  for (guint n = 0; n < 3000; n++)
+    {
+      g_autoptr(GString) doc = g_string_new (NULL);
+      g_autoptr(BlTinyxmlFilter) whole = bl_tinyxml_filter_new ();
+      g_autoptr(BlTinyxmlFilter) pieces = bl_tinyxml_filter_new ();
+      g_autoptr(BlTinyxmlFilter) bytes = bl_tinyxml_filter_new ();
+      g_autoptr(GByteArray) out_whole = g_byte_array_new ();
+      g_autoptr(GByteArray) out_pieces = g_byte_array_new ();
+      g_autoptr(GByteArray) out_bytes = g_byte_array_new ();
+      gboolean ok_whole, ok_pieces = TRUE, ok_bytes = TRUE;
+      guint n_tokens = g_rand_int_range (rand, 1, 80);
+      g_autofree char *refused_whole = NULL;
+      g_autofree char *refused_pieces = NULL;
+      g_autofree char *refused_bytes = NULL;
+      int line_whole = 0, line_pieces = 0, line_bytes = 0;
+
+      for (guint t = 0; t < n_tokens; t++)
+        {
+          guint rare = g_rand_int_range (rand, 0, 100);
+
+          if (rare == 0)
+            g_string_append (doc, many->str);
+          else if (rare == 1)
+            g_string_append (doc, many_end->str);
+          else
+            g_string_append (doc, tokens[g_rand_int_range (rand, 0, G_N_ELEMENTS (tokens))]);
+        }
+
+      ok_whole = bl_tinyxml_filter_feed (whole, doc->str, doc->len, out_whole);
+      for (gsize at = 0; at < doc->len && ok_pieces;)
+        {
+          gsize size = (gsize) g_rand_int_range (rand, 1, 40);
+          gboolean as_is = FALSE;
+          guint before = out_pieces->len;
+
+          size = MIN (size, doc->len - at);
+          ok_pieces = bl_tinyxml_filter_feed_or_keep (pieces, doc->str + at, size, out_pieces, &as_is);
+          if (as_is)
+            {
+              g_assert_cmpuint (out_pieces->len, ==, before);
+              g_byte_array_append (out_pieces, (const guint8 *) doc->str + at, (guint) size);
+            }
+          at += size;
+        }
+      for (gsize at = 0; at < doc->len && ok_bytes; at++)
+        ok_bytes = bl_tinyxml_filter_feed (bytes, doc->str + at, 1, out_bytes);
+      if (ok_whole)
+        bl_tinyxml_filter_finish (whole, out_whole);
+      if (ok_pieces)
+        bl_tinyxml_filter_finish (pieces, out_pieces);
+      if (ok_bytes)
+        bl_tinyxml_filter_finish (bytes, out_bytes);
+
+      g_test_message ("document %u: %s", n, doc->str);
+      g_assert_cmpint (ok_whole, ==, ok_bytes);
+      g_assert_cmpint (ok_pieces, ==, ok_bytes);
+      g_assert_cmpmem (out_whole->data, out_whole->len, out_bytes->data, out_bytes->len);
+      g_assert_cmpmem (out_pieces->data, out_pieces->len, out_bytes->data, out_bytes->len);
+      for (guint f = 0; f < BL_TINYXML_N_FAULTS; f++)
+        {
+          g_assert_cmpuint (bl_tinyxml_filter_get_count (whole, f), ==, bl_tinyxml_filter_get_count (bytes, f));
+          g_assert_cmpuint (bl_tinyxml_filter_get_count (pieces, f), ==, bl_tinyxml_filter_get_count (bytes, f));
+          g_assert_cmpint (bl_tinyxml_filter_get_first_line (whole, f), ==,
+                           bl_tinyxml_filter_get_first_line (bytes, f));
+          g_assert_cmpint (bl_tinyxml_filter_get_first_line (pieces, f), ==,
+                           bl_tinyxml_filter_get_first_line (bytes, f));
+        }
+      refused_whole = bl_tinyxml_filter_get_refused_element (whole, &line_whole);
+      refused_pieces = bl_tinyxml_filter_get_refused_element (pieces, &line_pieces);
+      refused_bytes = bl_tinyxml_filter_get_refused_element (bytes, &line_bytes);
+      g_assert_cmpstr (refused_whole, ==, refused_bytes);
+      g_assert_cmpstr (refused_pieces, ==, refused_bytes);
+      g_assert_cmpint (line_whole, ==, line_bytes);
+      g_assert_cmpint (line_pieces, ==, line_bytes);
+    }
+}
+
 /* A COLLADA document whose nodes instance the node before them twice: 2^levels
  * nodes once assimp has copied every instance (2 KB for 24 levels).  Its
  * visual scene's node has its id and EXTRA attributes more. */
@@ -2295,6 +2462,8 @@ main (int    argc,
   g_test_add_func ("/core/hostile/unknown-children-counted", test_unknown_children_counted);
   g_test_add_func ("/core/hostile/tinyxml-filter", test_tinyxml_filter);
   g_test_add_func ("/core/hostile/tinyxml-filter-runs", test_tinyxml_filter_runs);
+  g_test_add_func ("/core/hostile/tinyxml-filter-or-keep", test_tinyxml_filter_or_keep);
+  g_test_add_func ("/core/hostile/tinyxml-filter-random", test_tinyxml_filter_random);
   g_test_add_func ("/core/hostile/not-a-number", test_not_a_number);
   g_test_add_func ("/core/hostile/non-positive", test_non_positive);
   g_test_add_func ("/core/hostile/overflow", test_overflow);

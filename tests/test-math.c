@@ -260,6 +260,22 @@ test_quat_algebra (void)
   assert_near (q.z, sqrt (0.5), 1e-15);
   q = bl_quat_normalize ((BlQuat) { 0, 0, 0, 0 });
   g_assert_true (bl_quat_is_identity (q));
+  /* of length one exactly (½² × 4 = 1): the same parts, −0 kept */
+  q = bl_quat_normalize ((BlQuat) { 0.5, -0.5, 0.5, -0.5 });
+  g_assert_true (q.w == 0.5 && q.x == -0.5 && q.y == 0.5 && q.z == -0.5);
+  q = bl_quat_normalize ((BlQuat) { 1, -0.0, 0, 0 });
+  g_assert_true (q.w == 1 && q.x == 0 && signbit (q.x) && !signbit (q.y));
+  /* norm² 1 + 2^-52, whose square root rounds to 1 */
+  q = bl_quat_normalize ((BlQuat) { 1, 0x1p-26 + 0x1p-53, 0, 0 });
+  g_assert_cmpfloat (sqrt (1 + (0x1p-26 + 0x1p-53) * (0x1p-26 + 0x1p-53)), ==, 1);
+  g_assert_true (q.w == 1 && q.x == 0x1p-26 + 0x1p-53);
+  /* (cos 0.15, 0, 0, sin 0.15) is 1 − 2^-53 long in doubles: each part
+   * divided by that */
+  q = bl_quat_normalize ((BlQuat) { cos (0.15), 0, 0, sin (0.15) });
+  g_assert_cmpfloat (sqrt (cos (0.15) * cos (0.15) + sin (0.15) * sin (0.15)), ==, 1 - 0x1p-53);
+  g_assert_cmpfloat (q.w, ==, cos (0.15) / (1 - 0x1p-53));
+  g_assert_cmpfloat (q.z, ==, sin (0.15) / (1 - 0x1p-53));
+  g_assert_cmpfloat (q.w, !=, cos (0.15));
 
   /* Yaw 90° takes x to y, roll 90° takes y to z. */
   v = bl_quat_rotate (bl_quat_from_euler (0, 0, PI / 2), bl_vec3 (1, 0, 0));

@@ -119,6 +119,29 @@ test_format_known (void)
   g_assert_cmpstr (bl_number_format (999999999999999, buf), ==, "999999999999999");
   g_assert_cmpstr (bl_number_format (-120000000, buf), ==, "-120000000");
   g_assert_cmpstr (bl_number_format (1e15, buf), ==, "1000000000000000");
+  /* the ends of the range: 2^-1074 is 4.94e-324, and 5e-324 the one digit
+   * inside its rounding interval (half an ulp, 2.47e-324, either side);
+   * the largest double, 17 digits, and the smallest normal one */
+  g_assert_cmpstr (bl_number_format (5e-324, buf), ==, "5e-324");
+  g_assert_cmpstr (bl_number_format (-DBL_TRUE_MIN, buf), ==, "-5e-324");
+  g_assert_cmpstr (bl_number_format (DBL_MAX, buf), ==, "1.7976931348623157e+308");
+  g_assert_cmpstr (bl_number_format (DBL_MIN, buf), ==, "2.2250738585072014e-308");
+  /* 2^53 + 1 is no double: it reads as 2^53, whose neighbours are 1
+   * below and 2 above, so that none of 15 digits is within half of that */
+  g_assert_cmpstr (bl_number_format (9007199254740993.0, buf), ==, "9007199254740992");
+  /* 17 digits, each a digit count of its own for decimal_length */
+  g_assert_cmpstr (bl_number_format (123456789012345678.0, buf), ==, "1.2345678901234568e+17");
+  g_assert_cmpstr (bl_number_format (1.0 / 3.0, buf), ==, "0.3333333333333333");
+  g_assert_cmpstr (bl_number_format (2.0 / 3.0, buf), ==, "0.6666666666666666");
+  g_assert_cmpstr (bl_number_format (0.1 * 3, buf), ==, "0.30000000000000004");
+  /* where the fixed form ends: 10^-5 and 10^16 still fixed */
+  g_assert_cmpstr (bl_number_format (1e-5, buf), ==, "0.00001");
+  g_assert_cmpstr (bl_number_format (1e-6, buf), ==, "1e-06");
+  g_assert_cmpstr (bl_number_format (1e16, buf), ==, "10000000000000000");
+  g_assert_cmpstr (bl_number_format (1e17, buf), ==, "1e+17");
+  /* the double nearest 9.999999999999999e16 is 99999999999999984 (an ulp
+   * is 16 there): 9999999999999998e1, 4 from it, is the shortest within 8 */
+  g_assert_cmpstr (bl_number_format (9.999999999999999e16, buf), ==, "99999999999999980");
 }
 
 static void
@@ -516,6 +539,77 @@ test_clean_shortest (void)
   g_rand_free (rand);
 }
 
+/* bl_number_clean as its rule reads: the fewest significant digits p
+ * whose rounding, what strtod reads from printf's "%.{p-1}e", lies
+ * within BL_NUMBER_NOISE_ULPS ulps of the scale; each p tried in turn. */
+static double
+clean_by_printf (double value,
+                 double scale)
+{
+  if (!isfinite (value))
+    return value;
+  if (!(scale >= fabs (value)))
+    scale = fabs (value);
+  if (fabs (value) < BL_NUMBER_NOISE_ZERO * scale)
+    return 0.0;
+  for (int p = 1; p <= 17; p++)
+    {
+      char text[64];
+      double rounded;
+
+      g_snprintf (text, sizeof text, "%.*e", p - 1, value);
+      rounded = g_ascii_strtod (text, NULL);
+      if (fabs (rounded - value) <= BL_NUMBER_NOISE_ULPS * DBL_EPSILON * scale)
+        return rounded;
+    }
+  g_assert_not_reached ();
+}
+
+/* The same double as clean_by_printf, bit for bit, for values of every
+ * magnitude (subnormal and huge ones included), short decimals and the
+ * products of short decimals, ties of the rounding (2.5, 0.125) and
+ * scales from the value to 10^6 times it. */
+static void
+test_clean_matches_printf (void)
+{
+  GRand *rand = g_rand_new_with_seed (20261127);
+  const double specials[] = {
+    2.5, 0.125, 1.5e-300, 5e-324, DBL_MIN, DBL_MAX, 9.5, 0.95, 1e22, 1e23, 123456789012345678.0,
+    0.1 + 0.2, 1200.0 * 0.14 * 0.012 * 0.1, 999999999999999.9, 0.30000000000000004,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (specials); i++)
+    for (int k = 0; k < 8; k++)
+      {
+        double value = specials[i] * (k % 2 ? -1 : 1);
+        double scale = fabs (value) * pow (10.0, k);
+        double a = bl_number_clean (value, scale), b = clean_by_printf (value, scale);
+
+        if (memcmp (&a, &b, sizeof a) != 0)
+          g_error ("%.17g at scale %.17g: %.17g, printf and strtod %.17g", value, scale, a, b);
+      }
+  for (guint i = 0; i < 20000; i++)
+    {
+      guint64 bits = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+      double values[3], scale_up = pow (10.0, g_rand_double_range (rand, 0.0, 6.0));
+
+      memcpy (&values[0], &bits, sizeof values[0]);
+      values[1] = g_rand_int_range (rand, -100000, 100000) / 1000.0 * (g_rand_int_range (rand, 1, 2000) / 100.0);
+      values[2] = g_rand_double_range (rand, -1.0, 1.0) * pow (10.0, g_rand_int_range (rand, -20, 20));
+      for (guint k = 0; k < G_N_ELEMENTS (values); k++)
+        {
+          double scale = fabs (values[k]) * scale_up;
+          double a = bl_number_clean (values[k], scale), b = clean_by_printf (values[k], scale);
+
+          if (!isfinite (scale))
+            continue;
+          if (memcmp (&a, &b, sizeof a) != 0 && !(isnan (a) && isnan (b)))
+            g_error ("%.17g at scale %.17g: %.17g, printf and strtod %.17g", values[k], scale, a, b);
+        }
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -534,6 +628,7 @@ main (int    argc,
   g_test_add_func ("/core/number/clean-rotated-box", test_clean_rotated_box);
   g_test_add_func ("/core/number/clean-scale", test_clean_scale);
   g_test_add_func ("/core/number/clean-shortest", test_clean_shortest);
+  g_test_add_func ("/core/number/clean-matches-printf", test_clean_matches_printf);
 
   return g_test_run ();
 }

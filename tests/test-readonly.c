@@ -319,6 +319,62 @@ test_tinyxml_faults (void)
   g_rmdir (dir);
 }
 
+/* A read-only load filters and parses each read in pieces, handing
+ * libxml2 the file's own bytes where the filter changes none: comments
+ * with "--" inside one piece, and across each boundary between two
+ * pieces (32 KiB) and two reads (256 KiB), are read as the full load
+ * reads them, and counted once each. */
+static void
+test_tinyxml_pieces (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-readonly-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "pieces.sdf", NULL);
+  g_autoptr(GString) text = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n<model name=\"m\">\n");
+  g_autoptr(BlDocument) full = NULL;
+  g_autoptr(BlDocument) lean = NULL;
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autofree char *count = NULL;
+  const guint n_comments = 25;
+  guint n_links = 0, n_found = 0;
+
+  for (guint k = 1; k <= n_comments; k++)
+    {
+      gsize boundary = k * 32 * 1024;
+
+      while (text->len + 200 < boundary)
+        {
+          g_string_append_printf (text, "<link name=\"l%u\"><inertial><mass>%u</mass></inertial></link>\n",
+                                  n_links, n_links + 1);
+          n_links++;
+        }
+      /* "<!-- x--y -->": the first of its two hyphens the last byte of a
+       * piece (k even, each read's last among them), or both well inside
+       * one (k odd) */
+      while (text->len < boundary - (k % 2 == 0 ? 7 : 100))
+        g_string_append_c (text, ' ');
+      g_string_append (text, "<!-- x--y -->\n");
+    }
+  g_string_append (text, "<link name=\"last\"><inertial><mass>7</mass></inertial></link>\n</model>\n</sdf>\n");
+  g_assert_cmpuint (text->len, >, 3 * 256 * 1024);
+  g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
+
+  lean = load_both_ways (path, &full);
+  g_assert_cmpuint (bl_document_get_links (lean)->len, ==, n_links + 1);
+  g_assert_cmpfloat (bl_document_find_link (lean, "m::last")->props.mass, ==, 7);
+  count = g_strdup_printf ("(%u of them, the first here)", n_comments);
+  diagnostics = bl_document_collect_diagnostics (lean);
+  for (guint i = 0; i < diagnostics->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (diagnostics, i);
+
+      if (g_strcmp0 (d->code, "xml") == 0 && strstr (d->message, count) != NULL)
+        n_found++;
+    }
+  g_assert_cmpuint (n_found, ==, 1);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_errors (void)
 {
@@ -622,6 +678,7 @@ main (int    argc,
   g_test_add_func ("/core/document/read-only/attributes", test_attributes);
   g_test_add_func ("/core/document/read-only/errors", test_errors);
   g_test_add_func ("/core/document/read-only/tinyxml-faults", test_tinyxml_faults);
+  g_test_add_func ("/core/document/read-only/tinyxml-pieces", test_tinyxml_pieces);
   g_test_add_func ("/core/document/read-only/size-limits", test_size_limits);
   g_test_add_func ("/core/document/read-only/left-out", test_left_out);
   g_test_add_func ("/core/document/read-only/left-out-plugin", test_left_out_plugin);

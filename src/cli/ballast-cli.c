@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -91,6 +92,15 @@ main (int    argc,
   g_autofree char *prgname = NULL;
 
   occupy_closed_descriptors ();
+
+#ifdef M_MMAP_THRESHOLD
+  /* Blocks of up to 4 MiB (the pieces a file is read and parsed in,
+   * libxml2's input buffers, a small file's filtered copy) from the heap,
+   * where the pages of one freed serve the next, not mapped fresh each
+   * time and unmapped: an export of the 1,000-link benchmark world takes
+   * 270 fewer page faults of 3,800, about 0.7 ms of its 21 ms. */
+  mallopt (M_MMAP_THRESHOLD, 4 << 20);
+#endif
 
   /* Numbers are read and written in the C locale whatever the user's. */
   setlocale (LC_ALL, "");

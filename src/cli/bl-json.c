@@ -127,43 +127,31 @@ bl_json_end_array (BlJson *json)
   json_close (json, ']');
 }
 
-/* A string that needs escapes, from its first byte that does. */
+/* The escape of an ASCII byte JSON does not take as it is: a quote, a
+ * backslash or a control character. */
 static void
-append_escaped (GString             *out,
-                const unsigned char *p)
+append_escape (GString       *out,
+               unsigned char  c)
 {
-  for (;;)
+  switch (c)
     {
-      const unsigned char *run = p;
-
-      while (*p >= 0x20 && *p != '"' && *p != '\\')
-        p++;
-      if (p > run)
-        g_string_append_len (out, (const char *) run, p - run);
-      if (*p == '\0')
-        break;
-
-      switch (*p)
-        {
-        case '"':
-          g_string_append (out, "\\\"");
-          break;
-        case '\\':
-          g_string_append (out, "\\\\");
-          break;
-        case '\n':
-          g_string_append (out, "\\n");
-          break;
-        case '\t':
-          g_string_append (out, "\\t");
-          break;
-        case '\r':
-          g_string_append (out, "\\r");
-          break;
-        default:
-          g_string_append_printf (out, "\\u%04x", *p);
-        }
-      p++;
+    case '"':
+      g_string_append (out, "\\\"");
+      break;
+    case '\\':
+      g_string_append (out, "\\\\");
+      break;
+    case '\n':
+      g_string_append (out, "\\n");
+      break;
+    case '\t':
+      g_string_append (out, "\\t");
+      break;
+    case '\r':
+      g_string_append (out, "\\r");
+      break;
+    default:
+      g_string_append_printf (out, "\\u%04x", c);
     }
 }
 
@@ -185,13 +173,45 @@ needs_look (guint64 word)
           BYTES (0x80)) != 0;
 }
 
+/* The last 1 to 7 bytes of a string (from s, `left` of them, the
+ * string starting at `first`) as a word padded with spaces, made in a
+ * register: the eight bytes that end where the string ends, shifted,
+ * when the string is that long; one at a time when it is shorter.  (A
+ * word assembled in memory a few bytes at a time and read back whole
+ * waits for the stores.) */
+static inline guint64
+load_tail (const unsigned char *s,
+           gsize                left,
+           const unsigned char *first)
+{
+  guint64 word = 0;
+
+  if ((gsize) (s - first) >= 8 - left)
+    {
+      memcpy (&word, s + left - 8, 8);
+      word = GUINT64_FROM_LE (word) >> (8 * (8 - left));
+    }
+  else
+    for (gsize i = left; i-- > 0;)
+      word = word << 8 | s[i];
+  return GUINT64_TO_LE (word | BYTES (' ') << (8 * left));
+}
+
+/* Room a string of `length` bytes still to be written takes at most,
+ * escapes aside: the bytes, eight more for a whole word stored past its
+ * end, the closing quote, a suffix and the NUL. */
+#define STRING_ROOM(length) ((length) + 12)
+
 /* Writes ["]value["] (length bytes) after the comma of a value (or after
  * nothing, for a key) and `suffix` (0 for none) after the closing quote.
  * With check_utf8, bytes that are not UTF-8 make it write nothing and
- * return FALSE.  Text is copied as it is checked, in one pass: only what
- * is not printable ASCII (a byte of 0x80 or more, a quote, a backslash, a
- * control character) leaves the fast loop, and UTF-8 is checked from the
- * first byte of 0x80 or more, the ASCII before it being UTF-8. */
+ * return FALSE.  Text is copied as it is checked, in one pass, eight
+ * bytes at a time (the last few in a word padded with spaces, load_tail)
+ * while none
+ * of them is other than printable ASCII; from a byte that is, one at a
+ * time: a quote, a backslash or a control character escaped, a character
+ * beyond ASCII copied whole, checked as UTF-8 on its own (a string is
+ * UTF-8 when each of its characters is). */
 static gboolean
 append_string (BlJson     *json,
                const char *value,
@@ -203,38 +223,53 @@ append_string (BlJson     *json,
   gsize start = out->len;
   gboolean need_comma = json->need_comma;
   gboolean after_key = json->after_key;
-  char *p = before_value (json, reserve (out, length + 4));
+  char *p = before_value (json, reserve (out, STRING_ROOM (length)));
   const unsigned char *s = (const unsigned char *) value;
   const unsigned char *end = s + length;
 
   *p++ = '"';
-  /* eight bytes at a time while none of them needs a second look */
-  while (end - s >= 8)
+  while (s < end)
     {
+      gsize left = (gsize) (end - s);
       guint64 word;
 
-      memcpy (&word, s, 8);
-      if (needs_look (word))
-        break;
-      memcpy (p, s, 8);
-      p += 8;
-      s += 8;
-    }
-  while (s < end && *s >= 0x20 && *s < 0x80 && *s != '"' && *s != '\\')
-    *p++ = (char) *s++;
-  if (G_UNLIKELY (s < end))
-    {
-      if (check_utf8 && !g_utf8_validate_len ((const char *) s, end - s, NULL))
+      if (left >= 8)
+        memcpy (&word, s, 8);
+      else
+        word = load_tail (s, left, (const unsigned char *) value);
+      if (!needs_look (word))
         {
-          out->len = start;
-          out->str[start] = '\0';
-          json->need_comma = need_comma;
-          json->after_key = after_key;
-          return FALSE;
+          memcpy (p, &word, 8);
+          p += MIN (left, 8);
+          s += MIN (left, 8);
         }
-      commit (out, p);
-      append_escaped (out, s);
-      p = reserve (out, 2);
+      else if (*s >= 0x20 && *s < 0x80 && *s != '"' && *s != '\\')
+        *p++ = (char) *s++;
+      else if (*s >= 0x80)
+        {
+          /* the character's bytes as its first says; without the check,
+           * a byte at a time, as it is */
+          gsize n = !check_utf8 ? 1 : *s >= 0xf0 ? 4 : *s >= 0xe0 ? 3 : *s >= 0xc0 ? 2 : 1;
+
+          n = MIN (n, left);
+          if (check_utf8 && !g_utf8_validate_len ((const char *) s, n, NULL))
+            {
+              out->len = start;
+              out->str[start] = '\0';
+              json->need_comma = need_comma;
+              json->after_key = after_key;
+              return FALSE;
+            }
+          memcpy (p, s, n);
+          p += n;
+          s += n;
+        }
+      else
+        {
+          commit (out, p);
+          append_escape (out, *s++);
+          p = reserve (out, STRING_ROOM ((gsize) (end - s)));
+        }
     }
   *p++ = '"';
   if (suffix != 0)
@@ -345,20 +380,34 @@ bl_json_null (BlJson *json)
   append_literal (json, "null", 4);
 }
 
+/* The array whole, room made once: a zero (nearly half of a link's
+ * numbers) is one byte, written here. */
 void
 bl_json_numbers (BlJson       *json,
                  const double *values,
                  guint         n)
 {
-  bl_json_begin_array (json);
+  char *p = before_value (json, reserve (json->out, 2 + (gsize) n * (1 + BL_DOUBLE_BUF_SIZE)));
+
+  *p++ = '[';
   for (guint i = 0; i < n; i++)
     {
-      if (isfinite (values[i]))
-        append_number (json, values[i]);
+      if (i > 0)
+        *p++ = ',';
+      if (values[i] == 0.0)
+        *p++ = '0';   /* −0 too */
+      else if (isfinite (values[i]))
+        p += bl_number_write (values[i], p);
       else
-        bl_json_null (json);
+        {
+          memcpy (p, "null", 4);
+          p += 4;
+        }
     }
-  bl_json_end_array (json);
+  *p++ = ']';
+  commit (json->out, p);
+  /* the array is a value of its container */
+  json->need_comma = TRUE;
 }
 
 void

@@ -296,11 +296,20 @@ bl_quat_conjugate (BlQuat q)
 BlQuat
 bl_quat_normalize (BlQuat q)
 {
-  double len = sqrt (q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  double norm2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+  double len;
 
+  /* Already of length one (most are, the identity always): divided by 1,
+   * each part is itself.  The square root is 1 for a norm² of exactly 1
+   * and of 1 + 2^-52, the next double, only. */
+  if (norm2 == 1.0)
+    return q;
+  len = sqrt (norm2);
   /* As gz-math: a (near) zero quaternion becomes the identity. */
   if (len < 1e-6)
     return BL_QUAT_IDENTITY;
+  if (len == 1.0)
+    return q;
 
   return (BlQuat) { q.w / len, q.x / len, q.y / len, q.z / len };
 }

@@ -205,29 +205,26 @@ static const char digit_pairs[200] =
   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
   "8081828384858687888990919293949596979899";
 
-/* The number of decimal digits of v, 1 ≤ v < 10^17. */
+/* The number of decimal digits of v ≥ 1: t = floor (log10 (2^bits)),
+ * bits × 1233 / 4096 for bits ≤ 64, is the digits less one, or less two
+ * below 10^t, which one compare tells. */
 static inline int
 decimal_length (guint64 v)
 {
   static const guint64 powers[] = {
-    G_GUINT64_CONSTANT (10), G_GUINT64_CONSTANT (100), G_GUINT64_CONSTANT (1000),
-    G_GUINT64_CONSTANT (10000), G_GUINT64_CONSTANT (100000), G_GUINT64_CONSTANT (1000000),
-    G_GUINT64_CONSTANT (10000000), G_GUINT64_CONSTANT (100000000),
+    G_GUINT64_CONSTANT (1), G_GUINT64_CONSTANT (10), G_GUINT64_CONSTANT (100),
+    G_GUINT64_CONSTANT (1000), G_GUINT64_CONSTANT (10000), G_GUINT64_CONSTANT (100000),
+    G_GUINT64_CONSTANT (1000000), G_GUINT64_CONSTANT (10000000), G_GUINT64_CONSTANT (100000000),
     G_GUINT64_CONSTANT (1000000000), G_GUINT64_CONSTANT (10000000000),
     G_GUINT64_CONSTANT (100000000000), G_GUINT64_CONSTANT (1000000000000),
     G_GUINT64_CONSTANT (10000000000000), G_GUINT64_CONSTANT (100000000000000),
     G_GUINT64_CONSTANT (1000000000000000), G_GUINT64_CONSTANT (10000000000000000),
+    G_GUINT64_CONSTANT (100000000000000000), G_GUINT64_CONSTANT (1000000000000000000),
+    G_GUINT64_CONSTANT (10000000000000000000),
   };
-  int n = 1;
+  int t = (int) (((64 - __builtin_clzll (v | 1)) * 1233) >> 12);
 
-  /* Most results have 15–17 digits: count down from the top. */
-  for (int i = G_N_ELEMENTS (powers); i > 0; i--)
-    if (v >= powers[i - 1])
-      {
-        n = i + 1;
-        break;
-      }
-  return n;
+  return t + (v >= powers[t]);
 }
 
 /* The 4 digits of v < 10000 into out[0 … 3]. */
@@ -721,13 +718,46 @@ bl_number_format (double value,
   return buf;
 }
 
-/* value rounded to `digits` significant decimal digits. */
+/* value rounded to `digits` significant decimal digits: what strtod reads
+ * from printf's "%.*e" of digits − 1.  For a normal double and at most 15
+ * digits, those digits are its shortest ones rounded (as in
+ * bl_number_write_g, which says why), unless the digits dropped are
+ * exactly a 5; read back as strtod does when they and the power of ten
+ * are exact, by one division or multiplication (parse_token_fast).  The
+ * other cases go through printf and strtod. */
 static double
 round_to_digits (double value,
                  int    digits)
 {
   char format[8];
   char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (digits <= 15 && isfinite (value) && fabs (value) >= DBL_MIN)
+    {
+      guint64 d;
+      gint32 exponent;
+      int n;
+      gboolean tie = FALSE;
+
+      shortest_decimal (value, &d, &exponent);
+      n = decimal_length (d);
+      if (n > digits)
+        {
+          guint64 unit = power_of_ten (n - digits);
+          guint64 rest = d % unit;
+
+          tie = rest == unit / 2;
+          d = d / unit + (rest > unit / 2);
+          exponent += n - digits;
+        }
+      if (!tie && exponent >= -22 && exponent <= 22)
+        {
+          double v = exponent < 0 ? (double) d / exact_powers_of_ten[-exponent]
+                                  : (double) d * exact_powers_of_ten[exponent];
+
+          return signbit (value) ? -v : v;
+        }
+    }
 
   g_snprintf (format, sizeof format, "%%.%de", digits - 1);
   return g_ascii_strtod (g_ascii_formatd (text, sizeof text, format, value), NULL);

@@ -646,6 +646,10 @@ parse_in_pieces (ParseState *state,
   return xml;
 }
 
+/* Bytes filtered and handed to libxml2's push parser at a time by a
+ * read-only load (of each 256 KiB read). */
+#define PARSE_PIECE (32 * 1024)
+
 /* Parses data in place of xmlReadMemory, keeping true line numbers.  For
  * a read-only load (state->loader set and read-only), links are read as
  * their end tags arrive and their subtrees freed, and the input goes
@@ -669,7 +673,7 @@ parse_xml (ParseState  *state,
       const gsize chunk = 256 * 1024;
       g_autofree char *buffer = fd >= 0 ? g_malloc (chunk) : NULL;
       g_autoptr(BlTinyxmlFilter) filter = bl_tinyxml_filter_new ();
-      g_autoptr(GByteArray) filtered = g_byte_array_sized_new (chunk);
+      g_autoptr(GByteArray) filtered = g_byte_array_sized_new (PARSE_PIECE);
       gboolean within = TRUE;
 
       ctxt = xmlCreatePushParserCtxt (NULL, NULL, NULL, 0, path);
@@ -724,9 +728,21 @@ parse_xml (ParseState  *state,
               break;
             }
           *read_length += (gsize) n;
-          g_byte_array_set_size (filtered, 0);
-          within = bl_tinyxml_filter_feed (filter, piece, (gsize) n, filtered);
-          xmlParseChunk (ctxt, (const char *) filtered->data, (int) filtered->len, 0);
+          /* filtered and parsed in smaller pieces: libxml2's input buffer
+           * and the filter's output stay small and warm in the cache; the
+           * filter reads the whole read, as its counts are of all of it */
+          for (gsize done = 0; done < (gsize) n && within;)
+            {
+              gsize m = MIN ((gsize) n - done, PARSE_PIECE);
+              gboolean as_is;
+
+              g_byte_array_set_size (filtered, 0);
+              within = bl_tinyxml_filter_feed_or_keep (filter, piece + done, m, filtered, &as_is);
+              if (!state->failed)
+                xmlParseChunk (ctxt, as_is ? piece + done : (const char *) filtered->data,
+                               as_is ? (int) m : (int) filtered->len, 0);
+              done += m;
+            }
           if (!within)
             refuse_attributes (state, filter);
           if (state->failed)

@@ -58,6 +58,16 @@ gboolean         bl_tinyxml_filter_feed   (BlTinyxmlFilter *filter,
                                            const char      *piece,
                                            gsize            length,
                                            GByteArray      *out);
+/* The same, for a caller that parses as it filters: when the filter
+ * neither changes nor holds back any byte of the piece (a piece without
+ * the end of a comment, nearly always), nothing is appended and *as_is is
+ * TRUE, the piece to be used as it is; else *as_is is FALSE and out gets
+ * the filtered bytes. */
+gboolean         bl_tinyxml_filter_feed_or_keep (BlTinyxmlFilter *filter,
+                                                 const char      *piece,
+                                                 gsize            length,
+                                                 GByteArray      *out,
+                                                 gboolean        *as_is);
 /* Appends what is still held back (the input ended inside a comment). */
 void             bl_tinyxml_filter_finish (BlTinyxmlFilter *filter,
                                            GByteArray      *out);

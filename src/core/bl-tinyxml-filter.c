@@ -261,10 +261,9 @@ step (BlTinyxmlFilter *filter,
 
 /* Where the run from piece[i] that changes no state ends: at the next
  * byte that matters in the state (i when the state is read byte by
- * byte).  Text inside the root element runs up to its '<', a quoted
- * value to its quote, a comment to a '-', a processing instruction or a
- * CDATA section to a '>' (memchr: these are most of a file's bytes), a
- * tag's name and blanks to its quote or '>'. */
+ * byte).  A quoted value runs to its quote, a comment to a '-', a
+ * processing instruction or a CDATA section to a '>' (memchr), a tag's
+ * name and blanks to its quote or '>'. */
 static gsize
 run_end (BlTinyxmlFilter *filter,
          const char      *piece,
@@ -276,12 +275,6 @@ run_end (BlTinyxmlFilter *filter,
 
   switch (filter->state)
     {
-    case STATE_TEXT:
-      if (filter->depth == 0)
-        return i;
-      stop = '<';
-      break;
-
     case STATE_TAG:
       if (filter->quote == 0)
         {
@@ -303,6 +296,7 @@ run_end (BlTinyxmlFilter *filter,
       stop = '>';
       break;
 
+    case STATE_TEXT:   /* inside the root: plain_markup_end; beside it, a byte at a time */
     case STATE_LT:
     case STATE_BANG:
     case STATE_BANG_DASH:
@@ -317,6 +311,62 @@ run_end (BlTinyxmlFilter *filter,
       return i;
   found = i < length ? memchr (piece + i, stop, length - i) : NULL;
   return found != NULL ? (gsize) (found - piece) : length;
+}
+
+/* Where the plain markup from piece[i] ends, the state at STATE_TEXT
+ * inside the root element: text and whole start and end tags (their
+ * quoted values counted as attributes), read here in one loop instead of
+ * a step a byte, their elements opened and closed.  Stops at the '<' of
+ * anything else (a comment, a processing instruction, CDATA, a tag that
+ * goes on in the next piece or has too many attributes, which the byte
+ * by byte loop then reads as always), after the end tag of the root
+ * element, or at the end of the piece.  The state is STATE_TEXT there. */
+static gsize
+plain_markup_end (BlTinyxmlFilter *filter,
+                  const char      *piece,
+                  gsize            i,
+                  gsize            length)
+{
+  while (i < length)
+    {
+      const char *lt = memchr (piece + i, '<', length - i);
+      gsize tag, j;
+      guint attributes = 0;
+      gboolean end_tag;
+
+      if (lt == NULL)
+        return length;
+      tag = (gsize) (lt - piece);
+      if (tag + 1 == length || piece[tag + 1] == '!' || piece[tag + 1] == '?')
+        return tag;
+      end_tag = piece[tag + 1] == '/';
+      for (j = tag + 1;; j++)
+        {
+          const char *close;
+
+          while (j < length && piece[j] != '"' && piece[j] != '\'' && piece[j] != '>')
+            j++;
+          if (j == length)
+            return tag;
+          if (piece[j] == '>')
+            break;
+          if (!end_tag && ++attributes > BL_TINYXML_MAX_ATTRIBUTES)
+            return tag;
+          close = memchr (piece + j + 1, piece[j], length - j - 1);
+          if (close == NULL)
+            return tag;
+          j = (gsize) (close - piece);
+        }
+      /* "/>" closes what it opens; the byte before the '>' is in the tag */
+      if (end_tag)
+        filter->depth -= filter->depth > 0;
+      else if (piece[j - 1] != '/')
+        filter->depth++;
+      i = j + 1;
+      if (filter->depth == 0)
+        return i;
+    }
+  return i;
 }
 
 static int
@@ -340,12 +390,16 @@ count_lines (const char *bytes,
   return lines;
 }
 
-gboolean
-bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
-                        const char      *piece,
-                        gsize            length,
-                        GByteArray      *out)
+/* bl_tinyxml_filter_feed, and with as_is (out then not NULL) its
+ * variant that leaves out the copy of a piece that passes unchanged. */
+static gboolean
+feed (BlTinyxmlFilter *filter,
+      const char      *piece,
+      gsize            length,
+      GByteArray      *out,
+      gboolean        *as_is)
 {
+  guint out_length = out != NULL ? out->len : 0;
   gsize start = 0;   /* piece[start…i) is still to be written out unchanged */
   const char *name_at = filter->in_name ? piece : NULL;  /* the open start tag's name, in this piece */
 
@@ -354,9 +408,11 @@ bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
 
   for (gsize i = 0; i < length; i++)
     {
-      /* Runs that change no state, skipped without the dispatch below
-       * (most of a file); only their lines are counted. */
-      gsize run = run_end (filter, piece, i, length);
+      /* Runs read without the dispatch below (most of a file): inside
+       * the root element, text and whole tags (plain_markup_end), else
+       * runs that change no state; only their lines are counted here. */
+      gsize run = filter->state == STATE_TEXT && filter->depth > 0 ? plain_markup_end (filter, piece, i, length)
+                                                                   : run_end (filter, piece, i, length);
       char c;
 
       if (run > i)
@@ -423,11 +479,38 @@ bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
       filter->last[0] = filter->last[1];
       filter->last[1] = c;
     }
-  emit (out, piece + start, length - start);
+  /* Nothing left out (every change moves start past a byte of the piece)
+   * and nothing written before: the piece is its own output. */
+  if (as_is != NULL)
+    *as_is = start == 0 && out->len == out_length;
+  if (as_is == NULL || !*as_is)
+    emit (out, piece + start, length - start);
   /* a start tag read on in the next piece: its name, for a refusal there */
   filter->in_name = filter->state == STATE_TAG && !filter->end_tag && name_at != NULL &&
                     !keep_name (filter, name_at, piece + length);
   return TRUE;
+}
+
+gboolean
+bl_tinyxml_filter_feed (BlTinyxmlFilter *filter,
+                        const char      *piece,
+                        gsize            length,
+                        GByteArray      *out)
+{
+  return feed (filter, piece, length, out, NULL);
+}
+
+gboolean
+bl_tinyxml_filter_feed_or_keep (BlTinyxmlFilter *filter,
+                                const char      *piece,
+                                gsize            length,
+                                GByteArray      *out,
+                                gboolean        *as_is)
+{
+  g_return_val_if_fail (out != NULL && as_is != NULL, FALSE);
+
+  *as_is = FALSE;
+  return feed (filter, piece, length, out, as_is);
 }
 
 void
