@@ -671,6 +671,49 @@ test_screenshot_not_recent (void)
   remove_tree (dir);
 }
 
+/* ballast --screenshot on a file past the window's bound of links fails,
+ * saying which bound and how to lift it (here 20, from the settings of
+ * the run's own: a keyfile). */
+static void
+test_screenshot_too_many_links (void)
+{
+  const char *binary = g_getenv ("BALLAST_BINARY");
+  g_autofree char *dir = g_dir_make_tmp ("ballast-ui-XXXXXX", NULL);
+  g_autofree char *settings_dir = g_build_filename (dir, "config", "glib-2.0", "settings", NULL);
+  g_autofree char *keyfile = g_build_filename (settings_dir, "keyfile", NULL);
+  g_autofree char *config = g_build_filename (dir, "config", NULL);
+  g_autofree char *model = g_build_filename (dir, "many.sdf", NULL);
+  g_autofree char *png = g_build_filename (dir, "shot.png", NULL);
+  g_autofree char *expected = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GString) text = g_string_new ("<sdf version=\"1.11\"><model name=\"m\">\n");
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  char *argv[] = { (char *) binary, (char *) "--screenshot", png, model, NULL };
+  int status;
+
+  g_assert_nonnull (binary);
+  for (guint i = 0; i < 21; i++)
+    g_string_append_printf (text, "<link name=\"l%u\"/>\n", i);
+  g_string_append (text, "</model></sdf>\n");
+  g_assert_true (g_file_set_contents (model, text->str, -1, NULL));
+  g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (keyfile, "[app/ballast/Ballast]\nwindow-max-links=uint32 20\n", -1, NULL));
+  envp = g_environ_setenv (envp, "GSETTINGS_BACKEND", "keyfile", TRUE);
+  envp = g_environ_setenv (envp, "XDG_CONFIG_HOME", config, TRUE);
+
+  g_assert_true (g_spawn_sync (NULL, argv, envp, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status,
+                               &error));
+  g_assert_no_error (error);
+  g_assert_false (g_spawn_check_wait_status (status, NULL));
+  g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+  expected = g_strdup_printf ("ballast: %s has more links than the window opens (the setting window-max-links; "
+                              "0 lifts it): %s:22: more than 20 links (with the included files), the most this "
+                              "load allows; the file is not read\n", model, model);
+  g_assert_nonnull (strstr (err, expected));
+  remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -706,6 +749,7 @@ main (int    argc,
   ADD ("/ui/failures/disk-changed/keep-then-save", test_disk_changed_keep);
   ADD ("/ui/failures/recent/labels", test_recent_labels);
   g_test_add_func ("/ui/failures/recent/not-from-screenshot", test_screenshot_not_recent);
+  g_test_add_func ("/ui/failures/screenshot/too-many-links", test_screenshot_too_many_links);
 
   status = ui_test_run ();
   g_clear_object (&application);

@@ -513,7 +513,12 @@ on_file_opened (GObject      *source,
       {
         g_autofree char *name = g_file_get_parse_name (g_object_get_data (G_OBJECT (window), "bl-file"));
 
-        g_printerr (_("ballast: could not open %s: %s\n"), name, error->message);
+        if (g_error_matches (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS))
+          /* the window's bound, which the window asks to lift */
+          g_printerr (_("ballast: %s has more links than the window opens (the setting "
+                        "window-max-links; 0 lifts it): %s\n"), name, error->message);
+        else
+          g_printerr (_("ballast: could not open %s: %s\n"), name, error->message);
       }
       if (self->screenshot_path != NULL)
         {
