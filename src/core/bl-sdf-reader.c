@@ -568,6 +568,10 @@ parse_model (BlLoader      *loader,
           link = bl_sdf_parse_link (loader, model, entry->node, entry->name);
           link->pose = entry->pose;
           bl_sdf_parse_link_collisions (loader, link, scope, base_dir);
+          /* their geometry read, an editable load keeps it as a stand-in:
+           * what the model's next elements take is what it freed */
+          for (guint j = 0; j < link->collisions->len; j++)
+            bl_stream_release_read_once (((BlCollision *) g_ptr_array_index (link->collisions, j))->geometry.node);
           link->n_load_diagnostics = link->diagnostics->len;
           /* every link's inertial is read here, while its subtree is in
            * the cache (a read-only load's links read ahead, before their
@@ -874,7 +878,10 @@ bl_loader_read (BlLoader  *loader,
       loader->preparsed = g_ptr_array_new ();
     }
   else
-    loader->left_out = g_array_new (FALSE, FALSE, sizeof (BlSourceRange));
+    {
+      loader->left_out = g_array_new (FALSE, FALSE, sizeof (BlSourceRange));
+      loader->read_once = g_ptr_array_new ();
+    }
   loader->include_stack = g_ptr_array_new_with_free_func (g_free);
   loader->base_dir = g_path_get_dirname (loader->path);
   loader->xml = bl_stream_read_xml (loader, data, length, fd, loader->path, loader->diagnostics,
@@ -975,6 +982,7 @@ bl_loader_read (BlLoader  *loader,
     }
 
   bl_include_group_failures (loader);
+  bl_stream_release_all_read_once (loader);
 
   if (loader->models->len == 0)
     bl_diagnostics_add (loader->diagnostics, BL_SEVERITY_WARNING, "empty", loader->path, bl_xml_get_line (root),
@@ -1000,5 +1008,6 @@ bl_loader_clear (BlLoader *loader)
   g_clear_pointer (&loader->arena, bl_arena_free);
   g_clear_pointer (&loader->xml, xmlFreeDoc);
   g_clear_pointer (&loader->left_out, g_array_unref);
+  g_clear_pointer (&loader->read_once, g_ptr_array_unref);
   g_clear_pointer (&loader->sdf_version, g_free);
 }
