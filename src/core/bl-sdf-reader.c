@@ -333,7 +333,7 @@ parse_model (BlLoader      *loader,
   model->scoped_name = parent != NULL ? scoped (parent, model->name) : g_strdup (model->name);
   model->parent = parent;
   model->node = node;
-  model->file = g_strdup (file);
+  model->file = g_intern_string (file);
   model->line = bl_xml_get_line (node);
   model->links = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_sdf_arena_link_free);
   model->models = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
@@ -946,7 +946,7 @@ bl_loader_read (BlLoader  *loader,
 
           frames.stand_in.name = (char *) "world";
           frames.stand_in.scoped_name = (char *) "world";
-          frames.stand_in.file = (char *) loader->path;
+          frames.stand_in.file = loader->path;
           frames.scope = bl_frame_scope_new (&frames.stand_in, loader->sdf_minor, &loader->reading_changes_at);
           for (xmlNode *item = child->children; item != NULL; item = item->next)
             add_world_child (loader, item, loader->path, BL_POSE_IDENTITY, &frames);

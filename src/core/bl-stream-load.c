@@ -152,7 +152,7 @@ preparse_link (BlLoader   *loader,
       if (proto == NULL)
         {
           proto = loader->proto = g_new0 (BlModel, 1);
-          proto->file = g_strdup (loader->path);
+          proto->file = g_intern_string (loader->path);
         }
       if (proto->node != node->parent)
         {
