@@ -2143,9 +2143,10 @@ count_emptied (xmlNode            *node,
 /* An editable load keeps what only the load reads (a collision's
  * <geometry>, the poses of models, links, collisions, joints and frames,
  * a joint's <child>) whole until it is read, then as the stand-in of its
- * range: the tree holds them empty, the file is written back byte for
- * byte, and an edit beside them (a collision's density, after its last
- * <geometry>) lands where it would without them. */
+ * range, and drops the names of models, links and collisions once read:
+ * the tree holds them empty or without names, the file is written back
+ * byte for byte, and an edit beside them (a collision's density, after
+ * its last <geometry>) lands where it would without them. */
 static void
 test_read_once (void)
 {
@@ -2165,8 +2166,10 @@ test_read_once (void)
     "      </link>\n"
     "      <link name=\"k\"><inertial><mass>1</mass></inertial></link>\n"
     "      <joint name=\"j\" type=\"fixed\"><parent>l</parent><child>k</child><pose>0 0 0 0 0 0</pose></joint>\n"
+    "      <plugin filename=\"f\" name=\"p\"><link name=\"l\"/></plugin>\n"
     "    </model>\n  </world>\n</sdf>\n";
   static const char * const read_once[] = { "geometry", "pose", "child", NULL };
+  xmlNode *model_node, *plugin_node;
   g_autoptr(GError) error = NULL;
   g_autoptr(BlDocument) doc = NULL;
   g_autoptr(BlDocument) again = NULL;
@@ -2188,6 +2191,17 @@ test_read_once (void)
   g_assert_cmpfloat_with_epsilon (link->world_pose.p.z, 1, 1e-12);
   /* two geometries, five poses, one child */
   g_assert_cmpuint (count_emptied (xmlDocGetRootElement (bl_document_get_xml (doc)), read_once), ==, 8);
+  /* the names of the model, its links and collision, read, are gone from
+   * the tree; the joint's, the plugin's and its <link>'s stay */
+  model_node = link->model->node;
+  g_assert_null (xmlHasProp (model_node, (const xmlChar *) "name"));
+  g_assert_null (xmlHasProp (link->node, (const xmlChar *) "name"));
+  g_assert_null (xmlHasProp (link_of (doc, "m::k")->node, (const xmlChar *) "name"));
+  g_assert_null (xmlHasProp (bl_document_find_collision (doc, "m::l", "c")->node, (const xmlChar *) "name"));
+  g_assert_nonnull (xmlHasProp (bl_xml_first_child (model_node, "joint"), (const xmlChar *) "name"));
+  plugin_node = bl_xml_first_child (model_node, "plugin");
+  g_assert_nonnull (xmlHasProp (plugin_node, (const xmlChar *) "name"));
+  g_assert_nonnull (xmlHasProp (bl_xml_first_child (plugin_node, "link"), (const xmlChar *) "name"));
 
   exported = export_string (doc);
   g_assert_cmpstr (exported, ==, text);

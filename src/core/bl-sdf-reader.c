@@ -306,6 +306,40 @@ place_merged_models (BlLoader     *loader,
   bl_frame_scope_resolve_all (scope, again);
 }
 
+/* An editable load: once read, the name attribute of the main file's
+ * <model>, <link> or <collision> NODE goes (bl_xml_name_is_read_once);
+ * the source map takes it as written.  As the reader goes, so that the
+ * next models' memory is what they freed. */
+static void
+drop_name (BlLoader *loader,
+           xmlNode  *node)
+{
+  xmlAttr *name;
+
+  if (!loader->read_only && node != NULL && node->doc == loader->xml && bl_xml_name_is_read_once (node) &&
+      (name = bl_xml_written_attribute (node, "name")) != NULL)
+    xmlRemoveProp (name);
+}
+
+/* drop_name for MODEL, its links and collisions and its nested models:
+ * those the reader read otherwise than parse_model does. */
+static void
+drop_names (BlLoader *loader,
+            BlModel  *model)
+{
+  drop_name (loader, model->node);
+  for (guint i = 0; i < model->links->len; i++)
+    {
+      BlLink *link = g_ptr_array_index (model->links, i);
+
+      drop_name (loader, link->node);
+      for (guint j = 0; j < link->collisions->len; j++)
+        drop_name (loader, ((BlCollision *) g_ptr_array_index (link->collisions, j))->node);
+    }
+  for (guint i = 0; i < model->models->len; i++)
+    drop_names (loader, g_ptr_array_index (model->models, i));
+}
+
 /* The first pass registers every frame of the scope; nested models and
  * includes are parsed depth first so that "nested::frame" resolves. */
 static BlModel *
@@ -568,10 +602,17 @@ parse_model (BlLoader      *loader,
           link = bl_sdf_parse_link (loader, model, entry->node, entry->name);
           link->pose = entry->pose;
           bl_sdf_parse_link_collisions (loader, link, scope, base_dir);
-          /* their geometry read, an editable load keeps it as a stand-in:
-           * what the model's next elements take is what it freed */
+          /* their geometry and names read, an editable load keeps the
+           * one as a stand-in and drops the others: what the model's next
+           * elements take is what they freed */
+          drop_name (loader, link->node);
           for (guint j = 0; j < link->collisions->len; j++)
-            bl_stream_release_read_once (((BlCollision *) g_ptr_array_index (link->collisions, j))->geometry.node);
+            {
+              BlCollision *collision = g_ptr_array_index (link->collisions, j);
+
+              bl_stream_release_read_once (collision->geometry.node);
+              drop_name (loader, collision->node);
+            }
           link->n_load_diagnostics = link->diagnostics->len;
           /* every link's inertial is read here, while its subtree is in
            * the cache (a read-only load's links read ahead, before their
@@ -593,6 +634,7 @@ parse_model (BlLoader      *loader,
   else
     bl_frame_scope_free (scope);
 
+  drop_name (loader, node);
   return model;
 }
 static BlModel *
@@ -983,6 +1025,9 @@ bl_loader_read (BlLoader  *loader,
 
   bl_include_group_failures (loader);
   bl_stream_release_all_read_once (loader);
+  if (!loader->read_only)
+    for (guint i = 0; i < loader->models->len; i++)
+      drop_names (loader, g_ptr_array_index (loader->models, i));
 
   if (loader->models->len == 0)
     bl_diagnostics_add (loader->diagnostics, BL_SEVERITY_WARNING, "empty", loader->path, bl_xml_get_line (root),

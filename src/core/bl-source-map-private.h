@@ -126,6 +126,12 @@ gboolean     bl_source_map_attr_unchanged (BlSourceMap    *map,
  * xmlns:p), which libxml2 keeps apart from the attributes. */
 gboolean     bl_source_map_attr_is_xmlns  (BlSourceMap    *map,
                                            const SpanAttr *attr);
+/* Whether the source's attribute, absent from node, is a name an
+ * editable load dropped once read (bl_xml_name_is_read_once): unchanged,
+ * written as the file writes it. */
+gboolean     bl_source_map_attr_dropped   (BlSourceMap    *map,
+                                           xmlNode        *node,
+                                           const SpanAttr *attr);
 /* The attribute of node named as the source's attr is, or NULL. */
 xmlAttr     *bl_source_map_find_attr      (BlSourceMap    *map,
                                            xmlNode        *node,

@@ -140,8 +140,10 @@ start_tag_unchanged (BlSourceMap *map,
 
       if (bl_source_map_attr_is_xmlns (map, &attr))
         continue;
-      n_original++;
       prop = bl_source_map_find_attr (map, node, &attr);
+      if (prop == NULL && bl_source_map_attr_dropped (map, node, &attr))
+        continue;
+      n_original++;
       if (prop == NULL || !bl_source_map_attr_unchanged (map, span, prop, &attr))
         return FALSE;
     }
@@ -420,6 +422,8 @@ write_start_tag (Out         *out,
         continue;
 
       prop = bl_source_map_find_attr (map, node, &attr);
+      if (prop == NULL && bl_source_map_attr_dropped (map, node, &attr))
+        continue;   /* as the file writes it */
       if (prop == NULL)
         {
           /* Removed: drop it with the white space before it. */

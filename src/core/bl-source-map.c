@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "bl-source-map-private.h"
+#include "bl-xml-private.h"
 
 #define SPAN_ARENA_BLOCK (256 * 1024)
 
@@ -487,6 +488,15 @@ bl_source_map_attr_is_xmlns (BlSourceMap    *map,
          (len > 6 && memcmp (name, "xmlns:", 6) == 0);
 }
 
+gboolean
+bl_source_map_attr_dropped (BlSourceMap    *map,
+                            xmlNode        *node,
+                            const SpanAttr *attr)
+{
+  return attr->name_end - attr->name_start == 4 && memcmp (map->s + attr->name_start, "name", 4) == 0 &&
+         bl_xml_name_is_read_once (node) && bl_xml_written_attribute (node, "name") == NULL;
+}
+
 /* Whether prop's qualified name ("prefix:name" or "name") is the len
  * bytes at name; no copy. */
 static gboolean
@@ -667,6 +677,8 @@ attach (BlSourceMap *map,
         if (bl_source_map_attr_is_xmlns (map, &attr))
           continue;
         prop = bl_source_map_find_attr (map, node, &attr);
+        if (prop == NULL && bl_source_map_attr_dropped (map, node, &attr))
+          continue;
         if (prop == NULL)
           return FALSE;
         text = bl_source_map_attr_text (prop);
