@@ -316,7 +316,7 @@ drop_name (BlLoader *loader,
 {
   xmlAttr *name;
 
-  if (!loader->read_only && node != NULL && node->doc == loader->xml && bl_xml_name_is_read_once (node) &&
+  if (node != NULL && node->doc == loader->xml && bl_xml_name_is_read_once (node) &&
       (name = bl_xml_written_attribute (node, "name")) != NULL)
     xmlRemoveProp (name);
 }
