@@ -306,10 +306,11 @@ place_merged_models (BlLoader     *loader,
   bl_frame_scope_resolve_all (scope, again);
 }
 
-/* An editable load: once read, the name attribute of the main file's
- * <model>, <link> or <collision> NODE goes (bl_xml_name_is_read_once);
- * the source map takes it as written.  As the reader goes, so that the
- * next models' memory is what they freed. */
+/* Once read, the name attribute of the main file's <model>, <link> or
+ * <collision> NODE goes (bl_xml_name_is_read_once): parse_model drops
+ * its model's, its links' and their collisions' as it goes, so that the
+ * next models' memory is what they freed.  An editable load's source map
+ * takes them as written. */
 static void
 drop_name (BlLoader *loader,
            xmlNode  *node)
@@ -321,27 +322,6 @@ drop_name (BlLoader *loader,
     xmlRemoveProp (name);
 }
 
-/* drop_name for MODEL, its links and collisions and its nested models:
- * those the reader read otherwise than parse_model does. */
-static void
-drop_names (BlLoader *loader,
-            BlModel  *model)
-{
-  drop_name (loader, model->node);
-  for (guint i = 0; i < model->links->len; i++)
-    {
-      BlLink *link = g_ptr_array_index (model->links, i);
-
-      drop_name (loader, link->node);
-      for (guint j = 0; j < link->collisions->len; j++)
-        drop_name (loader, ((BlCollision *) g_ptr_array_index (link->collisions, j))->node);
-    }
-  for (guint i = 0; i < model->models->len; i++)
-    drop_names (loader, g_ptr_array_index (model->models, i));
-}
-
-/* The first pass registers every frame of the scope; nested models and
- * includes are parsed depth first so that "nested::frame" resolves. */
 static BlModel *
 parse_model (BlLoader      *loader,
              xmlNode       *node,
@@ -1025,9 +1005,6 @@ bl_loader_read (BlLoader  *loader,
 
   bl_include_group_failures (loader);
   bl_stream_release_all_read_once (loader);
-  if (!loader->read_only)
-    for (guint i = 0; i < loader->models->len; i++)
-      drop_names (loader, g_ptr_array_index (loader->models, i));
 
   if (loader->models->len == 0)
     bl_diagnostics_add (loader->diagnostics, BL_SEVERITY_WARNING, "empty", loader->path, bl_xml_get_line (root),
