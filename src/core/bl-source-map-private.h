@@ -109,6 +109,10 @@ void         bl_source_map_attr_first     (BlSourceMap    *map,
 gboolean     bl_source_map_attr_next      (BlSourceMap    *map,
                                            SpanAttrIter   *iter,
                                            SpanAttr       *attr);
+/* After the last attribute read by ITER, once it read them all (or the
+ * element's name when it has none). */
+SpanOffset   bl_source_map_attrs_end      (BlSourceMap        *map,
+                                           const SpanAttrIter *iter);
 /* After the '>' (or "/>") of the element's start tag, from the end of its
  * last attribute (SpanAttrIter's attrs_end). */
 SpanOffset   bl_source_map_stag_end       (BlSourceMap    *map,

@@ -411,7 +411,7 @@ write_start_tag (Out         *out,
   gsize pos = span->start;
   SpanAttrIter iter;
   SpanAttr attr;
-  SpanOffset stag_end;
+  SpanOffset attrs_end, stag_end;
 
   bl_source_map_attr_first (map, span, &iter);
   while (bl_source_map_attr_next (map, &iter, &attr))
@@ -440,12 +440,13 @@ write_start_tag (Out         *out,
         }
     }
 
-  append_range (out, map, pos, iter.attrs_end);
+  attrs_end = bl_source_map_attrs_end (map, &iter);
+  append_range (out, map, pos, attrs_end);
   append_new_attributes (out, map, node, span);
 
-  stag_end = bl_source_map_stag_end (map, span, iter.attrs_end);
+  stag_end = bl_source_map_stag_end (map, span, attrs_end);
   if (!span->empty || node->children == NULL)
-    append_range (out, map, iter.attrs_end, stag_end);
+    append_range (out, map, attrs_end, stag_end);
   else
     g_string_append_c (out_text (out), '>');
 }

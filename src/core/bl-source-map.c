@@ -95,7 +95,7 @@ skip_past (Tokenizer  *t,
   return FALSE;
 }
 
-static gboolean
+static inline gboolean
 is_space (char c)
 {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -108,7 +108,7 @@ skip_spaces (Tokenizer *t)
     t->pos++;
 }
 
-static gboolean
+static inline gboolean
 is_name_end (char c)
 {
   return is_space (c) || c == '/' || c == '>' || c == '=';
@@ -394,14 +394,23 @@ skip_blanks (BlSourceMap *map,
   return (SpanOffset) pos;
 }
 
+/* The name's end is found only for a tag with attributes (most have
+ * none): bl_source_map_attrs_end finds it for the others. */
 void
 bl_source_map_attr_first (BlSourceMap  *map,
                           const Span   *span,
                           SpanAttrIter *iter)
 {
   iter->span = span;
-  iter->pos = iter->attrs_end = name_end (map, span);
+  iter->pos = iter->attrs_end = span->n_attrs > 0 ? name_end (map, span) : 0;
   iter->index = 0;
+}
+
+SpanOffset
+bl_source_map_attrs_end (BlSourceMap        *map,
+                         const SpanAttrIter *iter)
+{
+  return iter->span->n_attrs > 0 ? iter->attrs_end : name_end (map, iter->span);
 }
 
 /* The tokenizer read the start tag whole: its attributes are as it found
@@ -642,17 +651,23 @@ attach (BlSourceMap *map,
   span_child = span->first_child;
 
   {
-    gsize len = name_end (map, span) - span->start - 1;
     const char *name = map->s + span->start + 1;
 
     if (node->ns == NULL || node->ns->prefix == NULL)
       {
-        if (strncmp ((const char *) node->name, name, len) != 0 || node->name[len] != '\0')
+        /* compared as it is scanned: the tag's name ends where the
+         * tokenizer found it end */
+        const xmlChar *q = node->name;
+
+        while (*q != '\0' && (xmlChar) *name == *q)
+          name++, q++;
+        if (*q != '\0' || !is_name_end (*name))
           return FALSE;
       }
     else
       {
         g_autofree char *qname = bl_source_map_node_qname (node);
+        gsize len = name_end (map, span) - span->start - 1;
 
         if (strlen (qname) != len || memcmp (qname, name, len) != 0)
           return FALSE;
