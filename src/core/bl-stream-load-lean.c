@@ -63,12 +63,12 @@ static const struct
   { KIND_MODEL, "frame", KIND_FRAME },
   { KIND_MODEL, "joint", KIND_JOINT },
   { KIND_MODEL, "plugin", KIND_PLUGIN },
-  { KIND_MODEL, "pose", KIND_READ_ONCE },
+  { KIND_MODEL, "pose", KIND_OTHER },
   { KIND_MODEL, "static", KIND_OTHER },
   { KIND_LINK, "collision", KIND_COLLISION },
-  { KIND_LINK, "pose", KIND_READ_ONCE },
+  { KIND_LINK, "pose", KIND_OTHER },
   { KIND_LINK, "inertial", KIND_INERTIAL },
-  { KIND_COLLISION, "pose", KIND_READ_ONCE },
+  { KIND_COLLISION, "pose", KIND_OTHER },
   { KIND_COLLISION, "geometry", KIND_READ_ONCE },
   { KIND_COLLISION, "density", KIND_OTHER },
   { KIND_INERTIAL, "mass", KIND_OTHER },
@@ -76,9 +76,9 @@ static const struct
   { KIND_INERTIAL, "pose", KIND_OTHER },
   { KIND_INERTIAL, "inertia", KIND_OTHER },
   { KIND_INERTIAL, "fluid_added_mass", KIND_OTHER },
-  { KIND_JOINT, "child", KIND_READ_ONCE },
-  { KIND_JOINT, "pose", KIND_READ_ONCE },
-  { KIND_FRAME, "pose", KIND_READ_ONCE },
+  { KIND_JOINT, "child", KIND_OTHER },
+  { KIND_JOINT, "pose", KIND_OTHER },
+  { KIND_FRAME, "pose", KIND_OTHER },
 };
 
 /* The children of a <plugin> the plugin readers ask for by name
