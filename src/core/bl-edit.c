@@ -24,16 +24,28 @@ typedef enum
   OP_REMOVE,
 } OpKind;
 
+/* 32 bytes: a bake records about 15 for each link it writes. */
 typedef struct
 {
   OpKind   kind;
   xmlNode *node;
-  xmlNode *parent;        /* OP_REMOVE: where it was */
-  xmlNode *next;
-  xmlNode *old_children;  /* OP_SET_CHILDREN: detached while applied */
-  char    *name;          /* OP_SET_ATTR */
-  char    *old_value;     /* OP_SET_ATTR: NULL when absent */
+  union
+  {
+    struct
+    {
+      xmlNode *parent;    /* where it was */
+      xmlNode *next;
+    } removed;            /* OP_REMOVE */
+    xmlNode *old_children; /* OP_SET_CHILDREN: detached while applied */
+    struct
+    {
+      char    *name;
+      char    *old_value; /* NULL when absent */
+    } attr;               /* OP_SET_ATTR */
+  } u;
 } Op;
+
+G_STATIC_ASSERT (sizeof (Op) == 4 * sizeof (gpointer));
 
 struct _BlEdit
 {
@@ -66,9 +78,12 @@ op_release (Op *op)
   if (op->kind == OP_REMOVE)
     xmlFreeNode (op->node);
   else if (op->kind == OP_SET_CHILDREN)
-    xmlFreeNodeList (op->old_children);
-  g_free (op->name);
-  g_free (op->old_value);
+    xmlFreeNodeList (op->u.old_children);
+  else if (op->kind == OP_SET_ATTR)
+    {
+      g_free (op->u.attr.name);
+      g_free (op->u.attr.old_value);
+    }
 }
 
 static void
@@ -114,7 +129,7 @@ static void
 op_remove (BlEdit  *edit,
            xmlNode *node)
 {
-  Op op = { OP_REMOVE, node, node->parent, node->next };
+  Op op = { OP_REMOVE, node, { .removed = { node->parent, node->next } } };
 
   xmlUnlinkNode (node);
   record (edit, &op);
@@ -128,7 +143,7 @@ op_set_text (BlEdit     *edit,
   Op op = { OP_SET_CHILDREN, element };
   xmlNode *child;
 
-  op.old_children = element->children;
+  op.u.old_children = element->children;
   for (child = element->children; child != NULL; child = child->next)
     child->parent = NULL;
   element->children = element->last = NULL;
@@ -148,8 +163,8 @@ op_set_attr (BlEdit     *edit,
   if (g_strcmp0 (old, value) == 0)
     return;
 
-  op.name = g_strdup (name);
-  op.old_value = g_steal_pointer (&old);
+  op.u.attr.name = g_strdup (name);
+  op.u.attr.old_value = g_steal_pointer (&old);
 
   if (value != NULL)
     xmlSetProp (element, (const xmlChar *) name, (const xmlChar *) value);
@@ -169,7 +184,7 @@ op_undo (Op *op)
       break;
 
     case OP_REMOVE:
-      link_node (op->parent, op->next, op->node);
+      link_node (op->u.removed.parent, op->u.removed.next, op->node);
       break;
 
     case OP_SET_CHILDREN:
@@ -178,7 +193,7 @@ op_undo (Op *op)
 
         xmlFreeNodeList (element->children);
         element->children = element->last = NULL;
-        for (xmlNode *child = op->old_children, *next; child != NULL; child = next)
+        for (xmlNode *child = op->u.old_children, *next; child != NULL; child = next)
           {
             next = child->next;
             link_node (element, NULL, child);
@@ -187,18 +202,17 @@ op_undo (Op *op)
       break;
 
     case OP_SET_ATTR:
-      if (op->old_value != NULL)
-        xmlSetProp (op->node, (const xmlChar *) op->name, (const xmlChar *) op->old_value);
+      if (op->u.attr.old_value != NULL)
+        xmlSetProp (op->node, (const xmlChar *) op->u.attr.name, (const xmlChar *) op->u.attr.old_value);
       else
-        xmlUnsetProp (op->node, (const xmlChar *) op->name);
+        xmlUnsetProp (op->node, (const xmlChar *) op->u.attr.name);
+      g_free (op->u.attr.name);
+      g_free (op->u.attr.old_value);
       break;
 
     default:
       g_assert_not_reached ();
     }
-
-  g_free (op->name);
-  g_free (op->old_value);
 }
 
 /* ------------------------------------------------------------------------ */

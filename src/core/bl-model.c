@@ -34,7 +34,6 @@ bl_model_free (BlModel *model)
 
   g_free (model->name);
   g_free (model->scoped_name);
-  g_free (model->file);
   g_clear_pointer (&model->links, g_ptr_array_unref);
   g_clear_pointer (&model->models, g_ptr_array_unref);
   g_clear_pointer (&model->plugin_sources, g_array_unref);

@@ -61,20 +61,20 @@ struct _BlCollision
   BlLink         *link;
   xmlNode        *node;
   int             line;
-  BlPose          pose;          /* X_LK: collision frame in the link frame */
   gboolean        has_density;
+  BlPose          pose;          /* X_LK: collision frame in the link frame */
   double          density;       /* //collision/density when has_density */
   BlGeometry      geometry;
 
   /* Computed by the resolver (auto links). */
   gboolean        contributes;   /* gave a valid shape inertial */
+  gboolean        has_mesh_properties; /* (below) */
   double          used_density;  /* after the precedence rules */
   BlInertial      inertial;      /* in the link frame, before any mass rescale */
   /* Computed by the resolver for every link, whatever the density. */
   double          volume;        /* displaced (geometric) volume, 0 when none */
   BlVec3          centroid;      /* volume centroid in the link frame */
   BlMesh         *mesh;          /* loaded mesh, or NULL */
-  gboolean        has_mesh_properties;
   /* unit density, when has_mesh_properties; warnings owned by mesh.  Only
    * a mesh collision has it, made when its mesh is first read (168 bytes
    * that 100,000 boxes do without) and freed with the collision. */
@@ -88,7 +88,6 @@ typedef struct
   BlMat3      inertia;           /* about com, link axes (SDF products) */
   /* gz-math's MassMatrix3 in the inertial frame C, for IsValid parity. */
   BlMat3      inertia_c;
-  BlQuat      rotation_c;        /* rotation of C in L */
   double      principal_moments[3];   /* ascending */
   BlMat3      principal_axes;         /* columns are unit axes in link axes */
   gboolean    valid;                  /* gz-math IsValid(10) */
@@ -98,9 +97,9 @@ typedef struct
   gboolean    resolved;               /* FALSE: auto resolution failed */
 
   /* Fluid side (added-mass.md §3, §7), every link. */
+  gboolean    has_added_mass_eigenvalues; /* the link has a finite fluid_added_mass */
   double      volume;                 /* displaced volume of the solid collisions, m³ */
   BlVec3      center_of_buoyancy;     /* their volume centroid in L; origin when volume is 0 */
-  gboolean    has_added_mass_eigenvalues; /* the link has a finite fluid_added_mass */
   double      added_mass_eigenvalues[6];  /* of μ, ascending */
   double      total_eigenvalues[6];       /* of M_RB + μ, ascending */
 } BlMassProperties;
@@ -114,6 +113,7 @@ struct _BlLink
                                   * file an <include merge="true"> brought it from */
   xmlNode        *node;
   int             line;
+  guint           n_load_diagnostics;  /* the first n of diagnostics (below) are from loading */
   BlPose          pose;          /* X_ML: link frame in its model's frame */
   BlPose          world_pose;    /* link frame in the top model's (or world's) frame */
 
@@ -121,14 +121,14 @@ struct _BlLink
   xmlNode        *inertial_node;       /* NULL: no <inertial> */
   gboolean        auto_inertia;
   gboolean        has_mass;
-  double          mass;
   gboolean        has_density;
-  double          density;
   gboolean        has_inertial_pose;
-  BlPose          inertial_pose;       /* X_LC */
   gboolean        has_inertia;
-  double          inertia[6];          /* ixx iyy izz ixy ixz iyz as written */
   gboolean        has_added_mass;
+  double          mass;
+  double          density;
+  BlPose          inertial_pose;       /* X_LC */
+  double          inertia[6];          /* ixx iyy izz ixy ixz iyz as written */
   xmlNode        *added_mass_node;     /* <fluid_added_mass>, or NULL */
   /* The 21 values in spec order xx xy xz xp xq xr yy … rr: the link's own
    * when has_added_mass, else a shared array of zeros (168 bytes that most
@@ -141,7 +141,6 @@ struct _BlLink
   /* Computed */
   BlMassProperties props;
   GPtrArray      *diagnostics;         /* BlDiagnostic*: load-time and computed */
-  guint           n_load_diagnostics;  /* the first n are from loading */
 };
 
 /* An element other than a model's own whose <plugin>s are the model's, as
@@ -159,7 +158,8 @@ struct _BlModel
   char           *scoped_name;
   BlModel        *parent;        /* NULL for a top-level model */
   xmlNode        *node;
-  char           *file;          /* the file this model's element is in */
+  const char     *file;          /* the file this model's element is in (interned: one
+                                  * copy for all the models of a file) */
   int             line;
   gboolean        is_static;
   BlPose          pose;          /* in the parent model (or world) frame */

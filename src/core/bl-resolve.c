@@ -687,7 +687,6 @@ bl_link_compute_mass_properties (BlLink *link)
           total.inertia = bl_mat3_identity ();
         }
       props->inertia_c = total.inertia;
-      props->rotation_c = BL_QUAT_IDENTITY;
     }
   else
     {
@@ -705,7 +704,6 @@ bl_link_compute_mass_properties (BlLink *link)
       total.com = link->inertial_pose.p;
       props->inertia_c = bl_inertia_from_sdf (link->inertia[0], link->inertia[1], link->inertia[2],
                                               link->inertia[3], link->inertia[4], link->inertia[5]);
-      props->rotation_c = link->inertial_pose.q;
       r = bl_mat3_from_quat (link->inertial_pose.q);
       total.inertia = bl_mat3_rotate (&props->inertia_c, &r);
       resolved = !link->input_errors;

@@ -306,8 +306,22 @@ place_merged_models (BlLoader     *loader,
   bl_frame_scope_resolve_all (scope, again);
 }
 
-/* The first pass registers every frame of the scope; nested models and
- * includes are parsed depth first so that "nested::frame" resolves. */
+/* Once read, the name attribute of the main file's <model>, <link> or
+ * <collision> NODE goes (bl_xml_name_is_read_once): parse_model drops
+ * its model's, its links' and their collisions' as it goes, so that the
+ * next models' memory is what they freed.  An editable load's source map
+ * takes them as written. */
+static void
+drop_name (BlLoader *loader,
+           xmlNode  *node)
+{
+  xmlAttr *name;
+
+  if (node != NULL && node->doc == loader->xml && bl_xml_name_is_read_once (node) &&
+      (name = bl_xml_written_attribute (node, "name")) != NULL)
+    xmlRemoveProp (name);
+}
+
 static BlModel *
 parse_model (BlLoader      *loader,
              xmlNode       *node,
@@ -333,7 +347,7 @@ parse_model (BlLoader      *loader,
   model->scoped_name = parent != NULL ? scoped (parent, model->name) : g_strdup (model->name);
   model->parent = parent;
   model->node = node;
-  model->file = g_strdup (file);
+  model->file = g_intern_string (file);
   model->line = bl_xml_get_line (node);
   model->links = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_sdf_arena_link_free);
   model->models = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_model_free);
@@ -568,6 +582,17 @@ parse_model (BlLoader      *loader,
           link = bl_sdf_parse_link (loader, model, entry->node, entry->name);
           link->pose = entry->pose;
           bl_sdf_parse_link_collisions (loader, link, scope, base_dir);
+          /* their geometry and names read, an editable load keeps the
+           * one as a stand-in and drops the others: what the model's next
+           * elements take is what they freed */
+          drop_name (loader, link->node);
+          for (guint j = 0; j < link->collisions->len; j++)
+            {
+              BlCollision *collision = g_ptr_array_index (link->collisions, j);
+
+              bl_stream_release_read_once (collision->geometry.node);
+              drop_name (loader, collision->node);
+            }
           link->n_load_diagnostics = link->diagnostics->len;
           /* every link's inertial is read here, while its subtree is in
            * the cache (a read-only load's links read ahead, before their
@@ -589,6 +614,7 @@ parse_model (BlLoader      *loader,
   else
     bl_frame_scope_free (scope);
 
+  drop_name (loader, node);
   return model;
 }
 static BlModel *
@@ -874,7 +900,10 @@ bl_loader_read (BlLoader  *loader,
       loader->preparsed = g_ptr_array_new ();
     }
   else
-    loader->left_out = g_array_new (FALSE, FALSE, sizeof (BlSourceRange));
+    {
+      loader->left_out = g_array_new (FALSE, FALSE, sizeof (BlSourceRange));
+      loader->read_once = g_ptr_array_new ();
+    }
   loader->include_stack = g_ptr_array_new_with_free_func (g_free);
   loader->base_dir = g_path_get_dirname (loader->path);
   loader->xml = bl_stream_read_xml (loader, data, length, fd, loader->path, loader->diagnostics,
@@ -939,7 +968,7 @@ bl_loader_read (BlLoader  *loader,
 
           frames.stand_in.name = (char *) "world";
           frames.stand_in.scoped_name = (char *) "world";
-          frames.stand_in.file = (char *) loader->path;
+          frames.stand_in.file = loader->path;
           frames.scope = bl_frame_scope_new (&frames.stand_in, loader->sdf_minor, &loader->reading_changes_at);
           for (xmlNode *item = child->children; item != NULL; item = item->next)
             add_world_child (loader, item, loader->path, BL_POSE_IDENTITY, &frames);
@@ -975,6 +1004,7 @@ bl_loader_read (BlLoader  *loader,
     }
 
   bl_include_group_failures (loader);
+  bl_stream_release_all_read_once (loader);
 
   if (loader->models->len == 0)
     bl_diagnostics_add (loader->diagnostics, BL_SEVERITY_WARNING, "empty", loader->path, bl_xml_get_line (root),
@@ -1000,5 +1030,6 @@ bl_loader_clear (BlLoader *loader)
   g_clear_pointer (&loader->arena, bl_arena_free);
   g_clear_pointer (&loader->xml, xmlFreeDoc);
   g_clear_pointer (&loader->left_out, g_array_unref);
+  g_clear_pointer (&loader->read_once, g_ptr_array_unref);
   g_clear_pointer (&loader->sdf_version, g_free);
 }

@@ -24,31 +24,46 @@ typedef enum
  * most of their size. */
 typedef guint32 SpanOffset;
 
+/* An attribute of an element's start tag, read again from the source
+ * when asked (bl_source_map_attr_next): the span keeps only the value
+ * libxml2 read, when it differs from the bytes. */
 typedef struct
 {
   SpanOffset lead;             /* white space before the name */
   SpanOffset name_start, name_end;
   SpanOffset value_start, value_end; /* inside the quotes */
   char       quote;
-  char      *value;            /* as libxml2 read it; NULL for xmlns */
+  guint      index;            /* among the start tag's attributes */
 } SpanAttr;
+
+/* Where bl_source_map_attr_next is in a start tag. */
+typedef struct
+{
+  const struct _Span *span;
+  SpanOffset pos;
+  SpanOffset attrs_end;        /* after the last attribute read (or the name) */
+  guint      index;
+} SpanAttrIter;
 
 typedef struct _Span Span;
 
+/* What an element's span records is the least that finds the rest in
+ * the source: its name's end, its attributes, the end of its start tag
+ * and the start of its end tag are read again from the bytes when asked
+ * (a big file has millions of spans). */
 struct _Span
 {
-  SpanOffset start, end;       /* the whole node */
-  guint8     kind;             /* SpanKind */
-  guint8     empty;            /* elements only: written <a/> */
-  guint      n_attrs;          /* elements only */
   Span      *next;             /* the next sibling */
+  SpanOffset start, end;       /* the whole node */
+  guint32    kind : 3;         /* SpanKind */
+  guint32    empty : 1;        /* elements only: written <a/> */
+  guint32    n_attrs : 28;     /* elements only */
   /* Elements only: other spans are allocated without these fields */
-  SpanOffset name_end;
-  SpanOffset attrs_end;        /* after the last attribute (or the name) */
-  SpanOffset stag_end;         /* after the start tag's '>' */
-  SpanOffset etag_start;       /* the end tag's '<'; == end when empty */
-  SpanAttr  *attrs;            /* n_attrs of them */
   Span      *first_child;
+  /* Each attribute's value as libxml2 read it when that is not the bytes
+   * between its quotes (references, line ends), else NULL (and NULL for
+   * xmlns declarations, never compared) */
+  const char *values[];
 };
 
 /* Spans, their attributes and the values remembered live in blocks freed
@@ -85,9 +100,41 @@ span_n_attrs (const Span *span)
   return span->n_attrs;
 }
 
+/* The element's attributes, read again from its start tag: ITER set by
+ * bl_source_map_attr_first, then each in turn into ATTR (FALSE after the
+ * last, with iter->attrs_end set). */
+void         bl_source_map_attr_first     (BlSourceMap    *map,
+                                           const Span     *span,
+                                           SpanAttrIter   *iter);
+gboolean     bl_source_map_attr_next      (BlSourceMap    *map,
+                                           SpanAttrIter   *iter,
+                                           SpanAttr       *attr);
+/* After the last attribute read by ITER, once it read them all (or the
+ * element's name when it has none). */
+SpanOffset   bl_source_map_attrs_end      (BlSourceMap        *map,
+                                           const SpanAttrIter *iter);
+/* After the '>' (or "/>") of the element's start tag, from the end of its
+ * last attribute (SpanAttrIter's attrs_end). */
+SpanOffset   bl_source_map_stag_end       (BlSourceMap    *map,
+                                           const Span     *span,
+                                           SpanOffset      attrs_end);
+/* The '<' of the element's end tag; its end when it has none. */
+SpanOffset   bl_source_map_etag_start     (BlSourceMap    *map,
+                                           const Span     *span);
+/* Whether the attribute's value in the tree is what it was when mapped. */
+gboolean     bl_source_map_attr_unchanged (BlSourceMap    *map,
+                                           const Span     *span,
+                                           xmlAttr        *prop,
+                                           const SpanAttr *attr);
 /* Whether the attribute of the source is a namespace declaration (xmlns,
  * xmlns:p), which libxml2 keeps apart from the attributes. */
 gboolean     bl_source_map_attr_is_xmlns  (BlSourceMap    *map,
+                                           const SpanAttr *attr);
+/* Whether the source's attribute, absent from node, is a name an
+ * editable load dropped once read (bl_xml_name_is_read_once): unchanged,
+ * written as the file writes it. */
+gboolean     bl_source_map_attr_dropped   (BlSourceMap    *map,
+                                           xmlNode        *node,
                                            const SpanAttr *attr);
 /* The attribute of node named as the source's attr is, or NULL. */
 xmlAttr     *bl_source_map_find_attr      (BlSourceMap    *map,

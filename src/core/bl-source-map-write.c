@@ -124,38 +124,27 @@ bl_source_map_text_unchanged (BlSourceMap *map,
 
 
 
-/* Does the current value of `prop` equal what the source says? */
-static gboolean
-attr_unchanged (xmlAttr        *prop,
-                const SpanAttr *attr)
-{
-  const char *text = bl_source_map_attr_text (prop);
-  g_autofree char *current = NULL;
-
-  if (text != NULL)
-    return g_strcmp0 (attr->value, text) == 0;
-  current = bl_source_map_attr_value (prop);
-  return g_strcmp0 (attr->value, current) == 0;
-}
-
-
 static gboolean
 start_tag_unchanged (BlSourceMap *map,
                      xmlNode     *node,
                      Span        *span)
 {
   guint n_original = 0;
+  SpanAttrIter iter;
+  SpanAttr attr;
 
-  for (guint i = 0; i < span_n_attrs (span); i++)
+  bl_source_map_attr_first (map, span, &iter);
+  while (bl_source_map_attr_next (map, &iter, &attr))
     {
-      const SpanAttr *attr = &span->attrs[i];
       xmlAttr *prop;
 
-      if (bl_source_map_attr_is_xmlns (map, attr))
+      if (bl_source_map_attr_is_xmlns (map, &attr))
+        continue;
+      prop = bl_source_map_find_attr (map, node, &attr);
+      if (prop == NULL && bl_source_map_attr_dropped (map, node, &attr))
         continue;
       n_original++;
-      prop = bl_source_map_find_attr (map, node, attr);
-      if (prop == NULL || !attr_unchanged (prop, attr))
+      if (prop == NULL || !bl_source_map_attr_unchanged (map, span, prop, &attr))
         return FALSE;
     }
 
@@ -325,12 +314,19 @@ append_new_attributes (Out         *out,
   g_autoptr(GHashTable) original = g_hash_table_new (NULL, NULL);
 
   /* the source's attributes, found once each */
-  for (guint i = 0; span != NULL && i < span_n_attrs (span); i++)
+  if (span != NULL)
     {
-      xmlAttr *prop = bl_source_map_find_attr (map, node, &span->attrs[i]);
+      SpanAttrIter iter;
+      SpanAttr attr;
 
-      if (prop != NULL)
-        g_hash_table_add (original, prop);
+      bl_source_map_attr_first (map, span, &iter);
+      while (bl_source_map_attr_next (map, &iter, &attr))
+        {
+          xmlAttr *prop = bl_source_map_find_attr (map, node, &attr);
+
+          if (prop != NULL)
+            g_hash_table_add (original, prop);
+        }
     }
 
   for (xmlAttr *prop = node->properties; prop != NULL; prop = prop->next)
@@ -413,39 +409,44 @@ write_start_tag (Out         *out,
                  Span        *span)
 {
   gsize pos = span->start;
+  SpanAttrIter iter;
+  SpanAttr attr;
+  SpanOffset attrs_end, stag_end;
 
-  for (guint i = 0; i < span_n_attrs (span); i++)
+  bl_source_map_attr_first (map, span, &iter);
+  while (bl_source_map_attr_next (map, &iter, &attr))
     {
-      const SpanAttr *attr = &span->attrs[i];
       xmlAttr *prop;
 
-      if (bl_source_map_attr_is_xmlns (map, attr))
+      if (bl_source_map_attr_is_xmlns (map, &attr))
         continue;
 
-      prop = bl_source_map_find_attr (map, node, attr);
+      prop = bl_source_map_find_attr (map, node, &attr);
+      if (prop == NULL && bl_source_map_attr_dropped (map, node, &attr))
+        continue;   /* as the file writes it */
       if (prop == NULL)
         {
           /* Removed: drop it with the white space before it. */
-          append_range (out, map, pos, attr->lead);
-          pos = attr->value_end + 1;
+          append_range (out, map, pos, attr.lead);
+          pos = attr.value_end + 1;
         }
-      else if (!attr_unchanged (prop, attr))
+      else if (!bl_source_map_attr_unchanged (map, span, prop, &attr))
         {
           g_autofree char *value = bl_source_map_attr_value (prop);
 
-          append_range (out, map, pos, attr->value_start);
-          append_escaped (out, map, value, attr->quote);
-          pos = attr->value_end;
+          append_range (out, map, pos, attr.value_start);
+          append_escaped (out, map, value, attr.quote);
+          pos = attr.value_end;
         }
     }
 
-  append_range (out, map, pos, span->attrs_end);
+  attrs_end = bl_source_map_attrs_end (map, &iter);
+  append_range (out, map, pos, attrs_end);
   append_new_attributes (out, map, node, span);
 
-  if (!span->empty)
-    append_range (out, map, span->attrs_end, span->stag_end);
-  else if (node->children == NULL)
-    append_range (out, map, span->attrs_end, span->stag_end);
+  stag_end = bl_source_map_stag_end (map, span, attrs_end);
+  if (!span->empty || node->children == NULL)
+    append_range (out, map, attrs_end, stag_end);
   else
     g_string_append_c (out_text (out), '>');
 }
@@ -476,7 +477,7 @@ write_changed_node (Out         *out,
   write_start_tag (out, map, node, span);
   write_children (out, map, node);
   if (!span->empty)
-    append_range (out, map, span->etag_start, span->end);
+    append_range (out, map, bl_source_map_etag_start (map, span), span->end);
   else if (node->children != NULL)
     {
       g_autofree char *qname = bl_source_map_node_qname (node);

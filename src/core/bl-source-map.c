@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "bl-source-map-private.h"
+#include "bl-xml-private.h"
 
 #define SPAN_ARENA_BLOCK (256 * 1024)
 
@@ -94,7 +95,7 @@ skip_past (Tokenizer  *t,
   return FALSE;
 }
 
-static gboolean
+static inline gboolean
 is_space (char c)
 {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -107,7 +108,7 @@ skip_spaces (Tokenizer *t)
     t->pos++;
 }
 
-static gboolean
+static inline gboolean
 is_name_end (char c)
 {
   return is_space (c) || c == '/' || c == '>' || c == '=';
@@ -131,8 +132,9 @@ span_new (Tokenizer *t,
           SpanKind   kind,
           gsize      start)
 {
-  Span *span = arena_alloc (t->arena, kind == SPAN_ELEMENT ? sizeof (Span) : G_STRUCT_OFFSET (Span, name_end));
+  Span *span = arena_alloc (t->arena, G_STRUCT_OFFSET (Span, first_child));
 
+  g_assert (kind != SPAN_ELEMENT);
   span->kind = kind;
   span->start = start;
   return span;
@@ -221,91 +223,76 @@ parse_content (Tokenizer *t,
   t->failed = TRUE; /* the end tag is missing */
 }
 
-/* An element's attributes as they are read: on the stack for the few of
- * almost every element, in a GArray past them. */
-#define FEW_ATTRS 8
+/* Moves past the attribute at the tokenizer's position (after the blanks
+ * before it); FALSE at the end of the start tag or when it is not one. */
+static gboolean
+skip_attr (Tokenizer *t)
+{
+  char quote;
+  const char *close;
+
+  if (t->s[t->pos] == '/' || t->s[t->pos] == '>')
+    return FALSE;
+  while (t->pos < t->n && !is_name_end (t->s[t->pos]))
+    t->pos++;
+  skip_spaces (t);
+  if (t->pos >= t->n || t->s[t->pos] != '=')
+    goto fail;
+  t->pos++;
+  skip_spaces (t);
+  if (t->pos >= t->n || (t->s[t->pos] != '"' && t->s[t->pos] != '\''))
+    goto fail;
+  quote = t->s[t->pos++];
+  close = memchr (t->s + t->pos, quote, t->n - t->pos);
+  if (close == NULL)
+    goto fail;
+  t->pos = (gsize) (close - t->s) + 1;
+  return TRUE;
+
+fail:
+  t->failed = TRUE;
+  return FALSE;
+}
 
 static Span *
 parse_element (Tokenizer *t)
 {
-  Span *span = span_new (t, SPAN_ELEMENT, t->pos);
-  SpanAttr few[FEW_ATTRS];
+  gsize start = t->pos;
   guint n_attrs = 0;
-  g_autoptr(GArray) more = NULL;
+  Span *span;
 
   t->pos++; /* '<' */
   while (t->pos < t->n && !is_name_end (t->s[t->pos]))
     t->pos++;
-  span->name_end = t->pos;
-  span->attrs_end = t->pos;
-
+  /* counted here, read again when asked (bl_source_map_attr_next) */
   for (;;)
     {
-      SpanAttr attr = { 0 };
-
-      attr.lead = t->pos;
       skip_spaces (t);
-      if (t->pos >= t->n)
-        goto fail;
-      if (t->s[t->pos] == '/' || t->s[t->pos] == '>')
+      if (t->pos >= t->n || !skip_attr (t))
         break;
-
-      attr.name_start = t->pos;
-      while (t->pos < t->n && !is_name_end (t->s[t->pos]))
-        t->pos++;
-      attr.name_end = t->pos;
-      skip_spaces (t);
-      if (t->pos >= t->n || t->s[t->pos] != '=')
-        goto fail;
-      t->pos++;
-      skip_spaces (t);
-      if (t->pos >= t->n || (t->s[t->pos] != '"' && t->s[t->pos] != '\''))
-        goto fail;
-      attr.quote = t->s[t->pos++];
-      attr.value_start = t->pos;
-      while (t->pos < t->n && t->s[t->pos] != attr.quote)
-        t->pos++;
-      if (t->pos >= t->n)
-        goto fail;
-      attr.value_end = t->pos++;
-      span->attrs_end = t->pos;
-      if (n_attrs < FEW_ATTRS)
-        few[n_attrs] = attr;
-      else
-        {
-          if (more == NULL)
-            more = g_array_new (FALSE, FALSE, sizeof (SpanAttr));
-          g_array_append_val (more, attr);
-        }
       n_attrs++;
     }
+  if (t->failed || t->pos >= t->n)
+    goto fail;
 
-  if (n_attrs > 0)
-    {
-      guint n_few = MIN (n_attrs, FEW_ATTRS);
-
-      span->n_attrs = n_attrs;
-      span->attrs = arena_alloc (t->arena, n_attrs * sizeof (SpanAttr));
-      memcpy (span->attrs, few, n_few * sizeof (SpanAttr));
-      if (more != NULL)
-        memcpy (span->attrs + n_few, more->data, more->len * sizeof (SpanAttr));
-    }
+  span = arena_alloc (t->arena, G_STRUCT_OFFSET (Span, values) + n_attrs * sizeof (char *));
+  span->kind = SPAN_ELEMENT;
+  span->start = start;
+  span->n_attrs = n_attrs;
 
   if (at (t, "/>"))
     {
       t->pos += 2;
       span->empty = TRUE;
-      span->stag_end = span->etag_start = span->end = t->pos;
+      span->end = t->pos;
       return span;
     }
 
   t->pos++; /* '>' */
-  span->stag_end = t->pos;
   parse_content (t, span);
   if (t->failed)
     goto fail;
 
-  span->etag_start = t->pos;
   if (!skip_past (t, ">"))
     goto fail;
   span->end = t->pos;
@@ -387,6 +374,118 @@ parse_document (const char *s,
 /* ------------------------------------------------------------------------ */
 /* Matching the tree to the spans                                           */
 
+static SpanOffset
+name_end (BlSourceMap *map,
+          const Span  *span)
+{
+  gsize pos = span->start + 1;
+
+  while (pos < map->n && !is_name_end (map->s[pos]))
+    pos++;
+  return (SpanOffset) pos;
+}
+
+static SpanOffset
+skip_blanks (BlSourceMap *map,
+             gsize        pos)
+{
+  while (pos < map->n && is_space (map->s[pos]))
+    pos++;
+  return (SpanOffset) pos;
+}
+
+/* The name's end is found only for a tag with attributes (most have
+ * none): bl_source_map_attrs_end finds it for the others. */
+void
+bl_source_map_attr_first (BlSourceMap  *map,
+                          const Span   *span,
+                          SpanAttrIter *iter)
+{
+  iter->span = span;
+  iter->pos = iter->attrs_end = span->n_attrs > 0 ? name_end (map, span) : 0;
+  iter->index = 0;
+}
+
+SpanOffset
+bl_source_map_attrs_end (BlSourceMap        *map,
+                         const SpanAttrIter *iter)
+{
+  return iter->span->n_attrs > 0 ? iter->attrs_end : name_end (map, iter->span);
+}
+
+/* The tokenizer read the start tag whole: its attributes are as it found
+ * them, each n_attrs of them well formed. */
+gboolean
+bl_source_map_attr_next (BlSourceMap  *map,
+                         SpanAttrIter *iter,
+                         SpanAttr     *attr)
+{
+  const char *s = map->s;
+  gsize pos;
+
+  if (iter->index >= iter->span->n_attrs)
+    return FALSE;
+  attr->lead = iter->pos;
+  pos = attr->name_start = skip_blanks (map, iter->pos);
+  while (!is_name_end (s[pos]))
+    pos++;
+  attr->name_end = (SpanOffset) pos;
+  pos = skip_blanks (map, skip_blanks (map, pos) + 1); /* past '=' */
+  attr->quote = s[pos];
+  attr->value_start = (SpanOffset) pos + 1;
+  attr->value_end = (SpanOffset) ((const char *) memchr (s + attr->value_start, attr->quote,
+                                                         map->n - attr->value_start) - s);
+  attr->index = iter->index++;
+  iter->pos = iter->attrs_end = attr->value_end + 1;
+  return TRUE;
+}
+
+SpanOffset
+bl_source_map_stag_end (BlSourceMap *map,
+                        const Span  *span,
+                        SpanOffset   attrs_end)
+{
+  if (span->empty)
+    return span->end;
+  return skip_blanks (map, attrs_end) + 1;
+}
+
+SpanOffset
+bl_source_map_etag_start (BlSourceMap *map,
+                          const Span  *span)
+{
+  if (span->empty)
+    return span->end;
+  /* "</name>" holds no other '<' */
+  return (SpanOffset) ((const char *) memrchr (map->s + span->start, '<', span->end - span->start) - map->s);
+}
+
+/* Whether TEXT is the LEN bytes at SOURCE, whole. */
+static gboolean
+is_bytes (const char *text,
+          const char *source,
+          gsize       len)
+{
+  return strncmp (text, source, len) == 0 && text[len] == '\0';
+}
+
+gboolean
+bl_source_map_attr_unchanged (BlSourceMap    *map,
+                              const Span     *span,
+                              xmlAttr        *prop,
+                              const SpanAttr *attr)
+{
+  const char *was = span->values[attr->index];
+  const char *text = bl_source_map_attr_text (prop);
+  g_autofree char *current = NULL;
+
+  if (text == NULL)
+    text = current = bl_source_map_attr_value (prop);
+  if (was != NULL)
+    return strcmp (was, text) == 0;
+  return is_bytes (text, map->s + attr->value_start, attr->value_end - attr->value_start);
+}
+
 gboolean
 bl_source_map_attr_is_xmlns (BlSourceMap    *map,
                              const SpanAttr *attr)
@@ -396,6 +495,15 @@ bl_source_map_attr_is_xmlns (BlSourceMap    *map,
 
   return (len == 5 && memcmp (name, "xmlns", 5) == 0) ||
          (len > 6 && memcmp (name, "xmlns:", 6) == 0);
+}
+
+gboolean
+bl_source_map_attr_dropped (BlSourceMap    *map,
+                            xmlNode        *node,
+                            const SpanAttr *attr)
+{
+  return attr->name_end - attr->name_start == 4 && memcmp (map->s + attr->name_start, "name", 4) == 0 &&
+         bl_xml_name_is_read_once (node) && bl_xml_written_attribute (node, "name") == NULL;
 }
 
 /* Whether prop's qualified name ("prefix:name" or "name") is the len
@@ -543,46 +651,56 @@ attach (BlSourceMap *map,
   span_child = span->first_child;
 
   {
-    gsize len = span->name_end - span->start - 1;
     const char *name = map->s + span->start + 1;
 
     if (node->ns == NULL || node->ns->prefix == NULL)
       {
-        if (strncmp ((const char *) node->name, name, len) != 0 || node->name[len] != '\0')
+        /* compared as it is scanned: the tag's name ends where the
+         * tokenizer found it end */
+        const xmlChar *q = node->name;
+
+        while (*q != '\0' && (xmlChar) *name == *q)
+          name++, q++;
+        if (*q != '\0' || !is_name_end (*name))
           return FALSE;
       }
     else
       {
         g_autofree char *qname = bl_source_map_node_qname (node);
+        gsize len = name_end (map, span) - span->start - 1;
 
         if (strlen (qname) != len || memcmp (qname, name, len) != 0)
           return FALSE;
       }
   }
 
-  /* Attribute values are remembered as read: comparing with them needs no
-   * decoding of entity or character references. */
+  /* Attribute values are remembered as read when they are not the bytes
+   * between their quotes: comparing with them needs no decoding of entity
+   * or character references. */
   {
     guint n_attrs = 0;
+    SpanAttrIter iter;
+    SpanAttr attr;
 
-    for (guint a = 0; a < span_n_attrs (span); a++)
+    bl_source_map_attr_first (map, span, &iter);
+    while (bl_source_map_attr_next (map, &iter, &attr))
       {
-        SpanAttr *attr = &span->attrs[a];
+        const char *text;
+        g_autofree char *value = NULL;
         xmlAttr *prop;
 
-        if (bl_source_map_attr_is_xmlns (map, attr))
+        if (bl_source_map_attr_is_xmlns (map, &attr))
           continue;
-        prop = bl_source_map_find_attr (map, node, attr);
+        prop = bl_source_map_find_attr (map, node, &attr);
+        if (prop == NULL && bl_source_map_attr_dropped (map, node, &attr))
+          continue;
         if (prop == NULL)
           return FALSE;
-        if (bl_source_map_attr_text (prop) != NULL)
-          attr->value = arena_strdup (&map->arena, bl_source_map_attr_text (prop));
-        else
-          {
-            g_autofree char *value = bl_source_map_attr_value (prop);
-
-            attr->value = arena_strdup (&map->arena, value);
-          }
+        text = bl_source_map_attr_text (prop);
+        if (text == NULL)
+          text = value = bl_source_map_attr_value (prop);
+        if (!is_bytes (text, map->s + attr.value_start, attr.value_end - attr.value_start))
+          span->values[attr.index] = arena_strdup (&map->arena, text);
         n_attrs++;
       }
     if (n_attrs != bl_source_map_n_properties (node))

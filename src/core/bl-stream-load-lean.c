@@ -29,6 +29,8 @@ typedef enum
   KIND_JOINT,
   KIND_FRAME,
   KIND_PLUGIN,      /* kept but for empty children no reader names */
+  KIND_READ_ONCE,   /* kept whole; in an editable load, a stand-in once
+                     * the load has read it (bl_stream_release_read_once) */
   KIND_LEFT_OUT,
 } ElementKind;
 
@@ -67,7 +69,7 @@ static const struct
   { KIND_LINK, "pose", KIND_OTHER },
   { KIND_LINK, "inertial", KIND_INERTIAL },
   { KIND_COLLISION, "pose", KIND_OTHER },
-  { KIND_COLLISION, "geometry", KIND_OTHER },
+  { KIND_COLLISION, "geometry", KIND_READ_ONCE },
   { KIND_COLLISION, "density", KIND_OTHER },
   { KIND_INERTIAL, "mass", KIND_OTHER },
   { KIND_INERTIAL, "density", KIND_OTHER },
@@ -128,7 +130,7 @@ child_kind (xmlParserCtxt *ctxt,
            (state->left_out == NULL || ctxt->input->buf == NULL || ctxt->input->buf->encoder == NULL)
            ? KIND_SDF : KIND_OTHER;
   parent = state->kinds->data[state->kinds->len - 1];
-  if (parent == KIND_OTHER)
+  if (parent == KIND_OTHER || parent == KIND_READ_ONCE)
     return KIND_OTHER;
   if (parent == KIND_PLUGIN)
     return plugin_child_kind (ctxt, localname, uri);
@@ -210,6 +212,48 @@ is_start_tag (ParseState    *state,
          (name[n] == '>' || name[n] == '/' || g_ascii_isspace (name[n]));
 }
 
+/* The '<' of the start tag libxml2 has just read, in an editable load's
+ * bytes; NULL when the bytes do not hold it there (the tree is then thrown
+ * away and the file parsed again, all kept). */
+static const char *
+start_tag_open (xmlParserCtxt *ctxt,
+                const xmlChar *localname,
+                const xmlChar *prefix)
+{
+  ParseState *state = ctxt->_private;
+  long consumed = xmlByteConsumed (ctxt);
+  const char *open = consumed > 0 && (gsize) consumed <= state->length
+                     ? memrchr (state->data, '<', (gsize) consumed) : NULL;
+
+  if (open == NULL || !is_start_tag (state, open, prefix, localname))
+    {
+      state->leave_out_failed = TRUE;
+      xmlStopParser (ctxt);
+      return NULL;
+    }
+  return open;
+}
+
+/* The end of the element whose range is the last of left_out: the range
+ * ends after the '>' libxml2 has just read.  FALSE (the parse stopped)
+ * when the bytes do not end there. */
+static gboolean
+end_last_range (xmlParserCtxt *ctxt)
+{
+  ParseState *state = ctxt->_private;
+  BlSourceRange *range = &g_array_index (state->left_out, BlSourceRange, state->left_out->len - 1);
+  long consumed = xmlByteConsumed (ctxt);
+
+  if (consumed <= (long) range->start || (gsize) consumed > state->length || state->data[consumed - 1] != '>')
+    {
+      state->leave_out_failed = TRUE;
+      xmlStopParser (ctxt);
+      return FALSE;
+    }
+  range->end = (guint32) consumed;
+  return TRUE;
+}
+
 /* An editable load: the first element of a subtree left out.  It joins
  * the stand-in before it when only blanks lie between and neither is
  * placed by edits; else a stand-in is added, an element without children
@@ -224,19 +268,12 @@ add_stand_in (xmlParserCtxt *ctxt,
   ParseState *state = ctxt->_private;
   guint8 parent = state->kinds->data[state->kinds->len - 1];
   gboolean alone = uri == NULL && is_placed_by_edits (parent, localname);
-  long consumed = xmlByteConsumed (ctxt);
-  const char *open = consumed > 0 && (gsize) consumed <= state->length
-                     ? memrchr (state->data, '<', (gsize) consumed) : NULL;
+  const char *open = start_tag_open (ctxt, localname, prefix);
   BlSourceRange range = { 0, 0 };
   xmlNode *node;
 
-  if (open == NULL || !is_start_tag (state, open, prefix, localname))
-    {
-      /* the tree is thrown away and the file parsed again, all kept */
-      state->leave_out_failed = TRUE;
-      xmlStopParser (ctxt);
-      return;
-    }
+  if (open == NULL)
+    return;
   if (state->joinable && !alone)
     {
       end_text (ctxt, TRUE);
@@ -257,17 +294,54 @@ static void
 end_stand_in (xmlParserCtxt *ctxt)
 {
   ParseState *state = ctxt->_private;
-  BlSourceRange *range = &g_array_index (state->left_out, BlSourceRange, state->left_out->len - 1);
-  long consumed = xmlByteConsumed (ctxt);
 
-  if (consumed <= (long) range->start || (gsize) consumed > state->length || state->data[consumed - 1] != '>')
-    {
-      state->leave_out_failed = TRUE;
-      xmlStopParser (ctxt);
-      return;
-    }
-  range->end = (guint32) consumed;
-  state->joinable = state->run;
+  if (end_last_range (ctxt))
+    state->joinable = state->run;
+}
+
+/* The node of an element an editable load reads once, marked until
+ * bl_stream_release_read_once empties it. */
+static const char read_once_mark = 0;
+
+/* An editable load, after the start tag OPEN of an element read at the
+ * load only (KIND_READ_ONCE) was kept as NODE: its range goes into
+ * left_out, whole, for it holds nothing left out; FALSE when it is not
+ * recorded (kept as any other element). */
+static gboolean
+start_read_once (xmlParserCtxt *ctxt,
+                 const char    *open,
+                 xmlNode       *node)
+{
+  ParseState *state = ctxt->_private;
+  BlSourceRange range = { (guint32) (open - state->data), 0 };
+
+  if (state->loader == NULL || state->loader->read_once == NULL || node == NULL)
+    return FALSE;
+  g_array_append_val (state->left_out, range);
+  node->_private = (gpointer) &read_once_mark;
+  g_ptr_array_add (state->loader->read_once, node);
+  return TRUE;
+}
+
+void
+bl_stream_release_read_once (xmlNode *node)
+{
+  if (node == NULL || node->_private != &read_once_mark)
+    return;
+  xmlFreeNodeList (g_steal_pointer (&node->children));
+  node->last = NULL;
+  g_clear_pointer (&node->properties, xmlFreePropList);
+  node->_private = NULL;
+}
+
+void
+bl_stream_release_all_read_once (BlLoader *loader)
+{
+  if (loader->read_once == NULL)
+    return;
+  for (guint i = 0; i < loader->read_once->len; i++)
+    bl_stream_release_read_once (g_ptr_array_index (loader->read_once, i));
+  g_ptr_array_set_size (loader->read_once, 0);
 }
 
 /* An editable load, at the end of a <plugin> whose last element is a
@@ -334,6 +408,23 @@ lean_start_element (void           *ctx,
 
   if (state->skip_depth == 0)
     kind = child_kind (ctxt, localname, uri);
+  if (kind == KIND_READ_ONCE && (state->left_out == NULL || uri != NULL))
+    kind = KIND_OTHER;
+  if (kind == KIND_READ_ONCE)
+    {
+      xmlNode *parent = ctxt->node;
+      const char *open = start_tag_open (ctxt, localname, prefix);
+
+      if (open == NULL)
+        return;
+      end_text (ctxt, FALSE);
+      bl_stream_sax_start_element (ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
+                                   nb_defaulted, attributes);
+      if (!start_read_once (ctxt, open, ctxt->node != parent ? ctxt->node : NULL))
+        kind = KIND_OTHER;
+      g_byte_array_append (state->kinds, &kind, 1);
+      return;
+    }
   if (kind != KIND_LEFT_OUT)
     {
       end_text (ctxt, FALSE);
@@ -371,6 +462,9 @@ lean_end_element (void          *ctx,
   end_text (ctxt, FALSE);
   if (state->left_out != NULL && state->kinds->len > 0 && state->kinds->data[state->kinds->len - 1] == KIND_PLUGIN)
     split_last_plugin_stand_in (ctxt);
+  if (state->left_out != NULL && state->kinds->len > 0 && state->kinds->data[state->kinds->len - 1] == KIND_READ_ONCE &&
+      !end_last_range (ctxt))
+    return;
   if (state->kinds->len > 0)
     g_byte_array_set_size (state->kinds, state->kinds->len - 1);
   if (state->left_out != NULL)

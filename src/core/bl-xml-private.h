@@ -24,6 +24,17 @@ bl_xml_is_element (xmlNode    *node,
          (name == NULL || (node->name[0] == (xmlChar) name[0] && strcmp ((const char *) node->name, name) == 0));
 }
 
+/* Whether the element is one whose name attribute an editable load drops
+ * once it is read (a <model>, <link> or <collision>: the document keeps
+ * the name in its BlModel, BlLink or BlCollision, and no edit renames),
+ * and the source map then takes as written in the file. */
+static inline gboolean
+bl_xml_name_is_read_once (xmlNode *node)
+{
+  return bl_xml_is_element (node, "model") || bl_xml_is_element (node, "link") ||
+         bl_xml_is_element (node, "collision");
+}
+
 /* The line an element starts on (its start tag's end), 0 for NULL.  The
  * document's parser keeps the true line in psvi, because libxml2's own
  * field stops at 65535 (and xmlGetLineNo's guess past it is off). */
