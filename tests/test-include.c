@@ -34,6 +34,19 @@ count_errors (BlDocument *doc)
   return n;
 }
 
+/* PATH loaded with FLAGS; aborts unless it loads without an error. */
+static BlDocument *
+load_without_errors (const char          *path,
+                     BlDocumentLoadFlags  flags)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = bl_document_new_from_file_full (path, flags, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_errors (doc), ==, 0);
+  return g_steal_pointer (&doc);
+}
+
 static void
 assert_pose (BlLink *link,
              double  x,
@@ -359,16 +372,121 @@ test_shared_include_uri (void)
   clear_model_path_variables ();
   for (guint i = 0; i < 2; i++)
     {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (main_path, i == 0 ? BL_DOCUMENT_LOAD_READ_ONLY
-                                                                  : BL_DOCUMENT_LOAD_DEFAULT, &error);
+      g_autoptr(BlDocument) doc = load_without_errors (main_path, i == 0 ? BL_DOCUMENT_LOAD_READ_ONLY
+                                                       : BL_DOCUMENT_LOAD_DEFAULT);
 
-      g_assert_no_error (error);
-      g_assert_cmpuint (count_errors (doc), ==, 0);
       g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 3);
       assert_close (link_of (doc, "p1::l")->props.mass, 2.0, 0.0);
       assert_close (link_of (doc, "p2::l")->props.mass, 2.0, 0.0);
       assert_close (link_of (doc, "h::inner::l")->props.mass, 5.0, 0.0);
+    }
+}
+
+/* The number of warnings of the parse ("xml") in FILE at LINE. */
+static guint
+count_parse_warnings (BlDocument *doc,
+                      const char *file,
+                      int         line)
+{
+  g_autoptr(GPtrArray) all = bl_document_collect_diagnostics (doc);
+  guint n = 0;
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (all, i);
+
+      if (g_strcmp0 (d->code, "xml") == 0 && g_strcmp0 (d->file, file) == 0 && d->line == line)
+        n++;
+    }
+  return n;
+}
+
+/* One file included four times: the load parses it for the first two and
+ * copies the second's tree for the later ones.  Each include still has a
+ * tree of its own (the second's <experimental:params> change none of the
+ * later copies), its own <name> and <pose>, the file's true lines past
+ * libxml2's 65535, the parse's warning once per include, and its links
+ * counted against the bound on links. */
+static void
+test_included_copies (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-included-copies-XXXXXX", NULL);
+  g_autofree char *main_path = g_build_filename (dir, "world.sdf", NULL);
+  g_autofree char *part_path = g_build_filename (dir, "part.sdf", NULL);
+  g_autofree char *blank = g_strnfill (70000, '\n');
+  g_autofree char *part = NULL;
+  const char *names[] = { "a", "b", "c", "d" };
+  const double mass_body[] = { 1, 7, 1, 3 };
+  const double x[] = { 0, 1, 2, -1 };
+
+  /* line 3 holds <model>, 70,000 line breaks later <link name="body"> is
+   * on line 70003, <link name="tail"> on 70004, the stray text on 70005 */
+  part = g_strconcat (SDF_HEAD "<model name=\"part\">", blank,
+                      "<link name=\"body\">" INERTIAL "</link>\n"
+                      "<link name=\"tail\">" INERTIAL "</link></model></sdf>\n"
+                      "stray text\n", NULL);
+  write_tree_file (dir, "part.sdf", part);
+  write_tree_file (dir, "world.sdf",
+                   "<?xml version=\"1.0\"?>\n"
+                   "<sdf version=\"1.11\" xmlns:experimental=\"http://sdformat.org/schemas/experimental\">\n"
+                   "<world name=\"w\">\n"
+                   "<include><uri>part.sdf</uri><name>a</name></include>\n"
+                   "<include><uri>part.sdf</uri><name>b</name><pose>1 0 0 0 0 0</pose>\n"
+                   "<experimental:params><link element_id=\"body\" action=\"modify\">"
+                   "<inertial><mass>7</mass></inertial></link>"
+                   "<link element_id=\"tail\" action=\"remove\"/></experimental:params></include>\n"
+                   "<include><uri>part.sdf</uri><name>c</name><pose>2 0 0 0 0 0</pose></include>\n"
+                   "<include><uri>part.sdf</uri><name>d</name><pose>-1 0 0 0 0 0</pose>\n"
+                   "<experimental:params><link element_id=\"body\" action=\"modify\">"
+                   "<inertial><mass>3</mass></inertial></link></experimental:params></include>\n"
+                   "</world></sdf>\n");
+
+  clear_model_path_variables ();
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(BlDocument) doc = load_without_errors (main_path, i == 0 ? BL_DOCUMENT_LOAD_READ_ONLY
+                                                       : BL_DOCUMENT_LOAD_DEFAULT);
+
+      /* b's <link name="tail"> removed */
+      g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 7);
+      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+        {
+          g_autofree char *body = g_strconcat (names[k], "::body", NULL);
+          g_autofree char *tail = g_strconcat (names[k], "::tail", NULL);
+          BlLink *link = link_of (doc, body);
+
+          assert_close (link->props.mass, mass_body[k], 0.0);
+          assert_position (link, x[k], 0, 0);
+          g_assert_cmpstr (link->file, ==, part_path);
+          g_assert_cmpint (link->line, ==, 70003);
+          if (k != 1)
+            {
+              g_assert_cmpint (link_of (doc, tail)->line, ==, 70004);
+              assert_close (link_of (doc, tail)->props.mass, 1.0, 0.0);
+            }
+        }
+      g_assert_cmpuint (count_parse_warnings (doc, part_path, 70005), ==, 4);
+    }
+
+  /* 11 <link> elements read: 3 in world.sdf's <experimental:params>, 2 in
+   * each include (b's removed after they were counted): a bound of 10
+   * refuses the load at the fourth include, a copy */
+  for (guint bound = 10; bound <= 11; bound++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_limited (main_path, BL_DOCUMENT_LOAD_READ_ONLY,
+                                                                     bound, &error);
+
+      if (bound == 10)
+        {
+          g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS);
+          g_assert_null (doc);
+        }
+      else
+        {
+          g_assert_no_error (error);
+          g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 7);
+        }
     }
 }
 
@@ -834,6 +952,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/include/merge-placement-frame", test_merge_placement_frame);
   g_test_add_func ("/core/include/shared-mesh-uri", test_shared_mesh_uri);
   g_test_add_func ("/core/include/shared-include-uri", test_shared_include_uri);
+  g_test_add_func ("/core/include/included-copies", test_included_copies);
   g_test_add_func ("/core/include/fuel", test_fuel);
   g_test_add_func ("/core/include/plugin", test_include_plugin);
   g_test_add_func ("/core/include/light", test_light);

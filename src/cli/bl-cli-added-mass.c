@@ -85,7 +85,7 @@ json_values (BlJson       *json,
   bl_json_begin_object (json);
   for (guint i = 0; i < 21; i++)
     {
-      bl_json_key (json, bl_added_mass_keys[i]);
+      bl_json_key_len (json, bl_added_mass_keys[i], strlen (bl_added_mass_keys[i]));
       bl_json_number (json, values[i]);
     }
   bl_json_end_object (json);

@@ -22,15 +22,13 @@ typedef struct
   BlCliFluid  source;    /* where rho came from */
 } FluidContext;
 
-/* "key": [numbers] when present, "key": null otherwise. */
+/* After a key: [numbers] when present, null otherwise. */
 static void
 json_numbers_or_null (BlJson       *json,
-                      const char   *key,
                       gboolean      present,
                       const double *values,
                       guint         n)
 {
-  bl_json_key (json, key);
   if (present)
     bl_json_numbers (json, values, n);
   else
@@ -206,18 +204,23 @@ json_link (BlJson             *json,
   for (guint i = 0; i < 3; i++)
     bl_json_numbers (json, (const double[3]) { a->m[0][i], a->m[1][i], a->m[2][i] }, 3);
   bl_json_end_array (json);
-  json_numbers_or_null (json, "equivalent_ellipsoid", p->has_equivalent, p->equivalent_ellipsoid, 3);
-  json_numbers_or_null (json, "equivalent_box", p->has_equivalent, p->equivalent_box, 3);
+  bl_json_key (json, "equivalent_ellipsoid");
+  json_numbers_or_null (json, p->has_equivalent, p->equivalent_ellipsoid, 3);
+  bl_json_key (json, "equivalent_box");
+  json_numbers_or_null (json, p->has_equivalent, p->equivalent_box, 3);
   bl_json_key (json, "valid");
   bl_json_bool (json, p->valid);
-  json_numbers_or_null (json, "added_mass", link->has_added_mass, link->added_mass, 21);
+  bl_json_key (json, "added_mass");
+  json_numbers_or_null (json, link->has_added_mass, link->added_mass, 21);
   bl_json_key (json, "spatial_inertia");
   bl_json_begin_array (json);
   for (guint i = 0; i < 6; i++)
     bl_json_numbers (json, spatial_inertia.m[i], 6);
   bl_json_end_array (json);
-  json_numbers_or_null (json, "added_mass_eigenvalues", p->has_added_mass_eigenvalues, p->added_mass_eigenvalues, 6);
-  json_numbers_or_null (json, "total_eigenvalues", p->has_added_mass_eigenvalues, p->total_eigenvalues, 6);
+  bl_json_key (json, "added_mass_eigenvalues");
+  json_numbers_or_null (json, p->has_added_mass_eigenvalues, p->added_mass_eigenvalues, 6);
+  bl_json_key (json, "total_eigenvalues");
+  json_numbers_or_null (json, p->has_added_mass_eigenvalues, p->total_eigenvalues, 6);
   bl_link_compute_buoyancy (link, fluid->rho, fluid->gravity, &buoyancy);
   json_buoyancy (json, fluid, &buoyancy);
   bl_json_key (json, "collisions");

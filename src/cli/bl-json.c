@@ -288,6 +288,22 @@ bl_json_key_len (BlJson     *json,
 }
 
 void
+bl_json_key_plain (BlJson     *json,
+                   const char *key,
+                   gsize       length)
+{
+  char *p = before_value (json, reserve (json->out, length + 3));
+
+  *p++ = '"';
+  memcpy (p, key, length);
+  p += length;
+  *p++ = '"';
+  *p++ = ':';
+  commit (json->out, p);
+  json->after_key = TRUE;
+}
+
+void
 bl_json_string (BlJson     *json,
                 const char *value)
 {

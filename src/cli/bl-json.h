@@ -28,10 +28,15 @@ void bl_json_begin_object (BlJson *json);
 void bl_json_end_object   (BlJson *json);
 void bl_json_begin_array  (BlJson *json);
 void bl_json_end_array    (BlJson *json);
+/* Any key: escaped as a string is (bl_json_string). */
 void bl_json_key_len      (BlJson *json, const char *key, gsize length);
-/* Keys are literals nearly always: their length is then known when
- * compiled.  `key` is evaluated twice, so it must have no side effects. */
-#define bl_json_key(json, key) bl_json_key_len ((json), (key), strlen (key))
+/* A key that is a string literal (the empty literals around `key` refuse
+ * anything else when compiled) of printable ASCII without a quote or a
+ * backslash, as every key the command line writes: copied as it is,
+ * without a look at its bytes (a large model's JSON has tens of
+ * thousands of keys).  Another key goes through bl_json_key_len. */
+#define bl_json_key(json, key) bl_json_key_plain ((json), "" key "", sizeof (key) - 1)
+void bl_json_key_plain    (BlJson *json, const char *key, gsize length);
 /* Any bytes: what is not UTF-8 (a file name's) is written as U+FFFD. */
 void bl_json_string       (BlJson *json, const char *value);
 /* Shortest round-trip form; non-finite numbers become null. */

@@ -323,17 +323,6 @@ is_control_attribute (xmlAttr *attr)
   return attr->ns == NULL && (strcmp (name, "element_id") == 0 || strcmp (name, "action") == 0);
 }
 
-/* Lines are kept in psvi (bl_xml_get_line): the copy keeps the params'. */
-static void
-copy_lines (xmlNode *from,
-            xmlNode *to)
-{
-  to->psvi = from->psvi;
-  for (xmlNode *a = from->children, *b = to->children; a != NULL && b != NULL; a = a->next, b = b->next)
-    if (a->type == XML_ELEMENT_NODE && b->type == XML_ELEMENT_NODE)
-      copy_lines (a, b);
-}
-
 /* `xml` without element_id and action, into `doc` (libsdformat's xmlToSdf). */
 static xmlNode *
 copy_element (xmlNode *xml,
@@ -341,7 +330,7 @@ copy_element (xmlNode *xml,
 {
   xmlNode *copy = xmlDocCopyNode (xml, doc, 1);
 
-  copy_lines (xml, copy);
+  bl_xml_copy_lines (xml, copy);
   for (xmlAttr *attr = copy->properties, *next; attr != NULL; attr = next)
     {
       next = attr->next;

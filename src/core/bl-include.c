@@ -310,6 +310,127 @@ bl_include_group_failures (BlLoader *loader)
   g_clear_pointer (&loader->include_diagnostic, g_hash_table_unref);
 }
 
+/* A file included more than once in a load (a world of many copies of
+ * one model) is read and parsed twice, its first copy and its second; the
+ * tree of the second, as parsed, is kept and every later include gets a
+ * copy of it.  Each include still gets a tree of its own (its
+ * <experimental:params> edit it, a merge moves its elements), the file's
+ * true lines (bl_xml_copy_lines), the diagnostics its parse made again,
+ * and its bytes, links and comments counted against the limits. */
+typedef struct
+{
+  xmlDoc    *xml;         /* as parsed; NULL while the file was read once */
+  gsize      length;      /* its bytes */
+  guint      links;       /* the <link> elements it holds */
+  guint      comments;    /* its comments and processing instructions */
+  GPtrArray *diagnostics; /* BlDiagnostic* its parse added */
+} BlIncludedFile;
+
+static void
+included_file_free (gpointer data)
+{
+  BlIncludedFile *included = data;
+
+  g_clear_pointer (&included->xml, xmlFreeDoc);
+  g_clear_pointer (&included->diagnostics, g_ptr_array_unref);
+  g_free (included);
+}
+
+static BlDiagnostic *
+diagnostic_copy (const BlDiagnostic *d)
+{
+  return bl_diagnostic_new (d->severity, d->code, d->file, d->line, d->element, "%s", d->message);
+}
+
+/* A copy of xml (a document without a DTD: its nodes are copied one for
+ * one) with its true lines, its names in xml's dictionary as a parse
+ * would have them (xmlCopyDoc would give each node a name of its own). */
+static xmlDoc *
+copy_tree (xmlDoc *xml)
+{
+  xmlDoc *copy = xmlCopyDoc (xml, 0);
+
+  if (xml->dict != NULL)
+    {
+      copy->dict = xml->dict;
+      xmlDictReference (copy->dict);
+    }
+  copy->children = xmlDocCopyNodeList (copy, xml->children);
+  for (xmlNode *a = xml->children, *b = copy->children; a != NULL && b != NULL; a = a->next, b = b->next)
+    {
+      b->parent = (xmlNode *) copy;
+      copy->last = b;
+      if (a->type == XML_ELEMENT_NODE && b->type == XML_ELEMENT_NODE)
+        bl_xml_copy_lines (a, b);
+    }
+  return copy;
+}
+
+/* A copy of the tree kept for sdf_path (interned), its bytes, links and
+ * comments counted and its diagnostics added as its parse would have;
+ * NULL when there is none or a count would pass its limit (reading the
+ * file again then fails as it should). */
+static xmlDoc *
+copy_included_file (BlLoader   *loader,
+                    const char *sdf_path)
+{
+  BlIncludedFile *included = loader->included_files != NULL
+                             ? g_hash_table_lookup (loader->included_files, sdf_path) : NULL;
+  xmlDoc *copy;
+
+  if (included == NULL || included->xml == NULL ||
+      loader->include_bytes + included->length > MAX_INCLUDE_BYTES ||
+      !bl_stream_counts_add (&loader->counts, included->links, included->comments))
+    return NULL;
+  loader->include_bytes += included->length;
+  copy = copy_tree (included->xml);
+  for (guint i = 0; i < included->diagnostics->len; i++)
+    g_ptr_array_add (loader->diagnostics, diagnostic_copy (g_ptr_array_index (included->diagnostics, i)));
+  return copy;
+}
+
+/* The file at sdf_path (interned) read and parsed, its bytes, links and
+ * comments counted and its diagnostics added to the loader's; the second
+ * time, a copy of its tree is kept in loader->included_files.  NULL with
+ * error when it cannot be. */
+static xmlDoc *
+read_included_file (BlLoader    *loader,
+                    const char  *sdf_path,
+                    GError     **error)
+{
+  g_autofree char *contents = NULL;
+  BlReadCounts before = loader->counts;
+  guint first_diagnostic = loader->diagnostics->len;
+  BlIncludedFile *included;
+  gsize length;
+  xmlDoc *xml;
+
+  if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, error) ||
+      !count_include_bytes (loader, length, error) ||
+      (xml = bl_stream_read_xml (NULL, contents, length, -1, sdf_path, loader->diagnostics, &loader->counts,
+                                 error)) == NULL)
+    return NULL;
+
+  if (loader->included_files == NULL)
+    loader->included_files = g_hash_table_new_full (NULL, NULL, NULL, included_file_free);
+  included = g_hash_table_lookup (loader->included_files, sdf_path);
+  if (included == NULL)
+    {
+      g_hash_table_insert (loader->included_files, (gpointer) sdf_path, g_new0 (BlIncludedFile, 1));
+      return xml;
+    }
+  if (included->xml != NULL || xml->intSubset != NULL)
+    return xml;
+  included->xml = copy_tree (xml);
+  included->length = length;
+  included->links = loader->counts.links - before.links;
+  included->comments = loader->counts.comments - before.comments;
+  included->diagnostics = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
+  for (guint i = first_diagnostic; i < loader->diagnostics->len; i++)
+    g_ptr_array_add (included->diagnostics, diagnostic_copy (g_ptr_array_index (loader->diagnostics, i)));
+  return xml;
+}
+
 /* The file an <include> names, read: its path (interned: links and models
  * keep it) and its top-level <model>, or NULL (and no failure) for a file
  * holding only a <light> or an <actor>, which libsdformat includes and
@@ -328,13 +449,11 @@ bl_include_load (BlLoader     *loader,
   g_autofree char *uri = NULL;
   g_autofree char *target = NULL;
   g_autofree char *sdf_path = NULL;
-  g_autofree char *contents = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) searched = g_ptr_array_new_with_free_func (g_free);
   xmlNode *uri_node = bl_xml_first_child (node, "uri");
   xmlNode *root;
   xmlDoc *xml;
-  gsize length;
   int line;
 
   if (uri_node == NULL)
@@ -414,10 +533,10 @@ bl_include_load (BlLoader     *loader,
   if (!include_within_limits (loader, file, line, owner))
     return FALSE;
 
-  if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, &error) ||
-      !count_include_bytes (loader, length, &error) ||
-      (xml = bl_stream_read_xml (NULL, contents, length, -1, sdf_path, loader->diagnostics, &loader->counts,
-                                 &error)) == NULL)
+  xml = copy_included_file (loader, g_intern_string (sdf_path));
+  if (xml == NULL)
+    xml = read_included_file (loader, g_intern_string (sdf_path), &error);
+  if (xml == NULL)
     {
       bl_include_failed (loader, node, "include", file, line, owner, uri, NULL,
                          "cannot include “%s”: %s", uri, error->message);

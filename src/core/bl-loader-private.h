@@ -76,6 +76,7 @@ typedef struct
   guint64        include_bytes;    /* their sizes, summed */
   gboolean       include_limit_reported;
   BlReadCounts   counts;           /* comments and links read so far, in every file */
+  GHashTable    *included_files;   /* interned SDF path of an include → its BlIncludedFile */
   BlParamsBudget params_budget;    /* the work of <experimental:params> */
   GHashTable    *include_firsts;   /* "URI\nmessage" → the first BlIncludeFailure of it */
   GHashTable    *include_diagnostic; /* first BlIncludeFailure* → index of its diagnostic + 1 */
@@ -154,6 +155,13 @@ xmlDoc        *bl_stream_read_xml            (BlLoader     *loader,
                                               GPtrArray    *diagnostics,
                                               BlReadCounts *counts,
                                               GError      **error);
+
+/* Adds the links and comments of a file read before to counts when the
+ * sum is within the limits bl_stream_read_xml applies; FALSE (counts
+ * unchanged) when it is not, and reading the file again would fail. */
+gboolean       bl_stream_counts_add          (BlReadCounts *counts,
+                                              guint         links,
+                                              guint         comments);
 
 /* The most <link> elements one document (with its included files) may
  * hold: bl_document_set_max_links. */

@@ -5,43 +5,6 @@
 
 #include "bl-math.h"
 
-BlVec3
-bl_vec3_add (BlVec3 a,
-             BlVec3 b)
-{
-  return bl_vec3 (a.x + b.x, a.y + b.y, a.z + b.z);
-}
-
-BlVec3
-bl_vec3_sub (BlVec3 a,
-             BlVec3 b)
-{
-  return bl_vec3 (a.x - b.x, a.y - b.y, a.z - b.z);
-}
-
-BlVec3
-bl_vec3_scale (BlVec3 a,
-               double s)
-{
-  return bl_vec3 (a.x * s, a.y * s, a.z * s);
-}
-
-double
-bl_vec3_dot (BlVec3 a,
-             BlVec3 b)
-{
-  return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-BlVec3
-bl_vec3_cross (BlVec3 a,
-               BlVec3 b)
-{
-  return bl_vec3 (a.y * b.z - a.z * b.y,
-                  a.z * b.x - a.x * b.z,
-                  a.x * b.y - a.y * b.x);
-}
-
 double
 bl_vec3_length (BlVec3 a)
 {

@@ -1023,6 +1023,7 @@ bl_loader_clear (BlLoader *loader)
   g_clear_pointer (&loader->include_diagnostic, g_hash_table_unref);
   g_clear_pointer (&loader->mesh_paths, g_hash_table_unref);
   g_clear_pointer (&loader->include_paths, g_hash_table_unref);
+  g_clear_pointer (&loader->included_files, g_hash_table_unref);
   g_clear_pointer (&loader->base_dir, g_free);
   loader->link_tag = NULL;
   /* what the caller did not take: */

@@ -486,6 +486,21 @@ bl_stream_count_comment (xmlParserCtxt *ctxt)
                                                    "not read", MAX_COMMENTS));
 }
 
+gboolean
+bl_stream_counts_add (BlReadCounts *counts,
+                      guint         links,
+                      guint         comments)
+{
+  guint limit = counts->max_links > 0 ? counts->max_links : bl_stream_get_max_links ();
+
+  if (links > limit || counts->links > limit - links ||
+      comments > MAX_COMMENTS || counts->comments > MAX_COMMENTS - comments)
+    return FALSE;
+  counts->links += links;
+  counts->comments += comments;
+  return TRUE;
+}
+
 void
 bl_stream_sax_comment (void          *ctx,
                        const xmlChar *value)

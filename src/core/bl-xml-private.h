@@ -48,6 +48,18 @@ bl_xml_get_line (xmlNode *node)
   return (int) xmlGetLineNo (node);
 }
 
+/* Gives the elements of `to`, a copy of `from` (xmlDocCopyNode), the
+ * true lines of `from`'s: libxml2's copy keeps only its own field. */
+static inline void
+bl_xml_copy_lines (xmlNode *from,
+                   xmlNode *to)
+{
+  to->psvi = from->psvi;
+  for (xmlNode *a = from->children, *b = to->children; a != NULL && b != NULL; a = a->next, b = b->next)
+    if (a->type == XML_ELEMENT_NODE && b->type == XML_ELEMENT_NODE)
+      bl_xml_copy_lines (a, b);
+}
+
 /* The first SDF child element called name; NULL when parent is NULL. */
 static inline xmlNode *
 bl_xml_first_child (xmlNode    *parent,
