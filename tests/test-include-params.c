@@ -271,6 +271,38 @@ test_refusals (void)
   g_assert_null (bl_document_find_link (doc, "cart::x"));
 }
 
+/* libsdformat's getElementById keeps a name prefix only when it ends past
+ * the id's first character: a link of one character is never found, as
+ * Gazebo never finds it (its mass stays 1 kg, an error says so), and a
+ * longer name beside it is (7 kg). */
+static void
+test_one_character_id (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-params-XXXXXX", NULL);
+  g_autoptr(BlDocument) doc = NULL;
+  g_autofree char *errors = NULL;
+  guint n;
+
+  write_tree_file (dir, "models/pair/model.config",
+                   "<?xml version=\"1.0\"?><model><name>pair</name><sdf version=\"1.9\">model.sdf</sdf></model>");
+  write_tree_file (dir, "models/pair/model.sdf",
+                   "<sdf version=\"1.9\"><model name=\"pair\">"
+                   "<link name=\"l\"><inertial><mass>1</mass></inertial></link>"
+                   "<link name=\"ab\"><inertial><mass>1</mass></inertial></link></model></sdf>\n");
+  doc = load_with_models (dir, "world.sdf",
+    "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<world name=\"w\">\n"
+    "<include><uri>pair</uri><experimental:params>\n"
+    "<link element_id=\"l\" action=\"modify\"><inertial><mass>5</mass></inertial></link>\n"
+    "<link element_id=\"ab\" action=\"modify\"><inertial><mass>7</mass></inertial></link>\n"
+    "</experimental:params></include>\n</world></sdf>\n");
+  errors = messages_of (doc, "params", BL_SEVERITY_ERROR, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_nonnull (strstr (errors, "world.sdf:5:"));
+  g_assert_nonnull (strstr (errors, "no <link element_id=\"l\">"));
+  g_assert_cmpfloat (link_of (doc, "pair::l")->mass, ==, 1.0);
+  g_assert_cmpfloat (link_of (doc, "pair::ab")->mass, ==, 7.0);
+}
+
 /* <sdf><include> with no model or world around it: the included model is
  * the file's top model, named and placed by the include; merge="true"
  * there is refused. */
@@ -509,6 +541,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/include-params/actions", test_actions);
   g_test_add_func ("/core/include-params/nested", test_nested);
   g_test_add_func ("/core/include-params/refusals", test_refusals);
+  g_test_add_func ("/core/include-params/one-character-id", test_one_character_id);
   g_test_add_func ("/core/include-params/root-include", test_root_include);
   g_test_add_func ("/core/include-params/merge-world-placement", test_merge_world_placement);
   g_test_add_func ("/core/include-params/libsdformat-file", test_libsdformat_file);
