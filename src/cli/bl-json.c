@@ -292,7 +292,8 @@ bl_json_key_plain (BlJson     *json,
                    const char *key,
                    gsize       length)
 {
-  char *p = before_value (json, reserve (json->out, length + 3));
+  /* the comma, the quotes and the colon */
+  char *p = before_value (json, reserve (json->out, length + 4));
 
   *p++ = '"';
   memcpy (p, key, length);
@@ -403,7 +404,8 @@ bl_json_numbers (BlJson       *json,
                  const double *values,
                  guint         n)
 {
-  char *p = before_value (json, reserve (json->out, 2 + (gsize) n * (1 + BL_DOUBLE_BUF_SIZE)));
+  /* the comma, the brackets, and a comma and a number each */
+  char *p = before_value (json, reserve (json->out, 3 + (gsize) n * (1 + BL_DOUBLE_BUF_SIZE)));
 
   *p++ = '[';
   for (guint i = 0; i < n; i++)
