@@ -65,9 +65,6 @@ typedef struct
   BlArena       *arena;            /* links, collisions and their names */
   GPtrArray     *mesh_collisions;  /* BlCollision* in the arena that hold heap memory */
   GArray        *left_out;         /* editable: BlSourceRange of what the tree holds as stand-ins */
-  GPtrArray     *read_once;        /* editable, while loading: xmlNode* of the elements read at the
-                                    * load only (a collision's <geometry>), stand-ins once read:
-                                    * bl_stream_release_read_once */
 
   /* Only while loading. */
   char          *base_dir;         /* the folder of path */
@@ -179,13 +176,6 @@ void           bl_stream_rename_link         (BlLoader     *loader,
                                               const char   *name);
 /* Frees the links read ahead and never adopted. */
 void           bl_stream_clear_preparsed     (BlLoader     *loader);
-/* An editable load keeps the elements only the load reads (a collision's
- * <geometry>) whole until read, their ranges in loader->left_out: once
- * read, NODE's children and attributes go, and it is the stand-in of its
- * range (nothing for any other node).  An edit never touches them. */
-void           bl_stream_release_read_once   (xmlNode      *node);
-/* The same for every one of them not read (the end of the load). */
-void           bl_stream_release_all_read_once (BlLoader   *loader);
 
 /* bl-sdf-elements.c */
 

@@ -582,17 +582,10 @@ parse_model (BlLoader      *loader,
           link = bl_sdf_parse_link (loader, model, entry->node, entry->name);
           link->pose = entry->pose;
           bl_sdf_parse_link_collisions (loader, link, scope, base_dir);
-          /* their geometry and names read, an editable load keeps the
-           * one as a stand-in and drops the others: what the model's next
-           * elements take is what they freed */
+          /* their names read, an editable load drops them */
           drop_name (loader, link->node);
           for (guint j = 0; j < link->collisions->len; j++)
-            {
-              BlCollision *collision = g_ptr_array_index (link->collisions, j);
-
-              bl_stream_release_read_once (collision->geometry.node);
-              drop_name (loader, collision->node);
-            }
+            drop_name (loader, ((BlCollision *) g_ptr_array_index (link->collisions, j))->node);
           link->n_load_diagnostics = link->diagnostics->len;
           /* every link's inertial is read here, while its subtree is in
            * the cache (a read-only load's links read ahead, before their
@@ -896,14 +889,9 @@ bl_loader_read (BlLoader  *loader,
   loader->arena = bl_arena_new ();
   loader->mesh_collisions = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_sdf_arena_collision_free);
   if (loader->read_only)
-    {
-      loader->preparsed = g_ptr_array_new ();
-    }
+    loader->preparsed = g_ptr_array_new ();
   else
-    {
-      loader->left_out = g_array_new (FALSE, FALSE, sizeof (BlSourceRange));
-      loader->read_once = g_ptr_array_new ();
-    }
+    loader->left_out = g_array_new (FALSE, FALSE, sizeof (BlSourceRange));
   loader->include_stack = g_ptr_array_new_with_free_func (g_free);
   loader->base_dir = g_path_get_dirname (loader->path);
   loader->xml = bl_stream_read_xml (loader, data, length, fd, loader->path, loader->diagnostics,
@@ -1004,7 +992,6 @@ bl_loader_read (BlLoader  *loader,
     }
 
   bl_include_group_failures (loader);
-  bl_stream_release_all_read_once (loader);
 
   if (loader->models->len == 0)
     bl_diagnostics_add (loader->diagnostics, BL_SEVERITY_WARNING, "empty", loader->path, bl_xml_get_line (root),
@@ -1031,6 +1018,5 @@ bl_loader_clear (BlLoader *loader)
   g_clear_pointer (&loader->arena, bl_arena_free);
   g_clear_pointer (&loader->xml, xmlFreeDoc);
   g_clear_pointer (&loader->left_out, g_array_unref);
-  g_clear_pointer (&loader->read_once, g_ptr_array_unref);
   g_clear_pointer (&loader->sdf_version, g_free);
 }

@@ -29,8 +29,6 @@ typedef enum
   KIND_JOINT,
   KIND_FRAME,
   KIND_PLUGIN,      /* kept but for empty children no reader names */
-  KIND_READ_ONCE,   /* kept whole; in an editable load, a stand-in once
-                     * the load has read it (bl_stream_release_read_once) */
   KIND_LEFT_OUT,
 } ElementKind;
 
@@ -69,7 +67,7 @@ static const struct
   { KIND_LINK, "pose", KIND_OTHER },
   { KIND_LINK, "inertial", KIND_INERTIAL },
   { KIND_COLLISION, "pose", KIND_OTHER },
-  { KIND_COLLISION, "geometry", KIND_READ_ONCE },
+  { KIND_COLLISION, "geometry", KIND_OTHER },
   { KIND_COLLISION, "density", KIND_OTHER },
   { KIND_INERTIAL, "mass", KIND_OTHER },
   { KIND_INERTIAL, "density", KIND_OTHER },
@@ -130,7 +128,7 @@ child_kind (xmlParserCtxt *ctxt,
            (state->left_out == NULL || ctxt->input->buf == NULL || ctxt->input->buf->encoder == NULL)
            ? KIND_SDF : KIND_OTHER;
   parent = state->kinds->data[state->kinds->len - 1];
-  if (parent == KIND_OTHER || parent == KIND_READ_ONCE)
+  if (parent == KIND_OTHER)
     return KIND_OTHER;
   if (parent == KIND_PLUGIN)
     return plugin_child_kind (ctxt, localname, uri);
@@ -299,51 +297,6 @@ end_stand_in (xmlParserCtxt *ctxt)
     state->joinable = state->run;
 }
 
-/* The node of an element an editable load reads once, marked until
- * bl_stream_release_read_once empties it. */
-static const char read_once_mark = 0;
-
-/* An editable load, after the start tag OPEN of an element read at the
- * load only (KIND_READ_ONCE) was kept as NODE: its range goes into
- * left_out, whole, for it holds nothing left out; FALSE when it is not
- * recorded (kept as any other element). */
-static gboolean
-start_read_once (xmlParserCtxt *ctxt,
-                 const char    *open,
-                 xmlNode       *node)
-{
-  ParseState *state = ctxt->_private;
-  BlSourceRange range = { (guint32) (open - state->data), 0 };
-
-  if (state->loader == NULL || state->loader->read_once == NULL || node == NULL)
-    return FALSE;
-  g_array_append_val (state->left_out, range);
-  node->_private = (gpointer) &read_once_mark;
-  g_ptr_array_add (state->loader->read_once, node);
-  return TRUE;
-}
-
-void
-bl_stream_release_read_once (xmlNode *node)
-{
-  if (node == NULL || node->_private != &read_once_mark)
-    return;
-  xmlFreeNodeList (g_steal_pointer (&node->children));
-  node->last = NULL;
-  g_clear_pointer (&node->properties, xmlFreePropList);
-  node->_private = NULL;
-}
-
-void
-bl_stream_release_all_read_once (BlLoader *loader)
-{
-  if (loader->read_once == NULL)
-    return;
-  for (guint i = 0; i < loader->read_once->len; i++)
-    bl_stream_release_read_once (g_ptr_array_index (loader->read_once, i));
-  g_ptr_array_set_size (loader->read_once, 0);
-}
-
 /* An editable load, at the end of a <plugin> whose last element is a
  * stand-in for several children: its last child gets a stand-in of its
  * own after the blanks before it, as in the file.  An edit adds a
@@ -408,23 +361,6 @@ lean_start_element (void           *ctx,
 
   if (state->skip_depth == 0)
     kind = child_kind (ctxt, localname, uri);
-  if (kind == KIND_READ_ONCE && (state->left_out == NULL || uri != NULL))
-    kind = KIND_OTHER;
-  if (kind == KIND_READ_ONCE)
-    {
-      xmlNode *parent = ctxt->node;
-      const char *open = start_tag_open (ctxt, localname, prefix);
-
-      if (open == NULL)
-        return;
-      end_text (ctxt, FALSE);
-      bl_stream_sax_start_element (ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
-                                   nb_defaulted, attributes);
-      if (!start_read_once (ctxt, open, ctxt->node != parent ? ctxt->node : NULL))
-        kind = KIND_OTHER;
-      g_byte_array_append (state->kinds, &kind, 1);
-      return;
-    }
   if (kind != KIND_LEFT_OUT)
     {
       end_text (ctxt, FALSE);
@@ -462,9 +398,6 @@ lean_end_element (void          *ctx,
   end_text (ctxt, FALSE);
   if (state->left_out != NULL && state->kinds->len > 0 && state->kinds->data[state->kinds->len - 1] == KIND_PLUGIN)
     split_last_plugin_stand_in (ctxt);
-  if (state->left_out != NULL && state->kinds->len > 0 && state->kinds->data[state->kinds->len - 1] == KIND_READ_ONCE &&
-      !end_last_range (ctxt))
-    return;
   if (state->kinds->len > 0)
     g_byte_array_set_size (state->kinds, state->kinds->len - 1);
   if (state->left_out != NULL)

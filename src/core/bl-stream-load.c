@@ -620,7 +620,6 @@ leave_out_of (xmlParserCtxt *ctxt,
   if (loader == NULL || loader->left_out == NULL)
     return;
   g_array_set_size (loader->left_out, 0);
-  g_ptr_array_set_size (loader->read_once, 0);
   bl_stream_use_lean_handlers (ctxt, state);
   state->left_out = loader->left_out;
   state->data = data;
@@ -834,7 +833,6 @@ parse_xml (ParseState  *state,
           g_clear_pointer (&xml, xmlFreeDoc);
           g_array_set_size (loader->left_out, 0);
           g_clear_pointer (&loader->left_out, g_array_unref);
-          g_clear_pointer (&loader->read_once, g_ptr_array_unref);
           *state->counts = counts;
           state->fault_count[FAULT_LATE_DECLARATION] = 0;
           state->leave_out_failed = FALSE;
