@@ -1972,6 +1972,7 @@ test_sphere_added_mass_visible (void)
       }
   if (tinted < 10)
     g_error ("only %d pixels of the horizontal diameter show the added-mass rings", tinted);
+  fixture_teardown (&f);
 }
 
 /* The panel method's surface over a unit box: its edges dark on their own

@@ -566,7 +566,9 @@ find_overdrawn (BlBatch           *batch,
     }
   if (n_sized < 2)
     {
-      memset (batch->overdrawn->data, 0, n * sizeof (gboolean));
+      /* (a batch without instances has no data to clear) */
+      if (n > 0)
+        memset (batch->overdrawn->data, 0, n * sizeof (gboolean));
       return;
     }
   later = g_hash_table_new (instance_key_hash, instance_key_equal);
