@@ -196,6 +196,44 @@ write_links_file (const char *dir,
   return path;
 }
 
+/* The window's question about FILE_NAME, past a bound of 20 links, once
+ * on screen. */
+static GtkMessageDialog *
+wait_for_too_many (const char *file_name)
+{
+  GtkMessageDialog *dialog = wait_for_message_dialog ();
+  g_autofree char *expected = g_strdup_printf ("“%s” has more than 20 links", file_name);
+  g_autofree char *text = NULL;
+
+  g_object_get (dialog, "text", &text, NULL);
+  g_assert_cmpstr (text, ==, expected);
+  return dialog;
+}
+
+/* Cancel, clicked, keeps SHOWN. */
+static void
+cancel_keeps (Fixture          *f,
+              GtkMessageDialog *dialog,
+              BlDocument       *shown)
+{
+  answer_dialog (dialog, GTK_RESPONSE_CANCEL);
+  WAIT_UNTIL (find_dialog (GTK_TYPE_MESSAGE_DIALOG) == NULL);
+  drain ();
+  g_assert_true (bl_window_get_document (f->window) == shown);
+}
+
+/* Open Anyway, clicked, opens the file of N_LINKS in SHOWN's place. */
+static void
+open_anyway (Fixture          *f,
+             GtkMessageDialog *dialog,
+             BlDocument       *shown,
+             guint             n_links)
+{
+  answer_dialog (dialog, 1 /* Open Anyway */);
+  WAIT_UNTIL (bl_window_get_document (f->window) != shown && !bl_window_get_loading (f->window));
+  g_assert_cmpuint (bl_document_get_links (bl_window_get_document (f->window))->len, ==, n_links);
+}
+
 /* A file of more links than the setting "window-max-links" (here 20),
  * included files counted, is a question, not a load: Cancel keeps what
  * the window showed, Open Anyway opens it (each answered by a real
@@ -215,35 +253,18 @@ test_too_many_links_asks (Fixture       *f,
   g_autoptr(GFile) whole_file = g_file_new_for_path (whole);
   g_autoptr(GFile) at_file = g_file_new_for_path (at);
   g_autoptr(GError) error = NULL;
-  GtkMessageDialog *dialog;
-  g_autofree char *text = NULL;
 
   g_settings_set_uint (settings, "window-max-links", 20);
 
   bl_window_open (f->window, past_file);
-  dialog = wait_for_message_dialog ();
-  g_object_get (dialog, "text", &text, NULL);
-  g_assert_cmpstr (text, ==, "“past.sdf” has more than 20 links");
-  answer_dialog (dialog, GTK_RESPONSE_CANCEL);
-  WAIT_UNTIL (find_dialog (GTK_TYPE_MESSAGE_DIALOG) == NULL);
-  drain ();
-  g_assert_true (bl_window_get_document (f->window) == shown);
+  cancel_keeps (f, wait_for_too_many ("past.sdf"), shown);
 
   /* included files count: 10 + 11 */
   bl_window_open (f->window, whole_file);
-  dialog = wait_for_message_dialog ();
-  g_clear_pointer (&text, g_free);
-  g_object_get (dialog, "text", &text, NULL);
-  g_assert_cmpstr (text, ==, "“whole.sdf” has more than 20 links");
-  answer_dialog (dialog, GTK_RESPONSE_CANCEL);
-  WAIT_UNTIL (find_dialog (GTK_TYPE_MESSAGE_DIALOG) == NULL);
-  drain ();
-  g_assert_true (bl_window_get_document (f->window) == shown);
+  cancel_keeps (f, wait_for_too_many ("whole.sdf"), shown);
 
   bl_window_open (f->window, past_file);
-  answer_dialog (wait_for_message_dialog (), 1 /* Open Anyway */);
-  WAIT_UNTIL (bl_window_get_document (f->window) != shown && !bl_window_get_loading (f->window));
-  g_assert_cmpuint (bl_document_get_links (bl_window_get_document (f->window))->len, ==, 21);
+  open_anyway (f, wait_for_too_many ("past.sdf"), shown, 21);
   g_assert_null (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
 
   g_assert_true (bl_window_load_file (f->window, at_file, &error));
@@ -257,14 +278,12 @@ test_too_many_links_asks (Fixture       *f,
   g_assert_true (bl_window_load_file (f->window, at_file, &error));
   shown = bl_window_get_document (f->window);
   g_free (write_links_file (f->dir, "at.sdf", 21, NULL));
-  dialog = wait_for_message_dialog ();
-  g_clear_pointer (&text, g_free);
-  g_object_get (dialog, "text", &text, NULL);
-  g_assert_cmpstr (text, ==, "“at.sdf” has more than 20 links");
-  g_assert_true (bl_window_get_document (f->window) == shown);
-  answer_dialog (dialog, 1 /* Open Anyway */);
-  WAIT_UNTIL (bl_window_get_document (f->window) != shown && !bl_window_get_loading (f->window));
-  g_assert_cmpuint (bl_document_get_links (bl_window_get_document (f->window))->len, ==, 21);
+  {
+    GtkMessageDialog *dialog = wait_for_too_many ("at.sdf");
+
+    g_assert_true (bl_window_get_document (f->window) == shown);
+    open_anyway (f, dialog, shown, 21);
+  }
 
   g_settings_reset (settings, "window-max-links");
   g_assert_cmpuint (g_settings_get_uint (settings, "window-max-links"), ==, 20000);
