@@ -1896,13 +1896,12 @@ static const char plugin_head[] = "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\
                                   "name=\"gz::sim::systems::Hydrodynamics\">\n"
                                   "      <link_name>l</link_name>\n      <xDotU>-5</xDotU>\n";
 
-/* A <plugin>'s children written as empty-element tags that no plugin
- * reader names are left out with stand-ins (10 MB of <a/> in a plugin
- * took 677 MB to export); those the readers name (<enable/>, even
- * empty), those with content and the terms read by value stay.  The file
- * is written back byte for byte; turning the plugin's added mass off
- * writes its terms 0 and <disable_added_mass> after its last element,
- * as without stand-ins. */
+/* A <plugin>'s children that no plugin reader names are left out with
+ * stand-ins, with their content (10 MB of <a>1</a> in a plugin took
+ * 716 MB to export kept); those the readers name (<enable/>, even empty)
+ * and the Hydrodynamics terms stay.  The file is written back byte for
+ * byte; turning the plugin's added mass off writes its terms 0 and
+ * <disable_added_mass> after its last element, as without stand-ins. */
 static void
 test_left_out_plugin (void)
 {
@@ -1933,17 +1932,17 @@ test_left_out_plugin (void)
   /* the plugin's xDotU and yDotV are read: it applies added mass too */
   g_assert_true (link_has_code (link, "A7"));
 
-  /* the run of <a/> and <b/> one stand-in, n:e another; link_name,
-   * xDotU, c, enable and yDotV kept */
+  /* the run of <a/>, <b/>, <c> and n:e one stand-in; link_name, xDotU,
+   * enable and yDotV kept */
   plugin = bl_xml_first_child (((BlModel *) g_ptr_array_index (bl_document_get_models (doc), 0))->node, "plugin");
   g_assert_nonnull (plugin);
   elements = count_elements (plugin->children, BL_XML_LEFT_OUT, &stand_ins);
   count_elements (plugin->children, "a", &flood);
   count_elements (plugin->children, "enable", &enable);
-  g_assert_cmpuint (stand_ins, ==, 2);
+  g_assert_cmpuint (stand_ins, ==, 1);
   g_assert_cmpuint (flood, ==, 0);
   g_assert_cmpuint (enable, ==, 1);
-  g_assert_cmpuint (elements, ==, 7);
+  g_assert_cmpuint (elements, ==, 5);
 
   exported = export_string (doc);
   g_assert_cmpstr (exported, ==, text->str);
@@ -1979,6 +1978,10 @@ test_left_out_plugin_last (void)
     { "  <a/>\n\t\t<a/>\n    </plugin>\n  </model>\n</sdf>\n",
       "  <a/>\n\t\t<a/>\n\t\t<disable_added_mass>true</disable_added_mass>\n    </plugin>\n"
       "  </model>\n</sdf>\n" },
+    /* the last child with content holding a '<' and a '>' */
+    { "      <a>1</a>\n      <p>2 <![CDATA[<x>]]><!-- > --></p>\n    </plugin>\n  </model>\n</sdf>\n",
+      "      <a>1</a>\n      <p>2 <![CDATA[<x>]]><!-- > --></p>\n"
+      "      <disable_added_mass>true</disable_added_mass>\n    </plugin>\n  </model>\n</sdf>\n" },
   };
 
   for (guint t = 0; t < G_N_ELEMENTS (tails); t++)

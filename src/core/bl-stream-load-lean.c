@@ -10,6 +10,7 @@
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
 
+#include "bl-added-mass.h"
 #include "bl-sdf-order-private.h"
 #include "bl-stream-load-private.h"
 #include "bl-xml-private.h"
@@ -28,7 +29,8 @@ typedef enum
   KIND_INERTIAL,
   KIND_JOINT,
   KIND_FRAME,
-  KIND_PLUGIN,      /* kept but for empty children no reader names */
+  KIND_INCLUDE,     /* kept whole but for its plugins */
+  KIND_PLUGIN,      /* kept but for children no reader names */
   KIND_LEFT_OUT,
 } ElementKind;
 
@@ -48,16 +50,16 @@ static const struct
 } kept_children[] = {
   { KIND_SDF, "world", KIND_WORLD },
   { KIND_SDF, "model", KIND_MODEL },
-  { KIND_SDF, "include", KIND_OTHER },
+  { KIND_SDF, "include", KIND_INCLUDE },
   { KIND_WORLD, "model", KIND_MODEL },
-  { KIND_WORLD, "include", KIND_OTHER },
+  { KIND_WORLD, "include", KIND_INCLUDE },
   { KIND_WORLD, "frame", KIND_FRAME },
   { KIND_WORLD, "plugin", KIND_PLUGIN },
   { KIND_WORLD, "physics", KIND_OTHER },
   { KIND_WORLD, "gravity", KIND_OTHER },
   { KIND_MODEL, "link", KIND_LINK },
   { KIND_MODEL, "model", KIND_MODEL },
-  { KIND_MODEL, "include", KIND_OTHER },
+  { KIND_MODEL, "include", KIND_INCLUDE },
   { KIND_MODEL, "frame", KIND_FRAME },
   { KIND_MODEL, "joint", KIND_JOINT },
   { KIND_MODEL, "plugin", KIND_PLUGIN },
@@ -81,36 +83,31 @@ static const struct
 
 /* The children of a <plugin> the plugin readers ask for by name
  * (bl-fluid-check.c, bl-fluid-import.c, bl-fluid-world.c), whose mere
- * presence may count (<enable/>, <graded_buoyancy/>).  Every other child
- * is read, if at all, by its value (bl_fluid_collect_numbers takes every
- * child whose value is a number), so one written as an empty-element
- * tag, which has none, is left out: 10 MB of <a/> in a plugin cost the
- * editable load 677 MB.  A child with content is kept whole. */
+ * presence may count (<enable/>, <graded_buoyancy/>), are kept whole, and
+ * so are the Hydrodynamics plugin's added-mass terms
+ * (bl_added_mass_parse_hydrodynamics_name: bl_fluid_collect_numbers takes
+ * every child whose value is a number, and only those names are read of
+ * them).  Every other child is left out with its subtree: a plugin's own
+ * parameters, or 10 MB of <a>1</a> (which cost the editable load 716 MB
+ * kept), cost no memory. */
 static const char * const plugin_names[] = {
   "added_mass", "disable_added_mass", "drag", "enable", "engine", "graded_buoyancy", "link", "link_name",
   "uniform_fluid_density",
 };
 
-/* Whether the start tag libxml2 just read is an empty-element tag
- * (`<a/>`): the start-element handler is called with the input at the
- * tag's "/>" or ">". */
-static gboolean
-at_empty_element_tag (xmlParserCtxt *ctxt)
-{
-  return ctxt->input != NULL && ctxt->input->cur != NULL && ctxt->input->end - ctxt->input->cur >= 2 &&
-         ctxt->input->cur[0] == '/' && ctxt->input->cur[1] == '>';
-}
-
 static guint8
-plugin_child_kind (xmlParserCtxt *ctxt,
-                   const xmlChar *localname,
+plugin_child_kind (const xmlChar *localname,
                    const xmlChar *uri)
 {
-  if (uri == NULL)
-    for (guint i = 0; i < G_N_ELEMENTS (plugin_names); i++)
-      if (strcmp ((const char *) localname, plugin_names[i]) == 0)
-        return KIND_OTHER;
-  return at_empty_element_tag (ctxt) ? KIND_LEFT_OUT : KIND_OTHER;
+  guint row, col;
+
+  if (uri != NULL)
+    return KIND_LEFT_OUT;
+  for (guint i = 0; i < G_N_ELEMENTS (plugin_names); i++)
+    if (strcmp ((const char *) localname, plugin_names[i]) == 0)
+      return KIND_OTHER;
+  return bl_added_mass_parse_hydrodynamics_name ((const char *) localname, &row, &col) ? KIND_OTHER
+                                                                                        : KIND_LEFT_OUT;
 }
 
 static guint8
@@ -131,7 +128,10 @@ child_kind (xmlParserCtxt *ctxt,
   if (parent == KIND_OTHER)
     return KIND_OTHER;
   if (parent == KIND_PLUGIN)
-    return plugin_child_kind (ctxt, localname, uri);
+    return plugin_child_kind (localname, uri);
+  /* what an <include> holds is read as a whole, but for its plugins */
+  if (parent == KIND_INCLUDE)
+    return uri == NULL && strcmp ((const char *) localname, "plugin") == 0 ? KIND_PLUGIN : KIND_OTHER;
   if (uri != NULL)
     return KIND_LEFT_OUT;
   for (guint i = 0; i < G_N_ELEMENTS (kept_children); i++)
@@ -272,6 +272,7 @@ add_stand_in (xmlParserCtxt *ctxt,
 
   if (open == NULL)
     return;
+  state->last_open = (guint32) (open - state->data);
   if (state->joinable && !alone)
     {
       end_text (ctxt, TRUE);
@@ -301,10 +302,9 @@ end_stand_in (xmlParserCtxt *ctxt)
  * stand-in for several children: its last child gets a stand-in of its
  * own after the blanks before it, as in the file.  An edit adds a
  * plugin's <disable_added_mass> after its last element, on a line of its
- * own only when that element begins one (insert_child in bl-edit.c).  A
- * plugin's stand-ins hold only empty-element tags with blanks between,
- * and no attribute value holds a '<': the last child begins at the last
- * '<' of the range, the blanks before it after the '>' before that. */
+ * own only when that element begins one (insert_child in bl-edit.c).  The
+ * last child begins at last_open; only blanks lie between it and the '>'
+ * that ends the child before it. */
 static void
 split_last_plugin_stand_in (xmlParserCtxt *ctxt)
 {
@@ -320,11 +320,13 @@ split_last_plugin_stand_in (xmlParserCtxt *ctxt)
   if (last == NULL || strcmp ((const char *) last->name, BL_XML_LEFT_OUT) != 0 || state->left_out->len == 0)
     return;
   range = &g_array_index (state->left_out, BlSourceRange, state->left_out->len - 1);
-  start = state->data + range->start;
-  lt = memrchr (start, '<', range->end - range->start);
-  gt = lt != NULL && lt > start ? memrchr (start, '>', (gsize) (lt - start)) : NULL;
-  if (gt == NULL)
+  if (state->last_open <= range->start || state->last_open >= range->end)
     return;   /* one child: the blanks before it are the tree's already */
+  start = state->data + range->start;
+  lt = state->data + state->last_open;
+  gt = memrchr (start, '>', (gsize) (lt - start));
+  if (gt == NULL)
+    return;
 
   line = GPOINTER_TO_INT (last->psvi);
   for (const char *c = start; c < lt; c++)

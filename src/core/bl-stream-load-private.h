@@ -61,6 +61,7 @@ typedef struct
   const char *data;
   gsize       length;
   gboolean    run;           /* the last stand-in may hold more elements */
+  guint32     last_open;     /* where the last element left out begins */
   gboolean    joinable;      /* ...and only blanks (held back) came since */
   gboolean    leave_out_failed; /* a range not found in the bytes */
 } ParseState;
