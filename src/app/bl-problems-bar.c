@@ -25,11 +25,16 @@ struct _BlProblemsBar
   gboolean       closed;       /* by the user, until the next document */
   GPtrArray     *mesh_rows;    /* BlDiagnostic*: the first refused meshes (link
                                 * diagnostics), shown among the document's */
+  GHashTable    *failures;     /* place_key → the first BlIncludeFailure there */
 };
 
 /* The refused meshes the bar lists one by one: a world can name thousands
  * (each link's own list has them all). */
 #define MESH_ROWS_MAX 50
+/* The problems Details lists one by one, errors first: a file of 50,000
+ * nameless models has 100,000 (a label each took 10 s and 2 GB to show);
+ * a last row counts the rest, which ballast-cli check lists. */
+#define PROBLEM_ROWS_MAX 50
 /* The folders to allow the hint names; Details lists them all. */
 #define HINT_FOLDERS_MAX 5
 
@@ -44,33 +49,61 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (BlProblemsBar, bl_problems_bar, GTK_TYPE_WIDGET)
 
-/* The failed include a diagnostic reports, if it is one: both carry the
- * same place and message. */
-static const BlIncludeFailure *
-find_include_failure (BlDocument         *document,
-                      const BlDiagnostic *d)
+/* Where a failed include, and the diagnostic that reports it, are: both
+ * carry the same file, line and message. */
+static char *
+place_key (const char *file,
+           int         line,
+           const char *message)
 {
-  GPtrArray *failures = bl_document_get_include_failures (document);
+  return g_strdup_printf ("%d\n%s\n%s", line, file != NULL ? file : "", message != NULL ? message : "");
+}
 
+/* The failed includes by place, made again for a new document: a file
+ * can have thousands, and each problem asks. */
+static void
+index_failures (BlProblemsBar *self)
+{
+  GPtrArray *failures;
+
+  g_clear_pointer (&self->failures, g_hash_table_unref);
+  if (self->document == NULL)
+    return;
+  failures = bl_document_get_include_failures (self->document);
+  self->failures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < failures->len; i++)
     {
-      const BlIncludeFailure *failure = g_ptr_array_index (failures, i);
+      BlIncludeFailure *failure = g_ptr_array_index (failures, i);
+      char *key = place_key (failure->file, failure->line, failure->message);
 
-      if (failure->line == d->line && g_strcmp0 (failure->file, d->file) == 0 &&
-          g_strcmp0 (failure->message, d->message) == 0)
-        return failure;
+      if (g_hash_table_contains (self->failures, key))
+        g_free (key);
+      else
+        g_hash_table_insert (self->failures, key, failure);
     }
-  return NULL;
+}
+
+/* The failed include a diagnostic reports, if it is one. */
+static const BlIncludeFailure *
+find_include_failure (BlProblemsBar      *self,
+                      const BlDiagnostic *d)
+{
+  g_autofree char *key = NULL;
+
+  if (self->failures == NULL || g_hash_table_size (self->failures) == 0)
+    return NULL;
+  key = place_key (d->file, d->line, d->message);
+  return g_hash_table_lookup (self->failures, key);
 }
 
 /* Whether adding a model folder fixes it: an include looked for in folders
  * and found in none (not a Fuel model missing from the cache, nor a file
  * found but unusable). */
 static gboolean
-wants_model_path (BlDocument         *document,
+wants_model_path (BlProblemsBar      *self,
                   const BlDiagnostic *d)
 {
-  const BlIncludeFailure *failure = find_include_failure (document, d);
+  const BlIncludeFailure *failure = find_include_failure (self, d);
 
   return failure != NULL && failure->problem == BL_INCLUDE_NOT_FOUND;
 }
@@ -95,7 +128,7 @@ is_refusal (BlProblemsBar      *self,
             const BlDiagnostic *d,
             const char        **folder)
 {
-  const BlIncludeFailure *failure = find_include_failure (self->document, d);
+  const BlIncludeFailure *failure = find_include_failure (self, d);
   const BlMeshRefusal *refusal = find_mesh_refusal (self, d);
 
   if (failure != NULL && failure->problem == BL_INCLUDE_REFUSED)
@@ -318,7 +351,7 @@ static GtkWidget *
 problem_row_new (BlProblemsBar      *self,
                  const BlDiagnostic *d)
 {
-  const BlIncludeFailure *failure = find_include_failure (self->document, d);
+  const BlIncludeFailure *failure = find_include_failure (self, d);
   const char *folder = NULL;
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
@@ -377,8 +410,7 @@ static char *
 dup_summary (BlProblemsBar      *self,
              const BlDiagnostic *d)
 {
-  BlDocument *document = self->document;
-  const BlIncludeFailure *failure = find_include_failure (document, d);
+  const BlIncludeFailure *failure = find_include_failure (self, d);
   const BlMeshRefusal *refusal = find_mesh_refusal (self, d);
   g_autofree char *location = dup_location (self, d);
   g_autofree char *what = NULL;
@@ -389,7 +421,7 @@ dup_summary (BlProblemsBar      *self,
      * names (or that folder itself, for an included model) */
     what = g_strdup_printf (_("“%s” lies outside the model’s folders; allowing %s loads it"),
                             failure != NULL ? failure->uri : refusal->uri, folder);
-  else if (failure != NULL && wants_model_path (document, d))
+  else if (failure != NULL && wants_model_path (self, d))
     {
       g_autofree char *folders = g_strjoinv (", ", failure->searched);
 
@@ -431,7 +463,7 @@ dup_title (BlProblemsBar *self,
         errors++;
       else
         warnings++;
-      if (wants_model_path (document, d))
+      if (wants_model_path (self, d))
         includes++;
       refused += is_refusal (self, d, &folder);
     }
@@ -449,18 +481,18 @@ dup_title (BlProblemsBar *self,
                                          "%u models could not be found", includes), includes);
   if (errors > 0 && warnings > 0)
     {
-      g_autofree char *e = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u error", "%u errors", errors), errors);
-      g_autofree char *w = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u warning", "%u warnings", warnings),
+      g_autofree char *e = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u error", "%'u errors", errors), errors);
+      g_autofree char *w = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u warning", "%'u warnings", warnings),
                                             warnings);
 
       /* Translators: "2 errors" and "1 warning" */
       return g_strdup_printf (_("The file has %s and %s"), e, w);
     }
   if (errors > 0)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The file has %u error",
-                                         "The file has %u errors", errors), errors);
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The file has %u warning",
-                                       "The file has %u warnings", warnings), warnings);
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The file has %'u error",
+                                         "The file has %'u errors", errors), errors);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The file has %'u warning",
+                                       "The file has %'u warnings", warnings), warnings);
 }
 
 /* The offer to allow the folders of the files refused: the folder in the
@@ -501,13 +533,39 @@ update_allow_button (BlProblemsBar *self,
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->allow_button), "win.allow-folders");
 }
 
-/* Details' last rows: the folders allowing would add, when there are
- * several, and how many refused meshes are not listed. */
+/* A dimmed last row of Details. */
+static void
+append_details_note (BlProblemsBar *self,
+                     const char    *text,
+                     const char    *name)
+{
+  GtkWidget *label = copyable_label_new (text);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_name (label, name);
+  gtk_box_append (self->details_box, label);
+}
+
+/* Details' last rows: how many problems are not listed, the folders
+ * allowing would add, when there are several, and how many refused
+ * meshes are not listed. */
 static void
 append_details_footer (BlProblemsBar *self,
+                       guint          unlisted_problems,
                        GStrv          folders)
 {
   guint unlisted = bl_document_get_mesh_refusals (self->document)->len - self->mesh_rows->len;
+
+  if (unlisted_problems > 0)
+    {
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "and %'u more problem (ballast-cli check lists them all)",
+                                                            "and %'u more problems (ballast-cli check lists them all)",
+                                                            unlisted_problems), unlisted_problems);
+
+      append_details_note (self, text, "more-problems");
+    }
 
   if (g_strv_length (folders) > 1)
     {
@@ -527,10 +585,8 @@ append_details_footer (BlProblemsBar *self,
                                                             "and %u more refused mesh (its link lists it)",
                                                             "and %u more refused meshes (each link lists its own)",
                                                             unlisted), unlisted);
-      GtkWidget *label = copyable_label_new (text);
 
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_box_append (self->details_box, label);
+      append_details_note (self, text, "more-meshes");
     }
 }
 
@@ -556,10 +612,11 @@ update (BlProblemsBar *self)
 
       for (guint i = 0; i < problems->len; i++)
         {
-          wants_path |= wants_model_path (self->document, g_ptr_array_index (problems, i));
-          gtk_box_append (self->details_box, problem_row_new (self, g_ptr_array_index (problems, i)));
+          wants_path |= wants_model_path (self, g_ptr_array_index (problems, i));
+          if (i < PROBLEM_ROWS_MAX)
+            gtk_box_append (self->details_box, problem_row_new (self, g_ptr_array_index (problems, i)));
         }
-      append_details_footer (self, folders);
+      append_details_footer (self, problems->len - MIN (problems->len, PROBLEM_ROWS_MAX), folders);
       gtk_info_bar_set_message_type (self->info_bar, first->severity == BL_SEVERITY_ERROR
                                                      ? GTK_MESSAGE_ERROR : GTK_MESSAGE_WARNING);
       gtk_image_set_from_icon_name (self->icon, first->severity == BL_SEVERITY_ERROR
@@ -617,6 +674,7 @@ bl_problems_bar_set_document (BlProblemsBar *self,
   g_set_object (&self->document, document);
   self->closed = FALSE;
   make_mesh_rows (self);
+  index_failures (self);
   update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
@@ -688,6 +746,7 @@ bl_problems_bar_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), BL_TYPE_PROBLEMS_BAR);
   g_clear_object (&self->document);
   g_clear_pointer (&self->mesh_rows, g_ptr_array_unref);
+  g_clear_pointer (&self->failures, g_hash_table_unref);
 
   G_OBJECT_CLASS (bl_problems_bar_parent_class)->dispose (object);
 }
