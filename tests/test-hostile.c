@@ -1971,6 +1971,111 @@ test_link_limit (void)
   g_rmdir (dir);
 }
 
+static void
+part_item (GString *sdf,
+           guint    i,
+           guint    n)
+{
+  if (i % 3 == 0)
+    g_string_append_printf (sdf, "<frame name=\"f%u\"/>\n", i);
+  else if (i % 3 == 1)
+    g_string_append_printf (sdf, "<model name=\"n%u\"/>\n", i);
+  else
+    g_string_append_printf (sdf, "<joint name=\"j%u\" type=\"fixed\"><parent>world</parent>"
+                                 "<child>l</child></joint>\n", i);
+}
+
+/* A model "m" of one link (with a collision) and N frames, nested models
+ * and joints, one a line from line 4: N + 2 parts. */
+static char *
+write_parts (const char *dir,
+             const char *name,
+             guint       n,
+             const char *include)
+{
+  return write_items (dir, name, "<link name=\"l\"><collision name=\"c\"/></link>", n, part_item, include);
+}
+
+/* 10 MB of <model/> are 1.1 million models (3 s and 808 MB to check),
+ * of <collision/> 770,000 collisions (770 MB).  A document holds at most
+ * 4 models, collisions, frames and joints for each link the links' limit
+ * allows (here 100 links: 400): one more is refused at its line in
+ * either load, an included file that passes the document's count is an
+ * include error, and a bound of the caller's refuses either file with
+ * BL_DOCUMENT_ERROR_TOO_MANY_PARTS. */
+static void
+test_part_limit (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  /* "m", its collision and 398 more */
+  g_autofree char *at = write_parts (dir, "at.sdf", 398, NULL);
+  g_autofree char *past = write_parts (dir, "past.sdf", 399, NULL);
+  g_autofree char *part = write_parts (dir, "part.sdf", 199, NULL);
+  g_autofree char *whole = write_parts (dir, "whole.sdf", 199, "part.sdf");
+  const BlDocumentLoadFlags loads[] = { BL_DOCUMENT_LOAD_DEFAULT, BL_DOCUMENT_LOAD_READ_ONLY };
+
+  bl_document_set_max_links (100);
+  for (guint k = 0; k < G_N_ELEMENTS (loads); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (at, loads[k], &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (link_of (doc, "m::l"));
+      g_clear_object (&doc);
+
+      assert_over_limit (past, loads[k], "%s:402: more than 400 models, collisions, frames and joints (with the "
+                         "included files), the most Ballast reads (4 for each link ballast-cli --max-links "
+                         "allows); the file is not read", past);
+
+      /* 201 + 201: the included file passes the count */
+      doc = bl_document_new_from_file_full (whole, loads[k], &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (strstr (find_diagnostic (doc, "include", BL_SEVERITY_ERROR, 203, "m", whole)->message,
+                                "more than 400 models, collisions, frames and joints"));
+    }
+  bl_document_set_max_links (0);
+
+  for (guint k = 0; k < G_N_ELEMENTS (loads); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_limited (at, loads[k], 100, &error);
+      g_autofree char *expected = NULL;
+
+      g_assert_no_error (error);
+      g_clear_object (&doc);
+
+      doc = bl_document_new_from_file_limited (past, loads[k], 100, &error);
+      g_assert_null (doc);
+      g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_PARTS);
+      g_assert_true (bl_document_error_is_past_bound (error));
+      expected = g_strdup_printf ("%s:402: more than 400 models, collisions, frames and joints (with the "
+                                  "included files), the most this load allows; the file is not read", past);
+      g_assert_cmpstr (error->message, ==, expected);
+      g_clear_error (&error);
+      g_clear_pointer (&expected, g_free);
+
+      doc = bl_document_new_from_file_limited (whole, loads[k], 100, &error);
+      g_assert_null (doc);
+      g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_PARTS);
+      expected = g_strdup_printf ("%s: more than 400 models, collisions, frames and joints with its included "
+                                  "files, the most this load allows; the file is not read", whole);
+      g_assert_cmpstr (error->message, ==, expected);
+      g_clear_error (&error);
+
+      /* the global bound (1,048,576 links) reads them all */
+      doc = bl_document_new_from_file_full (whole, loads[k], &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (link_of (doc, "m::i::l"));
+    }
+
+  g_unlink (at);
+  g_unlink (past);
+  g_unlink (part);
+  g_unlink (whole);
+  g_rmdir (dir);
+}
+
 #define TETRAHEDRON_STL \
   "solid t\n" \
   "facet normal 0 0 -1\nouter loop\nvertex 0 0 0\nvertex 0 1 0\nvertex 1 0 0\nendloop\nendfacet\n" \
@@ -2491,6 +2596,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/mesh-memory-limit", test_mesh_memory_limit);
   g_test_add_func ("/core/hostile/comment-limit", test_comment_limit);
   g_test_add_func ("/core/hostile/link-limit", test_link_limit);
+  g_test_add_func ("/core/hostile/part-limit", test_part_limit);
   g_test_add_func ("/core/hostile/attribute-limit", test_attribute_limit);
   g_test_add_func ("/core/hostile/attribute-limit-pieces", test_attribute_limit_pieces);
   g_test_add_func ("/core/hostile/files-only-where-they-belong", test_files_only_where_they_belong);

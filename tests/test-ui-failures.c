@@ -728,33 +728,53 @@ test_screenshot_too_many_links (void)
   g_autofree char *config = g_build_filename (dir, "config", NULL);
   g_autofree char *model = g_build_filename (dir, "many.sdf", NULL);
   g_autofree char *png = g_build_filename (dir, "shot.png", NULL);
-  g_autofree char *expected = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(GString) text = g_string_new ("<sdf version=\"1.11\"><model name=\"m\">\n");
   g_auto(GStrv) envp = g_get_environ ();
-  g_autoptr(GError) error = NULL;
   char *argv[] = { (char *) binary, (char *) "--screenshot", png, model, NULL };
-  int status;
+  /* 21 links; a model and 80 collisions, 81 parts (4 for each of the 20
+   * links the window opens) */
+  static const struct { guint n; guint line; const char *what; } cases[] = {
+    { 21, 22, "20 links" },
+    { 81, 82, "80 models, collisions, frames and joints" },
+  };
 
   g_assert_nonnull (binary);
-  for (guint i = 0; i < 21; i++)
-    g_string_append_printf (text, "<link name=\"l%u\"/>\n", i);
-  g_string_append (text, "</model></sdf>\n");
-  g_assert_true (g_file_set_contents (model, text->str, -1, NULL));
   g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
   g_assert_true (g_file_set_contents (keyfile, "[app/ballast/Ballast]\nwindow-max-links=uint32 20\n", -1, NULL));
   envp = g_environ_setenv (envp, "GSETTINGS_BACKEND", "keyfile", TRUE);
   envp = g_environ_setenv (envp, "XDG_CONFIG_HOME", config, TRUE);
 
-  g_assert_true (g_spawn_sync (NULL, argv, envp, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status,
-                               &error));
-  g_assert_no_error (error);
-  g_assert_false (g_spawn_check_wait_status (status, NULL));
-  g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
-  expected = g_strdup_printf ("ballast: %s has more links than the window opens (the setting window-max-links; "
-                              "0 lifts it): %s:22: more than 20 links (with the included files), the most this "
-                              "load allows; the file is not read\n", model, model);
-  g_assert_nonnull (strstr (err, expected));
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(GString) text = g_string_new ("<sdf version=\"1.11\"><model name=\"m\">\n");
+      g_autofree char *expected = NULL;
+      g_autofree char *err = NULL;
+      g_autoptr(GError) error = NULL;
+      int status;
+
+      if (c == 0)
+        for (guint i = 0; i < cases[c].n; i++)
+          g_string_append_printf (text, "<link name=\"l%u\"/>\n", i);
+      else
+        {
+          g_string_append (text, "<link name=\"l\">\n");
+          for (guint i = 0; i < cases[c].n - 1; i++)
+            g_string_append_printf (text, "<collision name=\"c%u\"/>\n", i);
+          g_string_append (text, "</link>\n");
+        }
+      g_string_append (text, "</model></sdf>\n");
+      g_assert_true (g_file_set_contents (model, text->str, -1, NULL));
+
+      g_assert_true (g_spawn_sync (NULL, argv, envp, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
+                                   &status, &error));
+      g_assert_no_error (error);
+      g_assert_false (g_spawn_check_wait_status (status, NULL));
+      g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+      expected = g_strdup_printf ("ballast: %s is larger than the window opens (the setting window-max-links; "
+                                  "0 lifts it): %s:%u: more than %s (with the included files), the most this "
+                                  "load allows; the file is not read\n", model, model, cases[c].line,
+                                  cases[c].what);
+      g_assert_nonnull (strstr (err, expected));
+    }
   remove_tree (dir);
 }
 

@@ -196,13 +196,15 @@ write_links_file (const char *dir,
   return path;
 }
 
-/* The window's question about FILE_NAME, past a bound of 20 links, once
- * on screen. */
+/* The window's question about FILE_NAME, past a bound of 20 links (or
+ * WHAT, when not NULL), once on screen. */
 static GtkMessageDialog *
-wait_for_too_many (const char *file_name)
+wait_for_too_many (const char *file_name,
+                   const char *what)
 {
   GtkMessageDialog *dialog = wait_for_message_dialog ();
-  g_autofree char *expected = g_strdup_printf ("“%s” has more than 20 links", file_name);
+  g_autofree char *expected = g_strdup_printf ("“%s” has more than %s", file_name,
+                                               what != NULL ? what : "20 links");
   g_autofree char *text = NULL;
 
   g_object_get (dialog, "text", &text, NULL);
@@ -235,8 +237,9 @@ open_anyway (Fixture          *f,
 }
 
 /* A file of more links than the setting "window-max-links" (here 20),
- * included files counted, is a question, not a load: Cancel keeps what
- * the window showed, Open Anyway opens it (each answered by a real
+ * included files counted, or of more than 4 times as many models,
+ * collisions, frames and joints, is a question, not a load: Cancel keeps
+ * what the window showed, Open Anyway opens it (each answered by a real
  * click).  At the bound, it opens without a word; grown past it on disk,
  * its reload asks. */
 static void
@@ -257,14 +260,31 @@ test_too_many_links_asks (Fixture       *f,
   g_settings_set_uint (settings, "window-max-links", 20);
 
   bl_window_open (f->window, past_file);
-  cancel_keeps (f, wait_for_too_many ("past.sdf"), shown);
+  cancel_keeps (f, wait_for_too_many ("past.sdf", NULL), shown);
 
   /* included files count: 10 + 11 */
   bl_window_open (f->window, whole_file);
-  cancel_keeps (f, wait_for_too_many ("whole.sdf"), shown);
+  cancel_keeps (f, wait_for_too_many ("whole.sdf", NULL), shown);
+
+  /* a model, a link and 80 collisions: 81 parts */
+  {
+    g_autoptr(GString) text = g_string_new ("<sdf version=\"1.11\"><model name=\"m\"><link name=\"l\">\n");
+    g_autofree char *path = g_build_filename (f->dir, "parts.sdf", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+
+    for (guint i = 0; i < 80; i++)
+      g_string_append_printf (text, "<collision name=\"c%u\"/>\n", i);
+    g_string_append (text, "</link></model></sdf>\n");
+    g_assert_true (g_file_set_contents (path, text->str, -1, NULL));
+    bl_window_open (f->window, file);
+    cancel_keeps (f, wait_for_too_many ("parts.sdf", "80 models, collisions, frames and joints"), shown);
+    g_assert_false (bl_window_load_file (f->window, file, &error));
+    g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_PARTS);
+    g_clear_error (&error);
+  }
 
   bl_window_open (f->window, past_file);
-  open_anyway (f, wait_for_too_many ("past.sdf"), shown, 21);
+  open_anyway (f, wait_for_too_many ("past.sdf", NULL), shown, 21);
   g_assert_null (find_dialog (GTK_TYPE_MESSAGE_DIALOG));
 
   g_assert_true (bl_window_load_file (f->window, at_file, &error));
@@ -279,7 +299,7 @@ test_too_many_links_asks (Fixture       *f,
   shown = bl_window_get_document (f->window);
   g_free (write_links_file (f->dir, "at.sdf", 21, NULL));
   {
-    GtkMessageDialog *dialog = wait_for_too_many ("at.sdf");
+    GtkMessageDialog *dialog = wait_for_too_many ("at.sdf", NULL);
 
     g_assert_true (bl_window_get_document (f->window) == shown);
     open_anyway (f, dialog, shown, 21);

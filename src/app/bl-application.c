@@ -513,9 +513,9 @@ on_file_opened (GObject      *source,
       {
         g_autofree char *name = g_file_get_parse_name (g_object_get_data (G_OBJECT (window), "bl-file"));
 
-        if (g_error_matches (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS))
+        if (bl_document_error_is_past_bound (error))
           /* the window's bound, which the window asks to lift */
-          g_printerr (_("ballast: %s has more links than the window opens (the setting "
+          g_printerr (_("ballast: %s is larger than the window opens (the setting "
                         "window-max-links; 0 lifts it): %s\n"), name, error->message);
         else
           g_printerr (_("ballast: could not open %s: %s\n"), name, error->message);

@@ -46,8 +46,8 @@ void           bl_session_set_document       (BlSession   *self,
                                               gboolean     restored);
 
 /* Reads `file` into a new document in a worker thread, refusing one of
- * more than `max_links` links (0: the core's bound alone) with
- * BL_DOCUMENT_ERROR_TOO_MANY_LINKS.  A later load (or
+ * more than `max_links` links (0: the core's bound alone), or 4 times as
+ * many other parts, as bl_document_new_from_file_limited does.  A later load (or
  * bl_session_cancel_load, or disposing the session) supersedes it: it then
  * fails with G_IO_ERROR_CANCELLED.  The document is not shown: the caller
  * decides (bl_session_set_document). */

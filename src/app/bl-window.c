@@ -635,18 +635,26 @@ on_too_many_links_response (GtkDialog *dialog,
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
-/* A file of more links than the window opens: the user decides. */
+/* A file of more links, or of more other parts, than the window opens
+ * (ERROR says which): the user decides. */
 static void
-ask_open_anyway (BlWindow *self,
-                 GFile    *file)
+ask_open_anyway (BlWindow     *self,
+                 GFile        *file,
+                 const GError *error)
 {
   g_autofree char *name = g_file_get_basename (file);
   guint limit = g_settings_get_uint (self->settings, "window-max-links");
-  g_autofree char *primary = g_strdup_printf (_("“%s” has more than %'u links"), name, limit);
-  g_autofree char *secondary = g_strdup_printf (_("The window opens models of up to %'u links, their included "
-                                                  "files counted: each link takes 10–20 kB of memory here. "
+  gboolean parts = g_error_matches (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_PARTS);
+  g_autofree char *primary = parts
+                             ? g_strdup_printf (_("“%s” has more than %'u models, collisions, frames and joints"),
+                                                name, limit * BL_DOCUMENT_PARTS_PER_LINK)
+                             : g_strdup_printf (_("“%s” has more than %'u links"), name, limit);
+  g_autofree char *secondary = g_strdup_printf (_("The window opens models of up to %'u links and %'u models, "
+                                                  "collisions, frames and joints, their included files "
+                                                  "counted: each link takes 10–20 kB of memory here. "
                                                   "Open it anyway if this computer has the memory to spare; "
-                                                  "ballast-cli reads it too."), limit);
+                                                  "ballast-cli reads it too."), limit,
+                                                limit * BL_DOCUMENT_PARTS_PER_LINK);
   GtkWidget *dialog = _bl_window_question_new (self, GTK_MESSAGE_QUESTION, primary, secondary);
 
   gtk_dialog_add_buttons (GTK_DIALOG (dialog),
@@ -674,9 +682,9 @@ bl_window_show_open_error (BlWindow     *self,
   g_return_if_fail (G_IS_FILE (file));
   g_return_if_fail (error != NULL);
 
-  if (g_error_matches (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS))
+  if (bl_document_error_is_past_bound (error))
     {
-      ask_open_anyway (self, file);
+      ask_open_anyway (self, file, error);
       return;
     }
   name = g_file_get_parse_name (file);
@@ -811,9 +819,9 @@ on_reload_done (GObject      *source,
   if (bl_window_load_file_finish (self, result, &error) ||
       g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
-  /* grown past the window's bound of links: the user decides */
-  if (g_error_matches (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS))
-    ask_open_anyway (self, bl_session_get_file (self->session));
+  /* grown past the window's bound: the user decides */
+  if (bl_document_error_is_past_bound (error))
+    ask_open_anyway (self, bl_session_get_file (self->session), error);
   else
     _bl_window_show_error (self, _("Could not reload the file"), error->message);
 }

@@ -41,7 +41,7 @@ gboolean    bl_window_load_file_finish (BlWindow            *self,
 /* Says in a dialog over the window that FILE could not be opened, and
  * why (ERROR's message): "Could not open “/path/to/model.sdf”".  A file of
  * more links than the setting "window-max-links" lets the window open
- * (BL_DOCUMENT_ERROR_TOO_MANY_LINKS) is a question instead, whose "Open
+ * (bl_document_error_is_past_bound) is a question instead, whose "Open
  * Anyway" opens it (bl_window_open) without that bound. */
 void        bl_window_show_open_error  (BlWindow            *self,
                                         GFile               *file,

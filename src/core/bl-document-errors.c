@@ -48,3 +48,10 @@ bl_mesh_refusal_free (BlMeshRefusal *refusal)
   g_free (refusal->folder);
   g_free (refusal);
 }
+
+gboolean
+bl_document_error_is_past_bound (const GError *error)
+{
+  return g_error_matches (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS) ||
+         g_error_matches (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_PARTS);
+}

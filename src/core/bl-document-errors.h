@@ -11,6 +11,11 @@ G_BEGIN_DECLS
 
 #define BL_DOCUMENT_ERROR (bl_document_error_quark ())
 
+/* The models, collisions, frames and joints a document may hold for each
+ * link the bound on links allows (bl_document_set_max_links,
+ * bl_document_new_from_file_limited). */
+#define BL_DOCUMENT_PARTS_PER_LINK 4
+
 typedef enum
 {
   BL_DOCUMENT_ERROR_READ,      /* the file could not be read */
@@ -19,9 +24,17 @@ typedef enum
   BL_DOCUMENT_ERROR_LIMIT,     /* past a limit on what a file may hold (comments, links) */
   BL_DOCUMENT_ERROR_TOO_MANY_LINKS, /* past the links the caller allowed this load
                                      * (bl_document_new_from_file_limited) */
+  BL_DOCUMENT_ERROR_TOO_MANY_PARTS, /* past the models, collisions, frames and
+                                     * joints it allowed (BL_DOCUMENT_PARTS_PER_LINK
+                                     * for each link) */
 } BlDocumentError;
 
 GQuark bl_document_error_quark (void);
+
+/* Whether ERROR refused a file past the bound of the caller's
+ * (BL_DOCUMENT_ERROR_TOO_MANY_LINKS or _TOO_MANY_PARTS), which the caller
+ * may lift. */
+gboolean bl_document_error_is_past_bound (const GError *error);
 
 /* An <include> that was not loaded, for a window that offers the fix: each
  * also has its "include" (or "include-cycle") diagnostic, with the same

@@ -146,10 +146,18 @@ bl_document_load (BlDocument  *self,
   self->loaded_sdf_version = g_strdup (self->sdf_version);
   self->sdf_minor = loader.sdf_minor;
   self->reading_changes_at = loader.reading_changes_at;
-  if (loaded && loader.counts.links_refused)
+  if (loaded && loader.counts.parts_refused)
     {
       /* an included file went past the caller's bound: the document as a
        * whole is refused, not shown without it */
+      g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_PARTS,
+                   "%s: more than %u models, collisions, frames and joints with its included files, the "
+                   "most this load allows; the file is not read", self->path,
+                   (guint) MIN ((guint64) max_links * BL_DOCUMENT_PARTS_PER_LINK, G_MAXUINT));
+      loaded = FALSE;
+    }
+  else if (loaded && loader.counts.links_refused)
+    {
       g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS,
                    "%s: more than %u links with its included files, the most this load allows; "
                    "the file is not read", self->path, max_links);

@@ -38,7 +38,9 @@ BlDocument   *bl_document_new_from_file_full (const char           *path,
 /* As bl_document_new_from_file_full, within a bound of the caller's: a
  * document of more than MAX_LINKS links with its included files (0: no
  * bound but bl_document_get_max_links) is refused as it is read, with
- * BL_DOCUMENT_ERROR_TOO_MANY_LINKS, an included file past it too (which
+ * BL_DOCUMENT_ERROR_TOO_MANY_LINKS, one of more than 4 × MAX_LINKS
+ * models, collisions, frames and joints with
+ * BL_DOCUMENT_ERROR_TOO_MANY_PARTS, an included file past them too (which
  * the process's bound makes an include diagnostic instead). */
 BlDocument   *bl_document_new_from_file_limited (const char          *path,
                                                  BlDocumentLoadFlags  flags,
@@ -51,10 +53,11 @@ BlDocument   *bl_document_new_from_data      (const char  *data,
                                               const char  *path,
                                               GError     **error);
 /* The most <link> elements a document and its included files may hold,
- * for every load after the call (0: the default, 1,048,576).  A link
- * costs 2–5 kB while loaded, so the default bounds a load to a few GB; a
- * file of more is refused as it is read (BL_DOCUMENT_ERROR_LIMIT, naming
- * the limit and the line). */
+ * for every load after the call (0: the default, 1,048,576), and 4 times
+ * as many models, collisions, frames and joints.  A link costs 2–5 kB
+ * while loaded, a collision about 1 kB, so the default bounds a load to a
+ * few GB; a file of more is refused as it is read
+ * (BL_DOCUMENT_ERROR_LIMIT, naming the limit and the line). */
 void          bl_document_set_max_links      (guint        max_links);
 guint         bl_document_get_max_links      (void);
 

@@ -322,6 +322,7 @@ typedef struct
   xmlDoc    *xml;         /* as parsed; NULL while the file was read once */
   gsize      length;      /* its bytes */
   guint      links;       /* the <link> elements it holds */
+  guint      parts;       /* its models, collisions, frames and joints */
   guint      comments;    /* its comments and processing instructions */
   GPtrArray *diagnostics; /* BlDiagnostic* its parse added */
 } BlIncludedFile;
@@ -380,7 +381,7 @@ copy_included_file (BlLoader   *loader,
 
   if (included == NULL || included->xml == NULL ||
       loader->include_bytes + included->length > MAX_INCLUDE_BYTES ||
-      !bl_stream_counts_add (&loader->counts, included->links, included->comments))
+      !bl_stream_counts_add (&loader->counts, included->links, included->parts, included->comments))
     return NULL;
   loader->include_bytes += included->length;
   copy = copy_tree (included->xml);
@@ -424,6 +425,7 @@ read_included_file (BlLoader    *loader,
   included->xml = copy_tree (xml);
   included->length = length;
   included->links = loader->counts.links - before.links;
+  included->parts = loader->counts.parts - before.parts;
   included->comments = loader->counts.comments - before.comments;
   included->diagnostics = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
   for (guint i = first_diagnostic; i < loader->diagnostics->len; i++)

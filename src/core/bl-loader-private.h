@@ -36,10 +36,13 @@ typedef struct
 {
   guint    comments;     /* comments and processing instructions */
   guint    links;        /* <link> elements */
+  guint    parts;        /* <model>, <collision>, <frame> and <joint> elements */
   guint    max_links;    /* the caller's bound on links for this load (0:
                           * bl_stream_get_max_links, a refused include is a
-                          * diagnostic); a file past it fails the load */
-  gboolean links_refused; /* a file was refused past max_links */
+                          * diagnostic), and BL_DOCUMENT_PARTS_PER_LINK times
+                          * it on parts; a file past either fails the load */
+  gboolean links_refused; /* a file was refused past max_links... */
+  gboolean parts_refused; /* ...for its parts */
 } BlReadCounts;
 
 typedef struct
@@ -153,15 +156,18 @@ xmlDoc        *bl_stream_read_xml            (BlLoader     *loader,
                                               BlReadCounts *counts,
                                               GError      **error);
 
-/* Adds the links and comments of a file read before to counts when the
- * sum is within the limits bl_stream_read_xml applies; FALSE (counts
- * unchanged) when it is not, and reading the file again would fail. */
+/* Adds the links, parts and comments of a file read before to counts
+ * when the sum is within the limits bl_stream_read_xml applies; FALSE
+ * (counts unchanged) when it is not, and reading the file again would
+ * fail. */
 gboolean       bl_stream_counts_add          (BlReadCounts *counts,
                                               guint         links,
+                                              guint         parts,
                                               guint         comments);
 
 /* The most <link> elements one document (with its included files) may
- * hold: bl_document_set_max_links. */
+ * hold: bl_document_set_max_links; and BL_DOCUMENT_PARTS_PER_LINK times
+ * as many models, collisions, frames and joints. */
 void           bl_stream_set_max_links       (guint         max_links);
 guint          bl_stream_get_max_links       (void);
 /* The read-ahead link for the <link> `node` of `model`, now the model's,

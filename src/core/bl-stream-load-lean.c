@@ -371,8 +371,8 @@ lean_start_element (void           *ctx,
                                    nb_defaulted, attributes);
       return;
     }
-  /* links left out count as the full load counts them */
-  if (bl_stream_is_link_name (localname) && !bl_stream_count_link (ctxt))
+  /* links and parts left out count as the full load counts them */
+  if (!bl_stream_count_element (ctxt, localname))
     return;
   if (state->skip_depth++ > 0)
     return;

@@ -66,14 +66,23 @@ typedef struct
   gboolean    leave_out_failed; /* a range not found in the bytes */
 } ParseState;
 
-gboolean bl_stream_count_link                 (xmlParserCtxt  *ctxt);
+gboolean bl_stream_count_named                (xmlParserCtxt  *ctxt,
+                                               const xmlChar  *localname);
 
-/* Whether an element's local name is "link" (asked of every element the
- * parser starts: the first byte decides for nearly all of them). */
+/* Counts an element the parser starts against the most links and parts
+ * (bl_stream_count_named); FALSE past them (the parse stopped).  Asked
+ * of every element: the first byte decides for nearly all of them. */
 static inline gboolean
-bl_stream_is_link_name (const xmlChar *localname)
+bl_stream_count_element (xmlParserCtxt *ctxt,
+                         const xmlChar *localname)
 {
-  return localname[0] == 'l' && strcmp ((const char *) localname, "link") == 0;
+  switch (localname[0])
+    {
+    case 'l': case 'm': case 'c': case 'f': case 'j':
+      return bl_stream_count_named (ctxt, localname);
+    default:
+      return TRUE;
+    }
 }
 gboolean bl_stream_count_comment              (xmlParserCtxt  *ctxt);
 void     bl_stream_sax_start_element          (void           *ctx,

@@ -372,27 +372,81 @@ refuse_over_limit (xmlParserCtxt *ctxt,
   return FALSE;
 }
 
-/* Counts a <link> against the most links; FALSE past it (the parse
- * stopped). */
+/* The most links of counts' load, and of its other parts. */
+static guint
+max_links_of (const BlReadCounts *counts)
+{
+  return counts->max_links > 0 ? counts->max_links : bl_stream_get_max_links ();
+}
+
+static guint
+max_parts_of (const BlReadCounts *counts)
+{
+  return (guint) MIN ((guint64) max_links_of (counts) * BL_DOCUMENT_PARTS_PER_LINK, G_MAXUINT);
+}
+
+/* Each model, collision, frame and joint is an object of the loaded model
+ * too: 10 MB of <model/> are 1.1 million models (808 MB and 3 s to check,
+ * a window of 1.6 GB), of <collision/> 770,000 collisions (770 MB).  The
+ * largest real worlds have fewer than two for each link (the benchmark's
+ * 100,000 links: 150,000 collisions, 3,000 models, 5,000 frames); a
+ * document may hold BL_DOCUMENT_PARTS_PER_LINK for each link the links'
+ * limit allows. */
+static gboolean
+is_part_name (const xmlChar *localname)
+{
+  const char *name = (const char *) localname;
+
+  return strcmp (name, "model") == 0 || strcmp (name, "collision") == 0 || strcmp (name, "frame") == 0 ||
+         strcmp (name, "joint") == 0;
+}
+
+/* Counts a <link> against the most links, a model, collision, frame or
+ * joint against the most parts; FALSE past them (the parse stopped). */
 gboolean
-bl_stream_count_link (xmlParserCtxt *ctxt)
+bl_stream_count_named (xmlParserCtxt *ctxt,
+                       const xmlChar *localname)
 {
   ParseState *state = ctxt->_private;
-  guint limit = state->counts->max_links > 0 ? state->counts->max_links : bl_stream_get_max_links ();
+  BlReadCounts *counts = state->counts;
+  gboolean link = strcmp ((const char *) localname, "link") == 0;
+  guint *count, limit;
+  const char *what;
 
+  if (link)
+    {
+      count = &counts->links;
+      limit = max_links_of (counts);
+      what = "links";
+    }
+  else if (is_part_name (localname))
+    {
+      count = &counts->parts;
+      limit = max_parts_of (counts);
+      what = "models, collisions, frames and joints";
+    }
+  else
+    return TRUE;
   if (state->failed)
     return FALSE;
-  if (++state->counts->links <= limit)
+  if (++*count <= limit)
     return TRUE;
-  if (state->counts->max_links > 0)
+
+  if (counts->max_links > 0)
     {
-      state->counts->links_refused = TRUE;
-      return refuse_over_limit (ctxt, g_strdup_printf ("more than %u links (with the included files), the most "
-                                                       "this load allows; the file is not read", limit));
+      counts->links_refused = TRUE;
+      counts->parts_refused = !link;
+      return refuse_over_limit (ctxt, g_strdup_printf ("more than %u %s (with the included files), the most "
+                                                       "this load allows; the file is not read", limit, what));
     }
-  return refuse_over_limit (ctxt, g_strdup_printf ("more than %u links (with the included files), the most "
-                                                   "Ballast reads (ballast-cli --max-links changes it); the "
-                                                   "file is not read", limit));
+  if (link)
+    return refuse_over_limit (ctxt, g_strdup_printf ("more than %u links (with the included files), the most "
+                                                     "Ballast reads (ballast-cli --max-links changes it); the "
+                                                     "file is not read", limit));
+  return refuse_over_limit (ctxt, g_strdup_printf ("more than %u models, collisions, frames and joints (with the "
+                                                   "included files), the most Ballast reads (%d for each link "
+                                                   "ballast-cli --max-links allows); the file is not read",
+                                                   limit, BL_DOCUMENT_PARTS_PER_LINK));
 }
 
 void
@@ -410,7 +464,7 @@ bl_stream_sax_start_element (void           *ctx,
   ParseState *state = ctxt->_private;
   xmlNode *parent = ctxt->node;
 
-  if (state != NULL && bl_stream_is_link_name (localname) && !bl_stream_count_link (ctxt))
+  if (state != NULL && !bl_stream_count_element (ctxt, localname))
     return;
   xmlSAX2StartElementNs (ctx, localname, prefix, uri, nb_namespaces, namespaces,
                          nb_attributes, nb_defaulted, attributes);
@@ -489,14 +543,18 @@ bl_stream_count_comment (xmlParserCtxt *ctxt)
 gboolean
 bl_stream_counts_add (BlReadCounts *counts,
                       guint         links,
+                      guint         parts,
                       guint         comments)
 {
-  guint limit = counts->max_links > 0 ? counts->max_links : bl_stream_get_max_links ();
+  guint limit = max_links_of (counts);
+  guint parts_limit = max_parts_of (counts);
 
   if (links > limit || counts->links > limit - links ||
+      parts > parts_limit || counts->parts > parts_limit - parts ||
       comments > MAX_COMMENTS || counts->comments > MAX_COMMENTS - comments)
     return FALSE;
   counts->links += links;
+  counts->parts += parts;
   counts->comments += comments;
   return TRUE;
 }
@@ -948,6 +1006,7 @@ bl_stream_read_xml (BlLoader    *loader,
       else if (state.refused)
         g_set_error (error, BL_DOCUMENT_ERROR,
                      !state.over_limit ? BL_DOCUMENT_ERROR_PARSE
+                     : counts->parts_refused ? BL_DOCUMENT_ERROR_TOO_MANY_PARTS
                      : counts->links_refused ? BL_DOCUMENT_ERROR_TOO_MANY_LINKS
                      : BL_DOCUMENT_ERROR_LIMIT,
                      "%s:%d: %s", path, state.error_line, message);
