@@ -1885,6 +1885,88 @@ count_elements (xmlNode    *node,
   return n;
 }
 
+/* The children of an <inertia>, a <fluid_added_mass> and a <geometry>
+ * that no reader reads are left out of both loads: the unknown ones past
+ * the 20 warned about one by one (counted for the warning that counts
+ * the rest), an <ixx> repeated, what follows the first shape.  The
+ * values, the warnings and the file written back are as before. */
+static void
+test_left_out_values (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-export-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "values.sdf", NULL);
+  g_autoptr(GString) text = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n<model name=\"m\">\n"
+                                          "<link name=\"l\">\n<inertial>\n<mass>1</mass>\n<inertia>\n"
+                                          "<ixx>2</ixx>\n");
+  const BlDocumentLoadFlags loads[] = { BL_DOCUMENT_LOAD_DEFAULT, BL_DOCUMENT_LOAD_READ_ONLY };
+
+  for (guint i = 0; i < 1000; i++)
+    g_string_append (text, i % 2 ? "<a>1</a>\n" : "<ixx>3</ixx>  <a><x/></a>\n");
+  g_string_append (text, "<iyy>2</iyy><izz>2</izz></inertia>\n<fluid_added_mass>\n");
+  for (guint i = 0; i < 1000; i++)
+    g_string_append (text, "<b>2</b><xx>4</xx>\n");
+  g_string_append (text, "</fluid_added_mass>\n</inertial>\n<collision name=\"c\">\n<geometry>\n");
+  for (guint i = 0; i < 30; i++)
+    g_string_append (text, "<c>1</c>\n");
+  g_string_append (text, "<n:c xmlns:n=\"urn:n\"/><box><size>1 2 3</size></box>\n<sphere><radius>1</radius></sphere>"
+                         "<c/>\n</geometry>\n</collision>\n</link>\n</model>\n</sdf>\n");
+  g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
+
+  for (guint k = 0; k < G_N_ELEMENTS (loads); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (path, loads[k], &error);
+      xmlNode *root;
+      BlLink *link;
+      guint a = 0, b = 0, c = 0, ixx = 0, xx = 0, sphere = 0, summaries = 0;
+
+      g_assert_no_error (error);
+      link = link_of (doc, "m::l");
+      g_assert_cmpfloat (link->inertia[0], ==, 2.0);
+      g_assert_cmpfloat (link->added_mass[0], ==, 4.0);
+      g_assert_cmpint (g_ptr_array_index (link->collisions, 0) != NULL, ==, TRUE);
+      g_assert_cmpint (((BlCollision *) g_ptr_array_index (link->collisions, 0))->geometry.type, ==,
+                       BL_GEOMETRY_BOX);
+      for (guint i = 0; i < link->diagnostics->len; i++)
+        {
+          const BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
+
+          summaries += g_strcmp0 (d->message, "980 more children that are not elements of <inertia>, after the "
+                                              "20 above: ignored too") == 0 ||
+                       g_strcmp0 (d->message, "980 more children that are not elements of <fluid_added_mass>, "
+                                              "after the 20 above: ignored too") == 0 ||
+                       g_strcmp0 (d->message, "10 more children that are not elements of <geometry>, after the "
+                                              "20 above: ignored too") == 0;
+        }
+      g_assert_cmpuint (summaries, ==, 3);
+
+      /* the editable load's tree (a read-only load keeps no link's):
+       * of 1,000 <a>, <b>, 20 each; of 30 <c>, 20; one <ixx>, every <xx> */
+      if (loads[k] == BL_DOCUMENT_LOAD_DEFAULT)
+        {
+          g_autofree char *exported = export_string (doc);
+
+          root = xmlDocGetRootElement (bl_document_get_xml (doc));
+          count_elements (root, "a", &a);
+          count_elements (root, "b", &b);
+          count_elements (root, "c", &c);
+          count_elements (root, "ixx", &ixx);
+          count_elements (root, "xx", &xx);
+          count_elements (root, "sphere", &sphere);
+          g_assert_cmpuint (a, ==, 20);
+          g_assert_cmpuint (b, ==, 20);
+          g_assert_cmpuint (c, ==, 20);
+          g_assert_cmpuint (ixx, ==, 1);
+          g_assert_cmpuint (xx, ==, 1000);
+          g_assert_cmpuint (sphere, ==, 0);
+          g_assert_cmpstr (exported, ==, text->str);
+        }
+    }
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* A link with an added mass and the start of a Hydrodynamics plugin that
  * adds xDotU to it (A7), for the plugin tests below to end. */
 static const char plugin_head[] = "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n  <model name=\"m\">\n"
@@ -2344,6 +2426,7 @@ main (int    argc,
   g_test_add_func ("/core/export/round-trip/crlf-insert", test_round_trip_crlf_insert);
   g_test_add_func ("/core/export/round-trip/tinyxml-faults", test_round_trip_tinyxml_faults);
   g_test_add_func ("/core/export/round-trip/left-out", test_left_out);
+  g_test_add_func ("/core/export/round-trip/left-out-values", test_left_out_values);
   g_test_add_func ("/core/export/round-trip/left-out-plugin", test_left_out_plugin);
   g_test_add_func ("/core/export/round-trip/left-out-plugin-last", test_left_out_plugin_last);
   g_test_add_func ("/core/export/round-trip/left-out-bom-crlf", test_left_out_bom_crlf);

@@ -356,7 +356,7 @@ first_children (xmlNode            *parent,
     {
       guint i;
 
-      if (!bl_xml_is_element (child, NULL))
+      if (!bl_xml_is_element (child, NULL) || bl_xml_is_left_out (child))
         continue;
       for (i = 0; i < n && strcmp ((const char *) child->name, names[i]) != 0; i++)
         ;
@@ -391,8 +391,10 @@ join_path (char        buf[PATH_BUF_SIZE],
 /* Unknown children of one element are warned about one by one up to
  * MAX_UNKNOWN_LISTED; the rest in one warning that counts them (a
  * million unknown elements in one <inertia> would be a million
- * warnings, most of the memory of the load). */
-#define MAX_UNKNOWN_LISTED 20
+ * warnings, most of the memory of the load).  The loads keep no more
+ * than those listed: the rest are counted in the element
+ * (bl_xml_get_unknown_left_out). */
+#define MAX_UNKNOWN_LISTED BL_XML_UNKNOWN_LISTED
 
 /* Counts one more unknown child; TRUE while it is to be listed. */
 static gboolean
@@ -409,6 +411,7 @@ report_more_unknown (GPtrArray  *diagnostics,
                      const char *owner,
                      guint       n_unknown)
 {
+  n_unknown += bl_xml_get_unknown_left_out (parent);
   if (n_unknown <= MAX_UNKNOWN_LISTED)
     return;
   bl_diagnostics_add (diagnostics, BL_SEVERITY_WARNING, code, file, bl_xml_get_line (parent), owner,
@@ -434,7 +437,7 @@ report_unknown_inertia_elements (xmlNode            *inertia,
       const char *name = (const char *) child->name;
       gboolean known = FALSE;
 
-      if (!bl_xml_is_element (child, NULL))
+      if (!bl_xml_is_element (child, NULL) || bl_xml_is_left_out (child))
         continue;
       for (guint i = 0; i < 6; i++)
         known |= strcmp (name, names[i]) == 0;
@@ -578,7 +581,7 @@ parse_inertial (BlLink    *link,
         {
           int key;
 
-          if (!bl_xml_is_element (value, NULL))
+          if (!bl_xml_is_element (value, NULL) || bl_xml_is_left_out (value))
             continue;
 
           key = bl_added_mass_key_lookup ((const char *) value->name);
@@ -802,7 +805,7 @@ parse_geometry (BlLoader    *loader,
 
   for (xmlNode *child = node->children; child != NULL && shape == NULL; child = child->next)
     {
-      if (!bl_xml_is_element (child, NULL))
+      if (!bl_xml_is_element (child, NULL) || bl_xml_is_left_out (child))
         continue;
       for (guint i = 0; i < G_N_ELEMENTS (geometry_names); i++)
         {

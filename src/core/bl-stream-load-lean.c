@@ -30,6 +30,9 @@ typedef enum
   KIND_JOINT,
   KIND_FRAME,
   KIND_INCLUDE,     /* kept whole but for its plugins */
+  KIND_INERTIA,     /* these three: kept but for children never read */
+  KIND_ADDED_MASS,
+  KIND_GEOMETRY,
   KIND_PLUGIN,      /* kept but for children no reader names */
   KIND_LEFT_OUT,
 } ElementKind;
@@ -69,13 +72,13 @@ static const struct
   { KIND_LINK, "pose", KIND_OTHER },
   { KIND_LINK, "inertial", KIND_INERTIAL },
   { KIND_COLLISION, "pose", KIND_OTHER },
-  { KIND_COLLISION, "geometry", KIND_OTHER },
+  { KIND_COLLISION, "geometry", KIND_GEOMETRY },
   { KIND_COLLISION, "density", KIND_OTHER },
   { KIND_INERTIAL, "mass", KIND_OTHER },
   { KIND_INERTIAL, "density", KIND_OTHER },
   { KIND_INERTIAL, "pose", KIND_OTHER },
-  { KIND_INERTIAL, "inertia", KIND_OTHER },
-  { KIND_INERTIAL, "fluid_added_mass", KIND_OTHER },
+  { KIND_INERTIAL, "inertia", KIND_INERTIA },
+  { KIND_INERTIAL, "fluid_added_mass", KIND_ADDED_MASS },
   { KIND_JOINT, "child", KIND_OTHER },
   { KIND_JOINT, "pose", KIND_OTHER },
   { KIND_FRAME, "pose", KIND_OTHER },
@@ -110,6 +113,65 @@ plugin_child_kind (const xmlChar *localname,
                                                                                         : KIND_LEFT_OUT;
 }
 
+/* The children of an <inertia>, a <fluid_added_mass> and a <geometry>
+ * (bl-sdf-elements.c): what their readers read is kept whole (the first
+ * <ixx>… of each name, every added-mass coefficient, as a repeated one
+ * reads the first again, a geometry's first shape), and so are the first
+ * BL_XML_UNKNOWN_LISTED children they warn about one by one; each one
+ * past those is left out and counted in the element
+ * (bl_xml_add_unknown_left_out) for the warning that counts the rest.
+ * What follows a geometry's first shape, and what is in a namespace, is
+ * never read.  10 MB of <a>1</a> in an <inertia> cost check 287 MB. */
+static const char * const inertia_names[] = { "ixx", "iyy", "izz", "ixy", "ixz", "iyz" };
+static const char * const shape_names[] = {
+  "box", "sphere", "cylinder", "capsule", "ellipsoid", "cone", "mesh", "plane", "heightmap", "polyline", "image",
+  "empty",
+};
+
+static guint8
+value_child_kind (xmlParserCtxt *ctxt,
+                  guint8         parent,
+                  const xmlChar *localname)
+{
+  ParseState *state = ctxt->_private;
+  const char *name = (const char *) localname;
+
+  if (parent == KIND_INERTIA)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (inertia_names); i++)
+        if (strcmp (name, inertia_names[i]) == 0)
+          {
+            if (state->value_seen & (1u << i))
+              return KIND_LEFT_OUT;
+            state->value_seen |= 1u << i;
+            return KIND_OTHER;
+          }
+    }
+  else if (parent == KIND_ADDED_MASS)
+    {
+      if (bl_added_mass_key_lookup (name) >= 0)
+        return KIND_OTHER;
+    }
+  else
+    {
+      if (state->value_seen != 0)
+        return KIND_LEFT_OUT;
+      for (guint i = 0; i < G_N_ELEMENTS (shape_names); i++)
+        if (strcmp (name, shape_names[i]) == 0)
+          {
+            state->value_seen = 1;
+            return KIND_OTHER;
+          }
+    }
+  if (state->unknown_kept < BL_XML_UNKNOWN_LISTED)
+    {
+      state->unknown_kept++;
+      return KIND_OTHER;
+    }
+  bl_xml_add_unknown_left_out (ctxt->node);
+  return KIND_LEFT_OUT;
+}
+
 static guint8
 child_kind (xmlParserCtxt *ctxt,
             const xmlChar *localname,
@@ -132,6 +194,8 @@ child_kind (xmlParserCtxt *ctxt,
   /* what an <include> holds is read as a whole, but for its plugins */
   if (parent == KIND_INCLUDE)
     return uri == NULL && strcmp ((const char *) localname, "plugin") == 0 ? KIND_PLUGIN : KIND_OTHER;
+  if (parent == KIND_INERTIA || parent == KIND_ADDED_MASS || parent == KIND_GEOMETRY)
+    return uri == NULL ? value_child_kind (ctxt, parent, localname) : KIND_LEFT_OUT;
   if (uri != NULL)
     return KIND_LEFT_OUT;
   for (guint i = 0; i < G_N_ELEMENTS (kept_children); i++)
@@ -367,6 +431,9 @@ lean_start_element (void           *ctx,
     {
       end_text (ctxt, FALSE);
       g_byte_array_append (state->kinds, &kind, 1);
+      /* one such element is open at a time: its children are kept whole */
+      if (kind == KIND_INERTIA || kind == KIND_ADDED_MASS || kind == KIND_GEOMETRY)
+        state->value_seen = state->unknown_kept = 0;
       bl_stream_sax_start_element (ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
                                    nb_defaulted, attributes);
       return;

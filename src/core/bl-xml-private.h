@@ -48,13 +48,50 @@ bl_xml_get_line (xmlNode *node)
   return (int) xmlGetLineNo (node);
 }
 
+/* The unknown children of an <inertia>, a <fluid_added_mass> or a
+ * <geometry> that its reader warns about one by one; the loads keep no
+ * more (bl-stream-load-lean.c), counting the rest in the element's
+ * _private, which nothing else uses on them. */
+#define BL_XML_UNKNOWN_LISTED 20
+
+static inline gboolean
+bl_xml_counts_unknown (xmlNode *node)
+{
+  return bl_xml_is_element (node, "inertia") || bl_xml_is_element (node, "fluid_added_mass") ||
+         bl_xml_is_element (node, "geometry");
+}
+
+static inline void
+bl_xml_add_unknown_left_out (xmlNode *node)
+{
+  node->_private = GUINT_TO_POINTER (GPOINTER_TO_UINT (node->_private) + 1);
+}
+
+/* The unknown children left out of the element (0 for other elements). */
+static inline guint
+bl_xml_get_unknown_left_out (xmlNode *node)
+{
+  return bl_xml_counts_unknown (node) ? GPOINTER_TO_UINT (node->_private) : 0;
+}
+
+/* Whether the element stands in for elements an editable load left out
+ * (copied back byte for byte; no reader reads it). */
+static inline gboolean
+bl_xml_is_left_out (xmlNode *node)
+{
+  return node->type == XML_ELEMENT_NODE && node->ns == NULL && strcmp ((const char *) node->name, BL_XML_LEFT_OUT) == 0;
+}
+
 /* Gives the elements of `to`, a copy of `from` (xmlDocCopyNode), the
- * true lines of `from`'s: libxml2's copy keeps only its own field. */
+ * true lines of `from`'s, and the unknown children left out: libxml2's
+ * copy keeps only its own field. */
 static inline void
 bl_xml_copy_lines (xmlNode *from,
                    xmlNode *to)
 {
   to->psvi = from->psvi;
+  if (bl_xml_counts_unknown (from))
+    to->_private = from->_private;
   for (xmlNode *a = from->children, *b = to->children; a != NULL && b != NULL; a = a->next, b = b->next)
     if (a->type == XML_ELEMENT_NODE && b->type == XML_ELEMENT_NODE)
       bl_xml_copy_lines (a, b);
