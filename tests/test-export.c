@@ -1888,8 +1888,8 @@ count_elements (xmlNode    *node,
 /* The children of an <inertia>, a <fluid_added_mass> and a <geometry>
  * that no reader reads are left out of both loads: the unknown ones past
  * the 20 warned about one by one (counted for the warning that counts
- * the rest), an <ixx> repeated, what follows the first shape.  The
- * values, the warnings and the file written back are as before. */
+ * the rest), an <ixx> or <xx> repeated, what follows the first shape.
+ * The values, the warnings and the file written back are as before. */
 static void
 test_left_out_values (void)
 {
@@ -1941,7 +1941,7 @@ test_left_out_values (void)
       g_assert_cmpuint (summaries, ==, 3);
 
       /* the editable load's tree (a read-only load keeps no link's):
-       * of 1,000 <a>, <b>, 20 each; of 30 <c>, 20; one <ixx>, every <xx> */
+       * of 1,000 <a>, <b>, 20 each; of 30 <c>, 20; one <ixx>, one <xx> */
       if (loads[k] == BL_DOCUMENT_LOAD_DEFAULT)
         {
           g_autofree char *exported = export_string (doc);
@@ -1957,7 +1957,7 @@ test_left_out_values (void)
           g_assert_cmpuint (b, ==, 20);
           g_assert_cmpuint (c, ==, 20);
           g_assert_cmpuint (ixx, ==, 1);
-          g_assert_cmpuint (xx, ==, 1000);
+          g_assert_cmpuint (xx, ==, 1);
           g_assert_cmpuint (sphere, ==, 0);
           g_assert_cmpstr (exported, ==, text->str);
         }
@@ -1999,10 +1999,14 @@ test_left_out_plugin (void)
 
   for (guint i = 0; i < 10000; i++)
     g_string_append (text, "      <a/>\n");
+  /* a plugin reads a repeated parameter's first (sdf::Element::Get) */
+  for (guint i = 0; i < 1000; i++)
+    g_string_append (text, "      <xDotU>7</xDotU><link_name>z</link_name>\n");
   g_string_append (text,
                    "      <b x=\"1\"/>\n"
                    "      <c>text</c>\n"
                    "      <n:e xmlns:n=\"urn:n\"/>\n"
+                   "      <enable/>\n"
                    "      <enable/>\n"
                    "      <yDotV>-3</yDotV>\n"
                    "    </plugin>\n"
@@ -2013,9 +2017,16 @@ test_left_out_plugin (void)
   link = link_of (doc, "m::l");
   /* the plugin's xDotU and yDotV are read: it applies added mass too */
   g_assert_true (link_has_code (link, "A7"));
+  for (guint i = 0; i < link->diagnostics->len; i++)
+    {
+      const BlDiagnostic *d = g_ptr_array_index (link->diagnostics, i);
 
-  /* the run of <a/>, <b/>, <c> and n:e one stand-in; link_name, xDotU,
-   * enable and yDotV kept */
+      if (g_strcmp0 (d->code, "A7") == 0)
+        g_assert_nonnull (strstr (d->message, "(xDotU = -5, yDotV = -3)"));
+    }
+
+  /* the run of <a/>, the repeated xDotU and link_name, <b/>, <c> and n:e
+   * one stand-in; link_name, xDotU, both enable and yDotV kept */
   plugin = bl_xml_first_child (((BlModel *) g_ptr_array_index (bl_document_get_models (doc), 0))->node, "plugin");
   g_assert_nonnull (plugin);
   elements = count_elements (plugin->children, BL_XML_LEFT_OUT, &stand_ins);
@@ -2023,8 +2034,8 @@ test_left_out_plugin (void)
   count_elements (plugin->children, "enable", &enable);
   g_assert_cmpuint (stand_ins, ==, 1);
   g_assert_cmpuint (flood, ==, 0);
-  g_assert_cmpuint (enable, ==, 1);
-  g_assert_cmpuint (elements, ==, 5);
+  g_assert_cmpuint (enable, ==, 2);
+  g_assert_cmpuint (elements, ==, 6);
 
   exported = export_string (doc);
   g_assert_cmpstr (exported, ==, text->str);

@@ -21,8 +21,10 @@ char     *bl_fluid_plugin_id                 (xmlNode    *plugin);
 gboolean  bl_fluid_is_hydrodynamics          (xmlNode    *plugin);
 /* gz-sim's Buoyancy system (not BuoyancyEngine, a different one). */
 gboolean  bl_fluid_is_buoyancy_system        (xmlNode    *plugin);
-/* Every child element of PARENT (nullable) whose text is one number: its
- * name (borrowed from the tree) into NAMES, the number into VALUES. */
+/* The first child element of each name of PARENT (nullable), when its
+ * text is one number: its name (borrowed from the tree) into NAMES, the
+ * number into VALUES.  A plugin reads a repeated parameter's first
+ * (sdf::Element::Get), as the loads keep only the first. */
 void      bl_fluid_collect_numbers           (xmlNode    *parent,
                                               GPtrArray  *names,
                                               GArray     *values);

@@ -185,18 +185,21 @@ bl_world_fluid_clear (BlWorldFluid *fluid)
   g_clear_pointer (&fluid->text, g_free);
 }
 
-/* Every child element whose text is one number, as names and values. */
+/* The first child element of each name whose text is one number, as
+ * names and values. */
 void
 bl_fluid_collect_numbers (xmlNode   *parent,
-                 GPtrArray *names,
-                 GArray    *values)
+                          GPtrArray *names,
+                          GArray    *values)
 {
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
   for (xmlNode *n = parent != NULL ? parent->children : NULL; n != NULL; n = n->next)
     {
       g_autofree char *text = NULL;
       double v;
 
-      if (!bl_xml_is_element (n, NULL))
+      if (!bl_xml_is_element (n, NULL) || bl_xml_is_left_out (n) || !g_hash_table_add (seen, (gpointer) n->name))
         continue;
       text = bl_fluid_node_text (n);
       if (bl_number_parse (text, &v))

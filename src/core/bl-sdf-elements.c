@@ -569,7 +569,8 @@ parse_inertial (BlLink    *link,
       char am_buf[PATH_BUF_SIZE];
       g_autofree char *am_heap = NULL;
       const char *am_owner = join_path (am_buf, &am_heap, owner, "/fluid_added_mass");
-      /* the first element of each key: a repeated key reads the first again */
+      /* the first element of each key: a repeated one is not read (the
+       * loads leave it out) */
       xmlNode *first[G_N_ELEMENTS (bl_added_mass_keys)] = { NULL };
       double *added_mass = g_new0 (double, G_N_ELEMENTS (bl_added_mass_keys));
       guint n_unknown = 0;
@@ -593,10 +594,10 @@ parse_inertial (BlLink    *link,
                                     (const char *) value->name);
               continue;
             }
-          if (first[key] == NULL)
-            first[key] = value;
-          read_number (first[key], (const char *) value->name, am_owner, file, diagnostics,
-                       &added_mass[key], &failed);
+          if (first[key] != NULL)
+            continue;
+          first[key] = value;
+          read_number (value, (const char *) value->name, am_owner, file, diagnostics, &added_mass[key], &failed);
         }
       report_more_unknown (diagnostics, "unknown", file, child, am_owner, n_unknown);
     }

@@ -89,17 +89,35 @@ static const struct
  * presence may count (<enable/>, <graded_buoyancy/>), are kept whole, and
  * so are the Hydrodynamics plugin's added-mass terms
  * (bl_added_mass_parse_hydrodynamics_name: bl_fluid_collect_numbers takes
- * every child whose value is a number, and only those names are read of
- * them).  Every other child is left out with its subtree: a plugin's own
- * parameters, or 10 MB of <a>1</a> (which cost the editable load 716 MB
- * kept), cost no memory. */
+ * the first child of each name whose value is a number, and only those
+ * names are read of them); of each but <enable> and <link>, which are
+ * read as lists, only the first.  Every other child is left out with its
+ * subtree: a plugin's own parameters, or 10 MB of <a>1</a> (which cost
+ * the editable load 716 MB kept), cost no memory. */
 static const char * const plugin_names[] = {
-  "added_mass", "disable_added_mass", "drag", "enable", "engine", "graded_buoyancy", "link", "link_name",
-  "uniform_fluid_density",
+  "added_mass", "disable_added_mass", "drag", "engine", "graded_buoyancy", "link_name", "uniform_fluid_density",
+  /* read as lists: every one is kept */
+  "enable", "link",
 };
+#define N_PLUGIN_SINGLE 7
+
+/* Whether a child of that bit in the open element's value_seen was kept
+ * before: a repeated one is left out (its reader reads the first). */
+static gboolean
+seen_before (ParseState *state,
+             guint       bit)
+{
+  guint64 mask = G_GUINT64_CONSTANT (1) << bit;
+
+  if (state->value_seen & mask)
+    return TRUE;
+  state->value_seen |= mask;
+  return FALSE;
+}
 
 static guint8
-plugin_child_kind (const xmlChar *localname,
+plugin_child_kind (ParseState    *state,
+                   const xmlChar *localname,
                    const xmlChar *uri)
 {
   guint row, col;
@@ -108,15 +126,16 @@ plugin_child_kind (const xmlChar *localname,
     return KIND_LEFT_OUT;
   for (guint i = 0; i < G_N_ELEMENTS (plugin_names); i++)
     if (strcmp ((const char *) localname, plugin_names[i]) == 0)
-      return KIND_OTHER;
-  return bl_added_mass_parse_hydrodynamics_name ((const char *) localname, &row, &col) ? KIND_OTHER
-                                                                                        : KIND_LEFT_OUT;
+      return i < N_PLUGIN_SINGLE && seen_before (state, i) ? KIND_LEFT_OUT : KIND_OTHER;
+  if (bl_added_mass_parse_hydrodynamics_name ((const char *) localname, &row, &col))
+    return seen_before (state, N_PLUGIN_SINGLE + row * 6 + col) ? KIND_LEFT_OUT : KIND_OTHER;
+  return KIND_LEFT_OUT;
 }
 
 /* The children of an <inertia>, a <fluid_added_mass> and a <geometry>
  * (bl-sdf-elements.c): what their readers read is kept whole (the first
- * <ixx>… of each name, every added-mass coefficient, as a repeated one
- * reads the first again, a geometry's first shape), and so are the first
+ * <ixx>… and the first added-mass coefficient of each name, a geometry's
+ * first shape), and so are the first
  * BL_XML_UNKNOWN_LISTED children they warn about one by one; each one
  * past those is left out and counted in the element
  * (bl_xml_add_unknown_left_out) for the warning that counts the rest.
@@ -140,17 +159,14 @@ value_child_kind (xmlParserCtxt *ctxt,
     {
       for (guint i = 0; i < G_N_ELEMENTS (inertia_names); i++)
         if (strcmp (name, inertia_names[i]) == 0)
-          {
-            if (state->value_seen & (1u << i))
-              return KIND_LEFT_OUT;
-            state->value_seen |= 1u << i;
-            return KIND_OTHER;
-          }
+          return seen_before (state, i) ? KIND_LEFT_OUT : KIND_OTHER;
     }
   else if (parent == KIND_ADDED_MASS)
     {
-      if (bl_added_mass_key_lookup (name) >= 0)
-        return KIND_OTHER;
+      int key = bl_added_mass_key_lookup (name);
+
+      if (key >= 0)
+        return seen_before (state, (guint) key) ? KIND_LEFT_OUT : KIND_OTHER;
     }
   else
     {
@@ -190,7 +206,7 @@ child_kind (xmlParserCtxt *ctxt,
   if (parent == KIND_OTHER)
     return KIND_OTHER;
   if (parent == KIND_PLUGIN)
-    return plugin_child_kind (localname, uri);
+    return plugin_child_kind (state, localname, uri);
   /* what an <include> holds is read as a whole, but for its plugins */
   if (parent == KIND_INCLUDE)
     return uri == NULL && strcmp ((const char *) localname, "plugin") == 0 ? KIND_PLUGIN : KIND_OTHER;
@@ -432,8 +448,11 @@ lean_start_element (void           *ctx,
       end_text (ctxt, FALSE);
       g_byte_array_append (state->kinds, &kind, 1);
       /* one such element is open at a time: its children are kept whole */
-      if (kind == KIND_INERTIA || kind == KIND_ADDED_MASS || kind == KIND_GEOMETRY)
-        state->value_seen = state->unknown_kept = 0;
+      if (kind == KIND_INERTIA || kind == KIND_ADDED_MASS || kind == KIND_GEOMETRY || kind == KIND_PLUGIN)
+        {
+          state->value_seen = 0;
+          state->unknown_kept = 0;
+        }
       bl_stream_sax_start_element (ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
                                    nb_defaulted, attributes);
       return;

@@ -62,7 +62,8 @@ typedef struct
   gsize       length;
   gboolean    run;           /* the last stand-in may hold more elements */
   guint32     last_open;     /* where the last element left out begins */
-  guint       value_seen;    /* the open <inertia>'s names kept, or 1 once
+  guint64     value_seen;    /* the names kept of the open <inertia>,
+                              * <fluid_added_mass> or <plugin>, or 1 once
                               * the open <geometry> has its shape */
   guint       unknown_kept;  /* ...and its unknown children kept */
   gboolean    joinable;      /* ...and only blanks (held back) came since */
