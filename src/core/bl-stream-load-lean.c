@@ -50,39 +50,41 @@ static const struct
   guint8      parent;
   const char *name;
   guint8      kind;
+  gboolean    single;   /* read once: a repeat is left out */
 } kept_children[] = {
-  { KIND_SDF, "world", KIND_WORLD },
-  { KIND_SDF, "model", KIND_MODEL },
-  { KIND_SDF, "include", KIND_INCLUDE },
-  { KIND_WORLD, "model", KIND_MODEL },
-  { KIND_WORLD, "include", KIND_INCLUDE },
-  { KIND_WORLD, "frame", KIND_FRAME },
-  { KIND_WORLD, "plugin", KIND_PLUGIN },
-  { KIND_WORLD, "physics", KIND_OTHER },
-  { KIND_WORLD, "gravity", KIND_OTHER },
-  { KIND_MODEL, "link", KIND_LINK },
-  { KIND_MODEL, "model", KIND_MODEL },
-  { KIND_MODEL, "include", KIND_INCLUDE },
-  { KIND_MODEL, "frame", KIND_FRAME },
-  { KIND_MODEL, "joint", KIND_JOINT },
-  { KIND_MODEL, "plugin", KIND_PLUGIN },
-  { KIND_MODEL, "pose", KIND_OTHER },
-  { KIND_MODEL, "static", KIND_OTHER },
-  { KIND_LINK, "collision", KIND_COLLISION },
-  { KIND_LINK, "pose", KIND_OTHER },
-  { KIND_LINK, "inertial", KIND_INERTIAL },
-  { KIND_COLLISION, "pose", KIND_OTHER },
-  { KIND_COLLISION, "geometry", KIND_GEOMETRY },
-  { KIND_COLLISION, "density", KIND_OTHER },
-  { KIND_INERTIAL, "mass", KIND_OTHER },
-  { KIND_INERTIAL, "density", KIND_OTHER },
-  { KIND_INERTIAL, "pose", KIND_OTHER },
-  { KIND_INERTIAL, "inertia", KIND_INERTIA },
-  { KIND_INERTIAL, "fluid_added_mass", KIND_ADDED_MASS },
-  { KIND_JOINT, "child", KIND_OTHER },
-  { KIND_JOINT, "pose", KIND_OTHER },
-  { KIND_FRAME, "pose", KIND_OTHER },
+  { KIND_SDF, "world", KIND_WORLD, FALSE },
+  { KIND_SDF, "model", KIND_MODEL, FALSE },
+  { KIND_SDF, "include", KIND_INCLUDE, FALSE },
+  { KIND_WORLD, "model", KIND_MODEL, FALSE },
+  { KIND_WORLD, "include", KIND_INCLUDE, FALSE },
+  { KIND_WORLD, "frame", KIND_FRAME, FALSE },
+  { KIND_WORLD, "plugin", KIND_PLUGIN, FALSE },
+  { KIND_WORLD, "physics", KIND_OTHER, FALSE },
+  { KIND_WORLD, "gravity", KIND_OTHER, TRUE },
+  { KIND_MODEL, "link", KIND_LINK, FALSE },
+  { KIND_MODEL, "model", KIND_MODEL, FALSE },
+  { KIND_MODEL, "include", KIND_INCLUDE, FALSE },
+  { KIND_MODEL, "frame", KIND_FRAME, FALSE },
+  { KIND_MODEL, "joint", KIND_JOINT, FALSE },
+  { KIND_MODEL, "plugin", KIND_PLUGIN, FALSE },
+  { KIND_MODEL, "pose", KIND_OTHER, TRUE },
+  { KIND_MODEL, "static", KIND_OTHER, TRUE },
+  { KIND_LINK, "collision", KIND_COLLISION, FALSE },
+  { KIND_LINK, "pose", KIND_OTHER, TRUE },
+  { KIND_LINK, "inertial", KIND_INERTIAL, TRUE },
+  { KIND_COLLISION, "pose", KIND_OTHER, TRUE },
+  { KIND_COLLISION, "geometry", KIND_GEOMETRY, TRUE },
+  { KIND_COLLISION, "density", KIND_OTHER, TRUE },
+  { KIND_INERTIAL, "mass", KIND_OTHER, TRUE },
+  { KIND_INERTIAL, "density", KIND_OTHER, TRUE },
+  { KIND_INERTIAL, "pose", KIND_OTHER, TRUE },
+  { KIND_INERTIAL, "inertia", KIND_INERTIA, TRUE },
+  { KIND_INERTIAL, "fluid_added_mass", KIND_ADDED_MASS, TRUE },
+  { KIND_JOINT, "child", KIND_OTHER, TRUE },
+  { KIND_JOINT, "pose", KIND_OTHER, TRUE },
+  { KIND_FRAME, "pose", KIND_OTHER, TRUE },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (kept_children) <= 32);
 
 /* The children of a <plugin> the plugin readers ask for by name
  * (bl-fluid-check.c, bl-fluid-import.c, bl-fluid-world.c), whose mere
@@ -217,7 +219,17 @@ child_kind (xmlParserCtxt *ctxt,
   for (guint i = 0; i < G_N_ELEMENTS (kept_children); i++)
     if (kept_children[i].parent == parent && localname[0] == (xmlChar) kept_children[i].name[0] &&
         strcmp ((const char *) localname, kept_children[i].name) == 0)
-      return kept_children[i].kind;
+      {
+        guint32 *seen = &g_array_index (state->seen, guint32, state->seen->len - 1);
+
+        if (!kept_children[i].single)
+          return kept_children[i].kind;
+        /* its reader reads the first (bl_xml_first_child) */
+        if (*seen & (1u << i))
+          return KIND_LEFT_OUT;
+        *seen |= 1u << i;
+        return kept_children[i].kind;
+      }
   return KIND_LEFT_OUT;
 }
 
@@ -334,9 +346,10 @@ end_last_range (xmlParserCtxt *ctxt)
 
 /* An editable load: the first element of a subtree left out.  It joins
  * the stand-in before it when only blanks lie between and neither is
- * placed by edits; else a stand-in is added, an element without children
- * or attributes (named as it is when edits place it, else
- * BL_XML_LEFT_OUT), whose range the source map copies byte for byte. */
+ * placed by edits, or both are of the same name (a repeated <pose>);
+ * else a stand-in is added, an element without children or attributes
+ * (named as it is when edits place it, else BL_XML_LEFT_OUT), whose
+ * range the source map copies byte for byte. */
 static void
 add_stand_in (xmlParserCtxt *ctxt,
               const xmlChar *localname,
@@ -353,7 +366,10 @@ add_stand_in (xmlParserCtxt *ctxt,
   if (open == NULL)
     return;
   state->last_open = (guint32) (open - state->data);
-  if (state->joinable && !alone)
+  /* a run of the same name joins too (a repeated <pose>) */
+  if (state->joinable && (alone ? state->run_name != NULL && strcmp ((const char *) state->run_name,
+                                                                      (const char *) localname) == 0
+                                : state->run_name == NULL))
     {
       end_text (ctxt, TRUE);
       return;
@@ -364,7 +380,7 @@ add_stand_in (xmlParserCtxt *ctxt,
   xmlAddChild (ctxt->node, node);
   range.start = (guint32) (open - state->data);
   g_array_append_val (state->left_out, range);
-  state->run = !alone;
+  state->run_name = alone ? localname : NULL;
 }
 
 /* The end of the first element of a subtree left out: the stand-in's
@@ -375,7 +391,7 @@ end_stand_in (xmlParserCtxt *ctxt)
   ParseState *state = ctxt->_private;
 
   if (end_last_range (ctxt))
-    state->joinable = state->run;
+    state->joinable = TRUE;
 }
 
 /* An editable load, at the end of a <plugin> whose last element is a
@@ -440,6 +456,7 @@ lean_start_element (void           *ctx,
   xmlParserCtxt *ctxt = ctx;
   ParseState *state = ctxt->_private;
   guint8 kind = KIND_LEFT_OUT;
+  const guint32 none = 0;
 
   if (state->skip_depth == 0)
     kind = child_kind (ctxt, localname, uri);
@@ -447,6 +464,7 @@ lean_start_element (void           *ctx,
     {
       end_text (ctxt, FALSE);
       g_byte_array_append (state->kinds, &kind, 1);
+      g_array_append_val (state->seen, none);
       /* one such element is open at a time: its children are kept whole */
       if (kind == KIND_INERTIA || kind == KIND_ADDED_MASS || kind == KIND_GEOMETRY || kind == KIND_PLUGIN)
         {
@@ -487,7 +505,10 @@ lean_end_element (void          *ctx,
   if (state->left_out != NULL && state->kinds->len > 0 && state->kinds->data[state->kinds->len - 1] == KIND_PLUGIN)
     split_last_plugin_stand_in (ctxt);
   if (state->kinds->len > 0)
-    g_byte_array_set_size (state->kinds, state->kinds->len - 1);
+    {
+      g_byte_array_set_size (state->kinds, state->kinds->len - 1);
+      g_array_set_size (state->seen, state->seen->len - 1);
+    }
   if (state->left_out != NULL)
     xmlSAX2EndElementNs (ctx, localname, prefix, uri);
   else
@@ -591,6 +612,7 @@ bl_stream_use_lean_handlers (xmlParserCtxt *ctxt,
   ctxt->sax->comment = lean_comment;
   ctxt->sax->processingInstruction = lean_processing_instruction;
   state->kinds = g_byte_array_new ();
+  state->seen = g_array_new (FALSE, FALSE, sizeof (guint32));
   state->blanks = g_string_new (NULL);
 }
 
@@ -598,6 +620,7 @@ void
 bl_stream_clear_lean_state (ParseState *state)
 {
   g_clear_pointer (&state->kinds, g_byte_array_unref);
+  g_clear_pointer (&state->seen, g_array_unref);
   if (state->blanks != NULL)
     g_string_free (g_steal_pointer (&state->blanks), TRUE);
 }

@@ -53,6 +53,8 @@ typedef struct
    * of each open element kept, the depth inside a subtree left out, and
    * a run of blanks held back until what follows it is known. */
   GByteArray *kinds;
+  GArray     *seen;          /* guint32 for each: the kept_children read
+                              * once it has (bits by their index) */
   guint       skip_depth;
   gboolean    in_text;       /* the last event was text passed on */
   GString    *blanks;
@@ -60,13 +62,15 @@ typedef struct
   GArray     *left_out;      /* BlSourceRange */
   const char *data;
   gsize       length;
-  gboolean    run;           /* the last stand-in may hold more elements */
+  const xmlChar *run_name;   /* the last stand-in's name when edits place
+                              * by it, else NULL */
   guint32     last_open;     /* where the last element left out begins */
   guint64     value_seen;    /* the names kept of the open <inertia>,
                               * <fluid_added_mass> or <plugin>, or 1 once
                               * the open <geometry> has its shape */
   guint       unknown_kept;  /* ...and its unknown children kept */
-  gboolean    joinable;      /* ...and only blanks (held back) came since */
+  gboolean    joinable;      /* a stand-in ended and only blanks (held
+                              * back) came since */
   gboolean    leave_out_failed; /* a range not found in the bytes */
 } ParseState;
 
