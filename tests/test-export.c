@@ -1995,6 +1995,68 @@ test_left_out_values (void)
   g_rmdir (dir);
 }
 
+/* An <include>'s children but those its reader reads (the first <uri>,
+ * <name>, <pose>, <static>, <placement_frame>, every plugin and
+ * <experimental:params>) and a <physics>' children (only its @type is
+ * read) are left out of both loads; the file is written back byte for
+ * byte. */
+static void
+test_left_out_include (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-export-XXXXXX", NULL);
+  g_autofree char *part = g_build_filename (dir, "part.sdf", NULL);
+  g_autofree char *path = g_build_filename (dir, "world.sdf", NULL);
+  g_autoptr(GString) text = g_string_new ("<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n<world name=\"w\">\n"
+                                          "<physics type=\"bullet\"><max_step_size>0.001</max_step_size>"
+                                          "<bullet><solver/></bullet></physics>\n"
+                                          "<include><uri>part.sdf</uri><name>first</name>\n");
+  const BlDocumentLoadFlags loads[] = { BL_DOCUMENT_LOAD_DEFAULT, BL_DOCUMENT_LOAD_READ_ONLY };
+
+  for (guint i = 0; i < 1000; i++)
+    g_string_append (text, "<a>1</a><name>again</name><uri>elsewhere.sdf</uri>\n");
+  g_string_append (text, "<pose>0 0 4 0 0 0</pose>\n<experimental:params><link element_id=\"hull\" action=\"modify\">"
+                         "<inertial><mass>3</mass></inertial></link></experimental:params>\n"
+                         "</include>\n</world>\n</sdf>\n");
+  g_assert_true (g_file_set_contents (part, "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\"><model name=\"p\">"
+                                            "<link name=\"hull\"><inertial><mass>1</mass></inertial></link>"
+                                            "</model></sdf>\n", -1, NULL));
+  g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
+
+  for (guint k = 0; k < G_N_ELEMENTS (loads); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (path, loads[k], &error);
+      BlLink *link;
+
+      g_assert_no_error (error);
+      /* the first <name>, the pose, the params' mass */
+      link = link_of (doc, "first::hull");
+      g_assert_cmpfloat (link->world_pose.p.z, ==, 4.0);
+      g_assert_cmpfloat (link->mass, ==, 3.0);
+
+      if (loads[k] == BL_DOCUMENT_LOAD_DEFAULT)
+        {
+          g_autofree char *exported = export_string (doc);
+          guint a = 0, name = 0, uri = 0, step = 0;
+          xmlNode *root = xmlDocGetRootElement (bl_document_get_xml (doc));
+
+          count_elements (root, "a", &a);
+          count_elements (root, "name", &name);
+          count_elements (root, "uri", &uri);
+          count_elements (root, "max_step_size", &step);
+          g_assert_cmpuint (a, ==, 0);
+          g_assert_cmpuint (name, ==, 1);
+          g_assert_cmpuint (uri, ==, 1);
+          g_assert_cmpuint (step, ==, 0);
+          g_assert_cmpstr (exported, ==, text->str);
+        }
+    }
+
+  g_unlink (path);
+  g_unlink (part);
+  g_rmdir (dir);
+}
+
 /* A link with an added mass and the start of a Hydrodynamics plugin that
  * adds xDotU to it (A7), for the plugin tests below to end. */
 static const char plugin_head[] = "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n  <model name=\"m\">\n"
@@ -2469,6 +2531,7 @@ main (int    argc,
   g_test_add_func ("/core/export/round-trip/tinyxml-faults", test_round_trip_tinyxml_faults);
   g_test_add_func ("/core/export/round-trip/left-out", test_left_out);
   g_test_add_func ("/core/export/round-trip/left-out-values", test_left_out_values);
+  g_test_add_func ("/core/export/round-trip/left-out-include", test_left_out_include);
   g_test_add_func ("/core/export/round-trip/left-out-plugin", test_left_out_plugin);
   g_test_add_func ("/core/export/round-trip/left-out-plugin-last", test_left_out_plugin_last);
   g_test_add_func ("/core/export/round-trip/left-out-bom-crlf", test_left_out_bom_crlf);

@@ -29,7 +29,8 @@ typedef enum
   KIND_INERTIAL,
   KIND_JOINT,
   KIND_FRAME,
-  KIND_INCLUDE,     /* kept whole but for its plugins */
+  KIND_INCLUDE,
+  KIND_PHYSICS,     /* only its attributes are read */
   KIND_INERTIA,     /* these three: kept but for children never read */
   KIND_ADDED_MASS,
   KIND_GEOMETRY,
@@ -59,7 +60,7 @@ static const struct
   { KIND_WORLD, "include", KIND_INCLUDE, FALSE },
   { KIND_WORLD, "frame", KIND_FRAME, FALSE },
   { KIND_WORLD, "plugin", KIND_PLUGIN, FALSE },
-  { KIND_WORLD, "physics", KIND_OTHER, FALSE },
+  { KIND_WORLD, "physics", KIND_PHYSICS, TRUE },
   { KIND_WORLD, "gravity", KIND_OTHER, TRUE },
   { KIND_MODEL, "link", KIND_LINK, FALSE },
   { KIND_MODEL, "model", KIND_MODEL, FALSE },
@@ -83,8 +84,17 @@ static const struct
   { KIND_JOINT, "child", KIND_OTHER, TRUE },
   { KIND_JOINT, "pose", KIND_OTHER, TRUE },
   { KIND_FRAME, "pose", KIND_OTHER, TRUE },
+  { KIND_INCLUDE, "uri", KIND_OTHER, TRUE },
+  { KIND_INCLUDE, "name", KIND_OTHER, TRUE },
+  { KIND_INCLUDE, "pose", KIND_OTHER, TRUE },
+  { KIND_INCLUDE, "static", KIND_OTHER, TRUE },
+  { KIND_INCLUDE, "placement_frame", KIND_OTHER, TRUE },
+  { KIND_INCLUDE, "plugin", KIND_PLUGIN, FALSE },
+  /* <experimental:params>: libxml2 gives the local name of a prefix not
+   * declared, and names the element with both */
+  { KIND_INCLUDE, "params", KIND_OTHER, FALSE },
 };
-G_STATIC_ASSERT (G_N_ELEMENTS (kept_children) <= 32);
+G_STATIC_ASSERT (G_N_ELEMENTS (kept_children) <= 64);
 
 /* The children of a <plugin> the plugin readers ask for by name
  * (bl-fluid-check.c, bl-fluid-import.c, bl-fluid-world.c), whose mere
@@ -209,9 +219,9 @@ child_kind (xmlParserCtxt *ctxt,
     return KIND_OTHER;
   if (parent == KIND_PLUGIN)
     return plugin_child_kind (state, localname, uri);
-  /* what an <include> holds is read as a whole, but for its plugins */
-  if (parent == KIND_INCLUDE)
-    return uri == NULL && strcmp ((const char *) localname, "plugin") == 0 ? KIND_PLUGIN : KIND_OTHER;
+  /* <experimental:params> with its prefix declared */
+  if (parent == KIND_INCLUDE && uri != NULL)
+    return KIND_OTHER;
   if (parent == KIND_INERTIA || parent == KIND_ADDED_MASS || parent == KIND_GEOMETRY)
     return uri == NULL ? value_child_kind (ctxt, parent, localname) : KIND_LEFT_OUT;
   if (uri != NULL)
@@ -220,14 +230,15 @@ child_kind (xmlParserCtxt *ctxt,
     if (kept_children[i].parent == parent && localname[0] == (xmlChar) kept_children[i].name[0] &&
         strcmp ((const char *) localname, kept_children[i].name) == 0)
       {
-        guint32 *seen = &g_array_index (state->seen, guint32, state->seen->len - 1);
+        guint64 *seen = &g_array_index (state->seen, guint64, state->seen->len - 1);
+        guint64 bit = G_GUINT64_CONSTANT (1) << i;
 
         if (!kept_children[i].single)
           return kept_children[i].kind;
         /* its reader reads the first (bl_xml_first_child) */
-        if (*seen & (1u << i))
+        if (*seen & bit)
           return KIND_LEFT_OUT;
-        *seen |= 1u << i;
+        *seen |= bit;
         return kept_children[i].kind;
       }
   return KIND_LEFT_OUT;
@@ -456,7 +467,7 @@ lean_start_element (void           *ctx,
   xmlParserCtxt *ctxt = ctx;
   ParseState *state = ctxt->_private;
   guint8 kind = KIND_LEFT_OUT;
-  const guint32 none = 0;
+  const guint64 none = 0;
 
   if (state->skip_depth == 0)
     kind = child_kind (ctxt, localname, uri);
@@ -612,7 +623,7 @@ bl_stream_use_lean_handlers (xmlParserCtxt *ctxt,
   ctxt->sax->comment = lean_comment;
   ctxt->sax->processingInstruction = lean_processing_instruction;
   state->kinds = g_byte_array_new ();
-  state->seen = g_array_new (FALSE, FALSE, sizeof (guint32));
+  state->seen = g_array_new (FALSE, FALSE, sizeof (guint64));
   state->blanks = g_string_new (NULL);
 }
 

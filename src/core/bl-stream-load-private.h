@@ -53,7 +53,7 @@ typedef struct
    * of each open element kept, the depth inside a subtree left out, and
    * a run of blanks held back until what follows it is known. */
   GByteArray *kinds;
-  GArray     *seen;          /* guint32 for each: the kept_children read
+  GArray     *seen;          /* guint64 for each: the kept_children read
                               * once it has (bits by their index) */
   guint       skip_depth;
   gboolean    in_text;       /* the last event was text passed on */
