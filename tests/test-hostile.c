@@ -2076,6 +2076,90 @@ test_part_limit (void)
   g_rmdir (dir);
 }
 
+static void
+nested_item (GString *sdf,
+             guint    i,
+             guint    n)
+{
+  g_string_append_printf (sdf, "<a>%u</a>\n", i);
+}
+
+/* A model whose link's box holds its <size> and N more elements, one a
+ * line from line 4: N + 1 elements inside a value. */
+static char *
+write_nested (const char *dir,
+              const char *name,
+              guint       n,
+              const char *include)
+{
+  g_autoptr(GString) first = g_string_new ("<link name=\"l\"><collision name=\"c\"><geometry><box>"
+                                           "<size>1 1 1</size>");
+  g_autofree char *path = NULL;
+
+  /* the box closes after the items: write_items' items go in it */
+  path = write_items (dir, name, first->str, n, nested_item, NULL);
+  {
+    g_autofree char *text = NULL;
+    g_autoptr(GString) fixed = NULL;
+
+    g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+    fixed = g_string_new (text);
+    g_string_replace (fixed, "</model>", include != NULL
+                      ? "</box></geometry></collision></link><include><uri>INCLUDE</uri><name>i</name></include>"
+                        "</model>"
+                      : "</box></geometry></collision></link></model>", 1);
+    if (include != NULL)
+      g_string_replace (fixed, "INCLUDE", include, 1);
+    g_assert_true (g_file_set_contents (path, fixed->str, fixed->len, NULL));
+  }
+  return g_steal_pointer (&path);
+}
+
+/* 10 MB of <a>1</a> in a <box> cost check 287 MB: the elements inside
+ * what the loads keep whole (a shape, a value, a plugin's parameters)
+ * number at most 4 for each link the process's bound allows (here 10:
+ * 40); one more is refused at its line in either load, and an included
+ * file that passes the count is an include error. */
+static void
+test_nested_limit (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ballast-hostile-XXXXXX", NULL);
+  g_autofree char *at = write_nested (dir, "at.sdf", 39, NULL);
+  g_autofree char *past = write_nested (dir, "past.sdf", 40, NULL);
+  g_autofree char *part = write_nested (dir, "part.sdf", 19, NULL);
+  g_autofree char *whole = write_nested (dir, "whole.sdf", 20, "part.sdf");
+  const BlDocumentLoadFlags loads[] = { BL_DOCUMENT_LOAD_DEFAULT, BL_DOCUMENT_LOAD_READ_ONLY };
+
+  bl_document_set_max_links (10);
+  for (guint k = 0; k < G_N_ELEMENTS (loads); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(BlDocument) doc = bl_document_new_from_file_full (at, loads[k], &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (((BlCollision *) g_ptr_array_index (link_of (doc, "m::l")->collisions, 0))->geometry.type,
+                       ==, BL_GEOMETRY_BOX);
+      g_clear_object (&doc);
+
+      assert_over_limit (past, loads[k], "%s:43: more than 40 elements inside the values Ballast reads (a shape, "
+                         "a plugin's parameters, <experimental:params>; with the included files), the most it "
+                         "reads (4 for each link ballast-cli --max-links allows); the file is not read", past);
+
+      /* 21 + 20: the included file passes the count */
+      doc = bl_document_new_from_file_full (whole, loads[k], &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (strstr (find_diagnostic (doc, "include", BL_SEVERITY_ERROR, 24, "m", whole)->message,
+                                "more than 40 elements inside the values"));
+    }
+  bl_document_set_max_links (0);
+
+  g_unlink (at);
+  g_unlink (past);
+  g_unlink (part);
+  g_unlink (whole);
+  g_rmdir (dir);
+}
+
 #define TETRAHEDRON_STL \
   "solid t\n" \
   "facet normal 0 0 -1\nouter loop\nvertex 0 0 0\nvertex 0 1 0\nvertex 1 0 0\nendloop\nendfacet\n" \
@@ -2597,6 +2681,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/comment-limit", test_comment_limit);
   g_test_add_func ("/core/hostile/link-limit", test_link_limit);
   g_test_add_func ("/core/hostile/part-limit", test_part_limit);
+  g_test_add_func ("/core/hostile/nested-limit", test_nested_limit);
   g_test_add_func ("/core/hostile/attribute-limit", test_attribute_limit);
   g_test_add_func ("/core/hostile/attribute-limit-pieces", test_attribute_limit_pieces);
   g_test_add_func ("/core/hostile/files-only-where-they-belong", test_files_only_where_they_belong);

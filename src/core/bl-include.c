@@ -116,7 +116,7 @@ find_model_sdf (const char *dir)
     {
       BlReadCounts counts = { 0 };  /* model.config's own, under the same limits */
 
-      xml = bl_stream_read_xml (NULL, config_text, config_length, -1, config, NULL, &counts, NULL);
+      xml = bl_stream_read_xml (NULL, config_text, config_length, -1, config, NULL, &counts, FALSE, NULL);
     }
   if (xml != NULL)
     {
@@ -321,9 +321,7 @@ typedef struct
 {
   xmlDoc    *xml;         /* as parsed; NULL while the file was read once */
   gsize      length;      /* its bytes */
-  guint      links;       /* the <link> elements it holds */
-  guint      parts;       /* its models, collisions, frames and joints */
-  guint      comments;    /* its comments and processing instructions */
+  BlReadCounts counts;    /* what it holds against the limits */
   GPtrArray *diagnostics; /* BlDiagnostic* its parse added */
 } BlIncludedFile;
 
@@ -373,15 +371,16 @@ copy_tree (xmlDoc *xml)
  * file again then fails as it should). */
 static xmlDoc *
 copy_included_file (BlLoader   *loader,
-                    const char *sdf_path)
+                    const char *sdf_path,
+                    gboolean    lean)
 {
-  BlIncludedFile *included = loader->included_files != NULL
-                             ? g_hash_table_lookup (loader->included_files, sdf_path) : NULL;
+  GHashTable *files = lean ? loader->included_lean : loader->included_files;
+  BlIncludedFile *included = files != NULL ? g_hash_table_lookup (files, sdf_path) : NULL;
   xmlDoc *copy;
 
   if (included == NULL || included->xml == NULL ||
       loader->include_bytes + included->length > MAX_INCLUDE_BYTES ||
-      !bl_stream_counts_add (&loader->counts, included->links, included->parts, included->comments))
+      !bl_stream_counts_add (&loader->counts, &included->counts))
     return NULL;
   loader->include_bytes += included->length;
   copy = copy_tree (included->xml);
@@ -397,8 +396,10 @@ copy_included_file (BlLoader   *loader,
 static xmlDoc *
 read_included_file (BlLoader    *loader,
                     const char  *sdf_path,
+                    gboolean     lean,
                     GError     **error)
 {
+  GHashTable **files = lean ? &loader->included_lean : &loader->included_files;
   g_autofree char *contents = NULL;
   BlReadCounts before = loader->counts;
   guint first_diagnostic = loader->diagnostics->len;
@@ -409,28 +410,39 @@ read_included_file (BlLoader    *loader,
   if (!bl_file_read (sdf_path, BL_FILE_MAX_SIZE, &contents, &length, error) ||
       !count_include_bytes (loader, length, error) ||
       (xml = bl_stream_read_xml (NULL, contents, length, -1, sdf_path, loader->diagnostics, &loader->counts,
-                                 error)) == NULL)
+                                 lean, error)) == NULL)
     return NULL;
 
-  if (loader->included_files == NULL)
-    loader->included_files = g_hash_table_new_full (NULL, NULL, NULL, included_file_free);
-  included = g_hash_table_lookup (loader->included_files, sdf_path);
+  if (*files == NULL)
+    *files = g_hash_table_new_full (NULL, NULL, NULL, included_file_free);
+  included = g_hash_table_lookup (*files, sdf_path);
   if (included == NULL)
     {
-      g_hash_table_insert (loader->included_files, (gpointer) sdf_path, g_new0 (BlIncludedFile, 1));
+      g_hash_table_insert (*files, (gpointer) sdf_path, g_new0 (BlIncludedFile, 1));
       return xml;
     }
   if (included->xml != NULL || xml->intSubset != NULL)
     return xml;
   included->xml = copy_tree (xml);
   included->length = length;
-  included->links = loader->counts.links - before.links;
-  included->parts = loader->counts.parts - before.parts;
-  included->comments = loader->counts.comments - before.comments;
+  included->counts.links = loader->counts.links - before.links;
+  included->counts.parts = loader->counts.parts - before.parts;
+  included->counts.nested = loader->counts.nested - before.nested;
+  included->counts.comments = loader->counts.comments - before.comments;
   included->diagnostics = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
   for (guint i = first_diagnostic; i < loader->diagnostics->len; i++)
     g_ptr_array_add (included->diagnostics, diagnostic_copy (g_ptr_array_index (loader->diagnostics, i)));
   return xml;
+}
+
+/* Whether the <include> holds <experimental:params>. */
+static gboolean
+include_has_params (xmlNode *include)
+{
+  for (xmlNode *child = include->children; child != NULL; child = child->next)
+    if (bl_xml_has_qname (child, "experimental:params"))
+      return TRUE;
+  return FALSE;
 }
 
 /* The file an <include> names, read: its path (interned: links and models
@@ -456,6 +468,7 @@ bl_include_load (BlLoader     *loader,
   xmlNode *uri_node = bl_xml_first_child (node, "uri");
   xmlNode *root;
   xmlDoc *xml;
+  gboolean lean;
   int line;
 
   if (uri_node == NULL)
@@ -535,9 +548,12 @@ bl_include_load (BlLoader     *loader,
   if (!include_within_limits (loader, file, line, owner))
     return FALSE;
 
-  xml = copy_included_file (loader, g_intern_string (sdf_path));
+  /* <experimental:params> may name any element of the included model:
+   * keep them all then */
+  lean = !include_has_params (node);
+  xml = copy_included_file (loader, g_intern_string (sdf_path), lean);
   if (xml == NULL)
-    xml = read_included_file (loader, g_intern_string (sdf_path), &error);
+    xml = read_included_file (loader, g_intern_string (sdf_path), lean, &error);
   if (xml == NULL)
     {
       bl_include_failed (loader, node, "include", file, line, owner, uri, NULL,

@@ -37,6 +37,7 @@ typedef struct
   guint    comments;     /* comments and processing instructions */
   guint    links;        /* <link> elements */
   guint    parts;        /* <model>, <collision>, <frame> and <joint> elements */
+  guint    nested;       /* elements inside what a lean load keeps whole */
   guint    max_links;    /* the caller's bound on links for this load (0:
                           * bl_stream_get_max_links, a refused include is a
                           * diagnostic), and BL_DOCUMENT_PARTS_PER_LINK times
@@ -77,6 +78,7 @@ typedef struct
   gboolean       include_limit_reported;
   BlReadCounts   counts;           /* comments and links read so far, in every file */
   GHashTable    *included_files;   /* interned SDF path of an include → its BlIncludedFile */
+  GHashTable    *included_lean;    /* the same, parsed lean (bl_stream_read_xml) */
   BlParamsBudget params_budget;    /* the work of <experimental:params> */
   GHashTable    *include_firsts;   /* "URI\nmessage" → the first BlIncludeFailure of it */
   GHashTable    *include_diagnostic; /* first BlIncludeFailure* → index of its diagnostic + 1 */
@@ -143,10 +145,13 @@ typedef struct
  * loader (the document's own file, not an included one), what no reader
  * looks at is left out: a read-only load keeps none of it and reads each
  * <link> as its end tag comes and frees its subtree; an editable one
- * keeps a stand-in for it, its range in loader->left_out.  The faults read past as Gazebo
- * reads past them are warnings in diagnostics (may be NULL); counts
- * adds up comments, PIs and links against the limits.  NULL with a
- * BL_DOCUMENT_ERROR when the file cannot be read or parsed. */
+ * keeps a stand-in for it, its range in loader->left_out.  Without one,
+ * LEAN leaves it out as a read-only load does (an included file whose
+ * <include> has no <experimental:params>, which may name any element).
+ * The faults read past as Gazebo reads past them are warnings in
+ * diagnostics (may be NULL); counts adds up comments, PIs and links
+ * against the limits.  NULL with a BL_DOCUMENT_ERROR when the file cannot
+ * be read or parsed. */
 xmlDoc        *bl_stream_read_xml            (BlLoader     *loader,
                                               const char   *data,
                                               gsize         length,
@@ -154,16 +159,14 @@ xmlDoc        *bl_stream_read_xml            (BlLoader     *loader,
                                               const char   *path,
                                               GPtrArray    *diagnostics,
                                               BlReadCounts *counts,
+                                              gboolean      lean,
                                               GError      **error);
 
-/* Adds the links, parts and comments of a file read before to counts
- * when the sum is within the limits bl_stream_read_xml applies; FALSE
- * (counts unchanged) when it is not, and reading the file again would
- * fail. */
-gboolean       bl_stream_counts_add          (BlReadCounts *counts,
-                                              guint         links,
-                                              guint         parts,
-                                              guint         comments);
+/* Adds the counts of a file read before (MORE) to counts when the sums
+ * are within the limits bl_stream_read_xml applies; FALSE (counts
+ * unchanged) when they are not, and reading the file again would fail. */
+gboolean       bl_stream_counts_add          (BlReadCounts       *counts,
+                                              const BlReadCounts *more);
 
 /* The most <link> elements one document (with its included files) may
  * hold: bl_document_set_max_links; and BL_DOCUMENT_PARTS_PER_LINK times

@@ -895,7 +895,7 @@ bl_loader_read (BlLoader  *loader,
   loader->include_stack = g_ptr_array_new_with_free_func (g_free);
   loader->base_dir = g_path_get_dirname (loader->path);
   loader->xml = bl_stream_read_xml (loader, data, length, fd, loader->path, loader->diagnostics,
-                                    &loader->counts, error);
+                                    &loader->counts, FALSE, error);
   if (loader->xml == NULL)
     {
       return FALSE;
@@ -1011,6 +1011,7 @@ bl_loader_clear (BlLoader *loader)
   g_clear_pointer (&loader->mesh_paths, g_hash_table_unref);
   g_clear_pointer (&loader->include_paths, g_hash_table_unref);
   g_clear_pointer (&loader->included_files, g_hash_table_unref);
+  g_clear_pointer (&loader->included_lean, g_hash_table_unref);
   g_clear_pointer (&loader->base_dir, g_free);
   loader->link_tag = NULL;
   /* what the caller did not take: */

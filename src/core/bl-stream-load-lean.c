@@ -30,7 +30,7 @@ typedef enum
   KIND_JOINT,
   KIND_FRAME,
   KIND_INCLUDE,
-  KIND_PHYSICS,     /* only its attributes are read */
+  KIND_BARE,        /* only its attributes, or that it is there, are read */
   KIND_INERTIA,     /* these three: kept but for children never read */
   KIND_ADDED_MASS,
   KIND_GEOMETRY,
@@ -56,11 +56,14 @@ static const struct
   { KIND_SDF, "world", KIND_WORLD, FALSE },
   { KIND_SDF, "model", KIND_MODEL, FALSE },
   { KIND_SDF, "include", KIND_INCLUDE, FALSE },
+  /* an included file of one light or actor is no model, and says so */
+  { KIND_SDF, "light", KIND_BARE, TRUE },
+  { KIND_SDF, "actor", KIND_BARE, TRUE },
   { KIND_WORLD, "model", KIND_MODEL, FALSE },
   { KIND_WORLD, "include", KIND_INCLUDE, FALSE },
   { KIND_WORLD, "frame", KIND_FRAME, FALSE },
   { KIND_WORLD, "plugin", KIND_PLUGIN, FALSE },
-  { KIND_WORLD, "physics", KIND_PHYSICS, TRUE },
+  { KIND_WORLD, "physics", KIND_BARE, TRUE },
   { KIND_WORLD, "gravity", KIND_OTHER, TRUE },
   { KIND_MODEL, "link", KIND_LINK, FALSE },
   { KIND_MODEL, "model", KIND_MODEL, FALSE },
@@ -471,6 +474,9 @@ lean_start_element (void           *ctx,
 
   if (state->skip_depth == 0)
     kind = child_kind (ctxt, localname, uri);
+  if (kind == KIND_OTHER && state->kinds->len > 0 && state->kinds->data[state->kinds->len - 1] == KIND_OTHER &&
+      !bl_stream_count_nested (ctxt))
+    return;
   if (kind != KIND_LEFT_OUT)
     {
       end_text (ctxt, FALSE);

@@ -33,6 +33,7 @@ typedef enum
 typedef struct
 {
   BlLoader   *loader;        /* read-only loads: links are read as they end */
+  gboolean    lean;          /* without a loader: leave out as a read-only load */
   const char *path;
   GPtrArray  *diagnostics;   /* where the faults read past go; may be NULL */
   gboolean    failed;
@@ -76,6 +77,9 @@ typedef struct
 
 gboolean bl_stream_count_named                (xmlParserCtxt  *ctxt,
                                                const xmlChar  *localname);
+/* Counts an element inside one a lean load keeps whole; FALSE past the
+ * most (the parse stopped). */
+gboolean bl_stream_count_nested               (xmlParserCtxt  *ctxt);
 
 /* Counts an element the parser starts against the most links and parts
  * (bl_stream_count_named); FALSE past them (the parse stopped).  Asked

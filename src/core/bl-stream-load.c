@@ -401,6 +401,36 @@ is_part_name (const xmlChar *localname)
          strcmp (name, "joint") == 0;
 }
 
+/* What the lean loads keep whole (a plugin's <link> or <added_mass>, a
+ * shape, a value, <experimental:params>) holds elements of its own: a
+ * shape's <size>, a mesh's <uri> and <scale>, a polyline's points, one or
+ * two for each collision in real worlds.  A flood of them (10 MB of
+ * <a>1</a> in a <box> cost check 287 MB) is bounded by
+ * BL_DOCUMENT_PARTS_PER_LINK for each link the process's bound on links
+ * allows (4,194,304 by default, about 1 GB of them); a bound of the
+ * caller's on links does not lower it. */
+static guint
+max_nested (void)
+{
+  return (guint) MIN ((guint64) bl_stream_get_max_links () * BL_DOCUMENT_PARTS_PER_LINK, G_MAXUINT);
+}
+
+gboolean
+bl_stream_count_nested (xmlParserCtxt *ctxt)
+{
+  ParseState *state = ctxt->_private;
+
+  if (state->failed)
+    return FALSE;
+  if (++state->counts->nested <= max_nested ())
+    return TRUE;
+  return refuse_over_limit (ctxt, g_strdup_printf ("more than %u elements inside the values Ballast reads "
+                                                   "(a shape, a plugin's parameters, <experimental:params>; "
+                                                   "with the included files), the most it reads (%d for each "
+                                                   "link ballast-cli --max-links allows); the file is not read",
+                                                   max_nested (), BL_DOCUMENT_PARTS_PER_LINK));
+}
+
 /* Counts a <link> against the most links, a model, collision, frame or
  * joint against the most parts; FALSE past them (the parse stopped). */
 gboolean
@@ -540,22 +570,28 @@ bl_stream_count_comment (xmlParserCtxt *ctxt)
                                                    "not read", MAX_COMMENTS));
 }
 
-gboolean
-bl_stream_counts_add (BlReadCounts *counts,
-                      guint         links,
-                      guint         parts,
-                      guint         comments)
+/* Whether count + more is within limit. */
+static gboolean
+fits (guint count,
+      guint more,
+      guint limit)
 {
-  guint limit = max_links_of (counts);
-  guint parts_limit = max_parts_of (counts);
+  return more <= limit && count <= limit - more;
+}
 
-  if (links > limit || counts->links > limit - links ||
-      parts > parts_limit || counts->parts > parts_limit - parts ||
-      comments > MAX_COMMENTS || counts->comments > MAX_COMMENTS - comments)
+gboolean
+bl_stream_counts_add (BlReadCounts       *counts,
+                      const BlReadCounts *more)
+{
+  if (!fits (counts->links, more->links, max_links_of (counts)) ||
+      !fits (counts->parts, more->parts, max_parts_of (counts)) ||
+      !fits (counts->nested, more->nested, max_nested ()) ||
+      !fits (counts->comments, more->comments, MAX_COMMENTS))
     return FALSE;
-  counts->links += links;
-  counts->parts += parts;
-  counts->comments += comments;
+  counts->links += more->links;
+  counts->parts += more->parts;
+  counts->nested += more->nested;
+  counts->comments += more->comments;
   return TRUE;
 }
 
@@ -666,7 +702,8 @@ forget_failure (ParseState *state)
 
 /* An editable load of the document's own file (loader->left_out set)
  * leaves out what no reader looks at in DATA, its stand-ins' ranges
- * recorded afresh. */
+ * recorded afresh; a lean load of an included file leaves it out as a
+ * read-only load does. */
 static void
 leave_out_of (xmlParserCtxt *ctxt,
               ParseState    *state,
@@ -675,6 +712,8 @@ leave_out_of (xmlParserCtxt *ctxt,
 {
   BlLoader *loader = state->loader;
 
+  if (loader == NULL && state->lean)
+    bl_stream_use_lean_handlers (ctxt, state);
   if (loader == NULL || loader->left_out == NULL)
     return;
   g_array_set_size (loader->left_out, 0);
@@ -946,9 +985,10 @@ bl_stream_read_xml (BlLoader    *loader,
                     const char  *path,
                     GPtrArray   *diagnostics,
                     BlReadCounts *counts,
+                    gboolean     lean,
                     GError     **error)
 {
-  ParseState state = { .loader = loader, .path = path, .diagnostics = diagnostics, .counts = counts };
+  ParseState state = { .loader = loader, .path = path, .diagnostics = diagnostics, .counts = counts, .lean = lean };
   gboolean not_converted = FALSE;
   xmlStructuredErrorFunc structured = xmlStructuredError;
   void *structured_context = xmlStructuredErrorContext;
