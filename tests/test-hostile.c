@@ -2128,8 +2128,20 @@ test_nested_limit (void)
   g_autofree char *past = write_nested (dir, "past.sdf", 40, NULL);
   g_autofree char *part = write_nested (dir, "part.sdf", 19, NULL);
   g_autofree char *whole = write_nested (dir, "whole.sdf", 20, "part.sdf");
+  g_autofree char *part2 = write_nested (dir, "part2.sdf", 14, NULL);
+  g_autofree char *whole2 = write_nested (dir, "whole2.sdf", 20, "part2.sdf");
+  g_autofree char *whole3 = g_build_filename (dir, "whole3.sdf", NULL);
   const BlDocumentLoadFlags loads[] = { BL_DOCUMENT_LOAD_DEFAULT, BL_DOCUMENT_LOAD_READ_ONLY };
 
+  {
+    g_autofree char *text = NULL;
+    g_autoptr(GString) with_params = NULL;
+
+    g_assert_true (g_file_get_contents (whole2, &text, NULL, NULL));
+    with_params = g_string_new (text);
+    g_string_replace (with_params, "<name>i</name>", "<name>i</name><experimental:params/>", 1);
+    g_assert_true (g_file_set_contents (whole3, with_params->str, with_params->len, NULL));
+  }
   bl_document_set_max_links (10);
   for (guint k = 0; k < G_N_ELEMENTS (loads); k++)
     {
@@ -2142,13 +2154,26 @@ test_nested_limit (void)
       g_clear_object (&doc);
 
       assert_over_limit (past, loads[k], "%s:43: more than 40 elements inside the values Ballast reads (a shape, "
-                         "a plugin's parameters, <experimental:params>; with the included files), the most it "
-                         "reads (4 for each link ballast-cli --max-links allows); the file is not read", past);
+                         "a plugin's parameters, <experimental:params> and what they edit; with the included "
+                         "files), the most it reads (4 for each link ballast-cli --max-links allows); the file "
+                         "is not read", past);
 
       /* 21 + 20: the included file passes the count */
       doc = bl_document_new_from_file_full (whole, loads[k], &error);
       g_assert_no_error (error);
       g_assert_nonnull (strstr (find_diagnostic (doc, "include", BL_SEVERITY_ERROR, 24, "m", whole)->message,
+                                "more than 40 elements inside the values"));
+      g_clear_object (&doc);
+
+      /* 21 + 15 fit; an included model that <experimental:params> edit
+       * is kept whole, each element counted: 21 + 20 do not */
+      doc = bl_document_new_from_file_full (whole2, loads[k], &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (link_of (doc, "m::i::l"));
+      g_clear_object (&doc);
+      doc = bl_document_new_from_file_full (whole3, loads[k], &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (strstr (find_diagnostic (doc, "include", BL_SEVERITY_ERROR, 24, "m", whole3)->message,
                                 "more than 40 elements inside the values"));
     }
   bl_document_set_max_links (0);
@@ -2157,6 +2182,9 @@ test_nested_limit (void)
   g_unlink (past);
   g_unlink (part);
   g_unlink (whole);
+  g_unlink (part2);
+  g_unlink (whole2);
+  g_unlink (whole3);
   g_rmdir (dir);
 }
 

@@ -425,10 +425,11 @@ bl_stream_count_nested (xmlParserCtxt *ctxt)
   if (++state->counts->nested <= max_nested ())
     return TRUE;
   return refuse_over_limit (ctxt, g_strdup_printf ("more than %u elements inside the values Ballast reads "
-                                                   "(a shape, a plugin's parameters, <experimental:params>; "
-                                                   "with the included files), the most it reads (%d for each "
-                                                   "link ballast-cli --max-links allows); the file is not read",
-                                                   max_nested (), BL_DOCUMENT_PARTS_PER_LINK));
+                                                   "(a shape, a plugin's parameters, <experimental:params> and "
+                                                   "what they edit; with the included files), the most it "
+                                                   "reads (%d for each link ballast-cli --max-links allows); "
+                                                   "the file is not read", max_nested (),
+                                                   BL_DOCUMENT_PARTS_PER_LINK));
 }
 
 /* Counts a <link> against the most links, a model, collision, frame or
@@ -495,6 +496,11 @@ bl_stream_sax_start_element (void           *ctx,
   xmlNode *parent = ctxt->node;
 
   if (state != NULL && !bl_stream_count_element (ctxt, localname))
+    return;
+  /* a parse that keeps every element (an included model that
+   * <experimental:params> edits, a file in Latin-1) counts each one as
+   * kept whole */
+  if (state != NULL && state->kinds == NULL && ctxt->node != NULL && !bl_stream_count_nested (ctxt))
     return;
   xmlSAX2StartElementNs (ctx, localname, prefix, uri, nb_namespaces, namespaces,
                          nb_attributes, nb_defaulted, attributes);
