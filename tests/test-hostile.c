@@ -1998,7 +1998,7 @@ write_parts (const char *dir,
 
 /* 10 MB of <model/> are 1.1 million models (3 s and 808 MB to check),
  * of <collision/> 770,000 collisions (770 MB).  A document holds at most
- * 4 models, collisions, frames and joints for each link the links' limit
+ * 4 models, collisions, frames, joints and plugins for each link the links' limit
  * allows (here 100 links: 400): one more is refused at its line in
  * either load, an included file that passes the document's count is an
  * include error, and a bound of the caller's refuses either file with
@@ -2024,7 +2024,7 @@ test_part_limit (void)
       g_assert_nonnull (link_of (doc, "m::l"));
       g_clear_object (&doc);
 
-      assert_over_limit (past, loads[k], "%s:402: more than 400 models, collisions, frames and joints (with the "
+      assert_over_limit (past, loads[k], "%s:402: more than 400 models, collisions, frames, joints and plugins (with the "
                          "included files), the most Ballast reads (4 for each link ballast-cli --max-links "
                          "allows); the file is not read", past);
 
@@ -2032,7 +2032,7 @@ test_part_limit (void)
       doc = bl_document_new_from_file_full (whole, loads[k], &error);
       g_assert_no_error (error);
       g_assert_nonnull (strstr (find_diagnostic (doc, "include", BL_SEVERITY_ERROR, 203, "m", whole)->message,
-                                "more than 400 models, collisions, frames and joints"));
+                                "more than 400 models, collisions, frames, joints and plugins"));
     }
   bl_document_set_max_links (0);
 
@@ -2049,7 +2049,7 @@ test_part_limit (void)
       g_assert_null (doc);
       g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_PARTS);
       g_assert_true (bl_document_error_is_past_bound (error));
-      expected = g_strdup_printf ("%s:402: more than 400 models, collisions, frames and joints (with the "
+      expected = g_strdup_printf ("%s:402: more than 400 models, collisions, frames, joints and plugins (with the "
                                   "included files), the most this load allows; the file is not read", past);
       g_assert_cmpstr (error->message, ==, expected);
       g_clear_error (&error);
@@ -2058,7 +2058,7 @@ test_part_limit (void)
       doc = bl_document_new_from_file_limited (whole, loads[k], 100, &error);
       g_assert_null (doc);
       g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_PARTS);
-      expected = g_strdup_printf ("%s: more than 400 models, collisions, frames and joints with its included "
+      expected = g_strdup_printf ("%s: more than 400 models, collisions, frames, joints and plugins with its included "
                                   "files, the most this load allows; the file is not read", whole);
       g_assert_cmpstr (error->message, ==, expected);
       g_clear_error (&error);

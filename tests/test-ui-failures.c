@@ -734,7 +734,7 @@ test_screenshot_too_many_links (void)
    * links the window opens) */
   static const struct { guint n; guint line; const char *what; } cases[] = {
     { 21, 22, "20 links" },
-    { 81, 82, "80 models, collisions, frames and joints" },
+    { 81, 82, "80 models, collisions, frames, joints and plugins" },
   };
 
   g_assert_nonnull (binary);

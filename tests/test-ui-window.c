@@ -238,7 +238,7 @@ open_anyway (Fixture          *f,
 
 /* A file of more links than the setting "window-max-links" (here 20),
  * included files counted, or of more than 4 times as many models,
- * collisions, frames and joints, is a question, not a load: Cancel keeps
+ * collisions, frames, joints and plugins, is a question, not a load: Cancel keeps
  * what the window showed, Open Anyway opens it (each answered by a real
  * click).  At the bound, it opens without a word; grown past it on disk,
  * its reload asks. */
@@ -277,7 +277,7 @@ test_too_many_links_asks (Fixture       *f,
     g_string_append (text, "</link></model></sdf>\n");
     g_assert_true (g_file_set_contents (path, text->str, -1, NULL));
     bl_window_open (f->window, file);
-    cancel_keeps (f, wait_for_too_many ("parts.sdf", "80 models, collisions, frames and joints"), shown);
+    cancel_keeps (f, wait_for_too_many ("parts.sdf", "80 models, collisions, frames, joints and plugins"), shown);
     g_assert_false (bl_window_load_file (f->window, file, &error));
     g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_PARTS);
     g_clear_error (&error);

@@ -646,11 +646,11 @@ ask_open_anyway (BlWindow     *self,
   guint limit = g_settings_get_uint (self->settings, "window-max-links");
   gboolean parts = g_error_matches (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_PARTS);
   g_autofree char *primary = parts
-                             ? g_strdup_printf (_("“%s” has more than %'u models, collisions, frames and joints"),
+                             ? g_strdup_printf (_("“%s” has more than %'u models, collisions, frames, joints and plugins"),
                                                 name, limit * BL_DOCUMENT_PARTS_PER_LINK)
                              : g_strdup_printf (_("“%s” has more than %'u links"), name, limit);
   g_autofree char *secondary = g_strdup_printf (_("The window opens models of up to %'u links and %'u models, "
-                                                  "collisions, frames and joints, their included files "
+                                                  "collisions, frames, joints and plugins, their included files "
                                                   "counted: each link takes 10–20 kB of memory here. "
                                                   "Open it anyway if this computer has the memory to spare; "
                                                   "ballast-cli reads it too."), limit,

@@ -11,7 +11,7 @@ G_BEGIN_DECLS
 
 #define BL_DOCUMENT_ERROR (bl_document_error_quark ())
 
-/* The models, collisions, frames and joints a document may hold for each
+/* The models, collisions, frames, joints and plugins a document may hold for each
  * link the bound on links allows (bl_document_set_max_links,
  * bl_document_new_from_file_limited). */
 #define BL_DOCUMENT_PARTS_PER_LINK 4
@@ -24,8 +24,8 @@ typedef enum
   BL_DOCUMENT_ERROR_LIMIT,     /* past a limit on what a file may hold (comments, links) */
   BL_DOCUMENT_ERROR_TOO_MANY_LINKS, /* past the links the caller allowed this load
                                      * (bl_document_new_from_file_limited) */
-  BL_DOCUMENT_ERROR_TOO_MANY_PARTS, /* past the models, collisions, frames and
-                                     * joints it allowed (BL_DOCUMENT_PARTS_PER_LINK
+  BL_DOCUMENT_ERROR_TOO_MANY_PARTS, /* past the models, collisions, frames, joints and
+                                     * plugins it allowed (BL_DOCUMENT_PARTS_PER_LINK
                                      * for each link) */
 } BlDocumentError;
 

@@ -151,7 +151,7 @@ bl_document_load (BlDocument  *self,
       /* an included file went past the caller's bound: the document as a
        * whole is refused, not shown without it */
       g_set_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_PARTS,
-                   "%s: more than %u models, collisions, frames and joints with its included files, the "
+                   "%s: more than %u models, collisions, frames, joints and plugins with its included files, the "
                    "most this load allows; the file is not read", self->path,
                    (guint) MIN ((guint64) max_links * BL_DOCUMENT_PARTS_PER_LINK, G_MAXUINT));
       loaded = FALSE;

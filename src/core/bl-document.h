@@ -39,7 +39,7 @@ BlDocument   *bl_document_new_from_file_full (const char           *path,
  * document of more than MAX_LINKS links with its included files (0: no
  * bound but bl_document_get_max_links) is refused as it is read, with
  * BL_DOCUMENT_ERROR_TOO_MANY_LINKS, one of more than 4 × MAX_LINKS
- * models, collisions, frames and joints with
+ * models, collisions, frames, joints and plugins with
  * BL_DOCUMENT_ERROR_TOO_MANY_PARTS, an included file past them too (which
  * the process's bound makes an include diagnostic instead). */
 BlDocument   *bl_document_new_from_file_limited (const char          *path,
@@ -54,7 +54,7 @@ BlDocument   *bl_document_new_from_data      (const char  *data,
                                               GError     **error);
 /* The most <link> elements a document and its included files may hold,
  * for every load after the call (0: the default, 1,048,576), and 4 times
- * as many models, collisions, frames and joints.  A link costs 2–5 kB
+ * as many models, collisions, frames, joints and plugins.  A link costs 2–5 kB
  * while loaded, a collision about 1 kB, so the default bounds a load to a
  * few GB; a file of more is refused as it is read
  * (BL_DOCUMENT_ERROR_LIMIT, naming the limit and the line). */

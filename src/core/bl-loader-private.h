@@ -170,7 +170,7 @@ gboolean       bl_stream_counts_add          (BlReadCounts       *counts,
 
 /* The most <link> elements one document (with its included files) may
  * hold: bl_document_set_max_links; and BL_DOCUMENT_PARTS_PER_LINK times
- * as many models, collisions, frames and joints. */
+ * as many models, collisions, frames, joints and plugins. */
 void           bl_stream_set_max_links       (guint         max_links);
 guint          bl_stream_get_max_links       (void);
 /* The read-ahead link for the <link> `node` of `model`, now the model's,

@@ -474,7 +474,11 @@ lean_start_element (void           *ctx,
 
   if (state->skip_depth == 0)
     kind = child_kind (ctxt, localname, uri);
-  if (kind == KIND_OTHER && state->kinds->len > 0 && state->kinds->data[state->kinds->len - 1] == KIND_OTHER &&
+  /* inside what is kept whole, and what a plugin keeps (its <enable>
+   * and <link> lists) */
+  if (kind == KIND_OTHER && state->kinds->len > 0 &&
+      (state->kinds->data[state->kinds->len - 1] == KIND_OTHER ||
+       state->kinds->data[state->kinds->len - 1] == KIND_PLUGIN) &&
       !bl_stream_count_nested (ctxt))
     return;
   if (kind != KIND_LEFT_OUT)

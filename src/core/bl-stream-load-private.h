@@ -90,7 +90,7 @@ bl_stream_count_element (xmlParserCtxt *ctxt,
 {
   switch (localname[0])
     {
-    case 'l': case 'm': case 'c': case 'f': case 'j':
+    case 'l': case 'm': case 'c': case 'f': case 'j': case 'p':
       return bl_stream_count_named (ctxt, localname);
     default:
       return TRUE;

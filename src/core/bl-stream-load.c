@@ -385,20 +385,21 @@ max_parts_of (const BlReadCounts *counts)
   return (guint) MIN ((guint64) max_links_of (counts) * BL_DOCUMENT_PARTS_PER_LINK, G_MAXUINT);
 }
 
-/* Each model, collision, frame and joint is an object of the loaded model
- * too: 10 MB of <model/> are 1.1 million models (808 MB and 3 s to check,
- * a window of 1.6 GB), of <collision/> 770,000 collisions (770 MB).  The
- * largest real worlds have fewer than two for each link (the benchmark's
- * 100,000 links: 150,000 collisions, 3,000 models, 5,000 frames); a
- * document may hold BL_DOCUMENT_PARTS_PER_LINK for each link the links'
- * limit allows. */
+/* Each model, collision, frame, joint and plugin is an object of the
+ * loaded model too, or a node the loads keep: 10 MB of <model/> are 1.1
+ * million models (808 MB and 3 s to check, a window of 1.6 GB), of
+ * <collision/> 770,000 collisions (770 MB).  The largest real worlds have
+ * fewer than two for each link (the benchmark's 100,000 links: 150,000
+ * collisions, 3,000 models, 5,000 frames, 1,000 plugins); a document may
+ * hold BL_DOCUMENT_PARTS_PER_LINK for each link the links' limit
+ * allows. */
 static gboolean
 is_part_name (const xmlChar *localname)
 {
   const char *name = (const char *) localname;
 
   return strcmp (name, "model") == 0 || strcmp (name, "collision") == 0 || strcmp (name, "frame") == 0 ||
-         strcmp (name, "joint") == 0;
+         strcmp (name, "joint") == 0 || strcmp (name, "plugin") == 0;
 }
 
 /* What the lean loads keep whole (a plugin's <link> or <added_mass>, a
@@ -454,7 +455,7 @@ bl_stream_count_named (xmlParserCtxt *ctxt,
     {
       count = &counts->parts;
       limit = max_parts_of (counts);
-      what = "models, collisions, frames and joints";
+      what = "models, collisions, frames, joints and plugins";
     }
   else
     return TRUE;
@@ -474,7 +475,7 @@ bl_stream_count_named (xmlParserCtxt *ctxt,
     return refuse_over_limit (ctxt, g_strdup_printf ("more than %u links (with the included files), the most "
                                                      "Ballast reads (ballast-cli --max-links changes it); the "
                                                      "file is not read", limit));
-  return refuse_over_limit (ctxt, g_strdup_printf ("more than %u models, collisions, frames and joints (with the "
+  return refuse_over_limit (ctxt, g_strdup_printf ("more than %u models, collisions, frames, joints and plugins (with the "
                                                    "included files), the most Ballast reads (%d for each link "
                                                    "ballast-cli --max-links allows); the file is not read",
                                                    limit, BL_DOCUMENT_PARTS_PER_LINK));
