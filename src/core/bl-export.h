@@ -83,6 +83,40 @@ BlEdit   *bl_export_create_bake_edit   (BlDocument    *doc,
                                         GPtrArray     *notes,
                                         GError       **error);
 
+/* A bake written, not applied: the links bl_export_create_bake_edit
+ * would change are baked, written down and put back one at a time, so
+ * that the document, its links and its history stay as they were, and
+ * the bake costs the bytes it writes, not the elements it adds to the
+ * tree and the edits that would undo them (about 3 kB a link).  For a
+ * file written and not shown: `ballast-cli export --bake`, the window's
+ * Export Baked of its copy. */
+typedef struct _BlExportBake BlExportBake;
+
+/* The links to bake, none baked yet: changed, notes and the error as
+ * bl_export_create_bake_edit gives them.  The bake keeps a reference to
+ * the document. */
+BlExportBake *bl_export_bake_new       (BlDocument    *doc,
+                                        BlBakeFlags    flags,
+                                        GPtrArray     *changed,
+                                        GPtrArray     *notes,
+                                        GError       **error);
+void          bl_export_bake_free      (BlExportBake  *bake);
+/* Bakes each link, records how the file then writes it and puts it back
+ * (bl-source-map.h's patch), in document order; called once.  FALSE with
+ * the error bl_edit_apply of the bake edit would give, nothing recorded. */
+gboolean      bl_export_bake_record    (BlExportBake  *bake,
+                                        GError       **error);
+/* bl_export_to_bytes and bl_export_save of the document with the links
+ * recorded written baked.  The document must not be edited after
+ * bl_export_bake_record: what an edit changes in a recorded link is not
+ * written. */
+GBytes       *bl_export_bake_to_bytes  (BlExportBake  *bake,
+                                        GError       **error);
+gboolean      bl_export_bake_save      (BlExportBake  *bake,
+                                        const char    *path,
+                                        BlExportFlags  flags,
+                                        GError       **error);
+
 /* The same for one auto link, as one undo step: turning automatic inertia
  * off while keeping the values it computes now (the GUI offers it), rather
  * than falling back to what the file writes or the defaults (1 kg, unit
@@ -92,5 +126,7 @@ BlEdit   *bl_export_create_bake_edit   (BlDocument    *doc,
 BlEdit   *bl_export_create_link_bake_edit (BlDocument *doc,
                                            BlLink     *link,
                                            GError    **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlExportBake, bl_export_bake_free)
 
 G_END_DECLS
