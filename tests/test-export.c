@@ -1673,6 +1673,60 @@ test_bake_written (void)
   remove_tree (dir);
 }
 
+/* The links come in the reader's order, a model's own before those of a
+ * model nested in it (a, c, then n::b); the bake written records them in
+ * the file's, and each is written baked.  A box of 1000 kg/m³: a 1 m
+ * cube 1000 kg with I = 1000·2/12 = 500/3; 1 × 2 × 1 m, 2000 kg with
+ * Ixx = Izz = 2000·(4+1)/12 = 2500/3, Iyy = 2000·2/12 = 1000/3; 1 × 1 × 3
+ * m, 3000 kg with Ixx = Iyy = 3000·(1+9)/12 = 2500, Izz = 500 (thirds to
+ * the digits that the sum's noise in the last bits leaves). */
+static void
+test_bake_written_file_order (void)
+{
+  static const char sdf[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<sdf version=\"1.11\">\n"
+    "  <model name=\"m\">\n"
+    "    <link name=\"a\"><inertial auto=\"true\"/>"
+    "<collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>\n"
+    "    <model name=\"n\">\n"
+    "      <link name=\"b\"><inertial auto=\"true\"/>"
+    "<collision name=\"c\"><geometry><box><size>1 2 1</size></box></geometry></collision></link>\n"
+    "    </model>\n"
+    "    <link name=\"c\"><inertial auto=\"true\"/>"
+    "<collision name=\"c\"><geometry><box><size>1 1 3</size></box></geometry></collision></link>\n"
+    "  </model>\n"
+    "</sdf>\n";
+  static const char * const written[] = {
+    "<link name=\"a\"><inertial><mass>1000</mass><pose>0 0 0 0 0 0</pose><inertia>"
+    "<ixx>166.6666666666667</ixx><ixy>0</ixy><ixz>0</ixz><iyy>166.6666666666667</iyy><iyz>0</iyz>"
+    "<izz>166.6666666666667</izz></inertia></inertial>",
+    "<link name=\"b\"><inertial><mass>2000</mass><pose>0 0 0 0 0 0</pose><inertia>"
+    "<ixx>833.333333333333</ixx><ixy>0</ixy><ixz>0</ixz><iyy>333.333333333333</iyy><iyz>0</iyz>"
+    "<izz>833.333333333333</izz></inertia></inertial>",
+    "<link name=\"c\"><inertial><mass>3000</mass><pose>0 0 0 0 0 0</pose><inertia>"
+    "<ixx>2500</ixx><ixy>0</ixy><ixz>0</ixz><iyy>2500</iyy><iyz>0</iyz>"
+    "<izz>500</izz></inertia></inertial>",
+  };
+  g_autoptr(BlDocument) doc = load_string (sdf);
+  g_autoptr(GPtrArray) changed = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlExportBake) bake = bl_export_bake_new (doc, BL_BAKE_AUTO, changed, NULL, &error);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (changed->len, ==, 3);
+  g_assert_cmpstr (((BlLink *) g_ptr_array_index (changed, 2))->scoped_name, ==, "m::n::b");
+  g_assert_true (bl_export_bake_record (bake, &error));
+  g_assert_no_error (error);
+  bytes = bl_export_bake_to_bytes (bake, &error);
+  g_assert_no_error (error);
+  text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  for (guint i = 0; i < G_N_ELEMENTS (written); i++)
+    g_assert_nonnull (strstr (text, written[i]));
+}
+
 /* A file the map cannot write (UTF-16) cannot be baked, written or not:
  * recording refuses as applying the bake edit does, and says why. */
 static void
@@ -1834,6 +1888,62 @@ test_save_hard_links (void)
   remove_tree (dir);
 }
 
+/* New text and attributes written in the file's style: markup characters
+ * as references (a quote only in an attribute of that quote, a tab and a
+ * line end only in an attribute), a carriage return as &#13;, non-ASCII
+ * as a character reference when the file is not UTF-8.  ENCODING: the
+ * file's declaration (NULL for none), ü as the file writes it. */
+static void
+assert_new_text_escaped (const char *encoding,
+                         const char *u_written)
+{
+  g_autofree char *sdf = g_strdup_printf ("<?xml version=\"1.0\"%s%s%s?>\n"
+                                          "<sdf version=\"1.11\"><model name=\"m\"><link name=\"l\"/></model></sdf>\n",
+                                          encoding != NULL ? " encoding=\"" : "",
+                                          encoding != NULL ? encoding : "",
+                                          encoding != NULL ? "\"" : "");
+  g_autofree char *expected = g_strdup_printf ("<?xml version=\"1.0\"%s%s%s?>\n"
+                                               "<sdf version=\"1.11\"><model name=\"m\"><link name=\"l\"/>"
+                                               "<note k=\"x&quot;y'z&lt;&amp;&gt;&#9;&#10;%s\">"
+                                               "a&lt;b&amp;c&gt;\"d'\te&#13;f\n%s</note></model></sdf>\n",
+                                               encoding != NULL ? " encoding=\"" : "",
+                                               encoding != NULL ? encoding : "",
+                                               encoding != NULL ? "\"" : "", u_written, u_written);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autofree char *value = g_strconcat ("x\"y'z<&>\t\n", "\xc3\xbc", NULL);
+  g_autofree char *content = g_strconcat ("a<b&c>\"d'\te\rf\n", "\xc3\xbc", NULL);
+  g_autofree char *exported = NULL;
+  xmlNode *model, *note;
+
+  if (encoding != NULL)
+    {
+      g_autofree char *converted = g_convert (sdf, -1, encoding, "UTF-8", NULL, NULL, NULL);
+
+      g_free (sdf);
+      sdf = g_steal_pointer (&converted);
+    }
+  doc = load_string (sdf);
+  g_assert_nonnull (bl_document_get_source_map (doc, &error));
+  g_assert_no_error (error);
+  model = xmlDocGetRootElement (bl_document_get_xml (doc))->children;
+  note = xmlNewDocNode (model->doc, NULL, (const xmlChar *) "note", NULL);
+  xmlSetProp (note, (const xmlChar *) "k", (const xmlChar *) value);
+  xmlAddChild (note, xmlNewDocText (model->doc, (const xmlChar *) content));
+  xmlAddChild (model, note);
+  exported = export_string (doc);
+  g_assert_cmpstr (exported, ==, expected);
+  xmlUnlinkNode (note);
+  xmlFreeNode (note);
+}
+
+static void
+test_new_text_escaped (void)
+{
+  assert_new_text_escaped (NULL, "\xc3\xbc");
+  assert_new_text_escaped ("ISO-8859-1", "&#252;");
+}
+
 /* The pieces bl_source_map_write hands on, each a copy or, when it lies
  * in the source, its offset there. */
 typedef struct
@@ -1904,6 +2014,70 @@ test_save_pieces (void)
   g_assert_cmpmem (saved, saved_length, g_bytes_get_data (whole, NULL), g_bytes_get_size (whole));
 
   remove_tree (dir);
+}
+
+/* A patch writes each node it recorded as it was when recorded, whatever
+ * the tree holds there later, and the rest of the tree as it is: two
+ * links each given a new element, one of a text longer than the patch's
+ * blocks, recorded and taken out again, are written as the tree with
+ * both was, to bytes and in pieces; without the patch, as the source. */
+static void
+test_patch (void)
+{
+  static const char sdf[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<sdf version=\"1.11\">\n"
+    "  <model name=\"m\">\n"
+    "    <link name=\"a\"><inertial auto=\"true\"/></link>\n"
+    "    <link name=\"b\"/>\n"
+    "  </model>\n"
+    "</sdf>\n";
+  g_autoptr(BlDocument) doc = load_string (sdf);
+  g_autoptr(GError) error = NULL;
+  BlSourceMap *map = bl_document_get_source_map (doc, &error);
+  g_autoptr(BlSourceMapPatch) patch = NULL;
+  g_autoptr(GByteArray) joined = g_byte_array_new ();
+  g_autoptr(GString) long_text = g_string_new (NULL);
+  g_autoptr(GString) expected = g_string_new (NULL);
+  g_autoptr(GBytes) patched = NULL;
+  g_autoptr(GBytes) plain = NULL;
+  BlLink *links[2] = { link_of (doc, "m::a"), link_of (doc, "m::b") };
+  xmlNode *added[2];
+  Pieces pieces = { joined, NULL, 0, 0, 0 };
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < 300 * 1024; i++)
+    g_string_append_c (long_text, "0123456789"[i % 10]);
+  for (guint i = 0; i < 2; i++)
+    {
+      added[i] = xmlNewDocNode (links[i]->node->doc, NULL, (const xmlChar *) "note", NULL);
+      xmlAddChild (added[i], xmlNewDocText (links[i]->node->doc,
+                                            (const xmlChar *) (i == 0 ? long_text->str : "b&c")));
+    }
+  g_string_printf (expected,
+                   "<?xml version=\"1.0\"?>\n"
+                   "<sdf version=\"1.11\">\n"
+                   "  <model name=\"m\">\n"
+                   "    <link name=\"a\"><inertial auto=\"true\"/><note>%s</note></link>\n"
+                   "    <link name=\"b\"><note>b&amp;c</note></link>\n"
+                   "  </model>\n"
+                   "</sdf>\n", long_text->str);
+
+  patch = bl_source_map_patch_new (map);
+  for (guint i = 0; i < 2; i++)
+    {
+      xmlAddChild (links[i]->node, added[i]);
+      bl_source_map_patch_record (patch, links[i]->node);
+      xmlUnlinkNode (added[i]);
+      xmlFreeNode (added[i]);
+    }
+
+  patched = bl_source_map_patch_serialize (map, patch);
+  g_assert_cmpmem (g_bytes_get_data (patched, NULL), g_bytes_get_size (patched), expected->str, expected->len);
+  bl_source_map_patch_write (map, patch, take_piece, &pieces);
+  g_assert_cmpmem (joined->data, joined->len, expected->str, expected->len);
+  plain = bl_source_map_serialize (map);
+  g_assert_true (g_bytes_equal (plain, bl_document_get_source (doc)));
 }
 
 static void
@@ -2492,6 +2666,9 @@ main (int    argc,
   g_test_add_func ("/core/export/bake/fix-invalid", test_bake_fix_invalid);
   g_test_add_func ("/core/export/bake/fix-invalid-skips-overflow", test_bake_fix_invalid_skips_overflow);
   g_test_add_func ("/core/export/bake/written", test_bake_written);
+  g_test_add_func ("/core/export/bake/written-file-order", test_bake_written_file_order);
+  g_test_add_func ("/core/export/new-text-escaped", test_new_text_escaped);
+  g_test_add_func ("/core/export/patch", test_patch);
   g_test_add_func ("/core/export/bake/written-refused", test_bake_written_refused);
   /* With an unnamed temporary file (O_TMPFILE), and as where there is none. */
   g_test_add_data_func ("/core/export/save/in-place", GINT_TO_POINTER (TRUE), test_save_in_place);

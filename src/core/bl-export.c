@@ -734,6 +734,7 @@ typedef struct
 {
   BlLink *link;
   guint   fix;
+  guint   order;   /* among the links of the document, in the reader's order */
 } BakeStep;
 
 /* Which links a bake with FLAGS changes, in document order, into STEPS
@@ -758,7 +759,7 @@ plan_bake (BlDocument   *doc,
       gboolean is_auto = link->inertial_node != NULL && link->auto_inertia;
       gboolean wanted = ((flags & BL_BAKE_AUTO) && is_auto) ||
                         ((flags & BL_BAKE_FIX_INVALID) && !is_auto && !link->props.valid);
-      BakeStep step = { link, 0 };
+      BakeStep step = { link, 0, i };
 
       if (!wanted)
         continue;
@@ -881,6 +882,66 @@ bl_export_bake_free (BlExportBake *bake)
   g_free (bake);
 }
 
+/* Puts the bake's steps in the order of the file, which the patch
+ * records them in (the links come in the reader's: a model's own before
+ * those of the models nested in it). */
+static void
+order_steps_as_file (BlExportBake *bake)
+{
+  g_autoptr(GHashTable) by_node = g_hash_table_new (NULL, NULL);
+  GArray *ordered = g_array_sized_new (FALSE, FALSE, sizeof (BakeStep), bake->steps->len);
+  xmlNode *node = xmlDocGetRootElement (bl_document_get_xml (bake->doc));
+
+  for (guint i = 0; i < bake->steps->len; i++)
+    g_hash_table_insert (by_node, g_array_index (bake->steps, BakeStep, i).link->node, GUINT_TO_POINTER (i + 1));
+
+  /* depth first, without descending into a link (none holds another) */
+  while (node != NULL)
+    {
+      guint index = GPOINTER_TO_UINT (g_hash_table_lookup (by_node, node));
+
+      if (index > 0)
+        g_array_append_val (ordered, g_array_index (bake->steps, BakeStep, index - 1));
+      if (index == 0 && node->type == XML_ELEMENT_NODE && node->children != NULL)
+        {
+          node = node->children;
+          continue;
+        }
+      while (node != NULL && node->next == NULL)
+        node = node->parent != NULL && node->parent->type == XML_ELEMENT_NODE ? node->parent : NULL;
+      if (node != NULL)
+        node = node->next;
+    }
+
+  g_assert (ordered->len == bake->steps->len);
+  g_array_unref (bake->steps);
+  bake->steps = ordered;
+}
+
+static int
+compare_reader_order (gconstpointer a,
+                      gconstpointer b)
+{
+  const BakeStep *sa = a, *sb = b;
+
+  return sa->order < sb->order ? -1 : sa->order > sb->order;
+}
+
+/* Bakes STEP's link in the tree, for bl_edit_revert_tree to put back
+ * (the returned edit); NULL with the edit's error. */
+static BlEdit *
+apply_step (BlExportBake    *bake,
+            const BakeStep  *step,
+            GError         **error)
+{
+  g_autoptr(BlEdit) group = bl_edit_new_group (bake->doc, NULL);
+
+  add_bake_step (group, bake->doc, step, bake->fixes);
+  if (!bl_edit_apply_tree (group, error))
+    return NULL;
+  return g_steal_pointer (&group);
+}
+
 gboolean
 bl_export_bake_record (BlExportBake  *bake,
                        GError       **error)
@@ -895,17 +956,33 @@ bl_export_bake_record (BlExportBake  *bake,
   /* as bl_edit_apply refuses a document it cannot map */
   map = bl_document_get_source_map (bake->doc, NULL);
   patch = map != NULL ? bl_source_map_patch_new (map) : NULL;
+  order_steps_as_file (bake);
 
   for (guint i = 0; i < bake->steps->len; i++)
     {
       const BakeStep *step = &g_array_index (bake->steps, BakeStep, i);
-      g_autoptr(BlEdit) group = bl_edit_new_group (bake->doc, NULL);
+      g_autoptr(GError) refusal = NULL;
+      g_autoptr(BlEdit) applied = apply_step (bake, step, &refusal);
 
-      add_bake_step (group, bake->doc, step, bake->fixes);
-      if (!bl_edit_apply_tree (group, error))
-        return FALSE;
+      if (applied == NULL)
+        {
+          /* the error of the first link that fails in the bake edit's
+           * order, as bl_edit_apply of it gives (each link's refusal
+           * depends on that link alone) */
+          g_array_sort (bake->steps, compare_reader_order);
+          for (guint j = 0; j < bake->steps->len; j++)
+            {
+              g_autoptr(BlEdit) checked = apply_step (bake, &g_array_index (bake->steps, BakeStep, j), error);
+
+              if (checked == NULL)
+                return FALSE;
+              bl_edit_revert_tree (checked);
+            }
+          g_propagate_error (error, g_steal_pointer (&refusal));
+          return FALSE;
+        }
       bl_source_map_patch_record (patch, step->link->node);
-      bl_edit_revert_tree (group);
+      bl_edit_revert_tree (applied);
     }
 
   bake->patch = g_steal_pointer (&patch);

@@ -191,11 +191,16 @@ subtree_unchanged (BlSourceMap *map,
 /* Writing                                                                   */
 
 /* What a patch holds (bl-source-map.h): each recorded node's bytes as
- * ranges of the source and of the patch's own text, in order. */
+ * ranges of the source and of the patch's own text, in order.  The text
+ * is kept in blocks that are never moved (one growing string, copied as
+ * it doubles, left holes of up to half its size). */
+#define PATCH_SOURCE G_MAXUINT32
+#define PATCH_BLOCK_SIZE (256 * 1024)
+
 typedef struct
 {
-  guint32  start, end;
-  gboolean text;               /* a range of the patch's text, else of the source */
+  guint32 start, end;
+  guint32 block;               /* the text's block, or PATCH_SOURCE */
 } PatchRange;
 
 struct _BlSourceMapPatch
@@ -204,7 +209,8 @@ struct _BlSourceMapPatch
   GPtrArray   *nodes;          /* xmlNode*, in document order */
   GArray      *ends;           /* guint: where each node's ranges end */
   GArray      *ranges;         /* PatchRange */
-  GString     *text;           /* the new text of every node */
+  GPtrArray   *blocks;         /* char*: the new text of every node */
+  gsize        used, size;     /* of the last block */
 };
 
 /* Where the tree is written: all of it into text; or, handed to WRITE,
@@ -228,19 +234,36 @@ static void
 patch_add_range (BlSourceMapPatch *patch,
                  gsize             start,
                  gsize             end,
-                 gboolean          text)
+                 guint             block)
 {
-  PatchRange range = { start, end, text };
+  PatchRange range = { start, end, block };
 
   g_assert (end <= G_MAXUINT32);
   g_array_append_val (patch->ranges, range);
+}
+
+/* Keeps TEXT in the patch, in the last block when it fits there. */
+static void
+patch_add_text (BlSourceMapPatch *patch,
+                const char       *text,
+                gsize             length)
+{
+  if (patch->blocks->len == 0 || length > patch->size - patch->used)
+    {
+      patch->size = MAX (length, PATCH_BLOCK_SIZE);
+      patch->used = 0;
+      g_ptr_array_add (patch->blocks, g_malloc (patch->size));
+    }
+  memcpy ((char *) g_ptr_array_index (patch->blocks, patch->blocks->len - 1) + patch->used, text, length);
+  patch_add_range (patch, patch->used, patch->used + length, patch->blocks->len - 1);
+  patch->used += length;
 }
 
 static void
 flush_run (Out *out)
 {
   if (out->run_end > out->run_start && out->recording != NULL)
-    patch_add_range (out->recording, out->run_start, out->run_end, FALSE);
+    patch_add_range (out->recording, out->run_start, out->run_end, PATCH_SOURCE);
   else if (out->run_end > out->run_start)
     out->write (out->map->s + out->run_start, out->run_end - out->run_start, out->write_data);
   out->run_start = out->run_end = 0;
@@ -251,10 +274,7 @@ flush_text (Out *out)
 {
   if (out->text->len > 0 && out->recording != NULL)
     {
-      GString *text = out->recording->text;
-
-      patch_add_range (out->recording, text->len, text->len + out->text->len, TRUE);
-      g_string_append_len (text, out->text->str, out->text->len);
+      patch_add_text (out->recording, out->text->str, out->text->len);
       g_string_truncate (out->text, 0);
     }
   else if (out->text->len > 0)
@@ -316,8 +336,19 @@ append_escaped (Out         *out,
 {
   for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
     {
-      gunichar c = g_utf8_get_char (p);
+      const char *plain = p;
+      gunichar c;
 
+      /* a run that needs nothing (most text: numbers), in one piece */
+      while ((guchar) *p >= 0x20 && *p != '&' && *p != '<' && *p != '>' && *p != '"' && *p != '\''
+             && ((guchar) *p < 0x80 || map->encoding == NULL))
+        p++;
+      if (p > plain)
+        g_string_append_len (out_text (out), plain, p - plain);
+      if (*p == '\0')
+        break;
+
+      c = g_utf8_get_char (p);
       switch (c)
         {
         case '&':
@@ -357,15 +388,34 @@ append_escaped (Out         *out,
     }
 }
 
+/* "prefix:name" or "name" of a node or an attribute, onto TEXT. */
+static void
+append_qname (GString       *text,
+              xmlNs         *ns,
+              const xmlChar *name)
+{
+  if (ns != NULL && ns->prefix != NULL)
+    {
+      g_string_append (text, (const char *) ns->prefix);
+      g_string_append_c (text, ':');
+    }
+  g_string_append (text, (const char *) name);
+}
+
+/* The node's attributes that SPAN (NULL: a new node) does not have. */
 static void
 append_new_attributes (Out         *out,
                        BlSourceMap *map,
                        xmlNode     *node,
                        Span        *span)
 {
-  g_autoptr(GHashTable) original = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) original = NULL;
+
+  if (node->properties == NULL)
+    return;
 
   /* the source's attributes, found once each */
+  original = g_hash_table_new (NULL, NULL);
   if (span != NULL)
     {
       SpanAttrIter iter;
@@ -390,9 +440,8 @@ append_new_attributes (Out         *out,
 
       value = bl_source_map_attr_value (prop);
       g_string_append_c (out_text (out), ' ');
-      if (prop->ns != NULL && prop->ns->prefix != NULL)
-        g_string_append_printf (out_text (out), "%s:", (const char *) prop->ns->prefix);
-      g_string_append_printf (out_text (out), "%s=\"", (const char *) prop->name);
+      append_qname (out_text (out), prop->ns, prop->name);
+      g_string_append (out_text (out), "=\"");
       append_escaped (out, map, value, '"');
       g_string_append_c (out_text (out), '"');
     }
@@ -418,20 +467,19 @@ write_new_node (Out         *out,
   switch (node->type)
     {
     case XML_ELEMENT_NODE:
-      {
-        g_autofree char *qname = bl_source_map_node_qname (node);
-
-        g_string_append_printf (out_text (out), "<%s", qname);
-        append_new_attributes (out, map, node, NULL);
-        if (node->children == NULL)
-          {
-            g_string_append (out_text (out), "/>");
-            return;
-          }
-        g_string_append_c (out_text (out), '>');
-        write_children (out, map, node);
-        g_string_append_printf (out_text (out), "</%s>", qname);
-      }
+      g_string_append_c (out_text (out), '<');
+      append_qname (out_text (out), node->ns, node->name);
+      append_new_attributes (out, map, node, NULL);
+      if (node->children == NULL)
+        {
+          g_string_append (out_text (out), "/>");
+          return;
+        }
+      g_string_append_c (out_text (out), '>');
+      write_children (out, map, node);
+      g_string_append (out_text (out), "</");
+      append_qname (out_text (out), node->ns, node->name);
+      g_string_append_c (out_text (out), '>');
       break;
 
     case XML_TEXT_NODE:
@@ -532,9 +580,9 @@ write_changed_node (Out         *out,
     append_range (out, map, bl_source_map_etag_start (map, span), span->end);
   else if (node->children != NULL)
     {
-      g_autofree char *qname = bl_source_map_node_qname (node);
-
-      g_string_append_printf (out_text (out), "</%s>", qname);
+      g_string_append (out_text (out), "</");
+      append_qname (out_text (out), node->ns, node->name);
+      g_string_append_c (out_text (out), '>');
     }
 }
 
@@ -551,9 +599,10 @@ write_recorded (Out         *out,
   for (guint i = start; i < end; i++)
     {
       const PatchRange *range = &g_array_index (patch->ranges, PatchRange, i);
-      const char *text = patch->text->str + range->start;
+      const char *text = range->block == PATCH_SOURCE ? NULL
+                         : (const char *) g_ptr_array_index (patch->blocks, range->block) + range->start;
 
-      if (!range->text)
+      if (range->block == PATCH_SOURCE)
         append_range (out, map, range->start, range->end);
       else if (out->write == NULL)
         g_string_append_len (out->text, text, range->end - range->start);
@@ -682,7 +731,7 @@ bl_source_map_patch_new (BlSourceMap *map)
   patch->nodes = g_ptr_array_new ();
   patch->ends = g_array_new (FALSE, FALSE, sizeof (guint));
   patch->ranges = g_array_new (FALSE, FALSE, sizeof (PatchRange));
-  patch->text = g_string_new (NULL);
+  patch->blocks = g_ptr_array_new_with_free_func (g_free);
   return patch;
 }
 
@@ -694,7 +743,7 @@ bl_source_map_patch_free (BlSourceMapPatch *patch)
   g_ptr_array_unref (patch->nodes);
   g_array_unref (patch->ends);
   g_array_unref (patch->ranges);
-  g_string_free (patch->text, TRUE);
+  g_ptr_array_unref (patch->blocks);
   g_free (patch);
 }
 
