@@ -835,7 +835,7 @@ class Hostile(unittest.TestCase):
         texts the bake adds to the tree and the edits that would undo
         them.  Each link is now baked, written down as the file will read
         and put back (bl_export_bake_record): the bake costs the bytes it
-        adds, about 7 MB here.  Each unit cube of the default 1000 kg/m³
+        adds, about 6 MB here.  Each unit cube of the default 1000 kg/m³
         is written with m = 1000 kg and I = m (1² + 1²) / 12 = 500/3 about
         each axis, to the 16 digits that the last bit's noise leaves."""
         path = os.path.join(self.dir, "models.sdf")
