@@ -1673,6 +1673,22 @@ test_bake_written (void)
   remove_tree (dir);
 }
 
+/* A model of three links of automatic inertia, a model nested in it between two. */
+static const char nested_sdf[] =
+  "<?xml version=\"1.0\"?>\n"
+  "<sdf version=\"1.11\">\n"
+  "  <model name=\"m\">\n"
+  "    <link name=\"a\"><inertial auto=\"true\"/>"
+  "<collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>\n"
+  "    <model name=\"n\">\n"
+  "      <link name=\"b\"><inertial auto=\"true\"/>"
+  "<collision name=\"c\"><geometry><box><size>1 2 1</size></box></geometry></collision></link>\n"
+  "    </model>\n"
+  "    <link name=\"c\"><inertial auto=\"true\"/>"
+  "<collision name=\"c\"><geometry><box><size>1 1 3</size></box></geometry></collision></link>\n"
+  "  </model>\n"
+  "</sdf>\n";
+
 /* The links come in the reader's order, a model's own before those of a
  * model nested in it (a, c, then n::b); the bake written records them in
  * the file's, and each is written baked.  A box of 1000 kg/m³: a 1 m
@@ -1683,20 +1699,6 @@ test_bake_written (void)
 static void
 test_bake_written_file_order (void)
 {
-  static const char sdf[] =
-    "<?xml version=\"1.0\"?>\n"
-    "<sdf version=\"1.11\">\n"
-    "  <model name=\"m\">\n"
-    "    <link name=\"a\"><inertial auto=\"true\"/>"
-    "<collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>\n"
-    "    <model name=\"n\">\n"
-    "      <link name=\"b\"><inertial auto=\"true\"/>"
-    "<collision name=\"c\"><geometry><box><size>1 2 1</size></box></geometry></collision></link>\n"
-    "    </model>\n"
-    "    <link name=\"c\"><inertial auto=\"true\"/>"
-    "<collision name=\"c\"><geometry><box><size>1 1 3</size></box></geometry></collision></link>\n"
-    "  </model>\n"
-    "</sdf>\n";
   static const char * const written[] = {
     "<link name=\"a\"><inertial><mass>1000</mass><pose>0 0 0 0 0 0</pose><inertia>"
     "<ixx>166.6666666666667</ixx><ixy>0</ixy><ixz>0</ixz><iyy>166.6666666666667</iyy><iyz>0</iyz>"
@@ -1708,7 +1710,7 @@ test_bake_written_file_order (void)
     "<ixx>2500</ixx><ixy>0</ixy><ixz>0</ixz><iyy>2500</iyy><iyz>0</iyz>"
     "<izz>500</izz></inertia></inertial>",
   };
-  g_autoptr(BlDocument) doc = load_string (sdf);
+  g_autoptr(BlDocument) doc = load_string (nested_sdf);
   g_autoptr(GPtrArray) changed = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(BlExportBake) bake = bl_export_bake_new (doc, BL_BAKE_AUTO, changed, NULL, &error);
@@ -1725,6 +1727,41 @@ test_bake_written_file_order (void)
   text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
   for (guint i = 0; i < G_N_ELEMENTS (written); i++)
     g_assert_nonnull (strstr (text, written[i]));
+}
+
+/* A link that is not in the document's tree (taken out of it here; no
+ * load makes one) is baked and put back, and not written, as the bake
+ * edit's change of it is not: the same bytes, and no warning. */
+static void
+test_bake_written_outside_tree (void)
+{
+  g_autoptr(BlDocument) doc = load_string (nested_sdf);
+  xmlNode *a = link_of (doc, "m::a")->node;
+  xmlNode *parent = a->parent, *next = a->next;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlExportBake) bake = NULL;
+  g_autoptr(BlEdit) edit = NULL;
+  g_autoptr(GBytes) written = NULL;
+  g_autoptr(GBytes) applied = NULL;
+
+  g_assert_nonnull (bl_document_get_source_map (doc, &error));
+  g_assert_no_error (error);
+  xmlUnlinkNode (a);
+  bake = bl_export_bake_new (doc, BL_BAKE_AUTO, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (bl_export_bake_record (bake, &error));
+  g_assert_no_error (error);
+  written = bl_export_bake_to_bytes (bake, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (written, NULL), g_bytes_get_size (written), "<mass>2000</mass>"));
+
+  edit = bl_export_create_bake_edit (doc, BL_BAKE_AUTO, NULL, NULL, &error);
+  apply (edit);
+  applied = bl_export_to_bytes (doc, &error);
+  g_assert_true (g_bytes_equal (written, applied));
+  bl_edit_revert (edit);
+  xmlAddPrevSibling (next, a);
+  g_assert_true (a->parent == parent);
 }
 
 /* A file the map cannot write (UTF-16) cannot be baked, written or not:
@@ -2667,6 +2704,7 @@ main (int    argc,
   g_test_add_func ("/core/export/bake/fix-invalid-skips-overflow", test_bake_fix_invalid_skips_overflow);
   g_test_add_func ("/core/export/bake/written", test_bake_written);
   g_test_add_func ("/core/export/bake/written-file-order", test_bake_written_file_order);
+  g_test_add_func ("/core/export/bake/written-outside-tree", test_bake_written_outside_tree);
   g_test_add_func ("/core/export/new-text-escaped", test_new_text_escaped);
   g_test_add_func ("/core/export/patch", test_patch);
   g_test_add_func ("/core/export/bake/written-refused", test_bake_written_refused);

@@ -884,13 +884,17 @@ bl_export_bake_free (BlExportBake *bake)
 
 /* Puts the bake's steps in the order of the file, which the patch
  * records them in (the links come in the reader's: a model's own before
- * those of the models nested in it). */
-static void
+ * those of the models nested in it), and returns how many are in the
+ * document's tree: any other (none is known) is put after them, baked
+ * and put back to be refused as the bake edit would refuse it, but not
+ * written, as the bake edit's change of it would not be. */
+static guint
 order_steps_as_file (BlExportBake *bake)
 {
   g_autoptr(GHashTable) by_node = g_hash_table_new (NULL, NULL);
   GArray *ordered = g_array_sized_new (FALSE, FALSE, sizeof (BakeStep), bake->steps->len);
   xmlNode *node = xmlDocGetRootElement (bl_document_get_xml (bake->doc));
+  guint n_in_tree;
 
   for (guint i = 0; i < bake->steps->len; i++)
     g_hash_table_insert (by_node, g_array_index (bake->steps, BakeStep, i).link->node, GUINT_TO_POINTER (i + 1));
@@ -901,7 +905,10 @@ order_steps_as_file (BlExportBake *bake)
       guint index = GPOINTER_TO_UINT (g_hash_table_lookup (by_node, node));
 
       if (index > 0)
-        g_array_append_val (ordered, g_array_index (bake->steps, BakeStep, index - 1));
+        {
+          g_array_append_val (ordered, g_array_index (bake->steps, BakeStep, index - 1));
+          g_hash_table_remove (by_node, node);
+        }
       if (index == 0 && node->type == XML_ELEMENT_NODE && node->children != NULL)
         {
           node = node->children;
@@ -913,9 +920,13 @@ order_steps_as_file (BlExportBake *bake)
         node = node->next;
     }
 
-  g_assert (ordered->len == bake->steps->len);
+  n_in_tree = ordered->len;
+  for (guint i = 0; i < bake->steps->len; i++)
+    if (g_hash_table_contains (by_node, g_array_index (bake->steps, BakeStep, i).link->node))
+      g_array_append_val (ordered, g_array_index (bake->steps, BakeStep, i));
   g_array_unref (bake->steps);
   bake->steps = ordered;
+  return n_in_tree;
 }
 
 static int
@@ -948,6 +959,7 @@ bl_export_bake_record (BlExportBake  *bake,
 {
   g_autoptr(BlSourceMapPatch) patch = NULL;
   BlSourceMap *map;
+  guint n_in_tree;
 
   g_return_val_if_fail (bake != NULL && bake->patch == NULL, FALSE);
 
@@ -956,7 +968,7 @@ bl_export_bake_record (BlExportBake  *bake,
   /* as bl_edit_apply refuses a document it cannot map */
   map = bl_document_get_source_map (bake->doc, NULL);
   patch = map != NULL ? bl_source_map_patch_new (map) : NULL;
-  order_steps_as_file (bake);
+  n_in_tree = order_steps_as_file (bake);
 
   for (guint i = 0; i < bake->steps->len; i++)
     {
@@ -981,7 +993,8 @@ bl_export_bake_record (BlExportBake  *bake,
           g_propagate_error (error, g_steal_pointer (&refusal));
           return FALSE;
         }
-      bl_source_map_patch_record (patch, step->link->node);
+      if (i < n_in_tree)
+        bl_source_map_patch_record (patch, step->link->node);
       bl_edit_revert_tree (applied);
     }
 
