@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <math.h>
 #include <signal.h>
@@ -1764,6 +1765,57 @@ test_bake_written_outside_tree (void)
   g_assert_true (a->parent == parent);
 }
 
+/* Writing to a descriptor (standard output) gives the bytes that
+ * bl_export_to_bytes and bl_export_bake_to_bytes give, as they are
+ * made; a descriptor that cannot be written is an error. */
+static void
+test_write_fd (void)
+{
+  g_autoptr(BlDocument) doc = load_string (auv_sdf);
+  g_autoptr(BlEdit) added_mass = bl_edit_new_added_mass (doc, link_of (doc, "auv::hull"), 0, 4);
+  g_autoptr(BlExportBake) bake = NULL;
+  g_autoptr(GBytes) whole = NULL;
+  g_autoptr(GBytes) baked = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *path = g_build_filename (dir, "out.sdf", NULL);
+  g_autofree char *contents = NULL;
+  gsize length;
+  int fd;
+
+  apply (added_mass);
+  whole = bl_export_to_bytes (doc, &error);
+  g_assert_no_error (error);
+  bake = bl_export_bake_new (doc, BL_BAKE_AUTO, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (bl_export_bake_record (bake, &error));
+  baked = bl_export_bake_to_bytes (bake, &error);
+  g_assert_no_error (error);
+
+  fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_true (bl_export_write_fd (doc, fd, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (close (fd), ==, 0);
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_cmpmem (contents, length, g_bytes_get_data (whole, NULL), g_bytes_get_size (whole));
+  g_clear_pointer (&contents, g_free);
+
+  fd = open (path, O_WRONLY | O_TRUNC);
+  g_assert_true (bl_export_bake_write_fd (bake, fd, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (close (fd), ==, 0);
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_cmpmem (contents, length, g_bytes_get_data (baked, NULL), g_bytes_get_size (baked));
+
+  fd = open (path, O_RDONLY);
+  g_assert_false (bl_export_bake_write_fd (bake, fd, &error));
+  g_assert_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE);
+  close (fd);
+
+  remove_tree (dir);
+}
+
 /* A file the map cannot write (UTF-16) cannot be baked, written or not:
  * recording refuses as applying the bake edit does, and says why. */
 static void
@@ -2707,6 +2759,7 @@ main (int    argc,
   g_test_add_func ("/core/export/bake/written-outside-tree", test_bake_written_outside_tree);
   g_test_add_func ("/core/export/new-text-escaped", test_new_text_escaped);
   g_test_add_func ("/core/export/patch", test_patch);
+  g_test_add_func ("/core/export/write-fd", test_write_fd);
   g_test_add_func ("/core/export/bake/written-refused", test_bake_written_refused);
   /* With an unnamed temporary file (O_TMPFILE), and as where there is none. */
   g_test_add_data_func ("/core/export/save/in-place", GINT_TO_POINTER (TRUE), test_save_in_place);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bl-cli-common.h"
 #include "bl-export.h"
@@ -295,13 +296,10 @@ bl_cli_write_document (BlDocument   *doc,
 
   if (strcmp (output, "-") == 0)
     {
-      g_autoptr(GBytes) bytes = bake != NULL ? bl_export_bake_to_bytes (bake, &error)
-                                             : bl_export_to_bytes (doc, &error);
-
-      if (bytes == NULL ||
-          fwrite (g_bytes_get_data (bytes, NULL), 1, g_bytes_get_size (bytes), stdout) !=
-            g_bytes_get_size (bytes) ||
-          fflush (stdout) != 0)
+      /* written as it is made, never held whole */
+      if (fflush (stdout) != 0 ||
+          !(bake != NULL ? bl_export_bake_write_fd (bake, STDOUT_FILENO, &error)
+                         : bl_export_write_fd (doc, STDOUT_FILENO, &error)))
         {
           g_printerr ("ballast-cli: cannot write to standard output\n");
           return BL_EXIT_FAILURE;

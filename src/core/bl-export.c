@@ -116,6 +116,41 @@ bl_export_save (BlDocument     *doc,
   return save (doc, NULL, path, flags, error);
 }
 
+static gboolean write_content (int            fd,
+                               const Content *content,
+                               gsize         *length,
+                               int           *saved_errno);
+
+/* bl_export_write_fd, with PATCH's nodes (or none) as it recorded them. */
+static gboolean
+write_fd (BlDocument        *doc,
+          BlSourceMapPatch  *patch,
+          int                fd,
+          GError           **error)
+{
+  Content content = export_content (doc, patch);
+  int saved_errno = 0;
+
+  if (!write_content (fd, &content, NULL, &saved_errno))
+    {
+      g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE,
+                   "cannot write the file: %s", g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+bl_export_write_fd (BlDocument  *doc,
+                    int          fd,
+                    GError     **error)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (doc), FALSE);
+  g_return_val_if_fail (fd >= 0, FALSE);
+
+  return write_fd (doc, NULL, fd, error);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Atomic writes                                                             */
 
@@ -1014,6 +1049,17 @@ bl_export_bake_to_bytes (BlExportBake  *bake,
   if (map == NULL || bake->patch == NULL)
     return bl_export_to_bytes (bake->doc, error);
   return bl_source_map_patch_serialize (map, bake->patch);
+}
+
+gboolean
+bl_export_bake_write_fd (BlExportBake  *bake,
+                         int            fd,
+                         GError       **error)
+{
+  g_return_val_if_fail (bake != NULL, FALSE);
+  g_return_val_if_fail (fd >= 0, FALSE);
+
+  return write_fd (bake->doc, bake->patch, fd, error);
 }
 
 gboolean

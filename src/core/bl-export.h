@@ -38,6 +38,13 @@ typedef enum
 GBytes   *bl_export_to_bytes           (BlDocument    *doc,
                                         GError       **error);
 
+/* The same bytes written to the open descriptor fd as they are made,
+ * never held whole (standard output); FALSE with BL_EXPORT_ERROR_WRITE
+ * when a write fails (what was written before it stays). */
+gboolean  bl_export_write_fd           (BlDocument    *doc,
+                                        int            fd,
+                                        GError       **error);
+
 /* Writes the document to path atomically (bl_export_write_atomic).
  * Refuses to overwrite the document's own file unless BL_EXPORT_IN_PLACE. */
 gboolean  bl_export_save               (BlDocument    *doc,
@@ -106,11 +113,14 @@ void          bl_export_bake_free      (BlExportBake  *bake);
  * the error bl_edit_apply of the bake edit would give, nothing recorded. */
 gboolean      bl_export_bake_record    (BlExportBake  *bake,
                                         GError       **error);
-/* bl_export_to_bytes and bl_export_save of the document with the links
- * recorded written baked.  The document must not be edited after
+/* bl_export_to_bytes, bl_export_write_fd and bl_export_save of the
+ * document with the links recorded written baked.  The document must not be edited after
  * bl_export_bake_record: what an edit changes in a recorded link is not
  * written. */
 GBytes       *bl_export_bake_to_bytes  (BlExportBake  *bake,
+                                        GError       **error);
+gboolean      bl_export_bake_write_fd  (BlExportBake  *bake,
+                                        int            fd,
                                         GError       **error);
 gboolean      bl_export_bake_save      (BlExportBake  *bake,
                                         const char    *path,
