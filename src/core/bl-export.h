@@ -80,8 +80,8 @@ gboolean  bl_export_get_version_change (BlDocument    *doc,
  * link whose inertia is invalid gets the inertia computed from its
  * collisions (bl_link_compute_auto_inertial) instead.
  *
- * changed (nullable) receives the BlLink* the edit changes, in document
- * order; notes (nullable) receives a message (char*, caller frees) for
+ * changed (nullable) receives the BlLink* the edit changes, in the order
+ * of bl_document_get_links; notes (nullable) receives a message (char*, caller frees) for
  * each link that was left alone and why.  NULL with BL_EXPORT_ERROR_BAKE
  * when an auto link's inertia could not be computed. */
 BlEdit   *bl_export_create_bake_edit   (BlDocument    *doc,
@@ -109,7 +109,7 @@ BlExportBake *bl_export_bake_new       (BlDocument    *doc,
                                         GError       **error);
 void          bl_export_bake_free      (BlExportBake  *bake);
 /* Bakes each link, records how the file then writes it and puts it back
- * (bl-source-map.h's patch), in document order; called once.  FALSE with
+ * (bl-source-map.h's patch), in the file's order; called once.  FALSE with
  * the error bl_edit_apply of the bake edit would give, nothing recorded. */
 gboolean      bl_export_bake_record    (BlExportBake  *bake,
                                         GError       **error);
