@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <math.h>
 #include <signal.h>
@@ -1314,10 +1315,24 @@ test_bake_fixtures (void)
       {
         g_autoptr(GBytes) original = g_bytes_ref (bl_document_get_source (doc));
         g_autoptr(BlDocument) before = reload_at (original, path);
+        g_autoptr(BlExportBake) written = bl_export_bake_new (doc, BL_BAKE_AUTO, NULL, NULL, &error);
+        g_autoptr(GBytes) written_bytes = NULL;
+        g_autoptr(GBytes) untouched = NULL;
+
+        /* The bake written and not applied: the same bytes, the
+         * document as it was. */
+        g_assert_no_error (error);
+        g_assert_true (bl_export_bake_record (written, &error));
+        g_assert_no_error (error);
+        written_bytes = bl_export_bake_to_bytes (written, &error);
+        g_assert_no_error (error);
+        untouched = bl_export_to_bytes (doc, &error);
+        g_assert_true (g_bytes_equal (untouched, original));
 
         apply (bake);
         bytes = bl_export_to_bytes (doc, &error);
         g_assert_no_error (error);
+        g_assert_true (g_bytes_equal (written_bytes, bytes));
         back = reload_at (bytes, path);
 
         g_assert_cmpuint (bl_document_get_links (back)->len, ==, links->len);
@@ -1340,71 +1355,74 @@ test_bake_fixtures (void)
   g_assert_cmpuint (n_baked_total, >=, 13);
 }
 
+/* An auv hull of automatic inertia with an added mass, and its bake. */
+static const char auv_sdf[] =
+  "<?xml version=\"1.0\"?>\n"
+  "<sdf version=\"1.11\">\n"
+  "  <model name=\"auv\">\n"
+  "    <link name=\"hull\">\n"
+  "      <inertial auto=\"true\">\n"
+  "        <mass>24</mass>\n"
+  "        <fluid_added_mass>\n"
+  "          <xx>3.5</xx>\n"
+  "        </fluid_added_mass>\n"
+  "      </inertial>\n"
+  "      <collision name=\"box\">\n"
+  "        <pose>1 0 0 0 0 0</pose>\n"
+  "        <density>500</density>\n"
+  "        <geometry><box><size>1 2 3</size></box></geometry>\n"
+  "      </collision>\n"
+  "    </link>\n"
+  "  </model>\n"
+  "</sdf>\n";
+/* Box 1×2×3 rescaled to 24 kg: Ixx = 24·(4+9)/12 = 26, Iyy = 24·(9+1)/12 = 20,
+ * Izz = 24·(1+4)/12 = 10, centred on the collision at x = 1. */
+static const char auv_baked[] =
+  "<?xml version=\"1.0\"?>\n"
+  "<sdf version=\"1.11\">\n"
+  "  <model name=\"auv\">\n"
+  "    <link name=\"hull\">\n"
+  "      <inertial>\n"
+  "        <mass>24</mass>\n"
+  "        <pose>1 0 0 0 0 0</pose>\n"
+  "        <inertia>\n"
+  "          <ixx>26</ixx>\n"
+  "          <ixy>0</ixy>\n"
+  "          <ixz>0</ixz>\n"
+  "          <iyy>20</iyy>\n"
+  "          <iyz>0</iyz>\n"
+  "          <izz>10</izz>\n"
+  "        </inertia>\n"
+  "        <fluid_added_mass>\n"
+  "          <xx>3.5</xx>\n"
+  "        </fluid_added_mass>\n"
+  "      </inertial>\n"
+  "      <collision name=\"box\">\n"
+  "        <pose>1 0 0 0 0 0</pose>\n"
+  "        <density>500</density>\n"
+  "        <geometry><box><size>1 2 3</size></box></geometry>\n"
+  "      </collision>\n"
+  "    </link>\n"
+  "  </model>\n"
+  "</sdf>\n";
+
 static void
 test_bake_keeps_added_mass (void)
 {
-  static const char sdf[] =
-    "<?xml version=\"1.0\"?>\n"
-    "<sdf version=\"1.11\">\n"
-    "  <model name=\"auv\">\n"
-    "    <link name=\"hull\">\n"
-    "      <inertial auto=\"true\">\n"
-    "        <mass>24</mass>\n"
-    "        <fluid_added_mass>\n"
-    "          <xx>3.5</xx>\n"
-    "        </fluid_added_mass>\n"
-    "      </inertial>\n"
-    "      <collision name=\"box\">\n"
-    "        <pose>1 0 0 0 0 0</pose>\n"
-    "        <density>500</density>\n"
-    "        <geometry><box><size>1 2 3</size></box></geometry>\n"
-    "      </collision>\n"
-    "    </link>\n"
-    "  </model>\n"
-    "</sdf>\n";
-  g_autoptr(BlDocument) doc = load_string (sdf);
+  g_autoptr(BlDocument) doc = load_string (auv_sdf);
   g_autoptr(BlEdit) bake = bl_export_create_bake_edit (doc, BL_BAKE_AUTO, NULL, NULL, NULL);
   g_autofree char *exported = NULL;
 
   g_assert_nonnull (bake);
   apply (bake);
   exported = export_string (doc);
-  /* Box 1×2×3 rescaled to 24 kg: Ixx = 24·(4+9)/12 = 26, Iyy = 24·(9+1)/12 = 20,
-   * Izz = 24·(1+4)/12 = 10, centred on the collision at x = 1. */
-  g_assert_cmpstr (exported, ==,
-    "<?xml version=\"1.0\"?>\n"
-    "<sdf version=\"1.11\">\n"
-    "  <model name=\"auv\">\n"
-    "    <link name=\"hull\">\n"
-    "      <inertial>\n"
-    "        <mass>24</mass>\n"
-    "        <pose>1 0 0 0 0 0</pose>\n"
-    "        <inertia>\n"
-    "          <ixx>26</ixx>\n"
-    "          <ixy>0</ixy>\n"
-    "          <ixz>0</ixz>\n"
-    "          <iyy>20</iyy>\n"
-    "          <iyz>0</iyz>\n"
-    "          <izz>10</izz>\n"
-    "        </inertia>\n"
-    "        <fluid_added_mass>\n"
-    "          <xx>3.5</xx>\n"
-    "        </fluid_added_mass>\n"
-    "      </inertial>\n"
-    "      <collision name=\"box\">\n"
-    "        <pose>1 0 0 0 0 0</pose>\n"
-    "        <density>500</density>\n"
-    "        <geometry><box><size>1 2 3</size></box></geometry>\n"
-    "      </collision>\n"
-    "    </link>\n"
-    "  </model>\n"
-    "</sdf>\n");
+  g_assert_cmpstr (exported, ==, auv_baked);
 
   /* Undo of the whole bake is one step. */
   bl_edit_revert (bake);
   g_free (exported);
   exported = export_string (doc);
-  g_assert_cmpstr (exported, ==, sdf);
+  g_assert_cmpstr (exported, ==, auv_sdf);
 }
 
 /* Baking one link (turning its auto off, keeping what it computes) leaves
@@ -1604,6 +1622,234 @@ test_bake_fix_invalid_skips_overflow (void)
   assert_close (bad->props.inertia.m[2][2], 1.0 / 3.0, 1e-15);
 }
 
+static char *make_temp_dir (void);
+static void remove_tree (const char *path);
+
+/* A bake written and not applied (bl_export_bake_*): the file gets the
+ * baked link, and an edit made before it; the document keeps its own
+ * link, automatic as it was, and the edit. */
+static void
+test_bake_written (void)
+{
+  g_autoptr(BlDocument) doc = load_string (auv_sdf);
+  g_autoptr(GPtrArray) changed = g_ptr_array_new ();
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  BlLink *hull = link_of (doc, "auv::hull");
+  g_autoptr(BlEdit) added_mass = bl_edit_new_added_mass (doc, hull, 0, 4);
+  g_autoptr(BlExportBake) bake = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) baked = g_string_new (auv_baked);
+  g_autoptr(GString) edited = g_string_new (auv_sdf);
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *path = g_build_filename (dir, "baked.sdf", NULL);
+  g_autofree char *saved = NULL;
+  g_autofree char *exported = NULL;
+
+  g_string_replace (baked, "<xx>3.5</xx>", "<xx>4</xx>", 1);
+  g_string_replace (edited, "<xx>3.5</xx>", "<xx>4</xx>", 1);
+  apply (added_mass);
+  bake = bl_export_bake_new (doc, BL_BAKE_AUTO, changed, notes, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (changed->len, ==, 1);
+  g_assert_true (g_ptr_array_index (changed, 0) == hull);
+  g_assert_cmpuint (notes->len, ==, 0);
+  g_assert_true (bl_export_bake_record (bake, &error));
+  g_assert_no_error (error);
+
+  bytes = bl_export_bake_to_bytes (bake, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), baked->str, baked->len);
+  g_assert_true (bl_export_bake_save (bake, path, BL_EXPORT_FLAGS_NONE, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+  g_assert_cmpstr (saved, ==, baked->str);
+
+  g_assert_true (hull->auto_inertia);
+  g_assert_cmpfloat (hull->props.mass, ==, 24);
+  g_assert_cmpfloat (hull->props.com.x, ==, 1);
+  exported = export_string (doc);
+  g_assert_cmpstr (exported, ==, edited->str);
+
+  remove_tree (dir);
+}
+
+/* A model of three links of automatic inertia, a model nested in it between two. */
+static const char nested_sdf[] =
+  "<?xml version=\"1.0\"?>\n"
+  "<sdf version=\"1.11\">\n"
+  "  <model name=\"m\">\n"
+  "    <link name=\"a\"><inertial auto=\"true\"/>"
+  "<collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link>\n"
+  "    <model name=\"n\">\n"
+  "      <link name=\"b\"><inertial auto=\"true\"/>"
+  "<collision name=\"c\"><geometry><box><size>1 2 1</size></box></geometry></collision></link>\n"
+  "    </model>\n"
+  "    <link name=\"c\"><inertial auto=\"true\"/>"
+  "<collision name=\"c\"><geometry><box><size>1 1 3</size></box></geometry></collision></link>\n"
+  "  </model>\n"
+  "</sdf>\n";
+
+/* The links come in the reader's order, a model's own before those of a
+ * model nested in it (a, c, then n::b); the bake written records them in
+ * the file's, and each is written baked.  A box of 1000 kg/m³: a 1 m
+ * cube 1000 kg with I = 1000·2/12 = 500/3; 1 × 2 × 1 m, 2000 kg with
+ * Ixx = Izz = 2000·(4+1)/12 = 2500/3, Iyy = 2000·2/12 = 1000/3; 1 × 1 × 3
+ * m, 3000 kg with Ixx = Iyy = 3000·(1+9)/12 = 2500, Izz = 500 (thirds to
+ * the digits that the sum's noise in the last bits leaves). */
+static void
+test_bake_written_file_order (void)
+{
+  static const char * const written[] = {
+    "<link name=\"a\"><inertial><mass>1000</mass><pose>0 0 0 0 0 0</pose><inertia>"
+    "<ixx>166.6666666666667</ixx><ixy>0</ixy><ixz>0</ixz><iyy>166.6666666666667</iyy><iyz>0</iyz>"
+    "<izz>166.6666666666667</izz></inertia></inertial>",
+    "<link name=\"b\"><inertial><mass>2000</mass><pose>0 0 0 0 0 0</pose><inertia>"
+    "<ixx>833.333333333333</ixx><ixy>0</ixy><ixz>0</ixz><iyy>333.333333333333</iyy><iyz>0</iyz>"
+    "<izz>833.333333333333</izz></inertia></inertial>",
+    "<link name=\"c\"><inertial><mass>3000</mass><pose>0 0 0 0 0 0</pose><inertia>"
+    "<ixx>2500</ixx><ixy>0</ixy><ixz>0</ixz><iyy>2500</iyy><iyz>0</iyz>"
+    "<izz>500</izz></inertia></inertial>",
+  };
+  g_autoptr(BlDocument) doc = load_string (nested_sdf);
+  g_autoptr(GPtrArray) changed = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlExportBake) bake = bl_export_bake_new (doc, BL_BAKE_AUTO, changed, NULL, &error);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (changed->len, ==, 3);
+  g_assert_cmpstr (((BlLink *) g_ptr_array_index (changed, 2))->scoped_name, ==, "m::n::b");
+  g_assert_true (bl_export_bake_record (bake, &error));
+  g_assert_no_error (error);
+  bytes = bl_export_bake_to_bytes (bake, &error);
+  g_assert_no_error (error);
+  text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  for (guint i = 0; i < G_N_ELEMENTS (written); i++)
+    g_assert_nonnull (strstr (text, written[i]));
+}
+
+/* A link that is not in the document's tree (taken out of it here; no
+ * load makes one) is baked and put back, and not written, as the bake
+ * edit's change of it is not: the same bytes, and no warning. */
+static void
+test_bake_written_outside_tree (void)
+{
+  g_autoptr(BlDocument) doc = load_string (nested_sdf);
+  xmlNode *a = link_of (doc, "m::a")->node;
+  xmlNode *parent = a->parent, *next = a->next;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlExportBake) bake = NULL;
+  g_autoptr(BlEdit) edit = NULL;
+  g_autoptr(GBytes) written = NULL;
+  g_autoptr(GBytes) applied = NULL;
+
+  g_assert_nonnull (bl_document_get_source_map (doc, &error));
+  g_assert_no_error (error);
+  xmlUnlinkNode (a);
+  bake = bl_export_bake_new (doc, BL_BAKE_AUTO, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (bl_export_bake_record (bake, &error));
+  g_assert_no_error (error);
+  written = bl_export_bake_to_bytes (bake, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (written, NULL), g_bytes_get_size (written), "<mass>2000</mass>"));
+
+  edit = bl_export_create_bake_edit (doc, BL_BAKE_AUTO, NULL, NULL, &error);
+  apply (edit);
+  applied = bl_export_to_bytes (doc, &error);
+  g_assert_true (g_bytes_equal (written, applied));
+  bl_edit_revert (edit);
+  xmlAddPrevSibling (next, a);
+  g_assert_true (a->parent == parent);
+}
+
+/* Writing to a descriptor (standard output) gives the bytes that
+ * bl_export_to_bytes and bl_export_bake_to_bytes give, as they are
+ * made; a descriptor that cannot be written is an error. */
+static void
+test_write_fd (void)
+{
+  g_autoptr(BlDocument) doc = load_string (auv_sdf);
+  g_autoptr(BlEdit) added_mass = bl_edit_new_added_mass (doc, link_of (doc, "auv::hull"), 0, 4);
+  g_autoptr(BlExportBake) bake = NULL;
+  g_autoptr(GBytes) whole = NULL;
+  g_autoptr(GBytes) baked = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *path = g_build_filename (dir, "out.sdf", NULL);
+  g_autofree char *contents = NULL;
+  gsize length;
+  int fd;
+
+  apply (added_mass);
+  whole = bl_export_to_bytes (doc, &error);
+  g_assert_no_error (error);
+  bake = bl_export_bake_new (doc, BL_BAKE_AUTO, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (bl_export_bake_record (bake, &error));
+  baked = bl_export_bake_to_bytes (bake, &error);
+  g_assert_no_error (error);
+
+  fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_true (bl_export_write_fd (doc, fd, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (close (fd), ==, 0);
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_cmpmem (contents, length, g_bytes_get_data (whole, NULL), g_bytes_get_size (whole));
+  g_clear_pointer (&contents, g_free);
+
+  fd = open (path, O_WRONLY | O_TRUNC);
+  g_assert_true (bl_export_bake_write_fd (bake, fd, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (close (fd), ==, 0);
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_cmpmem (contents, length, g_bytes_get_data (baked, NULL), g_bytes_get_size (baked));
+
+  fd = open (path, O_RDONLY);
+  g_assert_false (bl_export_bake_write_fd (bake, fd, &error));
+  g_assert_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE);
+  close (fd);
+
+  remove_tree (dir);
+}
+
+/* A file the map cannot write (UTF-16) cannot be baked, written or not:
+ * recording refuses as applying the bake edit does, and says why. */
+static void
+test_bake_written_refused (void)
+{
+  static const char sdf[] =
+    "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n"
+    "<sdf version=\"1.11\">\n"
+    "  <model name=\"m\">\n"
+    "    <link name=\"a\">\n"
+    "      <inertial auto=\"true\"/>\n"
+    "      <collision name=\"c\"><geometry><box><size>1 2 3</size></box></geometry></collision>\n"
+    "    </link>\n"
+    "  </model>\n"
+    "</sdf>\n";
+  gsize length;
+  g_autofree char *utf16 = g_convert (sdf, -1, "UTF-16LE", "UTF-8", NULL, &length, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = bl_document_new_from_data (utf16, length, "/nonexistent/utf16.sdf", &error);
+  g_autoptr(BlExportBake) bake = NULL;
+  g_autoptr(BlEdit) edit = NULL;
+  g_autoptr(GError) edit_error = NULL;
+
+  g_assert_no_error (error);
+  bake = bl_export_bake_new (doc, BL_BAKE_AUTO, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (bl_export_bake_record (bake, &error));
+  g_assert_error (error, BL_EDIT_ERROR, BL_EDIT_ERROR_NOT_EDITABLE);
+  edit = bl_export_create_bake_edit (doc, BL_BAKE_AUTO, NULL, NULL, NULL);
+  g_assert_false (bl_edit_apply (edit, &edit_error));
+  g_assert_cmpstr (error->message, ==, edit_error->message);
+  g_assert_true (link_of (doc, "m::a")->auto_inertia);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Saving                                                                    */
 
@@ -1731,9 +1977,89 @@ test_save_hard_links (void)
   remove_tree (dir);
 }
 
+/* New text and attributes written in the file's style: markup characters
+ * as references (a quote only in an attribute of that quote, a tab and a
+ * line end only in an attribute), a carriage return as &#13;, non-ASCII
+ * as a character reference when the file is not UTF-8.  ENCODING: the
+ * file's declaration (NULL for none), ü as the file writes it. */
+static void
+assert_new_text_escaped (const char *encoding,
+                         const char *u_written)
+{
+  g_autofree char *sdf = g_strdup_printf ("<?xml version=\"1.0\"%s%s%s?>\n"
+                                          "<sdf version=\"1.11\"><model name=\"m\"><link name=\"l\"/></model></sdf>\n",
+                                          encoding != NULL ? " encoding=\"" : "",
+                                          encoding != NULL ? encoding : "",
+                                          encoding != NULL ? "\"" : "");
+  g_autofree char *expected = g_strdup_printf ("<?xml version=\"1.0\"%s%s%s?>\n"
+                                               "<sdf version=\"1.11\"><model name=\"m\"><link name=\"l\"/>"
+                                               "<note k=\"x&quot;y'z&lt;&amp;&gt;&#9;&#10;%s\">"
+                                               "a&lt;b&amp;c&gt;\"d'\te&#13;f\n%s</note></model></sdf>\n",
+                                               encoding != NULL ? " encoding=\"" : "",
+                                               encoding != NULL ? encoding : "",
+                                               encoding != NULL ? "\"" : "", u_written, u_written);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = NULL;
+  g_autofree char *value = g_strconcat ("x\"y'z<&>\t\n", "\xc3\xbc", NULL);
+  g_autofree char *content = g_strconcat ("a<b&c>\"d'\te\rf\n", "\xc3\xbc", NULL);
+  g_autofree char *exported = NULL;
+  xmlNode *model, *note;
+
+  if (encoding != NULL)
+    {
+      g_autofree char *converted = g_convert (sdf, -1, encoding, "UTF-8", NULL, NULL, NULL);
+
+      g_free (sdf);
+      sdf = g_steal_pointer (&converted);
+    }
+  doc = load_string (sdf);
+  g_assert_nonnull (bl_document_get_source_map (doc, &error));
+  g_assert_no_error (error);
+  model = xmlDocGetRootElement (bl_document_get_xml (doc))->children;
+  note = xmlNewDocNode (model->doc, NULL, (const xmlChar *) "note", NULL);
+  xmlSetProp (note, (const xmlChar *) "k", (const xmlChar *) value);
+  xmlAddChild (note, xmlNewDocText (model->doc, (const xmlChar *) content));
+  xmlAddChild (model, note);
+  exported = export_string (doc);
+  g_assert_cmpstr (exported, ==, expected);
+  xmlUnlinkNode (note);
+  xmlFreeNode (note);
+}
+
+static void
+test_new_text_escaped (void)
+{
+  assert_new_text_escaped (NULL, "\xc3\xbc");
+  assert_new_text_escaped ("ISO-8859-1", "&#252;");
+}
+
+/* The pieces bl_source_map_write hands on, each a copy or, when it lies
+ * in the source, its offset there. */
+typedef struct
+{
+  GByteArray *joined;
+  const char *source;
+  gsize       source_length;
+  guint       n_pieces;
+  guint       n_slices;
+} Pieces;
+
+static void
+take_piece (const char *data,
+            gsize       length,
+            gpointer    user_data)
+{
+  Pieces *pieces = user_data;
+
+  g_assert_cmpuint (length, >, 0);
+  g_byte_array_append (pieces->joined, (const guint8 *) data, length);
+  pieces->n_pieces++;
+  pieces->n_slices += data >= pieces->source && data + length <= pieces->source + pieces->source_length;
+}
+
 /* A save writes the unchanged ranges from the source itself: the pieces
  * of an edited document (two edits far apart) are the bytes that
- * bl_export_to_bytes gives, the unchanged ones slices of the source, and
+ * bl_export_to_bytes gives, the unchanged ones read in the source, and
  * the file saved is those bytes; unedited, the one piece is the source. */
 static void
 test_save_pieces (void)
@@ -1742,42 +2068,34 @@ test_save_pieces (void)
   g_autofree char *path = g_build_filename (dir, "saved.sdf", NULL);
   g_autoptr(BlDocument) doc = load_fixture ("sdformat_test_sdf_inertial_stats.sdf");
   GBytes *source = bl_document_get_source (doc);
-  gsize source_length;
-  const char *source_data = g_bytes_get_data (source, &source_length);
   g_autoptr(BlEdit) first = NULL;
   g_autoptr(BlEdit) last = NULL;
   g_autoptr(GBytes) whole = NULL;
-  g_autoptr(GPtrArray) pieces = NULL;
   g_autoptr(GByteArray) joined = g_byte_array_new ();
   g_autofree char *saved = NULL;
   g_autoptr(GError) error = NULL;
   BlSourceMap *map = bl_document_get_source_map (doc, &error);
-  guint slices = 0;
+  Pieces pieces = { joined, NULL, 0, 0, 0 };
   gsize saved_length;
 
   g_assert_no_error (error);
-  pieces = bl_source_map_serialize_pieces (map);
-  g_assert_cmpuint (pieces->len, ==, 1);
-  g_assert_true (g_ptr_array_index (pieces, 0) == source);
-  g_clear_pointer (&pieces, g_ptr_array_unref);
+  pieces.source = g_bytes_get_data (source, &pieces.source_length);
+  bl_source_map_write (map, take_piece, &pieces);
+  g_assert_cmpuint (pieces.n_pieces, ==, 1);
+  g_assert_cmpuint (pieces.n_slices, ==, 1);
+  g_assert_cmpmem (joined->data, joined->len, pieces.source, pieces.source_length);
 
   first = bl_edit_new_mass (doc, link_of (doc, "test_model::link_1"), 7);
   last = bl_edit_new_mass (doc, link_of (doc, "test_model::link_3"), 9);
   apply (first);
   apply (last);
   whole = bl_export_to_bytes (doc, NULL);
-  pieces = bl_source_map_serialize_pieces (map);
-  for (guint i = 0; i < pieces->len; i++)
-    {
-      gsize length;
-      const char *data = g_bytes_get_data (g_ptr_array_index (pieces, i), &length);
-
-      g_byte_array_append (joined, (const guint8 *) data, length);
-      slices += data >= source_data && data + length <= source_data + source_length;
-    }
+  g_byte_array_set_size (joined, 0);
+  pieces.n_pieces = pieces.n_slices = 0;
+  bl_source_map_write (map, take_piece, &pieces);
   g_assert_cmpmem (joined->data, joined->len, g_bytes_get_data (whole, NULL), g_bytes_get_size (whole));
   /* before the first edit, between the two, after the last */
-  g_assert_cmpuint (slices, >=, 3);
+  g_assert_cmpuint (pieces.n_slices, >=, 3);
 
   g_assert_true (bl_export_save (doc, path, BL_EXPORT_FLAGS_NONE, &error));
   g_assert_no_error (error);
@@ -1785,6 +2103,70 @@ test_save_pieces (void)
   g_assert_cmpmem (saved, saved_length, g_bytes_get_data (whole, NULL), g_bytes_get_size (whole));
 
   remove_tree (dir);
+}
+
+/* A patch writes each node it recorded as it was when recorded, whatever
+ * the tree holds there later, and the rest of the tree as it is: two
+ * links each given a new element, one of a text longer than the patch's
+ * blocks, recorded and taken out again, are written as the tree with
+ * both was, to bytes and in pieces; without the patch, as the source. */
+static void
+test_patch (void)
+{
+  static const char sdf[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<sdf version=\"1.11\">\n"
+    "  <model name=\"m\">\n"
+    "    <link name=\"a\"><inertial auto=\"true\"/></link>\n"
+    "    <link name=\"b\"/>\n"
+    "  </model>\n"
+    "</sdf>\n";
+  g_autoptr(BlDocument) doc = load_string (sdf);
+  g_autoptr(GError) error = NULL;
+  BlSourceMap *map = bl_document_get_source_map (doc, &error);
+  g_autoptr(BlSourceMapPatch) patch = NULL;
+  g_autoptr(GByteArray) joined = g_byte_array_new ();
+  g_autoptr(GString) long_text = g_string_new (NULL);
+  g_autoptr(GString) expected = g_string_new (NULL);
+  g_autoptr(GBytes) patched = NULL;
+  g_autoptr(GBytes) plain = NULL;
+  BlLink *links[2] = { link_of (doc, "m::a"), link_of (doc, "m::b") };
+  xmlNode *added[2];
+  Pieces pieces = { joined, NULL, 0, 0, 0 };
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < 300 * 1024; i++)
+    g_string_append_c (long_text, "0123456789"[i % 10]);
+  for (guint i = 0; i < 2; i++)
+    {
+      added[i] = xmlNewDocNode (links[i]->node->doc, NULL, (const xmlChar *) "note", NULL);
+      xmlAddChild (added[i], xmlNewDocText (links[i]->node->doc,
+                                            (const xmlChar *) (i == 0 ? long_text->str : "b&c")));
+    }
+  g_string_printf (expected,
+                   "<?xml version=\"1.0\"?>\n"
+                   "<sdf version=\"1.11\">\n"
+                   "  <model name=\"m\">\n"
+                   "    <link name=\"a\"><inertial auto=\"true\"/><note>%s</note></link>\n"
+                   "    <link name=\"b\"><note>b&amp;c</note></link>\n"
+                   "  </model>\n"
+                   "</sdf>\n", long_text->str);
+
+  patch = bl_source_map_patch_new (map);
+  for (guint i = 0; i < 2; i++)
+    {
+      xmlAddChild (links[i]->node, added[i]);
+      bl_source_map_patch_record (patch, links[i]->node);
+      xmlUnlinkNode (added[i]);
+      xmlFreeNode (added[i]);
+    }
+
+  patched = bl_source_map_patch_serialize (map, patch);
+  g_assert_cmpmem (g_bytes_get_data (patched, NULL), g_bytes_get_size (patched), expected->str, expected->len);
+  bl_source_map_patch_write (map, patch, take_piece, &pieces);
+  g_assert_cmpmem (joined->data, joined->len, expected->str, expected->len);
+  plain = bl_source_map_serialize (map);
+  g_assert_true (g_bytes_equal (plain, bl_document_get_source (doc)));
 }
 
 static void
@@ -2563,6 +2945,13 @@ main (int    argc,
   g_test_add_func ("/core/export/edit/import-migrate-included", test_edit_import_migrate_included);
   g_test_add_func ("/core/export/bake/fix-invalid", test_bake_fix_invalid);
   g_test_add_func ("/core/export/bake/fix-invalid-skips-overflow", test_bake_fix_invalid_skips_overflow);
+  g_test_add_func ("/core/export/bake/written", test_bake_written);
+  g_test_add_func ("/core/export/bake/written-file-order", test_bake_written_file_order);
+  g_test_add_func ("/core/export/bake/written-outside-tree", test_bake_written_outside_tree);
+  g_test_add_func ("/core/export/new-text-escaped", test_new_text_escaped);
+  g_test_add_func ("/core/export/patch", test_patch);
+  g_test_add_func ("/core/export/write-fd", test_write_fd);
+  g_test_add_func ("/core/export/bake/written-refused", test_bake_written_refused);
   /* With an unnamed temporary file (O_TMPFILE), and as where there is none. */
   g_test_add_data_func ("/core/export/save/in-place", GINT_TO_POINTER (TRUE), test_save_in_place);
   g_test_add_data_func ("/core/export/save/in-place-named-temp", GINT_TO_POINTER (FALSE), test_save_in_place);

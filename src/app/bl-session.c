@@ -560,17 +560,18 @@ bake_copy (Write   *write,
            GError **error)
 {
   g_autoptr(BlDocument) copy = NULL;
-  g_autoptr(BlEdit) bake = NULL;
+  g_autoptr(BlExportBake) bake = NULL;
   gsize length;
   const char *data = g_bytes_get_data (write->bytes, &length);
 
   copy = bl_document_new_from_data (data, length, write->source, error);
   if (copy == NULL)
     return NULL;
-  bake = bl_export_create_bake_edit (copy, BL_BAKE_AUTO, NULL, NULL, error);
-  if (bake == NULL || !bl_edit_apply (bake, error))
+  /* written, not applied: the copy is not shown */
+  bake = bl_export_bake_new (copy, BL_BAKE_AUTO, NULL, NULL, error);
+  if (bake == NULL || !bl_export_bake_record (bake, error))
     return NULL;
-  return bl_export_to_bytes (copy, error);
+  return bl_export_bake_to_bytes (bake, error);
 }
 
 static void

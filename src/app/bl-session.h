@@ -80,9 +80,9 @@ typedef enum
    * disk) in a worker thread.  On success the session's file becomes
    * `file` and, unless the document was edited meanwhile, it is clean. */
   BL_SESSION_SAVE,
-  /* Writes a baked copy (bl_export_create_bake_edit, BL_BAKE_AUTO): the
-   * document as it is now is read again in a worker thread, baked and
-   * written there; the shown document is left alone. */
+  /* Writes a baked copy (bl_export_bake_new, BL_BAKE_AUTO): the
+   * document as it is now is read again in a worker thread, its bake
+   * recorded and written there; the shown document is left alone. */
   BL_SESSION_EXPORT_BAKED,
 } BlSessionWrite;
 

@@ -593,7 +593,7 @@ apply_imports (BlDocument *doc,
                   only != NULL ? only->scoped_name : "a link of the document");
       return BL_EXIT_FAILURE;
     }
-  return bl_cli_write_document (doc, output, in_place);
+  return bl_cli_write_document (doc, NULL, output, in_place);
 }
 
 static int

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bl-cli-common.h"
 #include "bl-export.h"
@@ -279,10 +280,13 @@ bl_cli_fluid_json (const BlCliFluid *fluid,
 }
 
 int
-bl_cli_write_document (BlDocument *doc,
-                       const char *output,
-                       gboolean    in_place)
+bl_cli_write_document (BlDocument   *doc,
+                       BlExportBake *bake,
+                       const char   *output,
+                       gboolean      in_place)
 {
+  BlExportFlags flags = in_place ? BL_EXPORT_IN_PLACE : BL_EXPORT_FLAGS_NONE;
+
   g_autoptr(GError) error = NULL;
   g_autofree char *original = NULL;
   g_autofree char *written = NULL;
@@ -292,12 +296,10 @@ bl_cli_write_document (BlDocument *doc,
 
   if (strcmp (output, "-") == 0)
     {
-      g_autoptr(GBytes) bytes = bl_export_to_bytes (doc, &error);
-
-      if (bytes == NULL ||
-          fwrite (g_bytes_get_data (bytes, NULL), 1, g_bytes_get_size (bytes), stdout) !=
-            g_bytes_get_size (bytes) ||
-          fflush (stdout) != 0)
+      /* written as it is made, never held whole */
+      if (fflush (stdout) != 0 ||
+          !(bake != NULL ? bl_export_bake_write_fd (bake, STDOUT_FILENO, &error)
+                         : bl_export_write_fd (doc, STDOUT_FILENO, &error)))
         {
           g_printerr ("ballast-cli: cannot write to standard output\n");
           return BL_EXIT_FAILURE;
@@ -305,7 +307,8 @@ bl_cli_write_document (BlDocument *doc,
       return BL_EXIT_OK;
     }
 
-  if (!bl_export_save (doc, output, in_place ? BL_EXPORT_IN_PLACE : BL_EXPORT_FLAGS_NONE, &error))
+  if (!(bake != NULL ? bl_export_bake_save (bake, output, flags, &error)
+                     : bl_export_save (doc, output, flags, &error)))
     {
       g_printerr ("ballast-cli: %s\n", error->message);
       if (g_error_matches (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_SAME_FILE))

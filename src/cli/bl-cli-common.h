@@ -6,6 +6,7 @@
 #include <gio/gio.h>
 
 #include "bl-document.h"
+#include "bl-export.h"
 #include "bl-json.h"
 
 G_BEGIN_DECLS
@@ -32,10 +33,12 @@ void        bl_cli_keep_until_exit (BlDocument *doc);
 
 /* Writes the edited document to OUTPUT ("-": standard output) as export
  * does: atomically, the input itself only with in_place; says on stderr
- * when <sdf version> was raised.  Returns the exit status. */
-int         bl_cli_write_document (BlDocument *doc,
-                                   const char *output,
-                                   gboolean    in_place);
+ * when <sdf version> was raised.  bake (nullable, recorded): the links it
+ * recorded are written baked.  Returns the exit status. */
+int         bl_cli_write_document (BlDocument   *doc,
+                                   BlExportBake *bake,
+                                   const char   *output,
+                                   gboolean      in_place);
 
 /* A fluid density option: a positive number in kg/m³ or a preset name
  * (sea-water 1025, fresh-water 1000, air 1.225).  Prints the error and

@@ -82,7 +82,9 @@ xmlDoc       *bl_document_get_xml            (BlDocument  *self);
 
 /* Top-level models (in a world or directly under <sdf>). */
 GPtrArray    *bl_document_get_models         (BlDocument  *self);
-/* Every link of every model, nested ones included, in document order. */
+/* Every link of every model, nested ones included, in the reader's
+ * order: a model's own links, then those of the models nested in it (so
+ * not the file's order where a nested model comes between two links). */
 GPtrArray    *bl_document_get_links          (BlDocument  *self);
 BlLink       *bl_document_find_link          (BlDocument  *self,
                                               const char  *scoped_name);

@@ -6,6 +6,7 @@
 
 #include "bl-added-mass.h"
 #include "bl-edit.h"
+#include "bl-edit-private.h"
 #include "bl-xml-private.h"
 #include "bl-number.h"
 #include "bl-document-private.h"
@@ -1012,21 +1013,22 @@ apply_ops (BlEdit *edit)
     }
 }
 
-gboolean
-bl_edit_apply (BlEdit  *edit,
-               GError **error)
-{
-  g_return_val_if_fail (edit != NULL, FALSE);
-  g_return_val_if_fail (!edit->applied, FALSE);
+static void edit_revert (BlEdit *edit, gboolean reload);
 
+/* bl_edit_apply; RELOAD: the links edited are read again. */
+static gboolean
+edit_apply (BlEdit    *edit,
+            gboolean   reload,
+            GError   **error)
+{
   if (edit->field == BL_EDIT_FIELD_GROUP)
     {
       for (guint i = 0; i < edit->children->len; i++)
         {
-          if (!bl_edit_apply (g_ptr_array_index (edit->children, i), error))
+          if (!edit_apply (g_ptr_array_index (edit->children, i), reload, error))
             {
               while (i-- > 0)
-                bl_edit_revert (g_ptr_array_index (edit->children, i));
+                edit_revert (g_ptr_array_index (edit->children, i), reload);
               return FALSE;
             }
         }
@@ -1040,8 +1042,39 @@ bl_edit_apply (BlEdit  *edit,
   g_assert (edit->ops->len == 0);
   apply_ops (edit);
   edit->applied = TRUE;
-  bl_document_reload_link (edit->doc, edit->link);
+  if (reload)
+    bl_document_reload_link (edit->doc, edit->link);
   return TRUE;
+}
+
+static void
+edit_revert (BlEdit   *edit,
+             gboolean  reload)
+{
+  edit->applied = FALSE;
+
+  if (edit->field == BL_EDIT_FIELD_GROUP)
+    {
+      for (guint i = edit->children->len; i-- > 0;)
+        edit_revert (g_ptr_array_index (edit->children, i), reload);
+      return;
+    }
+
+  for (guint i = edit->ops->len; i-- > 0;)
+    op_undo (&g_array_index (edit->ops, Op, i));
+  g_array_set_size (edit->ops, 0);
+  if (reload)
+    bl_document_reload_link (edit->doc, edit->link);
+}
+
+gboolean
+bl_edit_apply (BlEdit  *edit,
+               GError **error)
+{
+  g_return_val_if_fail (edit != NULL, FALSE);
+  g_return_val_if_fail (!edit->applied, FALSE);
+
+  return edit_apply (edit, TRUE, error);
 }
 
 void
@@ -1050,19 +1083,26 @@ bl_edit_revert (BlEdit *edit)
   g_return_if_fail (edit != NULL);
   g_return_if_fail (edit->applied);
 
-  edit->applied = FALSE;
+  edit_revert (edit, TRUE);
+}
 
-  if (edit->field == BL_EDIT_FIELD_GROUP)
-    {
-      for (guint i = edit->children->len; i-- > 0;)
-        bl_edit_revert (g_ptr_array_index (edit->children, i));
-      return;
-    }
+gboolean
+bl_edit_apply_tree (BlEdit  *edit,
+                    GError **error)
+{
+  g_return_val_if_fail (edit != NULL, FALSE);
+  g_return_val_if_fail (!edit->applied, FALSE);
 
-  for (guint i = edit->ops->len; i-- > 0;)
-    op_undo (&g_array_index (edit->ops, Op, i));
-  g_array_set_size (edit->ops, 0);
-  bl_document_reload_link (edit->doc, edit->link);
+  return edit_apply (edit, FALSE, error);
+}
+
+void
+bl_edit_revert_tree (BlEdit *edit)
+{
+  g_return_if_fail (edit != NULL);
+  g_return_if_fail (edit->applied);
+
+  edit_revert (edit, FALSE);
 }
 
 gboolean

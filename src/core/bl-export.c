@@ -15,6 +15,7 @@
 #include "bl-export-private.h"
 #include "bl-resolve.h"
 #include "bl-document-private.h"
+#include "bl-edit-private.h"
 #include "bl-xml-private.h"
 
 G_DEFINE_QUARK (bl-export-error-quark, bl_export_error)
@@ -51,38 +52,45 @@ same_file (const char *a,
   return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* The document's bytes in pieces (bl_source_map_serialize_pieces): the
- * unchanged ranges of its source are written from the source itself, not
- * from a copy of the whole file. */
-static GPtrArray *
-export_pieces (BlDocument *doc)
+/* What a save writes: BYTES, or the map's tree spliced into its source
+ * with PATCH's nodes as it recorded them (bl_source_map_patch_write),
+ * written out as it is made: the unchanged ranges of the source from the
+ * source itself, the file never held whole.  A save may write it more
+ * than once (a named temporary file after an unnamed one failed, a file
+ * of several hard links rewritten in place): the same bytes each time. */
+typedef struct
+{
+  GBytes           *bytes;
+  BlSourceMap      *map;
+  BlSourceMapPatch *patch;
+} Content;
+
+/* The document as it is saved, with PATCH's nodes (or none). */
+static Content
+export_content (BlDocument       *doc,
+                BlSourceMapPatch *patch)
 {
   BlSourceMap *map = bl_document_get_source_map (doc, NULL);
-  GPtrArray *pieces;
 
   if (map != NULL)
-    return bl_source_map_serialize_pieces (map);
+    return (Content) { NULL, map, patch };
   /* Edits need the map, so a document without one was never edited. */
-  pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-  g_ptr_array_add (pieces, g_bytes_ref (bl_document_get_source (doc)));
-  return pieces;
+  return (Content) { bl_document_get_source (doc), NULL, NULL };
 }
 
 static gboolean write_atomic (const char     *path,
-                              GBytes * const *pieces,
-                              guint           n_pieces,
+                              const Content  *content,
                               GError        **error);
 
-gboolean
-bl_export_save (BlDocument     *doc,
-                const char     *path,
-                BlExportFlags   flags,
-                GError        **error)
+/* bl_export_save, with PATCH's nodes (or none) as it recorded them. */
+static gboolean
+save (BlDocument       *doc,
+      BlSourceMapPatch *patch,
+      const char       *path,
+      BlExportFlags     flags,
+      GError          **error)
 {
-  g_autoptr(GPtrArray) pieces = NULL;
-
-  g_return_val_if_fail (BL_IS_DOCUMENT (doc), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
+  Content content;
 
   if (!(flags & BL_EXPORT_IN_PLACE) && same_file (path, bl_document_get_path (doc)))
     {
@@ -92,8 +100,55 @@ bl_export_save (BlDocument     *doc,
       return FALSE;
     }
 
-  pieces = export_pieces (doc);
-  return write_atomic (path, (GBytes * const *) pieces->pdata, pieces->len, error);
+  content = export_content (doc, patch);
+  return write_atomic (path, &content, error);
+}
+
+gboolean
+bl_export_save (BlDocument     *doc,
+                const char     *path,
+                BlExportFlags   flags,
+                GError        **error)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (doc), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return save (doc, NULL, path, flags, error);
+}
+
+static gboolean write_content (int            fd,
+                               const Content *content,
+                               gsize         *length,
+                               int           *saved_errno);
+
+/* bl_export_write_fd, with PATCH's nodes (or none) as it recorded them. */
+static gboolean
+write_fd (BlDocument        *doc,
+          BlSourceMapPatch  *patch,
+          int                fd,
+          GError           **error)
+{
+  Content content = export_content (doc, patch);
+  int saved_errno = 0;
+
+  if (!write_content (fd, &content, NULL, &saved_errno))
+    {
+      g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE,
+                   "cannot write the file: %s", g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+bl_export_write_fd (BlDocument  *doc,
+                    int          fd,
+                    GError     **error)
+{
+  g_return_val_if_fail (BL_IS_DOCUMENT (doc), FALSE);
+  g_return_val_if_fail (fd >= 0, FALSE);
+
+  return write_fd (doc, NULL, fd, error);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -134,20 +189,79 @@ write_all (int          fd,
   return TRUE;
 }
 
-/* Writes the pieces one after the other. */
-static gboolean
-write_pieces (int             fd,
-              GBytes * const *pieces,
-              guint           n_pieces,
-              int            *saved_errno)
-{
-  for (guint i = 0; i < n_pieces; i++)
-    {
-      gsize length;
-      const char *data = g_bytes_get_data (pieces[i], &length);
+/* The bytes a splicing save hands on (bl_source_map_patch_write), written
+ * to FD in blocks of SINK_SIZE: the pieces are a few hundred bytes where
+ * every link is written anew, the unchanged ranges between edits
+ * megabytes, which go straight to the file. */
+#define SINK_SIZE (256 * 1024)
 
-      if (!write_all (fd, data, length, saved_errno))
-        return FALSE;
+typedef struct
+{
+  int    fd;
+  char  *buffer;
+  gsize  used;
+  gsize  length;       /* every byte handed on */
+  int    saved_errno;  /* the first write that failed, or 0 */
+} Sink;
+
+static void
+sink_flush (Sink *sink)
+{
+  if (sink->used > 0 && sink->saved_errno == 0)
+    write_all (sink->fd, sink->buffer, sink->used, &sink->saved_errno);
+  sink->used = 0;
+}
+
+static void
+sink_write (const char *data,
+            gsize       length,
+            gpointer    user_data)
+{
+  Sink *sink = user_data;
+
+  sink->length += length;
+  if (sink->saved_errno != 0)
+    return;
+  if (length > SINK_SIZE - sink->used)
+    sink_flush (sink);
+  if (length >= SINK_SIZE)
+    write_all (sink->fd, data, length, &sink->saved_errno);
+  else
+    {
+      memcpy (sink->buffer + sink->used, data, length);
+      sink->used += length;
+    }
+}
+
+/* Writes the content to FD; *LENGTH (nullable) gets its size. */
+static gboolean
+write_content (int            fd,
+               const Content *content,
+               gsize         *length,
+               int           *saved_errno)
+{
+  Sink sink = { fd, NULL, 0, 0, 0 };
+
+  if (content->map == NULL)
+    {
+      gsize size;
+      const char *data = g_bytes_get_data (content->bytes, &size);
+
+      if (length != NULL)
+        *length = size;
+      return write_all (fd, data, size, saved_errno);
+    }
+
+  sink.buffer = g_malloc (SINK_SIZE);
+  bl_source_map_patch_write (content->map, content->patch, sink_write, &sink);
+  sink_flush (&sink);
+  g_free (sink.buffer);
+  if (length != NULL)
+    *length = sink.length;
+  if (sink.saved_errno != 0)
+    {
+      *saved_errno = sink.saved_errno;
+      return FALSE;
     }
   return TRUE;
 }
@@ -191,8 +305,7 @@ descriptor_alias (const char *path)
 static gboolean
 write_through (const char     *path,
                int             fd,
-               GBytes * const *pieces,
-               guint           n_pieces,
+               const Content  *content,
                GError        **error)
 {
   int saved_errno = 0;
@@ -210,7 +323,7 @@ write_through (const char     *path,
     }
 
   if (saved_errno == 0)
-    write_pieces (fd, pieces, n_pieces, &saved_errno);
+    write_content (fd, content, NULL, &saved_errno);
   if (opened && close (fd) != 0 && saved_errno == 0)
     saved_errno = errno;
   if (saved_errno != 0)
@@ -300,18 +413,19 @@ typedef enum
   TEMP_WRITE_FAILED,
 } TempResult;
 
-/* Writes DATA to a new file in DIR with the mode and owner of ST (NULL for
- * a new target), synced to disk, and names it *TEMP, ".BASE.XXXXXX".
- * UNNAMED: the file is made with O_TMPFILE and named only once complete,
- * so that a process killed while it writes leaves nothing behind. */
+/* Writes CONTENT (*LENGTH bytes) to a new file in DIR with the mode and
+ * owner of ST (NULL for a new target), synced to disk, and names it
+ * *TEMP, ".BASE.XXXXXX".  UNNAMED: the file is made with O_TMPFILE and
+ * named only once complete, so that a process killed while it writes
+ * leaves nothing behind. */
 static TempResult
 write_temp (const char      *dir,
             const char      *base,
-            GBytes * const  *pieces,
-            guint            n_pieces,
+            const Content   *content,
             const GStatBuf  *st,
             gboolean         unnamed,
             char           **temp,
+            gsize           *length,
             int             *saved_errno)
 {
   int fd;
@@ -331,7 +445,7 @@ write_temp (const char      *dir,
       return TEMP_CANNOT_CREATE;
     }
 
-  if (!write_pieces (fd, pieces, n_pieces, saved_errno))
+  if (!write_content (fd, content, length, saved_errno))
     goto fail;
 
   if (st != NULL)
@@ -402,8 +516,7 @@ rewrite_in_place (const char     *path,
                   const char     *target,
                   const char     *temp,
                   const char     *dir,
-                  GBytes * const *pieces,
-                  guint           n_pieces,
+                  const Content  *content,
                   gsize           length,
                   gboolean       *split,
                   GError        **error)
@@ -415,7 +528,7 @@ rewrite_in_place (const char     *path,
   if (fd < 0)
     return TRUE;
 
-  if (write_pieces (fd, pieces, n_pieces, &saved_errno) &&
+  if (write_content (fd, content, NULL, &saved_errno) &&
       (ftruncate (fd, (off_t) length) == 0 || (saved_errno = errno, FALSE)) &&
       (fsync (fd) == 0 || (saved_errno = errno, FALSE)))
     {
@@ -450,14 +563,13 @@ bl_export_write_atomic (const char  *path,
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (contents != NULL, FALSE);
 
-  return write_atomic (path, &contents, 1, error);
+  return write_atomic (path, &(Content) { contents, NULL, NULL }, error);
 }
 
-/* bl_export_write_atomic of the pieces written one after the other. */
+/* bl_export_write_atomic of the content. */
 static gboolean
 write_atomic (const char     *path,
-              GBytes * const *pieces,
-              guint           n_pieces,
+              const Content  *content,
               GError        **error)
 {
   g_autofree char *target = NULL;
@@ -476,7 +588,7 @@ write_atomic (const char     *path,
     {
       if (fstat (alias, &st) != 0)
         return fail_errno (error, errno, path, "the descriptor is not open");
-      return write_through (path, alias, pieces, n_pieces, error);
+      return write_through (path, alias, content, error);
     }
 
   /* Replace what a symbolic link points to, not the link. */
@@ -500,7 +612,7 @@ write_atomic (const char     *path,
       return FALSE;
     }
   if (exists && (S_ISCHR (st.st_mode) || S_ISFIFO (st.st_mode)))
-    return write_through (target, -1, pieces, n_pieces, error);
+    return write_through (target, -1, content, error);
   if (exists && !S_ISREG (st.st_mode))
     {
       g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_WRITE,
@@ -520,13 +632,11 @@ write_atomic (const char     *path,
   /* An unnamed file first; where the file system has no O_TMPFILE (or
    * there is no /proc to name it by), a named one, which a kill at the
    * wrong moment leaves beside the target, never in its place. */
-  for (guint i = 0; i < n_pieces; i++)
-    length += g_bytes_get_size (pieces[i]);
   result = TEMP_CANNOT_CREATE;
   if (use_unnamed_temp)
-    result = write_temp (dir, base, pieces, n_pieces, exists ? &st : NULL, TRUE, &temp, &saved_errno);
+    result = write_temp (dir, base, content, exists ? &st : NULL, TRUE, &temp, &length, &saved_errno);
   if (result != TEMP_OK)
-    result = write_temp (dir, base, pieces, n_pieces, exists ? &st : NULL, FALSE, &temp, &saved_errno);
+    result = write_temp (dir, base, content, exists ? &st : NULL, FALSE, &temp, &length, &saved_errno);
   if (result != TEMP_OK)
     return fail_errno (error, saved_errno, path,
                        result == TEMP_CANNOT_CREATE ? "cannot create a file in its folder" : "writing failed");
@@ -535,7 +645,7 @@ write_atomic (const char     *path,
     {
       gboolean split;
 
-      if (!rewrite_in_place (path, target, temp, dir, pieces, n_pieces, length, &split, error))
+      if (!rewrite_in_place (path, target, temp, dir, content, length, &split, error))
         return FALSE;
       if (!split)
         return TRUE;
@@ -603,18 +713,28 @@ add_inertial_edits (BlEdit           *group,
   bl_edit_group_add (group, inertial_edit);
 }
 
-/* An auto link made explicit with what it computes now: the rescaled mass
- * and moments and the density-based centre (sdf-inertia.md §7.2), the
- * rotation always identity, auto="true" removed.  FALSE when its inertia
- * could not be computed. */
-static gboolean
-add_link_bake (BlEdit      *group,
-               BlDocument  *doc,
-               BlLink      *link,
-               GError     **error)
+/* An auto link made explicit with what it computes now: the rescaled
+ * mass and moments and the density-based centre (sdf-inertia.md §7.2),
+ * the rotation always identity, auto="true" removed.  The link's inertia
+ * must have been computed (link_bake_check). */
+static void
+add_link_bake (BlEdit     *group,
+               BlDocument *doc,
+               BlLink     *link)
 {
+  BlInertial computed = { link->props.mass, link->props.com, link->props.inertia };
   g_autoptr(BlEdit) explicit = NULL;
 
+  add_inertial_edits (group, doc, link, &computed);
+  explicit = bl_edit_new_auto (doc, link, FALSE);
+  bl_edit_group_add (group, explicit);
+}
+
+/* FALSE when the auto link's inertia could not be computed. */
+static gboolean
+link_bake_check (BlLink  *link,
+                 GError **error)
+{
   if (!link->props.resolved)
     {
       g_set_error (error, BL_EXPORT_ERROR, BL_EXPORT_ERROR_BAKE,
@@ -622,15 +742,6 @@ add_link_bake (BlEdit      *group,
                    "(run “ballast-cli check” for the reason)", link->scoped_name);
       return FALSE;
     }
-  {
-    BlInertial computed = { link->props.mass, link->props.com, link->props.inertia };
-
-    /* The rescaled mass and moments and the density-based centre
-     * (sdf-inertia.md §7.2); the rotation is always identity. */
-    add_inertial_edits (group, doc, link, &computed);
-  }
-  explicit = bl_edit_new_auto (doc, link, FALSE);
-  bl_edit_group_add (group, explicit);
   return TRUE;
 }
 
@@ -644,28 +755,38 @@ bl_export_create_link_bake_edit (BlDocument  *doc,
   g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
   g_return_val_if_fail (link != NULL && link->auto_inertia, NULL);
 
-  group = bl_edit_new_group (doc, "Keep the computed inertia");
-  if (!add_link_bake (group, doc, link, error))
+  if (!link_bake_check (link, error))
     return NULL;
+  group = bl_edit_new_group (doc, "Keep the computed inertia");
+  add_link_bake (group, doc, link);
   return g_steal_pointer (&group);
 }
 
-BlEdit *
-bl_export_create_bake_edit (BlDocument   *doc,
-                            BlBakeFlags   flags,
-                            GPtrArray    *changed,
-                            GPtrArray    *notes,
-                            GError      **error)
+/* A link a bake changes: an auto link (made explicit from its own values)
+ * or an invalid explicit one (given the inertia computed from its
+ * collisions, fixes[fix - 1]). */
+typedef struct
 {
-  g_autoptr(BlEdit) group = NULL;
-  xmlDoc *xml;
-  GPtrArray *links;
+  BlLink *link;
+  guint   fix;
+  guint   order;   /* among the links of the document, in the reader's order */
+} BakeStep;
 
-  g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
-
-  group = bl_edit_new_group (doc, "Bake the inertia");
-  xml = bl_document_get_xml (doc);
-  links = bl_document_get_links (doc);
+/* Which links a bake with FLAGS changes, in document order, into STEPS
+ * (BakeStep) and FIXES (BlInertial); CHANGED and NOTES as
+ * bl_export_create_bake_edit gives them.  FALSE when an auto link's
+ * inertia could not be computed. */
+static gboolean
+plan_bake (BlDocument   *doc,
+           BlBakeFlags   flags,
+           GArray       *steps,
+           GArray       *fixes,
+           GPtrArray    *changed,
+           GPtrArray    *notes,
+           GError      **error)
+{
+  xmlDoc *xml = bl_document_get_xml (doc);
+  GPtrArray *links = bl_document_get_links (doc);
 
   for (guint i = 0; i < links->len; i++)
     {
@@ -673,6 +794,7 @@ bl_export_create_bake_edit (BlDocument   *doc,
       gboolean is_auto = link->inertial_node != NULL && link->auto_inertia;
       gboolean wanted = ((flags & BL_BAKE_AUTO) && is_auto) ||
                         ((flags & BL_BAKE_FIX_INVALID) && !is_auto && !link->props.valid);
+      BakeStep step = { link, 0, i };
 
       if (!wanted)
         continue;
@@ -687,8 +809,8 @@ bl_export_create_bake_edit (BlDocument   *doc,
 
       if (is_auto)
         {
-          if (!add_link_bake (group, doc, link, error))
-            return NULL;
+          if (!link_bake_check (link, error))
+            return FALSE;
         }
       else
         {
@@ -703,12 +825,251 @@ bl_export_create_bake_edit (BlDocument   *doc,
                                                          local_error->message));
               continue;
             }
-          add_inertial_edits (group, doc, link, &computed);
+          g_array_append_val (fixes, computed);
+          step.fix = fixes->len;
         }
 
+      g_array_append_val (steps, step);
       if (changed != NULL)
         g_ptr_array_add (changed, link);
     }
 
+  return TRUE;
+}
+
+/* The edits of one step of a bake into GROUP. */
+static void
+add_bake_step (BlEdit         *group,
+               BlDocument     *doc,
+               const BakeStep *step,
+               GArray         *fixes)
+{
+  if (step->fix == 0)
+    add_link_bake (group, doc, step->link);
+  else
+    add_inertial_edits (group, doc, step->link, &g_array_index (fixes, BlInertial, step->fix - 1));
+}
+
+BlEdit *
+bl_export_create_bake_edit (BlDocument   *doc,
+                            BlBakeFlags   flags,
+                            GPtrArray    *changed,
+                            GPtrArray    *notes,
+                            GError      **error)
+{
+  g_autoptr(GArray) steps = g_array_new (FALSE, FALSE, sizeof (BakeStep));
+  g_autoptr(GArray) fixes = g_array_new (FALSE, FALSE, sizeof (BlInertial));
+  g_autoptr(BlEdit) group = NULL;
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
+
+  if (!plan_bake (doc, flags, steps, fixes, changed, notes, error))
+    return NULL;
+  group = bl_edit_new_group (doc, "Bake the inertia");
+  for (guint i = 0; i < steps->len; i++)
+    add_bake_step (group, doc, &g_array_index (steps, BakeStep, i), fixes);
   return g_steal_pointer (&group);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Bake written, not applied                                                 */
+
+struct _BlExportBake
+{
+  BlDocument       *doc;
+  GArray           *steps;     /* BakeStep */
+  GArray           *fixes;     /* BlInertial */
+  BlSourceMapPatch *patch;     /* once recorded */
+};
+
+BlExportBake *
+bl_export_bake_new (BlDocument   *doc,
+                    BlBakeFlags   flags,
+                    GPtrArray    *changed,
+                    GPtrArray    *notes,
+                    GError      **error)
+{
+  BlExportBake *bake;
+
+  g_return_val_if_fail (BL_IS_DOCUMENT (doc), NULL);
+
+  bake = g_new0 (BlExportBake, 1);
+  bake->doc = g_object_ref (doc);
+  bake->steps = g_array_new (FALSE, FALSE, sizeof (BakeStep));
+  bake->fixes = g_array_new (FALSE, FALSE, sizeof (BlInertial));
+  if (!plan_bake (doc, flags, bake->steps, bake->fixes, changed, notes, error))
+    {
+      bl_export_bake_free (bake);
+      return NULL;
+    }
+  return bake;
+}
+
+void
+bl_export_bake_free (BlExportBake *bake)
+{
+  if (bake == NULL)
+    return;
+  g_array_unref (bake->steps);
+  g_array_unref (bake->fixes);
+  bl_source_map_patch_free (bake->patch);
+  g_object_unref (bake->doc);
+  g_free (bake);
+}
+
+/* Puts the bake's steps in the order of the file, which the patch
+ * records them in (the links come in the reader's: a model's own before
+ * those of the models nested in it), and returns how many are in the
+ * document's tree: any other (none is known) is put after them, baked
+ * and put back to be refused as the bake edit would refuse it, but not
+ * written, as the bake edit's change of it would not be. */
+static guint
+order_steps_as_file (BlExportBake *bake)
+{
+  g_autoptr(GHashTable) by_node = g_hash_table_new (NULL, NULL);
+  GArray *ordered = g_array_sized_new (FALSE, FALSE, sizeof (BakeStep), bake->steps->len);
+  xmlNode *node = xmlDocGetRootElement (bl_document_get_xml (bake->doc));
+  guint n_in_tree;
+
+  for (guint i = 0; i < bake->steps->len; i++)
+    g_hash_table_insert (by_node, g_array_index (bake->steps, BakeStep, i).link->node, GUINT_TO_POINTER (i + 1));
+
+  /* depth first, without descending into a link (none holds another) */
+  while (node != NULL)
+    {
+      guint index = GPOINTER_TO_UINT (g_hash_table_lookup (by_node, node));
+
+      if (index > 0)
+        {
+          g_array_append_val (ordered, g_array_index (bake->steps, BakeStep, index - 1));
+          g_hash_table_remove (by_node, node);
+        }
+      if (index == 0 && node->type == XML_ELEMENT_NODE && node->children != NULL)
+        {
+          node = node->children;
+          continue;
+        }
+      while (node != NULL && node->next == NULL)
+        node = node->parent != NULL && node->parent->type == XML_ELEMENT_NODE ? node->parent : NULL;
+      if (node != NULL)
+        node = node->next;
+    }
+
+  n_in_tree = ordered->len;
+  for (guint i = 0; i < bake->steps->len; i++)
+    if (g_hash_table_contains (by_node, g_array_index (bake->steps, BakeStep, i).link->node))
+      g_array_append_val (ordered, g_array_index (bake->steps, BakeStep, i));
+  g_array_unref (bake->steps);
+  bake->steps = ordered;
+  return n_in_tree;
+}
+
+static int
+compare_reader_order (gconstpointer a,
+                      gconstpointer b)
+{
+  const BakeStep *sa = a, *sb = b;
+
+  return sa->order < sb->order ? -1 : sa->order > sb->order;
+}
+
+/* Bakes STEP's link in the tree, for bl_edit_revert_tree to put back
+ * (the returned edit); NULL with the edit's error. */
+static BlEdit *
+apply_step (BlExportBake    *bake,
+            const BakeStep  *step,
+            GError         **error)
+{
+  g_autoptr(BlEdit) group = bl_edit_new_group (bake->doc, NULL);
+
+  add_bake_step (group, bake->doc, step, bake->fixes);
+  if (!bl_edit_apply_tree (group, error))
+    return NULL;
+  return g_steal_pointer (&group);
+}
+
+gboolean
+bl_export_bake_record (BlExportBake  *bake,
+                       GError       **error)
+{
+  g_autoptr(BlSourceMapPatch) patch = NULL;
+  BlSourceMap *map;
+  guint n_in_tree;
+
+  g_return_val_if_fail (bake != NULL && bake->patch == NULL, FALSE);
+
+  if (bake->steps->len == 0)
+    return TRUE;
+  /* as bl_edit_apply refuses a document it cannot map */
+  map = bl_document_get_source_map (bake->doc, NULL);
+  patch = map != NULL ? bl_source_map_patch_new (map) : NULL;
+  n_in_tree = order_steps_as_file (bake);
+
+  for (guint i = 0; i < bake->steps->len; i++)
+    {
+      const BakeStep *step = &g_array_index (bake->steps, BakeStep, i);
+      g_autoptr(GError) refusal = NULL;
+      g_autoptr(BlEdit) applied = apply_step (bake, step, &refusal);
+
+      if (applied == NULL)
+        {
+          /* the error of the first link that fails in the bake edit's
+           * order, as bl_edit_apply of it gives (each link's refusal
+           * depends on that link alone) */
+          g_array_sort (bake->steps, compare_reader_order);
+          for (guint j = 0; j < bake->steps->len; j++)
+            {
+              g_autoptr(BlEdit) checked = apply_step (bake, &g_array_index (bake->steps, BakeStep, j), error);
+
+              if (checked == NULL)
+                return FALSE;
+              bl_edit_revert_tree (checked);
+            }
+          g_propagate_error (error, g_steal_pointer (&refusal));
+          return FALSE;
+        }
+      if (i < n_in_tree)
+        bl_source_map_patch_record (patch, step->link->node);
+      bl_edit_revert_tree (applied);
+    }
+
+  bake->patch = g_steal_pointer (&patch);
+  return TRUE;
+}
+
+GBytes *
+bl_export_bake_to_bytes (BlExportBake  *bake,
+                         GError       **error)
+{
+  BlSourceMap *map;
+
+  g_return_val_if_fail (bake != NULL, NULL);
+
+  map = bl_document_get_source_map (bake->doc, NULL);
+  if (map == NULL || bake->patch == NULL)
+    return bl_export_to_bytes (bake->doc, error);
+  return bl_source_map_patch_serialize (map, bake->patch);
+}
+
+gboolean
+bl_export_bake_write_fd (BlExportBake  *bake,
+                         int            fd,
+                         GError       **error)
+{
+  g_return_val_if_fail (bake != NULL, FALSE);
+  g_return_val_if_fail (fd >= 0, FALSE);
+
+  return write_fd (bake->doc, bake->patch, fd, error);
+}
+
+gboolean
+bl_export_bake_save (BlExportBake   *bake,
+                     const char     *path,
+                     BlExportFlags   flags,
+                     GError        **error)
+{
+  g_return_val_if_fail (bake != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return save (bake->doc, bake->patch, path, flags, error);
 }

@@ -38,6 +38,13 @@ typedef enum
 GBytes   *bl_export_to_bytes           (BlDocument    *doc,
                                         GError       **error);
 
+/* The same bytes written to the open descriptor fd as they are made,
+ * never held whole (standard output); FALSE with BL_EXPORT_ERROR_WRITE
+ * when a write fails (what was written before it stays). */
+gboolean  bl_export_write_fd           (BlDocument    *doc,
+                                        int            fd,
+                                        GError       **error);
+
 /* Writes the document to path atomically (bl_export_write_atomic).
  * Refuses to overwrite the document's own file unless BL_EXPORT_IN_PLACE. */
 gboolean  bl_export_save               (BlDocument    *doc,
@@ -73,14 +80,51 @@ gboolean  bl_export_get_version_change (BlDocument    *doc,
  * link whose inertia is invalid gets the inertia computed from its
  * collisions (bl_link_compute_auto_inertial) instead.
  *
- * changed (nullable) receives the BlLink* the edit changes, in document
- * order; notes (nullable) receives a message (char*, caller frees) for
+ * changed (nullable) receives the BlLink* the edit changes, in the order
+ * of bl_document_get_links; notes (nullable) receives a message (char*, caller frees) for
  * each link that was left alone and why.  NULL with BL_EXPORT_ERROR_BAKE
  * when an auto link's inertia could not be computed. */
 BlEdit   *bl_export_create_bake_edit   (BlDocument    *doc,
                                         BlBakeFlags    flags,
                                         GPtrArray     *changed,
                                         GPtrArray     *notes,
+                                        GError       **error);
+
+/* A bake written, not applied: the links bl_export_create_bake_edit
+ * would change are baked, written down and put back one at a time, so
+ * that the document, its links and its history stay as they were, and
+ * the bake costs the bytes it writes, not the elements it adds to the
+ * tree and the edits that would undo them (about 3 kB a link).  For a
+ * file written and not shown: `ballast-cli export --bake`, the window's
+ * Export Baked of its copy. */
+typedef struct _BlExportBake BlExportBake;
+
+/* The links to bake, none baked yet: changed, notes and the error as
+ * bl_export_create_bake_edit gives them.  The bake keeps a reference to
+ * the document. */
+BlExportBake *bl_export_bake_new       (BlDocument    *doc,
+                                        BlBakeFlags    flags,
+                                        GPtrArray     *changed,
+                                        GPtrArray     *notes,
+                                        GError       **error);
+void          bl_export_bake_free      (BlExportBake  *bake);
+/* Bakes each link, records how the file then writes it and puts it back
+ * (bl-source-map.h's patch), in the file's order; called once.  FALSE with
+ * the error bl_edit_apply of the bake edit would give, nothing recorded. */
+gboolean      bl_export_bake_record    (BlExportBake  *bake,
+                                        GError       **error);
+/* bl_export_to_bytes, bl_export_write_fd and bl_export_save of the
+ * document with the links recorded written baked.  The document must not be edited after
+ * bl_export_bake_record: what an edit changes in a recorded link is not
+ * written. */
+GBytes       *bl_export_bake_to_bytes  (BlExportBake  *bake,
+                                        GError       **error);
+gboolean      bl_export_bake_write_fd  (BlExportBake  *bake,
+                                        int            fd,
+                                        GError       **error);
+gboolean      bl_export_bake_save      (BlExportBake  *bake,
+                                        const char    *path,
+                                        BlExportFlags  flags,
                                         GError       **error);
 
 /* The same for one auto link, as one undo step: turning automatic inertia
@@ -92,5 +136,7 @@ BlEdit   *bl_export_create_bake_edit   (BlDocument    *doc,
 BlEdit   *bl_export_create_link_bake_edit (BlDocument *doc,
                                            BlLink     *link,
                                            GError    **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlExportBake, bl_export_bake_free)
 
 G_END_DECLS

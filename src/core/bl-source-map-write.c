@@ -190,41 +190,113 @@ subtree_unchanged (BlSourceMap *map,
 /* ------------------------------------------------------------------------ */
 /* Writing                                                                   */
 
-/* Where the tree is written: all of it into text; or, with pieces, the
- * source's unchanged ranges as slices of the source (contiguous ones
- * joined, nothing copied) between pieces of the text written anew. */
+/* What a patch holds (bl-source-map.h): each recorded node's bytes as
+ * ranges of the source and of the patch's own text, in order.  The text
+ * is kept in blocks that are never moved (one growing string, copied as
+ * it doubles, left holes of up to half its size). */
+#define PATCH_SOURCE G_MAXUINT32
+#define PATCH_BLOCK_SIZE (256 * 1024)
+
 typedef struct
 {
+  guint32 start, end;
+  guint32 block;               /* the text's block, or PATCH_SOURCE */
+} PatchRange;
+
+struct _BlSourceMapPatch
+{
   BlSourceMap *map;
-  GString     *text;
-  GPtrArray   *pieces;         /* GBytes*, or NULL */
-  gsize        run_start, run_end; /* the range of the source not yet a piece */
+  GPtrArray   *nodes;          /* xmlNode*, in document order */
+  GArray      *ends;           /* guint: where each node's ranges end */
+  GArray      *ranges;         /* PatchRange */
+  GPtrArray   *blocks;         /* char*: the new text of every node */
+  gsize        used, size;     /* of the last block */
+};
+
+/* Where the tree is written: all of it into text; or, handed to WRITE,
+ * the source's unchanged ranges as they lie in the source (contiguous
+ * ones joined, nothing copied) between pieces of the text written anew;
+ * or, recording, as the ranges of a patch.  PATCH (or NULL): nodes
+ * written as it recorded them, NEXT the first not written yet. */
+typedef struct
+{
+  BlSourceMap          *map;
+  GString              *text;
+  BlSourceMapWriteFunc  write;     /* or NULL */
+  gpointer              write_data;
+  BlSourceMapPatch     *recording; /* or NULL */
+  gsize                 run_start, run_end; /* the range of the source not yet handed on */
+  BlSourceMapPatch     *patch;
+  guint                 next;
 } Out;
+
+static void
+patch_add_range (BlSourceMapPatch *patch,
+                 gsize             start,
+                 gsize             end,
+                 guint             block)
+{
+  PatchRange range = { start, end, block };
+
+  g_assert (end <= G_MAXUINT32);
+  g_array_append_val (patch->ranges, range);
+}
+
+/* Keeps TEXT in the patch, in the last block when it fits there. */
+static void
+patch_add_text (BlSourceMapPatch *patch,
+                const char       *text,
+                gsize             length)
+{
+  if (patch->blocks->len == 0 || length > patch->size - patch->used)
+    {
+      patch->size = MAX (length, PATCH_BLOCK_SIZE);
+      patch->used = 0;
+      g_ptr_array_add (patch->blocks, g_malloc (patch->size));
+    }
+  memcpy ((char *) g_ptr_array_index (patch->blocks, patch->blocks->len - 1) + patch->used, text, length);
+  patch_add_range (patch, patch->used, patch->used + length, patch->blocks->len - 1);
+  patch->used += length;
+}
 
 static void
 flush_run (Out *out)
 {
-  if (out->run_end > out->run_start)
-    g_ptr_array_add (out->pieces, g_bytes_new_from_bytes (out->map->source, out->run_start,
-                                                          out->run_end - out->run_start));
+  if (out->run_end > out->run_start && out->recording != NULL)
+    patch_add_range (out->recording, out->run_start, out->run_end, PATCH_SOURCE);
+  else if (out->run_end > out->run_start)
+    out->write (out->map->s + out->run_start, out->run_end - out->run_start, out->write_data);
   out->run_start = out->run_end = 0;
 }
 
 static void
 flush_text (Out *out)
 {
-  if (out->text->len > 0)
+  if (out->text->len > 0 && out->recording != NULL)
     {
-      g_ptr_array_add (out->pieces, g_bytes_new (out->text->str, out->text->len));
+      patch_add_text (out->recording, out->text->str, out->text->len);
       g_string_truncate (out->text, 0);
     }
+  else if (out->text->len > 0)
+    {
+      out->write (out->text->str, out->text->len, out->write_data);
+      g_string_truncate (out->text, 0);
+    }
+}
+
+/* Whether the unchanged ranges of the source are handed on or recorded
+ * as ranges, not copied into the text. */
+static gboolean
+out_splices (Out *out)
+{
+  return out->write != NULL || out->recording != NULL;
 }
 
 /* The text to append to, after the range of the source before it. */
 static GString *
 out_text (Out *out)
 {
-  if (out->pieces != NULL)
+  if (out_splices (out))
     flush_run (out);
   return out->text;
 }
@@ -235,7 +307,7 @@ append_range (Out         *out,
               gsize        start,
               gsize        end)
 {
-  if (out->pieces == NULL)
+  if (!out_splices (out))
     {
       g_string_append_len (out->text, map->s + start, end - start);
       return;
@@ -264,8 +336,19 @@ append_escaped (Out         *out,
 {
   for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
     {
-      gunichar c = g_utf8_get_char (p);
+      const char *plain = p;
+      gunichar c;
 
+      /* a run that needs nothing (most text: numbers), in one piece */
+      while ((guchar) *p >= 0x20 && *p != '&' && *p != '<' && *p != '>' && *p != '"' && *p != '\''
+             && ((guchar) *p < 0x80 || map->encoding == NULL))
+        p++;
+      if (p > plain)
+        g_string_append_len (out_text (out), plain, p - plain);
+      if (*p == '\0')
+        break;
+
+      c = g_utf8_get_char (p);
       switch (c)
         {
         case '&':
@@ -305,15 +388,34 @@ append_escaped (Out         *out,
     }
 }
 
+/* "prefix:name" or "name" of a node or an attribute, onto TEXT. */
+static void
+append_qname (GString       *text,
+              xmlNs         *ns,
+              const xmlChar *name)
+{
+  if (ns != NULL && ns->prefix != NULL)
+    {
+      g_string_append (text, (const char *) ns->prefix);
+      g_string_append_c (text, ':');
+    }
+  g_string_append (text, (const char *) name);
+}
+
+/* The node's attributes that SPAN (NULL: a new node) does not have. */
 static void
 append_new_attributes (Out         *out,
                        BlSourceMap *map,
                        xmlNode     *node,
                        Span        *span)
 {
-  g_autoptr(GHashTable) original = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) original = NULL;
+
+  if (node->properties == NULL)
+    return;
 
   /* the source's attributes, found once each */
+  original = g_hash_table_new (NULL, NULL);
   if (span != NULL)
     {
       SpanAttrIter iter;
@@ -338,9 +440,8 @@ append_new_attributes (Out         *out,
 
       value = bl_source_map_attr_value (prop);
       g_string_append_c (out_text (out), ' ');
-      if (prop->ns != NULL && prop->ns->prefix != NULL)
-        g_string_append_printf (out_text (out), "%s:", (const char *) prop->ns->prefix);
-      g_string_append_printf (out_text (out), "%s=\"", (const char *) prop->name);
+      append_qname (out_text (out), prop->ns, prop->name);
+      g_string_append (out_text (out), "=\"");
       append_escaped (out, map, value, '"');
       g_string_append_c (out_text (out), '"');
     }
@@ -366,20 +467,19 @@ write_new_node (Out         *out,
   switch (node->type)
     {
     case XML_ELEMENT_NODE:
-      {
-        g_autofree char *qname = bl_source_map_node_qname (node);
-
-        g_string_append_printf (out_text (out), "<%s", qname);
-        append_new_attributes (out, map, node, NULL);
-        if (node->children == NULL)
-          {
-            g_string_append (out_text (out), "/>");
-            return;
-          }
-        g_string_append_c (out_text (out), '>');
-        write_children (out, map, node);
-        g_string_append_printf (out_text (out), "</%s>", qname);
-      }
+      g_string_append_c (out_text (out), '<');
+      append_qname (out_text (out), node->ns, node->name);
+      append_new_attributes (out, map, node, NULL);
+      if (node->children == NULL)
+        {
+          g_string_append (out_text (out), "/>");
+          return;
+        }
+      g_string_append_c (out_text (out), '>');
+      write_children (out, map, node);
+      g_string_append (out_text (out), "</");
+      append_qname (out_text (out), node->ns, node->name);
+      g_string_append_c (out_text (out), '>');
       break;
 
     case XML_TEXT_NODE:
@@ -480,10 +580,53 @@ write_changed_node (Out         *out,
     append_range (out, map, bl_source_map_etag_start (map, span), span->end);
   else if (node->children != NULL)
     {
-      g_autofree char *qname = bl_source_map_node_qname (node);
-
-      g_string_append_printf (out_text (out), "</%s>", qname);
+      g_string_append (out_text (out), "</");
+      append_qname (out_text (out), node->ns, node->name);
+      g_string_append_c (out_text (out), '>');
     }
+}
+
+/* The patch's next node as it recorded it: its ranges of the source
+ * joined to what is around them, its text handed on from the patch's. */
+static void
+write_recorded (Out         *out,
+                BlSourceMap *map)
+{
+  BlSourceMapPatch *patch = out->patch;
+  guint start = out->next > 0 ? g_array_index (patch->ends, guint, out->next - 1) : 0;
+  guint end = g_array_index (patch->ends, guint, out->next);
+
+  for (guint i = start; i < end; i++)
+    {
+      const PatchRange *range = &g_array_index (patch->ranges, PatchRange, i);
+      const char *text = range->block == PATCH_SOURCE ? NULL
+                         : (const char *) g_ptr_array_index (patch->blocks, range->block) + range->start;
+
+      if (range->block == PATCH_SOURCE)
+        append_range (out, map, range->start, range->end);
+      else if (out->write == NULL)
+        g_string_append_len (out->text, text, range->end - range->start);
+      else
+        {
+          flush_run (out);
+          flush_text (out);
+          out->write (text, range->end - range->start, out->write_data);
+        }
+    }
+  out->next++;
+}
+
+/* Whether NODE holds the patch's next node (or is it). */
+static gboolean
+holds_next (Out     *out,
+            xmlNode *node)
+{
+  if (out->patch == NULL || out->next >= out->patch->nodes->len)
+    return FALSE;
+  for (xmlNode *p = g_ptr_array_index (out->patch->nodes, out->next); p != NULL; p = p->parent)
+    if (p == node)
+      return TRUE;
+  return FALSE;
 }
 
 static void
@@ -493,7 +636,16 @@ write_node (Out         *out,
 {
   Span *span = node->_private;
 
-  if (subtree_unchanged (map, node))
+  if (holds_next (out, node))
+    {
+      /* What holds a recorded node is written node by node (the same
+       * bytes as its range, when unchanged) down to it. */
+      if (node == g_ptr_array_index (out->patch->nodes, out->next))
+        write_recorded (out, map);
+      else
+        write_changed_node (out, map, node);
+    }
+  else if (subtree_unchanged (map, node))
     append_range (out, map, span->start, span->end);
   else
     write_changed_node (out, map, node);
@@ -521,42 +673,156 @@ tree_unchanged (BlSourceMap *map)
   return subtree_unchanged (map, xmlDocGetRootElement (map->xml));
 }
 
+/* The tree into TEXT, or handed to WRITE in pieces when WRITE is set,
+ * with PATCH's nodes (or none) written as it recorded them. */
+static void
+serialize (BlSourceMap          *map,
+           BlSourceMapPatch     *patch,
+           GString              *text,
+           BlSourceMapWriteFunc  write,
+           gpointer              write_data)
+{
+  Out out = { map, text, write, write_data, NULL, 0, 0, patch, 0 };
+
+  /* edits since the last write may have freed the attribute it found */
+  map->attr_node = NULL;
+  map->attr_prop = NULL;
+  write_document (&out);
+  if (write != NULL)
+    {
+      flush_text (&out);
+      flush_run (&out);
+    }
+  /* a recorded node taken out of the tree would be left out silently */
+  g_warn_if_fail (patch == NULL || out.next == patch->nodes->len);
+}
+
 GBytes *
 bl_source_map_serialize (BlSourceMap *map)
 {
-  Out out = { map, NULL, NULL, 0, 0 };
+  g_return_val_if_fail (map != NULL, NULL);
+
+  return bl_source_map_patch_serialize (map, NULL);
+}
+
+void
+bl_source_map_write (BlSourceMap          *map,
+                     BlSourceMapWriteFunc  write,
+                     gpointer              user_data)
+{
+  g_return_if_fail (map != NULL);
+  g_return_if_fail (write != NULL);
+
+  bl_source_map_patch_write (map, NULL, write, user_data);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Patches                                                                   */
+
+BlSourceMapPatch *
+bl_source_map_patch_new (BlSourceMap *map)
+{
+  BlSourceMapPatch *patch;
 
   g_return_val_if_fail (map != NULL, NULL);
+
+  patch = g_new0 (BlSourceMapPatch, 1);
+  patch->map = map;
+  patch->nodes = g_ptr_array_new ();
+  patch->ends = g_array_new (FALSE, FALSE, sizeof (guint));
+  patch->ranges = g_array_new (FALSE, FALSE, sizeof (PatchRange));
+  patch->blocks = g_ptr_array_new_with_free_func (g_free);
+  return patch;
+}
+
+void
+bl_source_map_patch_free (BlSourceMapPatch *patch)
+{
+  if (patch == NULL)
+    return;
+  g_ptr_array_unref (patch->nodes);
+  g_array_unref (patch->ends);
+  g_array_unref (patch->ranges);
+  g_ptr_array_unref (patch->blocks);
+  g_free (patch);
+}
+
+void
+bl_source_map_patch_record (BlSourceMapPatch *patch,
+                            xmlNode          *node)
+{
+  GString *scratch;
+  Out out = { NULL };
+  guint end;
+
+  g_return_if_fail (patch != NULL);
+  g_return_if_fail (node != NULL && node->doc == patch->map->xml);
+  g_return_if_fail (node->parent != NULL && node->parent->type == XML_ELEMENT_NODE);
+
+  /* edits since the last write may have freed the attribute it found */
+  patch->map->attr_node = NULL;
+  patch->map->attr_prop = NULL;
+
+  scratch = g_string_new (NULL);
+  out.map = patch->map;
+  out.text = scratch;
+  out.recording = patch;
+  write_node (&out, patch->map, node);
+  flush_text (&out);
+  flush_run (&out);
+  g_string_free (scratch, TRUE);
+
+  end = patch->ranges->len;
+  g_ptr_array_add (patch->nodes, node);
+  g_array_append_val (patch->ends, end);
+}
+
+/* Whether nothing is written otherwise than the source reads. */
+static gboolean
+as_source (BlSourceMap      *map,
+           BlSourceMapPatch *patch)
+{
+  return (patch == NULL || patch->nodes->len == 0) && tree_unchanged (map);
+}
+
+GBytes *
+bl_source_map_patch_serialize (BlSourceMap      *map,
+                               BlSourceMapPatch *patch)
+{
+  GString *text;
+
+  g_return_val_if_fail (map != NULL, NULL);
+  g_return_val_if_fail (patch == NULL || patch->map == map, NULL);
 
   /* Unedited (or edited back): what would be written is the source's
    * prolog, the root's span and what follows it, so the source itself,
    * not a copy. */
-  if (tree_unchanged (map))
+  if (as_source (map, patch))
     return g_bytes_ref (map->source);
 
-  out.text = g_string_sized_new (map->n + 256);
-  write_document (&out);
-  return g_string_free_to_bytes (out.text);
+  text = g_string_sized_new (map->n + 256);
+  serialize (map, patch, text, NULL, NULL);
+  return g_string_free_to_bytes (text);
 }
 
-GPtrArray *
-bl_source_map_serialize_pieces (BlSourceMap *map)
+void
+bl_source_map_patch_write (BlSourceMap          *map,
+                           BlSourceMapPatch     *patch,
+                           BlSourceMapWriteFunc  write,
+                           gpointer              user_data)
 {
-  Out out = { map, NULL, NULL, 0, 0 };
+  g_autoptr(GString) text = NULL;
 
-  g_return_val_if_fail (map != NULL, NULL);
+  g_return_if_fail (map != NULL);
+  g_return_if_fail (patch == NULL || patch->map == map);
+  g_return_if_fail (write != NULL);
 
-  out.pieces = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-  if (tree_unchanged (map))
+  if (as_source (map, patch))
     {
-      g_ptr_array_add (out.pieces, g_bytes_ref (map->source));
-      return out.pieces;
+      write (map->s, map->n, user_data);
+      return;
     }
 
-  out.text = g_string_new (NULL);
-  write_document (&out);
-  flush_text (&out);
-  flush_run (&out);
-  g_string_free (out.text, TRUE);
-  return out.pieces;
+  text = g_string_new (NULL);
+  serialize (map, patch, text, write, user_data);
 }

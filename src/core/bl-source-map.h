@@ -51,10 +51,44 @@ void         bl_source_map_free            (BlSourceMap  *map);
 /* The current tree, spliced into the source; the source itself (a new
  * reference) when no node differs from it. */
 GBytes      *bl_source_map_serialize       (BlSourceMap  *map);
-/* The same bytes in pieces (GBytes*, to be written one after the other):
- * the source's unchanged ranges as slices of it, not copied, between what
- * is written anew. */
-GPtrArray   *bl_source_map_serialize_pieces (BlSourceMap *map);
+
+/* Takes the bytes of the file in order, LENGTH of them at DATA (valid
+ * only during the call, never empty). */
+typedef void (*BlSourceMapWriteFunc) (const char *data,
+                                      gsize       length,
+                                      gpointer    user_data);
+
+/* The same bytes handed to WRITE in pieces as they are made, never held
+ * whole: the source's unchanged ranges as they lie in it (contiguous
+ * ones in one piece), between the text written anew; the whole source in
+ * one piece when no node differs from it. */
+void         bl_source_map_write           (BlSourceMap          *map,
+                                            BlSourceMapWriteFunc  write,
+                                            gpointer              user_data);
+
+/* How some nodes are written at one moment, to be written so later in
+ * their place whatever the tree holds there then: an edit applied,
+ * recorded and reverted at once costs the bytes it writes, not the
+ * nodes it made (a bake written and not kept, bl-export.c).  A patch
+ * keeps what a node copies of the source as ranges of it and the rest
+ * as text of its own.  Nodes are recorded in document order, none
+ * within another, each an element's child that stays in the tree. */
+typedef struct _BlSourceMapPatch BlSourceMapPatch;
+
+BlSourceMapPatch *bl_source_map_patch_new    (BlSourceMap      *map);
+void              bl_source_map_patch_free   (BlSourceMapPatch *patch);
+/* Records node's subtree as the map would write it now. */
+void              bl_source_map_patch_record (BlSourceMapPatch *patch,
+                                              xmlNode          *node);
+/* bl_source_map_serialize and bl_source_map_write with the patch's
+ * nodes written as it recorded them (patch may be NULL); map is the
+ * patch's. */
+GBytes           *bl_source_map_patch_serialize (BlSourceMap          *map,
+                                                 BlSourceMapPatch     *patch);
+void              bl_source_map_patch_write     (BlSourceMap          *map,
+                                                 BlSourceMapPatch     *patch,
+                                                 BlSourceMapWriteFunc  write,
+                                                 gpointer              user_data);
 
 /* A map made on another thread, right after an editable load: mapping
  * reads the whole file, which an edit should not wait for.  Until
@@ -77,5 +111,6 @@ BlSourceMap    *bl_source_map_job_get      (BlSourceMapJob  *job,
 void            bl_source_map_job_free     (BlSourceMapJob  *job);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlSourceMap, bl_source_map_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BlSourceMapPatch, bl_source_map_patch_free)
 
 G_END_DECLS
