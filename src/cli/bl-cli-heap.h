@@ -1,0 +1,28 @@
+/* bl-cli-heap.h: the heap of ballast-cli, grown ahead of its use in huge
+ * pages (bl-cli-heap.c). */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Sets how ballast-cli's malloc works, before anything is allocated:
+ * blocks of up to 4 MiB from the heap rather than mapped one by one, one
+ * heap for every thread, and bl_cli_heap_reserve (256 MiB). */
+void  bl_cli_heap_init    (void);
+
+/* Makes the heap hold `room` bytes of address space ahead of its use (at
+ * most half the machine's memory), given huge pages where the system
+ * gives them on request (transparent_hugepage "madvise").  Only address
+ * space is taken: pages are given as they are first touched.  Asking for
+ * less than before does nothing.  Returns the room the heap now keeps
+ * ahead (0 where the system has no such heap). */
+gsize bl_cli_heap_reserve (gsize room);
+
+/* The room to reserve before loading a file of `file_size` bytes: about
+ * what the load holds at its peak (docs/BENCHMARKS.md), 8 bytes a byte of
+ * the file for a read-only load, 20 for an editable one. */
+gsize bl_cli_heap_room_for (gsize    file_size,
+                            gboolean read_only);
+
+G_END_DECLS
