@@ -369,12 +369,85 @@ bl_mat6_rotate (const BlMat6 *m,
   return bl_mat6_mul (&qm, &qt);
 }
 
+/* Whether all 36 entries are finite: x − x is NaN for an Inf or a NaN,
+ * 0 otherwise, summed in four independent lanes. */
+static inline gboolean
+mat6_finite (const BlMat6 *m)
+{
+  const double *x = &m->m[0][0];
+  double lane[4] = { 0.0, 0.0, 0.0, 0.0 };
+
+  for (int i = 0; i < 36; i += 4)
+    for (int l = 0; l < 4; l++)
+      lane[l] += x[i + l] - x[i + l];
+  return !isnan (lane[0] + lane[1] + lane[2] + lane[3]);
+}
+
+/* H(r)ᵀ·M·H(r) by bl_mat6_mul's sums, each with only the products of
+ * entries of H that are not 0 by its form, in the same order: H = (E3,
+ * S(r)ᵀ; 0, E3), S(r)ᵀ = −S(r).  A product with such a 0 is ±0 when the
+ * other factor is finite, and a sum that starts at +0 is never −0 in
+ * round-to-nearest, so adding ±0 leaves it as it is: the same doubles,
+ * the sign of a zero included, with M, r and Hᵀ·M finite (the caller
+ * checks; else an Inf or NaN times 0 is NaN, which only the full
+ * products give). */
+static gboolean
+mat6_shift_sparse (const BlMat6 *m,
+                   BlVec3        r,
+                   BlMat6       *out)
+{
+  /* Hᵀ's lower-left block S(r), row by row; its diagonal is 0 */
+  const double s[3][3] = {
+    { 0.0, -r.z, r.y },
+    { r.z, 0.0, -r.x },
+    { -r.y, r.x, 0.0 },
+  };
+  BlMat6 htm;
+
+  if (!(isfinite (r.x) && isfinite (r.y) && isfinite (r.z)) || !mat6_finite (m))
+    return FALSE;
+
+  /* Hᵀ·M: rows 0–2 are M's; row 3 + a is S(r)'s row a times M's rows
+   * 0–2 (but for its 0 at a), then M's row 3 + a */
+  for (int j = 0; j < 6; j++)
+    {
+      htm.m[0][j] = 0.0 + m->m[0][j];
+      htm.m[1][j] = 0.0 + m->m[1][j];
+      htm.m[2][j] = 0.0 + m->m[2][j];
+      htm.m[3][j] = ((0.0 + s[0][1] * m->m[1][j]) + s[0][2] * m->m[2][j]) + m->m[3][j];
+      htm.m[4][j] = ((0.0 + s[1][0] * m->m[0][j]) + s[1][2] * m->m[2][j]) + m->m[4][j];
+      htm.m[5][j] = ((0.0 + s[2][0] * m->m[0][j]) + s[2][1] * m->m[1][j]) + m->m[5][j];
+    }
+  if (!mat6_finite (&htm))
+    return FALSE;
+
+  /* (Hᵀ·M)·H: columns 0–2 are Hᵀ·M's; column 3 + b is Hᵀ·M's columns 0–2
+   * times S(r)ᵀ's column b (S(r)'s row b, but for its 0 at b), then Hᵀ·M's
+   * column 3 + b */
+  for (int i = 0; i < 6; i++)
+    {
+      const double *row = htm.m[i];
+
+      out->m[i][0] = 0.0 + row[0];
+      out->m[i][1] = 0.0 + row[1];
+      out->m[i][2] = 0.0 + row[2];
+      out->m[i][3] = ((0.0 + row[1] * s[0][1]) + row[2] * s[0][2]) + row[3];
+      out->m[i][4] = ((0.0 + row[0] * s[1][0]) + row[2] * s[1][2]) + row[4];
+      out->m[i][5] = ((0.0 + row[0] * s[2][0]) + row[1] * s[2][1]) + row[5];
+    }
+  return TRUE;
+}
+
 BlMat6
 bl_mat6_shift (const BlMat6 *m,
                BlVec3        r)
 {
-  BlMat6 h = bl_mat6_identity ();
-  BlMat6 ht, htm;
+  BlMat6 h, ht, htm, out;
+
+  if (mat6_shift_sparse (m, r, &out))
+    return out;
+
+  h = bl_mat6_identity ();
 
   /* Upper-right block S(r)ᵀ = −S(r). */
   h.m[0][4] = r.z;
