@@ -212,9 +212,10 @@ bl_mat6_sym_jacobi (int     n,
                     double  values[6],
                     double  v[6][6])
 {
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++)
-      v[i][j] = i == j ? 1.0 : 0.0;
+  if (v != NULL)
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++)
+        v[i][j] = i == j ? 1.0 : 0.0;
 
   for (int sweep = 0; sweep < 100; sweep++)
     {
@@ -259,7 +260,7 @@ bl_mat6_sym_jacobi (int     n,
                 a[q][k] = s * apk + c * aqk;
               }
             a[p][q] = a[q][p] = 0.0;
-            for (int k = 0; k < n; k++)
+            for (int k = 0; k < n && v != NULL; k++)
               {
                 double vkp = v[k][p], vkq = v[k][q];
 
@@ -280,7 +281,7 @@ bl_mat6_sym_jacobi (int     n,
 
         values[j] = values[j - 1];
         values[j - 1] = tmp;
-        for (int k = 0; k < n; k++)
+        for (int k = 0; k < n && v != NULL; k++)
           {
             tmp = v[k][j];
             v[k][j] = v[k][j - 1];
@@ -294,16 +295,15 @@ bl_mat6_sym_eigen (const BlMat6 *a,
                    double        values[6],
                    BlMat6       *vectors)
 {
-  double w[6][6], v[6][6];
+  double w[6][6];
 
   g_return_if_fail (a != NULL);
 
   for (int i = 0; i < 6; i++)
     for (int j = i; j < 6; j++)
       w[i][j] = w[j][i] = a->m[i][j];
-  bl_mat6_sym_jacobi (6, w, values, v);
-  if (vectors)
-    memcpy (vectors->m, v, sizeof v);
+  /* the rotations of the vectors do not touch A: the same values */
+  bl_mat6_sym_jacobi (6, w, values, vectors != NULL ? vectors->m : NULL);
 }
 
 gboolean
