@@ -56,6 +56,8 @@ bl_cli_heap_reserve (gsize room)
 
   if (pages > 0 && page_size > 0)
     room = MIN (room, (gsize) pages * (gsize) page_size / 2);
+  /* M_TOP_PAD is an int */
+  room = MIN (room, (gsize) G_MAXINT & ~(HUGE_PAGE - 1));
   if (room <= reserved)
     return reserved;
 
@@ -74,7 +76,7 @@ bl_cli_heap_reserve (gsize room)
 #endif
   grow = malloc (room);
   grown = grow != NULL;
-  mallopt (M_TOP_PAD, (int) MIN (grown ? room : reserved, (gsize) G_MAXINT));
+  mallopt (M_TOP_PAD, (int) (grown ? room : reserved));
   free (grow);
   mallopt (M_MMAP_MAX, DEFAULT_MMAP_MAX);
 #ifdef M_PERTURB

@@ -12,11 +12,12 @@ G_BEGIN_DECLS
 void  bl_cli_heap_init    (void);
 
 /* Makes the heap hold `room` bytes of address space ahead of its use (at
- * most half the machine's memory), given huge pages where the system
- * gives them on request (transparent_hugepage "madvise").  Only address
- * space is taken: pages are given as they are first touched.  Asking for
- * less than before does nothing.  Returns the room the heap now keeps
- * ahead (0 where the system has no such heap). */
+ * most half the machine's memory, and under 2 GiB: M_TOP_PAD is an int),
+ * given huge pages where the system gives them on request
+ * (transparent_hugepage "madvise").  Only address space is taken: pages
+ * are given as they are first touched.  Asking for less than before does
+ * nothing.  Returns the room the heap now keeps ahead (0 where the system
+ * has no such heap). */
 gsize bl_cli_heap_reserve (gsize room);
 
 /* The room to reserve before loading a file of `file_size` bytes: about
