@@ -276,12 +276,39 @@ write_digits (char    *out,
     *--p = (char) ('0' + w);
 }
 
+/* p[1 … len] to p[0 … len − 1], 1 ≤ len ≤ 16: both ends loaded before
+ * either is stored, as memmove does, without a call for a few bytes. */
+#define MOVE_BACK_ONE(type) \
+  G_STMT_START { \
+    type head, tail; \
+    memcpy (&head, p + 1, sizeof head); \
+    memcpy (&tail, p + 1 + len - sizeof tail, sizeof tail); \
+    memcpy (p, &head, sizeof head); \
+    memcpy (p + len - sizeof tail, &tail, sizeof tail); \
+  } G_STMT_END
+
+static inline void
+move_back_one (char *p,
+               int   len)
+{
+  if (len >= 8)
+    MOVE_BACK_ONE (guint64);
+  else if (len >= 4)
+    MOVE_BACK_ONE (guint32);
+  else if (len >= 2)
+    MOVE_BACK_ONE (guint16);
+  else
+    p[0] = p[1];
+}
+
+#undef MOVE_BACK_ONE
+
 /* Writes the n digits of `digits` (no leading or trailing zeros) as
  * d₀.d₁d₂… × 10^exponent, straight into place: without an exponent when
  * fixed_low ≤ exponent < fixed_high (%g's rule is −4 and its precision),
  * else as d.ddde±XX; returns the length written (the text is
  * NUL-terminated). */
-static gsize
+G_ALWAYS_INLINE static inline gsize
 write_decimal (char     *out,
                gboolean  negative,
                guint64   digits,
@@ -319,8 +346,7 @@ write_decimal (char     *out,
         {
           /* dd.ddd: the digits one place on, the integer part moved back */
           write_digits (p + 1, digits, n);
-          for (int i = 0; i <= exponent; i++)
-            p[i] = p[i + 1];
+          move_back_one (p, exponent + 1);
           p[exponent + 1] = '.';
           p += n + 1;
         }
