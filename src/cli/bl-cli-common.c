@@ -34,9 +34,9 @@ bl_cli_load_document_full (const char          *path,
   if (path == NULL)
     return bl_document_new_sample ();
 
-  /* the room the load will need, ahead (bl-cli-heap.c) */
-  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode))
-    bl_cli_heap_reserve (bl_cli_heap_room_for ((gsize) st.st_size, (flags & BL_DOCUMENT_LOAD_READ_ONLY) != 0));
+  /* the room an editable load will need, ahead (bl-cli-heap.c) */
+  if ((flags & BL_DOCUMENT_LOAD_READ_ONLY) == 0 && g_stat (path, &st) == 0 && S_ISREG (st.st_mode))
+    bl_cli_heap_reserve (bl_cli_heap_room_for_editable ((gsize) st.st_size));
   doc = bl_document_new_from_file_full (path, flags, &error);
   if (doc == NULL)
     g_printerr ("ballast-cli: %s\n", error->message);

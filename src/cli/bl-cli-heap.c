@@ -7,8 +7,8 @@
  * ones.  The heap grows by brk, and a part of it given MADV_HUGEPAGE keeps
  * the flag, but what brk adds later does not get it: so the heap is made
  * to take its room ahead once (M_TOP_PAD, the space kept free at its top),
- * as much as the file to load will need, and that room is advised at
- * once. */
+ * as much as the editable load of a file will need, and that room is
+ * advised at once. */
 #include "config.h"
 
 #include <malloc.h>
@@ -99,8 +99,7 @@ bl_cli_heap_reserve (gsize room)
 }
 
 gsize
-bl_cli_heap_room_for (gsize    file_size,
-                      gboolean read_only)
+bl_cli_heap_room_for_editable (gsize file_size)
 {
-  return file_size * (read_only ? 8 : 20);
+  return file_size * 20;
 }

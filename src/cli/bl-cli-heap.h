@@ -20,10 +20,12 @@ void  bl_cli_heap_init    (void);
  * has no such heap). */
 gsize bl_cli_heap_reserve (gsize room);
 
-/* The room to reserve before loading a file of `file_size` bytes: about
- * what the load holds at its peak (docs/BENCHMARKS.md), 8 bytes a byte of
- * the file for a read-only load, 20 for an editable one. */
-gsize bl_cli_heap_room_for (gsize    file_size,
-                            gboolean read_only);
+/* The room to reserve before an editable load of a file of `file_size`
+ * bytes: about what it holds at its peak, 20 bytes a byte of the file
+ * (docs/BENCHMARKS.md).  A read-only load reserves nothing past the first
+ * 256 MiB: on the virtual machine the benchmarks run on, a fresh huge
+ * page can cost twice what 2 MiB of small ones do, and the million-link
+ * inspect spent 2 s more of system time with 2 GiB of them. */
+gsize bl_cli_heap_room_for_editable (gsize file_size);
 
 G_END_DECLS
