@@ -28,7 +28,6 @@ bl_cli_load_document_full (const char          *path,
 {
   g_autoptr(GError) error = NULL;
   BlDocument *doc;
-
   GStatBuf st;
 
   if (path == NULL)

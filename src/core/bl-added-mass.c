@@ -388,9 +388,9 @@ mat6_finite (const BlMat6 *m)
  * S(r)ᵀ; 0, E3), S(r)ᵀ = −S(r).  A product with such a 0 is ±0 when the
  * other factor is finite, and a sum that starts at +0 is never −0 in
  * round-to-nearest, so adding ±0 leaves it as it is: the same doubles,
- * the sign of a zero included, with M, r and Hᵀ·M finite (the caller
- * checks; else an Inf or NaN times 0 is NaN, which only the full
- * products give). */
+ * the sign of a zero included, while M, r and Hᵀ·M are finite (checked
+ * here: FALSE otherwise, where an Inf or NaN times 0 is a NaN that only
+ * the full products give). */
 static gboolean
 mat6_shift_sparse (const BlMat6 *m,
                    BlVec3        r,
