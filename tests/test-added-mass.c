@@ -657,6 +657,20 @@ test_eigen_vectors (void)
           assert_near (d, i == j ? 1.0 : 0.0, 1e-12);
         }
     }
+
+  /* Without the vectors, the same values bit for bit (the checks ask
+   * for them only for a message): matrices of every sign and scale. */
+  for (int trial = 0; trial < 2000; trial++)
+    {
+      double alone[6];
+
+      for (int k = 0; k < 21; k++)
+        v[k] = sin (trial * 21.0 + k) * pow (10, (trial + k) % 7 - 3);
+      a = bl_mat6_from_values (v);
+      bl_mat6_sym_eigen (&a, values, &vec);
+      bl_mat6_sym_eigen (&a, alone, NULL);
+      g_assert_cmpmem (alone, sizeof alone, values, sizeof values);
+    }
 }
 
 /* ---- §4 ------------------------------------------------------------------- */
@@ -737,6 +751,100 @@ test_shift_sphere (void)
 
     assert_mat6_near (&shifted, &direct, 1e-12);
   }
+}
+
+/* H(r)ᵀ·M·H(r) by the definition: H = (E3, S(r)ᵀ; 0, E3), every
+ * product of the two 6×6 products summed from +0 in order. */
+static BlMat6
+shift_by_definition (const BlMat6 *m,
+                     BlVec3        r)
+{
+  double h[6][6] = { { 0 } }, ht_m[6][6];
+  BlMat6 out;
+
+  for (int i = 0; i < 6; i++)
+    h[i][i] = 1.0;
+  h[0][4] = r.z;
+  h[0][5] = -r.y;
+  h[1][3] = -r.z;
+  h[1][5] = r.x;
+  h[2][3] = r.y;
+  h[2][4] = -r.x;
+  for (int i = 0; i < 6; i++)
+    for (int j = 0; j < 6; j++)
+      {
+        double sum = 0.0;
+
+        for (int k = 0; k < 6; k++)
+          sum += h[k][i] * m->m[k][j];
+        ht_m[i][j] = sum;
+      }
+  for (int i = 0; i < 6; i++)
+    for (int j = 0; j < 6; j++)
+      {
+        double sum = 0.0;
+
+        for (int k = 0; k < 6; k++)
+          sum += ht_m[i][k] * h[k][j];
+        out.m[i][j] = sum;
+      }
+  return out;
+}
+
+/* bl_mat6_shift gives the definition's doubles bit for bit (the sign of
+ * a zero, a NaN where an Inf meets a 0 of H): matrices with zeros of
+ * both signs, large and tiny entries, Inf and NaN, and shifts with zero
+ * components. */
+static void
+test_shift_exact (void)
+{
+  GRand *rand = g_rand_new_with_seed (20261126);
+  const double specials[] = { 0.0, -0.0, 1.0, -1.0, 1e300, -1e-300, INFINITY, -INFINITY, NAN, 5e-324 };
+
+  for (guint trial = 0; trial < 20000; trial++)
+    {
+      BlMat6 m, got, expected;
+      double rv[3];
+      BlVec3 r;
+
+      for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++)
+          {
+            guint pick = g_rand_int_range (rand, 0, 8);
+
+            if (pick == 0 && trial % 4 == 0)
+              m.m[i][j] = specials[g_rand_int_range (rand, 0, G_N_ELEMENTS (specials))];
+            else if (pick <= 2)
+              m.m[i][j] = g_rand_boolean (rand) ? 0.0 : -0.0;
+            else
+              m.m[i][j] = g_rand_double_range (rand, -10, 10) * pow (10, g_rand_int_range (rand, -5, 6));
+          }
+      for (int k = 0; k < 3; k++)
+        {
+          guint pick = g_rand_int_range (rand, 0, 6);
+
+          rv[k] = pick == 0 ? (g_rand_boolean (rand) ? 0.0 : -0.0)
+                            : pick == 1 && trial % 8 == 0 ? specials[g_rand_int_range (rand, 0, G_N_ELEMENTS (specials))]
+                                                          : g_rand_double_range (rand, -3, 3);
+        }
+      r = bl_vec3 (rv[0], rv[1], rv[2]);
+      if (trial % 16 == 1)
+        {
+          /* products that overflow to Inf on the way: H's zeros then
+           * make NaNs */
+          m.m[0][0] = 1e308;
+          r = bl_vec3 (1e10, -1e10, 0.0);
+        }
+      got = bl_mat6_shift (&m, r);
+      expected = shift_by_definition (&m, r);
+      for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++)
+          if (isnan (expected.m[i][j]) ? !isnan (got.m[i][j])
+                                       : memcmp (&got.m[i][j], &expected.m[i][j], sizeof (double)) != 0)
+            g_error ("trial %u, entry %d %d: %a, by the definition %a", trial, i, j, got.m[i][j],
+                     expected.m[i][j]);
+    }
+  g_rand_free (rand);
 }
 
 static void
@@ -1322,6 +1430,7 @@ main (int   argc,
   g_test_add_func ("/core/added-mass/eigen-vectors", test_eigen_vectors);
   g_test_add_func ("/core/added-mass/rotation-keeps-eigenvalues", test_rotation_keeps_eigenvalues);
   g_test_add_func ("/core/added-mass/shift-sphere", test_shift_sphere);
+  g_test_add_func ("/core/added-mass/shift-exact", test_shift_exact);
   g_test_add_func ("/core/added-mass/transform-recipe", test_transform_recipe);
   g_test_add_func ("/core/added-mass/estimate/carlson", test_carlson);
   g_test_add_func ("/core/added-mass/estimate/table", test_estimate_table);

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "bl-mesh-loader.h"
 #include "bl-mesh-private.h"
 #include "compare-meshes.h"
+#include "smaps.h"
 #include "torus.h"
 
 /* Expected values are closed forms worked by hand (docs/reference/inertia.md §8.9,
@@ -1204,24 +1206,9 @@ test_format_ply (void)
 static int
 anonymous_kb_at (const void *address)
 {
-  g_autofree char *smaps = NULL;
-  g_auto(GStrv) lines = NULL;
-  gboolean inside = FALSE;
+  g_autofree char *kb = smaps_field_at (address, "Anonymous");
 
-  g_assert_true (g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL));
-  lines = g_strsplit (smaps, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      unsigned long long start, end;
-      int kb;
-
-      /* a mapping's first line: "START-END PERMS …" */
-      if (sscanf (lines[i], "%llx-%llx ", &start, &end) == 2)
-        inside = (guintptr) address >= start && (guintptr) address < end;
-      else if (inside && sscanf (lines[i], "Anonymous: %d kB", &kb) == 1)
-        return kb;
-    }
-  return -1;
+  return kb != NULL ? atoi (kb) : -1;
 }
 
 /* What the mesh reader's child returns is used where the parent maps it

@@ -142,6 +142,22 @@ test_format_known (void)
   /* the double nearest 9.999999999999999e16 is 99999999999999984 (an ulp
    * is 16 there): 9999999999999998e1, 4 from it, is the shortest within 8 */
   g_assert_cmpstr (bl_number_format (9.999999999999999e16, buf), ==, "99999999999999980");
+  /* an integer part of every length from 1 to 16 digits before the point
+   * (10^(k−1) + 0.5 is exact up to 2^53): "1", k − 1 zeros, ".5" */
+  for (int k = 1; k <= 16; k++)
+    {
+      char expected[24];
+
+      memset (expected, '0', k);
+      expected[0] = '1';
+      memcpy (expected + k, ".5", 3);
+      g_assert_cmpstr (bl_number_format (pow (10, k - 1) + 0.5, buf), ==, expected);
+      expected[k + 1] = '2';
+      expected[k + 2] = '5';
+      expected[k + 3] = '\0';
+      if (k <= 15)
+        g_assert_cmpstr (bl_number_format (pow (10, k - 1) + 0.25, buf), ==, expected);
+    }
 }
 
 static void

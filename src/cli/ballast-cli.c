@@ -4,13 +4,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "bl-cli.h"
+#include "bl-cli-heap.h"
 
 typedef struct
 {
@@ -86,31 +85,6 @@ finish_output (int status)
   return status == BL_EXIT_OK ? BL_EXIT_FAILURE : status;
 }
 
-/* The heap grows 256 MiB of address space ahead of its use, and that
- * room is given huge pages (THP) where the system gives them on request
- * (transparent_hugepage "madvise", Debian's default): a large model's
- * tree, links and JSON touch tens of megabytes of fresh memory, one page
- * fault every 4 KiB otherwise.  Only address space is taken ahead: pages
- * are still given as they are first touched. */
-static void
-heap_in_huge_pages (void)
-{
-#if defined(M_TOP_PAD) && defined(MADV_HUGEPAGE)
-  const gsize huge = 2 << 20;
-  guintptr start, end;
-  void *grow;
-
-  mallopt (M_TOP_PAD, 256 << 20);
-  start = (guintptr) sbrk (0);
-  grow = g_malloc (1 << 20); /* not malloc: a compiler may leave that out */
-  g_free (grow);
-  end = (guintptr) sbrk (0);
-  start = (start + huge - 1) & ~(guintptr) (huge - 1);
-  if (end > start + huge)
-    madvise ((void *) start, (end - start) & ~(guintptr) (huge - 1), MADV_HUGEPAGE);
-#endif
-}
-
 int
 main (int    argc,
       char **argv)
@@ -119,15 +93,7 @@ main (int    argc,
 
   occupy_closed_descriptors ();
 
-#ifdef M_MMAP_THRESHOLD
-  /* Blocks of up to 4 MiB (the pieces a file is read and parsed in,
-   * libxml2's input buffers, a small file's filtered copy) from the heap,
-   * where the pages of one freed serve the next, not mapped fresh each
-   * time and unmapped: an export of the 1,000-link benchmark world takes
-   * 270 fewer page faults of 3,800, about 0.7 ms of its 21 ms. */
-  mallopt (M_MMAP_THRESHOLD, 4 << 20);
-#endif
-  heap_in_huge_pages ();
+  bl_cli_heap_init ();
 
   /* Numbers are read and written in the C locale whatever the user's. */
   setlocale (LC_ALL, "");

@@ -5,9 +5,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include "bl-cli-common.h"
+#include "bl-cli-heap.h"
 #include "bl-export.h"
 #include "bl-fluid.h"
 #include "bl-number.h"
@@ -25,10 +29,14 @@ bl_cli_load_document_full (const char          *path,
 {
   g_autoptr(GError) error = NULL;
   BlDocument *doc;
+  GStatBuf st;
 
   if (path == NULL)
     return bl_document_new_sample ();
 
+  /* the room an editable load will need, ahead (bl-cli-heap.c) */
+  if ((flags & BL_DOCUMENT_LOAD_READ_ONLY) == 0 && g_stat (path, &st) == 0 && S_ISREG (st.st_mode))
+    bl_cli_heap_reserve (bl_cli_heap_room_for_editable ((gsize) st.st_size));
   doc = bl_document_new_from_file_full (path, flags, &error);
   if (doc == NULL)
     g_printerr ("ballast-cli: %s\n", error->message);

@@ -182,7 +182,7 @@ bl_added_mass_check_matrix (const BlMat6          *a,
       int neg = 0;
 
       /* A3 */
-      bl_mat6_sym_eigen (&rep->added_mass, rep->eigenvalues, &vectors);
+      bl_mat6_sym_eigen (&rep->added_mass, rep->eigenvalues, NULL);
       lmax = rep->eigenvalues[5];
       tol = -1e-9 * MAX (lmax, 1.0);
       for (int i = 0; i < 6; i++)
@@ -191,8 +191,11 @@ bl_added_mass_check_matrix (const BlMat6          *a,
       rep->semidefinite = neg == 0;
       if (neg > 0)
         {
-          g_autofree char *dir = describe_direction (&vectors, 0);
+          g_autofree char *dir = NULL;
 
+          /* the vectors only for the message (the same values) */
+          bl_mat6_sym_eigen (&rep->added_mass, rep->eigenvalues, &vectors);
+          dir = describe_direction (&vectors, 0);
           add_finding (out, "A3", BL_SEVERITY_WARNING,
                        g_strdup_printf ("fluid_added_mass is not positive semi-definite: "
                                         "%d negative eigenvalue%s, the smallest λ = %.6g along "
@@ -214,11 +217,14 @@ bl_added_mass_check_matrix (const BlMat6          *a,
           int pivot;
 
           /* A4 */
-          bl_mat6_sym_eigen (&total, rep->total_eigenvalues, &tvec);
+          bl_mat6_sym_eigen (&total, rep->total_eigenvalues, NULL);
           rep->total_positive_definite = bl_mat6_is_positive_definite (&total, &pivot);
           if (!rep->total_positive_definite)
             {
-              g_autofree char *dir = describe_direction (&tvec, 0);
+              g_autofree char *dir = NULL;
+
+              bl_mat6_sym_eigen (&total, rep->total_eigenvalues, &tvec);
+              dir = describe_direction (&tvec, 0);
 
               add_finding (out, "A4", BL_SEVERITY_ERROR,
                            g_strdup_printf ("body plus added mass (M_RB + A) is not positive "

@@ -7,7 +7,8 @@
 G_BEGIN_DECLS
 
 /* Cyclic Jacobi on the n×n (n ≤ 6) symmetric upper-left block of A, which it
- * destroys.  VALUES ascending; V's columns are the unit eigenvectors. */
+ * destroys.  VALUES ascending; V's columns are the unit eigenvectors (V
+ * nullable: the values without them are the same, in a third less work). */
 void bl_mat6_sym_jacobi (int    n,
                          double a[6][6],
                          double values[6],

@@ -212,9 +212,10 @@ bl_mat6_sym_jacobi (int     n,
                     double  values[6],
                     double  v[6][6])
 {
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++)
-      v[i][j] = i == j ? 1.0 : 0.0;
+  if (v != NULL)
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++)
+        v[i][j] = i == j ? 1.0 : 0.0;
 
   for (int sweep = 0; sweep < 100; sweep++)
     {
@@ -259,7 +260,7 @@ bl_mat6_sym_jacobi (int     n,
                 a[q][k] = s * apk + c * aqk;
               }
             a[p][q] = a[q][p] = 0.0;
-            for (int k = 0; k < n; k++)
+            for (int k = 0; k < n && v != NULL; k++)
               {
                 double vkp = v[k][p], vkq = v[k][q];
 
@@ -280,7 +281,7 @@ bl_mat6_sym_jacobi (int     n,
 
         values[j] = values[j - 1];
         values[j - 1] = tmp;
-        for (int k = 0; k < n; k++)
+        for (int k = 0; k < n && v != NULL; k++)
           {
             tmp = v[k][j];
             v[k][j] = v[k][j - 1];
@@ -294,16 +295,15 @@ bl_mat6_sym_eigen (const BlMat6 *a,
                    double        values[6],
                    BlMat6       *vectors)
 {
-  double w[6][6], v[6][6];
+  double w[6][6];
 
   g_return_if_fail (a != NULL);
 
   for (int i = 0; i < 6; i++)
     for (int j = i; j < 6; j++)
       w[i][j] = w[j][i] = a->m[i][j];
-  bl_mat6_sym_jacobi (6, w, values, v);
-  if (vectors)
-    memcpy (vectors->m, v, sizeof v);
+  /* the rotations of the vectors do not touch A: the same values */
+  bl_mat6_sym_jacobi (6, w, values, vectors != NULL ? vectors->m : NULL);
 }
 
 gboolean
@@ -369,12 +369,85 @@ bl_mat6_rotate (const BlMat6 *m,
   return bl_mat6_mul (&qm, &qt);
 }
 
+/* Whether all 36 entries are finite: x − x is NaN for an Inf or a NaN,
+ * 0 otherwise, summed in four independent lanes. */
+static inline gboolean
+mat6_finite (const BlMat6 *m)
+{
+  const double *x = &m->m[0][0];
+  double lane[4] = { 0.0, 0.0, 0.0, 0.0 };
+
+  for (int i = 0; i < 36; i += 4)
+    for (int l = 0; l < 4; l++)
+      lane[l] += x[i + l] - x[i + l];
+  return !isnan (lane[0] + lane[1] + lane[2] + lane[3]);
+}
+
+/* H(r)ᵀ·M·H(r) by bl_mat6_mul's sums, each with only the products of
+ * entries of H that are not 0 by its form, in the same order: H = (E3,
+ * S(r)ᵀ; 0, E3), S(r)ᵀ = −S(r).  A product with such a 0 is ±0 when the
+ * other factor is finite, and a sum that starts at +0 is never −0 in
+ * round-to-nearest, so adding ±0 leaves it as it is: the same doubles,
+ * the sign of a zero included, while M, r and Hᵀ·M are finite (checked
+ * here: FALSE otherwise, where an Inf or NaN times 0 is a NaN that only
+ * the full products give). */
+static gboolean
+mat6_shift_sparse (const BlMat6 *m,
+                   BlVec3        r,
+                   BlMat6       *out)
+{
+  /* Hᵀ's lower-left block S(r), row by row; its diagonal is 0 */
+  const double s[3][3] = {
+    { 0.0, -r.z, r.y },
+    { r.z, 0.0, -r.x },
+    { -r.y, r.x, 0.0 },
+  };
+  BlMat6 htm;
+
+  if (!(isfinite (r.x) && isfinite (r.y) && isfinite (r.z)) || !mat6_finite (m))
+    return FALSE;
+
+  /* Hᵀ·M: rows 0–2 are M's; row 3 + a is S(r)'s row a times M's rows
+   * 0–2 (but for its 0 at a), then M's row 3 + a */
+  for (int j = 0; j < 6; j++)
+    {
+      htm.m[0][j] = 0.0 + m->m[0][j];
+      htm.m[1][j] = 0.0 + m->m[1][j];
+      htm.m[2][j] = 0.0 + m->m[2][j];
+      htm.m[3][j] = ((0.0 + s[0][1] * m->m[1][j]) + s[0][2] * m->m[2][j]) + m->m[3][j];
+      htm.m[4][j] = ((0.0 + s[1][0] * m->m[0][j]) + s[1][2] * m->m[2][j]) + m->m[4][j];
+      htm.m[5][j] = ((0.0 + s[2][0] * m->m[0][j]) + s[2][1] * m->m[1][j]) + m->m[5][j];
+    }
+  if (!mat6_finite (&htm))
+    return FALSE;
+
+  /* (Hᵀ·M)·H: columns 0–2 are Hᵀ·M's; column 3 + b is Hᵀ·M's columns 0–2
+   * times S(r)ᵀ's column b (S(r)'s row b, but for its 0 at b), then Hᵀ·M's
+   * column 3 + b */
+  for (int i = 0; i < 6; i++)
+    {
+      const double *row = htm.m[i];
+
+      out->m[i][0] = 0.0 + row[0];
+      out->m[i][1] = 0.0 + row[1];
+      out->m[i][2] = 0.0 + row[2];
+      out->m[i][3] = ((0.0 + row[1] * s[0][1]) + row[2] * s[0][2]) + row[3];
+      out->m[i][4] = ((0.0 + row[0] * s[1][0]) + row[2] * s[1][2]) + row[4];
+      out->m[i][5] = ((0.0 + row[0] * s[2][0]) + row[1] * s[2][1]) + row[5];
+    }
+  return TRUE;
+}
+
 BlMat6
 bl_mat6_shift (const BlMat6 *m,
                BlVec3        r)
 {
-  BlMat6 h = bl_mat6_identity ();
-  BlMat6 ht, htm;
+  BlMat6 h, ht, htm, out;
+
+  if (mat6_shift_sparse (m, r, &out))
+    return out;
+
+  h = bl_mat6_identity ();
 
   /* Upper-right block S(r)ᵀ = −S(r). */
   h.m[0][4] = r.z;

@@ -69,7 +69,8 @@ BlMat6        bl_mat6_symmetrize        (const BlMat6 *a,
 
 /* Symmetric eigen-decomposition by cyclic Jacobi (only the upper triangle
  * is read).  values ascending; vectors (nullable): column i is the unit
- * eigenvector of values[i]. */
+ * eigenvector of values[i].  The values are the same with or without
+ * vectors, which cost a third of the work. */
 void          bl_mat6_sym_eigen         (const BlMat6 *a,
                                          double        values[6],
                                          BlMat6       *vectors);

@@ -276,12 +276,39 @@ write_digits (char    *out,
     *--p = (char) ('0' + w);
 }
 
+/* p[1 … len] to p[0 … len − 1], 1 ≤ len ≤ 16: both ends loaded before
+ * either is stored, as memmove does, without a call for a few bytes. */
+#define MOVE_BACK_ONE(type) \
+  G_STMT_START { \
+    type head, tail; \
+    memcpy (&head, p + 1, sizeof head); \
+    memcpy (&tail, p + 1 + len - sizeof tail, sizeof tail); \
+    memcpy (p, &head, sizeof head); \
+    memcpy (p + len - sizeof tail, &tail, sizeof tail); \
+  } G_STMT_END
+
+static inline void
+move_back_one (char *p,
+               int   len)
+{
+  if (len >= 8)
+    MOVE_BACK_ONE (guint64);
+  else if (len >= 4)
+    MOVE_BACK_ONE (guint32);
+  else if (len >= 2)
+    MOVE_BACK_ONE (guint16);
+  else
+    p[0] = p[1];
+}
+
+#undef MOVE_BACK_ONE
+
 /* Writes the n digits of `digits` (no leading or trailing zeros) as
  * d₀.d₁d₂… × 10^exponent, straight into place: without an exponent when
  * fixed_low ≤ exponent < fixed_high (%g's rule is −4 and its precision),
  * else as d.ddde±XX; returns the length written (the text is
  * NUL-terminated). */
-static gsize
+G_ALWAYS_INLINE static inline gsize
 write_decimal (char     *out,
                gboolean  negative,
                guint64   digits,
@@ -319,8 +346,7 @@ write_decimal (char     *out,
         {
           /* dd.ddd: the digits one place on, the integer part moved back */
           write_digits (p + 1, digits, n);
-          for (int i = 0; i <= exponent; i++)
-            p[i] = p[i + 1];
+          move_back_one (p, exponent + 1);
           p[exponent + 1] = '.';
           p += n + 1;
         }
@@ -352,233 +378,114 @@ write_decimal (char     *out,
   return (gsize) (p - out);
 }
 
-/* Shortest round trip, after Ulf Adams, "Ryū: fast float-to-string
- * conversion" (PLDI 2018): the bounds of the rounding interval of the value
- * are scaled by a 125-bit power of five so that their decimal digits come
- * out exactly in 64-bit integers, and digits are dropped while the bounds
- * still differ.  The result is the shortest decimal that reads back, and of
- * those the one nearest the value (ties to even). */
+/* Shortest round trip, after Raffaello Giulietti, "The Schubfach way to
+ * render doubles" (2020), as Alexander Bolz's C version writes it: the
+ * value c × 2^q has the rounding interval (c − ½ or ¼) × 2^q to (c + ½) ×
+ * 2^q, bounds included when c is even.  With k = ⌊log10 (2^q)⌋ (of ¾ ×
+ * 2^q below a power of two, where the lower gap is half as wide), the
+ * interval, scaled by 10^−k, is between 1 and 10 units wide: it holds at
+ * most one multiple of 10 units and at least one of 1.  The bounds and
+ * the value ×4, scaled by a 128-bit overestimate of 10^−k and rounded to
+ * odd, compare exactly.  The one multiple of ten inside, when there is
+ * one, is the shortest decimal that reads back; else the nearest of the
+ * units inside (ties to even).  What is left are trailing zeros. */
 
-static inline guint32
-pow5_bits (gint32 e)
-{
-  /* ceil (log2 (5^e)) for 1 ≤ e ≤ 3528; 1 for e = 0 */
-  return (guint32) (((e * 1217359) >> 19) + 1);
-}
-
-static inline guint32
-log10_pow2 (gint32 e)
-{
-  /* floor (log10 (2^e)) for 0 ≤ e ≤ 1650 */
-  return (guint32) ((e * 78913) >> 18);
-}
-
-static inline guint32
-log10_pow5 (gint32 e)
-{
-  /* floor (log10 (5^e)) for 0 ≤ e ≤ 2620 */
-  return (guint32) ((e * 732923) >> 20);
-}
-
-static inline gboolean
-multiple_of_pow5 (guint64 value,
-                  guint32 p)
-{
-  guint32 count = 0;
-
-  while (value > 0 && value % 5 == 0)
-    {
-      value /= 5;
-      count++;
-    }
-  return count >= p;
-}
-
-static inline gboolean
-multiple_of_pow2 (guint64 value,
-                  guint32 p)
-{
-  return (value & ((G_GUINT64_CONSTANT (1) << p) - 1)) == 0;
-}
-
-/* (m × mul) >> j for a 125-bit mul and 64 ≤ j < 192. */
+/* ⌊g × cp / 2^128⌋, its last bit set when the rest is not 0 (round to
+ * odd): g is { high, low }. */
 static inline guint64
-mul_shift (guint64        m,
-           const guint64 *mul,
-           gint32         j)
+round_to_odd (const guint64 *g,
+              guint64        cp)
 {
-  unsigned __int128 low = (unsigned __int128) m * mul[0];
-  unsigned __int128 high = (unsigned __int128) m * mul[1];
+  unsigned __int128 low = (unsigned __int128) g[1] * cp;
+  unsigned __int128 high = (unsigned __int128) g[0] * cp;
+  guint64 middle = (guint64) high + (guint64) (low >> 64);
+  guint64 top = (guint64) (high >> 64) + (middle < (guint64) high);
 
-  return (guint64) (((low >> 64) + high) >> (j - 64));
+  return top | (middle > 1);
 }
 
-/* Drops the lowest digits of vr, vp and vm, `divisor` (a power of ten)
- * at a time, while the bounds vp and vm still differ once dropped; returns
- * how many times.  The highest digit dropped decides the rounding (set in
- * round_up when any are dropped), as the last digit Ryū removes does. */
-static inline gint32
-drop_digits (guint64  *vr,
-             guint64  *vp,
-             guint64  *vm,
-             guint64   divisor,
-             gboolean *round_up)
-{
-  gint32 times = 0;
-
-  for (;;)
-    {
-      guint64 vp_dropped = *vp / divisor, vm_dropped = *vm / divisor, vr_dropped;
-
-      if (vp_dropped <= vm_dropped)
-        return times;
-      vr_dropped = *vr / divisor;
-      *round_up = *vr - divisor * vr_dropped >= divisor / 2;
-      *vr = vr_dropped;
-      *vp = vp_dropped;
-      *vm = vm_dropped;
-      times++;
-    }
-}
-
-/* value = digits × 10^exponent, digits without trailing zeros. */
+/* value = digits × 10^exponent, digits without trailing zeros; value
+ * finite and not 0. */
 static void
 shortest_decimal (double   value,
                   guint64 *digits_out,
                   gint32  *exponent_out)
 {
-  guint64 bits, mantissa, m2, mv, mp, mm, vr, vp, vm, output;
-  guint32 biased, mm_shift;
-  gint32 e2, e10, removed = 0;
-  gboolean accept_bounds, vm_trailing_zeros = FALSE, vr_trailing_zeros = FALSE;
-  guint last_removed = 0;
+  guint64 bits, mantissa, c, vbl, vb, vbr, lower, upper, s, output;
+  guint32 biased;
+  gint32 q, k, h, e10;
+  gboolean even, closer_below;
+  const guint64 *g;
 
   memcpy (&bits, &value, sizeof bits);
   mantissa = bits & ((G_GUINT64_CONSTANT (1) << 52) - 1);
   biased = (guint32) ((bits >> 52) & 0x7ff);
-
-  if (biased == 0)
+  if (biased != 0)
     {
-      e2 = 1 - 1023 - 52 - 2;
-      m2 = mantissa;
+      c = (G_GUINT64_CONSTANT (1) << 52) | mantissa;
+      q = (gint32) biased - 1075;
     }
   else
     {
-      e2 = (gint32) biased - 1023 - 52 - 2;
-      m2 = (G_GUINT64_CONSTANT (1) << 52) | mantissa;
+      c = mantissa;
+      q = 1 - 1075;
     }
-  /* Round-to-even reading: an even mantissa owns its interval's bounds. */
-  accept_bounds = (m2 & 1) == 0;
+  /* Round-to-even reading: an even c owns its interval's bounds. */
+  even = (c & 1) == 0;
+  closer_below = mantissa == 0 && biased > 1;
 
-  /* The interval, ×4 so that its half-ulp bounds are integers; below a
-   * power of two the lower gap is half as wide. */
-  mv = 4 * m2;
-  mm_shift = mantissa != 0 || biased <= 1;
-  mp = mv + 2;
-  mm = mv - 1 - mm_shift;
+  /* k = ⌊log10 (2^q)⌋, or ⌊log10 (¾ × 2^q)⌋ (exact for |q| ≤ 1500);
+   * h = q + ⌊log2 (10^−k)⌋ + 1, between 1 and 4 */
+  k = (q * 1262611 - (closer_below ? 524031 : 0)) >> 22;
+  h = q + ((-k * 1741647) >> 19) + 1;
+  g_assert (-k >= BL_POW10_K_MIN && -k <= BL_POW10_K_MAX);
+  g = bl_pow10[-k - BL_POW10_K_MIN];
+  vbl = round_to_odd (g, (4 * c - 2 + closer_below) << h);
+  vb = round_to_odd (g, (4 * c) << h);
+  vbr = round_to_odd (g, (4 * c + 2) << h);
+  lower = vbl + !even;
+  upper = vbr - !even;
 
-  if (e2 >= 0)
+  s = vb / 4;
+  e10 = k;
+  {
+    /* the multiple of ten units below and the one above */
+    guint64 sp = s / 10;
+    gboolean below_inside = lower <= 40 * sp, above_inside = 40 * sp + 40 <= upper;
+
+    if (s >= 10 && below_inside != above_inside)
+      {
+        output = sp + above_inside;
+        e10 = k + 1;
+      }
+    else
+      {
+        /* the unit below and the one above, else the nearer of them */
+        gboolean unit_below_inside = lower <= 4 * s, unit_above_inside = 4 * s + 4 <= upper;
+
+        if (unit_below_inside != unit_above_inside)
+          output = s + unit_above_inside;
+        else
+          output = s + (vb > 4 * s + 2 || (vb == 4 * s + 2 && (s & 1) != 0));
+      }
+  }
+
+  /* At most 17 digits: the trailing zeros 8, 4, 2 and 1 at a time. */
+  if (output % 100000000 == 0)
     {
-      guint32 q = log10_pow2 (e2) - (e2 > 3);
-      gint32 k = BL_POW5_INV_BITCOUNT + (gint32) pow5_bits ((gint32) q) - 1;
-      gint32 i = -e2 + (gint32) q + k;
-
-      g_assert (q < BL_POW5_INV_TABLE_SIZE);
-      e10 = (gint32) q;
-      vr = mul_shift (mv, bl_pow5_inv[q], i);
-      vp = mul_shift (mp, bl_pow5_inv[q], i);
-      vm = mul_shift (mm, bl_pow5_inv[q], i);
-      if (q <= 21)
-        {
-          /* Only here can one of the bounds be an exact multiple of 10^q. */
-          if (mv % 5 == 0)
-            vr_trailing_zeros = multiple_of_pow5 (mv, q);
-          else if (accept_bounds)
-            vm_trailing_zeros = multiple_of_pow5 (mm, q);
-          else
-            vp -= multiple_of_pow5 (mp, q);
-        }
+      output /= 100000000;
+      e10 += 8;
     }
-  else
+  if (output % 10000 == 0)
     {
-      guint32 q = log10_pow5 (-e2) - (-e2 > 1);
-      gint32 i = -e2 - (gint32) q;
-      gint32 k = (gint32) pow5_bits (i) - BL_POW5_BITCOUNT;
-      gint32 j = (gint32) q - k;
-
-      g_assert (i >= 0 && i < BL_POW5_TABLE_SIZE);
-      e10 = (gint32) q + e2;
-      vr = mul_shift (mv, bl_pow5[i], j);
-      vp = mul_shift (mp, bl_pow5[i], j);
-      vm = mul_shift (mm, bl_pow5[i], j);
-      if (q <= 1)
-        {
-          /* mv, mp and mm all have at least two trailing binary zeros
-           * to spare: every digit removed here is exact. */
-          vr_trailing_zeros = TRUE;
-          if (accept_bounds)
-            vm_trailing_zeros = mm_shift == 1;
-          else
-            vp--;
-        }
-      else if (q < 63)
-        {
-          vr_trailing_zeros = multiple_of_pow2 (mv, q);
-        }
+      output /= 10000;
+      e10 += 4;
     }
-
-  if (vm_trailing_zeros || vr_trailing_zeros)
+  if (output % 100 == 0)
     {
-      /* The rare exact cases: track whether the removed digits are all
-       * zeros, for the bounds and for the tie. */
-      for (;;)
-        {
-          guint64 vp10 = vp / 10, vm10 = vm / 10;
-          guint vm_digit, vr_digit;
-
-          if (vp10 <= vm10)
-            break;
-          vm_digit = (guint) (vm % 10);
-          vr_digit = (guint) (vr % 10);
-          vm_trailing_zeros &= vm_digit == 0;
-          vr_trailing_zeros &= last_removed == 0;
-          last_removed = vr_digit;
-          vr /= 10;
-          vp = vp10;
-          vm = vm10;
-          removed++;
-        }
-      if (vm_trailing_zeros)
-        {
-          while (vm != 0 && vm % 10 == 0)
-            {
-              guint vr_digit = (guint) (vr % 10);
-
-              vr_trailing_zeros &= last_removed == 0;
-              last_removed = vr_digit;
-              vr /= 10;
-              vp /= 10;
-              vm /= 10;
-              removed++;
-            }
-        }
-      if (vr_trailing_zeros && last_removed == 5 && vr % 2 == 0)
-        last_removed = 4; /* exactly half way: round to even */
-      output = vr + ((vr == vm && (!accept_bounds || !vm_trailing_zeros)) || last_removed >= 5);
+      output /= 100;
+      e10 += 2;
     }
-  else
-    {
-      gboolean round_up = FALSE;
-
-      /* Eight digits at a time while they all go (a short decimal such
-       * as 0.5 or 126.3 drops fifteen), then two, then one. */
-      removed += 8 * drop_digits (&vr, &vp, &vm, 100000000, &round_up);
-      removed += 2 * drop_digits (&vr, &vp, &vm, 100, &round_up);
-      removed += drop_digits (&vr, &vp, &vm, 10, &round_up);
-      output = vr + (vr == vm || round_up);
-    }
-
-  e10 += removed;
   while (output % 10 == 0)
     {
       output /= 10;
