@@ -860,11 +860,13 @@ class Hostile(unittest.TestCase):
         self.assertEqual(status, 0)
         status, bake_mb = self.peak_rss_mb("export", "--bake", path, "-o", out)
         self.assertEqual(status, 0)
-        self.assertLess(bake_mb - export_mb, 200 if sanitized else 20)
+        # AddressSanitizer's quarantine holds up to 256 MB of freed blocks
+        # more in one run than in the other
+        self.assertLess(bake_mb - export_mb, 300 if sanitized else 20)
         # to standard output too, which held the whole file besides
         status, stdout_mb = self.peak_rss_mb("export", "--bake", path, "-o", "-")
         self.assertEqual(status, 0)
-        self.assertLess(stdout_mb - export_mb, 200 if sanitized else 20)
+        self.assertLess(stdout_mb - export_mb, 300 if sanitized else 20)
         with open(out) as f:
             written = f.read()
         self.assertEqual(written, head + "".join(model.format(i=i, x=2 * i, inertial=baked)

@@ -316,6 +316,20 @@ is_start_tag (ParseState    *state,
          (name[n] == '>' || name[n] == '/' || g_ascii_isspace (name[n]));
 }
 
+/* The last C in [START, END), or NULL: a loop, where memrchr under
+ * AddressSanitizer checks the whole range at each call (each element left
+ * out would check the file so far). */
+static const char *
+last_byte (const char *start,
+           const char *end,
+           char        c)
+{
+  for (const char *p = end; p > start; p--)
+    if (p[-1] == c)
+      return p - 1;
+  return NULL;
+}
+
 /* The '<' of the start tag libxml2 has just read, in an editable load's
  * bytes; NULL when the bytes do not hold it there (the tree is then thrown
  * away and the file parsed again, all kept). */
@@ -327,7 +341,7 @@ start_tag_open (xmlParserCtxt *ctxt,
   ParseState *state = ctxt->_private;
   long consumed = xmlByteConsumed (ctxt);
   const char *open = consumed > 0 && (gsize) consumed <= state->length
-                     ? memrchr (state->data, '<', (gsize) consumed) : NULL;
+                     ? last_byte (state->data, state->data + consumed, '<') : NULL;
 
   if (open == NULL || !is_start_tag (state, open, prefix, localname))
     {
@@ -434,7 +448,7 @@ split_last_plugin_stand_in (xmlParserCtxt *ctxt)
     return;   /* one child: the blanks before it are the tree's already */
   start = state->data + range->start;
   lt = state->data + state->last_open;
-  gt = memrchr (start, '>', (gsize) (lt - start));
+  gt = last_byte (start, lt, '>');
   if (gt == NULL)
     return;
 
