@@ -27,6 +27,11 @@
  *      stack.  A longer chain costs what any file of its size costs, in
  *      time and memory, libxml2's tree most of it: a million took 4 GB
  *      under ASan, 250,000 over 30 s; docs/HARDENING.md)
+ *   6  floods inside what the loads keep: the next byte picks one of
+ *      FLOODS (an element repeated where its reader reads the first,
+ *      unknown children of a plugin, an <inertia> or an <include>, what
+ *      follows a shape), then N copies (N < 65,536) with the rest of the
+ *      input in the first, in front of a link that reads them
  *
  * Every document is a real file in a temporary folder and is loaded both
  * ways, the default and the read-only (streaming) load: both must refuse
@@ -165,6 +170,49 @@ build_comments (GString *out,
   g_string_append (out, "</model></sdf>\n");
 }
 
+/* Shape 6: where the copies go, what each is (a number between BEFORE
+ * and AFTER), and what closes the place. */
+static const struct
+{
+  const char *open;
+  const char *before;
+  const char *after;
+  const char *close;
+} floods[] = {
+  { "<plugin filename=\"gz-sim-hydrodynamics-system\" name=\"gz::sim::systems::Hydrodynamics\">"
+    "<link_name>l</link_name><xDotU>-1</xDotU>", "<a>1</a><xDotU>", "</xDotU><link_name>x</link_name>",
+    "</plugin>" },
+  { "<link name=\"l\"><pose>0 0 1 0 0 0</pose>", "<pose>", " 0 0 0 0 0</pose>",
+    "<inertial><mass>1</mass><fluid_added_mass><xx>1</xx></fluid_added_mass></inertial></link>" },
+  { "<link name=\"l\"><inertial><mass>1</mass><inertia><ixx>1</ixx>", "<ixx>", "</ixx><a>1</a><iyy/>",
+    "</inertia></inertial></link>" },
+  { "<link name=\"l\"><inertial><mass>1</mass><fluid_added_mass><xx>1</xx>", "<b>", "</b><xx>x</xx>",
+    "</fluid_added_mass></inertial></link>" },
+  { "<link name=\"l\"><collision name=\"c\"><geometry><c/>", "<c>", "</c>",
+    "<box><size>1 1 1</size></box><sphere/></geometry></collision></link>" },
+  { "<link name=\"l\"><collision name=\"c\"><geometry><box><size>1 1 1</size>", "<a>", "</a>",
+    "</box></geometry></collision></link>" },
+  { "<link name=\"l\"><inertial><mass>1</mass></inertial></link><include><uri>nothing</uri>", "<a>",
+    "</a><name>n</name>", "</include>" },
+};
+
+static void
+build_floods (GString *out,
+              Input   *in)
+{
+  guint which = take (in, 1) % G_N_ELEMENTS (floods);
+  guint n = take (in, 2);
+
+  g_string_append_printf (out, HEAD "<model name=\"m\">%s", floods[which].open);
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_printf (out, "%s%u%s", floods[which].before, i, floods[which].after);
+      if (i == 0)
+        append_rest (out, in);
+    }
+  g_string_append_printf (out, "%s</model></sdf>\n", floods[which].close);
+}
+
 static void
 build_frames (GString *out,
               Input   *in)
@@ -245,7 +293,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
 
   if (size == 0)
     return 0;
-  shape = take (&in, 1) % 6;
+  shape = take (&in, 1) % 7;
   dir = g_dir_make_tmp ("fuzz-shape-XXXXXX", NULL);
   g_assert (dir != NULL);
 
@@ -263,8 +311,10 @@ LLVMFuzzerTestOneInput (const guint8 *data,
         build_text (text, &in);
       else if (shape == 4)
         build_comments (text, &in);
-      else
+      else if (shape == 5)
         build_frames (text, &in);
+      else
+        build_floods (text, &in);
       path = g_build_filename (dir, "model.sdf", NULL);
       write_or_die (path, text);
     }
