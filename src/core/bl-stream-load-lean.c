@@ -233,7 +233,7 @@ child_kind (xmlParserCtxt *ctxt,
     if (kept_children[i].parent == parent && localname[0] == (xmlChar) kept_children[i].name[0] &&
         strcmp ((const char *) localname, kept_children[i].name) == 0)
       {
-        guint64 *seen = &g_array_index (state->seen, guint64, state->seen->len - 1);
+        guint64 *seen = &state->seen[state->kinds->len - 1];
         guint64 bit = G_GUINT64_CONSTANT (1) << i;
 
         if (!kept_children[i].single)
@@ -484,7 +484,6 @@ lean_start_element (void           *ctx,
   xmlParserCtxt *ctxt = ctx;
   ParseState *state = ctxt->_private;
   guint8 kind = KIND_LEFT_OUT;
-  const guint64 none = 0;
 
   if (state->skip_depth == 0)
     kind = child_kind (ctxt, localname, uri);
@@ -499,7 +498,12 @@ lean_start_element (void           *ctx,
     {
       end_text (ctxt, FALSE);
       g_byte_array_append (state->kinds, &kind, 1);
-      g_array_append_val (state->seen, none);
+      if (state->kinds->len > state->seen_size)
+        {
+          state->seen_size = MAX (64, 2 * state->seen_size);
+          state->seen = g_renew (guint64, state->seen, state->seen_size);
+        }
+      state->seen[state->kinds->len - 1] = 0;
       /* one such element is open at a time: its children are kept whole */
       if (kind == KIND_INERTIA || kind == KIND_ADDED_MASS || kind == KIND_GEOMETRY || kind == KIND_PLUGIN)
         {
@@ -540,10 +544,7 @@ lean_end_element (void          *ctx,
   if (state->left_out != NULL && state->kinds->len > 0 && state->kinds->data[state->kinds->len - 1] == KIND_PLUGIN)
     split_last_plugin_stand_in (ctxt);
   if (state->kinds->len > 0)
-    {
-      g_byte_array_set_size (state->kinds, state->kinds->len - 1);
-      g_array_set_size (state->seen, state->seen->len - 1);
-    }
+    g_byte_array_set_size (state->kinds, state->kinds->len - 1);
   if (state->left_out != NULL)
     xmlSAX2EndElementNs (ctx, localname, prefix, uri);
   else
@@ -647,7 +648,8 @@ bl_stream_use_lean_handlers (xmlParserCtxt *ctxt,
   ctxt->sax->comment = lean_comment;
   ctxt->sax->processingInstruction = lean_processing_instruction;
   state->kinds = g_byte_array_new ();
-  state->seen = g_array_new (FALSE, FALSE, sizeof (guint64));
+  state->seen = NULL;
+  state->seen_size = 0;
   state->blanks = g_string_new (NULL);
 }
 
@@ -655,7 +657,8 @@ void
 bl_stream_clear_lean_state (ParseState *state)
 {
   g_clear_pointer (&state->kinds, g_byte_array_unref);
-  g_clear_pointer (&state->seen, g_array_unref);
+  g_clear_pointer (&state->seen, g_free);
+  state->seen_size = 0;
   if (state->blanks != NULL)
     g_string_free (g_steal_pointer (&state->blanks), TRUE);
 }

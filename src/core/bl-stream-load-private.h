@@ -54,8 +54,9 @@ typedef struct
    * of each open element kept, the depth inside a subtree left out, and
    * a run of blanks held back until what follows it is known. */
   GByteArray *kinds;
-  GArray     *seen;          /* guint64 for each: the kept_children read
+  guint64    *seen;          /* for each of kinds: the kept_children read
                               * once it has (bits by their index) */
+  guint       seen_size;
   guint       skip_depth;
   gboolean    in_text;       /* the last event was text passed on */
   GString    *blanks;

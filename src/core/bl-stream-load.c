@@ -398,8 +398,15 @@ is_part_name (const xmlChar *localname)
 {
   const char *name = (const char *) localname;
 
-  return strcmp (name, "model") == 0 || strcmp (name, "collision") == 0 || strcmp (name, "frame") == 0 ||
-         strcmp (name, "joint") == 0 || strcmp (name, "plugin") == 0;
+  switch (name[0])
+    {
+    case 'm': return strcmp (name, "model") == 0;
+    case 'c': return strcmp (name, "collision") == 0;
+    case 'f': return strcmp (name, "frame") == 0;
+    case 'j': return strcmp (name, "joint") == 0;
+    case 'p': return strcmp (name, "plugin") == 0;
+    default: return FALSE;
+    }
 }
 
 /* What the lean loads keep whole (a plugin's <link> or <added_mass>, a
@@ -441,7 +448,7 @@ bl_stream_count_named (xmlParserCtxt *ctxt,
 {
   ParseState *state = ctxt->_private;
   BlReadCounts *counts = state->counts;
-  gboolean link = strcmp ((const char *) localname, "link") == 0;
+  gboolean link = localname[0] == 'l' && strcmp ((const char *) localname, "link") == 0;
   guint *count, limit;
   const char *what;
 
