@@ -108,7 +108,8 @@ bl_cli_parse_options (GOptionContext  *context,
       "model paths (an absolute path, “..”); trust the model first", NULL },
     { "max-links", 0, 0, G_OPTION_ARG_INT, &max_links,
       "Refuse a model of more than N links, its includes counted (default 1048576; each link "
-      "takes 2–5 kB of memory while it is read)", "N" },
+      "takes 2–5 kB of memory while it is read), or of more than 4 N models, collisions, frames, "
+      "joints and plugins", "N" },
     { NULL }
   };
 
