@@ -2076,43 +2076,25 @@ test_part_limit (void)
   g_rmdir (dir);
 }
 
-static void
-nested_item (GString *sdf,
-             guint    i,
-             guint    n)
-{
-  g_string_append_printf (sdf, "<a>%u</a>\n", i);
-}
-
-/* A model whose link's box holds its <size> and N more elements, one a
- * line from line 4: N + 1 elements inside a value. */
+/* A model whose link's box holds its <size> (line 3) and N more
+ * elements, one a line from line 4, then an <include> of `include` when
+ * not NULL: N + 1 elements inside a value. */
 static char *
 write_nested (const char *dir,
               const char *name,
               guint       n,
               const char *include)
 {
-  g_autoptr(GString) first = g_string_new ("<link name=\"l\"><collision name=\"c\"><geometry><box>"
-                                           "<size>1 1 1</size>");
-  g_autofree char *path = NULL;
+  g_autoptr(GString) sdf = g_string_new (SDF_HEAD "<model name=\"m\"><link name=\"l\"><collision name=\"c\">"
+                                         "<geometry><box><size>1 1 1</size>\n");
 
-  /* the box closes after the items: write_items' items go in it */
-  path = write_items (dir, name, first->str, n, nested_item, NULL);
-  {
-    g_autofree char *text = NULL;
-    g_autoptr(GString) fixed = NULL;
-
-    g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-    fixed = g_string_new (text);
-    g_string_replace (fixed, "</model>", include != NULL
-                      ? "</box></geometry></collision></link><include><uri>INCLUDE</uri><name>i</name></include>"
-                        "</model>"
-                      : "</box></geometry></collision></link></model>", 1);
-    if (include != NULL)
-      g_string_replace (fixed, "INCLUDE", include, 1);
-    g_assert_true (g_file_set_contents (path, fixed->str, fixed->len, NULL));
-  }
-  return g_steal_pointer (&path);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (sdf, "<a>%u</a>\n", i);
+  g_string_append (sdf, "</box></geometry></collision></link>");
+  if (include != NULL)
+    g_string_append_printf (sdf, "<include><uri>%s</uri><name>i</name></include>", include);
+  g_string_append (sdf, "</model></sdf>\n");
+  return write_file (dir, name, sdf->str, sdf->len);
 }
 
 /* 10 MB of <a>1</a> in a <box> cost check 287 MB: the elements inside

@@ -116,17 +116,19 @@ static const char * const plugin_names[] = {
 };
 #define N_PLUGIN_SINGLE 7
 
-/* Whether a child of that bit in the open element's value_seen was kept
- * before: a repeated one is left out (its reader reads the first). */
+/* Whether a child of that bit was kept before in the open element (its
+ * mark in state->seen): a repeated one is left out (its reader reads the
+ * first). */
 static gboolean
 seen_before (ParseState *state,
              guint       bit)
 {
+  guint64 *seen = &state->seen[state->kinds->len - 1];
   guint64 mask = G_GUINT64_CONSTANT (1) << bit;
 
-  if (state->value_seen & mask)
+  if (*seen & mask)
     return TRUE;
-  state->value_seen |= mask;
+  *seen |= mask;
   return FALSE;
 }
 
@@ -185,12 +187,13 @@ value_child_kind (xmlParserCtxt *ctxt,
     }
   else
     {
-      if (state->value_seen != 0)
+      /* bit 0: the geometry has its shape */
+      if (state->seen[state->kinds->len - 1] != 0)
         return KIND_LEFT_OUT;
       for (guint i = 0; i < G_N_ELEMENTS (shape_names); i++)
         if (strcmp (name, shape_names[i]) == 0)
           {
-            state->value_seen = 1;
+            seen_before (state, 0);
             return KIND_OTHER;
           }
     }
@@ -232,18 +235,8 @@ child_kind (xmlParserCtxt *ctxt,
   for (guint i = 0; i < G_N_ELEMENTS (kept_children); i++)
     if (kept_children[i].parent == parent && localname[0] == (xmlChar) kept_children[i].name[0] &&
         strcmp ((const char *) localname, kept_children[i].name) == 0)
-      {
-        guint64 *seen = &state->seen[state->kinds->len - 1];
-        guint64 bit = G_GUINT64_CONSTANT (1) << i;
-
-        if (!kept_children[i].single)
-          return kept_children[i].kind;
-        /* its reader reads the first (bl_xml_first_child) */
-        if (*seen & bit)
-          return KIND_LEFT_OUT;
-        *seen |= bit;
-        return kept_children[i].kind;
-      }
+      /* a singleton's reader reads the first (bl_xml_first_child) */
+      return kept_children[i].single && seen_before (state, i) ? KIND_LEFT_OUT : kept_children[i].kind;
   return KIND_LEFT_OUT;
 }
 
@@ -505,11 +498,8 @@ lean_start_element (void           *ctx,
         }
       state->seen[state->kinds->len - 1] = 0;
       /* one such element is open at a time: its children are kept whole */
-      if (kind == KIND_INERTIA || kind == KIND_ADDED_MASS || kind == KIND_GEOMETRY || kind == KIND_PLUGIN)
-        {
-          state->value_seen = 0;
-          state->unknown_kept = 0;
-        }
+      if (kind == KIND_INERTIA || kind == KIND_ADDED_MASS || kind == KIND_GEOMETRY)
+        state->unknown_kept = 0;
       bl_stream_sax_start_element (ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
                                    nb_defaulted, attributes);
       return;

@@ -54,9 +54,14 @@ typedef struct
    * of each open element kept, the depth inside a subtree left out, and
    * a run of blanks held back until what follows it is known. */
   GByteArray *kinds;
-  guint64    *seen;          /* for each of kinds: the kept_children read
-                              * once it has (bits by their index) */
+  guint64    *seen;          /* for each of kinds: the children read once
+                              * it has kept (bits by their index in its
+                              * table: kept_children, a plugin's names and
+                              * terms, <ixx>…, the coefficients, 0 for a
+                              * geometry's shape) */
   guint       seen_size;
+  guint       unknown_kept;  /* the open <inertia>, <fluid_added_mass> or
+                              * <geometry>'s unknown children kept */
   guint       skip_depth;
   gboolean    in_text;       /* the last event was text passed on */
   GString    *blanks;
@@ -67,10 +72,6 @@ typedef struct
   const xmlChar *run_name;   /* the last stand-in's name when edits place
                               * by it, else NULL */
   guint32     last_open;     /* where the last element left out begins */
-  guint64     value_seen;    /* the names kept of the open <inertia>,
-                              * <fluid_added_mass> or <plugin>, or 1 once
-                              * the open <geometry> has its shape */
-  guint       unknown_kept;  /* ...and its unknown children kept */
   gboolean    joinable;      /* a stand-in ended and only blanks (held
                               * back) came since */
   gboolean    leave_out_failed; /* a range not found in the bytes */
