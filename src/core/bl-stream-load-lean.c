@@ -99,6 +99,28 @@ static const struct
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (kept_children) <= 64);
 
+/* Where each parent's rows of kept_children begin (the table holds them
+ * together, parent by parent): child_kind reads only its parent's few. */
+static guint8 kept_children_start[KIND_LEFT_OUT + 2];
+
+static void
+index_kept_children (void)
+{
+  static gsize indexed;
+
+  if (!g_once_init_enter (&indexed))
+    return;
+  for (guint kind = 0, i = 0; kind <= KIND_LEFT_OUT + 1; kind++)
+    {
+      kept_children_start[kind] = (guint8) i;
+      while (i < G_N_ELEMENTS (kept_children) && kept_children[i].parent == kind)
+        i++;
+    }
+  /* every row indexed: the rows of a parent are together, in kind order */
+  g_assert (kept_children_start[KIND_LEFT_OUT + 1] == G_N_ELEMENTS (kept_children));
+  g_once_init_leave (&indexed, 1);
+}
+
 /* The children of a <plugin> the plugin readers ask for by name
  * (bl-fluid-check.c, bl-fluid-import.c, bl-fluid-world.c), whose mere
  * presence may count (<enable/>, <graded_buoyancy/>), are kept whole, and
@@ -232,9 +254,8 @@ child_kind (xmlParserCtxt *ctxt,
     return uri == NULL ? value_child_kind (ctxt, parent, localname) : KIND_LEFT_OUT;
   if (uri != NULL)
     return KIND_LEFT_OUT;
-  for (guint i = 0; i < G_N_ELEMENTS (kept_children); i++)
-    if (kept_children[i].parent == parent && localname[0] == (xmlChar) kept_children[i].name[0] &&
-        strcmp ((const char *) localname, kept_children[i].name) == 0)
+  for (guint i = kept_children_start[parent]; i < kept_children_start[parent + 1]; i++)
+    if (localname[0] == (xmlChar) kept_children[i].name[0] && strcmp ((const char *) localname, kept_children[i].name) == 0)
       /* a singleton's reader reads the first (bl_xml_first_child) */
       return kept_children[i].single && seen_before (state, i) ? KIND_LEFT_OUT : kept_children[i].kind;
   return KIND_LEFT_OUT;
@@ -627,6 +648,7 @@ void
 bl_stream_use_lean_handlers (xmlParserCtxt *ctxt,
                              ParseState    *state)
 {
+  index_kept_children ();
   ctxt->sax->startElementNs = lean_start_element;
   ctxt->sax->endElementNs = lean_end_element;
   /* the same handler for both, so that libxml2 never guesses which
