@@ -8,6 +8,16 @@
 
 G_BEGIN_DECLS
 
+/* The last numbers written, by their bits (bl-json.c, write_number). */
+#define BL_JSON_RECENT_NUMBERS 16
+
+typedef struct
+{
+  guint64 bits;
+  guint32 length;
+  char    text[28];   /* the longest shortest form, "-2.2250738585072014e-308", is 24 */
+} BlJsonRecentNumber;
+
 typedef struct
 {
   GString *out;
@@ -16,6 +26,7 @@ typedef struct
   gboolean need_comma;   /* a value was already written in the innermost one
                           * (an enclosing one always has one: the container) */
   gboolean after_key;
+  BlJsonRecentNumber recent[BL_JSON_RECENT_NUMBERS];
 } BlJson;
 
 /* Writes into out and, when stream is not NULL, from out to stream
