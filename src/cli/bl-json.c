@@ -14,30 +14,6 @@
 #include "bl-json.h"
 #include "bl-number.h"
 
-/* Room for at least n more bytes (and the NUL) at the end of out. */
-static inline char *
-reserve (GString *out,
-         gsize    n)
-{
-  if (G_UNLIKELY (out->len + n >= out->allocated_len))
-    {
-      gsize len = out->len;
-
-      g_string_set_size (out, len + n);
-      out->len = len;
-    }
-  return out->str + out->len;
-}
-
-/* Ends what was written since reserve at end. */
-static inline void
-commit (GString *out,
-        char    *end)
-{
-  out->len = (gsize) (end - out->str);
-  *end = '\0';
-}
-
 void
 bl_json_init (BlJson  *json,
               GString *out,
@@ -52,30 +28,14 @@ bl_json_init (BlJson  *json,
   memset (json->recent, 0, sizeof json->recent);
 }
 
-/* Writes the comma a value needs at p; returns where the value goes. */
-static inline char *
-before_value (BlJson *json,
-              char   *p)
-{
-  if (json->after_key)
-    {
-      json->after_key = FALSE;
-      return p;
-    }
-  if (json->need_comma)
-    *p++ = ',';
-  json->need_comma = TRUE;
-  return p;
-}
-
 static void
 json_open (BlJson *json,
            char    c)
 {
-  char *p = before_value (json, reserve (json->out, 2));
+  char *p = bl_json_before_value (json, bl_json_reserve (json->out, 2));
 
   *p++ = c;
-  commit (json->out, p);
+  bl_json_commit (json->out, p);
   json->depth++;
   json->need_comma = FALSE;
 }
@@ -84,14 +44,14 @@ static void
 json_close (BlJson *json,
             char    c)
 {
-  char *p = reserve (json->out, 1);
+  char *p = bl_json_reserve (json->out, 1);
 
   g_assert (json->depth > 0);
   json->depth--;
   /* the container just closed is a value of its parent */
   json->need_comma = TRUE;
   *p++ = c;
-  commit (json->out, p);
+  bl_json_commit (json->out, p);
 }
 
 void
@@ -230,7 +190,7 @@ append_string (BlJson     *json,
   gsize start = out->len;
   gboolean need_comma = json->need_comma;
   gboolean after_key = json->after_key;
-  char *p = before_value (json, reserve (out, STRING_ROOM (length)));
+  char *p = bl_json_before_value (json, bl_json_reserve (out, STRING_ROOM (length)));
   const unsigned char *s = (const unsigned char *) value;
   const unsigned char *end = s + length;
 
@@ -294,15 +254,15 @@ append_string (BlJson     *json,
         }
       else
         {
-          commit (out, p);
+          bl_json_commit (out, p);
           append_escape (out, *s++);
-          p = reserve (out, STRING_ROOM ((gsize) (end - s)));
+          p = bl_json_reserve (out, STRING_ROOM ((gsize) (end - s)));
         }
     }
   *p++ = '"';
   if (suffix != 0)
     *p++ = suffix;
-  commit (out, p);
+  bl_json_commit (out, p);
   return TRUE;
 }
 
@@ -312,23 +272,6 @@ bl_json_key_len (BlJson     *json,
                  gsize       length)
 {
   append_string (json, key, length, ':', FALSE);
-  json->after_key = TRUE;
-}
-
-void
-bl_json_key_plain (BlJson     *json,
-                   const char *key,
-                   gsize       length)
-{
-  /* the comma, the quotes and the colon */
-  char *p = before_value (json, reserve (json->out, length + 4));
-
-  *p++ = '"';
-  memcpy (p, key, length);
-  p += length;
-  *p++ = '"';
-  *p++ = ':';
-  commit (json->out, p);
   json->after_key = TRUE;
 }
 
@@ -388,14 +331,14 @@ static inline void
 append_number (BlJson *json,
                double  value)
 {
-  char *p = before_value (json, reserve (json->out, 1 + BL_DOUBLE_BUF_SIZE));
+  char *p = bl_json_before_value (json, bl_json_reserve (json->out, 1 + BL_DOUBLE_BUF_SIZE));
 
   /* + 0.0 turns −0 into 0 */
   if (value == 0.0)
     *p++ = '0';
   else
     p = write_number (json, p, value);
-  commit (json->out, p);
+  bl_json_commit (json->out, p);
 }
 
 void
@@ -414,7 +357,7 @@ void
 bl_json_int (BlJson *json,
              gint64  value)
 {
-  char *p = before_value (json, reserve (json->out, 24));
+  char *p = bl_json_before_value (json, bl_json_reserve (json->out, 24));
   char digits[24];
   guint64 magnitude = value < 0 ? -(guint64) value : (guint64) value;
   int n = 0;
@@ -429,7 +372,7 @@ bl_json_int (BlJson *json,
     *p++ = '-';
   while (n > 0)
     *p++ = digits[--n];
-  commit (json->out, p);
+  bl_json_commit (json->out, p);
 }
 
 static void
@@ -437,10 +380,10 @@ append_literal (BlJson     *json,
                 const char *text,
                 gsize       length)
 {
-  char *p = before_value (json, reserve (json->out, length + 1));
+  char *p = bl_json_before_value (json, bl_json_reserve (json->out, length + 1));
 
   memcpy (p, text, length);
-  commit (json->out, p + length);
+  bl_json_commit (json->out, p + length);
 }
 
 void
@@ -467,7 +410,7 @@ bl_json_numbers (BlJson       *json,
                  guint         n)
 {
   /* the comma, the brackets, and a comma and a number each */
-  char *p = before_value (json, reserve (json->out, 3 + (gsize) n * (1 + BL_DOUBLE_BUF_SIZE)));
+  char *p = bl_json_before_value (json, bl_json_reserve (json->out, 3 + (gsize) n * (1 + BL_DOUBLE_BUF_SIZE)));
 
   *p++ = '[';
   for (guint i = 0; i < n; i++)
@@ -485,7 +428,7 @@ bl_json_numbers (BlJson       *json,
         }
     }
   *p++ = ']';
-  commit (json->out, p);
+  bl_json_commit (json->out, p);
   /* the array is a value of its container */
   json->need_comma = TRUE;
 }
@@ -493,8 +436,8 @@ bl_json_numbers (BlJson       *json,
 void
 bl_json_newline (BlJson *json)
 {
-  char *p = reserve (json->out, 1);
+  char *p = bl_json_reserve (json->out, 1);
 
   *p++ = '\n';
-  commit (json->out, p);
+  bl_json_commit (json->out, p);
 }

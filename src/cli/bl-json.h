@@ -47,7 +47,7 @@ void bl_json_key_len      (BlJson *json, const char *key, gsize length);
  * without a look at its bytes (a large model's JSON has tens of
  * thousands of keys).  Another key goes through bl_json_key_len. */
 #define bl_json_key(json, key) bl_json_key_plain ((json), "" key "", sizeof (key) - 1)
-void bl_json_key_plain    (BlJson *json, const char *key, gsize length);
+static inline void bl_json_key_plain (BlJson *json, const char *key, gsize length);
 /* Any bytes: what is not UTF-8 (a file name's) is written as U+FFFD. */
 void bl_json_string       (BlJson *json, const char *value);
 /* Shortest round-trip form; non-finite numbers become null. */
@@ -58,5 +58,67 @@ void bl_json_null         (BlJson *json);
 void bl_json_numbers      (BlJson *json, const double *values, guint n);
 /* A line break before the next value, for readability of long arrays. */
 void bl_json_newline      (BlJson *json);
+
+/* What the writer is made of, inline where a key is written: its length
+ * known where it is called, a key is a few stores, not a call of its own
+ * and one of memcpy (a large model's JSON has a key for every two
+ * numbers). */
+
+/* Room for at least n more bytes (and the NUL) at the end of out. */
+static inline char *
+bl_json_reserve (GString *out,
+                 gsize    n)
+{
+  if (G_UNLIKELY (out->len + n >= out->allocated_len))
+    {
+      gsize len = out->len;
+
+      g_string_set_size (out, len + n);
+      out->len = len;
+    }
+  return out->str + out->len;
+}
+
+/* Ends what was written since bl_json_reserve at end. */
+static inline void
+bl_json_commit (GString *out,
+                char    *end)
+{
+  out->len = (gsize) (end - out->str);
+  *end = '\0';
+}
+
+/* Writes the comma a value needs at p; returns where the value goes. */
+static inline char *
+bl_json_before_value (BlJson *json,
+                      char   *p)
+{
+  if (json->after_key)
+    {
+      json->after_key = FALSE;
+      return p;
+    }
+  if (json->need_comma)
+    *p++ = ',';
+  json->need_comma = TRUE;
+  return p;
+}
+
+static inline void
+bl_json_key_plain (BlJson     *json,
+                   const char *key,
+                   gsize       length)
+{
+  /* the comma, the quotes and the colon */
+  char *p = bl_json_before_value (json, bl_json_reserve (json->out, length + 4));
+
+  *p++ = '"';
+  memcpy (p, key, length);
+  p += length;
+  *p++ = '"';
+  *p++ = ':';
+  bl_json_commit (json->out, p);
+  json->after_key = TRUE;
+}
 
 G_END_DECLS
