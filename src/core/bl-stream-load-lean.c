@@ -278,6 +278,32 @@ is_placed_by_edits (guint8         parent,
   return FALSE;
 }
 
+/* The blanks held back, emptied and added to without a call while they
+ * fit (the layout between two elements, at nearly every event). */
+static inline void
+clear_blanks (ParseState *state)
+{
+  state->blanks->len = 0;
+  state->blanks->str[0] = '\0';
+}
+
+static inline void
+hold_blanks (ParseState    *state,
+             const xmlChar *text,
+             int            length)
+{
+  GString *blanks = state->blanks;
+
+  if (G_LIKELY (blanks->len + (gsize) length < blanks->allocated_len))
+    {
+      memcpy (blanks->str + blanks->len, text, (gsize) length);
+      blanks->len += (gsize) length;
+      blanks->str[blanks->len] = '\0';
+    }
+  else
+    g_string_append_len (blanks, (const char *) text, length);
+}
+
 /* Text ends at any other event.  Blanks held back are dropped when they
  * are layout no reader looks at (a read-only load; bl_xml_value_node and
  * TinyXML2 skip them) or lie between elements one stand-in holds (DROP);
@@ -290,7 +316,7 @@ end_text (xmlParserCtxt *ctxt,
 
   if (!drop && state->left_out != NULL && state->blanks->len > 0)
     xmlSAX2Characters (ctxt, (const xmlChar *) state->blanks->str, (int) state->blanks->len);
-  g_string_truncate (state->blanks, 0);
+  clear_blanks (state);
   state->in_text = FALSE;
   state->joinable = FALSE;
 }
@@ -590,12 +616,12 @@ lean_characters (void          *ctx,
     {
       if ((state->left_out == NULL || state->joinable) && is_blank (text, length))
         {
-          g_string_append_len (state->blanks, (const char *) text, length);
+          hold_blanks (state, text, length);
           return;
         }
       if (state->blanks->len > 0)
         xmlSAX2Characters (ctx, (const xmlChar *) state->blanks->str, (int) state->blanks->len);
-      g_string_truncate (state->blanks, 0);
+      clear_blanks (state);
       state->joinable = FALSE;
       state->in_text = TRUE;
     }
@@ -662,7 +688,7 @@ bl_stream_use_lean_handlers (xmlParserCtxt *ctxt,
   state->kinds = g_byte_array_new ();
   state->seen = NULL;
   state->seen_size = 0;
-  state->blanks = g_string_new (NULL);
+  state->blanks = g_string_sized_new (256);
 }
 
 void
