@@ -145,7 +145,7 @@ static gboolean
 seen_before (ParseState *state,
              guint       bit)
 {
-  guint64 *seen = &state->seen[state->kinds->len - 1];
+  guint64 *seen = &state->seen[state->depth - 1];
   guint64 mask = G_GUINT64_CONSTANT (1) << bit;
 
   if (*seen & mask)
@@ -210,7 +210,7 @@ value_child_kind (xmlParserCtxt *ctxt,
   else
     {
       /* bit 0: the geometry has its shape */
-      if (state->seen[state->kinds->len - 1] != 0)
+      if (state->seen[state->depth - 1] != 0)
         return KIND_LEFT_OUT;
       for (guint i = 0; i < G_N_ELEMENTS (shape_names); i++)
         if (strcmp (name, shape_names[i]) == 0)
@@ -238,11 +238,11 @@ child_kind (xmlParserCtxt *ctxt,
 
   /* An editable load finds what it leaves out in the bytes: not when
    * libxml2 reads them through a converter (a file in Latin-1) */
-  if (state->kinds->len == 0)
+  if (state->depth == 0)
     return uri == NULL && strcmp ((const char *) localname, "sdf") == 0 &&
            (state->left_out == NULL || ctxt->input->buf == NULL || ctxt->input->buf->encoder == NULL)
            ? KIND_SDF : KIND_OTHER;
-  parent = state->kinds->data[state->kinds->len - 1];
+  parent = state->kinds[state->depth - 1];
   if (parent == KIND_OTHER)
     return KIND_OTHER;
   if (parent == KIND_PLUGIN)
@@ -425,7 +425,7 @@ add_stand_in (xmlParserCtxt *ctxt,
               const xmlChar *uri)
 {
   ParseState *state = ctxt->_private;
-  guint8 parent = state->kinds->data[state->kinds->len - 1];
+  guint8 parent = state->kinds[state->depth - 1];
   gboolean alone = uri == NULL && is_placed_by_edits (parent, localname);
   const char *open = start_tag_open (ctxt, localname, prefix);
   BlSourceRange range = { 0, 0 };
@@ -529,21 +529,22 @@ lean_start_element (void           *ctx,
     kind = child_kind (ctxt, localname, uri);
   /* inside what is kept whole, and what a plugin keeps (its <enable>
    * and <link> lists) */
-  if (kind == KIND_OTHER && state->kinds->len > 0 &&
-      (state->kinds->data[state->kinds->len - 1] == KIND_OTHER ||
-       state->kinds->data[state->kinds->len - 1] == KIND_PLUGIN) &&
+  if (kind == KIND_OTHER && state->depth > 0 &&
+      (state->kinds[state->depth - 1] == KIND_OTHER || state->kinds[state->depth - 1] == KIND_PLUGIN) &&
       !bl_stream_count_nested (ctxt))
     return;
   if (kind != KIND_LEFT_OUT)
     {
       end_text (ctxt, FALSE);
-      g_byte_array_append (state->kinds, &kind, 1);
-      if (state->kinds->len > state->seen_size)
+      if (state->depth == state->levels)
         {
-          state->seen_size = MAX (64, 2 * state->seen_size);
-          state->seen = g_renew (guint64, state->seen, state->seen_size);
+          state->levels *= 2;
+          state->kinds = g_renew (guint8, state->kinds, state->levels);
+          state->seen = g_renew (guint64, state->seen, state->levels);
         }
-      state->seen[state->kinds->len - 1] = 0;
+      state->kinds[state->depth] = kind;
+      state->seen[state->depth] = 0;
+      state->depth++;
       /* one such element is open at a time: its children are kept whole */
       if (kind == KIND_INERTIA || kind == KIND_ADDED_MASS || kind == KIND_GEOMETRY)
         state->unknown_kept = 0;
@@ -578,10 +579,10 @@ lean_end_element (void          *ctx,
       return;
     }
   end_text (ctxt, FALSE);
-  if (state->left_out != NULL && state->kinds->len > 0 && state->kinds->data[state->kinds->len - 1] == KIND_PLUGIN)
+  if (state->left_out != NULL && state->depth > 0 && state->kinds[state->depth - 1] == KIND_PLUGIN)
     split_last_plugin_stand_in (ctxt);
-  if (state->kinds->len > 0)
-    g_byte_array_set_size (state->kinds, state->kinds->len - 1);
+  if (state->depth > 0)
+    state->depth--;
   if (state->left_out != NULL)
     xmlSAX2EndElementNs (ctx, localname, prefix, uri);
   else
@@ -685,18 +686,19 @@ bl_stream_use_lean_handlers (xmlParserCtxt *ctxt,
   ctxt->sax->reference = lean_reference;
   ctxt->sax->comment = lean_comment;
   ctxt->sax->processingInstruction = lean_processing_instruction;
-  state->kinds = g_byte_array_new ();
-  state->seen = NULL;
-  state->seen_size = 0;
+  state->levels = 64;
+  state->depth = 0;
+  state->kinds = g_new (guint8, state->levels);
+  state->seen = g_new (guint64, state->levels);
   state->blanks = g_string_sized_new (256);
 }
 
 void
 bl_stream_clear_lean_state (ParseState *state)
 {
-  g_clear_pointer (&state->kinds, g_byte_array_unref);
+  g_clear_pointer (&state->kinds, g_free);
   g_clear_pointer (&state->seen, g_free);
-  state->seen_size = 0;
+  state->levels = state->depth = 0;
   if (state->blanks != NULL)
     g_string_free (g_steal_pointer (&state->blanks), TRUE);
 }

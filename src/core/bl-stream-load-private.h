@@ -53,13 +53,14 @@ typedef struct
   /* Leaving out what no reader looks at (lean_start_element): the kind
    * of each open element kept, the depth inside a subtree left out, and
    * a run of blanks held back until what follows it is known. */
-  GByteArray *kinds;
+  guint8     *kinds;         /* NULL when the parse keeps every element */
   guint64    *seen;          /* for each of kinds: the children read once
                               * it has kept (bits by their index in its
                               * table: kept_children, a plugin's names and
                               * terms, <ixx>…, the coefficients, 0 for a
                               * geometry's shape) */
-  guint       seen_size;
+  guint       depth;         /* of kinds and seen, the open elements' */
+  guint       levels;        /* the room of both */
   guint       unknown_kept;  /* the open <inertia>, <fluid_added_mass> or
                               * <geometry>'s unknown children kept */
   guint       skip_depth;
