@@ -224,12 +224,14 @@ bl_frame_scope_add (BlFrameScope *scope,
   return entry;
 }
 
+/* "model::frame", for its messages (made for every frame placed: joined,
+ * not formatted) */
 static char *
 frame_entry_owner (BlFrameScope *scope,
                    BlFrameEntry *entry)
 {
   return scope->model->scoped_name != NULL
-    ? g_strdup_printf ("%s::%s", scope->model->scoped_name, entry->name)
+    ? g_strconcat (scope->model->scoped_name, "::", entry->name, NULL)
     : g_strdup (entry->name);
 }
 
