@@ -3,7 +3,7 @@
 
 #include <errno.h>
 #include <float.h>
-#include <locale.h>
+#include <langinfo.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -577,7 +577,7 @@ bl_number_write_g (double value,
   if (precision == 0)
     precision = 1;
   if (precision < 0 || precision > 15 || !isfinite (value) ||
-      (value != 0.0 && fabs (value) < DBL_MIN) || strcmp (localeconv ()->decimal_point, ".") != 0)
+      (value != 0.0 && fabs (value) < DBL_MIN) || strcmp (nl_langinfo (RADIXCHAR), ".") != 0)
     return (gsize) snprintf (buf, BL_DOUBLE_BUF_SIZE, "%.*g", precision, value);
 
   if (value == 0.0)
