@@ -69,6 +69,17 @@ add_finding (GPtrArray  *notes,
 
 /* ---- Checks --------------------------------------------------------------- */
 
+/* Copies s to p; returns its end (not terminated). */
+static inline char *
+put (char       *p,
+     const char *s)
+{
+  gsize n = strlen (s);
+
+  memcpy (p, s, n);
+  return p + n;
+}
+
 static void
 key_name (guint  row,
           guint  col,
@@ -265,32 +276,38 @@ bl_added_mass_check_matrix (const BlMat6          *a,
       if (rep->max_ratio_index >= 0 && rep->max_ratio >= 0.5)
         {
           int k = rep->max_ratio_index;
-          g_autoptr(GString) others = g_string_new (NULL);
-          char ratio[BL_DOUBLE_BUF_SIZE], added[BL_DOUBLE_BUF_SIZE], own[BL_DOUBLE_BUF_SIZE];
-          char axis[3] = { AXES[k], AXES[k], '\0' };
+          /* at most 445 bytes: the words, two letters for each axis,
+           * and the room bl_number_write_g takes for each of the eight
+           * numbers (BL_DOUBLE_BUF_SIZE) */
+          char message[512], *p = message;
 
-          for (int i = 0; i < 6; i++)
+          G_STATIC_ASSERT (BL_DOUBLE_BUF_SIZE <= 32);
+          p = put (p, "added mass along ");
+          *p++ = AXES[k];
+          *p++ = AXES[k];
+          p = put (p, " is ");
+          p += bl_number_write_g (rep->max_ratio, 3, p);
+          p = put (p, "× the body's own (");
+          p += bl_number_write_g (rep->added_mass.m[k][k], 6, p);
+          p = put (p, " vs M_RB ");
+          p += bl_number_write_g (rep->spatial_inertia.m[k][k], 6, p);
+          *p++ = ')';
+          for (int i = 0, others = 0; i < 6; i++)
             {
               double d = rep->spatial_inertia.m[i][i];
-              char other[BL_DOUBLE_BUF_SIZE];
 
               if (i == k || !(d > 0.0) || !(rep->added_mass.m[i][i] / d >= 0.5))
                 continue;
-              g_string_append (others, others->len ? ", " : "");
-              g_string_append_c (others, AXES[i]);
-              g_string_append_c (others, AXES[i]);
-              g_string_append_c (others, ' ');
-              g_string_append (others, bl_number_format_g (rep->added_mass.m[i][i] / d, 3, other));
+              p = put (p, others++ == 0 ? "; also " : ", ");
+              *p++ = AXES[i];
+              *p++ = AXES[i];
+              *p++ = ' ';
+              p += bl_number_write_g (rep->added_mass.m[i][i] / d, 3, p);
             }
-          add_finding (out, "A6",
-                       rep->max_ratio >= 1.0 ? BL_SEVERITY_WARNING : BL_SEVERITY_INFO,
-                       g_strconcat ("added mass along ", axis, " is ",
-                                    bl_number_format_g (rep->max_ratio, 3, ratio), "× the body's own (",
-                                    bl_number_format_g (rep->added_mass.m[k][k], 6, added), " vs M_RB ",
-                                    bl_number_format_g (rep->spatial_inertia.m[k][k], 6, own), ")",
-                                    others->len ? "; also " : "", others->str,
-                                    ": a risk where a plugin applies added mass as an explicit force "
-                                    "(gz-sim issue #1923), harmless for DART", NULL));
+          p = put (p, ": a risk where a plugin applies added mass as an explicit force "
+                      "(gz-sim issue #1923), harmless for DART");
+          add_finding (out, "A6", rep->max_ratio >= 1.0 ? BL_SEVERITY_WARNING : BL_SEVERITY_INFO,
+                       g_strndup (message, (gsize) (p - message)));
         }
     }
 
