@@ -158,6 +158,18 @@ test_keys (void)
   g_assert_cmpint (bl_added_mass_key_lookup ("xa"), ==, -1);
   g_assert_cmpint (bl_added_mass_key_lookup (""), ==, -1);
   g_assert_cmpint (bl_added_mass_key_lookup (NULL), ==, -1);
+  /* every string of two bytes: a key where one of the 21 is spelt so */
+  for (guint a = 1; a < 256; a++)
+    for (guint b = 1; b < 256; b++)
+      {
+        char name[3] = { (char) a, (char) b, '\0' };
+        int expected = -1;
+
+        for (int k = 0; k < 21; k++)
+          if (strcmp (bl_added_mass_keys[k], name) == 0)
+            expected = k;
+        g_assert_cmpint (bl_added_mass_key_lookup (name), ==, expected);
+      }
 }
 
 static void

@@ -44,13 +44,19 @@ bl_added_mass_index (guint  key,
 int
 bl_added_mass_key_lookup (const char *key)
 {
-  /* every key is two letters: compared as such, without a call */
+  /* every key is two axes, the row's first: their places in "xyzpqr",
+   * counted from 1 (0 for any other byte) */
+  static const guint8 axis[256] = { ['x'] = 1, ['y'] = 2, ['z'] = 3, ['p'] = 4, ['q'] = 5, ['r'] = 6 };
+  int row, col;
+
   if (key == NULL || key[0] == '\0' || key[1] == '\0' || key[2] != '\0')
     return -1;
-  for (int k = 0; k < 21; k++)
-    if (key[0] == bl_added_mass_keys[k][0] && key[1] == bl_added_mass_keys[k][1])
-      return k;
-  return -1;
+  row = axis[(guchar) key[0]] - 1;
+  col = axis[(guchar) key[1]] - 1;
+  if (row < 0 || col < row)
+    return -1;
+  /* the rows before hold 6, 5, … keys: row · (13 − row) / 2 of them */
+  return row * (13 - row) / 2 + (col - row);
 }
 
 /* ---- 6×6 algebra ---------------------------------------------------------- */
