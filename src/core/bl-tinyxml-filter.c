@@ -362,7 +362,7 @@ plain_markup_end (BlTinyxmlFilter *filter,
 {
   while (i < length)
     {
-      gsize tag = find_any (piece, i, length, '<', '<', '<'), j;
+      gsize tag = find_any (piece, i, length, '<', '<', '<'), j;  /* the next '<' */
       guint attributes = 0;
       gboolean end_tag;
 
