@@ -336,6 +336,7 @@ test_tinyxml_pieces (void)
   g_autofree char *count = NULL;
   const guint n_comments = 25;
   guint n_links = 0, n_found = 0;
+  int last_line = 1;
 
   for (guint k = 1; k <= n_comments; k++)
     {
@@ -354,6 +355,9 @@ test_tinyxml_pieces (void)
         g_string_append_c (text, ' ');
       g_string_append (text, "<!-- x--y -->\n");
     }
+  /* its line: the newlines before it, counted here byte by byte */
+  for (const char *c = text->str; *c != '\0'; c++)
+    last_line += *c == '\n';
   g_string_append (text, "<link name=\"last\"><inertial><mass>7</mass></inertial></link>\n</model>\n</sdf>\n");
   g_assert_cmpuint (text->len, >, 3 * 256 * 1024);
   g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
@@ -361,6 +365,9 @@ test_tinyxml_pieces (void)
   lean = load_both_ways (path, &full);
   g_assert_cmpuint (bl_document_get_links (lean)->len, ==, n_links + 1);
   g_assert_cmpfloat (bl_document_find_link (lean, "m::last")->props.mass, ==, 7);
+  /* the lines the filter counts across its pieces and reads */
+  g_assert_cmpint (bl_document_find_link (lean, "m::last")->line, ==, last_line);
+  g_assert_cmpint (bl_document_find_link (full, "m::last")->line, ==, last_line);
   count = g_strdup_printf ("(%u of them, the first here)", n_comments);
   diagnostics = bl_document_collect_diagnostics (lean);
   for (guint i = 0; i < diagnostics->len; i++)
