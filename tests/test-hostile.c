@@ -1754,6 +1754,26 @@ test_mesh_memory_limit (void)
   g_rmdir (dir);
 }
 
+/* Loading PATH the LOAD way (with a bound of the caller's of BOUND links,
+ * or none when 0) is refused with CODE and MESSAGE; an error past the
+ * caller's bound says so. */
+static void
+assert_refused (const char          *path,
+                BlDocumentLoadFlags  load,
+                guint                bound,
+                int                  code,
+                const char          *message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(BlDocument) doc = bound > 0 ? bl_document_new_from_file_limited (path, load, bound, &error)
+                                        : bl_document_new_from_file_full (path, load, &error);
+
+  g_assert_null (doc);
+  g_assert_error (error, BL_DOCUMENT_ERROR, code);
+  g_assert_true (bl_document_error_is_past_bound (error) == (bound > 0));
+  g_assert_cmpstr (error->message, ==, message);
+}
+
 /* Loading PATH the LOAD way is refused past one of the reader's limits,
  * with EXPECTED (PATH and the rest of the message, printf-style). */
 static void G_GNUC_PRINTF (3, 4)
@@ -1762,17 +1782,33 @@ assert_over_limit (const char          *path,
                    const char          *expected,
                    ...)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(BlDocument) doc = bl_document_new_from_file_full (path, load, &error);
   g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, expected);
   message = g_strdup_vprintf (expected, args);
   va_end (args);
-  g_assert_null (doc);
-  g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_LIMIT);
-  g_assert_cmpstr (error->message, ==, message);
+  assert_refused (path, load, 0, BL_DOCUMENT_ERROR_LIMIT, message);
+}
+
+/* Loading PATH the LOAD way with a bound of the caller's (BOUND links) is
+ * refused with CODE, one of the errors past a bound, and EXPECTED (PATH
+ * and the rest of the message, printf-style). */
+static void G_GNUC_PRINTF (5, 6)
+assert_past_bound (const char          *path,
+                   BlDocumentLoadFlags  load,
+                   guint                bound,
+                   int                  code,
+                   const char          *expected,
+                   ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, expected);
+  message = g_strdup_vprintf (expected, args);
+  va_end (args);
+  assert_refused (path, load, bound, code, message);
 }
 
 /* A model whose N items (what `item` writes for each) stand one a line
@@ -1929,29 +1965,18 @@ test_link_limit (void)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(BlDocument) doc = bl_document_new_from_file_limited (at, loads[k], 100, &error);
-      g_autofree char *expected = NULL;
 
       g_assert_no_error (error);
       g_assert_cmpuint (bl_document_get_links (doc)->len, ==, 100);
       g_clear_object (&doc);
 
-      doc = bl_document_new_from_file_limited (past, loads[k], 100, &error);
-      g_assert_null (doc);
-      g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS);
-      expected = g_strdup_printf ("%s:104: more than 100 links (with the included files), the most this "
-                                  "load allows; the file is not read", past);
-      g_assert_cmpstr (error->message, ==, expected);
-      g_clear_error (&error);
-      g_clear_pointer (&expected, g_free);
-
+      assert_past_bound (past, loads[k], 100, BL_DOCUMENT_ERROR_TOO_MANY_LINKS,
+                         "%s:104: more than 100 links (with the included files), the most this load allows; "
+                         "the file is not read", past);
       /* 60 + 60 */
-      doc = bl_document_new_from_file_limited (whole, loads[k], 100, &error);
-      g_assert_null (doc);
-      g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_LINKS);
-      expected = g_strdup_printf ("%s: more than 100 links with its included files, the most this load "
-                                  "allows; the file is not read", whole);
-      g_assert_cmpstr (error->message, ==, expected);
-      g_clear_error (&error);
+      assert_past_bound (whole, loads[k], 100, BL_DOCUMENT_ERROR_TOO_MANY_LINKS,
+                         "%s: more than 100 links with its included files, the most this load allows; the "
+                         "file is not read", whole);
 
       /* the next load has no bound but the global one */
       doc = bl_document_new_from_file_full (whole, loads[k], &error);
@@ -2040,28 +2065,16 @@ test_part_limit (void)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(BlDocument) doc = bl_document_new_from_file_limited (at, loads[k], 100, &error);
-      g_autofree char *expected = NULL;
 
       g_assert_no_error (error);
       g_clear_object (&doc);
 
-      doc = bl_document_new_from_file_limited (past, loads[k], 100, &error);
-      g_assert_null (doc);
-      g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_PARTS);
-      g_assert_true (bl_document_error_is_past_bound (error));
-      expected = g_strdup_printf ("%s:402: more than 400 models, collisions, frames, joints and plugins (with the "
-                                  "included files), the most this load allows; the file is not read", past);
-      g_assert_cmpstr (error->message, ==, expected);
-      g_clear_error (&error);
-      g_clear_pointer (&expected, g_free);
-
-      doc = bl_document_new_from_file_limited (whole, loads[k], 100, &error);
-      g_assert_null (doc);
-      g_assert_error (error, BL_DOCUMENT_ERROR, BL_DOCUMENT_ERROR_TOO_MANY_PARTS);
-      expected = g_strdup_printf ("%s: more than 400 models, collisions, frames, joints and plugins with its included "
-                                  "files, the most this load allows; the file is not read", whole);
-      g_assert_cmpstr (error->message, ==, expected);
-      g_clear_error (&error);
+      assert_past_bound (past, loads[k], 100, BL_DOCUMENT_ERROR_TOO_MANY_PARTS,
+                         "%s:402: more than 400 models, collisions, frames, joints and plugins (with the "
+                         "included files), the most this load allows; the file is not read", past);
+      assert_past_bound (whole, loads[k], 100, BL_DOCUMENT_ERROR_TOO_MANY_PARTS,
+                         "%s: more than 400 models, collisions, frames, joints and plugins with its included "
+                         "files, the most this load allows; the file is not read", whole);
 
       /* the global bound (1,048,576 links) reads them all */
       doc = bl_document_new_from_file_full (whole, loads[k], &error);
