@@ -1481,6 +1481,82 @@ test_tinyxml_filter_or_keep (void)
   g_assert_cmpmem (out->data, out->len, many->str, out->len);
 }
 
+/* A whole file filtered without a copy unless the filter changes a byte
+ * (bl_tinyxml_filter_whole, the editable load's): the same bytes, counts
+ * and refusal as one feed of it all and its finish, across its pieces of
+ * 64 KiB (a run of hyphens held back over a boundary, a comment left open
+ * at the end, an element refused past the first piece). */
+static void
+whole_as_fed (const char *doc,
+              gsize       length,
+              gboolean    copied)
+{
+  g_autoptr(BlTinyxmlFilter) fed = bl_tinyxml_filter_new ();
+  g_autoptr(BlTinyxmlFilter) whole = bl_tinyxml_filter_new ();
+  g_autoptr(GByteArray) expected = g_byte_array_new ();
+  g_autoptr(GByteArray) copy = NULL;
+  gboolean within = bl_tinyxml_filter_feed (fed, doc, length, expected);
+
+  if (within)
+    bl_tinyxml_filter_finish (fed, expected);
+  g_assert_cmpint (bl_tinyxml_filter_whole (whole, doc, length, &copy), ==, within);
+  if (!copied)
+    {
+      g_assert_null (copy);
+      g_assert_cmpmem (expected->data, expected->len, doc, length);
+    }
+  else
+    {
+      g_assert_nonnull (copy);
+      g_assert_cmpmem (copy->data, copy->len, expected->data, expected->len);
+    }
+  for (guint fault = 0; fault < BL_TINYXML_N_FAULTS; fault++)
+    {
+      g_assert_cmpuint (bl_tinyxml_filter_get_count (whole, fault), ==, bl_tinyxml_filter_get_count (fed, fault));
+      g_assert_cmpint (bl_tinyxml_filter_get_first_line (whole, fault), ==,
+                       bl_tinyxml_filter_get_first_line (fed, fault));
+    }
+}
+
+static void
+test_tinyxml_filter_whole (void)
+{
+  const gsize piece = 64 * 1024;
+  g_autoptr(GString) doc = g_string_new ("<sdf version=\"1.11\">\n");
+  g_autoptr(GString) held = NULL;
+  g_autoptr(GString) open_end = NULL;
+  g_autoptr(GString) refused = NULL;
+
+  while (doc->len < 3 * piece)
+    g_string_append (doc, "  <model name=\"m\"><!-- a - b --><link name=\"l\"/></model>\n");
+  /* comments in every piece, none with "--": no byte changed, no copy */
+  whole_as_fed (doc->str, doc->len, FALSE);
+  whole_as_fed (doc->str, piece, FALSE);
+
+  /* "--" in a comment whose hyphens straddle the second piece's start */
+  held = g_string_new ("<sdf version=\"1.11\">");
+  while (held->len < piece - 9)
+    g_string_append_c (held, ' ');
+  g_string_append (held, "<!-- x ------ y -->");
+  g_string_append (held, strchr (doc->str, '\n'));
+  whole_as_fed (held->str, held->len, TRUE);
+
+  /* a comment left open at the end, its last hyphens held to the finish */
+  open_end = g_string_new (doc->str);
+  g_string_append (open_end, "<!-- x --");
+  whole_as_fed (open_end->str, open_end->len, TRUE);
+
+  /* an element of too many attributes in the third piece */
+  refused = g_string_new_len (doc->str, 2 * piece + 100);
+  g_string_truncate (refused, strrchr (refused->str, '\n') + 1 - refused->str);
+  g_assert_cmpuint (refused->len, >, 2 * piece);
+  g_string_append (refused, "<e");
+  for (guint i = 0; i <= BL_TINYXML_MAX_ATTRIBUTES; i++)
+    g_string_append_printf (refused, " a%u=\"\"", i);
+  g_string_append (refused, "/>");
+  whole_as_fed (refused->str, refused->len, TRUE);
+}
+
 /* What the filter makes of random markup (tags, quotes, comments, CDATA,
  * processing instructions, a DOCTYPE, text beside the root, tags of many
  * attributes) is the same whether it is fed whole, in pieces of random
@@ -2675,6 +2751,7 @@ main (int    argc,
   g_test_add_func ("/core/hostile/tinyxml-filter", test_tinyxml_filter);
   g_test_add_func ("/core/hostile/tinyxml-filter-runs", test_tinyxml_filter_runs);
   g_test_add_func ("/core/hostile/tinyxml-filter-or-keep", test_tinyxml_filter_or_keep);
+  g_test_add_func ("/core/hostile/tinyxml-filter-whole", test_tinyxml_filter_whole);
   g_test_add_func ("/core/hostile/tinyxml-filter-random", test_tinyxml_filter_random);
   g_test_add_func ("/core/hostile/not-a-number", test_not_a_number);
   g_test_add_func ("/core/hostile/non-positive", test_non_positive);

@@ -955,8 +955,7 @@ parse_xml (ParseState  *state,
       *read_length = length;
       if (length == 0)
         return NULL;
-      filtered = g_byte_array_sized_new ((guint) length);
-      if (!bl_tinyxml_filter_feed (filter, data, length, filtered))
+      if (!bl_tinyxml_filter_whole (filter, data, length, &filtered))
         {
           /* what the streaming load has read when the filter refuses:
            * the same bytes, through the same push parser */
@@ -972,10 +971,9 @@ parse_xml (ParseState  *state,
           xmlFreeParserCtxt (ctxt);
           return NULL;
         }
-      bl_tinyxml_filter_finish (filter, filtered);
       take_filter_faults (state, filter);
-      data = (const char *) filtered->data;
-      g_assert (filtered->len == length);
+      if (filtered != NULL)
+        data = (const char *) filtered->data;
       for (;;)
         {
           BlReadCounts counts = *state->counts;

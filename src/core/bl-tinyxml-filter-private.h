@@ -68,6 +68,16 @@ gboolean         bl_tinyxml_filter_feed_or_keep (BlTinyxmlFilter *filter,
                                                  gsize            length,
                                                  GByteArray      *out,
                                                  gboolean        *as_is);
+/* The whole of DATA, filtered and finished: *copy NULL when the filter
+ * changes no byte of it (nearly every file: what it changes is comments
+ * with "--" and text beside the root), else the filtered bytes, copied
+ * from the first piece it changes on.  FALSE when
+ * it refuses an element, *copy then holding the bytes before the
+ * refusal.  DATA is at most G_MAXUINT bytes. */
+gboolean         bl_tinyxml_filter_whole  (BlTinyxmlFilter  *filter,
+                                           const char       *data,
+                                           gsize             length,
+                                           GByteArray      **copy);
 /* Appends what is still held back (the input ended inside a comment). */
 void             bl_tinyxml_filter_finish (BlTinyxmlFilter *filter,
                                            GByteArray      *out);

@@ -548,6 +548,53 @@ bl_tinyxml_filter_feed_or_keep (BlTinyxmlFilter *filter,
   return feed (filter, piece, length, out, as_is);
 }
 
+gboolean
+bl_tinyxml_filter_whole (BlTinyxmlFilter  *filter,
+                         const char       *data,
+                         gsize             length,
+                         GByteArray      **copy)
+{
+  const gsize piece = 64 * 1024;
+  g_autoptr(GByteArray) out = g_byte_array_sized_new (piece);
+  gboolean within = TRUE;
+
+  g_return_val_if_fail (length <= G_MAXUINT && copy != NULL, FALSE);
+
+  *copy = NULL;
+  for (gsize done = 0; done < length && within;)
+    {
+      gsize m = MIN (length - done, piece);
+      gboolean as_is;
+
+      g_byte_array_set_size (out, 0);
+      within = bl_tinyxml_filter_feed_or_keep (filter, data + done, m, out, &as_is);
+      /* the end of a comment makes a piece not as it is, yet most are
+       * given back unchanged: nothing is held back before the first
+       * change, so the same bytes are the piece */
+      if (!as_is && *copy == NULL && within && out->len == m && memcmp (out->data, data + done, m) == 0)
+        as_is = TRUE;
+      if (!as_is && *copy == NULL)
+        *copy = g_byte_array_append (g_byte_array_sized_new ((guint) length), (const guint8 *) data, (guint) done);
+      if (*copy != NULL)
+        g_byte_array_append (*copy, as_is ? (const guint8 *) data + done : out->data, as_is ? (guint) m : out->len);
+      done += m;
+    }
+  if (!within)
+    return FALSE;
+
+  g_byte_array_set_size (out, 0);
+  bl_tinyxml_filter_finish (filter, out);
+  if (out->len > 0)
+    {
+      /* held back in a piece that was not as it is, so copied already */
+      g_assert (*copy != NULL);
+      g_byte_array_append (*copy, out->data, out->len);
+    }
+  /* the filter keeps every byte's place */
+  g_assert (*copy == NULL || (*copy)->len == length);
+  return TRUE;
+}
+
 void
 bl_tinyxml_filter_finish (BlTinyxmlFilter *filter,
                           GByteArray      *out)
