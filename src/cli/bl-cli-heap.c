@@ -7,8 +7,8 @@
  * ones.  The heap grows by brk, and a part of it given MADV_HUGEPAGE keeps
  * the flag, but what brk adds later does not get it: so the heap is made
  * to take its room ahead once (M_TOP_PAD, the space kept free at its top),
- * as much as the editable load of a file will need, and that room is
- * advised at once. */
+ * as much as the editable load of a file will need up to a gigabyte
+ * (BL_CLI_HEAP_MAX_ROOM), and that room is advised at once. */
 #include "config.h"
 
 #include <malloc.h>
@@ -56,8 +56,7 @@ bl_cli_heap_reserve (gsize room)
 
   if (pages > 0 && page_size > 0)
     room = MIN (room, (gsize) pages * (gsize) page_size / 2);
-  /* M_TOP_PAD is an int */
-  room = MIN (room, (gsize) G_MAXINT & ~(HUGE_PAGE - 1));
+  room = MIN (room, BL_CLI_HEAP_MAX_ROOM);
   if (room <= reserved)
     return reserved;
 
