@@ -253,6 +253,91 @@ test_attributes (void)
   g_rmdir (dir);
 }
 
+/* The read-only load reads a link's <pose> at the link's end tag and frees
+ * it when it reads without a word to say; a pose with something to say is
+ * read where the full load reads it, its diagnostics in their place and
+ * under the link's name (renamed before SDF 1.7). */
+static BlDiagnostic *
+find_diagnostic (GPtrArray  *diagnostics,
+                 const char *element,
+                 const char *message_start)
+{
+  for (guint i = 0; i < diagnostics->len; i++)
+    {
+      BlDiagnostic *d = g_ptr_array_index (diagnostics, i);
+
+      if (g_strcmp0 (d->element, element) == 0 && g_str_has_prefix (d->message, message_start))
+        return d;
+    }
+  return NULL;
+}
+
+static void
+test_link_poses (void)
+{
+  static const char sdf[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<sdf version=\"1.6\">\n"
+    "<model name=\"m\">\n"
+    "  <model name=\"dup\"><link name=\"x\"/></model>\n"
+    "  <frame name=\"f\"><pose>1 2 3 0 0 0</pose></frame>\n"
+    "  <link name=\"a\"><pose relative_to=\" f \">0.5 0 0 0 0 0</pose></link>\n"
+    "  <link name=\"b\"><pose degrees=\"true\">0 0 0 0 0 90</pose></link>\n"
+    "  <link name=\"q\"><pose rotation_format=\"quat_xyzw\">0 0 0 0 0 0 2</pose></link>\n"
+    "  <link name=\"c\"><pose>1 2 x 0 0 0</pose></link>\n"
+    "  <link name=\"dup\"><pose>1 2 3</pose></link>\n"
+    "  <link name=\"e\"/>\n"
+    "</model>\n"
+    "</sdf>\n";
+  g_autofree char *dir = g_dir_make_tmp ("ballast-readonly-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "poses.sdf", NULL);
+  g_autoptr(BlDocument) full = NULL;
+  g_autoptr(BlDocument) lean = NULL;
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  BlDiagnostic *d;
+  BlLink *link;
+
+  g_assert_true (g_file_set_contents (path, sdf, -1, NULL));
+  lean = load_both_ways (path, &full);
+
+  /* relative_to " f " (stripped): f's (1, 2, 3) and 0.5 along its x */
+  link = bl_document_find_link (lean, "m::a");
+  g_assert_cmpfloat (link->pose.p.x, ==, 1.5);
+  g_assert_cmpfloat (link->pose.p.y, ==, 2.0);
+  g_assert_cmpfloat (link->pose.p.z, ==, 3.0);
+  /* a yaw of 90 degrees: (cos 45°, 0, 0, sin 45°) */
+  link = bl_document_find_link (lean, "m::b");
+  g_assert_cmpfloat_with_epsilon (link->pose.q.w, G_SQRT2 / 2, 1e-15);
+  g_assert_cmpfloat_with_epsilon (link->pose.q.z, G_SQRT2 / 2, 1e-15);
+  /* a quaternion of length 2, normalised with a warning */
+  link = bl_document_find_link (lean, "m::q");
+  g_assert_cmpfloat (link->pose.q.w, ==, 1.0);
+  diagnostics = bl_document_collect_diagnostics (lean);
+  d = find_diagnostic (diagnostics, "m::q/pose", "quaternion length is 2");
+  g_assert_nonnull (d);
+  g_assert_cmpint (d->line, ==, 8);
+  /* not numbers: the identity and an error */
+  link = bl_document_find_link (lean, "m::c");
+  g_assert_cmpfloat (link->pose.p.x, ==, 0.0);
+  d = find_diagnostic (diagnostics, "m::c/pose", "pose “1 2 x 0 0 0” is not 6 finite numbers");
+  g_assert_nonnull (d);
+  g_assert_cmpint (d->line, ==, 9);
+  /* named like the model before it: renamed dup_link, its pose's error
+   * under that name */
+  link = bl_document_find_link (lean, "m::dup_link");
+  g_assert_nonnull (link);
+  d = find_diagnostic (diagnostics, "m::dup_link/pose", "pose “1 2 3” is not 6 finite numbers");
+  g_assert_nonnull (d);
+  g_assert_cmpint (d->line, ==, 10);
+  /* no pose */
+  link = bl_document_find_link (lean, "m::e");
+  g_assert_cmpfloat (link->pose.q.w, ==, 1.0);
+  g_assert_cmpfloat (link->pose.p.x, ==, 0.0);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* What TinyXML2 reads past, both loads read past alike: blank lines
  * before the XML declaration, "--" in comments, split over the push
  * parser's chunks by a long comment; a comment ending in "--->" ends
@@ -686,6 +771,7 @@ main (int    argc,
   g_test_add_func ("/core/document/read-only/fixtures", test_fixtures);
   g_test_add_func ("/core/document/read-only/generated", test_generated);
   g_test_add_func ("/core/document/read-only/attributes", test_attributes);
+  g_test_add_func ("/core/document/read-only/link-poses", test_link_poses);
   g_test_add_func ("/core/document/read-only/errors", test_errors);
   g_test_add_func ("/core/document/read-only/tinyxml-faults", test_tinyxml_faults);
   g_test_add_func ("/core/document/read-only/tinyxml-pieces", test_tinyxml_pieces);

@@ -86,6 +86,7 @@ typedef struct
   GHashTable    *include_paths;    /* the same for <include>s: → the SDF file it names */
   const xmlChar *link_tag;         /* read-only: "link" in the parser's dictionary */
   GPtrArray     *preparsed;        /* read-only: links read ahead, each also in its node's _private */
+  GPtrArray     *pose_found;       /* read-only: what reading a link's pose ahead found, emptied after */
   BlModel       *proto;            /* read-only: stands in (name, file) for the <model> whose links
                                     * are read ahead, made anew at each model's first link */
 } BlLoader;
@@ -139,6 +140,12 @@ typedef struct
 {
   BlLink        *link;             /* NULL once adopted */
   xmlNode       *node;             /* the <link>, whose _private points here until adopted */
+  /* its <pose> as bl_sdf_parse_pose reads it, when that finds nothing to
+   * say (its diagnostics would need the owner and the order parse_model
+   * gives them): the element freed, pose_read TRUE */
+  gboolean       pose_read;
+  BlPose         pose;
+  char          *relative_to;      /* owned until parse_model takes it */
 } BlPreparsedLink;
 
 /* Parses data (or, when fd ≥ 0, reads fd in pieces) into a tree.  With a

@@ -392,6 +392,7 @@ parse_model (BlLoader      *loader,
       const char *child_file = item->file;
       g_auto(BlXmlString) name_owned = NULL;
       const char *child_name;
+      BlPreparsedLink *ahead;
       BlFrameEntry *entry;
 
       if (item->merged_frame != NULL)
@@ -523,15 +524,23 @@ parse_model (BlLoader      *loader,
           continue;
         }
 
-      {
-        g_autofree char *owner = scoped (model, entry->name);
+      ahead = entry->kind == BL_FRAME_LINK && loader->preparsed != NULL ? child->_private : NULL;
+      if (ahead != NULL && ahead->pose_read)
+        {
+          /* read ahead without a word to say, its element freed */
+          entry->raw = ahead->pose;
+          entry->relative_to = g_steal_pointer (&ahead->relative_to);
+        }
+      else
+        {
+          g_autofree char *owner = scoped (model, entry->name);
 
-        entry->raw = bl_sdf_parse_pose (bl_xml_first_child (child, "pose"), owner, child_file, loader->diagnostics,
-                                        &entry->relative_to);
-        /* a link's empty relative_to is its model's frame; a frame's and a
-         * joint's are their attached_to and child, renamed above */
-        merge_frame_name (&entry->relative_to, item->proxy, entry->kind == BL_FRAME_LINK);
-      }
+          entry->raw = bl_sdf_parse_pose (bl_xml_first_child (child, "pose"), owner, child_file, loader->diagnostics,
+                                          &entry->relative_to);
+        }
+      /* a link's empty relative_to is its model's frame; a frame's and a
+       * joint's are their attached_to and child, renamed above */
+      merge_frame_name (&entry->relative_to, item->proxy, entry->kind == BL_FRAME_LINK);
     }
 
   g_array_unref (children);

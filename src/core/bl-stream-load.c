@@ -29,6 +29,7 @@ static void
 preparsed_link_free (BlLoader        *loader,
                      BlPreparsedLink *preparsed)
 {
+  g_clear_pointer (&preparsed->relative_to, g_free);
   if (preparsed->link == NULL)
     return;
   bl_sdf_arena_link_free (g_steal_pointer (&preparsed->link));
@@ -44,6 +45,7 @@ bl_stream_clear_preparsed (BlLoader *loader)
   for (guint i = 0; i < loader->preparsed->len; i++)
     preparsed_link_free (loader, g_ptr_array_index (loader->preparsed, i));
   g_clear_pointer (&loader->preparsed, g_ptr_array_unref);
+  g_clear_pointer (&loader->pose_found, g_ptr_array_unref);
 }
 
 /* The scoped name parse_model will give the <model> element `node` of the
@@ -106,8 +108,8 @@ free_children_except (xmlNode *node,
  * everything of the link that needs only its own subtree (its collisions,
  * inertial and densities, exactly as parse_model and compute_link would),
  * then frees the subtree but for what the frame graph and the diagnostics
- * still look at: the first <pose>, and <inertial> and <fluid_added_mass>
- * without their contents.  A link with a collision placed relative_to
+ * still look at: <inertial> and <fluid_added_mass> without their
+ * contents, and the first <pose> unless it reads without a diagnostic.  A link with a collision placed relative_to
  * another frame keeps its subtree and is read the usual way later. */
 static void
 preparse_link (BlLoader   *loader,
@@ -117,6 +119,7 @@ preparse_link (BlLoader   *loader,
   const char *name = bl_sdf_attribute_peek (node, "name", &name_owned);
   BlPreparsedLink *preparsed;
   BlLink *link;
+  xmlNode *own_pose;
 
   for (xmlNode *child = node->children; child != NULL; child = child->next)
     {
@@ -178,7 +181,21 @@ preparse_link (BlLoader   *loader,
       g_ptr_array_add (loader->preparsed, preparsed);
       node->_private = preparsed;
 
-      free_children_except (node, bl_xml_first_child (node, "pose"), link->inertial_node);
+      own_pose = bl_xml_first_child (node, "pose");
+      if (loader->pose_found == NULL)
+        loader->pose_found = g_ptr_array_new_with_free_func ((GDestroyNotify) bl_diagnostic_free);
+      preparsed->pose = bl_sdf_parse_pose (own_pose, name, loader->path, loader->pose_found, &preparsed->relative_to);
+      preparsed->pose_read = loader->pose_found->len == 0;
+      if (preparsed->pose_read)
+        own_pose = NULL;
+      else
+        {
+          /* read again by parse_model, which says it */
+          g_clear_pointer (&preparsed->relative_to, g_free);
+          g_ptr_array_set_size (loader->pose_found, 0);
+        }
+
+      free_children_except (node, own_pose, link->inertial_node);
       g_clear_pointer (&node->properties, xmlFreePropList);
       if (link->inertial_node != NULL)
         {
