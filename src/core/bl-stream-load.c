@@ -107,10 +107,12 @@ free_children_except (xmlNode *node,
 /* Called at the end tag of a <link> in a <model> of a read-only load: reads
  * everything of the link that needs only its own subtree (its collisions,
  * inertial and densities, exactly as parse_model and compute_link would),
- * then frees the subtree but for what the frame graph and the diagnostics
- * still look at: <inertial> and <fluid_added_mass> without their
- * contents, and the first <pose> unless it reads without a diagnostic.  A link with a collision placed relative_to
- * another frame keeps its subtree and is read the usual way later. */
+ * and its first <pose> when that reads without a diagnostic, then frees
+ * the subtree but for what the frame graph and the diagnostics still look
+ * at: <inertial> and <fluid_added_mass> without their contents, and a
+ * <pose> with something to say.  A link with a collision placed
+ * relative_to another frame keeps its subtree and is read the usual way
+ * later. */
 static void
 preparse_link (BlLoader   *loader,
                xmlNode    *node)

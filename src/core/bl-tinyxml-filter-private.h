@@ -71,9 +71,9 @@ gboolean         bl_tinyxml_filter_feed_or_keep (BlTinyxmlFilter *filter,
 /* The whole of DATA, filtered and finished: *copy NULL when the filter
  * changes no byte of it (nearly every file: what it changes is comments
  * with "--" and text beside the root), else the filtered bytes, copied
- * from the first piece it changes on.  FALSE when
- * it refuses an element, *copy then holding the bytes before the
- * refusal.  DATA is at most G_MAXUINT bytes. */
+ * from the first piece it changes on.  FALSE when it refuses an element,
+ * *copy then holding the bytes before the refusal.  DATA is at most
+ * G_MAXUINT bytes. */
 gboolean         bl_tinyxml_filter_whole  (BlTinyxmlFilter  *filter,
                                            const char       *data,
                                            gsize             length,

@@ -568,9 +568,9 @@ bl_tinyxml_filter_whole (BlTinyxmlFilter  *filter,
 
       g_byte_array_set_size (out, 0);
       within = bl_tinyxml_filter_feed_or_keep (filter, data + done, m, out, &as_is);
-      /* the end of a comment makes a piece not as it is, yet most are
-       * given back unchanged: nothing is held back before the first
-       * change, so the same bytes are the piece */
+      /* a piece with a comment's end is not "as it is" yet mostly comes
+       * back unchanged; before the first change nothing is held back, so
+       * the same bytes are the piece itself */
       if (!as_is && *copy == NULL && within && out->len == m && memcmp (out->data, data + done, m) == 0)
         as_is = TRUE;
       if (!as_is && *copy == NULL)
