@@ -1850,23 +1850,6 @@ assert_refused (const char          *path,
   g_assert_cmpstr (error->message, ==, message);
 }
 
-/* Loading PATH the LOAD way is refused past one of the reader's limits,
- * with EXPECTED (PATH and the rest of the message, printf-style). */
-static void G_GNUC_PRINTF (3, 4)
-assert_over_limit (const char          *path,
-                   BlDocumentLoadFlags  load,
-                   const char          *expected,
-                   ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, expected);
-  message = g_strdup_vprintf (expected, args);
-  va_end (args);
-  assert_refused (path, load, 0, BL_DOCUMENT_ERROR_LIMIT, message);
-}
-
 /* Loading PATH the LOAD way with a bound of the caller's (BOUND links) is
  * refused with CODE, one of the errors past a bound, and EXPECTED (PATH
  * and the rest of the message, printf-style). */
@@ -1886,6 +1869,11 @@ assert_past_bound (const char          *path,
   va_end (args);
   assert_refused (path, load, bound, code, message);
 }
+
+/* Loading PATH the LOAD way is refused past one of the reader's limits,
+ * with the message that follows (PATH and the rest, printf-style). */
+#define assert_over_limit(path, load, ...) \
+  assert_past_bound ((path), (load), 0, BL_DOCUMENT_ERROR_LIMIT, __VA_ARGS__)
 
 /* A model whose N items (what `item` writes for each) stand one a line
  * from line 4, after `first` (the rest of line 3), then an <include> of
