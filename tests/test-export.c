@@ -2685,6 +2685,169 @@ test_left_out (void)
   g_assert_cmpstr (exported, ==, text->str);
 }
 
+/* The kinds of an element's children in order: e(lement), t(ext),
+ * c(omment). */
+static char *
+child_kinds (xmlNode *element)
+{
+  GString *kinds = g_string_new (NULL);
+
+  for (xmlNode *child = element->children; child != NULL; child = child->next)
+    g_string_append_c (kinds, child->type == XML_ELEMENT_NODE ? 'e' : child->type == XML_TEXT_NODE ? 't'
+                              : child->type == XML_COMMENT_NODE ? 'c' : '?');
+  return g_string_free (kinds, FALSE);
+}
+
+static void
+assert_exported (BlDocument *doc,
+                 const char *expected)
+{
+  g_autofree char *exported = export_string (doc);
+
+  g_assert_cmpstr (exported, ==, expected);
+}
+
+/* TEXT with its one OLD replaced by NEW. */
+static char *
+replaced_once (const char *text,
+               const char *old,
+               const char *new)
+{
+  g_auto(GStrv) parts = g_strsplit (text, old, -1);
+
+  g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  return g_strjoinv (new, parts);
+}
+
+/* An editable tree leaves out the blanks between elements (a third of a
+ * tree's nodes in an indented file); the map writes them where they lie,
+ * and an edit beside them finds them where a full parse has them: a
+ * blank line before the element it goes before, spaces at a line's end
+ * after the one it goes after, a line break written as a character
+ * reference, the blank line before an element removed with it.  Blanks
+ * around a comment, and an element's blank text when it is all it holds,
+ * stay in the tree.  Each edit's bytes are worked out by hand from the
+ * full parse's nodes (bl-edit.c's insert_child and remove_element). */
+static void
+test_layout (void)
+{
+  static const char text[] =
+    "<?xml version=\"1.0\"?>\n<sdf version=\"1.11\">\n  <model name=\"m\">\n"
+    "    <link name=\"l\">\n"
+    "      <inertial>\n"
+    "\n"
+    "        <inertia>\n"
+    "\t\t<ixx>1</ixx> <iyy>1</iyy>\n"
+    "          <izz>1</izz>\n"
+    "        </inertia>\n"
+    "      </inertial>\n"
+    "      <collision name=\"c\">&#10;        <geometry>\n"
+    "          <box><size>1 2 3</size></box>\n"
+    "        </geometry>  \n"
+    "      </collision>\n"
+    "      <!-- the second -->\n"
+    "      <collision name=\"d\">\n"
+    "        <geometry><sphere><radius>0.5</radius></sphere></geometry>\n"
+    "\n"
+    "        <density>2000</density>\n"
+    "      </collision>\n"
+    "      <visual name=\"v\"> </visual>\n"
+    "    </link>\n"
+    "    <link name=\"k\">\n"
+    "      <inertial>\n"
+    "        <mass>\n"
+    "          <value>3</value>\n"
+    "        </mass>\n"
+    "        <pose> </pose>\n"
+    "      </inertial>\n"
+    "    </link>\n  </model>\n</sdf>\n";
+  g_autoptr(BlDocument) doc = load_string (text);
+  BlLink *link = link_of (doc, "m::l");
+  BlCollision *c = bl_document_find_collision (doc, "m::l", "c");
+  BlCollision *d = bl_document_find_collision (doc, "m::l", "d");
+  xmlNode *model = xmlDocGetRootElement (bl_document_get_xml (doc))->children;
+  g_autofree char *kinds = NULL;
+  g_autofree char *exported = NULL;
+  struct { BlEdit *edit; const char *old, *new; } edits[] = {
+    /* <mass> before <inertia>, after the blank line */
+    { bl_edit_new_mass (doc, link, 5), "<inertial>\n\n        <inertia>",
+      "<inertial>\n\n        <mass>5</mass>\n        <inertia>" },
+    /* <density> after <geometry>, before the spaces at its line's end;
+     * the indentation read after the character reference */
+    { bl_edit_new_collision_density (doc, c, 500), "        </geometry>  \n",
+      "        </geometry>\n        <density>500</density>  \n" },
+    /* d's <density> goes with the blank line before it */
+    { bl_edit_new_unset_collision_density (doc, d),
+      "</geometry>\n\n        <density>2000</density>\n      </collision>", "</geometry>\n      </collision>" },
+    /* k's <mass> holds an element, which the new value replaces with the
+     * blanks around it: all it held */
+    { bl_edit_new_mass (doc, link_of (doc, "m::k"), 7),
+      "<mass>\n          <value>3</value>\n        </mass>", "<mass>7</mass>" },
+  };
+  char *steps[G_N_ELEMENTS (edits) + 1];
+
+  /* the model's nodes are its two links; the first link's: <inertial>,
+   * "c", the blanks and the comment, "d", the stand-in of <visual> (whose
+   * one blank is in its range) */
+  while (model != NULL && model->type != XML_ELEMENT_NODE)
+    model = model->next;
+  g_assert_nonnull (model);
+  g_assert_true (model->children == link->node);
+  kinds = child_kinds (model);
+  g_assert_cmpstr (kinds, ==, "ee");
+  g_clear_pointer (&kinds, g_free);
+  kinds = child_kinds (link->node);
+  g_assert_cmpstr (kinds, ==, "eetctee");
+  g_clear_pointer (&kinds, g_free);
+  kinds = child_kinds (c->node);
+  g_assert_cmpstr (kinds, ==, "e");
+  g_clear_pointer (&kinds, g_free);
+  /* a blank all an element holds is its text */
+  kinds = child_kinds (bl_xml_first_child (link_of (doc, "m::k")->inertial_node, "pose"));
+  g_assert_cmpstr (kinds, ==, "t");
+
+  exported = export_string (doc);
+  g_assert_cmpstr (exported, ==, text);
+  /* an <inertial> without <mass> weighs the spec's default, 1 kg */
+  g_assert_cmpfloat (link->props.mass, ==, 1);
+
+  /* each edit applied, and its bytes: steps[i] is the file after i edits */
+  steps[0] = g_strdup (text);
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    {
+      apply (edits[i].edit);
+      steps[i + 1] = replaced_once (steps[i], edits[i].old, edits[i].new);
+      assert_exported (doc, steps[i + 1]);
+    }
+  /* undone one by one, back to the file; redone, the same bytes */
+  for (guint i = G_N_ELEMENTS (edits); i-- > 0;)
+    {
+      bl_edit_revert (edits[i].edit);
+      assert_exported (doc, steps[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    apply (edits[i].edit);
+  g_free (exported);
+  exported = export_string (doc);
+  g_assert_cmpstr (exported, ==, steps[G_N_ELEMENTS (edits)]);
+
+  /* read back: what was written is what the edits say */
+  {
+    g_autoptr(GBytes) bytes = g_bytes_new (exported, strlen (exported));
+    g_autoptr(BlDocument) back = reload (bytes);
+    BlLink *back_link = link_of (back, "m::l");
+
+    g_assert_cmpfloat (back_link->props.mass, ==, 5);
+    g_assert_cmpfloat (bl_document_find_collision (back, "m::l", "c")->density, ==, 500);
+    g_assert_false (bl_document_find_collision (back, "m::l", "d")->has_density);
+    g_assert_cmpfloat (link_of (back, "m::k")->props.mass, ==, 7);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    bl_edit_unref (edits[i].edit);
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    g_free (steps[i]);
+}
+
 /* An editable load drops the names of models, links and collisions once
  * read: the tree holds them without names, their geometry and poses
  * whole, the file is written back byte for byte, and an edit beside them
@@ -2918,6 +3081,7 @@ main (int    argc,
   g_test_add_func ("/core/export/round-trip/left-out-plugin-last", test_left_out_plugin_last);
   g_test_add_func ("/core/export/round-trip/left-out-bom-crlf", test_left_out_bom_crlf);
   g_test_add_func ("/core/export/round-trip/read-once", test_read_once);
+  g_test_add_func ("/core/export/round-trip/layout", test_layout);
   g_test_add_func ("/core/export/round-trip/start-tags", test_start_tags);
   g_test_add_func ("/core/export/round-trip/many-attributes-past-10mb", test_many_attributes_past_ten_megabytes);
   g_test_add_func ("/core/export/version-keeps-reading", test_version_keeps_reading);

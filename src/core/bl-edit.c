@@ -88,26 +88,6 @@ op_release (Op *op)
 }
 
 static void
-link_node (xmlNode *parent,
-           xmlNode *next,
-           xmlNode *node)
-{
-  /* Not xmlAddChild & co: they merge adjacent text nodes, which would
-   * change the source's own nodes. */
-  node->parent = parent;
-  node->next = next;
-  node->prev = next != NULL ? next->prev : parent->last;
-  if (node->prev != NULL)
-    node->prev->next = node;
-  else
-    parent->children = node;
-  if (next != NULL)
-    next->prev = node;
-  else
-    parent->last = node;
-}
-
-static void
 record (BlEdit *edit,
         Op     *op)
 {
@@ -122,7 +102,7 @@ op_insert (BlEdit  *edit,
 {
   Op op = { OP_INSERT, node };
 
-  link_node (parent, next, node);
+  bl_xml_link (parent, next, node);
   record (edit, &op);
 }
 
@@ -136,6 +116,18 @@ op_remove (BlEdit  *edit,
   record (edit, &op);
 }
 
+/* The map of the edited document's tree: an edit is applied only with
+ * one (bl_edit_apply), which may leave the layout between elements out
+ * of the tree (bl_source_map_keep_layout). */
+static BlSourceMap *
+edit_map (BlEdit *edit)
+{
+  BlSourceMap *map = bl_document_get_source_map (edit->doc, NULL);
+
+  g_assert (map != NULL);
+  return map;
+}
+
 static void
 op_set_text (BlEdit     *edit,
              xmlNode    *element,
@@ -144,11 +136,13 @@ op_set_text (BlEdit     *edit,
   Op op = { OP_SET_CHILDREN, element };
   xmlNode *child;
 
+  /* the children replaced are all it has */
+  bl_source_map_keep_layout (edit_map (edit), element);
   op.u.old_children = element->children;
   for (child = element->children; child != NULL; child = child->next)
     child->parent = NULL;
   element->children = element->last = NULL;
-  link_node (element, NULL, xmlNewDocText (element->doc, (const xmlChar *) text));
+  bl_xml_link (element, NULL, xmlNewDocText (element->doc, (const xmlChar *) text));
   record (edit, &op);
 }
 
@@ -185,7 +179,7 @@ op_undo (Op *op)
       break;
 
     case OP_REMOVE:
-      link_node (op->u.removed.parent, op->u.removed.next, op->node);
+      bl_xml_link (op->u.removed.parent, op->u.removed.next, op->node);
       break;
 
     case OP_SET_CHILDREN:
@@ -197,7 +191,7 @@ op_undo (Op *op)
         for (xmlNode *child = op->u.old_children, *next; child != NULL; child = next)
           {
             next = child->next;
-            link_node (element, NULL, child);
+            bl_xml_link (element, NULL, child);
           }
       }
       break;
@@ -234,10 +228,12 @@ order_rank (const char * const *order,
 /* The indentation of `node`: the blanks after the last line end of the
  * text before it, or NULL when it does not start a line. */
 static char *
-indentation_of (xmlNode *node)
+indentation_of (BlEdit  *edit,
+                xmlNode *node)
 {
   const char *text, *newline;
 
+  bl_source_map_keep_layout_before (edit_map (edit), node);
   if (!bl_xml_is_blank_text (node->prev))
     return NULL;
   text = (const char *) node->prev->content;
@@ -247,13 +243,14 @@ indentation_of (xmlNode *node)
 
 /* The step between a parent's and its children's indentation. */
 static char *
-indent_unit (xmlNode *element)
+indent_unit (BlEdit  *edit,
+             xmlNode *element)
 {
-  g_autofree char *own = indentation_of (element);
+  g_autofree char *own = indentation_of (edit, element);
   g_autofree char *outer = NULL;
 
   if (own != NULL && element->parent != NULL && element->parent->type == XML_ELEMENT_NODE)
-    outer = indentation_of (element->parent);
+    outer = indentation_of (edit, element->parent);
   if (own != NULL && outer != NULL && strlen (own) > strlen (outer) && g_str_has_prefix (own, outer))
     return g_strdup (own + strlen (outer));
 
@@ -305,7 +302,7 @@ insert_child (BlEdit             *edit,
 
   if (after != NULL)
     {
-      g_autofree char *indent = indentation_of (after);
+      g_autofree char *indent = indentation_of (edit, after);
       xmlNode *next = after->next;
 
       if (indent != NULL)
@@ -318,7 +315,7 @@ insert_child (BlEdit             *edit,
     }
   else if (before != NULL)
     {
-      g_autofree char *indent = indentation_of (before);
+      g_autofree char *indent = indentation_of (edit, before);
 
       op_insert (edit, parent, before, element);
       if (indent != NULL)
@@ -330,7 +327,7 @@ insert_child (BlEdit             *edit,
     }
   else
     {
-      g_autofree char *outer = indentation_of (parent);
+      g_autofree char *outer = indentation_of (edit, parent);
       gboolean blank = TRUE;
 
       for (xmlNode *child = parent->children; child != NULL; child = child->next)
@@ -340,7 +337,7 @@ insert_child (BlEdit             *edit,
         op_insert (edit, parent, NULL, element);
       else
         {
-          g_autofree char *unit = indent_unit (parent);
+          g_autofree char *unit = indent_unit (edit, parent);
           g_autofree char *open = g_strconcat ("\n", outer, unit, NULL);
           xmlNode *first = parent->children;
 
@@ -374,7 +371,10 @@ static void
 remove_element (BlEdit  *edit,
                 xmlNode *element)
 {
-  xmlNode *blank = bl_xml_is_blank_text (element->prev) ? element->prev : NULL;
+  xmlNode *blank;
+
+  bl_source_map_keep_layout (edit_map (edit), element->parent);
+  blank = bl_xml_is_blank_text (element->prev) ? element->prev : NULL;
 
   op_remove (edit, element);
   if (blank != NULL)

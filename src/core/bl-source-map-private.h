@@ -58,6 +58,11 @@ struct _Span
   guint32    kind : 3;         /* SpanKind */
   guint32    empty : 1;        /* elements only: written <a/> */
   guint32    n_attrs : 28;     /* elements only */
+  /* Text only: blanks between elements that the tree leaves out (an
+   * editable load's, bl-stream-load-lean.c): no node stands for them;
+   * written as they are where they lie, among the nodes that do, until
+   * bl_source_map_keep_layout makes them one */
+  guint32    layout : 1;
   /* Elements only: other spans are allocated without these fields */
   Span      *first_child;
   /* Each attribute's value as libxml2 read it when that is not the bytes
@@ -65,6 +70,11 @@ struct _Span
    * xmlns declarations, never compared) */
   const char *values[];
 };
+
+#if GLIB_SIZEOF_VOID_P == 8
+/* A text span is 24 bytes: the layout flag lies in the padding */
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Span, first_child) == 24);
+#endif
 
 /* Spans, their attributes and the values remembered live in blocks freed
  * at once: a large file has hundreds of thousands of nodes, and as many
@@ -93,6 +103,14 @@ struct _BlSourceMap
   xmlNode    *attr_node;
   xmlAttr    *attr_prop;
 };
+
+/* SPAN, or the one after it when it is layout (two text spans never
+ * follow each other). */
+static inline Span *
+span_past_layout (Span *span)
+{
+  return span != NULL && span->layout ? span->next : span;
+}
 
 static inline guint
 span_n_attrs (const Span *span)
@@ -151,6 +169,11 @@ guint        bl_source_map_n_properties   (xmlNode        *node);
 gboolean     bl_source_map_text_unchanged (BlSourceMap    *map,
                                            xmlNode        *node,
                                            Span           *span);
+/* The text of a text span as the parser reads it (references decoded,
+ * line ends as the parser makes them), or NULL when it does not convert
+ * to UTF-8 (free it). */
+char        *bl_source_map_span_text      (BlSourceMap    *map,
+                                           const Span     *span);
 /* "prefix:name" or "name" (free it). */
 char        *bl_source_map_node_qname     (xmlNode        *node);
 

@@ -97,6 +97,15 @@ decode (const char *raw)
   return g_string_free (out, FALSE);
 }
 
+char *
+bl_source_map_span_text (BlSourceMap *map,
+                         const Span  *span)
+{
+  g_autofree char *raw = raw_utf8 (map, span->start, span->end);
+
+  return raw != NULL ? decode (raw) : NULL;
+}
+
 gboolean
 bl_source_map_text_unchanged (BlSourceMap *map,
                               xmlNode     *node,
@@ -180,11 +189,12 @@ subtree_unchanged (BlSourceMap *map,
   span_child = span->first_child;
   for (child = node->children; child != NULL; child = child->next, span_child = span_child->next)
     {
+      span_child = span_past_layout (span_child);
       if (span_child == NULL || child->_private != span_child || !subtree_unchanged (map, child))
         return FALSE;
     }
 
-  return span_child == NULL;
+  return span_past_layout (span_child) == NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -449,13 +459,39 @@ append_new_attributes (Out         *out,
 
 static void write_node (Out *out, BlSourceMap *map, xmlNode *node);
 
+/* The layout spans from SPAN up to UNTIL (NULL: the last), as they are;
+ * UNTIL's next, or NULL. */
+static Span *
+write_layout (Out         *out,
+              BlSourceMap *map,
+              Span        *span,
+              Span        *until)
+{
+  for (; span != NULL && span != until; span = span->next)
+    if (span->layout)
+      append_range (out, map, span->start, span->end);
+  return span != NULL ? span->next : NULL;
+}
+
+/* The children, and the layout the tree leaves out among them where it
+ * lies: just before the next child the source has (new nodes placed
+ * after a child come before it, as before a full parse's blank node
+ * after that child), or before the end tag. */
 static void
 write_children (Out         *out,
                 BlSourceMap *map,
                 xmlNode     *node)
 {
+  Span *span = node->_private;
+  Span *next = span != NULL && span->kind == SPAN_ELEMENT ? span->first_child : NULL;
+
   for (xmlNode *child = node->children; child != NULL; child = child->next)
-    write_node (out, map, child);
+    {
+      if (child->_private != NULL)
+        next = write_layout (out, map, next, child->_private);
+      write_node (out, map, child);
+    }
+  write_layout (out, map, next, NULL);
 }
 
 /* A node the source does not have, written as libxml2 would. */

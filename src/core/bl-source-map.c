@@ -645,6 +645,47 @@ bl_source_map_node_qname (xmlNode *node)
   return g_strdup ((const char *) node->name);
 }
 
+/* Whether the text span reads as blanks only (character references
+ * decoded, as libxml2 hands them to the load). */
+static gboolean
+span_is_blank (BlSourceMap *map,
+               const Span  *span)
+{
+  g_autofree char *text = NULL;
+
+  for (SpanOffset i = span->start; i < span->end; i++)
+    if (!is_space (map->s[i]))
+      goto decoded;
+  return TRUE;
+
+decoded:
+  text = bl_source_map_span_text (map, span);
+  if (text == NULL)
+    return FALSE;
+  for (const char *c = text; *c != '\0'; c++)
+    if (!is_space (*c))
+      return FALSE;
+  return TRUE;
+}
+
+/* From SPAN on, past blank text where the tree has NODE (or no more
+ * nodes: NULL), which is not text: layout the load left out
+ * (bl-stream-load-lean.c's is_layout), flagged so.  Text that is not
+ * blank stays, and matches no such node. */
+static Span *
+skip_layout (BlSourceMap *map,
+             Span        *span,
+             xmlNode     *node)
+{
+  if (span != NULL && span->kind == SPAN_TEXT && (node == NULL || node->type != XML_TEXT_NODE) &&
+      span_is_blank (map, span))
+    {
+      span->layout = TRUE;
+      return span->next;
+    }
+  return span;
+}
+
 static gboolean
 attach (BlSourceMap *map,
         xmlNode     *node,
@@ -726,11 +767,12 @@ attach (BlSourceMap *map,
 
   for (child = node->children; child != NULL; child = child->next, span_child = span_child->next)
     {
+      span_child = skip_layout (map, span_child, child);
       if (span_child == NULL || !attach (map, child, span_child))
         return FALSE;
     }
 
-  return span_child == NULL;
+  return skip_layout (map, span_child, NULL) == NULL;
 }
 
 static void
@@ -742,6 +784,80 @@ detach (xmlNode *node)
       if (node->type == XML_ELEMENT_NODE)
         detach (node->children);
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Layout made nodes                                                         */
+
+/* The layout span made a text node of the tree before NEXT (NULL: last),
+ * as a full parse has it; the tree reads and writes as before. */
+static void
+keep_span (BlSourceMap *map,
+           xmlNode     *parent,
+           xmlNode     *next,
+           Span        *span)
+{
+  g_autofree char *text = bl_source_map_span_text (map, span);
+  xmlNode *node;
+
+  /* a layout span is blanks that decode (span_is_blank) */
+  g_return_if_fail (text != NULL);
+  node = xmlNewDocText (parent->doc, (const xmlChar *) text);
+  node->_private = span;
+  span->layout = FALSE;
+  bl_xml_link (parent, next, node);
+}
+
+void
+bl_source_map_keep_layout (BlSourceMap *map,
+                           xmlNode     *element)
+{
+  Span *span;
+  xmlNode *child;
+
+  g_return_if_fail (map != NULL);
+  g_return_if_fail (element != NULL);
+
+  span = element->type == XML_ELEMENT_NODE ? element->_private : NULL;
+  if (span == NULL || span->kind != SPAN_ELEMENT)
+    return;
+  child = element->children;
+  for (Span *s = span->first_child; s != NULL; s = s->next)
+    {
+      /* the next child the source has: layout lies after new nodes */
+      while (child != NULL && child->_private == NULL)
+        child = child->next;
+      if (child != NULL && child->_private == s)
+        child = child->next;
+      else if (s->layout)
+        keep_span (map, element, child, s);
+    }
+}
+
+void
+bl_source_map_keep_layout_before (BlSourceMap *map,
+                                  xmlNode     *node)
+{
+  Span *own, *s, *layout = NULL;
+  xmlNode *prev;
+
+  g_return_if_fail (map != NULL);
+  g_return_if_fail (node != NULL);
+
+  own = node->_private;
+  if (own == NULL || node->parent == NULL || node->parent->type != XML_ELEMENT_NODE ||
+      node->parent->_private == NULL)
+    return;
+  /* from the last child before it that the source has */
+  for (prev = node->prev; prev != NULL && prev->_private == NULL; prev = prev->prev)
+    ;
+  s = prev != NULL ? ((Span *) prev->_private)->next : ((Span *) node->parent->_private)->first_child;
+  /* the writer puts the layout before it there just before it */
+  for (; s != NULL && s != own; s = s->next)
+    if (s->layout)
+      layout = s;
+  if (s == own && layout != NULL)
+    keep_span (map, node->parent, node, layout);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -54,6 +54,16 @@ GBytes      *bl_source_map_serialize       (BlSourceMap  *map);
 
 /* Takes the bytes of the file in order, LENGTH of them at DATA (valid
  * only during the call, never empty). */
+/* An editable load leaves blanks between elements out of the tree (the
+ * map keeps and writes them).  These make them text nodes of the tree
+ * again, as a full parse has them, where an edit reads or places by
+ * them: all among ELEMENT's children, or the one just before NODE.  The
+ * tree reads and writes as before. */
+void         bl_source_map_keep_layout        (BlSourceMap  *map,
+                                               xmlNode      *element);
+void         bl_source_map_keep_layout_before (BlSourceMap  *map,
+                                               xmlNode      *node);
+
 typedef void (*BlSourceMapWriteFunc) (const char *data,
                                       gsize       length,
                                       gpointer    user_data);

@@ -306,8 +306,9 @@ hold_blanks (ParseState    *state,
 
 /* Text ends at any other event.  Blanks held back are dropped when they
  * are layout no reader looks at (a read-only load; bl_xml_value_node and
- * TinyXML2 skip them) or lie between elements one stand-in holds (DROP);
- * otherwise an editable load passes them on first. */
+ * TinyXML2 skip them) or when DROP: they lie between elements one
+ * stand-in holds, or between elements (is_layout); otherwise an editable
+ * load passes them on first. */
 static void
 end_text (xmlParserCtxt *ctxt,
           gboolean       drop)
@@ -319,6 +320,24 @@ end_text (xmlParserCtxt *ctxt,
   clear_blanks (state);
   state->in_text = FALSE;
   state->joinable = FALSE;
+}
+
+/* Whether blanks held back, ended by an element's start (or its end:
+ * AT_END) in an editable load, are only layout between elements: they
+ * follow the parent's start tag or an element, and are not all an
+ * element holds (<uri> </uri> keeps its text).  An editable tree leaves
+ * them out (a third of its nodes in a file indented as SDF files are);
+ * the source map keeps their spans, copies them and makes them nodes
+ * again where an edit needs them (bl_source_map_keep_layout). */
+static gboolean
+is_layout (xmlParserCtxt *ctxt,
+           gboolean       at_end)
+{
+  xmlNode *last = ctxt->node != NULL ? ctxt->node->last : NULL;
+
+  if (ctxt->node == NULL)
+    return FALSE;
+  return last != NULL ? last->type == XML_ELEMENT_NODE : !at_end;
 }
 
 /* Ends the text for an event other than text; TRUE when the event is
@@ -442,7 +461,7 @@ add_stand_in (xmlParserCtxt *ctxt,
       end_text (ctxt, TRUE);
       return;
     }
-  end_text (ctxt, FALSE);
+  end_text (ctxt, is_layout (ctxt, FALSE));
   node = xmlNewDocNode (ctxt->myDoc, NULL, alone ? localname : (const xmlChar *) BL_XML_LEFT_OUT, NULL);
   node->psvi = GINT_TO_POINTER (ctxt->input->line);
   xmlAddChild (ctxt->node, node);
@@ -464,7 +483,7 @@ end_stand_in (xmlParserCtxt *ctxt)
 
 /* An editable load, at the end of a <plugin> whose last element is a
  * stand-in for several children: its last child gets a stand-in of its
- * own after the blanks before it, as in the file.  An edit adds a
+ * own (the blanks before it are layout, is_layout).  An edit adds a
  * plugin's <disable_added_mass> after its last element, on a line of its
  * own only when that element begins one (insert_child in bl-edit.c).  The
  * last child begins at last_open; only blanks lie between it and the '>'
@@ -476,7 +495,7 @@ split_last_plugin_stand_in (xmlParserCtxt *ctxt)
   xmlNode *last = ctxt->node != NULL ? ctxt->node->last : NULL;
   BlSourceRange *range, tail;
   const char *start, *lt, *gt;
-  xmlNode *stand_in, *blanks;
+  xmlNode *stand_in;
   int line;
 
   while (last != NULL && last->type != XML_ELEMENT_NODE)
@@ -501,12 +520,6 @@ split_last_plugin_stand_in (xmlParserCtxt *ctxt)
   stand_in = xmlNewDocNode (ctxt->myDoc, NULL, (const xmlChar *) BL_XML_LEFT_OUT, NULL);
   stand_in->psvi = GINT_TO_POINTER (line);
   xmlAddNextSibling (last, stand_in);
-  if (lt > gt + 1)
-    {
-      /* before the element, so that it is not merged into the text after */
-      blanks = xmlNewDocTextLen (ctxt->myDoc, (const xmlChar *) gt + 1, (int) (lt - gt - 1));
-      xmlAddPrevSibling (stand_in, blanks);
-    }
   g_array_append_val (state->left_out, tail);
 }
 
@@ -535,7 +548,7 @@ lean_start_element (void           *ctx,
     return;
   if (kind != KIND_LEFT_OUT)
     {
-      end_text (ctxt, FALSE);
+      end_text (ctxt, is_layout (ctxt, FALSE));
       if (state->depth == state->levels)
         {
           state->levels *= 2;
@@ -578,7 +591,7 @@ lean_end_element (void          *ctx,
         end_stand_in (ctxt);
       return;
     }
-  end_text (ctxt, FALSE);
+  end_text (ctxt, is_layout (ctxt, TRUE));
   if (state->left_out != NULL && state->depth > 0 && state->kinds[state->depth - 1] == KIND_PLUGIN)
     split_last_plugin_stand_in (ctxt);
   if (state->depth > 0)
@@ -600,9 +613,8 @@ is_blank (const xmlChar *text,
 }
 
 /* libxml2 hands a text over in pieces (at character references, every
- * few hundred bytes): a piece of blanks that begins one (a read-only
- * load), or follows a stand-in (an editable one), is held back until the
- * next piece or event shows what it is. */
+ * few hundred bytes): a piece of blanks that begins one is held back
+ * until the next piece or event shows what it is. */
 static void
 lean_characters (void          *ctx,
                  const xmlChar *text,
@@ -615,7 +627,7 @@ lean_characters (void          *ctx,
     return;
   if (!state->in_text)
     {
-      if ((state->left_out == NULL || state->joinable) && is_blank (text, length))
+      if (is_blank (text, length))
         {
           hold_blanks (state, text, length);
           return;

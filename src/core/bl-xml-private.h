@@ -108,6 +108,27 @@ bl_xml_first_child (xmlNode    *parent,
   return NULL;
 }
 
+/* Links NODE into PARENT's children before NEXT (NULL: last).  Not
+ * xmlAddChild & co: they merge adjacent text nodes, which would change
+ * the source's own nodes. */
+static inline void
+bl_xml_link (xmlNode *parent,
+             xmlNode *next,
+             xmlNode *node)
+{
+  node->parent = parent;
+  node->next = next;
+  node->prev = next != NULL ? next->prev : parent->last;
+  if (node->prev != NULL)
+    node->prev->next = node;
+  else
+    parent->children = node;
+  if (next != NULL)
+    next->prev = node;
+  else
+    parent->last = node;
+}
+
 /* Text of XML blanks only (layout; TinyXML2 keeps no node for it). */
 static inline gboolean
 bl_xml_is_blank_text (xmlNode *node)
