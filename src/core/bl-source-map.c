@@ -838,20 +838,20 @@ void
 bl_source_map_keep_layout_before (BlSourceMap *map,
                                   xmlNode     *node)
 {
-  Span *own, *s, *layout = NULL;
+  Span *own, *parent, *s, *layout = NULL;
   xmlNode *prev;
 
   g_return_if_fail (map != NULL);
   g_return_if_fail (node != NULL);
 
   own = node->_private;
-  if (own == NULL || node->parent == NULL || node->parent->type != XML_ELEMENT_NODE ||
-      node->parent->_private == NULL)
+  parent = node->parent != NULL && node->parent->type == XML_ELEMENT_NODE ? node->parent->_private : NULL;
+  if (own == NULL || parent == NULL || parent->kind != SPAN_ELEMENT)
     return;
   /* from the last child before it that the source has */
   for (prev = node->prev; prev != NULL && prev->_private == NULL; prev = prev->prev)
     ;
-  s = prev != NULL ? ((Span *) prev->_private)->next : ((Span *) node->parent->_private)->first_child;
+  s = prev != NULL ? ((Span *) prev->_private)->next : parent->first_child;
   /* the writer puts the layout before it there just before it */
   for (; s != NULL && s != own; s = s->next)
     if (s->layout)
