@@ -2724,7 +2724,9 @@ replaced_once (const char *text,
  * and an edit beside them finds them where a full parse has them: a
  * blank line before the element it goes before, spaces at a line's end
  * after the one it goes after, a line break written as a character
- * reference, the blank line before an element removed with it.  Blanks
+ * reference, the blank line before an element removed with it, the
+ * children an element's new value replaces, an element an edit added
+ * removed by the next (the blanks after it where they were).  Blanks
  * around a comment, and an element's blank text when it is all it holds,
  * stay in the tree.  Each edit's bytes are worked out by hand from the
  * full parse's nodes (bl-edit.c's insert_child and remove_element). */
@@ -2783,6 +2785,10 @@ test_layout (void)
      * blanks around it: all it held */
     { bl_edit_new_mass (doc, link_of (doc, "m::k"), 7),
       "<mass>\n          <value>3</value>\n        </mass>", "<mass>7</mass>" },
+    /* c's new <density> goes again, with the line break before it: the
+     * spaces after it are the file's */
+    { bl_edit_new_unset_collision_density (doc, c), "        </geometry>\n        <density>500</density>  \n",
+      "        </geometry>  \n" },
   };
   char *steps[G_N_ELEMENTS (edits) + 1];
 
@@ -2838,7 +2844,7 @@ test_layout (void)
     BlLink *back_link = link_of (back, "m::l");
 
     g_assert_cmpfloat (back_link->props.mass, ==, 5);
-    g_assert_cmpfloat (bl_document_find_collision (back, "m::l", "c")->density, ==, 500);
+    g_assert_false (bl_document_find_collision (back, "m::l", "c")->has_density);
     g_assert_false (bl_document_find_collision (back, "m::l", "d")->has_density);
     g_assert_cmpfloat (link_of (back, "m::k")->props.mass, ==, 7);
   }
