@@ -113,7 +113,7 @@ bl_source_map_text_unchanged (BlSourceMap *map,
 {
   gsize len = span->end - span->start;
   const char *source = map->s + span->start;
-  g_autofree char *raw = NULL;
+  g_autofree char *decoded = NULL;
 
   /* UTF-8 text without references or carriage returns is what the
    * parser kept, byte for byte: compared in place. */
@@ -121,13 +121,8 @@ bl_source_map_text_unchanged (BlSourceMap *map,
     return node->content != NULL && strncmp ((const char *) node->content, source, len) == 0 &&
            node->content[len] == '\0';
 
-  raw = raw_utf8 (map, span->start, span->end);
-  g_autofree char *decoded = NULL;
-
-  if (raw == NULL)
-    return FALSE;
-  decoded = decode (raw);
-  return g_strcmp0 (decoded, (const char *) node->content) == 0;
+  decoded = bl_source_map_span_text (map, span);
+  return decoded != NULL && g_strcmp0 (decoded, (const char *) node->content) == 0;
 }
 
 
